@@ -1,0 +1,24 @@
+import { resolve } from 'node:path'
+import { defineConfig } from 'electron-vite'
+import react from '@vitejs/plugin-react'
+
+export default defineConfig({
+  main: {
+    build: {
+      rolldownOptions: { input: { index: resolve(__dirname, 'src/main/index.ts') } },
+    },
+  },
+  preload: {
+    build: {
+      rolldownOptions: { input: { index: resolve(__dirname, 'src/preload/index.ts') } },
+    },
+  },
+  renderer: {
+    root: resolve(__dirname, 'src/renderer'),
+    base: './',
+    plugins: [react()],
+    build: {
+      rolldownOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } },
+    },
+  },
+})

@@ -1,0 +1,139 @@
+/**
+ * Electron shell ONLY: lifecycle, window hardening (DESIGN §1) and wiring. Everything it wires is Electron-free
+ * and tested under plain Node.
+ */
+import { join } from 'node:path'
+import { app, BrowserWindow, ipcMain, Menu, protocol, session, shell, type WebContents } from 'electron'
+import { INVOKE_CHANNEL } from '../shared/ipc-names'
+import { appInfo } from './app-info'
+import { createAppRouter } from './handlers'
+import {
+  APP_HOST,
+  APP_ORIGIN,
+  APP_SCHEME,
+  isAllowedExternalUrl,
+  isAllowedSender,
+  readRendererAsset,
+  RENDERER_HEADERS,
+} from './shell/renderer-policy'
+
+const devServerUrl = !app.isPackaged ? process.env['ELECTRON_RENDERER_URL'] : undefined
+const rendererDir = join(__dirname, '../renderer')
+
+protocol.registerSchemesAsPrivileged([
+  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: false, corsEnabled: false } },
+])
+app.enableSandbox()
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit()
+} else {
+  app.on('second-instance', () => {
+    const win = BrowserWindow.getAllWindows()[0]
+    if (win) {
+      if (win.isMinimized()) win.restore()
+      win.focus()
+    }
+  })
+  void app.whenReady().then(start)
+}
+
+function hardenContents(contents: WebContents): void {
+  contents.on('will-navigate', (event) => event.preventDefault())
+  contents.on('will-redirect', (event) => event.preventDefault())
+  contents.on('will-attach-webview', (event) => event.preventDefault())
+  contents.setWindowOpenHandler(({ url }) => {
+    if (isAllowedExternalUrl(url)) void shell.openExternal(url)
+    return { action: 'deny' }
+  })
+}
+
+function start(): void {
+  const ses = session.defaultSession
+  ses.setPermissionRequestHandler((_wc, _permission, callback) => callback(false))
+  ses.setPermissionCheckHandler(() => false)
+  ses.webRequest.onHeadersReceived((details, callback) => {
+    callback({ responseHeaders: { ...details.responseHeaders, ...asHeaderLists(RENDERER_HEADERS) } })
+  })
+  protocol.handle(APP_SCHEME, async (request) => {
+    const url = new URL(request.url)
+    if (url.host !== APP_HOST) return new Response('Not found', { status: 404 })
+    const asset = await readRendererAsset(rendererDir, url.pathname)
+    if (!asset) return new Response('Not found', { status: 404 })
+    return new Response(new Uint8Array(asset.body), {
+      headers: { 'Content-Type': asset.contentType, ...RENDERER_HEADERS },
+    })
+  })
+
+  const router = createAppRouter(
+    {
+      info: () =>
+        appInfo({ name: app.getName(), version: app.getVersion(), platform: process.platform, sandbox: true }),
+    },
+    (channel) => console.error(`IPC handler failed on ${channel}`),
+  )
+  ipcMain.handle(INVOKE_CHANNEL, async (event, channel: unknown, input: unknown) => {
+    if (!isAllowedSender(event.senderFrame?.url, devServerUrl)) {
+      return { ok: false, error: { code: 'forbidden_sender', message: 'Forbidden sender' } }
+    }
+    return router.handle(channel, input)
+  })
+
+  app.on('web-contents-created', (_e, contents) => hardenContents(contents))
+  Menu.setApplicationMenu(buildMenu())
+  createWindow()
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) createWindow()
+  })
+}
+
+function createWindow(): void {
+  const win = new BrowserWindow({
+    width: 1280,
+    height: 820,
+    show: false,
+    title: 'Tesouraria DePix',
+    webPreferences: {
+      preload: join(__dirname, '../preload/index.js'),
+      sandbox: true,
+      contextIsolation: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      experimentalFeatures: false,
+      webviewTag: false,
+      navigateOnDragDrop: false,
+      spellcheck: false,
+      devTools: !app.isPackaged,
+    },
+  })
+  hardenContents(win.webContents)
+  win.once('ready-to-show', () => win.show())
+  void win.loadURL(devServerUrl ?? `${APP_ORIGIN}/index.html`)
+}
+
+function buildMenu(): Menu {
+  const isMac = process.platform === 'darwin'
+  return Menu.buildFromTemplate([
+    ...(isMac ? [{ role: 'appMenu' as const }] : []),
+    { role: 'fileMenu' },
+    { role: 'editMenu' },
+    {
+      label: 'View',
+      submenu: [
+        { role: 'resetZoom' },
+        { role: 'zoomIn' },
+        { role: 'zoomOut' },
+        { type: 'separator' },
+        { role: 'togglefullscreen' },
+        ...(app.isPackaged ? [] : [{ role: 'toggleDevTools' as const }]),
+      ],
+    },
+    { role: 'windowMenu' },
+  ])
+}
+
+function asHeaderLists(headers: Readonly<Record<string, string>>): Record<string, string[]> {
+  return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, [v]]))
+}

@@ -1,0 +1,105 @@
+/**
+ * What the renderer may load and who may talk to main. Electron-free so the E2E bridge serves the built
+ * renderer with the very same headers the `app://` protocol handler sends.
+ */
+import { readFile } from 'node:fs/promises'
+import { extname, join, normalize, sep } from 'node:path'
+
+export const APP_SCHEME = 'app'
+export const APP_HOST = 'treasury'
+export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`
+
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'none'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+  "frame-src 'none'",
+  "worker-src 'none'",
+].join('; ')
+
+export const RENDERER_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+  'X-Content-Type-Options': 'nosniff',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Referrer-Policy': 'no-referrer',
+}
+
+const MIME: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.json': 'application/json',
+}
+
+/** Reads a file of the built renderer for a URL path; null for anything outside `rootDir` or missing. */
+export async function readRendererAsset(
+  rootDir: string,
+  urlPath: string,
+): Promise<{ body: Buffer; contentType: string } | null> {
+  let decoded: string
+  try {
+    decoded = decodeURIComponent(urlPath)
+  } catch {
+    return null
+  }
+  const relative = decoded === '/' || decoded === '' ? 'index.html' : decoded.replace(/^\/+/, '')
+  const root = normalize(rootDir + sep)
+  const file = normalize(join(root, relative))
+  if (!file.startsWith(root)) return null
+  try {
+    const body = await readFile(file)
+    return { body, contentType: MIME[extname(file).toLowerCase()] ?? 'application/octet-stream' }
+  } catch {
+    return null
+  }
+}
+
+/** Only our own renderer may call main: the packaged `app://treasury` origin, or the dev server in development. */
+export function isAllowedSender(frameUrl: string | undefined, devServerUrl?: string): boolean {
+  if (!frameUrl) return false
+  let url: URL
+  try {
+    url = new URL(frameUrl)
+  } catch {
+    return false
+  }
+  if (url.protocol === `${APP_SCHEME}:` && url.host === APP_HOST) return true
+  if (devServerUrl) {
+    try {
+      return url.origin === new URL(devServerUrl).origin
+    } catch {
+      return false
+    }
+  }
+  return false
+}
+
+/**
+ * External links open in the OS browser only over https and only to hosts we expect (receipt hosts of records
+ * and the Liquid explorer). The caller passes the receipt URLs it knows of.
+ */
+export const LIQUID_EXPLORER_HOSTS = ['blockstream.info', 'liquid.network'] as const
+
+export function isAllowedExternalUrl(raw: string, knownReceiptUrls: readonly string[] = []): boolean {
+  let url: URL
+  try {
+    url = new URL(raw)
+  } catch {
+    return false
+  }
+  if (url.protocol !== 'https:' || url.username || url.password) return false
+  if ((LIQUID_EXPLORER_HOSTS as readonly string[]).includes(url.hostname)) return true
+  return knownReceiptUrls.includes(url.href)
+}

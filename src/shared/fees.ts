@@ -1,0 +1,58 @@
+/**
+ * Withdrawal fee arithmetic, integer cents only. The spec says the fee is max(partner rate, R$ 1,00) but not
+ * which amount the rate applies to; we apply it to the DePix sent (the gross) and round up to the cent, the
+ * reading that never promises the beneficiary more than arrives (docs/DECISIONS.md).
+ */
+import { WITHDRAWAL_FEE_FLOOR_CENTS } from './api-limits'
+
+/** Partner rate in basis points (100 = 1%). Integer, 0..10000. */
+export type RateBps = number
+
+function assertCents(n: number, what: string): void {
+  if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`${what} must be a non-negative safe integer`)
+}
+
+function assertRate(rateBps: RateBps): void {
+  if (!Number.isSafeInteger(rateBps) || rateBps < 0 || rateBps >= 10_000) {
+    throw new RangeError('rateBps must be an integer in 0..9999')
+  }
+}
+
+/** Fee withheld from `depositCents` of DePix sent. */
+export function withdrawalFeeCents(depositCents: number, rateBps: RateBps): number {
+  assertCents(depositCents, 'depositCents')
+  assertRate(rateBps)
+  const byRate = Math.ceil((depositCents * rateBps) / 10_000)
+  return Math.max(byRate, WITHDRAWAL_FEE_FLOOR_CENTS)
+}
+
+/** BRL paid out when `depositCents` of DePix arrive. May be ≤ 0 for tiny amounts (the caller range-checks). */
+export function payoutForDeposit(depositCents: number, rateBps: RateBps): number {
+  return depositCents - withdrawalFeeCents(depositCents, rateBps)
+}
+
+/**
+ * DePix to send so that exactly `payoutCents` is paid out. `payoutForDeposit` rises by 0 or 1 per extra cent,
+ * so an exact answer always exists; we take the smallest.
+ */
+export function depositForPayout(payoutCents: number, rateBps: RateBps): number {
+  assertCents(payoutCents, 'payoutCents')
+  assertRate(rateBps)
+  // Start from a lower bound and walk up; the estimate is within a couple of cents.
+  let d = Math.max(payoutCents, Math.floor((payoutCents * 10_000) / (10_000 - rateBps)) - 2)
+  while (payoutForDeposit(d, rateBps) < payoutCents) d += 1
+  return d
+}
+
+/** Both sides of a withdrawal from whichever amount the request carries. */
+export function quoteWithdrawal(
+  amount: { depositAmountInCents: number } | { payoutAmountInCents: number },
+  rateBps: RateBps,
+): { depositCents: number; payoutCents: number; feeCents: number } {
+  const depositCents =
+    'depositAmountInCents' in amount
+      ? amount.depositAmountInCents
+      : depositForPayout(amount.payoutAmountInCents, rateBps)
+  const feeCents = withdrawalFeeCents(depositCents, rateBps)
+  return { depositCents, payoutCents: depositCents - feeCents, feeCents }
+}
