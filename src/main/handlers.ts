@@ -12,6 +12,9 @@ export function createHandlers(services: AppServices): Handlers {
   }
 }
 
-export function createAppRouter(services: AppServices, onUnexpected?: (channel: string, e: unknown) => void): Router {
+export function createAppRouter(
+  services: AppServices,
+  onUnexpected?: (channel: string, e: unknown) => void,
+): Router {
   return createRouter(createHandlers(services), onUnexpected ? { onUnexpected } : {})
 }

@@ -21,7 +21,10 @@ const devServerUrl = !app.isPackaged ? process.env['ELECTRON_RENDERER_URL'] : un
 const rendererDir = join(__dirname, '../renderer')
 
 protocol.registerSchemesAsPrivileged([
-  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: false, corsEnabled: false } },
+  {
+    scheme: APP_SCHEME,
+    privileges: { standard: true, secure: true, supportFetchAPI: false, corsEnabled: false },
+  },
 ])
 app.enableSandbox()
 
@@ -68,7 +71,12 @@ function start(): void {
   const router = createAppRouter(
     {
       info: () =>
-        appInfo({ name: app.getName(), version: app.getVersion(), platform: process.platform, sandbox: true }),
+        appInfo({
+          name: app.getName(),
+          version: app.getVersion(),
+          platform: process.platform,
+          sandbox: true,
+        }),
     },
     (channel) => console.error(`IPC handler failed on ${channel}`),
   )

@@ -1,6 +1,11 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { depositForPayout, payoutForDeposit, quoteWithdrawal, withdrawalFeeCents } from '../../src/shared/fees'
+import {
+  depositForPayout,
+  payoutForDeposit,
+  quoteWithdrawal,
+  withdrawalFeeCents,
+} from '../../src/shared/fees'
 
 describe('withdrawal fees (spec §4.6 rule 3)', () => {
   it('uses the R$ 1,00 floor when the rate is lower', () => {

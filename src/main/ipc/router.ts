@@ -2,7 +2,7 @@
  * Electron-free binding of the shared contract to handlers. `ipcMain.handle` in the shell and the E2E bridge
  * in tests both call `router.handle`, so the same validation runs in both.
  */
-import { z } from 'zod'
+import { type z } from 'zod'
 import {
   channels,
   isChannelName,
@@ -44,7 +44,10 @@ export function fieldErrors(error: z.ZodError): Record<string, string> {
   return out
 }
 
-export function createRouter(handlers: Handlers, opts: { onUnexpected?: (channel: string, e: unknown) => void } = {}): Router {
+export function createRouter(
+  handlers: Handlers,
+  opts: { onUnexpected?: (channel: string, e: unknown) => void } = {},
+): Router {
   return {
     async handle(channel, rawInput) {
       if (!isChannelName(channel)) {

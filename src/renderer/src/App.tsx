@@ -39,7 +39,10 @@ export function App(): React.JSX.Element {
         <h1>{t('app.title')}</h1>
         <label className="lang">
           {t('language.label')}{' '}
-          <select value={i18n.language} onChange={(e) => void i18n.changeLanguage(e.target.value as Language)}>
+          <select
+            value={i18n.language}
+            onChange={(e) => void i18n.changeLanguage(e.target.value as Language)}
+          >
             {LANGUAGES.map((l) => (
               <option key={l} value={l}>
                 {t(`language.${l}`)}
@@ -53,7 +56,11 @@ export function App(): React.JSX.Element {
           <ul>
             {PAGES.map((p) => (
               <li key={p}>
-                <button type="button" aria-current={page === p ? 'page' : undefined} onClick={() => setPage(p)}>
+                <button
+                  type="button"
+                  aria-current={page === p ? 'page' : undefined}
+                  onClick={() => setPage(p)}
+                >
                   {t(`nav.${p}`)}
                 </button>
               </li>

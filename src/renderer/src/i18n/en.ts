@@ -3,7 +3,11 @@ import type { ptBR } from './pt-BR'
 type Shape<T> = { [K in keyof T]: T[K] extends string ? string : Shape<T[K]> }
 
 export const en: Shape<typeof ptBR> = {
-  app: { title: 'Tesouraria DePix', loading: 'Loading…', sandboxBanner: 'Test environment (Sandbox): no real money moves.' },
+  app: {
+    title: 'Tesouraria DePix',
+    loading: 'Loading…',
+    sandboxBanner: 'Test environment (Sandbox): no real money moves.',
+  },
   nav: {
     label: 'Main navigation',
     newWithdrawal: 'New withdrawal',

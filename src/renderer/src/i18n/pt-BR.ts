@@ -1,5 +1,9 @@
 export const ptBR = {
-  app: { title: 'Tesouraria DePix', loading: 'Carregando…', sandboxBanner: 'Ambiente de testes (Sandbox): nenhum dinheiro real é movimentado.' },
+  app: {
+    title: 'Tesouraria DePix',
+    loading: 'Carregando…',
+    sandboxBanner: 'Ambiente de testes (Sandbox): nenhum dinheiro real é movimentado.',
+  },
   nav: {
     label: 'Navegação principal',
     newWithdrawal: 'Nova retirada',

@@ -1,0 +1,43 @@
+// Runs Electronegativity over the build output and gates on its SARIF report. Its exit code is always 0, so
+// the report is the only verdict: any result at level "warning" or "error" fails, as does a missing report.
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join, resolve } from 'node:path'
+
+const root = resolve(dirname(new URL(import.meta.url).pathname), '..')
+const input = join(root, 'out')
+const reportDir = join(root, 'test-results')
+const report = join(reportDir, 'electronegativity.sarif')
+const electronVersion = createRequire(import.meta.url)('electron/package.json').version
+
+if (!existsSync(join(input, 'main', 'index.js'))) {
+  console.error('security: out/ has no build; run `npm run build` first.')
+  process.exit(2)
+}
+mkdirSync(reportDir, { recursive: true })
+const bin = join(root, 'node_modules', '.bin', 'electronegativity')
+const run = spawnSync(bin, ['-i', input, '-o', report, '-e', electronVersion, '-v', 'false', '-r'], {
+  stdio: ['ignore', 'inherit', 'inherit'],
+  timeout: 300_000,
+})
+if (run.error) {
+  console.error(`security: could not run electronegativity: ${run.error.message}`)
+  process.exit(2)
+}
+if (!existsSync(report)) {
+  console.error('security: electronegativity wrote no SARIF report')
+  process.exit(2)
+}
+const sarif = JSON.parse(readFileSync(report, 'utf8'))
+const results = (sarif.runs ?? []).flatMap((r) => r.results ?? [])
+const failing = results.filter((r) => r.level === 'warning' || r.level === 'error')
+for (const r of results) {
+  const loc = r.locations?.[0]?.physicalLocation
+  const where = `${loc?.artifactLocation?.uri ?? '?'}:${loc?.region?.startLine ?? '?'}`
+  console.log(`${r.level.padEnd(7)} ${r.ruleId} ${where}`)
+}
+console.log(
+  `security: ${results.length} findings, ${failing.length} at warning level or above (report: ${report})`,
+)
+process.exit(failing.length === 0 ? 0 : 1)

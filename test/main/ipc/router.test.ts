@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest'
+import { appInfo } from '../../../src/main/app-info'
+import { createAppRouter } from '../../../src/main/handlers'
+import { createRouter, HandlerError, type Handlers } from '../../../src/main/ipc/router'
+
+const info = { name: 'Tesouraria DePix', version: '1.2.3', platform: 'linux', sandbox: true }
+
+describe('IPC router (DESIGN §1–2)', () => {
+  it('answers app:info with the contract shape', async () => {
+    const router = createAppRouter({ info: () => appInfo(info) })
+    expect(await router.handle('app:info', undefined)).toEqual({ ok: true, data: info })
+  })
+
+  it('refuses unknown channels without throwing', async () => {
+    const router = createAppRouter({ info: () => appInfo(info) })
+    expect(await router.handle('fs:read', '/etc/passwd')).toEqual({
+      ok: false,
+      error: { code: 'unknown_channel', message: 'Unknown channel' },
+    })
+    expect(await router.handle({ toString: () => 'app:info' }, undefined)).toMatchObject({ ok: false })
+  })
+
+  it('refuses input the contract does not allow', async () => {
+    const router = createAppRouter({ info: () => appInfo(info) })
+    const r = await router.handle('app:info', { anything: 1 })
+    expect(r).toMatchObject({ ok: false, error: { code: 'invalid_input' } })
+  })
+
+  it('strips fields the output contract does not name, so handlers cannot leak them', async () => {
+    const leaky = { ...info, clientSecret: 'do-not-leak' }
+    const router = createAppRouter({ info: () => leaky })
+    const r = await router.handle('app:info', undefined)
+    expect(JSON.stringify(r)).not.toContain('do-not-leak')
+  })
+
+  it('turns thrown errors into results; only HandlerError text crosses', async () => {
+    const seen: string[] = []
+    const boom: Handlers = {
+      'app:info': () => {
+        throw new Error('secret detail at /home/user')
+      },
+    }
+    const r1 = await createRouter(boom, { onUnexpected: (c) => seen.push(c) }).handle('app:info', undefined)
+    expect(r1).toEqual({ ok: false, error: { code: 'internal', message: 'Internal error' } })
+    expect(seen).toEqual(['app:info'])
+    const planned: Handlers = {
+      'app:info': () => {
+        throw new HandlerError('not_ready', 'Not ready yet', { requestId: 'r-1' })
+      },
+    }
+    expect(await createRouter(planned).handle('app:info', undefined)).toEqual({
+      ok: false,
+      error: { code: 'not_ready', message: 'Not ready yet', requestId: 'r-1' },
+    })
+  })
+})
