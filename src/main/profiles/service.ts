@@ -37,8 +37,11 @@ import type { KeyValueStore } from './store'
 export const PROFILES_KEY = 'profiles'
 export const SETTINGS_KEY = 'settings'
 export const SANDBOX_PROFILE_NAME = 'Sandbox'
-/** Sandbox deposit addresses belong to nobody: regtest makes them unfundable by a real wallet by mistake. */
-export const SANDBOX_DEFAULT_NETWORK: LiquidNetwork = 'regtest'
+/**
+ * The sandbox simulates the real, mainnet-only API, so its addresses are mainnet addresses (the issue requires
+ * real, valid ones). They belong to nobody: the funding page says so loudly on the sandbox profile.
+ */
+export const SANDBOX_DEFAULT_NETWORK: LiquidNetwork = 'liquid'
 
 /** What the running embedded sandbox tells us about itself; only `baseUrl` is required. */
 export interface SandboxInfo {

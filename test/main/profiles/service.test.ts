@@ -82,7 +82,7 @@ describe('the built-in Sandbox profile', () => {
       name: 'Sandbox',
       kind: 'sandbox',
       baseUrl: 'http://127.0.0.1:4010',
-      network: 'regtest',
+      network: 'liquid',
       partnerRateBps: 100,
       auth: { kind: 'client_credentials', clientId: 'sandbox-client' },
       hasSecret: true,
