@@ -1,0 +1,215 @@
+/**
+ * zod schemas for every body the service sends (spec §2). Objects are `.loose()`: unknown fields are kept and
+ * handed to the caller, because "not shown" fields exist and the ledger stores observations raw. Status strings
+ * are plain strings: an unknown status is data, not an error. Amounts must be safe integers; a float amount is a
+ * broken contract (the money model is integer cents).
+ */
+import { z } from 'zod'
+
+const cents = z.number().int()
+/** Optional fields may also arrive as null; both mean "absent". */
+const optString = z.string().nullish()
+const optCents = cents.nullish()
+
+// ---- Success bodies (under `response`) ----
+
+export const pingSchema = z
+  .object({
+    msg: z.string(),
+    claims_for_token_debug: z.object({}).loose(),
+  })
+  .loose()
+export type Ping = z.infer<typeof pingSchema>
+
+/** The create response may carry only `withdrawalId` (spec §4.6: other fields not shown). */
+export const withdrawCreatedSchema = z
+  .object({
+    withdrawalId: z.string().min(1),
+    depositAddress: optString,
+    depositAmountInCents: optCents,
+    payoutAmountInCents: optCents,
+    expiration: optString,
+    status: optString,
+  })
+  .loose()
+export type WithdrawCreated = z.infer<typeof withdrawCreatedSchema>
+
+/** Spec §2.3: names beyond `txId` and `reason` are not shown, so the object is kept whole. */
+export const refundSchema = z
+  .object({
+    txId: optString,
+    reason: optString,
+  })
+  .loose()
+export type WithdrawalRefund = z.infer<typeof refundSchema>
+
+export const withdrawalStatusSchema = z
+  .object({
+    id: z.string().min(1),
+    status: z.string(),
+    pixKey: optString,
+    expiration: optString,
+    depositAddress: optString,
+    depositAmountInCents: optCents,
+    payoutAmountInCents: optCents,
+    blockchainTxID: optString,
+    receiptUrl: optString,
+    receiverName: optString,
+    receiverTaxNumber: optString,
+    transferDate: optString,
+    centralBankId: optString,
+    refundAddress: optString,
+    refund: refundSchema.nullish(),
+  })
+  .loose()
+export type WithdrawalStatus = z.infer<typeof withdrawalStatusSchema>
+
+/** Spec §4.2: the deposit `id`; further fields not shown, kept loose. */
+export const depositCreatedSchema = z
+  .object({
+    id: z.string().min(1),
+    qrId: optString,
+    status: optString,
+    expiration: optString,
+    valueInCents: optCents,
+  })
+  .loose()
+export type DepositCreated = z.infer<typeof depositCreatedSchema>
+
+export const depositStatusSchema = z
+  .object({
+    qrId: z.string().min(1),
+    status: z.string(),
+    bankTxId: optString,
+    blockchainTxID: optString,
+    customerMessage: optString,
+    payerName: optString,
+    payerTaxNumber: optString,
+    pixKey: optString,
+    valueInCents: optCents,
+    expiration: optString,
+    payerEUID: optString,
+    delayUntil: optString,
+    // Values outside the spec's list are kept raw (the list may grow).
+    rejectionReasons: z.array(z.string()).nullish(),
+  })
+  .loose()
+export type DepositStatus = z.infer<typeof depositStatusSchema>
+
+export const depositRowSchema = z
+  .object({
+    qrId: z.string().min(1),
+    status: z.string(),
+    bankTxId: optString,
+  })
+  .loose()
+export type DepositRow = z.infer<typeof depositRowSchema>
+
+/**
+ * Spec §4.4 says "rows" without naming the container: a bare array, or an object holding the array under
+ * `deposits`. Anything else is a contract break.
+ */
+export const depositsSchema = z.union([
+  z.array(depositRowSchema),
+  z
+    .object({ deposits: z.array(depositRowSchema) })
+    .loose()
+    .transform((o) => o.deposits),
+])
+
+export const userInfoSchema = z
+  .object({
+    maxDailyInCents: optCents,
+    dailyVolumeInCents: optCents,
+    dailyLimitResetTime: optString,
+  })
+  .loose()
+export type UserInfo = z.infer<typeof userInfoSchema>
+
+/** `{ response, async: false }` (spec §2.1). `async: true` would mean a model the API no longer has. */
+export function successEnvelope<T extends z.ZodType>(response: T) {
+  return z.object({ response, async: z.literal(false).optional() }).loose()
+}
+
+// ---- Authentication bodies (flat, spec §5.2) ----
+
+export const tokenResponseSchema = z
+  .object({
+    access_token: z.string().min(1),
+    token_type: z.string().optional(),
+    expires_in: z.number().int().positive(),
+    refresh_token: z.string().min(1),
+    refresh_expires_in: z.number().int().positive().optional(),
+    scope: z
+      .union([z.array(z.string()), z.string().transform((s) => s.split(/\s+/).filter(Boolean))])
+      .optional(),
+  })
+  .loose()
+export type TokenResponse = z.infer<typeof tokenResponseSchema>
+
+// ---- Error bodies ----
+
+/** A field of the wrong type is dropped, not fatal: an error must still be reported when its body is odd. */
+const lenientString = z.string().optional().catch(undefined)
+const errorFields = {
+  errorMessage: lenientString,
+  messageCode: lenientString,
+  denialCode: lenientString,
+  denialMessage: lenientString,
+}
+const errorBodySchema = z
+  .object({
+    ...errorFields,
+    error: lenientString,
+    response: z.object(errorFields).loose().optional().catch(undefined),
+  })
+  .loose()
+
+export interface ErrorFields {
+  errorMessage?: string
+  messageCode?: string
+  denialCode?: string
+  denialMessage?: string
+  authError?: string
+}
+
+/**
+ * Operation errors nest under `response`; 401/403/429 and the auth endpoints are flat (spec §2.1). Both levels
+ * are read, whichever is present. Non-JSON bodies (a 502 from a proxy) give no fields.
+ */
+export function readErrorBody(text: string): ErrorFields {
+  const json = parseJson(text)
+  if (json === undefined) return {}
+  const parsed = errorBodySchema.safeParse(json)
+  if (!parsed.success) return {}
+  const top = parsed.data
+  const inner = top.response
+  const out: ErrorFields = {}
+  const set = (key: keyof ErrorFields, value: string | undefined) => {
+    if (value !== undefined && value !== '') out[key] = value
+  }
+  set('errorMessage', top.errorMessage ?? inner?.errorMessage)
+  set('messageCode', inner?.messageCode ?? top.messageCode)
+  set('denialCode', inner?.denialCode ?? top.denialCode)
+  set('denialMessage', inner?.denialMessage ?? top.denialMessage)
+  set('authError', top.error)
+  return out
+}
+
+/** undefined when the text is not JSON. */
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    return undefined
+  }
+}
+
+/** For a create whose body broke the contract: the new id, if one can still be read, to help link the record. */
+export function salvageCreatedId(json: unknown, key: 'withdrawalId' | 'id'): string | undefined {
+  if (typeof json !== 'object' || json === null) return undefined
+  const response = (json as { response?: unknown }).response
+  if (typeof response !== 'object' || response === null) return undefined
+  const id = (response as Record<string, unknown>)[key]
+  return typeof id === 'string' && id !== '' && id.length <= 200 ? id : undefined
+}

@@ -1,0 +1,219 @@
+/**
+ * Client-side token buckets, one per endpoint, mirroring the service's model (spec §8.1): capacity = one minute's
+ * worth, continuous refill at limit/60 s. Callers wait in a FIFO queue for a token instead of failing, so normal
+ * use never earns a 429. A 429 that still arrives empties the bucket until its `Retry-After`.
+ */
+import { DEFAULT_RATE_LIMITS, ENDPOINTS, type EndpointName } from '../../shared/api-limits'
+import { ApiError } from './errors'
+
+export interface Allowance {
+  limitPerMinute: number
+  /** Tokens in the bucket now; fractional while refilling (not money). */
+  available: number
+  /** 0 when a call would leave now; otherwise when the next token appears. */
+  nextTokenInMs: number
+  /** Calls waiting for a token. */
+  queued: number
+}
+export type Allowances = Record<EndpointName, Allowance>
+
+export interface RateLimiterOptions {
+  limits?: Partial<Record<EndpointName, number>>
+  enabled?: boolean
+  /** A call that would wait longer than this is refused at once (nothing sent) rather than parked. */
+  maxWaitMs?: number
+  now?: () => number
+}
+
+// Floating-point refill can leave 0.9999999 where exactly one token is due.
+const EPSILON = 1e-9
+
+interface Waiter {
+  resolve: () => void
+  reject: (e: ApiError) => void
+}
+
+interface Bucket {
+  readonly limit: number
+  /** tokens per ms */
+  readonly rate: number
+  /** Token level valued at time `at`; before `at` (a 429 penalty) the bucket is empty. */
+  tokens: number
+  at: number
+  readonly queue: Waiter[]
+  timer: NodeJS.Timeout | null
+}
+
+export class RateLimiter {
+  readonly #buckets: Map<EndpointName, Bucket>
+  readonly #enabled: boolean
+  readonly #maxWaitMs: number
+  readonly #now: () => number
+  readonly #listeners = new Set<(a: Allowances) => void>()
+  #notifyScheduled = false
+  #closed = false
+
+  constructor(opts: RateLimiterOptions = {}) {
+    this.#enabled = opts.enabled ?? true
+    this.#maxWaitMs = opts.maxWaitMs ?? 120_000
+    this.#now = opts.now ?? (() => Date.now())
+    const start = this.#now()
+    this.#buckets = new Map(
+      ENDPOINTS.map((name) => {
+        const limit = validLimit(opts.limits?.[name]) ?? DEFAULT_RATE_LIMITS[name]
+        return [name, { limit, rate: limit / 60_000, tokens: limit, at: start, queue: [], timer: null }]
+      }),
+    )
+  }
+
+  get enabled(): boolean {
+    return this.#enabled
+  }
+
+  /** Resolves when the call may leave; rejects (nothing sent) if the wait would exceed the bound or on close. */
+  acquire(endpoint: EndpointName): Promise<void> | undefined {
+    if (!this.#enabled) return undefined
+    if (this.#closed) return Promise.reject(closedError(endpoint))
+    const b = this.#bucket(endpoint)
+    const now = this.#now()
+    if (b.queue.length === 0 && level(b, now) + EPSILON >= 1) {
+      take(b, now)
+      this.#changed()
+      return undefined
+    }
+    const wait = waitForTokens(b, now, b.queue.length + 1)
+    if (wait > this.#maxWaitMs) {
+      return Promise.reject(
+        new ApiError({
+          kind: 'rate_limited',
+          code: 'local_rate_limit_wait',
+          endpoint,
+          retryAfterSeconds: Math.ceil(wait / 1000),
+        }),
+      )
+    }
+    return new Promise<void>((resolve, reject) => {
+      b.queue.push({ resolve, reject })
+      this.#changed()
+      this.#schedule(endpoint, b)
+    })
+  }
+
+  /** A 429 arrived: nothing leaves for this endpoint until `retryAfterMs` from now, then one token is there. */
+  penalize(endpoint: EndpointName, retryAfterMs: number): void {
+    if (!this.#enabled) return
+    const b = this.#bucket(endpoint)
+    const until = this.#now() + Math.max(0, retryAfterMs)
+    // Never shorten a longer penalty already in force.
+    if (b.at > until) return
+    b.tokens = 1
+    b.at = until
+    this.#schedule(endpoint, b)
+    this.#changed()
+  }
+
+  allowance(): Allowances {
+    const now = this.#now()
+    const out = {} as Allowances
+    for (const [name, b] of this.#buckets) {
+      if (!this.#enabled) {
+        out[name] = { limitPerMinute: b.limit, available: b.limit, nextTokenInMs: 0, queued: 0 }
+        continue
+      }
+      const available = level(b, now)
+      out[name] = {
+        limitPerMinute: b.limit,
+        available,
+        nextTokenInMs: available + EPSILON >= 1 ? 0 : Math.ceil(waitForTokens(b, now, 1)),
+        queued: b.queue.length,
+      }
+    }
+    return out
+  }
+
+  onChange(listener: (a: Allowances) => void): () => void {
+    this.#listeners.add(listener)
+    return () => this.#listeners.delete(listener)
+  }
+
+  close(): void {
+    this.#closed = true
+    for (const [name, b] of this.#buckets) {
+      if (b.timer) clearTimeout(b.timer)
+      b.timer = null
+      for (const w of b.queue.splice(0)) w.reject(closedError(name))
+    }
+    this.#listeners.clear()
+  }
+
+  #bucket(endpoint: EndpointName): Bucket {
+    const b = this.#buckets.get(endpoint)
+    if (!b) throw new ApiError({ kind: 'bad_request', code: 'invalid_request', endpoint })
+    return b
+  }
+
+  #schedule(endpoint: EndpointName, b: Bucket): void {
+    if (b.timer) clearTimeout(b.timer)
+    b.timer = null
+    if (b.queue.length === 0) return
+    const delay = Math.max(1, Math.ceil(waitForTokens(b, this.#now(), 1)))
+    b.timer = setTimeout(() => {
+      b.timer = null
+      this.#pump(endpoint, b)
+    }, delay)
+  }
+
+  #pump(endpoint: EndpointName, b: Bucket): void {
+    const now = this.#now()
+    let released = false
+    while (b.queue.length > 0 && level(b, now) + EPSILON >= 1) {
+      take(b, now)
+      b.queue.shift()?.resolve()
+      released = true
+    }
+    if (released) this.#changed()
+    this.#schedule(endpoint, b)
+  }
+
+  /** Coalesced to one notification per tick: a burst of 200 calls is one UI update, not 200. */
+  #changed(): void {
+    if (this.#notifyScheduled || this.#listeners.size === 0) return
+    this.#notifyScheduled = true
+    queueMicrotask(() => {
+      this.#notifyScheduled = false
+      const snapshot = this.allowance()
+      for (const l of this.#listeners) {
+        try {
+          l(snapshot)
+        } catch {
+          // A faulty UI listener must not break the client.
+        }
+      }
+    })
+  }
+}
+
+function validLimit(n: number | undefined): number | undefined {
+  return n !== undefined && Number.isFinite(n) && n > 0 ? n : undefined
+}
+
+function level(b: Bucket, now: number): number {
+  if (now < b.at) return 0
+  return Math.min(b.limit, b.tokens + (now - b.at) * b.rate)
+}
+
+function take(b: Bucket, now: number): void {
+  b.tokens = level(b, now) - 1
+  b.at = now
+}
+
+/** ms until the bucket holds `n` tokens (n ≤ capacity assumed for the head; later waiters queue behind it). */
+function waitForTokens(b: Bucket, now: number, n: number): number {
+  const start = Math.max(now, b.at)
+  const have = now < b.at ? b.tokens : level(b, now)
+  return Math.max(0, start - now + (n - have) / b.rate)
+}
+
+function closedError(endpoint: EndpointName): ApiError {
+  return new ApiError({ kind: 'network', code: 'client_closed', endpoint })
+}
