@@ -29,7 +29,7 @@ describe('burst of withdrawStatus calls', () => {
     await h.client.signIn()
     const [id] = h.sb.control.seedWithdrawals(1)
     const settled = await Promise.allSettled(
-      Array.from({ length: BURST }, () => h!.client.withdrawStatus(id!)),
+      Array.from({ length: CONTROL_BURST }, () => h!.client.withdrawStatus(id!)),
     )
     const rejected = settled.filter((s) => s.status === 'rejected')
     expect(rejected.length).toBeGreaterThan(0)
