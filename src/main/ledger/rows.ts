@@ -1,0 +1,185 @@
+/**
+ * Mapping between `WithdrawalRecord` and the `withdrawals` row, including the derived columns that exist only to
+ * make listing fast (display status, open flag, search text). Derived columns are recomputed from the record on
+ * every write, so they cannot drift from it.
+ */
+import type { SQLInputValue, SQLOutputValue } from 'node:sqlite'
+import type { WithdrawalErrorInfo, WithdrawalRecord } from '../../shared/withdrawal-record'
+import { isTerminalStatus, normalizeStatus } from '../../shared/withdrawal-status'
+import { fromJson, toJson, type Db } from './db'
+
+type Row = Record<string, SQLOutputValue>
+
+export interface DerivedColumns {
+  remote_status_norm: string | null
+  display_status: string
+  has_refund: number
+  is_open: number
+  search_text: string
+}
+
+/** Lower-case, accents removed: "João" is found by "joao" and "JOÃO". Applied to stored text and queries alike. */
+export function foldText(s: string): string {
+  return s
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+}
+
+/** A Pix key or typed query made only of digits and punctuation (CPF, CNPJ, phone) is also searched digits-only. */
+export function digitsVariant(s: string): string | null {
+  if (!/^[\d\s.\-/()+]+$/.test(s)) return null
+  const digits = s.replace(/\D/g, '')
+  return digits.length >= 3 && digits !== s ? digits : null
+}
+
+export function searchTextOf(
+  r: Pick<WithdrawalRecord, 'localId' | 'remoteId' | 'pixKey' | 'receiverName'>,
+): string {
+  const parts = [r.localId, r.remoteId, r.pixKey, digitsVariant(r.pixKey), r.receiverName]
+  // Newline separated: a query never contains one (queries are single-line), so no match spans two fields.
+  return parts
+    .filter((p): p is string => typeof p === 'string' && p !== '')
+    .map(foldText)
+    .join('\n')
+}
+
+export function derive(r: WithdrawalRecord): DerivedColumns {
+  const norm = r.remoteStatus === null ? null : normalizeStatus(r.remoteStatus)
+  const hasRefund = r.refund !== null
+  const open = r.localState === 'created' && !isTerminalStatus(r.remoteStatus ?? '', hasRefund)
+  return {
+    remote_status_norm: norm,
+    display_status: r.localState === 'created' && norm !== null ? norm : r.localState,
+    has_refund: hasRefund ? 1 : 0,
+    is_open: open ? 1 : 0,
+    search_text: searchTextOf(r),
+  }
+}
+
+const BASE_COLUMNS = [
+  'local_id',
+  'profile',
+  'operator',
+  'created_at',
+  'updated_at',
+  'local_state',
+  'request',
+  'pix_key',
+  'amount_kind',
+  'amount_cents',
+  'create_response',
+  'remote_id',
+  'remote_status',
+  'remote_status_at',
+  'remote_checked_at',
+  'last_remote',
+  'deposit_address',
+  'deposit_amount_cents',
+  'payout_amount_cents',
+  'expiration',
+  'funded_at',
+  'funding_tx_id',
+  'refund',
+  'receiver_name',
+  'error',
+  'request_id',
+  'flags',
+] as const
+const DERIVED_COLUMNS = [
+  'remote_status_norm',
+  'display_status',
+  'has_refund',
+  'is_open',
+  'search_text',
+] as const
+const ALL_COLUMNS = [...BASE_COLUMNS, ...DERIVED_COLUMNS]
+
+/** Columns a reader needs to rebuild a record (derived ones stay in the database). */
+export const RECORD_SELECT = BASE_COLUMNS.map((c) => `w.${c}`).join(', ')
+
+const INSERT_SQL = `INSERT INTO withdrawals (${ALL_COLUMNS.join(', ')}) VALUES (${ALL_COLUMNS.map((c) => `:${c}`).join(', ')})`
+const UPDATE_SQL = `UPDATE withdrawals SET ${ALL_COLUMNS.filter((c) => c !== 'local_id' && c !== 'created_at')
+  .map((c) => `${c} = :${c}`)
+  .join(', ')} WHERE local_id = :local_id`
+
+export function recordParams(r: WithdrawalRecord): Record<string, SQLInputValue> {
+  return {
+    local_id: r.localId,
+    profile: r.profile,
+    operator: r.operator,
+    created_at: r.createdAt,
+    updated_at: r.updatedAt,
+    local_state: r.localState,
+    request: JSON.stringify(r.request),
+    pix_key: r.pixKey,
+    amount_kind: r.amountKind,
+    amount_cents: r.amountCents,
+    create_response: toJson(r.createResponse),
+    remote_id: r.remoteId,
+    remote_status: r.remoteStatus,
+    remote_status_at: r.remoteStatusAt,
+    remote_checked_at: r.remoteCheckedAt,
+    last_remote: toJson(r.lastRemote),
+    deposit_address: r.depositAddress,
+    deposit_amount_cents: r.depositAmountCents,
+    payout_amount_cents: r.payoutAmountCents,
+    expiration: r.expiration,
+    funded_at: r.fundedAt,
+    funding_tx_id: r.fundingTxId,
+    refund: toJson(r.refund),
+    receiver_name: r.receiverName,
+    error: toJson(r.error),
+    request_id: r.requestId,
+    flags: JSON.stringify(r.flags),
+    ...derive(r),
+  }
+}
+
+export function insertRecordRow(db: Db, r: WithdrawalRecord): void {
+  db.stmt(INSERT_SQL).run(recordParams(r))
+}
+
+export function updateRecordRow(db: Db, r: WithdrawalRecord): void {
+  const params = recordParams(r)
+  delete params.created_at
+  const res = db.stmt(UPDATE_SQL).run(params)
+  if (res.changes !== 1) throw new Error(`ledger: update of ${r.localId} touched ${res.changes} rows`)
+}
+
+const str = (v: SQLOutputValue | undefined): string => (typeof v === 'string' ? v : String(v ?? ''))
+const strOrNull = (v: SQLOutputValue | undefined): string | null => (typeof v === 'string' ? v : null)
+const intOrNull = (v: SQLOutputValue | undefined): number | null =>
+  typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : null
+
+export function rowToRecord(row: Row): WithdrawalRecord {
+  return {
+    localId: str(row.local_id),
+    profile: str(row.profile),
+    operator: str(row.operator),
+    createdAt: str(row.created_at),
+    updatedAt: str(row.updated_at),
+    localState: str(row.local_state) as WithdrawalRecord['localState'],
+    request: fromJson<Record<string, unknown>>(row.request) ?? {},
+    pixKey: str(row.pix_key),
+    amountKind: str(row.amount_kind) as WithdrawalRecord['amountKind'],
+    amountCents: intOrNull(row.amount_cents) ?? 0,
+    createResponse: fromJson<Record<string, unknown>>(row.create_response),
+    remoteId: strOrNull(row.remote_id),
+    remoteStatus: strOrNull(row.remote_status),
+    remoteStatusAt: strOrNull(row.remote_status_at),
+    remoteCheckedAt: strOrNull(row.remote_checked_at),
+    lastRemote: fromJson<Record<string, unknown>>(row.last_remote),
+    depositAddress: strOrNull(row.deposit_address),
+    depositAmountCents: intOrNull(row.deposit_amount_cents),
+    payoutAmountCents: intOrNull(row.payout_amount_cents),
+    expiration: strOrNull(row.expiration),
+    fundedAt: strOrNull(row.funded_at),
+    fundingTxId: strOrNull(row.funding_tx_id),
+    refund: fromJson<Record<string, unknown>>(row.refund),
+    receiverName: strOrNull(row.receiver_name),
+    error: fromJson<WithdrawalErrorInfo>(row.error),
+    requestId: strOrNull(row.request_id),
+    flags: fromJson<string[]>(row.flags) ?? [],
+  }
+}

@@ -1,0 +1,127 @@
+/** The ledger's public surface: inputs (validated with zod at the boundary, since callers pass API data) and
+ * the `Ledger` interface. */
+import { z } from 'zod'
+import {
+  amountKindSchema,
+  withdrawalErrorInfoSchema,
+  type AuditEntry,
+  type AuditVerification,
+  type RecordFilter,
+  type RecordPage,
+  type StatusObservation,
+  type StatusTotal,
+  type WithdrawalErrorInfo,
+  type WithdrawalRecord,
+} from '../../shared/withdrawal-record'
+import type { AuditHead, AuditInput } from './audit'
+
+const rawObject = z.record(z.string(), z.unknown())
+const cents = z.number().int().nonnegative()
+
+export const newWithdrawalSchema = z.object({
+  /** Generated when absent. */
+  localId: z.string().min(1).max(100).optional(),
+  profile: z.string().min(1),
+  /** The exact JSON body about to be POSTed to /withdraw. */
+  request: rawObject,
+  pixKey: z.string().min(1),
+  amountKind: amountKindSchema,
+  amountCents: z.number().int().positive(),
+  flags: z.array(z.string()).optional(),
+})
+export type NewWithdrawal = z.infer<typeof newWithdrawalSchema>
+
+export const createdOutcomeSchema = z.object({
+  remoteId: z.string().min(1),
+  /** The `response` object of the 2xx answer, raw. */
+  createResponse: rawObject.nullable(),
+  requestId: z.string().nullable(),
+  nonce: z.string().nullable().optional(),
+  depositAddress: z.string().nullable().optional(),
+  depositAmountCents: cents.nullable().optional(),
+  payoutAmountCents: cents.nullable().optional(),
+  expiration: z.string().nullable().optional(),
+  /** Status in the create response, if it carried one; recorded as the first observation. */
+  status: z.string().nullable().optional(),
+})
+export type CreatedOutcome = z.infer<typeof createdOutcomeSchema>
+
+export const unknownResolutionSchema = z.union([
+  z.object({ withdrawalId: z.string().min(1), note: z.string().optional() }),
+  z.object({ notCreated: z.literal(true), note: z.string().optional() }),
+])
+export type UnknownResolution = z.infer<typeof unknownResolutionSchema>
+
+export const observationInputSchema = z.object({
+  /** Raw status string from the body ('' if it had none). */
+  status: z.string(),
+  body: rawObject.nullable(),
+  requestId: z.string().nullable().optional(),
+  nonce: z.string().nullable().optional(),
+  /** When the answer arrived, ISO 8601; defaults to now. */
+  observedAt: z.iso.datetime({ offset: true }).optional(),
+})
+export type ObservationInput = z.infer<typeof observationInputSchema>
+
+export interface ObservationResult {
+  /** False when the answer equals the last stored observation (nothing stored). */
+  changed: boolean
+  /** True when it became the record's current remote status. */
+  applied: boolean
+  record: WithdrawalRecord
+}
+
+export const similarQuerySchema = z.object({
+  pixKey: z.string().min(1),
+  amountKind: amountKindSchema,
+  amountCents: z.number().int(),
+  sinceIso: z.iso.datetime({ offset: true }),
+  profile: z.string().optional(),
+})
+export type SimilarQuery = z.infer<typeof similarQuerySchema>
+
+export const errorInfoOrNull = withdrawalErrorInfoSchema.nullable()
+
+export interface LedgerOptions {
+  /** Clock in epoch milliseconds; tests pin it. */
+  now?: () => number
+}
+
+export interface Ledger {
+  readonly file: string
+  readonly schemaVersion: number
+
+  // Create flow (DESIGN §4). Each call is one transaction with its audit row.
+  insertSubmitting(input: NewWithdrawal, operator: string): WithdrawalRecord
+  markCreated(localId: string, outcome: CreatedOutcome): WithdrawalRecord
+  markRejected(localId: string, error: WithdrawalErrorInfo): WithdrawalRecord
+  markOutcomeUnknown(localId: string, error: WithdrawalErrorInfo | null, reason: string): WithdrawalRecord
+  recoverInterrupted(): number
+  resolveUnknown(localId: string, resolution: UnknownResolution, operator: string): WithdrawalRecord
+
+  // After creation.
+  recordObservation(localId: string, observation: ObservationInput): ObservationResult
+  markFunded(localId: string, funding: { txId?: string | null }, operator: string): WithdrawalRecord
+  setFlags(localId: string, flags: readonly string[], operator: string): WithdrawalRecord
+
+  // Reads.
+  get(localId: string): WithdrawalRecord | undefined
+  findByRemoteId(remoteId: string): WithdrawalRecord | undefined
+  listOpen(): WithdrawalRecord[]
+  findRecentSimilar(query: SimilarQuery): WithdrawalRecord[]
+  query(filter?: RecordFilter): RecordPage
+  iterate(filter?: RecordFilter): Generator<WithdrawalRecord, void, undefined>
+  totalsByStatus(filter?: RecordFilter): StatusTotal[]
+  observations(localId: string): StatusObservation[]
+
+  // Audit.
+  audit(options?: { limit?: number; offset?: number; subject?: string }): {
+    rows: AuditEntry[]
+    total: number
+  }
+  appendAudit(entry: AuditInput): AuditEntry
+  auditHead(): AuditHead
+  verifyAuditChain(): AuditVerification
+
+  close(): void
+}

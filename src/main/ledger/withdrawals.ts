@@ -1,0 +1,332 @@
+/**
+ * The local lifecycle (DESIGN §4). Each function is one transaction: the state change and its audit row commit
+ * together or not at all. Transitions are checked against LOCAL_TRANSITIONS; anything else is refused with
+ * LedgerError('illegal_transition') and writes nothing.
+ */
+import { randomUUID } from 'node:crypto'
+import {
+  canTransition,
+  type LocalState,
+  type WithdrawalErrorInfo,
+  type WithdrawalRecord,
+} from '../../shared/withdrawal-record'
+import { appendAuditRow, SYSTEM_OPERATOR } from './audit'
+import { mustGet, parseInput, type Ctx } from './context'
+import { LedgerError } from './errors'
+import { storeObservation } from './observations'
+import { getByRemoteId, getRecord } from './queries'
+import { insertRecordRow, updateRecordRow } from './rows'
+import {
+  createdOutcomeSchema,
+  errorInfoOrNull,
+  newWithdrawalSchema,
+  unknownResolutionSchema,
+  type CreatedOutcome,
+  type NewWithdrawal,
+  type UnknownResolution,
+} from './types'
+
+/** `from` names the one state this operation starts from (several operations lead to the same target). */
+function assertTransition(rec: WithdrawalRecord, from: LocalState, to: LocalState): void {
+  if (rec.localState !== from || !canTransition(from, to)) {
+    throw new LedgerError('illegal_transition', `${rec.localId}: ${rec.localState} → ${to} is not allowed`)
+  }
+}
+
+function assertRemoteIdFree(ctx: Ctx, remoteId: string, localId: string): void {
+  const other = getByRemoteId(ctx.db, remoteId)
+  if (other && other.localId !== localId) {
+    throw new LedgerError(
+      'duplicate_remote_id',
+      `withdrawal ${remoteId} is already linked to ${other.localId}`,
+    )
+  }
+}
+
+/** The denormalised columns must say what the body says: one truth about what was sent. */
+function assertMatchesRequest(input: NewWithdrawal): void {
+  const req = input.request
+  if (typeof req.pixKey === 'string' && req.pixKey !== input.pixKey) {
+    throw new LedgerError('invalid_input', 'pixKey differs from request.pixKey')
+  }
+  const amountField = input.amountKind === 'deposit' ? 'depositAmountInCents' : 'payoutAmountInCents'
+  const otherField = input.amountKind === 'deposit' ? 'payoutAmountInCents' : 'depositAmountInCents'
+  if (req[amountField] !== undefined && req[amountField] !== input.amountCents) {
+    throw new LedgerError('invalid_input', `amountCents differs from request.${amountField}`)
+  }
+  if (req[otherField] !== undefined) {
+    throw new LedgerError(
+      'invalid_input',
+      `request carries ${otherField} but amountKind is ${input.amountKind}`,
+    )
+  }
+}
+
+export function insertSubmitting(ctx: Ctx, input: NewWithdrawal, operator: string): WithdrawalRecord {
+  const n = parseInput(newWithdrawalSchema, input, 'new withdrawal')
+  if (!operator) throw new LedgerError('invalid_input', 'operator is required')
+  assertMatchesRequest(n)
+  return ctx.db.tx(() => {
+    const localId = n.localId ?? randomUUID()
+    if (getRecord(ctx.db, localId)) {
+      throw new LedgerError('invalid_input', `withdrawal record ${localId} already exists`)
+    }
+    const now = ctx.nowIso()
+    const rec: WithdrawalRecord = {
+      localId,
+      profile: n.profile,
+      operator,
+      createdAt: now,
+      updatedAt: now,
+      localState: 'submitting',
+      request: n.request,
+      pixKey: n.pixKey,
+      amountKind: n.amountKind,
+      amountCents: n.amountCents,
+      createResponse: null,
+      remoteId: null,
+      remoteStatus: null,
+      remoteStatusAt: null,
+      remoteCheckedAt: null,
+      lastRemote: null,
+      depositAddress: null,
+      // Best knowledge until the service answers: the amount we asked for.
+      depositAmountCents: n.amountKind === 'deposit' ? n.amountCents : null,
+      payoutAmountCents: n.amountKind === 'payout' ? n.amountCents : null,
+      expiration: null,
+      fundedAt: null,
+      fundingTxId: null,
+      refund: null,
+      receiverName: null,
+      error: null,
+      requestId: null,
+      flags: [...new Set(n.flags ?? [])],
+    }
+    insertRecordRow(ctx.db, rec)
+    appendAuditRow(ctx.db, now, {
+      operator,
+      action: 'withdrawal.submitting',
+      subject: rec.localId,
+      details: {
+        profile: rec.profile,
+        pixKey: rec.pixKey,
+        amountKind: rec.amountKind,
+        amountCents: rec.amountCents,
+      },
+    })
+    return rec
+  })
+}
+
+export function markCreated(ctx: Ctx, localId: string, outcome: CreatedOutcome): WithdrawalRecord {
+  const o = parseInput(createdOutcomeSchema, outcome, 'created outcome')
+  return ctx.db.tx(() => {
+    const rec = mustGet(ctx, localId)
+    assertTransition(rec, 'submitting', 'created')
+    assertRemoteIdFree(ctx, o.remoteId, localId)
+    const now = ctx.nowIso()
+    let next: WithdrawalRecord = {
+      ...rec,
+      localState: 'created',
+      updatedAt: now,
+      remoteId: o.remoteId,
+      createResponse: o.createResponse,
+      requestId: o.requestId,
+      depositAddress: o.depositAddress ?? rec.depositAddress,
+      depositAmountCents: o.depositAmountCents ?? rec.depositAmountCents,
+      payoutAmountCents: o.payoutAmountCents ?? rec.payoutAmountCents,
+      expiration: o.expiration ?? rec.expiration,
+    }
+    if (typeof o.status === 'string') {
+      next = storeObservation(ctx, next, {
+        status: o.status,
+        body: o.createResponse,
+        observedAt: now,
+        requestId: o.requestId,
+        nonce: o.nonce ?? null,
+      }).record
+    }
+    updateRecordRow(ctx.db, next)
+    appendAuditRow(ctx.db, now, {
+      operator: rec.operator,
+      action: 'withdrawal.created',
+      subject: localId,
+      details: { remoteId: o.remoteId, requestId: o.requestId, status: o.status ?? null },
+    })
+    return next
+  })
+}
+
+function markFailed(
+  ctx: Ctx,
+  localId: string,
+  to: 'rejected' | 'outcome_unknown',
+  error: WithdrawalErrorInfo | null,
+  details: Record<string, unknown>,
+  operator?: string,
+): WithdrawalRecord {
+  const err = parseInput(errorInfoOrNull, error, 'error info')
+  return ctx.db.tx(() => {
+    const rec = mustGet(ctx, localId)
+    assertTransition(rec, 'submitting', to)
+    const now = ctx.nowIso()
+    const next: WithdrawalRecord = {
+      ...rec,
+      localState: to,
+      updatedAt: now,
+      error: err,
+      requestId: err?.requestId ?? null,
+    }
+    updateRecordRow(ctx.db, next)
+    appendAuditRow(ctx.db, now, {
+      operator: operator ?? rec.operator,
+      action: `withdrawal.${to}`,
+      subject: localId,
+      details: { ...details, error: err },
+    })
+    return next
+  })
+}
+
+export function markRejected(ctx: Ctx, localId: string, error: WithdrawalErrorInfo): WithdrawalRecord {
+  if (error === null) throw new LedgerError('invalid_input', 'a rejection needs its error info')
+  return markFailed(ctx, localId, 'rejected', error, {})
+}
+
+export function markOutcomeUnknown(
+  ctx: Ctx,
+  localId: string,
+  error: WithdrawalErrorInfo | null,
+  reason: string,
+): WithdrawalRecord {
+  return markFailed(ctx, localId, 'outcome_unknown', error, { reason })
+}
+
+/**
+ * After a crash or kill between "submitting committed" and "response written", nobody knows whether the POST
+ * reached the service. Every such record becomes outcome_unknown (never resent); the operator resolves it.
+ */
+export function recoverInterrupted(ctx: Ctx): number {
+  return ctx.db.tx(() => {
+    const ids = ctx.db
+      .stmt("SELECT local_id FROM withdrawals WHERE local_state = 'submitting' ORDER BY id")
+      .all()
+      .map((r) => String(r.local_id))
+    const now = ctx.nowIso()
+    for (const localId of ids) {
+      const rec = mustGet(ctx, localId)
+      updateRecordRow(ctx.db, { ...rec, localState: 'outcome_unknown', updatedAt: now })
+      appendAuditRow(ctx.db, now, {
+        operator: SYSTEM_OPERATOR,
+        action: 'withdrawal.outcome_unknown',
+        subject: localId,
+        details: { reason: 'interrupted', submittedBy: rec.operator, submittedAt: rec.createdAt },
+      })
+    }
+    return ids.length
+  })
+}
+
+export function resolveUnknown(
+  ctx: Ctx,
+  localId: string,
+  resolution: UnknownResolution,
+  operator: string,
+): WithdrawalRecord {
+  const r = parseInput(unknownResolutionSchema, resolution, 'resolution')
+  if (!operator) throw new LedgerError('invalid_input', 'operator is required')
+  return ctx.db.tx(() => {
+    const rec = mustGet(ctx, localId)
+    const now = ctx.nowIso()
+    let next: WithdrawalRecord
+    if ('withdrawalId' in r) {
+      assertTransition(rec, 'outcome_unknown', 'created')
+      assertRemoteIdFree(ctx, r.withdrawalId, localId)
+      next = { ...rec, localState: 'created', remoteId: r.withdrawalId, updatedAt: now }
+    } else {
+      assertTransition(rec, 'outcome_unknown', 'not_created')
+      next = { ...rec, localState: 'not_created', updatedAt: now }
+    }
+    updateRecordRow(ctx.db, next)
+    appendAuditRow(ctx.db, now, {
+      operator,
+      action: 'withdrawal.resolved',
+      subject: localId,
+      details: {
+        resolution: 'withdrawalId' in r ? 'linked' : 'not_created',
+        remoteId: next.remoteId,
+        note: r.note ?? null,
+      },
+    })
+    return next
+  })
+}
+
+/**
+ * The operator declares the token sent to the deposit address. Repeatable (a mismatched deposit is ignored by
+ * the service and a second one may follow, spec §3.2): fundedAt keeps the first declaration, fundingTxId the
+ * latest id given, and the audit log keeps every one. Repeating the same declaration is a no-op.
+ */
+export function markFunded(
+  ctx: Ctx,
+  localId: string,
+  funding: { txId?: string | null },
+  operator: string,
+): WithdrawalRecord {
+  if (!operator) throw new LedgerError('invalid_input', 'operator is required')
+  const txId = typeof funding.txId === 'string' && funding.txId.trim() !== '' ? funding.txId.trim() : null
+  return ctx.db.tx(() => {
+    const rec = mustGet(ctx, localId)
+    if (rec.localState !== 'created') {
+      throw new LedgerError(
+        'illegal_transition',
+        `cannot fund ${localId}: it is ${rec.localState}, not created`,
+      )
+    }
+    if (rec.fundedAt !== null && (txId === null || txId === rec.fundingTxId)) return rec
+    const now = ctx.nowIso()
+    const next = {
+      ...rec,
+      fundedAt: rec.fundedAt ?? now,
+      fundingTxId: txId ?? rec.fundingTxId,
+      updatedAt: now,
+    }
+    updateRecordRow(ctx.db, next)
+    appendAuditRow(ctx.db, now, {
+      operator,
+      action: 'withdrawal.funded',
+      subject: localId,
+      details: { txId, repeat: rec.fundedAt !== null },
+    })
+    return next
+  })
+}
+
+/** Replaces the record's flags; audited as what was added and removed. Same set: no-op. */
+export function setFlags(
+  ctx: Ctx,
+  localId: string,
+  flags: readonly string[],
+  operator: string,
+): WithdrawalRecord {
+  if (!operator) throw new LedgerError('invalid_input', 'operator is required')
+  if (!flags.every((f) => typeof f === 'string' && f !== ''))
+    throw new LedgerError('invalid_input', 'bad flag')
+  const wanted = [...new Set(flags)]
+  return ctx.db.tx(() => {
+    const rec = mustGet(ctx, localId)
+    const added = wanted.filter((f) => !rec.flags.includes(f))
+    const removed = rec.flags.filter((f) => !wanted.includes(f))
+    if (added.length === 0 && removed.length === 0) return rec
+    const now = ctx.nowIso()
+    const next = { ...rec, flags: wanted, updatedAt: now }
+    updateRecordRow(ctx.db, next)
+    appendAuditRow(ctx.db, now, {
+      operator,
+      action: 'withdrawal.flags',
+      subject: localId,
+      details: { added, removed },
+    })
+    return next
+  })
+}

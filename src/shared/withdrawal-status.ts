@@ -1,0 +1,157 @@
+/**
+ * Remote withdrawal statuses (spec §3.2). The spec shows only `sent` and `refunded` and says the full set is "not
+ * shown", so every function here accepts any string: a status we do not know is kept raw, ranked low, never
+ * terminal, and grouped as 'unknown' — never guessed into a known meaning.
+ *
+ * Pure: imported by main (ledger, status tracker) and by the renderer (badges, grouping).
+ */
+
+/** Lower-case, surrounding blanks dropped, runs of '-', '_' and whitespace folded into one '_'. 'canceled' and
+ * 'cancelled' are one status (both spellings occur in payment APIs), so the normal form is 'cancelled'. */
+export function normalizeStatus(raw: string): string {
+  const s = raw
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]+/g, '_')
+  return s === 'canceled' ? 'cancelled' : s
+}
+
+/** Statuses whose meaning we know. Anything else is an "unknown status". */
+export const KNOWN_STATUSES = [
+  'unsent',
+  'sending',
+  'sent',
+  'error',
+  'refunded',
+  'expired',
+  'cancelled',
+] as const
+export type KnownStatus = (typeof KNOWN_STATUSES)[number]
+
+export function isKnownStatus(raw: string): boolean {
+  return (KNOWN_STATUSES as readonly string[]).includes(normalizeStatus(raw))
+}
+
+/**
+ * Progress order. Every lifecycle path the service can take is strictly increasing here
+ * (unsent → sending → sent; unsent → [sending →] error → refunded; unsent → expired; unsent → cancelled), so among
+ * observations of one withdrawal the highest rank is the newest, whatever order they arrived in.
+ * `refunded` outranks `sent`: a recorded return of the token is the last word on where the money is.
+ */
+const RANKS: Readonly<Record<KnownStatus, number>> = {
+  unsent: 0,
+  sending: 1,
+  error: 2,
+  sent: 3,
+  expired: 3,
+  cancelled: 3,
+  refunded: 4,
+}
+
+/**
+ * An unknown status ranks just above `unsent`: the only status known to precede everything is `unsent`, so a
+ * new name is most likely a later step; but it is not known to follow `sending`/`error`, so it never replaces
+ * them, and (not being terminal) never replaces a terminal status. The cost: a genuinely newer unknown status
+ * after `sending` is stored in the history but not shown as current until a known status follows.
+ */
+export const UNKNOWN_STATUS_RANK = 0.5
+
+export function statusRank(raw: string): number {
+  const s = normalizeStatus(raw) as KnownStatus
+  return Object.hasOwn(RANKS, s) ? RANKS[s] : UNKNOWN_STATUS_RANK
+}
+
+/**
+ * Terminal statuses stop the status tracker. `error` is terminal only once a refund is recorded (spec §3.2: a
+ * failed payout without a refund waits for the operator, and may still be refunded). Unknown is never terminal:
+ * polling on costs one request, stopping early could hide money movement.
+ */
+export function isTerminalStatus(raw: string, hasRefund: boolean): boolean {
+  switch (normalizeStatus(raw)) {
+    case 'sent':
+    case 'refunded':
+    case 'expired':
+    case 'cancelled':
+      return true
+    case 'error':
+      return hasRefund
+    default:
+      return false
+  }
+}
+
+export const STATUS_CATEGORIES = [
+  'awaiting_funding',
+  'processing',
+  'paid',
+  'failed',
+  'refunded',
+  'expired',
+  'cancelled',
+  'unknown',
+] as const
+export type StatusCategory = (typeof STATUS_CATEGORIES)[number]
+
+/** UI grouping. A present refund wins over any status: the token came back, whatever the status string says. */
+export function statusCategory(raw: string, hasRefund: boolean): StatusCategory {
+  if (hasRefund) return 'refunded'
+  switch (normalizeStatus(raw)) {
+    case 'unsent':
+      return 'awaiting_funding'
+    case 'sending':
+      return 'processing'
+    case 'sent':
+      return 'paid'
+    case 'error':
+      return 'failed'
+    case 'refunded':
+      return 'refunded'
+    case 'expired':
+      return 'expired'
+    case 'cancelled':
+      return 'cancelled'
+    default:
+      return 'unknown'
+  }
+}
+
+export interface StatusPoint {
+  status: string
+  hasRefund: boolean
+  /** ISO 8601 UTC; when we observed it. */
+  at: string
+}
+
+export interface StatusDecision {
+  /** Whether `next` becomes the current remote status. */
+  replace: boolean
+  /** Two different terminal statuses were reported for one withdrawal: worth a human look. */
+  conflict: boolean
+}
+
+/**
+ * Whether an observed status replaces the current one. Out-of-order reports (webhooks are unordered, spec §6.2
+ * rule 6; concurrent polls can cross) must never move a record backwards:
+ * - a terminal status is never replaced by a non-terminal one;
+ * - a higher rank replaces, a lower rank does not;
+ * - equal rank: the later observation replaces (same status with fresher fields), except that one terminal
+ *   status never replaces a different terminal status of equal rank (sent vs expired vs cancelled): the first
+ *   stays and the disagreement is reported as a conflict.
+ * `error` → `refunded` is the normal end of a failed payout; any other change between two different terminal
+ * statuses is a conflict, applied or not.
+ */
+export function decideStatus(current: StatusPoint | null, next: StatusPoint): StatusDecision {
+  if (current === null) return { replace: true, conflict: false }
+  const hasRefund = next.hasRefund || current.hasRefund
+  const cur = normalizeStatus(current.status)
+  const nxt = normalizeStatus(next.status)
+  const curTerminal = isTerminalStatus(cur, current.hasRefund)
+  const nextTerminal = isTerminalStatus(nxt, hasRefund)
+  const conflict = curTerminal && nextTerminal && cur !== nxt && !(cur === 'error' && nxt === 'refunded')
+  if (curTerminal && !nextTerminal) return { replace: false, conflict }
+  const rc = statusRank(cur)
+  const rn = statusRank(nxt)
+  if (rn !== rc) return { replace: rn > rc, conflict }
+  if (curTerminal && nextTerminal && cur !== nxt) return { replace: false, conflict }
+  return { replace: next.at >= current.at, conflict }
+}
