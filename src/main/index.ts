@@ -2,11 +2,25 @@
  * Electron shell ONLY: lifecycle, window hardening (DESIGN §1) and wiring. Everything it wires is Electron-free
  * and tested under plain Node.
  */
+import { mkdirSync } from 'node:fs'
+import { userInfo } from 'node:os'
 import { join } from 'node:path'
-import { app, BrowserWindow, ipcMain, Menu, protocol, session, shell, type WebContents } from 'electron'
-import { INVOKE_CHANNEL } from '../shared/ipc-names'
-import { appInfo } from './app-info'
-import { createAppRouter } from './handlers'
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  ipcMain,
+  Menu,
+  protocol,
+  session,
+  shell,
+  type WebContents,
+} from 'electron'
+import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../shared/ipc-names'
+import { createAppContext, type AppContext } from './app/context'
+import { safeStorageCrypto } from './secrets/safe-storage'
+import { openFileVault } from './secrets/vault'
+import { electronSettingsStore } from './shell/electron-settings-store'
 import {
   APP_HOST,
   APP_ORIGIN,
@@ -38,8 +52,29 @@ if (!app.requestSingleInstanceLock()) {
       win.focus()
     }
   })
-  void app.whenReady().then(start)
+  void app
+    .whenReady()
+    .then(start)
+    .catch((e: unknown) => {
+      console.error('start failed', e instanceof Error ? e.name : e)
+      app.exit(1)
+    })
 }
+
+let context: AppContext | null = null
+let quitting = false
+app.on('before-quit', (event) => {
+  // Log out and stop the tracker before the process goes: a session left open is a token left valid.
+  if (!context || quitting) return
+  event.preventDefault()
+  quitting = true
+  const ctx = context
+  context = null
+  void ctx.close().finally(() => app.quit())
+})
+app.on('window-all-closed', () => {
+  if (process.platform !== 'darwin') app.quit()
+})
 
 function hardenContents(contents: WebContents): void {
   contents.on('will-navigate', (event) => event.preventDefault())
@@ -51,10 +86,15 @@ function hardenContents(contents: WebContents): void {
   })
 }
 
-function start(): void {
+/** Copy buttons are the one thing the page may do beyond showing itself. */
+const ALLOWED_PERMISSIONS = new Set(['clipboard-sanitized-write'])
+
+async function start(): Promise<void> {
   const ses = session.defaultSession
-  ses.setPermissionRequestHandler((_wc, _permission, callback) => callback(false))
-  ses.setPermissionCheckHandler(() => false)
+  ses.setPermissionRequestHandler((_wc, permission, callback) =>
+    callback(ALLOWED_PERMISSIONS.has(permission)),
+  )
+  ses.setPermissionCheckHandler((_wc, permission) => ALLOWED_PERMISSIONS.has(permission))
   ses.webRequest.onHeadersReceived((details, callback) => {
     callback({ responseHeaders: { ...details.responseHeaders, ...asHeaderLists(RENDERER_HEADERS) } })
   })
@@ -68,23 +108,37 @@ function start(): void {
     })
   })
 
-  const router = createAppRouter(
-    {
-      info: () =>
-        appInfo({
-          name: app.getName(),
-          version: app.getVersion(),
-          platform: process.platform,
-          sandbox: true,
-        }),
+  const dataDir = app.getPath('userData')
+  mkdirSync(dataDir, { recursive: true })
+  const ctx = await createAppContext({
+    dataDir,
+    vault: openFileVault({ file: join(dataDir, 'secrets.bin'), crypto: safeStorageCrypto() }),
+    store: await electronSettingsStore(),
+    app: { name: app.getName(), version: app.getVersion(), platform: process.platform },
+    operator: userInfo().username,
+    ports: {
+      chooseDirectory: async (purpose) => {
+        const properties: Array<'openDirectory' | 'createDirectory'> =
+          purpose === 'export' ? ['openDirectory', 'createDirectory'] : ['openDirectory']
+        const win = BrowserWindow.getFocusedWindow()
+        const r = win
+          ? await dialog.showOpenDialog(win, { properties })
+          : await dialog.showOpenDialog({ properties })
+        return r.canceled ? null : (r.filePaths[0] ?? null)
+      },
+      openExternal: (url) => shell.openExternal(url),
     },
-    (channel) => console.error(`IPC handler failed on ${channel}`),
-  )
+    log: (line) => console.log(line),
+  })
+  context = ctx
   ipcMain.handle(INVOKE_CHANNEL, async (event, channel: unknown, input: unknown) => {
     if (!isAllowedSender(event.senderFrame?.url, devServerUrl)) {
       return { ok: false, error: { code: 'forbidden_sender', message: 'Forbidden sender' } }
     }
-    return router.handle(channel, input)
+    return ctx.router.handle(channel, input)
+  })
+  ctx.onEvent((name, payload) => {
+    for (const win of BrowserWindow.getAllWindows()) win.webContents.send(EVENT_CHANNEL, name, payload)
   })
 
   app.on('web-contents-created', (_e, contents) => hardenContents(contents))

