@@ -1,0 +1,100 @@
+/**
+ * The withdrawal service's own refusals. Every one is raised before anything leaves for the API or changes in the
+ * ledger, except where the code says otherwise (`ledger_write_failed`), so a caller can show it and let the
+ * operator fix the input.
+ */
+import type { WithdrawalRecord } from '../../shared/withdrawal-record'
+import { LedgerError } from '../ledger'
+
+export const WITHDRAWAL_ERROR_CODES = [
+  /** The draft failed `withdrawalDraftSchema`; `fields` maps field paths to message codes. */
+  'invalid_draft',
+  /** The refund address is not a Liquid address of the profile's network; `reason` is the Liquid helper's. */
+  'refund_address_invalid',
+  /** A similar record exists in the last 24 h; `duplicates` lists them. Resend with `confirmDuplicate`. */
+  'duplicate',
+  /** The client has no session: nothing was journaled or sent. */
+  'not_signed_in',
+  /** No POST /withdraw token is free right now: nothing was journaled or sent. `retryAfterSeconds` says when. */
+  'rate_limited',
+  'not_found',
+  /** The record is not in a state that allows the operation (e.g. resolving a record that is not outcome_unknown). */
+  'illegal_state',
+  /** The record belongs to another profile than this service's. */
+  'other_profile',
+  /** The API answered WITHDRAW_NOT_FOUND for the withdrawal id. */
+  'remote_not_found',
+  /** The API's answer is about another withdrawal than the one asked for (other id, other Pix key). */
+  'remote_mismatch',
+  /** The withdrawal id is already linked to another record. */
+  'remote_id_in_use',
+  'invalid_input',
+  /** The API answered but the ledger could not store it; see the message for the record's state. */
+  'ledger_write_failed',
+] as const
+export type WithdrawalErrorCode = (typeof WITHDRAWAL_ERROR_CODES)[number]
+
+export interface WithdrawalErrorExtra {
+  fields?: Record<string, string>
+  duplicates?: WithdrawalRecord[]
+  reason?: string
+  retryAfterSeconds?: number
+  localId?: string
+}
+
+export class WithdrawalError extends Error {
+  override readonly name = 'WithdrawalError'
+  readonly fields?: Record<string, string>
+  readonly duplicates?: WithdrawalRecord[]
+  /** A finer machine reason (the Liquid helper's failure, the ledger's code). */
+  readonly reason?: string
+  readonly retryAfterSeconds?: number
+  readonly localId?: string
+
+  constructor(
+    readonly code: WithdrawalErrorCode,
+    message: string,
+    extra: WithdrawalErrorExtra = {},
+  ) {
+    super(message)
+    if (extra.fields !== undefined) this.fields = extra.fields
+    if (extra.duplicates !== undefined) this.duplicates = extra.duplicates
+    if (extra.reason !== undefined) this.reason = extra.reason
+    if (extra.retryAfterSeconds !== undefined) this.retryAfterSeconds = extra.retryAfterSeconds
+    if (extra.localId !== undefined) this.localId = extra.localId
+  }
+}
+
+/** Flags this module raises that `RECORD_FLAGS` (shared) does not name yet. */
+export const SERVICE_FLAGS = {
+  /** GET /withdraw-status answered WITHDRAW_NOT_FOUND for a created record. Cleared by the next good answer. */
+  remoteNotFound: 'remote_not_found',
+  /** The operator created it although the duplicate guard had found similar records. */
+  duplicateConfirmed: 'duplicate_confirmed',
+} as const
+
+/** Ledger refusals seen through the service's vocabulary; anything else (SQLite, disk) passes unchanged. */
+export function fromLedgerError(e: unknown, localId: string): unknown {
+  if (!(e instanceof LedgerError)) return e
+  switch (e.code) {
+    case 'not_found':
+      return new WithdrawalError('not_found', `No withdrawal record ${localId}.`, { localId })
+    case 'illegal_transition':
+      return new WithdrawalError('illegal_state', e.message, { localId, reason: e.code })
+    case 'duplicate_remote_id':
+      return new WithdrawalError('remote_id_in_use', e.message, { localId, reason: e.code })
+    case 'invalid_input':
+      return new WithdrawalError('invalid_input', e.message, { localId, reason: e.code })
+    default:
+      return e
+  }
+}
+
+/** Runs a ledger call and rethrows its refusals as WithdrawalError. */
+export function ledgerCall<T>(localId: string, fn: () => T): T {
+  try {
+    return fn()
+  } catch (e) {
+    throw fromLedgerError(e, localId)
+  }
+}

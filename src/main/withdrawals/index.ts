@@ -1,0 +1,140 @@
+/**
+ * The withdrawal service of one profile (DESIGN §4): quote, create (journaled, POSTed once), funding instructions,
+ * the operator's declarations and resolutions, and the status tracker. The ledger is the only memory of what was
+ * created (spec §1.6: no idempotency, no list endpoint), so every step writes it before or right after the API.
+ *
+ *   const service = createWithdrawalService({ ledger, client, operator, network, profile })
+ *   service.tracker.start()
+ */
+import type { WithdrawalRecord } from '../../shared/withdrawal-record'
+import { DEPIX_ASSET_ID } from '../liquid'
+import { create, quote, type CreateCtx } from './create'
+import { ledgerCall, WithdrawalError } from './errors'
+import { fundingFor } from './funding'
+import { resolveUnknown } from './resolve'
+import { createStatusTracker } from './tracker'
+import type { Timers, WithdrawalService, WithdrawalServiceDeps } from './types'
+
+export const DEFAULT_PARTNER_RATE_BPS = 100
+
+const realTimers: Timers = {
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
+}
+
+export function createWithdrawalService(deps: WithdrawalServiceDeps): WithdrawalService {
+  const { ledger, client, operator, network, profile } = deps
+  if (!operator) throw new TypeError('operator is required')
+  const now = deps.now ?? Date.now
+  const assetId = deps.assetId ?? DEPIX_ASSET_ID
+  const partnerRateBps = deps.partnerRateBps ?? DEFAULT_PARTNER_RATE_BPS
+  const onError = deps.tracker?.onError ?? (() => undefined)
+  const listeners = new Set<(r: WithdrawalRecord) => void>()
+  const changed = (r: WithdrawalRecord): void => {
+    for (const l of listeners) {
+      try {
+        l(r)
+      } catch (e) {
+        // A faulty UI listener must not break a money flow halfway.
+        onError(e, r.localId)
+      }
+    }
+  }
+
+  // Whatever a crash left between "journaled" and "answer stored" is outcome_unknown from now on; never resent.
+  ledger.recoverInterrupted()
+
+  const tracker = createStatusTracker({
+    ...deps.tracker,
+    ledger,
+    client,
+    profile,
+    network,
+    now,
+    timers: deps.timers ?? realTimers,
+    changed,
+  })
+  const opened = (localId: string): void => tracker.track(localId)
+
+  const createCtx: CreateCtx = {
+    ledger,
+    client,
+    operator,
+    network,
+    profile,
+    partnerRateBps,
+    now,
+    changed,
+    opened,
+    onError,
+    ...(deps.beforePost ? { beforePost: deps.beforePost } : {}),
+  }
+
+  function ownRecord(localId: string): WithdrawalRecord {
+    const r = ledger.get(localId)
+    if (r === undefined)
+      throw new WithdrawalError('not_found', `No withdrawal record ${localId}.`, { localId })
+    if (r.profile !== profile) {
+      throw new WithdrawalError('other_profile', `${localId} belongs to profile ${r.profile}.`, { localId })
+    }
+    return r
+  }
+
+  return {
+    quote: async (draft) => quote(createCtx, draft),
+    create: (draft, o) => create(createCtx, draft, o),
+    funding: async (localId) => {
+      const r = ledger.get(localId)
+      if (r === undefined)
+        throw new WithdrawalError('not_found', `No withdrawal record ${localId}.`, { localId })
+      return fundingFor({ network, profile, assetId, now }, r)
+    },
+    markFunded: (localId, o) => {
+      ownRecord(localId)
+      const txId = o.txId?.trim()
+      const r = ledgerCall(localId, () => ledger.markFunded(localId, txId ? { txId } : {}, operator))
+      // Funded now: the tracker polls it first and every ≤ 30 s for the next 15 minutes.
+      tracker.track(localId)
+      changed(r)
+      return r
+    },
+    resolveUnknown: (localId, r) =>
+      resolveUnknown({ ledger, client, operator, profile, network, now, changed, opened }, localId, r),
+    refresh: async (localId) => {
+      const r = ownRecord(localId)
+      if (r.localState !== 'created' || r.remoteId === null) {
+        throw new WithdrawalError(
+          'illegal_state',
+          `${localId} is ${r.localState}: there is nothing to ask the API.`,
+          {
+            localId,
+          },
+        )
+      }
+      return tracker.pollNow(localId)
+    },
+    onChange: (l) => {
+      listeners.add(l)
+      return () => listeners.delete(l)
+    },
+    tracker,
+  }
+}
+
+export { WithdrawalError, SERVICE_FLAGS, WITHDRAWAL_ERROR_CODES, type WithdrawalErrorCode } from './errors'
+export { createVerdict, DUPLICATE_WINDOW_MS } from './create'
+export { fundingProblem } from './funding'
+export { DEFAULT_CADENCE, PollScheduler, TokenBudget, defaultReserve, type Cadence } from './scheduler'
+export { createStatusTracker } from './tracker'
+export type {
+  FundingProblem,
+  FundingResult,
+  StatusTracker,
+  Timers,
+  TrackerOptions,
+  TrackerState,
+  TrackerStats,
+  UnknownResolutionInput,
+  WithdrawalService,
+  WithdrawalServiceDeps,
+} from './types'

@@ -1,0 +1,60 @@
+/**
+ * Storing a GET /withdraw-status answer, shared by the create flow, the operator's resolution and the tracker:
+ * the ledger keeps the observation (and decides, by status rank, whether it is newer than what the record shows),
+ * then the record's flags are reviewed against what the answer said.
+ */
+import { RECORD_FLAGS, type WithdrawalRecord } from '../../shared/withdrawal-record'
+import type { ApiResult, WithdrawalStatus } from '../api'
+import { SYSTEM_OPERATOR, type Ledger } from '../ledger'
+import { checkLiquidAddress, type LiquidNetwork } from '../liquid'
+import { SERVICE_FLAGS } from './errors'
+
+export interface ObserveCtx {
+  ledger: Ledger
+  network: LiquidNetwork
+}
+
+export interface Stored {
+  record: WithdrawalRecord
+  /** Something the UI shows changed: a new observation or a flag. */
+  changed: boolean
+}
+
+export function storeStatus(
+  ctx: ObserveCtx,
+  localId: string,
+  res: ApiResult<WithdrawalStatus>,
+  observedAtMs: number,
+): Stored {
+  const r = ctx.ledger.recordObservation(localId, {
+    status: res.data.status,
+    body: res.data as Record<string, unknown>,
+    requestId: res.requestId,
+    nonce: res.nonce,
+    observedAt: new Date(observedAtMs).toISOString(),
+  })
+  const reviewed = reviewFlags(ctx, r.record, { remove: [SERVICE_FLAGS.remoteNotFound] })
+  return { record: reviewed, changed: r.changed || reviewed !== r.record }
+}
+
+/**
+ * Raises `deposit_address_invalid` when the record's deposit address is not a Liquid address of the profile's
+ * network (a wrong address loses the funds: the record is never shown as payable). The flag is never lowered
+ * automatically. `add`/`remove` apply other flags in the same audited write. Returns the record unchanged (same
+ * object) when there is nothing to do.
+ */
+export function reviewFlags(
+  ctx: ObserveCtx,
+  record: WithdrawalRecord,
+  o: { add?: readonly string[]; remove?: readonly string[] } = {},
+): WithdrawalRecord {
+  const wanted = new Set(record.flags)
+  for (const f of o.remove ?? []) wanted.delete(f)
+  for (const f of o.add ?? []) wanted.add(f)
+  if (record.depositAddress !== null && !checkLiquidAddress(record.depositAddress, ctx.network).ok) {
+    wanted.add(RECORD_FLAGS.depositAddressInvalid)
+  }
+  const same = wanted.size === record.flags.length && record.flags.every((f) => wanted.has(f))
+  if (same) return record
+  return ctx.ledger.setFlags(record.localId, [...wanted], SYSTEM_OPERATOR)
+}

@@ -1,0 +1,315 @@
+/**
+ * The status tracker: polls GET /withdraw-status for this profile's open records (created, not terminal), within
+ * the endpoint's allowance, and stores every answer in the ledger. Decisions live in scheduler.ts; this file only
+ * owns the timer, the in-flight polls and the mapping of errors to backoff.
+ *
+ * Allowance: the tracker takes a token only while the client's bucket holds more than `reserve` (default 10% of
+ * the limit, at least 2), so the operator's "check now" never waits behind it; its own TokenBudget keeps it within
+ * the limit even if the client's limiter is off. A 429 that still arrives blocks every poll for its Retry-After.
+ */
+import type { WithdrawalRecord } from '../../shared/withdrawal-record'
+import { isTerminalStatus } from '../../shared/withdrawal-status'
+import { ApiError, type DepixClient } from '../api'
+import { MAINTENANCE_RETRY_AFTER_SECONDS } from '../../shared/api-limits'
+import type { Ledger } from '../ledger'
+import type { LiquidNetwork } from '../liquid'
+import { ledgerCall, SERVICE_FLAGS, WithdrawalError } from './errors'
+import { reviewFlags, storeStatus } from './observe'
+import {
+  DEFAULT_CADENCE,
+  defaultReserve,
+  msUntilPollAllowed,
+  PollScheduler,
+  TokenBudget,
+  type TrackedRecord,
+} from './scheduler'
+import type { StatusTracker, Timers, TrackerOptions, TrackerState } from './types'
+
+export interface TrackerDeps extends TrackerOptions {
+  ledger: Ledger
+  client: Pick<DepixClient, 'withdrawStatus' | 'allowance'> & Partial<Pick<DepixClient, 'onSessionChange'>>
+  profile: string
+  network: LiquidNetwork
+  now: () => number
+  timers: Timers
+  changed: (record: WithdrawalRecord) => void
+}
+
+const DEFAULT_MAX_IN_FLIGHT = 4
+
+function tracked(r: WithdrawalRecord): TrackedRecord {
+  const t = (iso: string | null): number | null => {
+    if (iso === null) return null
+    const ms = Date.parse(iso)
+    return Number.isNaN(ms) ? null : ms
+  }
+  return {
+    localId: r.localId,
+    createdAt: t(r.createdAt) ?? 0,
+    fundedAt: t(r.fundedAt),
+    lastCheckedAt: t(r.remoteCheckedAt),
+  }
+}
+
+function isOpen(r: WithdrawalRecord): boolean {
+  return (
+    r.localState === 'created' &&
+    r.remoteId !== null &&
+    !isTerminalStatus(r.remoteStatus ?? '', r.refund !== null)
+  )
+}
+
+export function isRemoteNotFound(e: unknown): boolean {
+  return e instanceof ApiError && e.kind === 'business' && e.messageCode === 'WITHDRAW_NOT_FOUND'
+}
+
+export function createStatusTracker(deps: TrackerDeps): StatusTracker {
+  const { ledger, client, now, timers } = deps
+  const scheduler = new PollScheduler({ ...DEFAULT_CADENCE, ...deps.cadence })
+  const maxInFlight = Math.max(1, deps.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT)
+  const onError = deps.onError ?? (() => undefined)
+  const inFlight = new Map<string, Promise<WithdrawalRecord>>()
+  let state: TrackerState = 'idle'
+  let timer: unknown = null
+  let timerAt = Infinity
+  let lastSyncAt = -Infinity
+  let budget: TokenBudget | null = null
+  let polls = 0
+  let failures = 0
+  let unsubscribe: (() => void) | null = null
+
+  const limit = (): number => client.allowance()['withdraw-status'].limitPerMinute
+  const reserve = (): number => deps.reserve ?? defaultReserve(limit())
+
+  function ownBudget(t: number): TokenBudget {
+    const l = limit()
+    const capacity = Math.max(1, l - reserve())
+    if (budget === null || budget.capacity !== capacity) budget = new TokenBudget(capacity, l, t)
+    return budget
+  }
+
+  function clearTimer(): void {
+    if (timer !== null) timers.clearTimeout(timer)
+    timer = null
+    timerAt = Infinity
+  }
+
+  /** Arms the one timer for `ms` from now, unless it is already due sooner. */
+  function wake(ms: number): void {
+    if (state !== 'running') return
+    const at = now() + Math.max(0, ms)
+    if (timer !== null && timerAt <= at) return
+    clearTimer()
+    timerAt = at
+    timer = timers.setTimeout(
+      () => {
+        timer = null
+        timerAt = Infinity
+        tick()
+      },
+      Math.max(0, ms),
+    )
+  }
+
+  function sync(t: number): void {
+    lastSyncAt = t
+    let open: WithdrawalRecord[]
+    try {
+      open = ledger.listOpen().filter((r) => r.profile === deps.profile && isOpen(r))
+    } catch (e) {
+      onError(e, null)
+      return
+    }
+    scheduler.retain(new Set(open.map((r) => r.localId)))
+    for (const r of open) scheduler.upsert(tracked(r), t)
+  }
+
+  function tick(): void {
+    if (state !== 'running') return
+    const t = now()
+    if (t - lastSyncAt >= scheduler.cadence.resyncMs) sync(t)
+    const blocked = scheduler.blockedUntil(t)
+    if (blocked !== null) return wake(blocked - t)
+    while (inFlight.size < maxInFlight) {
+      const localId = scheduler.pick(t, inFlight)
+      if (localId === undefined) break
+      const wait = msUntilPollAllowed(client.allowance()['withdraw-status'], reserve(), ownBudget(t), t)
+      if (wait > 0) return wake(wait)
+      ownBudget(t).take(t)
+      launch(localId, false).catch((e: unknown) => onError(e, localId))
+    }
+    // At capacity: the poll that finishes first wakes the loop (a timer now would spin).
+    if (inFlight.size >= maxInFlight) return
+    const next = scheduler.nextDueAt(inFlight)
+    const resync = lastSyncAt + scheduler.cadence.resyncMs
+    wake(Math.min(next ?? Infinity, resync) - t)
+  }
+
+  function launch(localId: string, manual: boolean): Promise<WithdrawalRecord> {
+    const p = poll(localId, manual).finally(() => {
+      inFlight.delete(localId)
+      wake(0)
+    })
+    inFlight.set(localId, p)
+    return p
+  }
+
+  async function poll(localId: string, manual: boolean): Promise<WithdrawalRecord> {
+    const record = ledgerCall(localId, () => ledger.get(localId))
+    if (record === undefined || record.remoteId === null || record.localState !== 'created') {
+      scheduler.remove(localId)
+      if (record === undefined) throw new WithdrawalError('not_found', `No withdrawal record ${localId}.`)
+      throw new WithdrawalError(
+        'illegal_state',
+        `${localId} is ${record.localState}: it has no withdrawal id.`,
+      )
+    }
+    polls += 1
+    let res
+    try {
+      res = await client.withdrawStatus(record.remoteId)
+    } catch (e) {
+      failures += 1
+      return failedPoll(record, e, manual)
+    }
+    const t = now()
+    if (res.data.id !== record.remoteId) {
+      failures += 1
+      scheduler.failed(localId, t)
+      const e = new WithdrawalError(
+        'remote_mismatch',
+        `Status answer for ${res.data.id}, not ${record.remoteId}.`,
+      )
+      onError(e, localId)
+      if (manual) throw e
+      return record
+    }
+    // Stored even after stop(): the answer is a fact about money, and writing it is cheap.
+    let stored
+    try {
+      stored = ledgerCall(localId, () => storeStatus({ ledger, network: deps.network }, localId, res, t))
+    } catch (e) {
+      failures += 1
+      scheduler.failed(localId, t)
+      onError(e, localId)
+      if (manual) throw e
+      return record
+    }
+    scheduler.succeeded(localId, t)
+    if (!isOpen(stored.record)) scheduler.remove(localId)
+    if (stored.changed) deps.changed(stored.record)
+    return stored.record
+  }
+
+  function failedPoll(record: WithdrawalRecord, e: unknown, manual: boolean): WithdrawalRecord {
+    const t = now()
+    const localId = record.localId
+    onError(e, localId)
+    if (isRemoteNotFound(e)) {
+      // A created record the service does not know: flag it for a human, keep asking now and then.
+      scheduler.failed(localId, t)
+      try {
+        const flagged = reviewFlags({ ledger, network: deps.network }, record, {
+          add: [SERVICE_FLAGS.remoteNotFound],
+        })
+        if (flagged !== record) deps.changed(flagged)
+      } catch (le) {
+        onError(le, localId)
+      }
+      if (manual) {
+        throw new WithdrawalError(
+          'remote_not_found',
+          `The API does not know withdrawal ${record.remoteId}.`,
+          {
+            localId,
+          },
+        )
+      }
+      return record
+    }
+    if (e instanceof ApiError) {
+      switch (e.kind) {
+        case 'rate_limited':
+          scheduler.block(t, (e.retryAfterSeconds ?? 60) * 1000)
+          break
+        case 'maintenance':
+          scheduler.block(t, (e.retryAfterSeconds ?? MAINTENANCE_RETRY_AFTER_SECONDS) * 1000)
+          break
+        case 'business':
+        case 'invalid_response':
+          // About this record's answer only.
+          scheduler.failed(localId, t)
+          break
+        default:
+          // network, server, unauthorized, forbidden, bad_request, route_not_found: nothing will work for a while.
+          scheduler.globalFailure(t)
+      }
+    } else {
+      scheduler.failed(localId, t)
+    }
+    if (manual) throw e
+    return record
+  }
+
+  return {
+    start() {
+      if (state === 'running' || state === 'paused') return
+      state = 'running'
+      lastSyncAt = -Infinity
+      // A session that comes back ends a backoff earned by "not signed in".
+      unsubscribe =
+        client.onSessionChange?.((s) => {
+          if (s !== null) {
+            scheduler.unblock()
+            wake(0)
+          }
+        }) ?? null
+      wake(0)
+    },
+    pause() {
+      if (state !== 'running') return
+      state = 'paused'
+      clearTimer()
+    },
+    resume() {
+      if (state !== 'paused') return
+      state = 'running'
+      wake(0)
+    },
+    async stop() {
+      state = 'stopped'
+      clearTimer()
+      unsubscribe?.()
+      unsubscribe = null
+      await Promise.allSettled([...inFlight.values()])
+      // A poll that finished during the wait may have re-armed nothing (state is stopped), but be sure.
+      clearTimer()
+    },
+    pollNow(localId) {
+      const running = inFlight.get(localId)
+      if (running) return running
+      return launch(localId, true)
+    },
+    track(localId) {
+      const r = ledger.get(localId)
+      if (r === undefined || r.profile !== deps.profile) return
+      if (!isOpen(r)) {
+        scheduler.remove(localId)
+        return
+      }
+      scheduler.upsert(tracked(r), now(), { urgent: r.remoteStatus === null })
+      wake(0)
+    },
+    stats() {
+      const t = now()
+      return {
+        state,
+        tracked: scheduler.size,
+        inFlight: inFlight.size,
+        blockedUntil: scheduler.blockedUntil(t),
+        polls,
+        failures,
+      }
+    },
+  }
+}

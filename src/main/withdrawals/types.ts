@@ -1,0 +1,111 @@
+/** Public shapes of the withdrawal service and its status tracker. */
+import type { FundingInstructions, WithdrawalQuote } from '../../shared/contract'
+import type { WithdrawalDraft } from '../../shared/withdrawal'
+import type { WithdrawalRecord } from '../../shared/withdrawal-record'
+import type { DepixClient } from '../api'
+import type { Ledger } from '../ledger'
+import type { LiquidNetwork } from '../liquid'
+import type { Cadence } from './scheduler'
+
+/** Timers the tracker uses; tests pass a fake clock's. */
+export interface Timers {
+  setTimeout(fn: () => void, ms: number): unknown
+  clearTimeout(handle: unknown): void
+}
+
+export interface TrackerOptions {
+  /** Poll intervals and backoffs; see DEFAULT_CADENCE. */
+  cadence?: Partial<Cadence>
+  /** Status requests the tracker keeps in flight at once. Default 4. */
+  maxInFlight?: number
+  /**
+   * withdraw-status tokens the tracker never takes, left for the operator's own "check now" and the follow-up
+   * reads of create. Default max(2, 10% of the endpoint's limit).
+   */
+  reserve?: number
+  /** Failures the tracker absorbed (it never throws from a timer). For logs: no secrets in them. */
+  onError?: (e: unknown, localId: string | null) => void
+}
+
+export interface WithdrawalServiceDeps {
+  ledger: Ledger
+  client: DepixClient
+  operator: string
+  network: LiquidNetwork
+  profile: string
+  /** Default 100 (1%). */
+  partnerRateBps?: number
+  /** Default DEPIX_ASSET_ID. */
+  assetId?: string
+  /** Epoch ms. Default Date.now. */
+  now?: () => number
+  timers?: Timers
+  tracker?: TrackerOptions
+  /**
+   * Test seam only (the crash tests): runs after the `submitting` record is committed and before the POST
+   * leaves. If it throws, nothing is sent and the record is rejected.
+   */
+  beforePost?: (record: WithdrawalRecord) => void | Promise<void>
+}
+
+export type FundingProblem =
+  | 'other_profile'
+  | 'not_created'
+  | 'terminal'
+  | 'not_awaiting_funding'
+  | 'deposit_address_invalid'
+  | 'deposit_address_changed'
+  | 'no_deposit_address'
+  | 'no_deposit_amount'
+  | 'expired'
+
+export interface FundingResult {
+  funding: FundingInstructions | null
+  problem: FundingProblem | null
+}
+
+export type UnknownResolutionInput = { withdrawalId: string } | { notCreated: true }
+
+export interface WithdrawalService {
+  /** Validates the draft and shows what would be sent; writes nothing, sends nothing. */
+  quote(draft: WithdrawalDraft): Promise<WithdrawalQuote>
+  /**
+   * Journals, then POSTs once. Returns the record in whatever state the attempt left it (created, rejected,
+   * outcome_unknown); throws WithdrawalError only for refusals before anything was journaled or sent.
+   */
+  create(draft: WithdrawalDraft, o?: { confirmDuplicate?: boolean }): Promise<WithdrawalRecord>
+  funding(localId: string): Promise<FundingResult>
+  markFunded(localId: string, o: { txId?: string }): WithdrawalRecord
+  resolveUnknown(localId: string, r: UnknownResolutionInput): Promise<WithdrawalRecord>
+  /** Polls now (the UI's "check now"), through the client's limiter. */
+  refresh(localId: string): Promise<WithdrawalRecord>
+  onChange(l: (r: WithdrawalRecord) => void): () => void
+  tracker: StatusTracker
+}
+
+export type TrackerState = 'idle' | 'running' | 'paused' | 'stopped'
+
+export interface TrackerStats {
+  state: TrackerState
+  /** Open records of this profile the tracker knows. */
+  tracked: number
+  inFlight: number
+  /** Epoch ms until which every poll waits (429, maintenance, repeated failures); null when not blocked. */
+  blockedUntil: number | null
+  polls: number
+  failures: number
+}
+
+export interface StatusTracker {
+  start(): void
+  /** No new polls; polls in flight finish. */
+  pause(): void
+  resume(): void
+  /** No timer left, polls in flight awaited. `start()` may follow. */
+  stop(): Promise<void>
+  /** One poll now, regardless of cadence and pause (not of the limiter). Joins a poll already in flight. */
+  pollNow(localId: string): Promise<WithdrawalRecord>
+  /** Tells the tracker a record was created, funded or linked: it is (re)read and, if open, polled soon. */
+  track(localId: string): void
+  stats(): TrackerStats
+}
