@@ -8,7 +8,7 @@ import type { TreasuryBridge } from '../shared/contract'
 import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../shared/ipc-names'
 
 const bridge: TreasuryBridge = {
-  invoke: (channel, input) => ipcRenderer.invoke(INVOKE_CHANNEL, channel, input),
+  invoke: (channel, ...input) => ipcRenderer.invoke(INVOKE_CHANNEL, channel, input[0]),
   on: (event, listener) => {
     const wrapped = (_e: IpcRendererEvent, name: unknown, payload: unknown): void => {
       if (name === event) (listener as (p: unknown) => void)(payload)
