@@ -48,7 +48,11 @@ function withDeferredFts<T>(db: Db, fn: () => T): T {
  * migrated when new. A record that fails the schema or a constraint (duplicate localId or remoteId) aborts the
  * import with LedgerError('invalid_input') naming it. Must not run while another connection writes the file.
  */
-export function importRecords(file: string, records: Iterable<WithdrawalRecord>, o: ImportOptions = {}): number {
+export function importRecords(
+  file: string,
+  records: Iterable<WithdrawalRecord>,
+  o: ImportOptions = {},
+): number {
   const db = openDb(file)
   try {
     migrate(db.raw)

@@ -1,0 +1,111 @@
+/**
+ * Verifies an export offline: npx tsx scripts/verify-export.ts <manifest.json | export folder> [--expect-key <fp>]
+ * (npm run verify-export -- …). Exit 0: intact (and signed by the expected key when --expect-key is given);
+ * 1: not intact; 2: usage error. One line per problem. --json prints the verification as JSON instead.
+ */
+import path from 'node:path'
+// Not records/index: that pulls in the ledger (node:sqlite), which an auditor's verification never needs.
+import { isFingerprint } from '../src/main/records/sign'
+import { verifyExport, type ExportVerification } from '../src/main/records/verify'
+
+const USAGE = `usage: verify-export <manifest.json | export folder> [--expect-key "<fingerprint>"] [--json]
+
+  --expect-key  the signing key fingerprint shown in the app (Settings), e.g. "ab12 cd34 … (8 groups)";
+                spaces, colons and case are ignored
+  --json        print the full result as JSON
+Exit status: 0 intact, 1 not intact, 2 usage error.`
+
+interface Args {
+  manifest: string
+  expectKey?: string
+  json: boolean
+}
+
+function parseArgs(argv: readonly string[]): Args | string {
+  let manifest: string | undefined
+  let expectKey: string | undefined
+  let json = false
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] ?? ''
+    if (a === '--expect-key') {
+      const v = argv[++i]
+      if (v === undefined || v.startsWith('--')) return '--expect-key needs a fingerprint'
+      if (!isFingerprint(v)) return `--expect-key: "${v}" is not a fingerprint (32 hex digits)`
+      expectKey = v
+    } else if (a.startsWith('--expect-key=')) {
+      const v = a.slice('--expect-key='.length)
+      if (!isFingerprint(v)) return `--expect-key: "${v}" is not a fingerprint (32 hex digits)`
+      expectKey = v
+    } else if (a === '--json') {
+      json = true
+    } else if (a === '--help' || a === '-h') {
+      return ''
+    } else if (a.startsWith('-')) {
+      return `unknown option ${a}`
+    } else if (manifest === undefined) {
+      manifest = a
+    } else {
+      return `unexpected argument ${a}`
+    }
+  }
+  if (manifest === undefined) return 'missing <manifest.json>'
+  return { manifest, json, ...(expectKey !== undefined ? { expectKey } : {}) }
+}
+
+export function report(v: ExportVerification, manifestArg: string, expectKey?: string): string {
+  const lines: string[] = [`Export:      ${path.resolve(manifestArg)}`]
+  const m = v.manifest
+  const signer = v.signerFingerprint || '(no usable key)'
+  const keyNote =
+    expectKey === undefined
+      ? 'compare with the fingerprint shown in the app (Settings), or pass --expect-key'
+      : v.problems.some((p) => p.check === 'signature' && p.detail.startsWith('signed by key'))
+        ? 'DOES NOT MATCH --expect-key'
+        : 'matches --expect-key'
+  lines.push(`Signed by:   ${signer} (${keyNote})`)
+  if (m) {
+    lines.push(
+      `Made by:     Tesouraria DePix ${m.appVersion}, profile "${m.profile.name}" (${m.profile.network}), at ${m.exportedAt}`,
+      `Records:     ${m.rowCount}; files ${m.files.map((f) => f.name).join(', ')}`,
+    )
+  }
+  for (const p of v.problems) lines.push(`PROBLEM  ${p.file}  [${p.check}]  ${p.detail}`)
+  for (const u of v.unlisted)
+    lines.push(`note     ${u}  is not listed in the manifest (not covered by the signature)`)
+  lines.push(
+    v.ok
+      ? 'RESULT: INTACT — every file matches the signed manifest'
+      : `RESULT: NOT INTACT — ${v.problems.length} problem${v.problems.length === 1 ? '' : 's'}`,
+  )
+  return lines.join('\n')
+}
+
+export async function main(argv: readonly string[]): Promise<number> {
+  const args = parseArgs(argv)
+  if (typeof args === 'string') {
+    if (args === '') {
+      console.log(USAGE)
+      return 0
+    }
+    console.error(`verify-export: ${args}\n\n${USAGE}`)
+    return 2
+  }
+  const v = await verifyExport(
+    args.manifest,
+    args.expectKey !== undefined ? { expectFingerprint: args.expectKey } : {},
+  )
+  console.log(args.json ? JSON.stringify(v, null, 2) : report(v, args.manifest, args.expectKey))
+  return v.ok ? 0 : 1
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(__filename)) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code
+    },
+    (e: unknown) => {
+      console.error(`verify-export: ${e instanceof Error ? e.message : String(e)}`)
+      process.exitCode = 1
+    },
+  )
+}

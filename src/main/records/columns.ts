@@ -1,0 +1,105 @@
+/**
+ * The columns of the CSV (all of them) and of the HTML report (a readable subset). Ids are the English headers
+ * and stable names for scripts; pt-BR headers are labels. docs/RECORDS.md lists them; a test holds the two
+ * together. Fields of the raw status body (`lastRemote`) are read defensively: the spec shows their names but the
+ * service may send anything, so a non-string value is written as its JSON text, never dropped.
+ */
+import { maskTaxId } from '../../shared/tax-id'
+import type { WithdrawalRecord } from '../../shared/withdrawal-record'
+import { displayStatus } from './totals'
+
+export type ColumnKind = 'text' | 'date' | 'amount' | 'bool'
+
+export interface Column {
+  id: string
+  pt: string
+  kind: ColumnKind
+  get: (r: WithdrawalRecord) => string | number | boolean | null
+}
+
+function text(v: unknown): string | null {
+  if (v === null || v === undefined) return null
+  if (typeof v === 'string') return v
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v)
+  return JSON.stringify(v)
+}
+
+const remote = (r: WithdrawalRecord, key: string): string | null => text(r.lastRemote?.[key])
+const taxId = (v: string | null): string | null => (v === null ? null : maskTaxId(v))
+
+export const CSV_COLUMNS: readonly Column[] = [
+  { id: 'local_id', pt: 'ID local', kind: 'text', get: (r) => r.localId },
+  { id: 'remote_id', pt: 'ID do saque', kind: 'text', get: (r) => r.remoteId },
+  { id: 'profile', pt: 'Perfil', kind: 'text', get: (r) => r.profile },
+  { id: 'operator', pt: 'Operador', kind: 'text', get: (r) => r.operator },
+  { id: 'created_at', pt: 'Criado em', kind: 'date', get: (r) => r.createdAt },
+  { id: 'updated_at', pt: 'Atualizado em', kind: 'date', get: (r) => r.updatedAt },
+  { id: 'local_state', pt: 'Estado local', kind: 'text', get: (r) => r.localState },
+  { id: 'remote_status', pt: 'Status remoto', kind: 'text', get: (r) => r.remoteStatus },
+  { id: 'status', pt: 'Status', kind: 'text', get: (r) => displayStatus(r) },
+  { id: 'refunded', pt: 'Devolvido', kind: 'bool', get: (r) => r.refund !== null },
+  { id: 'pix_key', pt: 'Chave Pix', kind: 'text', get: (r) => r.pixKey },
+  { id: 'receiver_name', pt: 'Recebedor', kind: 'text', get: (r) => r.receiverName },
+  {
+    id: 'receiver_tax_number',
+    pt: 'CPF/CNPJ do recebedor',
+    kind: 'text',
+    get: (r) => taxId(remote(r, 'receiverTaxNumber')),
+  },
+  { id: 'tax_number', pt: 'CPF/CNPJ informado', kind: 'text', get: (r) => taxId(text(r.request.taxNumber)) },
+  { id: 'euid', pt: 'EUID', kind: 'text', get: (r) => text(r.request.euid) },
+  { id: 'amount_kind', pt: 'Tipo de valor', kind: 'text', get: (r) => r.amountKind },
+  { id: 'requested_amount', pt: 'Valor solicitado', kind: 'amount', get: (r) => r.amountCents },
+  { id: 'deposit_amount', pt: 'Valor do depósito (DePix)', kind: 'amount', get: (r) => r.depositAmountCents },
+  { id: 'payout_amount', pt: 'Valor do pagamento (R$)', kind: 'amount', get: (r) => r.payoutAmountCents },
+  { id: 'deposit_address', pt: 'Endereço de depósito', kind: 'text', get: (r) => r.depositAddress },
+  {
+    id: 'refund_address',
+    pt: 'Endereço de devolução',
+    kind: 'text',
+    get: (r) => text(r.request.refundAddress),
+  },
+  { id: 'expiration', pt: 'Expira em', kind: 'date', get: (r) => r.expiration },
+  { id: 'funded_at', pt: 'Enviado em', kind: 'date', get: (r) => r.fundedAt },
+  { id: 'funding_tx_id', pt: 'Tx de envio', kind: 'text', get: (r) => r.fundingTxId },
+  {
+    id: 'blockchain_tx_id',
+    pt: 'Tx Liquid (serviço)',
+    kind: 'text',
+    get: (r) => remote(r, 'blockchainTxID'),
+  },
+  { id: 'transfer_date', pt: 'Data do Pix', kind: 'date', get: (r) => remote(r, 'transferDate') },
+  { id: 'central_bank_id', pt: 'ID no Banco Central', kind: 'text', get: (r) => remote(r, 'centralBankId') },
+  { id: 'receipt_url', pt: 'Comprovante', kind: 'text', get: (r) => remote(r, 'receiptUrl') },
+  { id: 'refund_tx_id', pt: 'Tx de devolução', kind: 'text', get: (r) => text(r.refund?.txId) },
+  { id: 'refund_reason', pt: 'Motivo da devolução', kind: 'text', get: (r) => text(r.refund?.reason) },
+  { id: 'error_kind', pt: 'Tipo de erro', kind: 'text', get: (r) => r.error?.kind ?? null },
+  { id: 'message_code', pt: 'messageCode', kind: 'text', get: (r) => r.error?.messageCode ?? null },
+  { id: 'denial_code', pt: 'denialCode', kind: 'text', get: (r) => r.error?.denialCode ?? null },
+  { id: 'request_id', pt: 'X-Request-ID', kind: 'text', get: (r) => r.requestId },
+  { id: 'flags', pt: 'Alertas', kind: 'text', get: (r) => r.flags.join(' | ') },
+]
+
+export function columnIndex(id: string): number {
+  const i = CSV_COLUMNS.findIndex((c) => c.id === id)
+  if (i < 0) throw new Error(`no CSV column ${id}`)
+  return i
+}
+
+function pick(id: string): Column {
+  const c = CSV_COLUMNS[columnIndex(id)]
+  if (!c) throw new Error(`no CSV column ${id}`)
+  return c
+}
+
+/** The report's table: what a reviewer scans; the CSV and JSON carry the rest. */
+export const HTML_COLUMNS: readonly Column[] = [
+  pick('created_at'),
+  pick('status'),
+  pick('pix_key'),
+  pick('receiver_name'),
+  pick('deposit_amount'),
+  pick('payout_amount'),
+  pick('remote_id'),
+  pick('operator'),
+]

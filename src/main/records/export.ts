@@ -1,0 +1,290 @@
+/**
+ * exportRecords: one pass over `ledger.iterate(filter)` feeds every format at once (100k records never sit in
+ * memory), each file hashed as written, then the signed manifest, written last: a folder without manifest.json
+ * is an export that did not finish. A failed export removes its folder.
+ *
+ * The ledger is read through one streaming statement while the app keeps running; a write by the status tracker
+ * during the export may or may not be seen for rows not yet read. Each record is written once (deduplicated by
+ * localId) and the manifest's totals are computed from the rows written, so an export is always consistent
+ * with itself.
+ */
+import { createReadStream } from 'node:fs'
+import { mkdir, open, rm, unlink } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
+import { SYSTEM_OPERATOR, type Ledger } from '../ledger/index'
+import { recordFilterSchema, type RecordFilter } from '../../shared/withdrawal-record'
+import { csvHeader, csvLine, csvRow, BOM, type CsvDelimiter } from './csv'
+import type { ExportLocale } from './format'
+import { REPORT_TAIL, reportHead, reportRow } from './html'
+import { JSON_HEAD, JSON_SEPARATOR, JSON_TAIL } from './json'
+import {
+  canonicalManifestBytes,
+  EXPORT_FORMATS,
+  exportFilterSchema,
+  MANIFEST_FILE,
+  MANIFEST_SCHEMA,
+  MANIFEST_VERSION,
+  manifestFileText,
+  type ExportFilter,
+  type ExportFormat,
+  type FileEntry,
+  type Manifest,
+  type UnsignedManifest,
+} from './manifest'
+import { makeRedactor } from './redact'
+import { keyFingerprint, signBytes, signingKey, type SigningKeyPair } from './sign'
+import { DayAccumulator, TotalsAccumulator } from './totals'
+import { createHasher, HashedFile } from './writer'
+
+export interface ExportOptions {
+  /** Parent folder; the export gets its own new subfolder in it. */
+  dir: string
+  formats: ExportFormat[]
+  filter?: RecordFilter
+  /** Default ';' for pt-BR (what Excel in Brazil expects), ',' for en. */
+  csvDelimiter?: CsvDelimiter
+  /** CSV and HTML formats; default pt-BR. */
+  locale?: ExportLocale
+  /** From the vault; the private key is used to sign and never written. */
+  signer: SigningKeyPair
+  appVersion: string
+  profile: { name: string; network: string }
+  onProgress?: (done: number, total: number) => void
+  now?: () => Date
+  /** Secret values that must never reach an export (client secret, refresh token…): redacted if found. */
+  secrets?: readonly string[]
+  /** Who asked for the export, for the ledger's audit row (default 'system'). */
+  operator?: string
+}
+
+export interface ExportResult {
+  manifestPath: string
+  /** Absolute paths of the data files (manifest not included). */
+  files: string[]
+  rowCount: number
+  /** The export's own folder. */
+  folder: string
+  /** Strings replaced by "[redacted]" (see redact.ts); 0 in a healthy ledger. */
+  redacted: number
+}
+
+export const FILE_NAMES: Readonly<Record<ExportFormat, string>> = {
+  csv: 'records.csv',
+  json: 'records.json',
+  html: 'report.html',
+}
+const HTML_SCRATCH = '.report-rows.tmp'
+const PROGRESS_EVERY = 1000
+
+export class ExportError extends Error {
+  override readonly name = 'ExportError'
+}
+
+/** "Produção São Paulo!" → "producao-sao-paulo": safe on every file system, still recognisable. */
+export function folderSlug(name: string): string {
+  const slug = name
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 40)
+    .replace(/-+$/, '')
+  return slug === '' ? 'perfil' : slug
+}
+
+/** depix-export-<profile>-<UTC time, ISO basic>[-n]: created exclusively, so nothing is ever overwritten. */
+async function createFolder(parent: string, profile: string, at: Date): Promise<string> {
+  await mkdir(parent, { recursive: true })
+  const stamp = at
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}Z$/, 'Z')
+  const base = `depix-export-${folderSlug(profile)}-${stamp}`
+  for (let n = 1; n <= 1000; n++) {
+    const folder = join(parent, n === 1 ? base : `${base}-${n}`)
+    try {
+      await mkdir(folder)
+      return folder
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e
+    }
+  }
+  throw new ExportError(`too many exports named ${base} in ${parent}`)
+}
+
+function exportFilter(filter: RecordFilter | undefined): ExportFilter {
+  const parsed = recordFilterSchema.safeParse(filter ?? {})
+  if (!parsed.success) throw new ExportError(`filter: ${parsed.error.message}`)
+  const { limit: _limit, offset: _offset, ...rest } = parsed.data
+  return exportFilterSchema.parse(rest)
+}
+
+async function syncDir(dir: string): Promise<void> {
+  // Makes the new directory entries durable; not supported everywhere (Windows), where it is skipped.
+  try {
+    const fh = await open(dir, 'r')
+    try {
+      await fh.sync()
+    } finally {
+      await fh.close()
+    }
+  } catch {
+    // best effort
+  }
+}
+
+export async function exportRecords(ledger: Ledger, o: ExportOptions): Promise<ExportResult> {
+  const formats = [...new Set(o.formats)]
+  if (formats.length === 0) throw new ExportError('no format chosen')
+  for (const f of formats)
+    if (!EXPORT_FORMATS.includes(f)) throw new ExportError(`unknown format ${String(f)}`)
+  if (o.appVersion === '') throw new ExportError('appVersion is required')
+  // Before anything is written: a key pair that does not match would only fail at the auditor's.
+  const key = signingKey(o.signer)
+  const fingerprint = keyFingerprint(o.signer.publicKeyPem)
+  const filter = exportFilter(o.filter)
+  const locale: ExportLocale = o.locale ?? 'pt-BR'
+  const delimiter: CsvDelimiter = o.csvDelimiter ?? (locale === 'pt-BR' ? ';' : ',')
+  const exportedAt = (o.now ?? (() => new Date()))()
+  const auditHead = ledger.auditHead()
+  const total = ledger.query({ ...filter, limit: 1 }).total
+
+  const folder = resolve(await createFolder(o.dir, o.profile.name, exportedAt))
+  const handles: HashedFile[] = []
+  const hasher = createHasher()
+  const track = async (name: string, hashed = true): Promise<HashedFile> => {
+    const f = await HashedFile.create(join(folder, name), hashed ? hasher : null)
+    handles.push(f)
+    return f
+  }
+  try {
+    const csv = formats.includes('csv') ? await track(FILE_NAMES.csv) : null
+    const json = formats.includes('json') ? await track(FILE_NAMES.json) : null
+    const htmlRows = formats.includes('html') ? await track(HTML_SCRATCH, false) : null
+    csv?.write(BOM + csvLine(csvHeader(locale), delimiter))
+    json?.write(JSON_HEAD)
+
+    const redact = makeRedactor(o.secrets)
+    const totals = new TotalsAccumulator()
+    const days = new DayAccumulator()
+    const seen = new Set<string>()
+    let first: string | null = null
+    let last: string | null = null
+    let flush = false
+    for (const rec of ledger.iterate(filter)) {
+      if (seen.has(rec.localId)) continue
+      seen.add(rec.localId)
+      const { record, json: text } = redact(rec)
+      if (csv && csv.write(csvRow(record, locale, delimiter))) flush = true
+      if (json && json.write(totals.count === 0 ? text : JSON_SEPARATOR + text)) flush = true
+      if (htmlRows && htmlRows.write(reportRow(record, locale, totals.count))) flush = true
+      totals.addRecord(record)
+      days.add(record)
+      if (first === null || record.createdAt < first) first = record.createdAt
+      if (last === null || record.createdAt > last) last = record.createdAt
+      if (flush || totals.count % PROGRESS_EVERY === 0) {
+        // The awaits also let the main process breathe between batches.
+        await Promise.all([csv?.flush(), json?.flush(), htmlRows?.flush()])
+        flush = false
+        o.onProgress?.(totals.count, Math.max(total, totals.count))
+      }
+    }
+    json?.write(JSON_TAIL)
+
+    const statusTotals = totals.result()
+    const entries: FileEntry[] = []
+    if (csv) {
+      const w = await csv.close()
+      entries.push({
+        name: FILE_NAMES.csv,
+        format: 'csv',
+        bytes: w.bytes,
+        sha256: w.sha256,
+        delimiter,
+        locale,
+      })
+    }
+    if (json) {
+      const w = await json.close()
+      entries.push({ name: FILE_NAMES.json, format: 'json', bytes: w.bytes, sha256: w.sha256 })
+    }
+    if (htmlRows) {
+      await htmlRows.close()
+      const html = await track(FILE_NAMES.html)
+      html.write(
+        reportHead(
+          {
+            appVersion: o.appVersion,
+            profile: o.profile,
+            filter,
+            exportedAt: exportedAt.toISOString(),
+            rowCount: totals.count,
+            createdAtRange: { first, last },
+            signerFingerprint: fingerprint,
+          },
+          statusTotals,
+          days.result(),
+          locale,
+        ),
+      )
+      for await (const chunk of createReadStream(join(folder, HTML_SCRATCH), { highWaterMark: 1 << 20 })) {
+        await html.writeBuffer(chunk as Buffer)
+      }
+      html.write(REPORT_TAIL)
+      const w = await html.close()
+      await unlink(join(folder, HTML_SCRATCH))
+      entries.push({ name: FILE_NAMES.html, format: 'html', bytes: w.bytes, sha256: w.sha256, locale })
+    }
+
+    const unsigned: UnsignedManifest = {
+      schema: MANIFEST_SCHEMA,
+      version: MANIFEST_VERSION,
+      appVersion: o.appVersion,
+      profile: { name: o.profile.name, network: o.profile.network },
+      filter,
+      createdAtRange: { first, last },
+      exportedAt: exportedAt.toISOString(),
+      rowCount: totals.count,
+      totals: statusTotals,
+      auditHead,
+      files: entries,
+      publicKey: o.signer.publicKeyPem,
+    }
+    const manifest: Manifest = { ...unsigned, signature: signBytes(key, canonicalManifestBytes(unsigned)) }
+    const manifestPath = join(folder, MANIFEST_FILE)
+    const mf = await track(MANIFEST_FILE)
+    mf.write(manifestFileText(manifest))
+    const written = await mf.close()
+    await syncDir(folder)
+    o.onProgress?.(totals.count, totals.count)
+
+    ledger.appendAudit({
+      operator: o.operator ?? SYSTEM_OPERATOR,
+      action: 'records.exported',
+      subject: null,
+      details: {
+        folder,
+        formats,
+        filter,
+        rowCount: totals.count,
+        manifestSha256: written.sha256,
+        signerFingerprint: fingerprint,
+        redacted: redact.count,
+      },
+    })
+    return {
+      manifestPath,
+      files: entries.map((e) => join(folder, e.name)),
+      rowCount: totals.count,
+      folder,
+      redacted: redact.count,
+    }
+  } catch (e) {
+    await Promise.all(handles.map((f) => f.abandon()))
+    await rm(folder, { recursive: true, force: true })
+    throw e
+  } finally {
+    await hasher.close()
+  }
+}

@@ -1,0 +1,331 @@
+/**
+ * report.html: one self-contained file an auditor opens in any browser with no network. No external file, no
+ * link, no image; CSS and the script are inline and allowed by hash (report-assets.ts). Every value is
+ * HTML-escaped. Without JavaScript the whole table still reads, unsorted.
+ *
+ * Layout: facts of the manifest, totals by status and by São Paulo day, then every record (the CSV's main
+ * columns; cells carry `data-v` sort keys: ISO time or integer cents). Rows are written as they stream; the head
+ * needs the totals, so the exporter writes rows to a scratch file and assembles head + rows + tail at the end.
+ */
+import type { StatusTotal, WithdrawalRecord } from '../../shared/withdrawal-record'
+import { HTML_COLUMNS, type Column } from './columns'
+import { cellText } from './csv'
+import { formatAmount, formatDateTime, formatDay, type ExportLocale } from './format'
+import type { ExportFilter } from './manifest'
+import { CSS, NOSCRIPT_CSS, REPORT_CSP, REPORT_PAGE_ROWS, SCRIPT } from './report-assets'
+import { sumTotals, type DayTotal } from './totals'
+
+const ESCAPES: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+}
+
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c)
+}
+
+interface Texts {
+  title: string
+  facts: string
+  appVersion: string
+  profile: string
+  network: string
+  filter: string
+  noFilter: string
+  exportedAt: string
+  rowCount: string
+  range: string
+  signer: string
+  byStatus: string
+  byDay: string
+  records: string
+  status: string
+  refund: string
+  day: string
+  count: string
+  deposit: string
+  payout: string
+  total: string
+  yes: string
+  no: string
+  timeNote: string
+  verifyNote: string
+  pager: string
+  first: string
+  prev: string
+  next: string
+  last: string
+  noscript: string
+  labels: Readonly<Record<string, string>>
+}
+
+const TEXTS: Readonly<Record<ExportLocale, Texts>> = {
+  'pt-BR': {
+    title: 'Tesouraria DePix — relatório de saques',
+    facts: 'Exportação',
+    appVersion: 'Versão do app',
+    profile: 'Perfil',
+    network: 'Rede',
+    filter: 'Filtro',
+    noFilter: 'nenhum (todos os registros)',
+    exportedAt: 'Exportado em',
+    rowCount: 'Registros',
+    range: 'Criados entre',
+    signer: 'Chave de assinatura (impressão digital)',
+    byStatus: 'Totais por status',
+    byDay: 'Totais por dia (horário de Brasília)',
+    records: 'Registros',
+    status: 'Status',
+    refund: 'Devolvido',
+    day: 'Dia',
+    count: 'Quantidade',
+    deposit: 'Depósito (DePix)',
+    payout: 'Pagamento (R$)',
+    total: 'Total',
+    yes: 'sim',
+    no: 'não',
+    timeNote: 'Datas e horas no horário de Brasília (America/Sao_Paulo).',
+    verifyNote:
+      'Este relatório faz parte de uma exportação assinada. A integridade de todos os arquivos é conferida com ' +
+      'manifest.json (npm run verify-export -- manifest.json); compare a impressão digital acima com a exibida ' +
+      'nas Configurações do app.',
+    pager: 'Página {page} de {pages} (registros {from}–{to} de {total})',
+    first: 'Primeira',
+    prev: 'Anterior',
+    next: 'Próxima',
+    last: 'Última',
+    noscript: 'JavaScript desligado: todos os registros aparecem numa só página, sem ordenação.',
+    labels: {},
+  },
+  en: {
+    title: 'Tesouraria DePix — withdrawal report',
+    facts: 'Export',
+    appVersion: 'App version',
+    profile: 'Profile',
+    network: 'Network',
+    filter: 'Filter',
+    noFilter: 'none (all records)',
+    exportedAt: 'Exported at',
+    rowCount: 'Records',
+    range: 'Created between',
+    signer: 'Signing key (fingerprint)',
+    byStatus: 'Totals by status',
+    byDay: 'Totals by day (São Paulo time)',
+    records: 'Records',
+    status: 'Status',
+    refund: 'Refunded',
+    day: 'Day',
+    count: 'Count',
+    deposit: 'Deposit (DePix)',
+    payout: 'Payout (R$)',
+    total: 'Total',
+    yes: 'yes',
+    no: 'no',
+    timeNote: 'Times are ISO 8601 UTC; days are São Paulo calendar days.',
+    verifyNote:
+      'This report is part of a signed export. Check every file against manifest.json ' +
+      '(npm run verify-export -- manifest.json) and compare the fingerprint above with the one in the app Settings.',
+    pager: 'Page {page} of {pages} (records {from}–{to} of {total})',
+    first: 'First',
+    prev: 'Previous',
+    next: 'Next',
+    last: 'Last',
+    noscript: 'JavaScript is off: every record is shown on one page, unsorted.',
+    labels: {
+      created_at: 'Created at',
+      status: 'Status',
+      pix_key: 'Pix key',
+      receiver_name: 'Receiver',
+      deposit_amount: 'Deposit (DePix)',
+      payout_amount: 'Payout (R$)',
+      remote_id: 'Withdrawal id',
+      operator: 'Operator',
+    },
+  },
+}
+
+export interface ReportFacts {
+  appVersion: string
+  profile: { name: string; network: string }
+  filter: ExportFilter
+  exportedAt: string
+  rowCount: number
+  createdAtRange: { first: string | null; last: string | null }
+  signerFingerprint: string
+}
+
+const FILTER_WORDS: Readonly<Record<ExportLocale, Readonly<Record<string, string>>>> = {
+  'pt-BR': {
+    profile: 'perfil',
+    status: 'status',
+    from: 'criado a partir de',
+    to: 'criado antes de',
+    text: 'texto',
+    sort: 'ordem',
+  },
+  en: {
+    profile: 'profile',
+    status: 'status',
+    from: 'created from',
+    to: 'created before',
+    text: 'text',
+    sort: 'order',
+  },
+}
+
+/** The filter in words, with the manifest's own values (the exact filter is in manifest.json). */
+function describeFilter(f: ExportFilter, locale: ExportLocale): string {
+  const w = FILTER_WORDS[locale]
+  const parts: string[] = []
+  if (f.profile !== undefined) parts.push(`${w.profile}: ${f.profile}`)
+  if (f.statuses !== undefined && f.statuses.length > 0) parts.push(`${w.status}: ${f.statuses.join(', ')}`)
+  if (f.from !== undefined) parts.push(`${w.from} ${formatDateTime(f.from, locale)}`)
+  if (f.to !== undefined) parts.push(`${w.to} ${formatDateTime(f.to, locale)}`)
+  if (f.text !== undefined && f.text !== '') parts.push(`${w.text}: "${f.text}"`)
+  if (f.sort !== undefined) parts.push(`${w.sort}: ${f.sort.field} ${f.sort.dir}`)
+  return parts.length > 0 ? parts.join('; ') : TEXTS[locale].noFilter
+}
+
+const num = (s: string, v?: string | number): string =>
+  `<td class="n"${v === undefined ? '' : ` data-v="${escapeHtml(String(v))}"`}>${escapeHtml(s)}</td>`
+
+function columnLabel(c: Column, locale: ExportLocale): string {
+  return locale === 'pt-BR' ? c.pt : (TEXTS.en.labels[c.id] ?? c.id)
+}
+
+export function reportHead(
+  facts: ReportFacts,
+  totals: readonly StatusTotal[],
+  days: readonly DayTotal[],
+  locale: ExportLocale,
+): string {
+  const t = TEXTS[locale]
+  const e = escapeHtml
+  const fact = (k: string, v: string): string => `<dt>${e(k)}</dt><dd>${e(v)}</dd>`
+  const range =
+    facts.createdAtRange.first === null
+      ? '—'
+      : `${formatDateTime(facts.createdAtRange.first, locale)} — ${formatDateTime(facts.createdAtRange.last, locale)}`
+  const sum = sumTotals(totals)
+  const statusRows = totals
+    .map(
+      (s) =>
+        `<tr><td>${e(s.status)}</td><td>${s.hasRefund ? t.yes : t.no}</td>${num(String(s.count))}` +
+        `${num(formatAmount(s.depositCents, locale))}${num(formatAmount(s.payoutCents, locale))}</tr>`,
+    )
+    .join('\n')
+  const dayRows = days
+    .map(
+      (d) =>
+        `<tr><td>${e(d.day === '' ? '?' : formatDay(d.day, locale))}</td>${num(String(d.count))}` +
+        `${num(formatAmount(d.depositCents, locale))}${num(formatAmount(d.payoutCents, locale))}</tr>`,
+    )
+    .join('\n')
+  const foot =
+    `${num(String(sum.count))}${num(formatAmount(sum.depositCents, locale))}` +
+    `${num(formatAmount(sum.payoutCents, locale))}`
+  const headers = HTML_COLUMNS.map((c) => {
+    const type = c.kind === 'amount' ? 'num' : c.kind === 'date' ? 'iso' : 'text'
+    const cls = c.kind === 'amount' ? ' class="n"' : ''
+    return `<th scope="col" data-type="${type}"${cls}><button type="button">${e(columnLabel(c, locale))}</button></th>`
+  }).join('')
+  return `<!doctype html>
+<html lang="${locale}">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${REPORT_CSP}">
+<meta name="referrer" content="no-referrer">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${e(t.title)}</title>
+<style>${CSS}</style>
+</head>
+<body>
+<h1>${e(t.title)}</h1>
+<section id="facts" aria-label="${e(t.facts)}">
+<dl class="facts">
+${fact(t.appVersion, facts.appVersion)}
+${fact(t.profile, facts.profile.name)}
+${fact(t.network, facts.profile.network)}
+${fact(t.filter, describeFilter(facts.filter, locale))}
+${fact(t.exportedAt, `${formatDateTime(facts.exportedAt, locale)} (${facts.exportedAt})`)}
+${fact(t.rowCount, String(facts.rowCount))}
+${fact(t.range, range)}
+${fact(t.signer, facts.signerFingerprint)}
+</dl>
+<p class="note">${e(t.timeNote)} ${e(t.verifyNote)}</p>
+</section>
+<h2>${e(t.byStatus)}</h2>
+<table id="totals-status">
+<thead><tr><th scope="col">${e(t.status)}</th><th scope="col">${e(t.refund)}</th><th scope="col" class="n">${e(t.count)}</th><th scope="col" class="n">${e(t.deposit)}</th><th scope="col" class="n">${e(t.payout)}</th></tr></thead>
+<tbody>
+${statusRows}
+</tbody>
+<tfoot><tr><td colspan="2">${e(t.total)}</td>${foot}</tr></tfoot>
+</table>
+<h2>${e(t.byDay)}</h2>
+<table id="totals-day">
+<thead><tr><th scope="col">${e(t.day)}</th><th scope="col" class="n">${e(t.count)}</th><th scope="col" class="n">${e(t.deposit)}</th><th scope="col" class="n">${e(t.payout)}</th></tr></thead>
+<tbody>
+${dayRows}
+</tbody>
+<tfoot><tr><td>${e(t.total)}</td>${foot}</tr></tfoot>
+</table>
+<h2>${e(t.records)}</h2>
+<noscript><style>${NOSCRIPT_CSS}</style><p class="note">${e(t.noscript)}</p></noscript>
+<nav id="pager" hidden aria-label="${e(t.records)}" data-label="${e(t.pager)}">
+<button type="button" data-go="first">${e(t.first)}</button><button type="button" data-go="prev">${e(t.prev)}</button>
+<span id="page-info" aria-live="polite"></span>
+<button type="button" data-go="next">${e(t.next)}</button><button type="button" data-go="last">${e(t.last)}</button>
+</nav>
+<table id="records">
+<thead><tr>${headers}</tr></thead>
+<tbody>
+`
+}
+
+/** Every record row starts with this, and nothing else in the file does: the verifier counts rows by it. */
+export const ROW_START = '<tr class="rec">'
+
+/** Between pages (see report-assets.ts): every REPORT_PAGE_ROWS rows a new, hidden <tbody>. */
+const PAGE_BREAK = '</tbody>\n<tbody hidden>\n'
+
+/** Row `index` (0-based, in export order) of the records table. */
+export function reportRow(r: WithdrawalRecord, locale: ExportLocale, index: number): string {
+  let out = index > 0 && index % REPORT_PAGE_ROWS === 0 ? PAGE_BREAK + ROW_START : ROW_START
+  for (const c of HTML_COLUMNS) {
+    const text = escapeHtml(cellText(c, r, locale))
+    if (c.kind === 'amount') {
+      const v = c.get(r)
+      out += `<td class="n" data-v="${v === null ? '' : String(v)}">${text}</td>`
+    } else if (c.kind === 'date') {
+      const v = c.get(r)
+      out += `<td class="d" data-v="${typeof v === 'string' ? escapeHtml(v) : ''}">${text}</td>`
+    } else {
+      out += `<td>${text}</td>`
+    }
+  }
+  return `${out}</tr>\n`
+}
+
+export const REPORT_TAIL = `</tbody>
+</table>
+<script>${SCRIPT}</script>
+</body>
+</html>
+`
+
+const ROW_START_BYTES = Buffer.from(ROW_START, 'utf8')
+
+/** Counts record rows in a report (see ROW_START); on bytes, so the report is never decoded. */
+export function countReportRows(html: Buffer): number {
+  let n = 0
+  let i = html.indexOf(ROW_START_BYTES)
+  while (i !== -1) {
+    n += 1
+    i = html.indexOf(ROW_START_BYTES, i + ROW_START_BYTES.length)
+  }
+  return n
+}

@@ -1,0 +1,99 @@
+/**
+ * Last line of defence before a record leaves the app. Records hold no secrets by design (credentials and the
+ * signing key live in the vault), but they do hold raw API bodies whose fields are "not shown" in the spec, so
+ * anything could arrive in them. Before any format is written, a record is scanned and every string that is:
+ * - the value of a member named like a credential (token, access_token, refresh_token, client_secret,
+ *   password, authorization, cookie, api_key, private_key, jwt, …), at any depth;
+ * - shaped like a JWT or a PEM private key;
+ * - or contains one of the caller's known secret values (client secret, refresh token…; 8+ characters),
+ * is replaced by "[redacted]". All three exports come from the redacted record, so they agree with each other
+ * and the signed totals (amounts are numbers, never redacted).
+ */
+import type { WithdrawalRecord } from '../../shared/withdrawal-record'
+
+export const REDACTED = '[redacted]'
+
+const SECRET_NAME =
+  /^(?:token|access[_-]?token|refresh[_-]?token|id[_-]?token|bearer|jwt|client[_-]?secret|secret|password|passwd|passphrase|authorization|proxy[_-]?authorization|cookie|set[_-]?cookie|api[_-]?key|private[_-]?key|signing[_-]?key)$/i
+const JWT = /eyJ[A-Za-z0-9_-]{4,}\.eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/
+const PEM_PRIVATE = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/
+
+function hasSecretName(v: unknown): boolean {
+  if (v === null || typeof v !== 'object') return false
+  if (Array.isArray(v)) return v.some(hasSecretName)
+  const o = v as Record<string, unknown>
+  for (const k in o) {
+    if (!Object.hasOwn(o, k)) continue
+    // Every credential name is 3..22 characters; the length test skips the regex for most keys.
+    if ((k.length <= 22 && SECRET_NAME.test(k)) || hasSecretName(o[k])) return true
+  }
+  return false
+}
+
+/** Shorter values would redact ordinary text, and no credential is that short. */
+export const MIN_SECRET_LENGTH = 8
+
+export interface Redacted {
+  /** The record itself when clean (the common case, no copy), else a redacted deep copy. */
+  record: WithdrawalRecord
+  /** JSON.stringify(record): computed for the check anyway, and what the JSON export writes. */
+  json: string
+}
+
+export interface Redactor {
+  (r: WithdrawalRecord): Redacted
+  /** How many strings were replaced so far. */
+  readonly count: number
+}
+
+export function makeRedactor(knownSecrets: readonly string[] = []): Redactor {
+  const secrets = [
+    ...new Set(knownSecrets.filter((s) => typeof s === 'string' && s.length >= MIN_SECRET_LENGTH)),
+  ]
+  // As they appear inside serialised JSON (a secret with a quote or backslash is escaped there).
+  const secretsInJson = secrets.map((s) => JSON.stringify(s).slice(1, -1))
+  let count = 0
+
+  const badString = (s: string): boolean =>
+    JWT.test(s) || PEM_PRIVATE.test(s) || secrets.some((secret) => s.includes(secret))
+
+  const walk = (v: unknown, secretName: boolean): unknown => {
+    if (typeof v === 'string') {
+      if (secretName || badString(v)) {
+        count += 1
+        return REDACTED
+      }
+      return v
+    }
+    if (Array.isArray(v)) return v.map((x) => walk(x, secretName))
+    if (v !== null && typeof v === 'object') {
+      // Object.fromEntries defines own properties: a member named "__proto__" stays data, never a prototype.
+      return Object.fromEntries(
+        Object.entries(v).map(([k, x]) => [k, walk(x, secretName || SECRET_NAME.test(k))]),
+      )
+    }
+    return v
+  }
+
+  const redact = ((r: WithdrawalRecord): Redacted => {
+    const json = JSON.stringify(r)
+    // Cheap tests first (plain substring search); the record is walked only when one of them hits.
+    const suspect =
+      (json.includes('eyJ') && JWT.test(json)) ||
+      json.includes('PRIVATE KEY') ||
+      secretsInJson.some((s) => json.includes(s)) ||
+      hasSecretName(r.request) ||
+      hasSecretName(r.createResponse) ||
+      hasSecretName(r.lastRemote) ||
+      hasSecretName(r.refund) ||
+      hasSecretName(r.error)
+    if (!suspect) return { record: r, json }
+    // Top-level names are the record's own fields, never credentials; only their values are checked.
+    const record = Object.fromEntries(
+      Object.entries(r).map(([k, v]) => [k, walk(v, false)]),
+    ) as WithdrawalRecord
+    return { record, json: JSON.stringify(record) }
+  }) as Redactor
+  Object.defineProperty(redact, 'count', { get: () => count })
+  return redact
+}

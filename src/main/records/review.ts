@@ -1,0 +1,67 @@
+/**
+ * Offline review of an export: verify it, then load its JSON records into a throwaway ledger so the live list's
+ * own query, filter and totals code serves the review (no second implementation to drift). No sign-in, no
+ * network. The records are loaded even when verification failed, so a reviewer can look at what is there; the
+ * UI must then show the problems above the list, never the list alone. Without a readable JSON file the ledger
+ * is empty (the CSV and HTML carry fewer fields than a WithdrawalRecord).
+ *
+ * The ledger lives in a new temporary folder (node:sqlite needs a file for a second connection; the import and
+ * the Ledger are two) and is deleted by close(). Writes to it go nowhere.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { basename, join } from 'node:path'
+import { openLedger, type Ledger } from '../ledger/index'
+import { importRecords } from '../ledger/import'
+import { verifyExport, type ExportVerification } from './verify'
+
+export interface Review {
+  /** Verification of the export; `records` is left out (they are in the ledger). */
+  verification: ExportVerification
+  ledger: Ledger
+  /** Closes the ledger and deletes its temporary folder. Idempotent. */
+  close(): void
+}
+
+export async function openReview(
+  manifestPath: string,
+  o: { expectFingerprint?: string } = {},
+): Promise<Review> {
+  const verification = await verifyExport(manifestPath, { keepRecords: true, ...o })
+  const records = verification.records ?? []
+  delete verification.records
+  const dir = mkdtempSync(join(tmpdir(), 'depix-review-'))
+  const file = join(dir, 'review.sqlite')
+  try {
+    try {
+      importRecords(file, records, { details: { source: 'review', manifest: basename(manifestPath) } })
+    } catch (e) {
+      // Only a tampered file gets here (e.g. two records sharing a remote id). The import is one transaction,
+      // so the file is a migrated, empty ledger: say why, review nothing.
+      verification.problems.push({
+        file: verification.manifest?.files.find((f) => f.format === 'json')?.name ?? 'records.json',
+        check: 'schema',
+        detail: `records cannot be loaded for review: ${(e as Error).message}`,
+      })
+      verification.ok = false
+    }
+    const ledger = openLedger(file)
+    let closed = false
+    return {
+      verification,
+      ledger,
+      close() {
+        if (closed) return
+        closed = true
+        try {
+          ledger.close()
+        } finally {
+          rmSync(dir, { recursive: true, force: true })
+        }
+      },
+    }
+  } catch (e) {
+    rmSync(dir, { recursive: true, force: true })
+    throw e
+  }
+}

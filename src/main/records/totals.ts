@@ -1,0 +1,129 @@
+/**
+ * Totals of an export, computed from the rows actually written (never from a second query, which could see a
+ * different ledger), and recomputed by the verifier from each file. Grouping is the ledger's `totalsByStatus`:
+ * display status (the normalised remote status of a created record that has one, else the local state) and
+ * whether a refund is recorded; best-knowledge amounts, null counting as 0.
+ */
+import type { StatusTotal, WithdrawalRecord } from '../../shared/withdrawal-record'
+import { normalizeStatus } from '../../shared/withdrawal-status'
+import { saoPauloDay } from './format'
+
+/** Must equal `derive(r).display_status` in main/ledger/rows.ts (a test holds them together). */
+export function displayStatus(r: Pick<WithdrawalRecord, 'localState' | 'remoteStatus'>): string {
+  return r.localState === 'created' && r.remoteStatus !== null
+    ? normalizeStatus(r.remoteStatus)
+    : r.localState
+}
+
+export interface DayTotal {
+  /** São Paulo calendar day of createdAt, "YYYY-MM-DD"; '' when createdAt does not parse. */
+  day: string
+  count: number
+  depositCents: number
+  payoutCents: number
+}
+
+export interface TotalsRow {
+  status: string
+  hasRefund: boolean
+  depositCents: number | null
+  payoutCents: number | null
+}
+
+const keyOf = (status: string, hasRefund: boolean): string => `${hasRefund ? 1 : 0}:${status}`
+
+export class TotalsAccumulator {
+  private readonly byStatus = new Map<string, StatusTotal>()
+  count = 0
+
+  add(row: TotalsRow): void {
+    this.count += 1
+    const key = keyOf(row.status, row.hasRefund)
+    let t = this.byStatus.get(key)
+    if (!t) {
+      t = { status: row.status, hasRefund: row.hasRefund, count: 0, depositCents: 0, payoutCents: 0 }
+      this.byStatus.set(key, t)
+    }
+    t.count += 1
+    t.depositCents += row.depositCents ?? 0
+    t.payoutCents += row.payoutCents ?? 0
+  }
+
+  addRecord(r: WithdrawalRecord): void {
+    this.add({
+      status: displayStatus(r),
+      hasRefund: r.refund !== null,
+      depositCents: r.depositAmountCents,
+      payoutCents: r.payoutAmountCents,
+    })
+  }
+
+  /** Sorted by status, then without refund before with: one order, so the signed manifest is reproducible. */
+  result(): StatusTotal[] {
+    return sortTotals([...this.byStatus.values()])
+  }
+}
+
+export function sortTotals(totals: StatusTotal[]): StatusTotal[] {
+  return totals.sort((a, b) =>
+    a.status < b.status ? -1 : a.status > b.status ? 1 : Number(a.hasRefund) - Number(b.hasRefund),
+  )
+}
+
+export class DayAccumulator {
+  private readonly byDay = new Map<string, DayTotal>()
+
+  add(r: WithdrawalRecord): void {
+    const day = saoPauloDay(r.createdAt) ?? ''
+    let t = this.byDay.get(day)
+    if (!t) {
+      t = { day, count: 0, depositCents: 0, payoutCents: 0 }
+      this.byDay.set(day, t)
+    }
+    t.count += 1
+    t.depositCents += r.depositAmountCents ?? 0
+    t.payoutCents += r.payoutAmountCents ?? 0
+  }
+
+  result(): DayTotal[] {
+    return [...this.byDay.values()].sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0))
+  }
+}
+
+export function sumTotals(totals: readonly StatusTotal[]): {
+  count: number
+  depositCents: number
+  payoutCents: number
+} {
+  let count = 0
+  let depositCents = 0
+  let payoutCents = 0
+  for (const t of totals) {
+    count += t.count
+    depositCents += t.depositCents
+    payoutCents += t.payoutCents
+  }
+  return { count, depositCents, payoutCents }
+}
+
+const describe = (t: StatusTotal | undefined): string =>
+  t ? `count ${t.count}, deposit ${t.depositCents}, payout ${t.payoutCents}` : 'absent'
+
+/** One line per group that differs ("status sent (refund): manifest count 3, … ≠ file count 2, …"); [] when equal. */
+export function diffTotals(expected: readonly StatusTotal[], actual: readonly StatusTotal[]): string[] {
+  const exp = new Map(expected.map((t) => [keyOf(t.status, t.hasRefund), t]))
+  const act = new Map(actual.map((t) => [keyOf(t.status, t.hasRefund), t]))
+  const keys = [...new Set([...exp.keys(), ...act.keys()])].sort()
+  const out: string[] = []
+  for (const k of keys) {
+    const e = exp.get(k)
+    const a = act.get(k)
+    if (e && a && e.count === a.count && e.depositCents === a.depositCents && e.payoutCents === a.payoutCents)
+      continue
+    const label = (e ?? a) as StatusTotal
+    out.push(
+      `status "${label.status}"${label.hasRefund ? ' (refund)' : ''}: manifest ${describe(e)}; file ${describe(a)}`,
+    )
+  }
+  return out
+}

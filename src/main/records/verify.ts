@@ -1,0 +1,384 @@
+/**
+ * verifyExport: every check runs and every problem is reported (which file, which check), never only the first.
+ *
+ * manifest.json — missing; schema (not JSON, not the v1 schema, or not byte-identical to its normal layout);
+ *   signature (bad public key, invalid signature, or not the expected key); totals (status totals do not add up
+ *   to rowCount).
+ * each listed file — missing; hash (size or SHA-256 differ); schema (not UTF-8, CSV without BOM/with a wrong
+ *   header/ragged rows, JSON not the records schema); row_count (rows ≠ rowCount); totals (CSV and JSON only,
+ *   recomputed from the rows ≠ manifest totals).
+ * Files in the folder that the manifest does not list are returned in `unlisted`, not as problems: the
+ * signature does not cover them, so they cannot be trusted, but an auditor's own notes next to an export do
+ * not make it tampered.
+ */
+import { isUtf8 } from 'node:buffer'
+import { webcrypto } from 'node:crypto'
+import { readdir, readFile, stat } from 'node:fs/promises'
+import { basename, dirname, join, resolve } from 'node:path'
+import type { StatusTotal } from '../../shared/withdrawal-record'
+import { columnIndex } from './columns'
+import { BOM, csvHeader, CsvSyntaxError, parseCsv, parseYesNo, unneutralise } from './csv'
+import { parseAmount } from './format'
+import { countReportRows } from './html'
+import { readRecordsFile, type ExportedRecord } from './json'
+import {
+  canonicalManifestBytes,
+  fileEntrySchema,
+  MANIFEST_FILE,
+  manifestFileText,
+  manifestSchema,
+  statusTotalSchema,
+  type FileEntry,
+  type Manifest,
+} from './manifest'
+import { keyFingerprint, normalizeFingerprint, verifyBytes } from './sign'
+import { diffTotals, sumTotals, TotalsAccumulator } from './totals'
+
+export type VerificationCheck = 'missing' | 'hash' | 'signature' | 'schema' | 'row_count' | 'totals'
+
+export interface VerificationProblem {
+  /** File name in the export folder (the manifest's own name for manifest-level problems). */
+  file: string
+  check: VerificationCheck
+  detail: string
+}
+
+export interface ExportVerification {
+  ok: boolean
+  problems: VerificationProblem[]
+  /** Fingerprint of the manifest's public key ('' when it has none that parses). See keyFingerprint. */
+  signerFingerprint: string
+  /** The manifest when it matched the schema (shown even if other checks failed), else null. */
+  manifest: Manifest | null
+  /** The records of the JSON file that passed the schema, when asked for (`keepRecords`). */
+  records?: ExportedRecord[]
+  /** Files in the folder that the manifest does not list (not covered by the signature). */
+  unlisted: string[]
+}
+
+export interface VerifyOptions {
+  /** The fingerprint the signer must have (from Settings, compared out of band); spaces and case ignored. */
+  expectFingerprint?: string
+  /** Return the JSON records (review mode). */
+  keepRecords?: boolean
+}
+
+interface Expectation {
+  rowCount: number | null
+  totals: StatusTotal[] | null
+}
+
+const MAX_LISTED = 5
+const BOM_BYTES = Buffer.from(BOM, 'utf8')
+
+/** Strict UTF-8 (simdutf, fast): a lone bad byte is reported, not silently turned into U+FFFD. */
+function decode(buf: Buffer): string | null {
+  return isUtf8(buf) ? buf.toString('utf8') : null
+}
+
+/** A manifest given as a folder means the folder's manifest.json. */
+async function manifestLocation(p: string): Promise<string> {
+  const abs = resolve(p)
+  try {
+    if ((await stat(abs)).isDirectory()) return join(abs, MANIFEST_FILE)
+  } catch {
+    // reported as missing below
+  }
+  return abs
+}
+
+export async function verifyExport(manifestPath: string, o: VerifyOptions = {}): Promise<ExportVerification> {
+  const path = await manifestLocation(manifestPath)
+  const dir = dirname(path)
+  const mname = basename(path)
+  const problems: VerificationProblem[] = []
+  const add = (file: string, check: VerificationCheck, detail: string): void => {
+    problems.push({ file, check, detail })
+  }
+  const done = (extra: Partial<ExportVerification>): ExportVerification => ({
+    ok: problems.length === 0,
+    problems,
+    signerFingerprint: '',
+    manifest: null,
+    unlisted: [],
+    ...extra,
+  })
+
+  let text: string | null
+  try {
+    const buf = await readFile(path)
+    text = decode(buf)
+  } catch {
+    add(mname, 'missing', `${path} does not exist or cannot be read`)
+    return done({})
+  }
+  let raw: unknown
+  try {
+    if (text === null) throw new Error('not valid UTF-8')
+    raw = JSON.parse(text)
+  } catch (e) {
+    add(mname, 'schema', `not JSON: ${(e as Error).message}`)
+    return done({ unlisted: await unlistedFiles(dir, mname, []) })
+  }
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    add(mname, 'schema', 'not a JSON object')
+    return done({ unlisted: await unlistedFiles(dir, mname, []) })
+  }
+  const obj = raw as Record<string, unknown>
+  if (manifestFileText(obj) !== text) {
+    add(
+      mname,
+      'schema',
+      'bytes differ from the normal layout of its content (edited outside the signed values)',
+    )
+  }
+
+  const parsed = manifestSchema.safeParse(obj)
+  const manifest = parsed.success ? parsed.data : null
+  if (!parsed.success) {
+    for (const i of parsed.error.issues.slice(0, 10)) {
+      add(mname, 'schema', `${i.path.map(String).join('.') || '(root)'}: ${i.message}`)
+    }
+  }
+
+  const signerFingerprint = checkSignature(obj, mname, add, o.expectFingerprint)
+
+  // What the files are compared with: from the valid manifest, or what can be salvaged from an invalid one.
+  const expect: Expectation = {
+    rowCount: manifest?.rowCount ?? (Number.isSafeInteger(obj.rowCount) ? (obj.rowCount as number) : null),
+    totals: manifest?.totals ?? salvageTotals(obj.totals),
+  }
+  const entries = manifest?.files ?? salvageEntries(obj.files)
+  checkManifestTotals(manifest, mname, add)
+  const names = new Set<string>()
+  for (const e of entries) {
+    if (names.has(e.name)) add(mname, 'schema', `${e.name} is listed twice`)
+    names.add(e.name)
+  }
+
+  let records: ExportedRecord[] | undefined
+  for (const entry of entries) {
+    const got = await checkFile(dir, entry, expect, add, o.keepRecords === true)
+    if (got && records === undefined) records = got
+  }
+  return done({
+    signerFingerprint,
+    manifest,
+    unlisted: await unlistedFiles(dir, mname, entries),
+    ...(o.keepRecords ? { records: records ?? [] } : {}),
+  })
+}
+
+type Add = (file: string, check: VerificationCheck, detail: string) => void
+
+function checkSignature(obj: Record<string, unknown>, mname: string, add: Add, expected?: string): string {
+  const { publicKey, signature } = obj
+  if (typeof publicKey !== 'string' || typeof signature !== 'string') {
+    add(mname, 'signature', 'no publicKey or signature')
+    return ''
+  }
+  let fingerprint = ''
+  try {
+    fingerprint = keyFingerprint(publicKey)
+    if (!verifyBytes(publicKey, canonicalManifestBytes(obj), signature)) {
+      add(mname, 'signature', 'the signature does not match the manifest content')
+    }
+  } catch (e) {
+    add(mname, 'signature', `public key unusable: ${(e as Error).message}`)
+  }
+  if (expected !== undefined && normalizeFingerprint(expected) !== normalizeFingerprint(fingerprint)) {
+    add(mname, 'signature', `signed by key ${fingerprint || '(none)'}, expected ${expected}`)
+  }
+  return fingerprint
+}
+
+function checkManifestTotals(m: Manifest | null, mname: string, add: Add): void {
+  if (!m) return
+  const seen = new Set<string>()
+  for (const t of m.totals) {
+    const k = `${t.status}\u0000${t.hasRefund}`
+    if (seen.has(k)) add(mname, 'schema', `totals list status "${t.status}" twice`)
+    seen.add(k)
+  }
+  const sum = sumTotals(m.totals)
+  if (sum.count !== m.rowCount) {
+    add(mname, 'totals', `status totals count ${sum.count} records, rowCount is ${m.rowCount}`)
+  }
+}
+
+function salvageTotals(v: unknown): StatusTotal[] | null {
+  if (!Array.isArray(v)) return null
+  const out: StatusTotal[] = []
+  for (const t of v) {
+    const r = statusTotalSchema.safeParse(t)
+    if (!r.success) return null
+    out.push(r.data)
+  }
+  return out
+}
+
+function salvageEntries(v: unknown): FileEntry[] {
+  if (!Array.isArray(v)) return []
+  return v.flatMap((e) => {
+    const r = fileEntrySchema.safeParse(e)
+    return r.success ? [r.data] : []
+  })
+}
+
+async function unlistedFiles(dir: string, mname: string, entries: readonly FileEntry[]): Promise<string[]> {
+  const listed = new Set([mname, ...entries.map((e) => e.name)])
+  try {
+    return (await readdir(dir)).filter((n) => !listed.has(n)).sort()
+  } catch {
+    return []
+  }
+}
+
+/** Returns the JSON file's valid records when `keep` (review mode). */
+async function checkFile(
+  dir: string,
+  entry: FileEntry,
+  expect: Expectation,
+  add: Add,
+  keep: boolean,
+): Promise<ExportedRecord[] | undefined> {
+  const path = join(dir, entry.name)
+  let buf: Buffer
+  try {
+    if (!(await stat(path)).isFile()) {
+      add(entry.name, 'missing', 'not a regular file')
+      return undefined
+    }
+    buf = await readFile(path)
+  } catch {
+    add(entry.name, 'missing', 'listed in the manifest but not in the folder')
+    return undefined
+  }
+  // WebCrypto digests on libuv's thread pool: the hash runs on the other core while this one parses.
+  const digest = webcrypto.subtle.digest('SHA-256', buf)
+  const content: Array<Parameters<Add>> = []
+  let records: ExportedRecord[] | undefined
+  try {
+    records = checkContent(entry, buf, expect, (...p) => content.push(p), keep)
+  } finally {
+    const sha = Buffer.from(await digest).toString('hex')
+    const diffs: string[] = []
+    if (buf.length !== entry.bytes) diffs.push(`${buf.length} bytes, manifest says ${entry.bytes}`)
+    if (sha !== entry.sha256) diffs.push(`SHA-256 ${sha}, manifest says ${entry.sha256}`)
+    if (diffs.length > 0) add(entry.name, 'hash', diffs.join('; '))
+    for (const p of content) add(...p)
+  }
+  return records
+}
+
+function checkContent(
+  entry: FileEntry,
+  buf: Buffer,
+  expect: Expectation,
+  add: Add,
+  keep: boolean,
+): ExportedRecord[] | undefined {
+  if (!isUtf8(buf)) {
+    add(entry.name, 'schema', 'not valid UTF-8')
+    return undefined
+  }
+  const rows = (n: number, what: string): void => {
+    if (expect.rowCount !== null && n !== expect.rowCount) {
+      add(entry.name, 'row_count', `${n} ${what}, manifest rowCount is ${expect.rowCount}`)
+    }
+  }
+  const totals = (actual: StatusTotal[]): void => {
+    if (expect.totals === null) return
+    const d = diffTotals(expect.totals, actual)
+    if (d.length > 0) {
+      const more = d.length > MAX_LISTED ? ` (+${d.length - MAX_LISTED} more)` : ''
+      add(entry.name, 'totals', d.slice(0, MAX_LISTED).join('; ') + more)
+    }
+  }
+  switch (entry.format) {
+    case 'csv':
+      checkCsv(entry, buf, add, rows, totals)
+      return undefined
+    case 'json': {
+      const ids = new Set<string>()
+      const acc = new TotalsAccumulator()
+      const kept: ExportedRecord[] | undefined = keep ? [] : undefined
+      let dup = 0
+      const read = readRecordsFile(buf, (r) => {
+        if (ids.has(r.localId)) dup += 1
+        ids.add(r.localId)
+        acc.addRecord(r)
+        kept?.push(r)
+      })
+      for (const issue of read.issues) add(entry.name, 'schema', issue)
+      if (!read.readable) return undefined
+      if (dup > 0) add(entry.name, 'schema', `${dup} records repeat a localId`)
+      rows(read.entries, 'records')
+      totals(acc.result())
+      return kept
+    }
+    case 'html':
+      rows(countReportRows(buf), 'report rows')
+      return undefined
+  }
+}
+
+function checkCsv(
+  entry: Extract<FileEntry, { format: 'csv' }>,
+  buf: Buffer,
+  add: Add,
+  rows: (n: number, what: string) => void,
+  totals: (t: StatusTotal[]) => void,
+): void {
+  const bom = buf.subarray(0, BOM_BYTES.length).equals(BOM_BYTES)
+  if (!bom) add(entry.name, 'schema', 'no UTF-8 byte order mark')
+  const header = csvHeader(entry.locale)
+  const at = {
+    status: columnIndex('status'),
+    refunded: columnIndex('refunded'),
+    deposit: columnIndex('deposit_amount'),
+    payout: columnIndex('payout_amount'),
+  }
+  const acc = new TotalsAccumulator()
+  const bad: string[] = []
+  let badCount = 0
+  let dataRows = 0
+  let headerOk = true
+  try {
+    parseCsv(bom ? buf.subarray(BOM_BYTES.length) : buf, entry.delimiter, (row) => {
+      if (row.line === 1) {
+        const i = header.findIndex((h, k) => row.cell(k) !== h)
+        if (i >= 0 || row.length !== header.length) {
+          headerOk = false
+          const col = i >= 0 ? i + 1 : Math.min(row.length, header.length) + 1
+          add(entry.name, 'schema', `header differs from the ${entry.locale} columns at column ${col}`)
+        }
+        return
+      }
+      dataRows += 1
+      const problem = (why: string): void => {
+        badCount += 1
+        if (bad.length < MAX_LISTED) bad.push(`line ${row.line}: ${why}`)
+      }
+      if (row.length !== header.length) return problem(`${row.length} fields, expected ${header.length}`)
+      const deposit = parseAmount(row.cell(at.deposit), entry.locale)
+      const payout = parseAmount(row.cell(at.payout), entry.locale)
+      const refunded = parseYesNo(row.cell(at.refunded), entry.locale)
+      if (deposit === undefined || payout === undefined) return problem('an amount cell is not an amount')
+      if (refunded === undefined) return problem('refunded is neither yes nor no')
+      acc.add({
+        status: unneutralise(row.cell(at.status)),
+        hasRefund: refunded,
+        depositCents: deposit,
+        payoutCents: payout,
+      })
+    })
+  } catch (e) {
+    if (!(e instanceof CsvSyntaxError)) throw e
+    add(entry.name, 'schema', `not valid CSV: ${e.message}`)
+    return
+  }
+  if (badCount > 0) add(entry.name, 'schema', `${badCount} malformed rows: ${bad.join('; ')}`)
+  rows(dataRows, 'data rows')
+  if (headerOk) totals(acc.result())
+}

@@ -1,0 +1,103 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import {
+  csvCell,
+  csvHeader,
+  csvLine,
+  CsvSyntaxError,
+  neutralise,
+  parseCsv,
+  unneutralise,
+  type CsvDelimiter,
+} from '../../../src/main/records/csv'
+import { CSV_COLUMNS } from '../../../src/main/records/columns'
+
+function parse(text: string, d: CsvDelimiter): string[][] {
+  const rows: string[][] = []
+  parseCsv(Buffer.from(text, 'utf8'), d, (row) =>
+    rows.push(Array.from({ length: row.length }, (_, i) => row.cell(i))),
+  )
+  return rows
+}
+
+describe('formula injection', () => {
+  it.each([
+    ['=SUM(A1)', "'=SUM(A1)"],
+    ['+1', "'+1"],
+    ['-1', "'-1"],
+    ['@x', "'@x"],
+    ['\tx', "'\tx"],
+    ['\rx', "'\rx"],
+    ['\nx', "'\nx"],
+    ["'already", "''already"],
+    ['  =1+1', "'  =1+1"],
+    ['＝1+1', "'＝1+1"],
+    ['+5511987654321', "'+5511987654321"],
+  ])('%j is neutralised', (input, out) => {
+    expect(neutralise(input)).toBe(out)
+    expect(unneutralise(neutralise(input))).toBe(input)
+  })
+
+  it.each(['Ana', '1.234,56', '2025-01-01T00:00:00.000Z', '', 'a=b', 'x-1', 'joão@example.com'])(
+    '%j is left alone',
+    (input) => {
+      expect(neutralise(input)).toBe(input)
+    },
+  )
+})
+
+describe('RFC 4180 quoting', () => {
+  it('quotes fields with the delimiter, quotes, CR or LF, doubling quotes', () => {
+    expect(csvCell('a;b', ';')).toBe('"a;b"')
+    expect(csvCell('a,b', ';')).toBe('a,b')
+    expect(csvCell('a,b', ',')).toBe('"a,b"')
+    expect(csvCell('say "hi"', ';')).toBe('"say ""hi"""')
+    expect(csvCell('two\nlines', ';')).toBe('"two\nlines"')
+    expect(csvCell('cr\rhere', ';')).toBe('"cr\rhere"')
+    expect(csvLine(['a', 'b;c', ''], ';')).toBe('a;"b;c";\r\n')
+  })
+
+  it('a neutralised cell that needs quotes is neutralised inside the quotes', () => {
+    expect(csvCell('=HYPERLINK("http://x";"y")', ';')).toBe('"\'=HYPERLINK(""http://x"";""y"")"')
+    expect(csvCell('\r=1', ';')).toBe('"\'\r=1"')
+  })
+
+  it('round-trips any text through write, parse and un-neutralise (both delimiters)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(fc.string({ unit: 'binary' }), { minLength: 1, maxLength: 6 }), {
+          minLength: 1,
+          maxLength: 6,
+        }),
+        fc.constantFrom<CsvDelimiter>(';', ','),
+        (rows, d) => {
+          const text = rows.map((r) => csvLine(r, d)).join('')
+          const back = parse(text, d).map((r) => r.map(unneutralise))
+          expect(back).toEqual(rows)
+        },
+      ),
+      { numRuns: 300 },
+    )
+  })
+
+  it('refuses the ways a damaged file shows', () => {
+    expect(() => parse('a;"b\r\n', ';')).toThrow(CsvSyntaxError)
+    expect(() => parse('a;b"c\r\n', ';')).toThrow(/quote inside/)
+    expect(() => parse('"a"b;c\r\n', ';')).toThrow(/after a closing quote/)
+    expect(() => parse('a\rb\r\n', ';')).toThrow(/CR without LF/)
+  })
+
+  it('counts lines across quoted line breaks', () => {
+    const lines: number[] = []
+    parseCsv(Buffer.from('h\r\n"a\nb"\r\nc\r\n'), ';', (row) => lines.push(row.line))
+    expect(lines).toEqual([1, 2, 4])
+  })
+})
+
+describe('columns', () => {
+  it('headers: ids in en, labels in pt-BR, unique', () => {
+    expect(csvHeader('en')).toEqual(CSV_COLUMNS.map((c) => c.id))
+    expect(new Set(csvHeader('pt-BR')).size).toBe(CSV_COLUMNS.length)
+    expect(new Set(csvHeader('en')).size).toBe(CSV_COLUMNS.length)
+  })
+})

@@ -1,0 +1,288 @@
+import { createHash } from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { openLedger } from '../../../src/main/ledger/index'
+import { CSV_COLUMNS } from '../../../src/main/records/columns'
+import { parseCsv, unneutralise } from '../../../src/main/records/csv'
+import { REPORT_CSP } from '../../../src/main/records/report-assets'
+import {
+  generateSigningKeyPair,
+  keyFingerprint,
+  RECORDS_SCHEMA,
+  SigningKeyError,
+  verifyExport,
+} from '../../../src/main/records/index'
+import { manifestSchema as manifestSchemaForTests } from '../../../src/main/records/manifest'
+import { makeRecords, nastyRecords, seededLedger, tempDir } from './fixtures'
+import { EXPORTED_AT, exportTo, fileIn, readManifest, SIGNER, track } from './helpers'
+import { sortTotals } from '../../../src/main/records/totals'
+import type { WithdrawalRecord } from '../../../src/shared/withdrawal-record'
+
+function csvRows(file: string, d: ';' | ','): string[][] {
+  const buf = fs.readFileSync(file)
+  expect([...buf.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf])
+  const rows: string[][] = []
+  parseCsv(buf.subarray(3), d, (row) => rows.push(Array.from({ length: row.length }, (_, i) => row.cell(i))))
+  return rows
+}
+
+const col = (id: string): number => CSV_COLUMNS.findIndex((c) => c.id === id)
+
+describe('exportRecords', () => {
+  it('writes a new folder with the three files and a signed manifest that verifies', async () => {
+    const { ledger } = seededLedger(makeRecords(50))
+    track(ledger)
+    const headBefore = ledger.auditHead()
+    const res = await exportTo(ledger)
+    expect(path.basename(res.folder)).toBe('depix-export-producao-20250601T120000Z')
+    expect(fs.readdirSync(res.folder).sort()).toEqual([
+      'manifest.json',
+      'records.csv',
+      'records.json',
+      'report.html',
+    ])
+    expect(res.rowCount).toBe(50)
+    expect(res.files.map((f) => path.basename(f))).toEqual(['records.csv', 'records.json', 'report.html'])
+
+    const m = manifestSchemaForTests.parse(readManifest(res))
+    expect(m).toMatchObject({
+      schema: 'tesouraria-depix/export-manifest',
+      version: 1,
+      appVersion: '0.1.0-test',
+      profile: { name: 'Produção', network: 'liquid' },
+      filter: {},
+      exportedAt: EXPORTED_AT.toISOString(),
+      rowCount: 50,
+      publicKey: SIGNER.publicKeyPem,
+    })
+    for (const f of m.files) {
+      const buf = fs.readFileSync(fileIn(res, f.name))
+      expect(f.bytes).toBe(buf.length)
+      expect(f.sha256).toBe(createHash('sha256').update(buf).digest('hex'))
+    }
+    expect(m.auditHead).toEqual(headBefore)
+    const v = await verifyExport(res.manifestPath)
+    expect(v).toMatchObject({
+      ok: true,
+      problems: [],
+      unlisted: [],
+      signerFingerprint: keyFingerprint(SIGNER.publicKeyPem),
+    })
+  })
+
+  it('never overwrites: a second export in the same second gets its own folder', async () => {
+    const { ledger } = seededLedger(makeRecords(3))
+    track(ledger)
+    const dir = tempDir()
+    const a = await exportTo(ledger, { dir })
+    const b = await exportTo(ledger, { dir })
+    expect(path.basename(b.folder)).toBe(`${path.basename(a.folder)}-2`)
+    expect((await verifyExport(a.manifestPath)).ok).toBe(true)
+    expect((await verifyExport(b.manifestPath)).ok).toBe(true)
+  })
+
+  it('totals are the ledger’s own totalsByStatus, and JSON records are the ledger’s records', async () => {
+    const { ledger } = seededLedger(makeRecords(400))
+    track(ledger)
+    const res = await exportTo(ledger)
+    const m = manifestSchemaForTests.parse(readManifest(res))
+    expect(m.totals).toEqual(sortTotals(ledger.totalsByStatus()))
+    const json = JSON.parse(fs.readFileSync(fileIn(res, 'records.json'), 'utf8')) as {
+      schema: string
+      version: number
+      records: unknown[]
+    }
+    expect(json.schema).toBe(RECORDS_SCHEMA)
+    expect(json.version).toBe(1)
+    expect(json.records).toEqual([...ledger.iterate()])
+    // UTF-8 as is, one record per line.
+    expect(fs.readFileSync(fileIn(res, 'records.json'), 'utf8')).toContain('João')
+    expect(fs.readFileSync(fileIn(res, 'records.json'), 'utf8').split('\n')).toHaveLength(400 + 3)
+  })
+
+  it('applies the filter, records it in the manifest, and reports progress', async () => {
+    const { ledger } = seededLedger(makeRecords(2500))
+    track(ledger)
+    const progress: Array<[number, number]> = []
+    const filter = { statuses: ['sent'], from: '2025-01-02T00:00:00.000Z', limit: 5, offset: 3 }
+    const res = await exportTo(ledger, { filter, onProgress: (d, t) => progress.push([d, t]) })
+    const expected = ledger.query({ statuses: ['sent'], from: '2025-01-02T00:00:00.000Z', limit: 1 }).total
+    expect(expected).toBeGreaterThan(1000)
+    expect(res.rowCount).toBe(expected)
+    const m = manifestSchemaForTests.parse(readManifest(res))
+    expect(m.filter).toEqual({ statuses: ['sent'], from: '2025-01-02T00:00:00.000Z' })
+    expect(m.totals.map((t) => t.status)).toEqual(['sent'])
+    expect(progress.at(-1)).toEqual([expected, expected])
+    expect(progress.length).toBeGreaterThan(1)
+    expect(m.createdAtRange.first! >= '2025-01-02').toBe(true)
+    expect(fs.readFileSync(fileIn(res, 'report.html'), 'utf8')).toContain(
+      '<dd>status: sent; criado a partir de 01/01/2025 21:00:00</dd>',
+    )
+  })
+
+  it('pt-BR CSV: ";" and Brazilian formats; en CSV: "," and ISO formats', async () => {
+    const recs = [...makeRecords(5)]
+    const { ledger } = seededLedger(recs)
+    track(ledger)
+    const first = ledger.iterate().next().value!
+    const pt = await exportTo(ledger)
+    const ptRows = csvRows(fileIn(pt, 'records.csv'), ';')
+    expect(ptRows[0]?.[0]).toBe('ID local')
+    const ptRow = ptRows[1]!
+    expect(ptRow[col('created_at')]).toMatch(/^\d\d\/\d\d\/\d{4} \d\d:\d\d:\d\d$/)
+    expect(ptRow[col('requested_amount')]).toMatch(/^\d{1,3}(\.\d{3})*,\d\d$/)
+    expect(ptRow[col('local_id')]).toBe(first.localId)
+
+    const en = await exportTo(ledger, { locale: 'en' })
+    const enRows = csvRows(fileIn(en, 'records.csv'), ',')
+    expect(enRows[0]).toEqual(CSV_COLUMNS.map((c) => c.id))
+    expect(enRows[1]?.[col('created_at')]).toBe(first.createdAt)
+    expect(enRows[1]?.[col('requested_amount')]).toBe((first.amountCents / 100).toFixed(2))
+    expect(manifestSchemaForTests.parse(readManifest(en)).files[0]).toMatchObject({
+      delimiter: ',',
+      locale: 'en',
+    })
+
+    const ptComma = await exportTo(ledger, { csvDelimiter: ',' })
+    // "1.234,56" holds the delimiter: quoted, and still verifies.
+    expect(fs.readFileSync(fileIn(ptComma, 'records.csv'), 'utf8')).toMatch(/,"\d{1,3}(\.\d{3})*,\d\d",/)
+    expect((await verifyExport(ptComma.manifestPath)).ok).toBe(true)
+  })
+
+  it('text cells that a spreadsheet would run are neutralised; quotes, delimiters and newlines survive', async () => {
+    const recs = nastyRecords()
+    const { ledger } = seededLedger(recs)
+    track(ledger)
+    for (const d of [';', ','] as const) {
+      const res = await exportTo(ledger, { csvDelimiter: d })
+      const rows = csvRows(fileIn(res, 'records.csv'), d).slice(1)
+      expect(rows).toHaveLength(recs.length)
+      const byId = new Map(rows.map((r) => [r[col('local_id')], r]))
+      for (const rec of recs) {
+        const row = byId.get(rec.localId)!
+        expect(unneutralise(row[col('receiver_name')]!)).toBe(rec.receiverName)
+        expect(unneutralise(row[col('pix_key')]!)).toBe(rec.pixKey)
+        expect(unneutralise(row[col('operator')]!)).toBe(rec.operator)
+        for (const cell of row) expect(cell).not.toMatch(/^[=+\-@\t\r\n]/)
+      }
+      expect(byId.get(recs[0]!.localId)![col('receiver_name')]).toBe("'=SUM(A1)")
+      expect(byId.get(recs[0]!.localId)![col('status')]).toBe("'=cmd|'_/c_calc'!a0")
+      expect(byId.get(recs[1]!.localId)![col('pix_key')]).toBe("'+5511987654321")
+      expect(byId.get(recs[2]!.localId)![col('operator')]).toBe("''quoted")
+      expect((await verifyExport(res.manifestPath)).ok).toBe(true)
+    }
+  })
+
+  it('the HTML report escapes every value and loads nothing', async () => {
+    const { ledger } = seededLedger(nastyRecords())
+    track(ledger)
+    const res = await exportTo(ledger)
+    const html = fs.readFileSync(fileIn(res, 'report.html'), 'utf8')
+    expect(html).not.toContain('<script>alert')
+    expect(html).toContain('&lt;script&gt;alert(0)&lt;/script&gt;')
+    expect(html).toContain('Ana &quot;Aspas&quot; Souza')
+    expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="${REPORT_CSP}">`)
+    expect(REPORT_CSP).toMatch(
+      /^default-src 'none'; style-src ('sha256-[^']+' ?){2}; script-src 'sha256-[^']+';/,
+    )
+    // Each inline style and script is allowed by its own hash, and nothing else is inline.
+    const inline = [...html.matchAll(/<(style|script)>([\s\S]*?)<\/\1>/g)]
+    expect(inline.map((m) => m[1])).toEqual(['style', 'style', 'script'])
+    for (const m of inline) {
+      expect(REPORT_CSP).toContain(`'sha256-${createHash('sha256').update(m[2]!, 'utf8').digest('base64')}'`)
+    }
+    expect(html).not.toMatch(/\son[a-z]+=/i)
+    expect(html).not.toMatch(/\sstyle=/i)
+    expect(html).not.toMatch(/<(link|img|iframe|object|embed|base|form)\b/i)
+    expect(html).not.toMatch(/\s(src|href|action)=/i)
+    expect(html).not.toMatch(/url\(/i)
+  })
+
+  it('the private key is never written; credential-looking values in raw bodies are redacted everywhere', async () => {
+    const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJwYXJ0bmVyIn0.c2lnbmF0dXJlLXZhbHVl'
+    const clientSecret = 'cs_live_7f3a9b2c1d'
+    const [a, b, c] = [...makeRecords(3)]
+    const recs = [
+      { ...a!, lastRemote: { ...a!.lastRemote, access_token: 'opaque-token-value', note: `Bearer ${jwt}` } },
+      { ...b!, createResponse: { withdrawalId: 'w', debug: { headers: { Authorization: 'Basic abc' } } } },
+      { ...c!, request: { ...c!.request, memo: `secret is ${clientSecret}` } },
+    ]
+    const { ledger } = seededLedger(recs)
+    track(ledger)
+    const res = await exportTo(ledger, { secrets: [clientSecret, 'short'] })
+    expect(res.redacted).toBe(4)
+    const privateBody = SIGNER.privateKeyPem.split('\n').filter((l) => l && !l.startsWith('-----'))
+    for (const name of fs.readdirSync(res.folder)) {
+      const text = fs.readFileSync(path.join(res.folder, name), 'utf8')
+      for (const line of privateBody) expect(text).not.toContain(line)
+      expect(text).not.toContain('PRIVATE KEY')
+      for (const s of [jwt, clientSecret, 'opaque-token-value', 'Basic abc']) expect(text).not.toContain(s)
+    }
+    const json = JSON.parse(fs.readFileSync(fileIn(res, 'records.json'), 'utf8')) as {
+      records: WithdrawalRecord[]
+    }
+    const byId = new Map(json.records.map((r) => [r.localId, r]))
+    expect(byId.get(a!.localId)?.lastRemote?.access_token).toBe('[redacted]')
+    expect(byId.get(a!.localId)?.lastRemote?.receiverName).toBe(a!.lastRemote!.receiverName)
+    expect(byId.get(b!.localId)?.createResponse?.debug).toEqual({ headers: { Authorization: '[redacted]' } })
+    expect((await verifyExport(res.manifestPath)).ok).toBe(true)
+  })
+
+  it('audits the export in the ledger, with the manifest hash', async () => {
+    const { ledger } = seededLedger(makeRecords(4))
+    track(ledger)
+    const res = await exportTo(ledger, { operator: 'ana' })
+    const entry = ledger.audit({ limit: 1 }).rows[0]!
+    expect(entry).toMatchObject({ operator: 'ana', action: 'records.exported' })
+    expect(entry.details.manifestSha256).toBe(
+      createHash('sha256').update(fs.readFileSync(res.manifestPath)).digest('hex'),
+    )
+    expect(ledger.verifyAuditChain().ok).toBe(true)
+  })
+
+  it('one format only; an empty result still makes a valid export', async () => {
+    const { ledger } = seededLedger(makeRecords(4))
+    track(ledger)
+    const res = await exportTo(ledger, { formats: ['json'], filter: { statuses: ['nothing-like-this'] } })
+    expect(res.rowCount).toBe(0)
+    expect(fs.readdirSync(res.folder).sort()).toEqual(['manifest.json', 'records.json'])
+    expect(await verifyExport(res.manifestPath)).toMatchObject({ ok: true })
+    const all = await exportTo(ledger, { formats: ['csv', 'html'], filter: { statuses: ['none'] } })
+    expect(await verifyExport(all.manifestPath)).toMatchObject({ ok: true })
+  })
+
+  it('refuses a key pair that does not match before writing anything', async () => {
+    const { ledger } = seededLedger(makeRecords(2))
+    track(ledger)
+    const dir = tempDir()
+    const other = generateSigningKeyPair()
+    await expect(
+      exportTo(ledger, {
+        dir,
+        signer: { privateKeyPem: SIGNER.privateKeyPem, publicKeyPem: other.publicKeyPem },
+      }),
+    ).rejects.toThrow(SigningKeyError)
+    await expect(exportTo(ledger, { dir, signer: { ...SIGNER, privateKeyPem: 'nope' } })).rejects.toThrow(
+      /private key is not a PEM key$/,
+    )
+    expect(fs.readdirSync(dir)).toEqual([])
+  })
+
+  it('removes its folder when it fails midway', async () => {
+    const { ledger, file } = seededLedger(makeRecords(3000))
+    track(ledger)
+    const dir = tempDir()
+    let calls = 0
+    await expect(
+      exportTo(ledger, {
+        dir,
+        onProgress: () => {
+          if (++calls === 2) throw new Error('disk full')
+        },
+      }),
+    ).rejects.toThrow('disk full')
+    expect(fs.readdirSync(dir)).toEqual([])
+    track(openLedger(file))
+  })
+})

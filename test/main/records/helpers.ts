@@ -1,0 +1,85 @@
+import { createHash } from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import { afterEach } from 'vitest'
+import type { Ledger } from '../../../src/main/ledger/index'
+import {
+  canonicalManifestBytes,
+  exportRecords,
+  generateSigningKeyPair,
+  type ExportOptions,
+  type ExportResult,
+} from '../../../src/main/records/index'
+import { manifestFileText } from '../../../src/main/records/manifest'
+import { signBytes, signingKey, type SigningKeyPair } from '../../../src/main/records/sign'
+import { cleanupTempDirs, tempDir } from './fixtures'
+
+const ledgers: Ledger[] = []
+
+afterEach(() => {
+  for (const l of ledgers.splice(0)) {
+    try {
+      l.close()
+    } catch {
+      // closed by the test
+    }
+  }
+  cleanupTempDirs()
+})
+
+export function track(l: Ledger): Ledger {
+  ledgers.push(l)
+  return l
+}
+
+export const SIGNER: SigningKeyPair = generateSigningKeyPair()
+export const OTHER_SIGNER: SigningKeyPair = generateSigningKeyPair()
+export const EXPORTED_AT = new Date('2025-06-01T12:00:00.000Z')
+
+export function exportTo(ledger: Ledger, over: Partial<ExportOptions> = {}): Promise<ExportResult> {
+  return exportRecords(ledger, {
+    dir: tempDir('records-export-'),
+    formats: ['csv', 'json', 'html'],
+    signer: SIGNER,
+    appVersion: '0.1.0-test',
+    profile: { name: 'Produção', network: 'liquid' },
+    now: () => EXPORTED_AT,
+    ...over,
+  })
+}
+
+export const fileIn = (res: ExportResult, name: string): string => path.join(res.folder, name)
+
+export function readManifest(
+  res: ExportResult,
+): Record<string, unknown> & { files: Array<Record<string, unknown>> } {
+  return JSON.parse(fs.readFileSync(res.manifestPath, 'utf8')) as Record<string, unknown> & {
+    files: Array<Record<string, unknown>>
+  }
+}
+
+export function writeManifest(res: ExportResult, m: Record<string, unknown>): void {
+  fs.writeFileSync(res.manifestPath, manifestFileText(m))
+}
+
+/** Re-signs the manifest as an attacker holding `signer` would (public key replaced too). */
+export function resign(m: Record<string, unknown>, signer: SigningKeyPair): void {
+  m.publicKey = signer.publicKeyPem
+  m.signature = signBytes(signingKey(signer), canonicalManifestBytes(m))
+}
+
+/** Updates a file's size and hash in the manifest to match its current bytes. */
+export function fixHash(res: ExportResult, m: { files: Array<Record<string, unknown>> }, name: string): void {
+  const buf = fs.readFileSync(fileIn(res, name))
+  const entry = m.files.find((f) => f.name === name)
+  if (!entry) throw new Error(`no ${name}`)
+  entry.bytes = buf.length
+  entry.sha256 = createHash('sha256').update(buf).digest('hex')
+}
+
+export function flipByte(file: string, offset: number): void {
+  const buf = fs.readFileSync(file)
+  const i = offset < 0 ? buf.length + offset : offset
+  buf[i] = (buf[i] ?? 0) ^ 0x01
+  fs.writeFileSync(file, buf)
+}

@@ -1,0 +1,109 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { openReview } from '../../../src/main/records/index'
+import { sortTotals } from '../../../src/main/records/totals'
+import { makeRecords, seededLedger } from './fixtures'
+import {
+  exportTo,
+  fileIn,
+  fixHash,
+  flipByte,
+  readManifest,
+  resign,
+  SIGNER,
+  track,
+  writeManifest,
+} from './helpers'
+
+describe('openReview', () => {
+  it('serves the exported records through the same ledger queries as the live list', async () => {
+    const { ledger } = seededLedger(makeRecords(300))
+    track(ledger)
+    const res = await exportTo(ledger)
+    const review = await openReview(res.folder)
+    try {
+      expect(review.verification.ok).toBe(true)
+      expect(review.verification.records).toBeUndefined()
+      const filters = [
+        {},
+        { statuses: ['sent'] },
+        { statuses: ['refunded', 'error'], sort: { field: 'amount', dir: 'desc' } as const },
+        { text: 'joão', limit: 20 },
+        { from: '2025-01-01T12:00:00.000Z', to: '2025-01-02T00:00:00.000Z' },
+      ]
+      for (const f of filters) {
+        expect(review.ledger.query(f)).toEqual(ledger.query(f))
+        expect(sortTotals(review.ledger.totalsByStatus(f))).toEqual(sortTotals(ledger.totalsByStatus(f)))
+      }
+      expect(review.ledger.audit().rows[0]).toMatchObject({
+        action: 'records.imported',
+        details: { count: 300 },
+      })
+    } finally {
+      review.close()
+    }
+    review.close()
+    expect(() => review.ledger.query({})).toThrow(/closed/)
+  })
+
+  it('a tampered export still opens, with its problems, so the reviewer sees both', async () => {
+    const { ledger } = seededLedger(makeRecords(20))
+    track(ledger)
+    const res = await exportTo(ledger)
+    flipByte(fileIn(res, 'records.csv'), 500)
+    const review = await openReview(res.manifestPath)
+    try {
+      expect(review.verification.ok).toBe(false)
+      expect(review.verification.problems).toContainEqual(
+        expect.objectContaining({ file: 'records.csv', check: 'hash' }),
+      )
+      expect(review.ledger.query({}).total).toBe(20)
+    } finally {
+      review.close()
+    }
+  })
+
+  it('records that cannot be loaded (duplicate ids) leave an empty review and a schema problem', async () => {
+    const { ledger } = seededLedger(makeRecords(5))
+    track(ledger)
+    const res = await exportTo(ledger, { formats: ['json'] })
+    const json = fileIn(res, 'records.json')
+    const lines = fs.readFileSync(json, 'utf8').split('\n')
+    lines[2] = lines[1]!
+    fs.writeFileSync(json, lines.join('\n'))
+    const m = readManifest(res)
+    fixHash(res, m, 'records.json')
+    resign(m, SIGNER)
+    writeManifest(res, m)
+    const review = await openReview(res.manifestPath)
+    try {
+      expect(review.verification.ok).toBe(false)
+      expect(review.verification.problems.map((p) => `${p.file}:${p.check}`)).toEqual([
+        'records.json:schema',
+        'records.json:totals',
+        'records.json:schema',
+      ])
+      expect(review.verification.problems.at(-1)?.detail).toMatch(/cannot be loaded for review/)
+      expect(review.ledger.query({}).total).toBe(0)
+    } finally {
+      review.close()
+    }
+  })
+
+  it('a folder without an export: verification says missing, the review is empty', async () => {
+    const { ledger } = seededLedger(makeRecords(1))
+    track(ledger)
+    const res = await exportTo(ledger)
+    fs.rmSync(res.manifestPath)
+    const review = await openReview(path.dirname(res.manifestPath))
+    try {
+      expect(review.verification.problems).toEqual([
+        expect.objectContaining({ file: 'manifest.json', check: 'missing' }),
+      ])
+      expect(review.ledger.query({}).total).toBe(0)
+    } finally {
+      review.close()
+    }
+  })
+})
