@@ -18,29 +18,30 @@ import {
 import { withdrawalDraftSchema } from './withdrawal'
 import { recordFilterSchema, statusObservationSchema, withdrawalRecordSchema } from './withdrawal-record'
 
-export const ipcErrorSchema = z
-  .object({
-    /** Stable code: `invalid_input`, `unknown_channel`, `internal`, an ApiError kind, or a service's own code. */
-    code: z.string(),
-    /** English fallback text; the renderer shows its own translation of `code` where it has one. */
-    message: z.string(),
-    /** Present when the failure came from the DePix API (an ApiError kind). */
-    kind: z.string().optional(),
-    status: z.number().int().nullable().optional(),
-    requestId: z.string().nullable().optional(),
-    messageCode: z.string().optional(),
-    denialCode: z.string().optional(),
-    retryAfterSeconds: z.number().optional(),
-    /** The service's own free text, shown raw next to our message, never parsed. */
-    serviceMessage: z.string().optional(),
-    /** End-user sentence for API errors, in pt-BR and en. */
-    userMessage: z.object({ 'pt-BR': z.string(), en: z.string() }).optional(),
-    /** Field-level refusals of validated input, by field path: stable message codes. */
-    fields: z.record(z.string(), z.string()).optional(),
-    /** Records concerned (e.g. the similar withdrawals behind a `duplicate` refusal), by local id. */
-    localIds: z.array(z.string()).optional(),
-  })
-  // Not loose: whatever a mapper puts on an error, only the fields named here cross to the renderer.
+export const ipcErrorSchema = z.object({
+  /** Stable code: `invalid_input`, `unknown_channel`, `internal`, an ApiError kind, or a service's own code. */
+  code: z.string(),
+  /** English fallback text; the renderer shows its own translation of `code` where it has one. */
+  message: z.string(),
+  /** Present when the failure came from the DePix API (an ApiError kind). */
+  kind: z.string().optional(),
+  status: z.number().int().nullable().optional(),
+  requestId: z.string().nullable().optional(),
+  messageCode: z.string().optional(),
+  denialCode: z.string().optional(),
+  retryAfterSeconds: z.number().optional(),
+  /** The service's own free text, shown raw next to our message, never parsed. */
+  serviceMessage: z.string().optional(),
+  /** End-user sentence for API errors, in pt-BR and en. */
+  userMessage: z.object({ 'pt-BR': z.string(), en: z.string() }).optional(),
+  /** Field-level refusals of validated input, by field path: stable message codes. */
+  fields: z.record(z.string(), z.string()).optional(),
+  /** A finer machine reason (e.g. the Liquid helper's refusal behind `refund_address_invalid`). */
+  reason: z.string().optional(),
+  /** Records concerned (e.g. the similar withdrawals behind a `duplicate` refusal), by local id. */
+  localIds: z.array(z.string()).optional(),
+})
+// Not loose: whatever a mapper puts on an error, only the fields named here cross to the renderer.
 export type IpcError = z.infer<typeof ipcErrorSchema>
 
 export type IpcResult<T> = { ok: true; data: T } | { ok: false; error: IpcError }
@@ -205,14 +206,21 @@ export const channels = {
 
   'profiles:list': {
     input: none,
-    output: z.object({ profiles: z.array(publicProfileSchema), activeId: z.string(), vault: vaultStatusSchema }),
+    output: z.object({
+      profiles: z.array(publicProfileSchema),
+      activeId: z.string(),
+      vault: vaultStatusSchema,
+    }),
   },
   'profiles:addLive': { input: newLiveProfileInputSchema, output: publicProfileSchema },
   'profiles:setCredentials': {
     input: z.strictObject({ id: z.string(), credentials: credentialsInputSchema }),
     output: publicProfileSchema,
   },
-  'profiles:update': { input: z.strictObject({ id: z.string(), patch: profileUpdateSchema }), output: publicProfileSchema },
+  'profiles:update': {
+    input: z.strictObject({ id: z.string(), patch: profileUpdateSchema }),
+    output: publicProfileSchema,
+  },
   'profiles:remove': { input: z.strictObject({ id: z.string() }), output: z.null() },
   'profiles:select': { input: z.strictObject({ id: z.string() }), output: publicProfileSchema },
 
@@ -223,7 +231,10 @@ export const channels = {
 
   'liquid:check': { input: z.strictObject({ address: z.string().max(4096) }), output: liquidCheckSchema },
 
-  'withdrawals:quote': { input: z.strictObject({ draft: withdrawalDraftSchema }), output: withdrawalQuoteSchema },
+  'withdrawals:quote': {
+    input: z.strictObject({ draft: withdrawalDraftSchema }),
+    output: withdrawalQuoteSchema,
+  },
   'withdrawals:create': {
     input: z.strictObject({ draft: withdrawalDraftSchema, confirmDuplicate: z.boolean().optional() }),
     output: withdrawalRecordSchema,
@@ -231,7 +242,10 @@ export const channels = {
   'withdrawals:list': { input: recordFilterSchema, output: recordPageSchema },
   'withdrawals:get': { input: localIdInput, output: withdrawalDetailSchema },
   'withdrawals:markFunded': {
-    input: z.strictObject({ localId: z.string().min(1).max(100), txId: z.string().trim().max(128).optional() }),
+    input: z.strictObject({
+      localId: z.string().min(1).max(100),
+      txId: z.string().trim().max(128).optional(),
+    }),
     output: withdrawalRecordSchema,
   },
   'withdrawals:resolveUnknown': {
@@ -254,10 +268,16 @@ export const channels = {
     }),
     output: withdrawalRecordSchema,
   },
-  'sandbox:maintenance': { input: z.strictObject({ on: z.boolean() }), output: z.object({ on: z.boolean() }) },
+  'sandbox:maintenance': {
+    input: z.strictObject({ on: z.boolean() }),
+    output: z.object({ on: z.boolean() }),
+  },
 
   'records:export': { input: exportRequestSchema, output: exportResultSchema.nullable() },
-  'records:publicKey': { input: none, output: z.object({ fingerprint: z.string(), publicKeyPem: z.string() }) },
+  'records:publicKey': {
+    input: none,
+    output: z.object({ fingerprint: z.string(), publicKeyPem: z.string() }),
+  },
   'review:open': {
     input: z.strictObject({ dir: z.string().min(1).max(4096).optional() }),
     output: reviewSummarySchema.nullable(),

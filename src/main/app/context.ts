@@ -1,0 +1,176 @@
+/**
+ * The whole main side, Electron-free: embedded sandbox, profiles and vault, the shared ledger, the active
+ * profile's runtime, records, and the router every IPC call goes through. The Electron shell and the E2E tests
+ * build the same context; only the ports (folder dialog, OS browser) differ.
+ */
+import { join } from 'node:path'
+import { events, type EventName, type EventPayload } from '../../shared/contract'
+import { SANDBOX_PROFILE_ID, type Profile } from '../../shared/profile'
+import type { Router } from '../ipc/router'
+import { openLedger, type Ledger } from '../ledger'
+import { createProfileService, type KeyValueStore, type ProfileService } from '../profiles'
+import type { openReview } from '../records'
+import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox'
+import type { Vault } from '../secrets/vault'
+import { AppError } from './errors'
+import { buildRouter } from './handlers'
+import { openRuntime, sessionView, type ProfileRuntime } from './runtime'
+
+export interface AppPorts {
+  /** The OS folder dialog; null when the user cancels. */
+  chooseDirectory(purpose: 'export' | 'review'): Promise<string | null>
+  /** Opens an already-checked https URL in the OS browser. */
+  openExternal(url: string): Promise<void>
+}
+
+export interface AppContextOptions {
+  dataDir: string
+  vault: Vault
+  store: KeyValueStore
+  app: { name: string; version: string; platform: string }
+  ports: AppPorts
+  /** The embedded sandbox (default profile of a fresh install); false only where no sandbox is wanted. */
+  sandbox?: SandboxOptions | false
+  operator: string
+  /** Default true. Tests that seed many records turn the status tracker off. */
+  trackerAutoStart?: boolean
+  log?: (line: string) => void
+}
+
+type Emit = <E extends EventName>(event: E, payload: EventPayload<E>) => void
+
+export interface AppContext {
+  router: Router
+  sandbox: Sandbox | null
+  profiles: ProfileService
+  ledger: Ledger
+  /** Every event for the renderer; the shell forwards them with webContents.send. */
+  onEvent(listener: (event: EventName, payload: unknown) => void): () => void
+  runtime(): ProfileRuntime
+  close(): Promise<void>
+}
+
+/** Mutable state of the context, shared with the handlers. */
+export interface AppState {
+  readonly o: AppContextOptions
+  readonly sandbox: Sandbox | null
+  readonly profiles: ProfileService
+  readonly ledger: Ledger
+  readonly emit: Emit
+  runtime(): ProfileRuntime
+  switchProfile(id: string): Promise<Profile>
+  review: Awaited<ReturnType<typeof openReview>> | null
+}
+
+export async function createAppContext(o: AppContextOptions): Promise<AppContext> {
+  const log = o.log ?? (() => undefined)
+  const sandbox = o.sandbox === false ? null : await startSandbox({ port: 0, ...o.sandbox })
+  const profiles = createProfileService({
+    store: o.store,
+    vault: o.vault,
+    sandbox: () => (sandbox ? { baseUrl: sandbox.baseUrl, clientId: sandbox.credentials.clientId } : null),
+  })
+  for (const w of profiles.warnings()) log(`profiles: ${w.code}`)
+  const ledger = openLedger(join(o.dataDir, 'ledger.sqlite'))
+
+  const listeners = new Set<(event: EventName, payload: unknown) => void>()
+  // Events pass through their contract schema like results do: only named fields reach the renderer.
+  const emit: Emit = (event, payload) => {
+    const parsed = events[event].safeParse(payload)
+    if (!parsed.success) {
+      log(`event ${event} dropped: payload outside the contract`)
+      return
+    }
+    for (const l of listeners) l(event, parsed.data)
+  }
+
+  let current: ProfileRuntime | null = null
+  let unsubscribe: Array<() => void> = []
+
+  const open = (profile: Profile): ProfileRuntime => {
+    const credentials =
+      profile.id === SANDBOX_PROFILE_ID && sandbox
+        ? ({ kind: 'client_credentials', ...sandbox.credentials } as const)
+        : profiles.credentials(profile.id)
+    if (!credentials) throw new AppError('not_signed_in', 'This profile has no credentials yet.')
+    const rt = openRuntime({ profile, credentials, ledger, operator: o.operator })
+    if (o.trackerAutoStart !== false) rt.withdrawals.tracker.start()
+    unsubscribe = [
+      rt.withdrawals.onChange((r) => emit('withdrawal:changed', r)),
+      rt.client.onSessionChange((s) => emit('session:changed', sessionView(s, profile))),
+      rt.client.onAllowanceChange((a) => emit('allowance:changed', a)),
+    ]
+    if (profile.kind === 'sandbox') {
+      // The sandbox's own credentials: signing in needs no one, so the first page already shows a session.
+      rt.client.signIn().catch(() => log('sandbox sign-in failed'))
+    }
+    return rt
+  }
+
+  const closeCurrent = async (): Promise<void> => {
+    for (const u of unsubscribe) u()
+    unsubscribe = []
+    const rt = current
+    current = null
+    await rt?.close()
+  }
+
+  let active = profiles.active()
+  try {
+    current = open(active)
+  } catch (e) {
+    // A live profile whose secret was memory-only last session: fall back to the sandbox, say so in the log.
+    log(`profile ${active.id} could not open (${e instanceof AppError ? e.code : 'error'}); using Sandbox`)
+    active = profiles.setActive(SANDBOX_PROFILE_ID)
+    current = open(active)
+  }
+
+  const state: AppState = {
+    o,
+    sandbox,
+    profiles,
+    ledger,
+    emit,
+    review: null,
+    runtime: () => {
+      if (!current) throw new AppError('not_ready', 'The profile is switching; try again.')
+      return current
+    },
+    switchProfile: async (id) => {
+      const next = profiles.get(id)
+      if (!next) throw new AppError('not_found', 'No such profile.')
+      await closeCurrent()
+      try {
+        current = open(next)
+      } catch (e) {
+        current = open(profiles.active())
+        throw e
+      }
+      const selected = profiles.setActive(id)
+      emit('profile:changed', { activeId: id })
+      emit('session:changed', null)
+      return selected
+    },
+  }
+
+  const router = buildRouter(state, log)
+
+  return {
+    router,
+    sandbox,
+    profiles,
+    ledger,
+    onEvent: (l) => {
+      listeners.add(l)
+      return () => listeners.delete(l)
+    },
+    runtime: state.runtime,
+    close: async () => {
+      await closeCurrent()
+      state.review?.close()
+      state.review = null
+      ledger.close()
+      await sandbox?.close()
+    },
+  }
+}

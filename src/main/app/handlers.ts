@@ -1,0 +1,212 @@
+/** Every channel of the contract, bound to the services of the app context. */
+import { join } from 'node:path'
+import type { RecordFilter } from '../../shared/withdrawal-record'
+import { SANDBOX_PROFILE_ID } from '../../shared/profile'
+import { createRouter, type Handlers, type Router } from '../ipc/router'
+import { checkLiquidAddress } from '../liquid'
+import { exportRecords, openReview } from '../records'
+import { isAllowedExternalUrl } from '../shell/renderer-policy'
+import type { AppState } from './context'
+import { AppError, mapServiceError } from './errors'
+import { sessionView } from './runtime'
+import { fundingAmount } from './sandbox-tools'
+import { loadSigningKey, publicKeyView } from './signing-key'
+
+function record(state: AppState, localId: string) {
+  const r = state.ledger.get(localId)
+  if (!r) throw new AppError('not_found', 'No such withdrawal.')
+  return r
+}
+
+function sandboxOnly(state: AppState) {
+  const sandbox = state.sandbox
+  if (!sandbox || state.runtime().profile.kind !== 'sandbox') {
+    throw new AppError('not_sandbox', 'Sandbox tools exist only on the Sandbox profile.')
+  }
+  return sandbox
+}
+
+function remoteIdOf(state: AppState, localId: string): string {
+  const r = record(state, localId)
+  if (!r.remoteId) throw new AppError('not_created', 'This withdrawal has no id at the service.')
+  return r.remoteId
+}
+
+/** The live list shows the active profile's records unless the filter names one. */
+function scoped(state: AppState, filter: RecordFilter): RecordFilter {
+  return { ...filter, profile: filter.profile ?? state.runtime().profile.id }
+}
+
+export function buildRouter(state: AppState, log: (line: string) => void): Router {
+  const { o, profiles, ledger } = state
+  const rt = () => state.runtime()
+
+  const handlers: Handlers = {
+    'app:info': () => {
+      const p = rt().profile
+      return {
+        ...o.app,
+        sandbox: p.kind === 'sandbox',
+        profileName: p.name,
+        network: p.network,
+      }
+    },
+
+    'session:get': () => sessionView(rt().client.session(), rt().profile),
+    'session:signIn': async () => {
+      const s = await rt().client.signIn()
+      const view = sessionView(s, rt().profile)
+      if (!view) throw new AppError('not_signed_in', 'Sign-in returned no session.')
+      return view
+    },
+    'session:signOut': async () => {
+      await rt().client.signOut()
+      return null
+    },
+
+    'profiles:list': () => ({
+      profiles: profiles.list(),
+      activeId: rt().profile.id,
+      vault: { persistent: o.vault.persistent, reason: o.vault.reason },
+    }),
+    'profiles:addLive': (input) => profiles.addLive(input),
+    'profiles:setCredentials': ({ id, credentials }) => profiles.setCredentials(id, credentials),
+    'profiles:update': ({ id, patch }) => profiles.update(id, patch),
+    'profiles:remove': async ({ id }) => {
+      if (rt().profile.id === id) await state.switchProfile(SANDBOX_PROFILE_ID)
+      profiles.remove(id)
+      return null
+    },
+    'profiles:select': async ({ id }) => {
+      await state.switchProfile(id)
+      const p = profiles.list().find((x) => x.id === id)
+      if (!p) throw new AppError('not_found', 'No such profile.')
+      return p
+    },
+
+    'settings:get': () => profiles.settings(),
+    'settings:update': (patch) => profiles.updateSettings(patch),
+
+    'allowance:get': () => rt().client.allowance(),
+
+    'liquid:check': ({ address }) => checkLiquidAddress(address, rt().profile.network),
+
+    'withdrawals:quote': ({ draft }) => rt().withdrawals.quote(draft),
+    'withdrawals:create': ({ draft, confirmDuplicate }) =>
+      rt().withdrawals.create(draft, confirmDuplicate ? { confirmDuplicate } : {}),
+    'withdrawals:list': (filter) => {
+      const f = scoped(state, filter)
+      const page = ledger.query(f)
+      return { rows: page.rows, total: page.total, totals: ledger.totalsByStatus(f) }
+    },
+    'withdrawals:get': async ({ localId }) => {
+      const r = record(state, localId)
+      const { funding, problem } = await rt().withdrawals.funding(localId)
+      return { record: r, observations: ledger.observations(localId), funding, fundingProblem: problem }
+    },
+    'withdrawals:markFunded': ({ localId, txId }) =>
+      rt().withdrawals.markFunded(localId, txId ? { txId } : {}),
+    'withdrawals:resolveUnknown': ({ localId, resolution }) =>
+      rt().withdrawals.resolveUnknown(localId, resolution),
+    'withdrawals:refresh': ({ localId }) => rt().withdrawals.refresh(localId),
+
+    'sandbox:fund': async ({ localId, mode }) => {
+      const sandbox = sandboxOnly(state)
+      const r = record(state, localId)
+      const remoteId = remoteIdOf(state, localId)
+      if (r.depositAmountCents === null)
+        throw new AppError('no_amount', 'The withdrawal has no deposit amount yet.')
+      sandbox.control.fundWithdrawal(remoteId, fundingAmount(r.depositAmountCents, mode))
+      return rt().withdrawals.refresh(localId)
+    },
+    'sandbox:settle': async ({ localId, outcome }) => {
+      const sandbox = sandboxOnly(state)
+      sandbox.control.settlePayout(remoteIdOf(state, localId), outcome)
+      return rt().withdrawals.refresh(localId)
+    },
+    'sandbox:maintenance': ({ on }) => {
+      sandboxOnly(state).control.setMaintenance(on)
+      return { on }
+    },
+
+    'records:export': async (input) => {
+      const dir = input.dir ?? (await o.ports.chooseDirectory('export'))
+      if (!dir) return null
+      const p = rt().profile
+      const settings = profiles.settings()
+      const result = await exportRecords(ledger, {
+        dir,
+        formats: input.formats,
+        filter: { ...input.filter, profile: input.filter?.profile ?? p.id },
+        csvDelimiter: input.csvDelimiter ?? settings.csvDelimiter,
+        locale: input.locale ?? settings.csvLocale,
+        signer: loadSigningKey(o.vault),
+        appVersion: o.app.version,
+        profile: { name: p.name, network: p.network },
+        onProgress: (done, total) => state.emit('export:progress', { done, total }),
+        operator: o.operator,
+        // Redacted should a stored credential ever surface inside a record's raw API data.
+        secrets: [
+          ...o.vault
+            .keys()
+            .filter((k) => k.startsWith('profile:'))
+            .map((k) => o.vault.get(k)),
+          state.sandbox?.credentials.clientSecret,
+        ].filter((v): v is string => typeof v === 'string'),
+      })
+      return result
+    },
+    'records:publicKey': () => publicKeyView(loadSigningKey(o.vault)),
+
+    'review:open': async ({ dir }) => {
+      const chosen = dir ?? (await o.ports.chooseDirectory('review'))
+      if (!chosen) return null
+      state.review?.close()
+      state.review = null
+      const review = await openReview(join(chosen, 'manifest.json'))
+      state.review = review
+      const v = review.verification
+      const m = v.manifest
+      return {
+        dir: chosen,
+        ok: v.ok,
+        problems: v.problems,
+        signerFingerprint: v.signerFingerprint,
+        manifest: m
+          ? {
+              appVersion: m.appVersion,
+              profile: m.profile.name,
+              network: m.profile.network,
+              exportedAt: m.exportedAt,
+              rowCount: m.rowCount,
+            }
+          : null,
+        rowCount: review.ledger.query({ limit: 1 }).total,
+      }
+    },
+    'review:list': (filter) => {
+      const review = state.review
+      if (!review) throw new AppError('no_review', 'Open an export folder first.')
+      const page = review.ledger.query(filter)
+      return { rows: page.rows, total: page.total, totals: review.ledger.totalsByStatus(filter) }
+    },
+    'review:close': () => {
+      state.review?.close()
+      state.review = null
+      return null
+    },
+
+    'shell:openExternal': async ({ url, localId }) => {
+      const receipt = localId ? state.ledger.get(localId)?.lastRemote?.['receiptUrl'] : undefined
+      const known = typeof receipt === 'string' ? [receipt] : []
+      if (!isAllowedExternalUrl(url, known)) return { opened: false }
+      await o.ports.openExternal(url)
+      return { opened: true }
+    },
+  }
+
+  return createRouter(handlers, {
+    mapError: mapServiceError,
+    onUnexpected: (channel, e) => log(`IPC ${channel} failed: ${e instanceof Error ? e.name : typeof e}`),
+  })
+}

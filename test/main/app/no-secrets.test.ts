@@ -1,0 +1,188 @@
+/**
+ * No secret value ever crosses IPC: every channel of the contract is driven through the real router (real
+ * sandbox, client, ledger, services, records), every result and event payload is collected, and all of them are
+ * searched for the client secrets, the legacy token, every access and refresh token seen on the wire, and the
+ * export signing private key.
+ */
+import diagnosticsChannel from 'node:diagnostics_channel'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createAppContext, type AppContext } from '../../../src/main/app/context'
+import { createJsonFileStore } from '../../../src/main/profiles'
+import { createMemoryVault, type Vault } from '../../../src/main/secrets/vault'
+import { channels, type ChannelName } from '../../../src/shared/contract'
+import type { WithdrawalDraft } from '../../../src/shared/withdrawal'
+
+const secrets = new Set<string>()
+function addSecretsFrom(text: string): void {
+  for (const m of text.matchAll(/"(access_token|refresh_token|client_secret)"\s*:\s*"([^"]+)"/g)) {
+    if (m[2]) secrets.add(m[2])
+  }
+}
+diagnosticsChannel.channel('undici:request:create').subscribe((msg) => {
+  const { request } = msg as { request: { headers: unknown; body: unknown } }
+  const headers = Array.isArray(request.headers)
+    ? (request.headers as unknown[]).map(String)
+    : [String(request.headers)]
+  for (const h of headers) {
+    const bearer = /Bearer\s+(\S+)/i.exec(h)
+    if (bearer?.[1]) secrets.add(bearer[1])
+  }
+  if (typeof request.body === 'string') addSecretsFrom(request.body)
+})
+diagnosticsChannel.channel('undici:request:bodyChunkReceived').subscribe((msg) => {
+  addSecretsFrom((msg as { chunk: Buffer }).chunk.toString('utf8'))
+})
+
+let dataDir: string
+let ctx: AppContext
+let vault: Vault
+const payloads: Array<{ where: string; json: string }> = []
+const driven = new Set<string>()
+
+async function call(
+  channel: ChannelName,
+  input?: unknown,
+): Promise<{ ok: boolean; data?: unknown; error?: unknown }> {
+  driven.add(channel)
+  const r = await ctx.router.handle(channel, input)
+  payloads.push({ where: channel, json: JSON.stringify(r) })
+  return r as { ok: boolean; data?: unknown; error?: unknown }
+}
+
+const draft = (cents: number): WithdrawalDraft => ({
+  pixKey: 'fulano@example.com',
+  taxNumber: '52998224725',
+  amount: { kind: 'payout', cents },
+  refundAddress: '',
+})
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'no-secrets-'))
+  vault = createMemoryVault()
+  ctx = await createAppContext({
+    dataDir,
+    vault,
+    store: createJsonFileStore(join(dataDir, 'settings.json')),
+    app: { name: 'Tesouraria DePix', version: '0.0.0-test', platform: 'linux' },
+    operator: 'tester',
+    ports: { chooseDirectory: () => Promise.resolve(null), openExternal: () => Promise.resolve() },
+  })
+  ctx.onEvent((event, payload) => payloads.push({ where: `event ${event}`, json: JSON.stringify(payload) }))
+  secrets.add(ctx.sandbox!.credentials.clientSecret)
+})
+
+afterAll(async () => {
+  await ctx.close()
+  rmSync(dataDir, { recursive: true, force: true })
+})
+
+describe('no secret crosses IPC', () => {
+  it('drives every channel on the sandbox and on live profiles', async () => {
+    const sandbox = ctx.sandbox!
+    const refund = (await import('../../../src/main/liquid')).generateLiquidAddress('liquid').address
+
+    await call('app:info')
+    await call('settings:get')
+    await call('settings:update', { language: 'en' })
+    await call('session:get')
+    await call('session:signIn')
+    await call('allowance:get')
+    await call('liquid:check', { address: refund })
+    await call('records:publicKey')
+
+    // Sandbox withdrawals through every withdrawal and sandbox channel.
+    const quote = await call('withdrawals:quote', { draft: { ...draft(5_000), refundAddress: refund } })
+    expect(quote.ok).toBe(true)
+    const created = await call('withdrawals:create', { draft: { ...draft(5_000), refundAddress: refund } })
+    expect(created.ok).toBe(true)
+    const localId = (created.data as { localId: string }).localId
+    await call('withdrawals:get', { localId })
+    await call('withdrawals:list', {})
+    await call('withdrawals:markFunded', { localId, txId: 'a'.repeat(64) })
+    await call('sandbox:fund', { localId, mode: 'exact' })
+    await call('sandbox:settle', { localId, outcome: 'sent' })
+    await call('withdrawals:refresh', { localId })
+    await call('shell:openExternal', { url: 'https://blockstream.info/liquid/tx/' + 'a'.repeat(64) })
+    await call('sandbox:maintenance', { on: true })
+    await call('sandbox:maintenance', { on: false })
+
+    sandbox.control.injectFault({ kind: 'timeout_after_create', endpoint: 'withdraw' })
+    const unknown = await call('withdrawals:create', {
+      draft: { ...draft(7_000), refundAddress: refund },
+    })
+    const unknownId = (unknown.data as { localId: string }).localId
+    await call('withdrawals:resolveUnknown', { localId: unknownId, resolution: { notCreated: true } })
+
+    // Exports and review (folder given, as the dialog would).
+    const exportDir = join(dataDir, 'exports')
+    const exported = await call('records:export', { dir: exportDir, formats: ['csv', 'json', 'html'] })
+    expect(exported.ok).toBe(true)
+    const manifestPath = (exported.data as { manifestPath: string }).manifestPath
+    await call('review:open', { dir: join(manifestPath, '..') })
+    await call('review:list', {})
+    await call('review:close')
+
+    // A live profile with client credentials, and one with a legacy token.
+    const live = sandbox.control.createCredential({ label: 'live-profile' })
+    secrets.add(live.clientSecret)
+    const added = await call('profiles:addLive', {
+      name: 'Live test',
+      baseUrl: sandbox.baseUrl,
+      network: 'liquid',
+      auth: { kind: 'client_credentials', clientId: live.clientId, clientSecret: live.clientSecret },
+    })
+    expect(added.ok).toBe(true)
+    const liveId = (added.data as { id: string }).id
+    await call('profiles:select', { id: liveId })
+    await call('session:signIn')
+    await call('profiles:list')
+    await call('sandbox:fund', { localId, mode: 'exact' })
+    const rotated = sandbox.control.createCredential({ label: 'rotated' })
+    secrets.add(rotated.clientSecret)
+    await call('profiles:setCredentials', {
+      id: liveId,
+      credentials: {
+        kind: 'client_credentials',
+        clientId: rotated.clientId,
+        clientSecret: rotated.clientSecret,
+      },
+    })
+    await call('profiles:update', { id: liveId, patch: { name: 'Live renamed' } })
+    await call('session:signOut')
+
+    const legacy = sandbox.control.mintLegacyToken({ expiresInSeconds: 3600 })
+    secrets.add(legacy)
+    const legacyProfile = await call('profiles:addLive', {
+      name: 'Legacy test',
+      baseUrl: sandbox.baseUrl,
+      network: 'liquid',
+      auth: { kind: 'legacy_token', token: legacy },
+    })
+    const legacyId = (legacyProfile.data as { id: string }).id
+    await call('profiles:select', { id: legacyId })
+    await call('session:signIn')
+    await call('session:get')
+    await call('profiles:remove', { id: legacyId })
+    await call('profiles:remove', { id: liveId })
+
+    expect([...driven].sort()).toEqual(Object.keys(channels).sort())
+  })
+
+  it('finds none of the secrets in any result or event', () => {
+    if (process.env['SHOW_IPC']) for (const p of payloads) console.log(p.where, p.json.slice(0, 160))
+    const key = vault.get('export:signingKey')
+    expect(key).toBeTruthy()
+    const privateKeyPem = (JSON.parse(key!) as { privateKeyPem: string }).privateKeyPem
+    const privateKeyBody = privateKeyPem.split('\n').filter((l) => l && !l.startsWith('-----'))
+    const needles = [...secrets, ...privateKeyBody]
+    // The capture saw real tokens, and the scan can see a leak.
+    expect([...secrets].some((s) => s.startsWith('eyJ'))).toBe(true)
+    expect(payloads.length).toBeGreaterThan(40)
+    expect(payloads.some((p) => p.where.startsWith('event '))).toBe(true)
+    const leaks = payloads.flatMap((p) => needles.filter((n) => p.json.includes(n)).map(() => p.where))
+    expect(leaks).toEqual([])
+  })
+})
