@@ -18,6 +18,8 @@ export default defineConfig({
     base: './',
     plugins: [react()],
     build: {
+      // electron-vite leaves the renderer unminified by default; the initial JS budget is 300 KB gzip.
+      minify: true,
       rolldownOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } },
     },
   },

@@ -83,7 +83,8 @@ export function App(): React.JSX.Element {
         <div className="topbar-facts">
           {info && (
             <span data-testid="app-info">
-              {t('about.profile')}: <strong>{info.profileName ?? (info.sandbox ? t('about.sandbox') : t('about.live'))}</strong>
+              {t('about.profile')}:{' '}
+              <strong>{info.profileName ?? (info.sandbox ? t('about.sandbox') : t('about.live'))}</strong>
               {' · '}
               {info.name} {info.version} · {info.platform}
             </span>

@@ -1,0 +1,43 @@
+/** Money and time as finance staff read them: BRL as `R$ 1.234,56`, times in America/Sao_Paulo with the zone. */
+import { useTranslation } from 'react-i18next'
+import { centsToDePix, formatBRL } from '../../../shared/money'
+import { currentLanguage } from '../i18n'
+
+export const DISPLAY_TIME_ZONE = 'America/Sao_Paulo'
+
+export function Brl({ cents }: { cents: number | null | undefined }): React.JSX.Element {
+  useTranslation()
+  if (cents === null || cents === undefined) return <span>—</span>
+  return <span className="num">{formatBRL(cents, currentLanguage())}</span>
+}
+
+export function DePix({ cents }: { cents: number | null | undefined }): React.JSX.Element {
+  if (cents === null || cents === undefined) return <span>—</span>
+  return <span className="num">{centsToDePix(cents)} DePix</span>
+}
+
+export function formatDateTime(iso: string, lang: 'pt-BR' | 'en'): string {
+  const d = new Date(iso)
+  if (Number.isNaN(d.getTime())) return iso
+  return new Intl.DateTimeFormat(lang, {
+    timeZone: DISPLAY_TIME_ZONE,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    timeZoneName: 'short',
+  }).format(d)
+}
+
+/** A timestamp in São Paulo time, the zone named, the raw ISO value on hover. */
+export function DateTime({ iso }: { iso: string | null | undefined }): React.JSX.Element {
+  const { t } = useTranslation()
+  if (!iso) return <span>—</span>
+  return (
+    <time dateTime={iso} title={`${iso} (${t('time.zone')})`}>
+      {formatDateTime(iso, currentLanguage())}
+    </time>
+  )
+}

@@ -1,0 +1,64 @@
+/** Shell, navigation and shared components. Each namespace file holds both languages; keys must match. */
+export const common = {
+  'pt-BR': {
+    app: {
+      title: 'Tesouraria DePix',
+      loading: 'Carregando…',
+      sandboxBanner: 'Ambiente de testes (Sandbox): nenhum dinheiro real é movimentado.',
+    },
+    nav: {
+      label: 'Navegação principal',
+      newWithdrawal: 'Nova retirada',
+      withdrawals: 'Retiradas',
+      records: 'Exportar registros',
+      review: 'Revisão offline',
+      settings: 'Configurações',
+      sandbox: 'Ferramentas do Sandbox',
+    },
+    about: {
+      heading: 'Sobre este aplicativo',
+      version: 'Versão',
+      platform: 'Plataforma',
+      profile: 'Perfil',
+      sandbox: 'Sandbox',
+      live: 'Produção',
+      failed: 'Não foi possível ler as informações do aplicativo ({{code}}).',
+    },
+    language: { label: 'Idioma', 'pt-BR': 'Português (Brasil)', en: 'English' },
+    actions: {
+      copy: 'Copiar',
+      copied: 'Copiado',
+      copyFailed: 'Selecione e copie manualmente',
+      close: 'Fechar',
+    },
+    time: { zone: 'horário de Brasília' },
+  },
+  en: {
+    app: {
+      title: 'Tesouraria DePix',
+      loading: 'Loading…',
+      sandboxBanner: 'Test environment (Sandbox): no real money moves.',
+    },
+    nav: {
+      label: 'Main navigation',
+      newWithdrawal: 'New withdrawal',
+      withdrawals: 'Withdrawals',
+      records: 'Export records',
+      review: 'Offline review',
+      settings: 'Settings',
+      sandbox: 'Sandbox tools',
+    },
+    about: {
+      heading: 'About this app',
+      version: 'Version',
+      platform: 'Platform',
+      profile: 'Profile',
+      sandbox: 'Sandbox',
+      live: 'Live',
+      failed: 'Could not read the app information ({{code}}).',
+    },
+    language: { label: 'Language', 'pt-BR': 'Português (Brasil)', en: 'English' },
+    actions: { copy: 'Copy', copied: 'Copied', copyFailed: 'Select and copy it by hand', close: 'Close' },
+    time: { zone: 'Brasília time' },
+  },
+} as const

@@ -1,0 +1,30 @@
+/**
+ * Every translation namespace. One file per area so pages can grow their texts without touching each other;
+ * a unit test checks that pt-BR and en have the same keys in every namespace.
+ */
+import { common } from './common'
+import { detail } from './detail'
+import { errors } from './errors'
+import { funding } from './funding'
+import { list } from './list'
+import { records } from './records'
+import { review } from './review'
+import { sandbox } from './sandbox'
+import { settings } from './settings'
+import { status } from './status'
+import { withdrawal } from './withdrawal'
+
+export const namespaces = {
+  common,
+  errors,
+  withdrawal,
+  funding,
+  sandbox,
+  list,
+  detail,
+  status,
+  review,
+  settings,
+  records,
+} as const
+export type Namespace = keyof typeof namespaces
