@@ -1,0 +1,164 @@
+/**
+ * The last look before money moves: the exact JSON body that will be sent, the expected fee and both amounts
+ * from main's quote, the refund address as main checked it, and any similar withdrawal of the last 24 hours,
+ * which must be explicitly confirmed as not a duplicate before Create is allowed.
+ */
+import { useEffect, useRef, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { WITHDRAWAL_FEE_FLOOR_CENTS } from '../../../../shared/api-limits'
+import type { IpcError, WithdrawalQuote } from '../../../../shared/contract'
+import { formatBRL, formatDePix } from '../../../../shared/money'
+import { maskTaxId } from '../../../../shared/tax-id'
+import { currentLanguage } from '../../i18n'
+import { ErrorNotice } from '../ErrorNotice'
+import { DateTime } from '../format'
+import { StatusBadge } from '../StatusBadge'
+import { formatRateBps, requestAmount } from './form-model'
+import { useLiquidRefusal } from './RefundAddressField'
+
+interface Props {
+  quote: WithdrawalQuote
+  network: string | undefined
+  creating: boolean
+  error: IpcError | null
+  onBack: () => void
+  onConfirm: (confirmDuplicate: boolean) => void
+}
+
+function text(v: unknown): string | null {
+  return typeof v === 'string' && v !== '' ? v : null
+}
+
+export function ReviewStep({ quote, network, creating, error, onBack, onConfirm }: Props): React.JSX.Element {
+  const { t } = useTranslation('withdrawal')
+  const lang = currentLanguage()
+  const refusal = useLiquidRefusal()
+  const [notDuplicate, setNotDuplicate] = useState(false)
+  const headingRef = useRef<HTMLHeadingElement>(null)
+  useEffect(() => headingRef.current?.focus(), [])
+  const req = quote.request
+  const taxNumber = text(req['taxNumber'])
+  const euid = text(req['euid'])
+  const amount = requestAmount(req)
+  const hasDuplicates = quote.duplicates.length > 0
+  const refund = quote.refundAddress
+  const blocked = creating || (hasDuplicates && !notDuplicate) || !refund.ok
+
+  return (
+    <section aria-labelledby="review-heading" className="card review">
+      <h3 id="review-heading" tabIndex={-1} ref={headingRef}>
+        {t('review.heading')}
+      </h3>
+      <p>{t('review.intro')}</p>
+      <dl data-testid="review-summary">
+        <dt>{t('review.pixKey')}</dt>
+        <dd className="mono">{text(req['pixKey'])}</dd>
+        {taxNumber && (
+          <>
+            <dt>{t('review.taxNumber')}</dt>
+            <dd className="mono">{maskTaxId(taxNumber)}</dd>
+          </>
+        )}
+        {euid && (
+          <>
+            <dt>{t('review.euid')}</dt>
+            <dd className="mono">{euid}</dd>
+          </>
+        )}
+        {amount && (
+          <>
+            <dt>{t('review.given')}</dt>
+            <dd>
+              {t(`amount.kind.${amount.kind}`)}: <span className="num">{formatBRL(amount.cents, lang)}</span>
+            </dd>
+          </>
+        )}
+        <dt>{t('review.deposit')}</dt>
+        <dd className="num" data-testid="review-deposit">
+          {formatDePix(quote.depositCents, lang)}
+        </dd>
+        <dt>{t('review.fee')}</dt>
+        <dd data-testid="review-fee">
+          <span className="num">{formatBRL(quote.feeCents, lang)}</span>{' '}
+          <span className="field-hint">
+            {t('review.feeRule', {
+              rate: formatRateBps(quote.partnerRateBps, lang),
+              floor: formatBRL(WITHDRAWAL_FEE_FLOOR_CENTS, lang),
+            })}
+          </span>
+        </dd>
+        <dt>{t('review.payout')}</dt>
+        <dd className="num" data-testid="review-payout">
+          {formatBRL(quote.payoutCents, lang)}
+        </dd>
+        <dt>{t('review.refundAddress')}</dt>
+        <dd>
+          <span className="mono">{text(req['refundAddress'])}</span>
+          <br />
+          {refund.ok ? (
+            <span className="field-ok">
+              {t('refund.valid', {
+                network: t(`networks.${refund.network}`),
+                kind: t(refund.confidential ? 'refund.confidential' : 'refund.unconfidential'),
+              })}
+            </span>
+          ) : (
+            <span className="field-error">{refusal(refund, network)}</span>
+          )}
+        </dd>
+      </dl>
+      <p className="field-hint">{t('review.recalcNote')}</p>
+
+      <h4 id="request-json-heading">{t('review.jsonHeading')}</h4>
+      <pre className="mono request-json" data-testid="request-json" tabIndex={0}>
+        {JSON.stringify(req, null, 2)}
+      </pre>
+
+      {hasDuplicates && (
+        <div className="alert alert-warn" role="alert" data-testid="duplicates">
+          <p className="alert-title">{t('review.duplicates.title', { count: quote.duplicates.length })}</p>
+          <ul>
+            {quote.duplicates.map((d) => (
+              <li key={d.localId}>
+                <DateTime iso={d.createdAt} /> · <span className="mono">{d.pixKey}</span> ·{' '}
+                {t(`amount.kind.${d.amountKind}`)}{' '}
+                <span className="num">{formatBRL(d.amountCents, lang)}</span> ·{' '}
+                <StatusBadge
+                  status={d.remoteStatus}
+                  localState={d.localState}
+                  hasRefund={d.refund !== null}
+                />
+              </li>
+            ))}
+          </ul>
+          <label className="checkbox">
+            <input
+              type="checkbox"
+              checked={notDuplicate}
+              onChange={(e) => setNotDuplicate(e.target.checked)}
+              data-testid="confirm-not-duplicate"
+            />
+            {t('review.duplicates.confirm')}
+          </label>
+        </div>
+      )}
+
+      {error && <ErrorNotice error={error} />}
+
+      <div className="actions">
+        <button type="button" className="btn" onClick={onBack} disabled={creating}>
+          {t('review.back')}
+        </button>
+        <button
+          type="button"
+          className="btn btn-primary"
+          disabled={blocked}
+          aria-busy={creating || undefined}
+          onClick={() => onConfirm(hasDuplicates && notDuplicate)}
+        >
+          {creating ? t('review.creating') : t('review.create')}
+        </button>
+      </div>
+    </section>
+  )
+}

@@ -1,0 +1,163 @@
+/**
+ * Funding a created withdrawal: where to send the DePix, exactly how much, until when, and what happens if the
+ * amount differs. Instructions are shown only as main built them (deposit address checked); when main reports a
+ * funding problem the page says so loudly and shows nothing payable.
+ */
+import { useCallback, useEffect, useRef, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import type { IpcError, WithdrawalDetail } from '../../../shared/contract'
+import type { WithdrawalRecord } from '../../../shared/withdrawal-record'
+import { ErrorNotice } from '../components/ErrorNotice'
+import { DateTime } from '../components/format'
+import { FundingInstructions } from '../components/funding/FundingInstructions'
+import { MarkFundedForm } from '../components/funding/MarkFundedForm'
+import { RemoteOutcome } from '../components/funding/RemoteOutcome'
+import { StatusBadge } from '../components/StatusBadge'
+import { call, useEvent } from '../ipc'
+import { useApp } from '../stores/app'
+import { useRoute } from '../stores/route'
+
+/** Problems about the address itself: money sent anyway could be lost, so they are errors, not notes. */
+const ADDRESS_PROBLEMS = new Set(['deposit_address_invalid', 'deposit_address_changed', 'no_deposit_address'])
+
+function FundingProblem({ problem }: { problem: string }): React.JSX.Element {
+  const { t, i18n } = useTranslation('funding')
+  const known = i18n.exists(`funding:problems.${problem}`)
+  const loud = ADDRESS_PROBLEMS.has(problem) || !known
+  return (
+    <div
+      className={`alert ${loud ? 'alert-error' : 'alert-warn'}`}
+      role="alert"
+      data-testid="funding-problem"
+      data-problem={problem}
+    >
+      <p className="alert-title">{loud ? t('problems.doNotSend') : t('problems.notPayable')}</p>
+      <p>{known ? t(`problems.${problem}`) : t('problems.unknown', { code: problem })}</p>
+    </div>
+  )
+}
+
+function StatusLine({
+  record,
+  onRefreshed,
+}: {
+  record: WithdrawalRecord
+  onRefreshed: () => void
+}): React.JSX.Element {
+  const { t } = useTranslation('funding')
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<IpcError | null>(null)
+  const refresh = async (): Promise<void> => {
+    setBusy(true)
+    setError(null)
+    const r = await call('withdrawals:refresh', { localId: record.localId })
+    setBusy(false)
+    if (r.ok) onRefreshed()
+    else setError(r.error)
+  }
+  return (
+    <div className="status-line">
+      <p data-testid="funding-status" data-status={record.remoteStatus ?? record.localState}>
+        {t('status.label')}:{' '}
+        <StatusBadge
+          status={record.remoteStatus}
+          localState={record.localState}
+          hasRefund={record.refund !== null}
+        />
+        {record.remoteCheckedAt && (
+          <span className="field-hint">
+            {' '}
+            · {t('status.checkedAt')} <DateTime iso={record.remoteCheckedAt} />
+          </span>
+        )}{' '}
+        <button type="button" className="btn btn-small" disabled={busy} onClick={() => void refresh()}>
+          {busy ? t('status.refreshing') : t('status.refresh')}
+        </button>
+      </p>
+      {error && <ErrorNotice error={error} />}
+    </div>
+  )
+}
+
+export function FundingPage({ localId }: { localId: string }): React.JSX.Element {
+  const { t } = useTranslation('funding')
+  const go = useRoute((s) => s.go)
+  const [detail, setDetail] = useState<WithdrawalDetail | null>(null)
+  const [error, setError] = useState<IpcError | null>(null)
+  // Arriving here (after Create, or from a link) puts keyboard and screen reader users at the page title.
+  const headingRef = useRef<HTMLHeadingElement>(null)
+  useEffect(() => headingRef.current?.focus(), [localId])
+
+  const load = useCallback(async (): Promise<void> => {
+    const r = await call('withdrawals:get', { localId })
+    if (r.ok) {
+      setDetail(r.data)
+      setError(null)
+    } else setError(r.error)
+  }, [localId])
+
+  useEffect(() => {
+    let live = true
+    void call('withdrawals:get', { localId }).then((r) => {
+      if (!live) return
+      if (r.ok) setDetail(r.data)
+      else setError(r.error)
+    })
+    return () => {
+      live = false
+    }
+  }, [localId])
+
+  useEvent('withdrawal:changed', (r) => {
+    if (r.localId === localId) void load()
+  })
+
+  const record = detail?.record
+  // Sandbox deposit addresses are real mainnet addresses that belong to nobody: real DePix sent there is lost.
+  const sandbox = useApp((st) => st.info?.sandbox ?? false)
+  return (
+    <div className="page funding-page" data-local-id={localId}>
+      <h2 tabIndex={-1} ref={headingRef}>
+        {t('title')}
+      </h2>
+      {error && <ErrorNotice error={error} />}
+      {!detail && !error && <p>{t('loading')}</p>}
+      {detail && record && (
+        <>
+          <p className="field-hint">
+            {t('summary', { pixKey: record.pixKey })} <DateTime iso={record.createdAt} />
+            {record.remoteId && (
+              <>
+                {' · '}
+                {t('remoteId')}: <code className="mono">{record.remoteId}</code>
+              </>
+            )}
+          </p>
+          <StatusLine record={record} onRefreshed={() => void load()} />
+          {detail.fundingProblem !== null || detail.funding === null ? (
+            <FundingProblem problem={detail.fundingProblem ?? 'no_instructions'} />
+          ) : (
+            <>
+              {sandbox && (
+                <div className="alert alert-warn" role="note" data-testid="sandbox-address-warning">
+                  <p className="alert-title">{t('sandboxAddress')}</p>
+                </div>
+              )}
+              <FundingInstructions funding={detail.funding} />
+              <MarkFundedForm record={record} onMarked={() => void load()} />
+            </>
+          )}
+          <RemoteOutcome record={record} />
+          <div className="actions">
+            <button type="button" className="btn" onClick={() => go({ page: 'detail', localId })}>
+              {t('openDetail')}
+            </button>
+            <button type="button" className="btn" onClick={() => go({ page: 'newWithdrawal' })}>
+              {t('newWithdrawal')}
+            </button>
+          </div>
+        </>
+      )}
+    </div>
+  )
+}

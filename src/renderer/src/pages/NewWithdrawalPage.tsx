@@ -1,0 +1,165 @@
+/**
+ * Nova retirada: form → review (main's quote of the exact request) → create. A created withdrawal goes to its
+ * funding page; a refusal comes back to the form with everything typed still there; an unknown outcome is
+ * explained, never retried.
+ */
+import { useEffect, useRef, useState } from 'react'
+import { FormProvider, useForm, useWatch } from 'react-hook-form'
+import { useTranslation } from 'react-i18next'
+import type { IpcError, WithdrawalQuote } from '../../../shared/contract'
+import type { WithdrawalDraft } from '../../../shared/withdrawal'
+import type { WithdrawalRecord } from '../../../shared/withdrawal-record'
+import {
+  EMPTY_FORM,
+  fieldCodesFromIpc,
+  recordErrorToIpc,
+  ROOT_FIELD,
+  toDraft,
+  withdrawalFormResolver,
+  type WithdrawalFormValues,
+} from '../components/withdrawal-form/form-model'
+import { withAreaMessage } from '../components/withdrawal-form/error-text'
+import { useWithdrawalDraft } from '../components/withdrawal-form/draft-store'
+import { OutcomeUnknown } from '../components/withdrawal-form/OutcomeUnknown'
+import { ReviewStep } from '../components/withdrawal-form/ReviewStep'
+import { useLiquidCheck } from '../components/withdrawal-form/useLiquidCheck'
+import { WithdrawalForm } from '../components/withdrawal-form/WithdrawalForm'
+import { call } from '../ipc'
+import { useApp } from '../stores/app'
+import { useRoute } from '../stores/route'
+
+type Step =
+  | { step: 'form' }
+  | { step: 'review'; quote: WithdrawalQuote; draft: WithdrawalDraft; version: number }
+  | { step: 'unknown'; record: WithdrawalRecord | null; requestId: string | null }
+
+export function NewWithdrawalPage(): React.JSX.Element {
+  const { t } = useTranslation('withdrawal')
+  const go = useRoute((s) => s.go)
+  const network = useApp((s) => s.info?.network)
+  const kept = useWithdrawalDraft.getState()
+  const form = useForm<WithdrawalFormValues>({
+    defaultValues: kept.values,
+    resolver: withdrawalFormResolver,
+    mode: 'onTouched',
+    reValidateMode: 'onChange',
+  })
+  // Leaving the page keeps what was typed; a created withdrawal clears it (see create).
+  const { getValues } = form
+  useEffect(() => () => useWithdrawalDraft.getState().keep(getValues()), [getValues])
+  const refundAddress = useWatch({ control: form.control, name: 'refundAddress' })
+  const liquid = useLiquidCheck(refundAddress, network)
+
+  const [state, setState] = useState<Step>({ step: 'form' })
+  const [formError, setFormError] = useState<{ error: IpcError; otherCodes: string[] } | null>(null)
+  const [reviewError, setReviewError] = useState<IpcError | null>(null)
+  const [quoting, setQuoting] = useState(false)
+  const [creating, setCreating] = useState(false)
+  // State updates are asynchronous; the ref closes the gap in which a second click could create twice.
+  const inFlight = useRef(false)
+
+  /** Shows an error on the form, field by field where main named fields. Nothing typed is touched. */
+  const showOnForm = (error: IpcError): void => {
+    const otherCodes: string[] = []
+    const fields = fieldCodesFromIpc(error.fields)
+    for (const [field, code] of fields) {
+      if (field === ROOT_FIELD) otherCodes.push(code)
+      else form.setError(field as keyof WithdrawalFormValues, { type: 'server', message: code })
+    }
+    if (error.code === 'refund_address_invalid' && !fields.some(([f]) => f === 'refundAddress')) {
+      form.setError('refundAddress', { type: 'server', message: error.code })
+    }
+    setFormError({ error: withAreaMessage(error, 'withdrawal'), otherCodes })
+    setState({ step: 'form' })
+  }
+
+  const quote = async (draft: WithdrawalDraft): Promise<void> => {
+    if (inFlight.current) return
+    inFlight.current = true
+    setQuoting(true)
+    const r = await call('withdrawals:quote', { draft })
+    inFlight.current = false
+    setQuoting(false)
+    if (!r.ok) return showOnForm(r.error)
+    setFormError(null)
+    setState((s) => ({
+      step: 'review',
+      quote: r.data,
+      draft,
+      version: s.step === 'review' ? s.version + 1 : 0,
+    }))
+  }
+
+  const create = async (draft: WithdrawalDraft, confirmDuplicate: boolean): Promise<void> => {
+    if (inFlight.current) return
+    inFlight.current = true
+    setCreating(true)
+    setReviewError(null)
+    const r = await call('withdrawals:create', {
+      draft,
+      ...(confirmDuplicate ? { confirmDuplicate: true } : {}),
+    })
+    if (r.ok && r.data.localState === 'created') {
+      // Stays "in flight" on purpose: the page is leaving, nothing more may be sent from it.
+      form.reset(EMPTY_FORM)
+      go({ page: 'funding', localId: r.data.localId })
+      return
+    }
+    inFlight.current = false
+    setCreating(false)
+    if (r.ok) {
+      if (r.data.localState === 'rejected') return showOnForm(recordErrorToIpc(r.data))
+      return setState({ step: 'unknown', record: r.data, requestId: r.data.requestId })
+    }
+    if (r.error.code === 'outcome_unknown') {
+      return setState({ step: 'unknown', record: null, requestId: r.error.requestId ?? null })
+    }
+    if (r.error.code === 'duplicate') {
+      // Something similar appeared since the review: show the fresh list and ask again.
+      setReviewError(withAreaMessage(r.error, 'withdrawal'))
+      return quote(draft)
+    }
+    showOnForm(r.error)
+  }
+
+  const backToForm = (): void => {
+    setReviewError(null)
+    setState({ step: 'form' })
+    setTimeout(() => form.setFocus('pixKey'))
+  }
+
+  return (
+    <div className="page new-withdrawal">
+      <h2 id="new-withdrawal-heading">{t('title')}</h2>
+      <p className="field-hint" aria-live="polite">
+        {t(state.step === 'form' ? 'steps.form' : state.step === 'review' ? 'steps.review' : 'steps.unknown')}
+      </p>
+      <FormProvider {...form}>
+        {state.step === 'form' && (
+          <WithdrawalForm
+            liquid={liquid}
+            network={network}
+            quoting={quoting}
+            error={formError?.error ?? null}
+            otherCodes={formError?.otherCodes ?? []}
+            onReview={(values) => void quote(toDraft(values))}
+          />
+        )}
+      </FormProvider>
+      {state.step === 'review' && (
+        <ReviewStep
+          key={state.version}
+          quote={state.quote}
+          network={network}
+          creating={creating}
+          error={reviewError}
+          onBack={backToForm}
+          onConfirm={(confirmDuplicate) => void create(state.draft, confirmDuplicate)}
+        />
+      )}
+      {state.step === 'unknown' && (
+        <OutcomeUnknown record={state.record} requestId={state.requestId} onBack={backToForm} />
+      )}
+    </div>
+  )
+}
