@@ -1,0 +1,93 @@
+/** The facts of one record an operator checks first: status, amounts, key, receiver, times, deposit. */
+import { useTranslation } from 'react-i18next'
+import type { WithdrawalRecord } from '../../../../shared/withdrawal-record'
+import { CopyButton } from '../CopyButton'
+import { Brl, DateTime, DePix } from '../format'
+import { StatusBadge } from '../StatusBadge'
+
+export function RecordSummary({ record }: { record: WithdrawalRecord }): React.JSX.Element {
+  const { t } = useTranslation(['detail', 'status'])
+  const r = record
+  const notYet = <span className="field-hint">{t('facts.notYet')}</span>
+  return (
+    <dl data-testid="record-summary">
+      <dt>{t('facts.status')}</dt>
+      <dd>
+        <StatusBadge status={r.remoteStatus} localState={r.localState} hasRefund={r.refund !== null} />
+      </dd>
+      <dt>{t('facts.localState')}</dt>
+      <dd>
+        {t(`status:state.${r.localState}`, { defaultValue: r.localState })} (<code>{r.localState}</code>)
+      </dd>
+      <dt>{t('facts.remoteStatus')}</dt>
+      <dd>
+        {r.remoteStatus ? <code data-testid="remote-status-raw">{r.remoteStatus}</code> : t('facts.noStatus')}
+      </dd>
+      <dt>{t('facts.pixKey')}</dt>
+      <dd>
+        <code className="mono">{r.pixKey}</code> <CopyButton text={r.pixKey} />
+      </dd>
+      <dt>{t('facts.receiverName')}</dt>
+      <dd>{r.receiverName ?? notYet}</dd>
+      <dt>{t('facts.requested')}</dt>
+      <dd>
+        <Brl cents={r.amountCents} /> ({t(`amountKind.${r.amountKind}`)})
+      </dd>
+      <dt>{t('facts.deposit')}</dt>
+      <dd>{r.depositAmountCents === null ? notYet : <DePix cents={r.depositAmountCents} />}</dd>
+      <dt>{t('facts.payout')}</dt>
+      <dd>
+        {r.payoutAmountCents === null ? notYet : <Brl cents={r.payoutAmountCents} />}{' '}
+        <span className="field-hint">{t('facts.payoutHint')}</span>
+      </dd>
+      <dt>{t('facts.createdAt')}</dt>
+      <dd>
+        <DateTime iso={r.createdAt} />
+      </dd>
+      <dt>{t('facts.updatedAt')}</dt>
+      <dd>
+        <DateTime iso={r.updatedAt} />
+      </dd>
+      <dt>{t('facts.remoteStatusAt')}</dt>
+      <dd>{r.remoteStatusAt ? <DateTime iso={r.remoteStatusAt} /> : notYet}</dd>
+      <dt>{t('facts.remoteCheckedAt')}</dt>
+      <dd>{r.remoteCheckedAt ? <DateTime iso={r.remoteCheckedAt} /> : notYet}</dd>
+      {r.expiration && (
+        <>
+          <dt>{t('facts.expiration')}</dt>
+          <dd>
+            <DateTime iso={r.expiration} />
+          </dd>
+        </>
+      )}
+      {r.depositAddress && (
+        <>
+          <dt>{t('facts.depositAddress')}</dt>
+          <dd>
+            <code className="mono">{r.depositAddress}</code>
+          </dd>
+        </>
+      )}
+      {r.fundedAt && (
+        <>
+          <dt>{t('facts.fundedAt')}</dt>
+          <dd>
+            <DateTime iso={r.fundedAt} />
+          </dd>
+        </>
+      )}
+      {r.fundingTxId && (
+        <>
+          <dt>{t('facts.fundingTxId')}</dt>
+          <dd>
+            <code className="mono">{r.fundingTxId}</code>
+          </dd>
+        </>
+      )}
+      <dt>{t('facts.profile')}</dt>
+      <dd>{r.profile}</dd>
+      <dt>{t('facts.operator')}</dt>
+      <dd>{r.operator}</dd>
+    </dl>
+  )
+}

@@ -1,0 +1,96 @@
+/**
+ * The `refund` object, raw (spec §2.3 names only `txId` and `reason`): the tx linked to the explorer, the reason in
+ * words when we know it, fee and amount when fields carry them, and every other field listed as sent.
+ */
+import { Fragment } from 'react'
+import { useTranslation } from 'react-i18next'
+import type { LiquidNetwork } from '../../../../shared/profile'
+import { Brl, DePix } from '../format'
+import { TxId } from './PayoutInfo'
+import { display, firstCents, KNOWN_REFUND_REASONS, REFUND_AMOUNT_KEYS, REFUND_FEE_KEYS, text } from './raw'
+
+export function RefundReason({ reason }: { reason: string }): React.JSX.Element {
+  const { t } = useTranslation('detail')
+  if ((KNOWN_REFUND_REASONS as readonly string[]).includes(reason)) {
+    return (
+      <span data-reason={reason}>
+        {t(`refund.reasons.${reason}`)} (<code>{reason}</code>)
+      </span>
+    )
+  }
+  return (
+    <span data-reason={reason}>
+      <code>{reason}</code> <span className="field-hint">({t('refund.rawReason')})</span>
+    </span>
+  )
+}
+
+export function RefundInfo({
+  refund,
+  network,
+}: {
+  refund: Record<string, unknown>
+  network: LiquidNetwork | undefined
+}): React.JSX.Element {
+  const { t } = useTranslation('detail')
+  const txId = text(refund, 'txId')
+  const reason = text(refund, 'reason')
+  const fee = firstCents(refund, REFUND_FEE_KEYS)
+  const amount = firstCents(refund, REFUND_AMOUNT_KEYS)
+  const shown = new Set<string>(['txId', 'reason', fee?.key ?? '', amount?.key ?? ''])
+  const others = Object.entries(refund).filter(([k]) => !shown.has(k))
+  return (
+    <div data-testid="refund-info">
+      <p>{t('refund.intro')}</p>
+      <dl>
+        {txId && (
+          <>
+            <dt>{t('refund.txId')}</dt>
+            <dd data-testid="refund-txid">
+              <TxId txId={txId} network={network} />
+            </dd>
+          </>
+        )}
+        {reason && (
+          <>
+            <dt>{t('refund.reason')}</dt>
+            <dd data-testid="refund-reason">
+              <RefundReason reason={reason} />
+            </dd>
+          </>
+        )}
+        {fee && (
+          <>
+            <dt>{t('refund.fee')}</dt>
+            <dd data-testid="refund-fee">
+              <DePix cents={fee.cents} /> (<Brl cents={fee.cents} />)
+            </dd>
+          </>
+        )}
+        {amount && (
+          <>
+            <dt>{t('refund.amount')}</dt>
+            <dd data-testid="refund-amount">
+              <DePix cents={amount.cents} /> (<Brl cents={amount.cents} />)
+            </dd>
+          </>
+        )}
+      </dl>
+      {others.length > 0 && (
+        <>
+          <h4>{t('refund.other')}</h4>
+          <dl>
+            {others.map(([k, v]) => (
+              <Fragment key={k}>
+                <dt>
+                  <code>{k}</code>
+                </dt>
+                <dd className="mono">{display(v)}</dd>
+              </Fragment>
+            ))}
+          </dl>
+        </>
+      )}
+    </div>
+  )
+}

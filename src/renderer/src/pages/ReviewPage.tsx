@@ -1,0 +1,210 @@
+/**
+ * Revisão offline: open an export folder (main shows the OS dialog), see the verification verdict first — verified
+ * with the signer's fingerprint to compare out of band, or FAILED with every problem — then the manifest facts and
+ * the export's records in the same table as the live list. No profile, no sign-in, no network needed.
+ */
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { create } from 'zustand'
+import type { IpcError, ReviewSummary } from '../../../shared/contract'
+import { liquidNetworkSchema } from '../../../shared/profile'
+import type { WithdrawalRecord } from '../../../shared/withdrawal-record'
+import { CopyButton } from '../components/CopyButton'
+import { ReadOnlyRecordPanel } from '../components/detail/ReadOnlyRecordPanel'
+import { ErrorNotice } from '../components/ErrorNotice'
+import { DateTime } from '../components/format'
+import { RecordsTable } from '../components/records-table/RecordsTable'
+import { useTableStore } from '../components/records-table/table-store'
+import { call } from '../ipc'
+
+const REVIEW_TABLE = 'review'
+const PROBLEM_CHECKS = ['missing', 'hash', 'signature', 'schema', 'row_count', 'totals']
+
+/** The open review survives leaving the page: main keeps the export open until review:close. */
+const useReview = create<{
+  summary: ReviewSummary | null
+  opened: number
+  set: (s: ReviewSummary | null) => void
+}>((set) => ({ summary: null, opened: 0, set: (summary) => set((s) => ({ summary, opened: s.opened + 1 })) }))
+
+function Verdict({ summary }: { summary: ReviewSummary }): React.JSX.Element {
+  const { t } = useTranslation('review')
+  if (summary.ok) {
+    return (
+      <div className="alert alert-ok" data-testid="review-verified">
+        <p className="alert-title">
+          <span aria-hidden="true">✓ </span>
+          {t('verified.title')}
+        </p>
+        <p>
+          {t('verified.fingerprint')}:{' '}
+          <code className="mono" data-testid="signer-fingerprint">
+            {summary.signerFingerprint}
+          </code>{' '}
+          <CopyButton text={summary.signerFingerprint} />
+        </p>
+        <p>{t('verified.compare')}</p>
+      </div>
+    )
+  }
+  return (
+    <div className="alert alert-error" data-testid="review-failed">
+      <p className="alert-title">
+        <span aria-hidden="true">✕ </span>
+        {t('failed.title')}
+      </p>
+      <p>{t('failed.intro')}</p>
+      <table className="data problems-table" data-testid="review-problems">
+        <caption className="visually-hidden">{t('failed.caption')}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{t('failed.file')}</th>
+            <th scope="col">{t('failed.check')}</th>
+            <th scope="col">{t('failed.detail')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {summary.problems.map((p, i) => (
+            <tr key={`${p.file}|${p.check}|${i}`} data-check={p.check}>
+              <td className="mono">{p.file}</td>
+              <td>
+                {PROBLEM_CHECKS.includes(p.check) ? t(`failed.checks.${p.check}`) : p.check} (
+                <code>{p.check}</code>)
+              </td>
+              <td>{p.detail}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {summary.signerFingerprint && (
+        <p>
+          {t('failed.fingerprint')}: <code className="mono">{summary.signerFingerprint}</code>
+        </p>
+      )}
+    </div>
+  )
+}
+
+function ManifestFacts({ summary }: { summary: ReviewSummary }): React.JSX.Element {
+  const { t } = useTranslation('review')
+  const m = summary.manifest
+  return (
+    <section className="card" aria-labelledby="review-manifest">
+      <h3 id="review-manifest">{t('manifest.heading')}</h3>
+      {!summary.ok && <p className="field-error">{t('manifest.unverified')}</p>}
+      <dl data-testid="review-manifest">
+        <dt>{t('folder')}</dt>
+        <dd className="mono">{summary.dir}</dd>
+        {m ? (
+          <>
+            <dt>{t('manifest.appVersion')}</dt>
+            <dd>{m.appVersion ?? '—'}</dd>
+            <dt>{t('manifest.profile')}</dt>
+            <dd>{m.profile ?? '—'}</dd>
+            <dt>{t('manifest.network')}</dt>
+            <dd>{m.network ?? '—'}</dd>
+            <dt>{t('manifest.exportedAt')}</dt>
+            <dd>
+              <DateTime iso={m.exportedAt} />
+            </dd>
+            <dt>{t('manifest.rowCount')}</dt>
+            <dd className="num">{m.rowCount ?? '—'}</dd>
+          </>
+        ) : (
+          <>
+            <dt>{t('manifest.heading')}</dt>
+            <dd>{t('manifest.missing')}</dd>
+          </>
+        )}
+        <dt>{t('manifest.rowsRead')}</dt>
+        <dd className="num" data-testid="review-rows-read">
+          {summary.rowCount}
+        </dd>
+      </dl>
+    </section>
+  )
+}
+
+export function ReviewPage(): React.JSX.Element {
+  const { t } = useTranslation('review')
+  const { summary, opened, set } = useReview()
+  const resetTable = useTableStore((s) => s.reset)
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<IpcError | null>(null)
+  const [cancelled, setCancelled] = useState(false)
+  const [selected, setSelected] = useState<WithdrawalRecord | null>(null)
+
+  const open = async (): Promise<void> => {
+    setBusy(true)
+    setError(null)
+    setCancelled(false)
+    const r = await call('review:open', {})
+    setBusy(false)
+    if (!r.ok) return setError(r.error)
+    if (r.data === null) return setCancelled(true)
+    resetTable(REVIEW_TABLE)
+    setSelected(null)
+    set(r.data)
+  }
+  const close = async (): Promise<void> => {
+    const r = await call('review:close')
+    if (!r.ok) return setError(r.error)
+    resetTable(REVIEW_TABLE)
+    setSelected(null)
+    set(null)
+  }
+  const parsedNetwork = liquidNetworkSchema.safeParse(summary?.manifest?.network)
+  const network = parsedNetwork.success ? parsedNetwork.data : undefined
+  const failed = summary !== null && !summary.ok
+
+  return (
+    <section
+      className={failed ? 'page page-review review-failed' : 'page page-review'}
+      aria-labelledby="review-title"
+      data-verdict={summary ? (summary.ok ? 'verified' : 'failed') : 'none'}
+    >
+      {failed && (
+        <div className="banner banner-failed" role="alert" data-testid="review-failed-banner">
+          {t('failed.banner')}
+        </div>
+      )}
+      <div className="page-head">
+        <h2 id="review-title">{t('title')}</h2>
+        <div className="actions">
+          <button type="button" className="btn btn-primary" disabled={busy} onClick={() => void open()}>
+            {busy ? t('opening') : summary ? t('openAnother') : t('open')}
+          </button>
+          {summary && (
+            <button type="button" className="btn" onClick={() => void close()}>
+              {t('close')}
+            </button>
+          )}
+        </div>
+      </div>
+      {!summary && <p>{t('intro')}</p>}
+      {cancelled && <p role="status">{t('cancelled')}</p>}
+      {error && <ErrorNotice error={error} />}
+      {summary && (
+        <>
+          <Verdict summary={summary} />
+          <ManifestFacts summary={summary} />
+          <section className="card" aria-labelledby="review-records">
+            <h3 id="review-records">{failed ? t('unverifiedRecords') : t('records')}</h3>
+            <RecordsTable
+              key={opened}
+              tableId={REVIEW_TABLE}
+              source="review:list"
+              live={false}
+              readOnly
+              selectedId={selected?.localId ?? null}
+              onOpen={setSelected}
+            />
+          </section>
+          {selected && (
+            <ReadOnlyRecordPanel record={selected} network={network} onClose={() => setSelected(null)} />
+          )}
+        </>
+      )}
+    </section>
+  )
+}

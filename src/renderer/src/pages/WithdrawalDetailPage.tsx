@@ -1,0 +1,166 @@
+/**
+ * One withdrawal: what needs attention first (flags, unknown outcome, funding), then the facts, payout, refund,
+ * status history and the request as sent. "Consultar agora" asks the service; events keep the page current.
+ */
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import type { IpcError } from '../../../shared/contract'
+import type { WithdrawalRecord } from '../../../shared/withdrawal-record'
+import { FlagAlerts, FundingStatus, UnknownOutcomeNotice } from '../components/detail/RecordAlerts'
+import { PayoutInfo } from '../components/detail/PayoutInfo'
+import { RecordSummary } from '../components/detail/RecordSummary'
+import { RefundInfo } from '../components/detail/RefundInfo'
+import { RequestInfo } from '../components/detail/RequestInfo'
+import { ResolveUnknownDialog } from '../components/detail/ResolveUnknownDialog'
+import { StatusTimeline } from '../components/detail/StatusTimeline'
+import { useWithdrawalDetail } from '../components/detail/useWithdrawalDetail'
+import { ErrorNotice } from '../components/ErrorNotice'
+import { formatDateTime } from '../components/format'
+import { shortId } from '../components/records-table/columns'
+import { StatusBadge } from '../components/StatusBadge'
+import { currentLanguage } from '../i18n'
+import { call } from '../ipc'
+import { useApp } from '../stores/app'
+import { useRoute } from '../stores/route'
+
+function Section({
+  id,
+  title,
+  children,
+}: {
+  id: string
+  title: string
+  children: React.ReactNode
+}): React.JSX.Element {
+  return (
+    <section className="card" aria-labelledby={id} data-testid={id}>
+      <h3 id={id}>{title}</h3>
+      {children}
+    </section>
+  )
+}
+
+function CheckNow({ record, onDone }: { record: WithdrawalRecord; onDone: () => void }): React.JSX.Element {
+  const { t } = useTranslation('detail')
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<IpcError | null>(null)
+  const [checkedAt, setCheckedAt] = useState<string | null>(null)
+  const canCheck = record.localState === 'created' && record.remoteId !== null
+  const check = async (): Promise<void> => {
+    setBusy(true)
+    setError(null)
+    const r = await call('withdrawals:refresh', { localId: record.localId })
+    setBusy(false)
+    if (r.ok) {
+      setCheckedAt(r.data.remoteCheckedAt)
+      onDone()
+    } else setError(r.error)
+  }
+  return (
+    <div className="check-now">
+      <button
+        type="button"
+        className="btn"
+        disabled={!canCheck || busy}
+        aria-describedby="check-now-hint"
+        onClick={() => void check()}
+      >
+        {busy ? t('checking') : t('checkNow')}
+      </button>{' '}
+      <span id="check-now-hint" className="field-hint">
+        {canCheck ? t('checkNowHint') : t('checkNowUnavailable')}
+      </span>
+      <p aria-live="polite" className="field-ok">
+        {checkedAt && t('checked', { time: formatDateTime(checkedAt, currentLanguage()) })}
+      </p>
+      {error && <ErrorNotice error={error} />}
+    </div>
+  )
+}
+
+export function WithdrawalDetailPage({ localId }: { localId: string }): React.JSX.Element {
+  const { t } = useTranslation('detail')
+  const go = useRoute((s) => s.go)
+  const network = useApp((s) => s.info?.network)
+  const { detail, error, reload } = useWithdrawalDetail(localId)
+  const [resolving, setResolving] = useState(false)
+  const [resolved, setResolved] = useState<{ how: 'linked' | 'notCreated'; id: string | null } | null>(null)
+
+  const header = (
+    <div className="page-head">
+      <h2 id="detail-title">{t('title', { id: shortId(localId) })}</h2>
+      <button type="button" className="btn" onClick={() => go({ page: 'withdrawals' })}>
+        <span aria-hidden="true">← </span>
+        {t('back')}
+      </button>
+    </div>
+  )
+  if (!detail) {
+    return (
+      <section className="page page-detail" aria-labelledby="detail-title">
+        {header}
+        {error ? (
+          <>
+            <ErrorNotice error={error} />
+            <button type="button" className="btn" onClick={() => void reload()}>
+              {t('checkNow')}
+            </button>
+          </>
+        ) : (
+          <p aria-live="polite">{t('loading')}</p>
+        )}
+      </section>
+    )
+  }
+  const r = detail.record
+  return (
+    <section className="page page-detail" aria-labelledby="detail-title" data-local-id={r.localId}>
+      {header}
+      <p className="detail-status">
+        <StatusBadge status={r.remoteStatus} localState={r.localState} hasRefund={r.refund !== null} />
+      </p>
+      {error && <ErrorNotice error={error} />}
+      {resolved && (
+        <div className="alert alert-ok" role="status" data-testid="resolved-notice">
+          <p>
+            {resolved.how === 'linked' ? t('resolved.linked', { id: resolved.id }) : t('resolved.notCreated')}
+          </p>
+        </div>
+      )}
+      <FlagAlerts flags={r.flags} />
+      {r.localState === 'outcome_unknown' && <UnknownOutcomeNotice onResolve={() => setResolving(true)} />}
+      <FundingStatus detail={detail} onOpenFunding={() => go({ page: 'funding', localId: r.localId })} />
+      <CheckNow record={r} onDone={() => void reload()} />
+
+      <Section id="detail-summary" title={t('sections.summary')}>
+        <RecordSummary record={r} />
+      </Section>
+      <Section id="detail-payout" title={t('sections.payout')}>
+        <PayoutInfo record={r} network={network} />
+      </Section>
+      {r.refund && (
+        <Section id="detail-refund" title={t('sections.refund')}>
+          <RefundInfo refund={r.refund} network={network} />
+        </Section>
+      )}
+      <Section id="detail-timeline" title={t('sections.timeline')}>
+        <StatusTimeline observations={detail.observations} />
+      </Section>
+      <Section id="detail-request" title={t('sections.request')}>
+        <RequestInfo record={r} />
+      </Section>
+
+      {resolving && (
+        <ResolveUnknownDialog
+          record={r}
+          onClose={() => setResolving(false)}
+          onResolved={(rec, how) => {
+            setResolving(false)
+            setResolved({ how, id: rec.remoteId })
+            void reload()
+          }}
+        />
+      )}
+    </section>
+  )
+}

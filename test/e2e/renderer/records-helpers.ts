@@ -1,0 +1,136 @@
+/**
+ * Helpers for the list / detail / review specs: real withdrawals through the real router and sandbox, a fast
+ * bulk seed of the ledger file, and the axe check every page of this area must pass.
+ */
+import { randomUUID } from 'node:crypto'
+import AxeBuilder from '@axe-core/playwright'
+import type { Page } from '@playwright/test'
+import type { ChannelInput, ChannelName, ChannelOutput, IpcResult } from '../../../src/shared/contract'
+import { SANDBOX_PROFILE_ID } from '../../../src/shared/profile'
+import type { WithdrawalRecord } from '../../../src/shared/withdrawal-record'
+import { openDb } from '../../../src/main/ledger/db'
+import { migrate } from '../../../src/main/ledger/migrations'
+import { insertRecordRow } from '../../../src/main/ledger/rows'
+import { generateLiquidAddress } from '../../../src/main/liquid'
+import { expect, type TestApp } from '../support/app-fixture'
+
+export const REFUND_ADDRESS = generateLiquidAddress('liquid', { confidential: false }).address
+
+/** A channel call straight to main's router (the test plays a second window); throws on failure. */
+export async function rpc<C extends ChannelName>(
+  app: TestApp,
+  channel: C,
+  ...input: ChannelInput<C> extends undefined ? [] : [ChannelInput<C>]
+): Promise<ChannelOutput<C>> {
+  const r = (await app.ctx.router.handle(channel, input[0])) as IpcResult<ChannelOutput<C>>
+  if (!r.ok) throw new Error(`${channel} failed: ${JSON.stringify(r.error)}`)
+  return r.data
+}
+
+/** A valid CPF (check digits computed) from nine digits. */
+export function cpf(nine: string): string {
+  const d = nine.split('').map(Number)
+  for (const len of [9, 10]) {
+    const sum = d.slice(0, len).reduce((a, x, i) => a + x * (len + 1 - i), 0)
+    const r = (sum * 10) % 11
+    d.push(r === 10 ? 0 : r)
+  }
+  return d.join('')
+}
+
+export async function createWithdrawal(
+  app: TestApp,
+  o: { pixKey: string; cents: number; kind?: 'payout' | 'deposit'; taxNumber?: string },
+): Promise<WithdrawalRecord> {
+  return rpc(app, 'withdrawals:create', {
+    draft: {
+      pixKey: o.pixKey,
+      taxNumber: o.taxNumber ?? cpf('529982247'),
+      amount: { kind: o.kind ?? 'payout', cents: o.cents },
+      refundAddress: REFUND_ADDRESS,
+    },
+    confirmDuplicate: true,
+  })
+}
+
+/** Funds the withdrawal with its exact deposit, settles the payout, and lets the app observe it. */
+export async function fundAndSettle(
+  app: TestApp,
+  rec: WithdrawalRecord,
+  outcome: 'sent' | 'invalid_pix_key' | 'processor_failure',
+): Promise<WithdrawalRecord> {
+  if (!rec.remoteId || rec.depositAmountCents === null) throw new Error('not created')
+  app.sandbox.control.fundWithdrawal(rec.remoteId, rec.depositAmountCents)
+  app.sandbox.control.settlePayout(rec.remoteId, outcome)
+  return rpc(app, 'withdrawals:refresh', { localId: rec.localId })
+}
+
+const STATUSES = ['sent', 'sent', 'sent', 'expired', 'refunded', 'unsent', 'error', 'em_analise']
+
+/** Writes `n` created records of the sandbox profile straight into a fresh ledger file, in one transaction. */
+export function seedLedger(file: string, n: number): void {
+  const db = openDb(file)
+  migrate(db.raw)
+  const start = Date.parse('2025-01-01T03:00:00Z')
+  db.tx(() => {
+    for (let i = 0; i < n; i++) {
+      const createdAt = new Date(start + i * 60_000).toISOString()
+      const status = STATUSES[i % STATUSES.length] as string
+      const cents = 1000 + ((i * 7919) % 500_000)
+      const remoteId = `seed-${String(i).padStart(6, '0')}`
+      const pixKey = `pessoa${i}@example.com`
+      const refund = status === 'refunded' ? { txId: 'ab'.repeat(32), reason: 'invalid_pix_key' } : null
+      insertRecordRow(db, {
+        localId: randomUUID(),
+        profile: SANDBOX_PROFILE_ID,
+        operator: 'seed',
+        createdAt,
+        updatedAt: createdAt,
+        localState: 'created',
+        request: { pixKey, payoutAmountInCents: cents, refundAddress: REFUND_ADDRESS },
+        pixKey,
+        amountKind: 'payout',
+        amountCents: cents,
+        createResponse: { withdrawalId: remoteId },
+        remoteId,
+        remoteStatus: status,
+        remoteStatusAt: createdAt,
+        remoteCheckedAt: createdAt,
+        lastRemote: { id: remoteId, status, pixKey, refund },
+        depositAddress: null,
+        depositAmountCents: cents + 100,
+        payoutAmountCents: cents,
+        expiration: null,
+        fundedAt: null,
+        fundingTxId: null,
+        refund,
+        receiverName: `Pessoa ${i}`,
+        error: null,
+        requestId: null,
+        flags: [],
+      })
+    }
+  })
+  db.close()
+}
+
+/** Zero serious or critical axe violations on what the page shows now. */
+export async function expectNoSeriousAxe(page: Page): Promise<void> {
+  const result = await new AxeBuilder({ page }).analyze()
+  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+  expect(
+    bad.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')),
+    })),
+  ).toEqual([])
+}
+
+export async function openNav(page: Page, name: string | RegExp): Promise<void> {
+  await page.getByRole('navigation').getByRole('button', { name }).click()
+}
+
+export async function setLanguage(page: Page, lang: 'pt-BR' | 'en'): Promise<void> {
+  await page.locator('.lang select').selectOption(lang)
+}

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest'
+import {
+  dateRangeProblem,
+  DEFAULT_SORT,
+  EMPTY_FILTER,
+  nextDay,
+  queryKey,
+  saoPauloDayStart,
+  saoPauloOffsetMinutes,
+  STATUS_FILTER_OPTIONS,
+  toRecordFilter,
+} from '../../src/renderer/src/components/records-table/filter-model'
+import { recordFilterSchema } from '../../src/shared/withdrawal-record'
+
+describe('São Paulo calendar days', () => {
+  it('start at 03:00 UTC since Brazil dropped summer time (2019)', () => {
+    expect(saoPauloDayStart('2025-03-10')).toBe('2025-03-10T03:00:00.000Z')
+    expect(saoPauloDayStart('2024-02-29')).toBe('2024-02-29T03:00:00.000Z')
+    expect(saoPauloDayStart('2025-12-31')).toBe('2025-12-31T03:00:00.000Z')
+  })
+
+  it('follow the historical summer time (UTC-2) where the tz database has it', () => {
+    expect(saoPauloOffsetMinutes(Date.parse('2018-01-15T12:00:00Z'))).toBe(-120)
+    expect(saoPauloOffsetMinutes(Date.parse('2018-07-15T12:00:00Z'))).toBe(-180)
+    expect(saoPauloDayStart('2018-01-15')).toBe('2018-01-15T02:00:00.000Z')
+  })
+
+  it('refuse malformed and impossible days', () => {
+    for (const bad of ['', '2025-02-30', '2025-13-01', '25-01-01', '2025-1-1', 'hoje', '2025-01-01T00:00']) {
+      expect(saoPauloDayStart(bad)).toBeNull()
+    }
+  })
+
+  it('roll over months and years', () => {
+    expect(nextDay('2025-01-31')).toBe('2025-02-01')
+    expect(nextDay('2024-02-28')).toBe('2024-02-29')
+    expect(nextDay('2025-12-31')).toBe('2026-01-01')
+    expect(nextDay('nope')).toBeNull()
+  })
+})
+
+describe('toRecordFilter', () => {
+  it('sends only what is set, with the default sort', () => {
+    expect(toRecordFilter(EMPTY_FILTER, DEFAULT_SORT)).toEqual({ sort: { field: 'createdAt', dir: 'desc' } })
+  })
+
+  it('makes the "to" day inclusive: `to` is the next day start, exclusive', () => {
+    const f = toRecordFilter({ ...EMPTY_FILTER, fromDay: '2025-03-01', toDay: '2025-03-31' }, DEFAULT_SORT)
+    expect(f.from).toBe('2025-03-01T03:00:00.000Z')
+    expect(f.to).toBe('2025-04-01T03:00:00.000Z')
+    // One day: from and to are the same day.
+    const one = toRecordFilter({ ...EMPTY_FILTER, fromDay: '2025-03-01', toDay: '2025-03-01' }, DEFAULT_SORT)
+    expect(one.to).toBe('2025-03-02T03:00:00.000Z')
+  })
+
+  it('drops an inverted or invalid range instead of guessing, and says why', () => {
+    const inverted = { ...EMPTY_FILTER, fromDay: '2025-03-10', toDay: '2025-03-01' }
+    expect(dateRangeProblem(inverted)).toBe('to_before_from')
+    expect(toRecordFilter(inverted, DEFAULT_SORT)).not.toHaveProperty('from')
+    expect(toRecordFilter(inverted, DEFAULT_SORT)).not.toHaveProperty('to')
+    expect(dateRangeProblem({ fromDay: '2025-02-30', toDay: '' })).toBe('from_invalid')
+    expect(dateRangeProblem({ fromDay: '', toDay: 'x' })).toBe('to_invalid')
+    expect(dateRangeProblem({ fromDay: '', toDay: '' })).toBeNull()
+  })
+
+  it('trims text, caps it at 200 characters, and passes statuses and sort through', () => {
+    const f = toRecordFilter(
+      { ...EMPTY_FILTER, text: `  ${'a'.repeat(300)} `, statuses: ['sent', 'outcome_unknown'] },
+      { field: 'amount', dir: 'asc' },
+    )
+    expect(f.text).toHaveLength(200)
+    expect(f.statuses).toEqual(['sent', 'outcome_unknown'])
+    expect(f.sort).toEqual({ field: 'amount', dir: 'asc' })
+    expect(toRecordFilter({ ...EMPTY_FILTER, text: '   ' }, DEFAULT_SORT)).not.toHaveProperty('text')
+  })
+
+  it('always produces what the contract accepts', () => {
+    const f = toRecordFilter(
+      { statuses: ['created'], fromDay: '2025-01-01', toDay: '2025-06-30', text: 'Conceição' },
+      { field: 'status', dir: 'desc' },
+    )
+    expect(recordFilterSchema.safeParse(f).success).toBe(true)
+  })
+
+  it('keys equal queries equally and different ones differently', () => {
+    const a = toRecordFilter({ ...EMPTY_FILTER, text: 'ana' }, DEFAULT_SORT)
+    const b = toRecordFilter({ ...EMPTY_FILTER, text: ' ana ' }, DEFAULT_SORT)
+    const c = toRecordFilter({ ...EMPTY_FILTER, text: 'ana' }, { field: 'createdAt', dir: 'asc' })
+    expect(queryKey(a)).toBe(queryKey(b))
+    expect(queryKey(a)).not.toBe(queryKey(c))
+  })
+
+  it('offers every local state and every known remote status once', () => {
+    const values = STATUS_FILTER_OPTIONS.map((o) => o.value)
+    expect(new Set(values).size).toBe(values.length)
+    expect(values).toEqual(
+      expect.arrayContaining(['outcome_unknown', 'not_created', 'unsent', 'sent', 'refunded']),
+    )
+  })
+})
