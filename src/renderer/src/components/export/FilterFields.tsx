@@ -1,0 +1,89 @@
+/** Which records go into the export: profile, statuses, São Paulo calendar days, free text. */
+import { useId } from 'react'
+import { useFormContext } from 'react-hook-form'
+import { useTranslation } from 'react-i18next'
+import type { PublicProfile } from '../../../../shared/profile'
+import { Field } from '../settings/Field'
+import { errorCodeAt } from '../settings/resolver'
+import { EXPORT_TEXT_MAX, LOCAL_STATUS_OPTIONS, REMOTE_STATUS_OPTIONS, type ExportFormValues } from './logic'
+
+export function FilterFields({ profiles }: { profiles: readonly PublicProfile[] }): React.JSX.Element {
+  const { t } = useTranslation(['records', 'status'])
+  const id = useId()
+  const { register, formState } = useFormContext<ExportFormValues>()
+  const message = (path: keyof ExportFormValues): string | undefined => {
+    const code = errorCodeAt(formState.errors, path)
+    return code ? t(`records:errors.${code}`, { defaultValue: t('records:errors.invalid') }) : undefined
+  }
+
+  return (
+    <fieldset className="card export-filter">
+      <legend>{t('records:filter.title')}</legend>
+      <Field id={`${id}-profile`} label={t('records:filter.profile')} hint={t('records:filter.profileHint')}>
+        {(aria) => (
+          <select {...aria} {...register('profile')}>
+            {profiles.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.name}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <fieldset className="field" aria-describedby={`${id}-statuses-hint`}>
+        <legend>{t('records:filter.statuses')}</legend>
+        <span id={`${id}-statuses-hint`} className="field-hint">
+          {t('records:filter.statusesHint')}
+        </span>
+        <div className="checkbox-columns">
+          <div role="group" aria-labelledby={`${id}-remote`}>
+            <p id={`${id}-remote`} className="group-label">
+              {t('records:filter.remoteStatuses')}
+            </p>
+            {REMOTE_STATUS_OPTIONS.map((s) => (
+              <label key={s} className="option-line">
+                <input type="checkbox" value={s} {...register('statuses')} /> {t(`status:remote.${s}`)}{' '}
+                <code>{s}</code>
+              </label>
+            ))}
+          </div>
+          <div role="group" aria-labelledby={`${id}-local`}>
+            <p id={`${id}-local`} className="group-label">
+              {t('records:filter.localStates')}
+            </p>
+            {LOCAL_STATUS_OPTIONS.map((s) => (
+              <label key={s} className="option-line">
+                <input type="checkbox" value={s} {...register('statuses')} /> {t(`records:filter.local.${s}`)}
+              </label>
+            ))}
+          </div>
+        </div>
+      </fieldset>
+      <div className="date-range">
+        <Field id={`${id}-from`} label={t('records:filter.from')} error={message('fromDay')}>
+          {(aria) => <input type="date" {...aria} {...register('fromDay')} />}
+        </Field>
+        <Field id={`${id}-to`} label={t('records:filter.to')} error={message('toDay')}>
+          {(aria) => <input type="date" {...aria} {...register('toDay')} />}
+        </Field>
+      </div>
+      <p className="field-hint">{t('records:filter.daysHint')}</p>
+      <Field
+        id={`${id}-text`}
+        label={t('records:filter.text')}
+        hint={t('records:filter.textHint')}
+        error={message('text')}
+      >
+        {(aria) => (
+          <input
+            type="search"
+            maxLength={EXPORT_TEXT_MAX}
+            autoComplete="off"
+            {...aria}
+            {...register('text')}
+          />
+        )}
+      </Field>
+    </fieldset>
+  )
+}

@@ -1,0 +1,92 @@
+/** Exportar registros: filter, formats, the OS folder dialog (in main), progress, and where the files went. */
+import { useEffect, useMemo, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import type { ChannelOutput, IpcError } from '../../../shared/contract'
+import type { PublicProfile, Settings } from '../../../shared/profile'
+import { ErrorNotice } from '../components/ErrorNotice'
+import { ExportForm } from '../components/export/ExportForm'
+import { ExportProgress } from '../components/export/ExportProgress'
+import { ExportResult } from '../components/export/ExportResult'
+import type { ExportFormValues, ExportRequest } from '../components/export/logic'
+import { SigningReminder } from '../components/export/SigningReminder'
+import { call, useEvent } from '../ipc'
+import { useRoute } from '../stores/route'
+
+type Outcome =
+  | { kind: 'idle' }
+  | { kind: 'running'; progress: { done: number; total: number } | null }
+  | { kind: 'cancelled' }
+  | { kind: 'done'; result: NonNullable<ChannelOutput<'records:export'>> }
+  | { kind: 'failed'; error: IpcError }
+
+export function RecordsPage(): React.JSX.Element {
+  const { t } = useTranslation('records')
+  const go = useRoute((s) => s.go)
+  const [profiles, setProfiles] = useState<PublicProfile[]>([])
+  const [activeId, setActiveId] = useState<string | null>(null)
+  const [settings, setSettings] = useState<Pick<Settings, 'csvDelimiter' | 'csvLocale'> | null>(null)
+  const [outcome, setOutcome] = useState<Outcome>({ kind: 'idle' })
+
+  useEffect(() => {
+    void call('profiles:list').then((r) => {
+      if (!r.ok) return
+      setProfiles(r.data.profiles)
+      setActiveId(r.data.activeId)
+    })
+    void call('settings:get').then((r) => r.ok && setSettings(r.data))
+  }, [])
+
+  useEvent('export:progress', (progress) =>
+    setOutcome((o) => (o.kind === 'running' ? { kind: 'running', progress } : o)),
+  )
+
+  const defaults = useMemo<ExportFormValues>(
+    () => ({
+      // The profile in use; blank (before the list arrives) means the same to main.
+      profile: activeId ?? '',
+      statuses: [],
+      fromDay: '',
+      toDay: '',
+      text: '',
+      formats: ['csv', 'json', 'html'],
+      csvDelimiter: settings?.csvDelimiter ?? ';',
+      locale: settings?.csvLocale ?? 'pt-BR',
+    }),
+    [activeId, settings],
+  )
+
+  const runExport = async (request: ExportRequest, values: ExportFormValues): Promise<void> => {
+    setOutcome({ kind: 'running', progress: null })
+    const r = await call('records:export', request)
+    if (!r.ok) return setOutcome({ kind: 'failed', error: r.error })
+    if (r.data === null) return setOutcome({ kind: 'cancelled' })
+    setOutcome({ kind: 'done', result: r.data })
+    // Remembered for next time; a failure here costs nothing but the preference.
+    void call('settings:update', { csvDelimiter: values.csvDelimiter, csvLocale: values.locale })
+  }
+
+  return (
+    <div className="records-page">
+      <h2>{t('title')}</h2>
+      <p>{t('intro')}</p>
+      <div className="actions">
+        <button type="button" className="btn" onClick={() => go({ page: 'review' })}>
+          {t('openReview')}
+        </button>
+      </div>
+      <SigningReminder />
+      <ExportForm
+        profiles={profiles}
+        defaults={defaults}
+        busy={outcome.kind === 'running'}
+        onExport={(request, values) => void runExport(request, values)}
+      />
+      <div aria-live="polite">
+        {outcome.kind === 'running' && <ExportProgress progress={outcome.progress} />}
+        {outcome.kind === 'cancelled' && <p className="alert alert-info">{t('cancelled')}</p>}
+      </div>
+      {outcome.kind === 'failed' && <ErrorNotice error={outcome.error} />}
+      {outcome.kind === 'done' && <ExportResult result={outcome.result} />}
+    </div>
+  )
+}

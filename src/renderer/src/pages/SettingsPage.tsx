@@ -1,0 +1,21 @@
+/** Configurações: profiles and the vault, the session, language, rate-limit allowances, the export signing key. */
+import { useTranslation } from 'react-i18next'
+import { AllowancesSection } from '../components/settings/AllowancesSection'
+import { LanguageSection } from '../components/settings/LanguageSection'
+import { ProfilesSection } from '../components/settings/ProfilesSection'
+import { SessionSection } from '../components/settings/SessionSection'
+import { SigningKeySection } from '../components/settings/SigningKeySection'
+
+export function SettingsPage(): React.JSX.Element {
+  const { t } = useTranslation('settings')
+  return (
+    <div className="settings-page">
+      <h2>{t('title')}</h2>
+      <SessionSection />
+      <ProfilesSection />
+      <LanguageSection />
+      <AllowancesSection />
+      <SigningKeySection />
+    </div>
+  )
+}

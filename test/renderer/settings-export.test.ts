@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest'
+import { exportRequestSchema } from '../../src/shared/contract'
+import {
+  buildExportRequest,
+  dayStartIso,
+  exportFormSchema,
+  nextDay,
+  progressFraction,
+  type ExportFormValues,
+} from '../../src/renderer/src/components/export/logic'
+
+const BASE: ExportFormValues = {
+  profile: '',
+  statuses: [],
+  fromDay: '',
+  toDay: '',
+  text: '',
+  formats: ['csv', 'json', 'html'],
+  csvDelimiter: ';',
+  locale: 'pt-BR',
+}
+
+describe('São Paulo calendar days', () => {
+  it('start at local midnight, UTC−3 since 2019', () => {
+    expect(dayStartIso('2025-03-01')).toBe('2025-03-01T00:00:00-03:00')
+    expect(dayStartIso('2024-02-29')).toBe('2024-02-29T00:00:00-03:00')
+    expect(Date.parse(dayStartIso('2025-12-31')!)).toBe(Date.parse('2025-12-31T03:00:00Z'))
+  })
+  it('under the old daylight saving time, too', () => {
+    expect(dayStartIso('2018-01-15')).toBe('2018-01-15T00:00:00-02:00')
+    // Clocks jumped from 00:00 to 01:00 on 2018-11-04: the day began at 01:00 (-02:00).
+    expect(dayStartIso('2018-11-04')).toBe('2018-11-04T01:00:00-02:00')
+    expect(dayStartIso('2018-11-03')).toBe('2018-11-03T00:00:00-03:00')
+    // DST ended at 00:00 on 2019-02-17 (back to 23:00 of the 16th): the 17th began once, at -03:00.
+    expect(dayStartIso('2019-02-17')).toBe('2019-02-17T00:00:00-03:00')
+    expect(dayStartIso('2019-02-16')).toBe('2019-02-16T00:00:00-02:00')
+  })
+  it('another zone can be asked for', () => {
+    expect(dayStartIso('2025-07-01', 'UTC')).toBe('2025-07-01T00:00:00+00:00')
+    expect(dayStartIso('2025-07-01', 'Asia/Kolkata')).toBe('2025-07-01T00:00:00+05:30')
+  })
+  it('refuses days that do not exist', () => {
+    for (const bad of ['2025-02-29', '2025-13-01', '2025-00-10', '2025-1-1', '', 'yesterday', '2025-04-31']) {
+      expect(dayStartIso(bad)).toBeNull()
+    }
+  })
+  it('nextDay crosses months and years', () => {
+    expect(nextDay('2025-01-31')).toBe('2025-02-01')
+    expect(nextDay('2024-02-28')).toBe('2024-02-29')
+    expect(nextDay('2025-12-31')).toBe('2026-01-01')
+    expect(nextDay('nope')).toBeNull()
+  })
+})
+
+describe('the export form', () => {
+  it('needs at least one format', () => {
+    const r = exportFormSchema.safeParse({ ...BASE, formats: [] })
+    expect(r.success).toBe(false)
+    expect(r.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
+      ['formats', 'formats_required'],
+    ])
+  })
+  it('refuses a range that ends before it starts, on the last day', () => {
+    const r = exportFormSchema.safeParse({ ...BASE, fromDay: '2025-03-10', toDay: '2025-03-09' })
+    expect(r.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([['toDay', 'range_inverted']])
+    expect(exportFormSchema.safeParse({ ...BASE, fromDay: '2025-03-10', toDay: '2025-03-10' }).success).toBe(
+      true,
+    )
+  })
+  it('refuses an impossible day and overlong text', () => {
+    const r = exportFormSchema.safeParse({ ...BASE, fromDay: '2025-02-30', text: 'x'.repeat(201) })
+    expect(r.error?.issues.map((i) => i.message).sort()).toEqual(['day_invalid', 'text_too_long'])
+  })
+})
+
+describe('buildExportRequest', () => {
+  it('exports everything with no filter and no folder', () => {
+    const req = buildExportRequest(BASE)
+    expect(req).toEqual({ formats: ['csv', 'json', 'html'], csvDelimiter: ';', locale: 'pt-BR' })
+    expect('dir' in req).toBe(false)
+    expect(exportRequestSchema.safeParse(req).success).toBe(true)
+  })
+  it('turns calendar days into an inclusive São Paulo range with an exclusive end', () => {
+    const req = buildExportRequest({
+      ...BASE,
+      profile: 'sandbox',
+      statuses: ['sent', 'outcome_unknown'],
+      fromDay: '2025-03-01',
+      toDay: '2025-03-31',
+      text: '  Maria ',
+      formats: ['json'],
+      locale: 'en',
+    })
+    expect(req).toEqual({
+      formats: ['json'],
+      filter: {
+        profile: 'sandbox',
+        statuses: ['sent', 'outcome_unknown'],
+        from: '2025-03-01T00:00:00-03:00',
+        to: '2025-04-01T00:00:00-03:00',
+        text: 'Maria',
+      },
+      locale: 'en',
+    })
+    expect(exportRequestSchema.safeParse(req).success).toBe(true)
+  })
+  it('an open-ended range sends only the bound given', () => {
+    expect(buildExportRequest({ ...BASE, toDay: '2025-12-31' }).filter).toEqual({
+      to: '2026-01-01T00:00:00-03:00',
+    })
+    expect(buildExportRequest({ ...BASE, fromDay: '2025-12-31' }).filter).toEqual({
+      from: '2025-12-31T00:00:00-03:00',
+    })
+  })
+  it('sends the delimiter only with CSV, and each format once', () => {
+    expect(buildExportRequest({ ...BASE, formats: ['html', 'html'], csvDelimiter: ',' })).toEqual({
+      formats: ['html'],
+      locale: 'pt-BR',
+    })
+    expect(buildExportRequest({ ...BASE, formats: ['csv'], csvDelimiter: ',' }).csvDelimiter).toBe(',')
+  })
+})
+
+describe('progressFraction', () => {
+  it('is indeterminate until a total is known, then clamped', () => {
+    expect(progressFraction(null)).toBeNull()
+    expect(progressFraction({ done: 0, total: 0 })).toBeNull()
+    expect(progressFraction({ done: 5, total: 10 })).toBe(0.5)
+    expect(progressFraction({ done: 12, total: 10 })).toBe(1)
+  })
+})
