@@ -18,13 +18,20 @@ if (!existsSync(join(input, 'main', 'index.js'))) {
 mkdirSync(reportDir, { recursive: true })
 const bin = join(root, 'node_modules', '.bin', 'electronegativity')
 const run = spawnSync(bin, ['-i', input, '-o', report, '-e', electronVersion, '-v', 'false', '-r'], {
-  stdio: ['ignore', 'inherit', 'inherit'],
+  stdio: ['ignore', 'pipe', 'pipe'],
+  encoding: 'utf8',
   timeout: 300_000,
 })
 if (run.error) {
   console.error(`security: could not run electronegativity: ${run.error.message}`)
   process.exit(2)
 }
+// A file the scanner cannot parse is skipped with only a printed line, and its handlers then look missing or,
+// worse, its flaws go unseen: an unparsed file fails the gate.
+const output = `${run.stdout ?? ''}${run.stderr ?? ''}`
+const unparsed = output.split('\n').filter((l) => /Error parsing/i.test(l))
+for (const line of unparsed) console.error(`security: ${line.trim()}`)
+if (unparsed.length > 0) process.exit(1)
 if (!existsSync(report)) {
   console.error('security: electronegativity wrote no SARIF report')
   process.exit(2)
