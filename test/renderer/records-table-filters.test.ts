@@ -3,41 +3,11 @@ import {
   dateRangeProblem,
   DEFAULT_SORT,
   EMPTY_FILTER,
-  nextDay,
   queryKey,
-  saoPauloDayStart,
-  saoPauloOffsetMinutes,
   STATUS_FILTER_OPTIONS,
   toRecordFilter,
 } from '../../src/renderer/src/components/records-table/filter-model'
 import { recordFilterSchema } from '../../src/shared/withdrawal-record'
-
-describe('São Paulo calendar days', () => {
-  it('start at 03:00 UTC since Brazil dropped summer time (2019)', () => {
-    expect(saoPauloDayStart('2025-03-10')).toBe('2025-03-10T03:00:00.000Z')
-    expect(saoPauloDayStart('2024-02-29')).toBe('2024-02-29T03:00:00.000Z')
-    expect(saoPauloDayStart('2025-12-31')).toBe('2025-12-31T03:00:00.000Z')
-  })
-
-  it('follow the historical summer time (UTC-2) where the tz database has it', () => {
-    expect(saoPauloOffsetMinutes(Date.parse('2018-01-15T12:00:00Z'))).toBe(-120)
-    expect(saoPauloOffsetMinutes(Date.parse('2018-07-15T12:00:00Z'))).toBe(-180)
-    expect(saoPauloDayStart('2018-01-15')).toBe('2018-01-15T02:00:00.000Z')
-  })
-
-  it('refuse malformed and impossible days', () => {
-    for (const bad of ['', '2025-02-30', '2025-13-01', '25-01-01', '2025-1-1', 'hoje', '2025-01-01T00:00']) {
-      expect(saoPauloDayStart(bad)).toBeNull()
-    }
-  })
-
-  it('roll over months and years', () => {
-    expect(nextDay('2025-01-31')).toBe('2025-02-01')
-    expect(nextDay('2024-02-28')).toBe('2024-02-29')
-    expect(nextDay('2025-12-31')).toBe('2026-01-01')
-    expect(nextDay('nope')).toBeNull()
-  })
-})
 
 describe('toRecordFilter', () => {
   it('sends only what is set, with the default sort', () => {
@@ -46,11 +16,11 @@ describe('toRecordFilter', () => {
 
   it('makes the "to" day inclusive: `to` is the next day start, exclusive', () => {
     const f = toRecordFilter({ ...EMPTY_FILTER, fromDay: '2025-03-01', toDay: '2025-03-31' }, DEFAULT_SORT)
-    expect(f.from).toBe('2025-03-01T03:00:00.000Z')
-    expect(f.to).toBe('2025-04-01T03:00:00.000Z')
+    expect(f.from).toBe('2025-03-01T00:00:00-03:00')
+    expect(f.to).toBe('2025-04-01T00:00:00-03:00')
     // One day: from and to are the same day.
     const one = toRecordFilter({ ...EMPTY_FILTER, fromDay: '2025-03-01', toDay: '2025-03-01' }, DEFAULT_SORT)
-    expect(one.to).toBe('2025-03-02T03:00:00.000Z')
+    expect(one.to).toBe('2025-03-02T00:00:00-03:00')
   })
 
   it('drops an inverted or invalid range instead of guessing, and says why', () => {

@@ -83,8 +83,8 @@ test.describe('Retiradas list', () => {
     const listCall = app.bridge.calls.filter((c) => c.channel === 'withdrawals:list').at(-1)
     const input = listCall?.input as { from?: string; to?: string }
     // 00:00 in São Paulo is 03:00 UTC; the end is the start of the next day, exclusive.
-    expect(input.from).toBe(`${today}T03:00:00.000Z`)
-    expect(input.to).toBe(`${tomorrow}T03:00:00.000Z`)
+    expect(input.from).toBe(`${today}T00:00:00-03:00`)
+    expect(input.to).toBe(`${tomorrow}T00:00:00-03:00`)
     await page.getByLabel('Até (dia, inclusive)').fill(tomorrow)
     await page.getByLabel('De (dia)').fill(tomorrow)
     await expect(page.getByTestId('records-count')).toHaveText('Nenhum registro')

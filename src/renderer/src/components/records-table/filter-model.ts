@@ -5,7 +5,7 @@
  */
 import { LOCAL_STATES, type RecordFilter, type SORT_FIELDS } from '../../../../shared/withdrawal-record'
 import { KNOWN_STATUSES } from '../../../../shared/withdrawal-status'
-import { DISPLAY_TIME_ZONE } from '../format'
+import { dayStartIso, nextCalendarDay, parseCalendarDay } from '../../../../shared/calendar-day'
 
 export type SortField = (typeof SORT_FIELDS)[number]
 export interface SortState {
@@ -32,70 +32,11 @@ export const STATUS_FILTER_OPTIONS: ReadonlyArray<{ value: string; group: 'local
   ...KNOWN_STATUSES.map((value) => ({ value, group: 'remote' as const })),
 ]
 
-const DAY = /^(\d{4})-(\d{2})-(\d{2})$/
-
-function parseDay(day: string): { y: number; m: number; d: number } | null {
-  const match = DAY.exec(day)
-  if (!match) return null
-  const y = Number(match[1])
-  const m = Number(match[2])
-  const d = Number(match[3])
-  const probe = new Date(Date.UTC(y, m - 1, d))
-  // Reject days that do not exist (2025-02-30 would otherwise roll over silently).
-  if (probe.getUTCFullYear() !== y || probe.getUTCMonth() !== m - 1 || probe.getUTCDate() !== d) return null
-  return { y, m, d }
-}
-
-const partsFormatter = new Intl.DateTimeFormat('en-US', {
-  timeZone: DISPLAY_TIME_ZONE,
-  hourCycle: 'h23',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-})
-
-/** Minutes São Paulo is ahead of UTC at `utcMs` (negative: -180 today; -120 in its former summer time). */
-export function saoPauloOffsetMinutes(utcMs: number): number {
-  const p: Record<string, number> = {}
-  for (const part of partsFormatter.formatToParts(new Date(utcMs))) {
-    if (part.type !== 'literal') p[part.type] = Number(part.value)
-  }
-  const asUtc = Date.UTC(
-    p['year'] ?? 0,
-    (p['month'] ?? 1) - 1,
-    p['day'] ?? 1,
-    p['hour'] ?? 0,
-    p['minute'] ?? 0,
-    p['second'] ?? 0,
-  )
-  return Math.round((asUtc - Math.floor(utcMs / 1000) * 1000) / 60000)
-}
-
-/** The instant a São Paulo calendar day starts, as a UTC ISO string; null for a malformed or impossible day. */
-export function saoPauloDayStart(day: string): string | null {
-  const p = parseDay(day)
-  if (!p) return null
-  const wall = Date.UTC(p.y, p.m - 1, p.d)
-  // Two passes: the offset at the guess can differ from the offset at the answer across a clock change.
-  const guess = wall - saoPauloOffsetMinutes(wall) * 60000
-  return new Date(wall - saoPauloOffsetMinutes(guess) * 60000).toISOString()
-}
-
-/** The day after `day`, `YYYY-MM-DD`. */
-export function nextDay(day: string): string | null {
-  const p = parseDay(day)
-  if (!p) return null
-  return new Date(Date.UTC(p.y, p.m - 1, p.d + 1)).toISOString().slice(0, 10)
-}
-
 export type DateRangeProblem = 'from_invalid' | 'to_invalid' | 'to_before_from'
 
 export function dateRangeProblem(input: Pick<FilterInput, 'fromDay' | 'toDay'>): DateRangeProblem | null {
-  if (input.fromDay !== '' && !parseDay(input.fromDay)) return 'from_invalid'
-  if (input.toDay !== '' && !parseDay(input.toDay)) return 'to_invalid'
+  if (input.fromDay !== '' && !parseCalendarDay(input.fromDay)) return 'from_invalid'
+  if (input.toDay !== '' && !parseCalendarDay(input.toDay)) return 'to_invalid'
   if (input.fromDay !== '' && input.toDay !== '' && input.toDay < input.fromDay) return 'to_before_from'
   return null
 }
@@ -110,9 +51,9 @@ export function toRecordFilter(input: FilterInput, sort: SortState): RecordFilte
   const text = input.text.trim().slice(0, 200)
   if (text !== '') f.text = text
   if (dateRangeProblem(input) === null) {
-    const from = input.fromDay === '' ? null : saoPauloDayStart(input.fromDay)
-    const after = input.toDay === '' ? null : nextDay(input.toDay)
-    const to = after === null ? null : saoPauloDayStart(after)
+    const from = input.fromDay === '' ? null : dayStartIso(input.fromDay)
+    const after = input.toDay === '' ? null : nextCalendarDay(input.toDay)
+    const to = after === null ? null : dayStartIso(after)
     if (from) f.from = from
     if (to) f.to = to
   }
