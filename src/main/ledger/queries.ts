@@ -16,7 +16,7 @@ import {
 import { normalizeStatus } from '../../shared/withdrawal-status'
 import { fromJson, type Db, type Params } from './db'
 import { LedgerError } from './errors'
-import { digitsVariant, foldText, RECORD_SELECT, rowToRecord } from './rows'
+import { arrayRowToRecord, digitsVariant, foldText, RECORD_SELECT, rowToRecord } from './rows'
 import type { SimilarQuery } from './types'
 
 const FROM = `FROM withdrawals w`
@@ -191,7 +191,14 @@ export function* iterateRecords(db: Db, filter?: RecordFilter): Generator<Withdr
   const where = compileWhere(db, f)
   if (where.empty) return
   const stmt = db.fresh(`SELECT ${RECORD_SELECT} ${FROM} ${where.sql} ${compileOrder(f)}`)
-  for (const row of stmt.iterate(...where.params)) yield rowToRecord(row)
+  // Array rows: node:sqlite builds them about twice as fast as objects (Node ≥ 22.16; objects before that).
+  if (typeof stmt.setReturnArrays === 'function') {
+    stmt.setReturnArrays(true)
+    const rows = stmt.iterate(...where.params) as unknown as Iterable<SQLOutputValue[]>
+    for (const row of rows) yield arrayRowToRecord(row)
+  } else {
+    for (const row of stmt.iterate(...where.params)) yield rowToRecord(row)
+  }
 }
 
 export function totalsByStatus(db: Db, filter?: RecordFilter): StatusTotal[] {

@@ -3,20 +3,24 @@
  * memory), each file hashed as written, then the signed manifest, written last: a folder without manifest.json
  * is an export that did not finish. A failed export removes its folder.
  *
+ * The main thread reads, redacts and serialises each record once (that JSON text is what records.json gets), and
+ * reduces it to the strings its CSV and report rows are made of (layout.ts); a worker thread formats those rows
+ * and writes and hashes every file (output.ts).
+ *
  * The ledger is read through one streaming statement while the app keeps running; a write by the status tracker
  * during the export may or may not be seen for rows not yet read. Each record is written once (deduplicated by
  * localId) and the manifest's totals are computed from the rows written, so an export is always consistent
  * with itself.
  */
-import { createReadStream } from 'node:fs'
 import { mkdir, open, rm, unlink } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { SYSTEM_OPERATOR, type Ledger } from '../ledger/index'
 import { recordFilterSchema, type RecordFilter } from '../../shared/withdrawal-record'
-import { csvHeader, csvLine, csvRow, BOM, type CsvDelimiter } from './csv'
+import { csvHeader, csvLine, BOM, type CsvDelimiter } from './csv'
 import type { ExportLocale } from './format'
-import { REPORT_TAIL, reportHead, reportRow } from './html'
+import { REPORT_TAIL, reportHead } from './html'
 import { JSON_HEAD, JSON_SEPARATOR, JSON_TAIL } from './json'
+import { rowPlan } from './layout'
 import {
   canonicalManifestBytes,
   EXPORT_FORMATS,
@@ -34,7 +38,7 @@ import {
 import { makeRedactor } from './redact'
 import { keyFingerprint, signBytes, signingKey, type SigningKeyPair } from './sign'
 import { DayAccumulator, TotalsAccumulator } from './totals'
-import { createHasher, HashedFile } from './writer'
+import { createFileWriter, type OutFile, type WrittenFile } from './output'
 
 export interface ExportOptions {
   /** Parent folder; the export gets its own new subfolder in it. */
@@ -151,10 +155,10 @@ export async function exportRecords(ledger: Ledger, o: ExportOptions): Promise<E
   const total = ledger.query({ ...filter, limit: 1 }).total
 
   const folder = resolve(await createFolder(o.dir, o.profile.name, exportedAt))
-  const handles: HashedFile[] = []
-  const hasher = createHasher()
-  const track = async (name: string, hashed = true): Promise<HashedFile> => {
-    const f = await HashedFile.create(join(folder, name), hashed ? hasher : null)
+  const handles: OutFile[] = []
+  const writer = createFileWriter()
+  const track = async (name: string, hashed = true): Promise<OutFile> => {
+    const f = await writer.create(join(folder, name), hashed)
     handles.push(f)
     return f
   }
@@ -166,51 +170,45 @@ export async function exportRecords(ledger: Ledger, o: ExportOptions): Promise<E
     json?.write(JSON_HEAD)
 
     const redact = makeRedactor(o.secrets)
+    const plan =
+      csv || htmlRows ? rowPlan(locale, delimiter, { csv: csv !== null, html: htmlRows !== null }) : null
+    const rows = plan ? await writer.rows(plan.layout, csv, htmlRows) : null
     const totals = new TotalsAccumulator()
     const days = new DayAccumulator()
     const seen = new Set<string>()
     let first: string | null = null
     let last: string | null = null
-    let flush = false
     for (const rec of ledger.iterate(filter)) {
       if (seen.has(rec.localId)) continue
       seen.add(rec.localId)
       const { record, json: text } = redact(rec)
-      if (csv && csv.write(csvRow(record, locale, delimiter))) flush = true
-      if (json && json.write(totals.count === 0 ? text : JSON_SEPARATOR + text)) flush = true
-      if (htmlRows && htmlRows.write(reportRow(record, locale, totals.count))) flush = true
+      if (plan && rows) rows.write(plan.inputs(record))
+      if (json) {
+        if (totals.count > 0) json.write(JSON_SEPARATOR)
+        json.write(text)
+      }
       totals.addRecord(record)
       days.add(record)
       if (first === null || record.createdAt < first) first = record.createdAt
       if (last === null || record.createdAt > last) last = record.createdAt
-      if (flush || totals.count % PROGRESS_EVERY === 0) {
-        // The awaits also let the main process breathe between batches.
-        await Promise.all([csv?.flush(), json?.flush(), htmlRows?.flush()])
-        flush = false
+      if (totals.count % PROGRESS_EVERY === 0) {
+        // The awaits also let the main process breathe between batches, and the writer catch up.
+        await Promise.all([rows?.drain(), csv?.drain(), json?.drain(), htmlRows?.drain()])
         o.onProgress?.(totals.count, Math.max(total, totals.count))
       }
     }
+    rows?.end()
     json?.write(JSON_TAIL)
 
     const statusTotals = totals.result()
     const entries: FileEntry[] = []
-    if (csv) {
-      const w = await csv.close()
-      entries.push({
-        name: FILE_NAMES.csv,
-        format: 'csv',
-        bytes: w.bytes,
-        sha256: w.sha256,
-        delimiter,
-        locale,
-      })
-    }
-    if (json) {
-      const w = await json.close()
-      entries.push({ name: FILE_NAMES.json, format: 'json', bytes: w.bytes, sha256: w.sha256 })
-    }
-    if (htmlRows) {
-      await htmlRows.close()
+    // Closed together: their fsyncs overlap each other and the report's assembly. (Each is awaited below; the
+    // first failure is the one thrown.)
+    const [csvClosed, jsonClosed, rowsClosed] = [csv?.close(), json?.close(), htmlRows?.close()]
+    for (const c of [csvClosed, jsonClosed, rowsClosed]) c?.catch(() => undefined)
+    let report: WrittenFile | null = null
+    if (rowsClosed) {
+      await rowsClosed
       const html = await track(FILE_NAMES.html)
       html.write(
         reportHead(
@@ -228,13 +226,34 @@ export async function exportRecords(ledger: Ledger, o: ExportOptions): Promise<E
           locale,
         ),
       )
-      for await (const chunk of createReadStream(join(folder, HTML_SCRATCH), { highWaterMark: 1 << 20 })) {
-        await html.writeBuffer(chunk as Buffer)
-      }
+      await html.append(join(folder, HTML_SCRATCH))
       html.write(REPORT_TAIL)
-      const w = await html.close()
+      report = await html.close()
       await unlink(join(folder, HTML_SCRATCH))
-      entries.push({ name: FILE_NAMES.html, format: 'html', bytes: w.bytes, sha256: w.sha256, locale })
+    }
+    if (csvClosed) {
+      const w = await csvClosed
+      entries.push({
+        name: FILE_NAMES.csv,
+        format: 'csv',
+        bytes: w.bytes,
+        sha256: w.sha256,
+        delimiter,
+        locale,
+      })
+    }
+    if (jsonClosed) {
+      const w = await jsonClosed
+      entries.push({ name: FILE_NAMES.json, format: 'json', bytes: w.bytes, sha256: w.sha256 })
+    }
+    if (report) {
+      entries.push({
+        name: FILE_NAMES.html,
+        format: 'html',
+        bytes: report.bytes,
+        sha256: report.sha256,
+        locale,
+      })
     }
 
     const unsigned: UnsignedManifest = {
@@ -285,6 +304,6 @@ export async function exportRecords(ledger: Ledger, o: ExportOptions): Promise<E
     await rm(folder, { recursive: true, force: true })
     throw e
   } finally {
-    await hasher.close()
+    await writer.close()
   }
 }

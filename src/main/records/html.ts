@@ -7,25 +7,16 @@
  * columns; cells carry `data-v` sort keys: ISO time or integer cents). Rows are written as they stream; the head
  * needs the totals, so the exporter writes rows to a scratch file and assembles head + rows + tail at the end.
  */
-import type { StatusTotal, WithdrawalRecord } from '../../shared/withdrawal-record'
+import type { StatusTotal } from '../../shared/withdrawal-record'
 import { HTML_COLUMNS, type Column } from './columns'
-import { cellText } from './csv'
 import { formatAmount, formatDateTime, formatDay, type ExportLocale } from './format'
 import type { ExportFilter } from './manifest'
-import { CSS, NOSCRIPT_CSS, REPORT_CSP, REPORT_PAGE_ROWS, SCRIPT } from './report-assets'
+import { kernel as K } from './kernel'
+import { CSS, NOSCRIPT_CSS, REPORT_CSP, SCRIPT } from './report-assets'
 import { sumTotals, type DayTotal } from './totals'
 
-const ESCAPES: Readonly<Record<string, string>> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-}
-
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c)
-}
+/** `&<>"'` as entities. */
+export const escapeHtml: (s: string) => string = K.escapeHtml
 
 interface Texts {
   title: string
@@ -290,25 +281,10 @@ ${dayRows}
 export const ROW_START = '<tr class="rec">'
 
 /** Between pages (see report-assets.ts): every REPORT_PAGE_ROWS rows a new, hidden <tbody>. */
-const PAGE_BREAK = '</tbody>\n<tbody hidden>\n'
+export const PAGE_BREAK = '</tbody>\n<tbody hidden>\n'
 
-/** Row `index` (0-based, in export order) of the records table. */
-export function reportRow(r: WithdrawalRecord, locale: ExportLocale, index: number): string {
-  let out = index > 0 && index % REPORT_PAGE_ROWS === 0 ? PAGE_BREAK + ROW_START : ROW_START
-  for (const c of HTML_COLUMNS) {
-    const text = escapeHtml(cellText(c, r, locale))
-    if (c.kind === 'amount') {
-      const v = c.get(r)
-      out += `<td class="n" data-v="${v === null ? '' : String(v)}">${text}</td>`
-    } else if (c.kind === 'date') {
-      const v = c.get(r)
-      out += `<td class="d" data-v="${typeof v === 'string' ? escapeHtml(v) : ''}">${text}</td>`
-    } else {
-      out += `<td>${text}</td>`
-    }
-  }
-  return `${out}</tr>\n`
-}
+// Record rows (`<tr class="rec">`, one `<td>` per HTML_COLUMNS entry; amounts `class="n"` and dates `class="d"`
+// with a `data-v` sort key) are assembled by the kernel's row formatter (kernel.ts, layout.ts).
 
 export const REPORT_TAIL = `</tbody>
 </table>

@@ -6,12 +6,15 @@
  */
 import { z } from 'zod'
 import { withdrawalRecordSchema, type WithdrawalRecord } from '../../shared/withdrawal-record'
+import { compileSchemaPrecheck } from './schema-precheck'
 
 export const RECORDS_SCHEMA = 'tesouraria-depix/records'
 export const RECORDS_VERSION = 1
 
 export type ExportedRecord = WithdrawalRecord
 export const exportedRecordSchema = withdrawalRecordSchema.strict()
+/** Accepts only what the schema accepts (fast-check.ts); null if the schema ever outgrows it. */
+const fastCheck = compileSchemaPrecheck(exportedRecordSchema)
 
 export const JSON_HEAD = `{"schema":"${RECORDS_SCHEMA}","version":${RECORDS_VERSION},"records":[\n`
 export const JSON_TAIL = '\n]}\n'
@@ -44,15 +47,30 @@ function describeIssues(error: z.ZodError, prefix: string): string[] {
  * Parses and validates a records file, calling `onRecord` with each schema-valid record in file order. Never
  * throws on bad input: everything wrong is an issue.
  *
+ * Every record is validated against `exportedRecordSchema`: by the fast check derived from it where that
+ * accepts the record, else by zod (whose issues are reported). `exact`: `onRecord` gets zod's output for every
+ * record (members in the schema's order, as the review ledger stores them); otherwise a record the fast check
+ * accepted is passed as parsed.
+ *
  * A file in the layout this module writes (head line, one record per line, tail) is parsed line by line: the
  * same result as JSON.parse of the whole (a JSON string cannot hold a raw line break, so a record cannot span
  * lines), without 100k records alive at once. Any other text is parsed whole.
  */
-export function readRecordsFile(buf: Buffer, onRecord: (r: ExportedRecord) => void): RecordsFileRead {
+export function readRecordsFile(
+  buf: Buffer,
+  onRecord: (r: ExportedRecord) => void,
+  o: { exact?: boolean } = {},
+): RecordsFileRead {
   const issues: string[] = []
   let entries = 0
   let invalid = 0
+  const fast = o.exact === true ? null : fastCheck
   const take = (raw: unknown): void => {
+    if (fast?.(raw)) {
+      onRecord(raw as ExportedRecord)
+      entries += 1
+      return
+    }
     const r = exportedRecordSchema.safeParse(raw)
     if (r.success) onRecord(r.data)
     else {

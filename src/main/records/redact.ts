@@ -18,14 +18,28 @@ const SECRET_NAME =
 const JWT = /eyJ[A-Za-z0-9_-]{4,}\.eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/
 const PEM_PRIVATE = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/
 
+/** SECRET_NAME's answer per member name: raw bodies repeat the same few dozen names in every record. */
+const nameVerdicts = new Map<string, boolean>()
+
+function isSecretName(k: string): boolean {
+  // Every credential name is 3..22 characters; the length test skips the regex for most keys.
+  if (k.length > 22) return false
+  let secret = nameVerdicts.get(k)
+  if (secret === undefined) {
+    secret = SECRET_NAME.test(k)
+    if (nameVerdicts.size >= 10_000) nameVerdicts.clear()
+    nameVerdicts.set(k, secret)
+  }
+  return secret
+}
+
 function hasSecretName(v: unknown): boolean {
   if (v === null || typeof v !== 'object') return false
   if (Array.isArray(v)) return v.some(hasSecretName)
   const o = v as Record<string, unknown>
   for (const k in o) {
     if (!Object.hasOwn(o, k)) continue
-    // Every credential name is 3..22 characters; the length test skips the regex for most keys.
-    if ((k.length <= 22 && SECRET_NAME.test(k)) || hasSecretName(o[k])) return true
+    if (isSecretName(k) || hasSecretName(o[k])) return true
   }
   return false
 }

@@ -8,10 +8,23 @@ import type { StatusTotal, WithdrawalRecord } from '../../shared/withdrawal-reco
 import { normalizeStatus } from '../../shared/withdrawal-status'
 import { saoPauloDay } from './format'
 
+/** normalizeStatus of the raw statuses seen, which are few: an export asks twice per record. */
+const normalized = new Map<string, string>()
+
+function normalizedStatus(raw: string): string {
+  let s = normalized.get(raw)
+  if (s === undefined) {
+    s = normalizeStatus(raw)
+    if (normalized.size >= 1000) normalized.clear()
+    normalized.set(raw, s)
+  }
+  return s
+}
+
 /** Must equal `derive(r).display_status` in main/ledger/rows.ts (a test holds them together). */
 export function displayStatus(r: Pick<WithdrawalRecord, 'localState' | 'remoteStatus'>): string {
   return r.localState === 'created' && r.remoteStatus !== null
-    ? normalizeStatus(r.remoteStatus)
+    ? normalizedStatus(r.remoteStatus)
     : r.localState
 }
 

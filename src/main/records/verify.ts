@@ -12,13 +12,11 @@
  * not make it tampered.
  */
 import { isUtf8 } from 'node:buffer'
-import { webcrypto } from 'node:crypto'
-import { readdir, readFile, stat } from 'node:fs/promises'
+import { open, readdir, readFile, stat } from 'node:fs/promises'
 import { basename, dirname, join, resolve } from 'node:path'
 import type { StatusTotal } from '../../shared/withdrawal-record'
 import { columnIndex } from './columns'
-import { BOM, csvHeader, CsvSyntaxError, parseCsv, parseYesNo, unneutralise } from './csv'
-import { parseAmount } from './format'
+import { BOM, csvHeader, YES_NO } from './csv'
 import { countReportRows } from './html'
 import { readRecordsFile, type ExportedRecord } from './json'
 import {
@@ -32,7 +30,8 @@ import {
   type Manifest,
 } from './manifest'
 import { keyFingerprint, normalizeFingerprint, verifyBytes } from './sign'
-import { diffTotals, sumTotals, TotalsAccumulator } from './totals'
+import { createChecker, type Checker } from './checker'
+import { diffTotals, sortTotals, sumTotals, TotalsAccumulator } from './totals'
 
 export type VerificationCheck = 'missing' | 'hash' | 'signature' | 'schema' | 'row_count' | 'totals'
 
@@ -157,9 +156,33 @@ export async function verifyExport(manifestPath: string, o: VerifyOptions = {}):
   }
 
   let records: ExportedRecord[] | undefined
-  for (const entry of entries) {
-    const got = await checkFile(dir, entry, expect, add, o.keepRecords === true)
-    if (got && records === undefined) records = got
+  const checker = createChecker()
+  try {
+    // Each file is read (and hashed, on the checker's thread) while the one before it is checked; the CSV is
+    // checked on that thread too, while this one reads the JSON. Problems are reported in the manifest's order.
+    const reads: Array<Promise<FileRead> | undefined> = []
+    const read = (i: number): Promise<FileRead> | undefined => {
+      const entry = entries[i]
+      if (entry) reads[i] ??= readEntry(dir, entry, checker)
+      return reads[i]
+    }
+    const outcomes: Array<Promise<FileOutcome>> = []
+    for (const [i, entry] of entries.entries()) {
+      const current = read(i) as Promise<FileRead>
+      void read(i + 1)
+      const outcome = checkFile(entry, await current, expect, o.keepRecords === true, checker)
+      // Not awaited here (a CSV check runs on), but never left unhandled if an earlier one throws.
+      outcome.catch(() => undefined)
+      outcomes.push(outcome)
+      reads[i] = undefined
+    }
+    for (const outcome of outcomes) {
+      const got = await outcome
+      for (const p of got.problems) add(...p)
+      if (got.records && records === undefined) records = got.records
+    }
+  } finally {
+    await checker.close()
   }
   return done({
     signerFingerprint,
@@ -234,50 +257,94 @@ async function unlistedFiles(dir: string, mname: string, entries: readonly FileE
   }
 }
 
-/** Returns the JSON file's valid records when `keep` (review mode). */
-async function checkFile(
-  dir: string,
-  entry: FileEntry,
-  expect: Expectation,
-  add: Add,
-  keep: boolean,
-): Promise<ExportedRecord[] | undefined> {
+type FileRead = { buf: Buffer; sha256: Promise<string> } | { missing: string }
+
+/**
+ * The file's bytes, and its SHA-256 computed from those very bytes on the checker's thread (they are read into
+ * shared memory, so the thread reads them where they are).
+ */
+async function readEntry(dir: string, entry: FileEntry, checker: Checker): Promise<FileRead> {
   const path = join(dir, entry.name)
   let buf: Buffer
   try {
-    if (!(await stat(path)).isFile()) {
-      add(entry.name, 'missing', 'not a regular file')
-      return undefined
-    }
-    buf = await readFile(path)
+    if (!(await stat(path)).isFile()) return { missing: 'not a regular file' }
+    buf = await readShared(path)
   } catch {
-    add(entry.name, 'missing', 'listed in the manifest but not in the folder')
-    return undefined
+    return { missing: 'listed in the manifest but not in the folder' }
   }
-  // WebCrypto digests on libuv's thread pool: the hash runs on the other core while this one parses.
-  const digest = webcrypto.subtle.digest('SHA-256', buf)
+  const sha256 = checker.sha256(buf)
+  // Reported (as a hash problem) when awaited.
+  sha256.catch(() => undefined)
+  return { buf, sha256 }
+}
+
+/** Like readFile, into a SharedArrayBuffer; a plain readFile when the file changes size while read. */
+async function readShared(path: string): Promise<Buffer> {
+  const fh = await open(path, 'r')
+  try {
+    const { size } = await fh.stat()
+    const buf = Buffer.from(new SharedArrayBuffer(size))
+    let off = 0
+    while (off < size) {
+      // One read call takes at most 2 GiB.
+      const { bytesRead } = await fh.read(buf, off, Math.min(size - off, 1 << 30), off)
+      if (bytesRead === 0) break
+      off += bytesRead
+    }
+    const more = await fh.read(Buffer.alloc(1), 0, 1, off)
+    if (off < size || more.bytesRead > 0) return await readFile(path)
+    return buf
+  } finally {
+    await fh.close()
+  }
+}
+
+interface FileOutcome {
+  problems: Array<Parameters<Add>>
+  /** The JSON file's valid records, in review mode. */
+  records?: ExportedRecord[]
+}
+
+/**
+ * A file's problems: hash first, then content. The JSON and HTML checks run before this returns its promise;
+ * the CSV check on the checker's thread.
+ */
+async function checkFile(
+  entry: FileEntry,
+  read: FileRead,
+  expect: Expectation,
+  keep: boolean,
+  checker: Checker,
+): Promise<FileOutcome> {
+  const problems: Array<Parameters<Add>> = []
+  if ('missing' in read) {
+    problems.push([entry.name, 'missing', read.missing])
+    return { problems }
+  }
+  const { buf } = read
   const content: Array<Parameters<Add>> = []
   let records: ExportedRecord[] | undefined
   try {
-    records = checkContent(entry, buf, expect, (...p) => content.push(p), keep)
+    records = await checkContent(entry, buf, expect, (...p) => content.push(p), keep, checker)
   } finally {
-    const sha = Buffer.from(await digest).toString('hex')
+    const sha = await read.sha256.catch((e: unknown) => `(not computed: ${(e as Error).message})`)
     const diffs: string[] = []
     if (buf.length !== entry.bytes) diffs.push(`${buf.length} bytes, manifest says ${entry.bytes}`)
     if (sha !== entry.sha256) diffs.push(`SHA-256 ${sha}, manifest says ${entry.sha256}`)
-    if (diffs.length > 0) add(entry.name, 'hash', diffs.join('; '))
-    for (const p of content) add(...p)
+    if (diffs.length > 0) problems.push([entry.name, 'hash', diffs.join('; ')])
+    problems.push(...content)
   }
-  return records
+  return { problems, records }
 }
 
-function checkContent(
+async function checkContent(
   entry: FileEntry,
   buf: Buffer,
   expect: Expectation,
   add: Add,
   keep: boolean,
-): ExportedRecord[] | undefined {
+  checker: Checker,
+): Promise<ExportedRecord[] | undefined> {
   if (!isUtf8(buf)) {
     add(entry.name, 'schema', 'not valid UTF-8')
     return undefined
@@ -297,19 +364,23 @@ function checkContent(
   }
   switch (entry.format) {
     case 'csv':
-      checkCsv(entry, buf, add, rows, totals)
+      await checkCsv(entry, buf, add, rows, totals, checker)
       return undefined
     case 'json': {
       const ids = new Set<string>()
       const acc = new TotalsAccumulator()
       const kept: ExportedRecord[] | undefined = keep ? [] : undefined
       let dup = 0
-      const read = readRecordsFile(buf, (r) => {
-        if (ids.has(r.localId)) dup += 1
-        ids.add(r.localId)
-        acc.addRecord(r)
-        kept?.push(r)
-      })
+      const read = readRecordsFile(
+        buf,
+        (r) => {
+          if (ids.has(r.localId)) dup += 1
+          ids.add(r.localId)
+          acc.addRecord(r)
+          kept?.push(r)
+        },
+        { exact: keep },
+      )
       for (const issue of read.issues) add(entry.name, 'schema', issue)
       if (!read.readable) return undefined
       if (dup > 0) add(entry.name, 'schema', `${dup} records repeat a localId`)
@@ -323,62 +394,37 @@ function checkContent(
   }
 }
 
-function checkCsv(
+async function checkCsv(
   entry: Extract<FileEntry, { format: 'csv' }>,
   buf: Buffer,
   add: Add,
   rows: (n: number, what: string) => void,
   totals: (t: StatusTotal[]) => void,
-): void {
+  checker: Checker,
+): Promise<void> {
   const bom = buf.subarray(0, BOM_BYTES.length).equals(BOM_BYTES)
   if (!bom) add(entry.name, 'schema', 'no UTF-8 byte order mark')
-  const header = csvHeader(entry.locale)
-  const at = {
-    status: columnIndex('status'),
-    refunded: columnIndex('refunded'),
-    deposit: columnIndex('deposit_amount'),
-    payout: columnIndex('payout_amount'),
+  const r = await checker.checkCsv(bom ? buf.subarray(BOM_BYTES.length) : buf, {
+    delimiter: entry.delimiter,
+    locale: entry.locale,
+    header: csvHeader(entry.locale),
+    at: {
+      status: columnIndex('status'),
+      refunded: columnIndex('refunded'),
+      deposit: columnIndex('deposit_amount'),
+      payout: columnIndex('payout_amount'),
+    },
+    yesNo: [...YES_NO[entry.locale]],
+    maxListed: MAX_LISTED,
+  })
+  if (r.headerMismatch !== null) {
+    add(entry.name, 'schema', `header differs from the ${entry.locale} columns at column ${r.headerMismatch}`)
   }
-  const acc = new TotalsAccumulator()
-  const bad: string[] = []
-  let badCount = 0
-  let dataRows = 0
-  let headerOk = true
-  try {
-    parseCsv(bom ? buf.subarray(BOM_BYTES.length) : buf, entry.delimiter, (row) => {
-      if (row.line === 1) {
-        const i = header.findIndex((h, k) => row.cell(k) !== h)
-        if (i >= 0 || row.length !== header.length) {
-          headerOk = false
-          const col = i >= 0 ? i + 1 : Math.min(row.length, header.length) + 1
-          add(entry.name, 'schema', `header differs from the ${entry.locale} columns at column ${col}`)
-        }
-        return
-      }
-      dataRows += 1
-      const problem = (why: string): void => {
-        badCount += 1
-        if (bad.length < MAX_LISTED) bad.push(`line ${row.line}: ${why}`)
-      }
-      if (row.length !== header.length) return problem(`${row.length} fields, expected ${header.length}`)
-      const deposit = parseAmount(row.cell(at.deposit), entry.locale)
-      const payout = parseAmount(row.cell(at.payout), entry.locale)
-      const refunded = parseYesNo(row.cell(at.refunded), entry.locale)
-      if (deposit === undefined || payout === undefined) return problem('an amount cell is not an amount')
-      if (refunded === undefined) return problem('refunded is neither yes nor no')
-      acc.add({
-        status: unneutralise(row.cell(at.status)),
-        hasRefund: refunded,
-        depositCents: deposit,
-        payoutCents: payout,
-      })
-    })
-  } catch (e) {
-    if (!(e instanceof CsvSyntaxError)) throw e
-    add(entry.name, 'schema', `not valid CSV: ${e.message}`)
+  if (r.syntaxError !== null) {
+    add(entry.name, 'schema', `not valid CSV: ${r.syntaxError}`)
     return
   }
-  if (badCount > 0) add(entry.name, 'schema', `${badCount} malformed rows: ${bad.join('; ')}`)
-  rows(dataRows, 'data rows')
-  if (headerOk) totals(acc.result())
+  if (r.malformed > 0) add(entry.name, 'schema', `${r.malformed} malformed rows: ${r.listed.join('; ')}`)
+  rows(r.dataRows, 'data rows')
+  if (r.headerMismatch === null) totals(sortTotals(r.totals))
 }

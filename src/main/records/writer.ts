@@ -2,15 +2,17 @@
  * An output file that is hashed as it is written (no second read of 100 MB to hash it), encoded into 1 MiB
  * chunks, created exclusively ('wx': an existing file is never overwritten) and fsynced on close.
  *
- * Hashing runs on a worker thread: it is a quarter of an export's CPU, and the main process has the ledger and
- * the formatting to do. Chunks are copied to the worker in order, so its digest is the file's SHA-256. Where a
- * worker cannot start, the same hash runs inline.
+ * Hashing runs on a worker thread (`createHasher`): chunks are copied to the worker in order, so its digest is
+ * the file's SHA-256. Where a worker cannot start, the same hash runs inline.
+ *
+ * The exporter writes through output.ts (encoding, writing, hashing and row formatting with one worker thread);
+ * HashedFile is its fallback where that worker cannot start.
  */
 import { createHash, type Hash } from 'node:crypto'
 import { open, type FileHandle } from 'node:fs/promises'
 import { Worker } from 'node:worker_threads'
 
-const CHUNK = 1 << 20
+export const CHUNK = 1 << 20
 
 export interface WrittenFile {
   bytes: number
