@@ -3,7 +3,7 @@
  * which amount the rate applies to; we apply it to the DePix sent (the gross) and round up to the cent, the
  * reading that never promises the beneficiary more than arrives (docs/DECISIONS.md).
  */
-import { WITHDRAWAL_FEE_FLOOR_CENTS } from './api-limits'
+import { FUNDING_TOLERANCE_BPS, WITHDRAWAL_FEE_FLOOR_CENTS } from './api-limits'
 
 /** Partner rate in basis points (100 = 1%). Integer, 0..10000. */
 export type RateBps = number
@@ -55,4 +55,28 @@ export function quoteWithdrawal(
       : depositForPayout(amount.payoutAmountInCents, rateBps)
   const feeCents = withdrawalFeeCents(depositCents, rateBps)
   return { depositCents, payoutCents: depositCents - feeCents, feeCents }
+}
+
+/**
+ * The DePix amounts that still fund a withdrawal expecting `expectedCents` (spec §3.2 / §6.4: within 5 % either
+ * way, inclusive). The sandbox decides with it and the funding page explains it with it.
+ */
+export function fundingToleranceRange(
+  expectedCents: number,
+  toleranceBps: number = FUNDING_TOLERANCE_BPS,
+): { min: number; max: number } {
+  assertCents(expectedCents, 'expectedCents')
+  const tolerance = Math.floor((expectedCents * toleranceBps) / 10_000)
+  return { min: expectedCents - tolerance, max: expectedCents + tolerance }
+}
+
+/**
+ * Basis points as a percentage, built by hand like the money strings: 'trim' gives 500 → "5%", 250 → "2,5%";
+ * 'fixed' always two decimals, 150 → "1,50%" (pt-BR; en uses '.').
+ */
+export function formatBps(bps: number, lang: 'pt-BR' | 'en', style: 'trim' | 'fixed' = 'trim'): string {
+  const whole = Math.trunc(bps / 100)
+  const two = String(Math.abs(bps % 100)).padStart(2, '0')
+  const frac = style === 'fixed' ? two : two.replace(/0+$/, '')
+  return frac === '' ? `${whole}%` : `${whole}${lang === 'pt-BR' ? ',' : '.'}${frac}%`
 }

@@ -2,35 +2,13 @@ import { describe, expect, it } from 'vitest'
 import {
   countdown,
   formatCountdown,
-  formatPercentBps,
   rawText,
   receiptFacts,
   refundFacts,
   svgDataUri,
-  toleranceRange,
   txIdProblem,
 } from '../../src/renderer/src/components/funding/funding-model'
 import type { WithdrawalRecord } from '../../src/shared/withdrawal-record'
-
-describe('toleranceRange', () => {
-  it('is ±5% inclusive, rounded so it never promises more than the rule', () => {
-    expect(toleranceRange(10_000, 500)).toEqual({ min: 9_500, max: 10_500 })
-    expect(toleranceRange(1_235, 500)).toEqual({ min: 1_174, max: 1_296 })
-    // The sandbox's own test: |received - expected| * 10000 <= expected * 500.
-    for (const cents of [200, 1_235, 99_999, 600_000]) {
-      const { min, max } = toleranceRange(cents, 500)
-      expect(Math.abs(min - cents) * 10_000 <= cents * 500).toBe(true)
-      expect(Math.abs(min - 1 - cents) * 10_000 <= cents * 500).toBe(false)
-      expect(Math.abs(max + 1 - cents) * 10_000 <= cents * 500).toBe(false)
-    }
-  })
-
-  it('formats the percentage', () => {
-    expect(formatPercentBps(500, 'pt-BR')).toBe('5%')
-    expect(formatPercentBps(250, 'pt-BR')).toBe('2,5%')
-    expect(formatPercentBps(250, 'en')).toBe('2.5%')
-  })
-})
 
 describe('countdown', () => {
   const now = Date.parse('2026-05-01T12:00:00Z')

@@ -5,7 +5,6 @@ import {
   draftPathToField,
   EMPTY_FORM,
   fieldCodesFromIpc,
-  formatRateBps,
   maskTaxIdAsTyped,
   recordErrorToIpc,
   remapDraftErrors,
@@ -178,12 +177,6 @@ describe('tax id typed mask', () => {
 })
 
 describe('review helpers', () => {
-  it('formats a partner rate', () => {
-    expect(formatRateBps(150, 'pt-BR')).toBe('1,50%')
-    expect(formatRateBps(100, 'en')).toBe('1.00%')
-    expect(formatRateBps(5, 'pt-BR')).toBe('0,05%')
-  })
-
   it('reads the one amount of a request body', () => {
     expect(requestAmount({ payoutAmountInCents: 500 })).toEqual({ kind: 'payout', cents: 500 })
     expect(requestAmount({ depositAmountInCents: 500 })).toEqual({ kind: 'deposit', cents: 500 })

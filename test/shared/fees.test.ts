@@ -2,6 +2,8 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
   depositForPayout,
+  formatBps,
+  fundingToleranceRange,
   payoutForDeposit,
   quoteWithdrawal,
   withdrawalFeeCents,
@@ -46,5 +48,31 @@ describe('withdrawal fees (spec §4.6 rule 3)', () => {
   it('refuses non-integer money', () => {
     expect(() => withdrawalFeeCents(1.5, 100)).toThrow(RangeError)
     expect(() => withdrawalFeeCents(100, 1.5)).toThrow(RangeError)
+  })
+})
+
+describe('funding tolerance (spec §3.2, §6.4)', () => {
+  it('is ±5% inclusive, rounded so it never promises more than the rule', () => {
+    expect(fundingToleranceRange(10_000)).toEqual({ min: 9_500, max: 10_500 })
+    expect(fundingToleranceRange(1_235, 500)).toEqual({ min: 1_174, max: 1_296 })
+    fc.assert(
+      fc.property(fc.integer({ min: 200, max: 600_000 }), (cents) => {
+        const { min, max } = fundingToleranceRange(cents)
+        const within = (a: number): boolean => Math.abs(a - cents) * 10_000 <= cents * 500
+        expect(within(min) && within(max)).toBe(true)
+        expect(within(min - 1) || within(max + 1)).toBe(false)
+      }),
+    )
+  })
+})
+
+describe('basis points as a percentage', () => {
+  it('trims by default and keeps two decimals when asked', () => {
+    expect(formatBps(500, 'pt-BR')).toBe('5%')
+    expect(formatBps(250, 'pt-BR')).toBe('2,5%')
+    expect(formatBps(250, 'en')).toBe('2.5%')
+    expect(formatBps(150, 'pt-BR', 'fixed')).toBe('1,50%')
+    expect(formatBps(100, 'en', 'fixed')).toBe('1.00%')
+    expect(formatBps(5, 'pt-BR', 'fixed')).toBe('0,05%')
   })
 })

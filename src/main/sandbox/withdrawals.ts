@@ -3,13 +3,8 @@
  * driven by the control surface: funding (exact, within 5%, or divergent), payout settlement, refunds, lazy
  * expiry against the sandbox clock.
  */
-import {
-  FUNDING_TOLERANCE_BPS,
-  REFUND_FEE_CENTS,
-  WITHDRAWAL_MAX_CENTS,
-  WITHDRAWAL_MIN_CENTS,
-} from '../../shared/api-limits'
-import { payoutForDeposit, quoteWithdrawal } from '../../shared/fees'
+import { REFUND_FEE_CENTS, WITHDRAWAL_MAX_CENTS, WITHDRAWAL_MIN_CENTS } from '../../shared/api-limits'
+import { fundingToleranceRange, payoutForDeposit, quoteWithdrawal } from '../../shared/fees'
 import { parsePixKey } from '../../shared/pix-key'
 import { generateLiquidAddress } from '../liquid'
 import { iso, saoPauloDay, type SandboxClock } from './clock'
@@ -142,7 +137,8 @@ export class Withdrawals {
     }
     if (w.status !== 'unsent') throw wrongState(`withdrawal ${id} is ${w.status}, not awaiting funding`)
     const expected = w.depositAmountInCents
-    const within = Math.abs(amountInCents - expected) * 10_000 <= expected * FUNDING_TOLERANCE_BPS
+    const range = fundingToleranceRange(expected)
+    const within = amountInCents >= range.min && amountInCents <= range.max
     const payout = within ? payoutForDeposit(amountInCents, w.rateBps) : 0
     if (within && payout >= WITHDRAWAL_MIN_CENTS && payout <= WITHDRAWAL_MAX_CENTS) {
       w.status = 'sending'

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { WITHDRAWAL_MAX_CENTS, WITHDRAWAL_MIN_CENTS } from '../../../../shared/api-limits'
 import { centsToDePix, formatBRL } from '../../../../shared/money'
 import { currentLanguage } from '../../i18n'
-import { formatPercentBps, toleranceRange } from './funding-model'
+import { formatBps, fundingToleranceRange } from '../../../../shared/fees'
 
 export function ToleranceRule({
   cents,
@@ -14,8 +14,8 @@ export function ToleranceRule({
 }): React.JSX.Element {
   const { t } = useTranslation('funding')
   const lang = currentLanguage()
-  const { min, max } = toleranceRange(cents, toleranceBps)
-  const pct = formatPercentBps(toleranceBps, lang)
+  const { min, max } = fundingToleranceRange(cents, toleranceBps)
+  const pct = formatBps(toleranceBps, lang)
   return (
     <section aria-labelledby="tolerance-heading" className="tolerance">
       <h3 id="tolerance-heading">{t('tolerance.heading', { pct })}</h3>

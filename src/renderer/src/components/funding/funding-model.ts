@@ -1,23 +1,5 @@
-/** Pure helpers of the funding page: tolerance range, countdown, QR data URI, txid check, remote facts. */
+/** Pure helpers of the funding page: countdown, QR data URI, txid check, remote facts. */
 import type { WithdrawalRecord } from '../../../../shared/withdrawal-record'
-
-/**
- * The amounts the service accepts as funding: within `toleranceBps` of `cents` either way, inclusive (spec §6.4:
- * "within 5%"). Integer arithmetic: the tolerance is rounded down so the range never promises too much.
- */
-export function toleranceRange(cents: number, toleranceBps: number): { min: number; max: number } {
-  const tol = Math.floor((cents * toleranceBps) / 10_000)
-  return { min: cents - tol, max: cents + tol }
-}
-
-/** Basis points as a short percentage: 500 → "5%", 250 → "2,5%" (pt-BR) / "2.5%" (en). */
-export function formatPercentBps(bps: number, lang: 'pt-BR' | 'en'): string {
-  const whole = Math.trunc(bps / 100)
-  const frac = String(Math.abs(bps % 100))
-    .padStart(2, '0')
-    .replace(/0+$/, '')
-  return frac === '' ? `${whole}%` : `${whole}${lang === 'pt-BR' ? ',' : '.'}${frac}%`
-}
 
 export type Countdown =
   | { state: 'none' }

@@ -13,7 +13,8 @@ import { currentLanguage } from '../../i18n'
 import { ErrorNotice } from '../ErrorNotice'
 import { DateTime } from '../format'
 import { StatusBadge } from '../StatusBadge'
-import { formatRateBps, requestAmount } from './form-model'
+import { formatBps } from '../../../../shared/fees'
+import { requestAmount } from './form-model'
 import { useLiquidRefusal } from './RefundAddressField'
 
 interface Props {
@@ -82,7 +83,7 @@ export function ReviewStep({ quote, network, creating, error, onBack, onConfirm 
           <span className="num">{formatBRL(quote.feeCents, lang)}</span>{' '}
           <span className="field-hint">
             {t('review.feeRule', {
-              rate: formatRateBps(quote.partnerRateBps, lang),
+              rate: formatBps(quote.partnerRateBps, lang, 'fixed'),
               floor: formatBRL(WITHDRAWAL_FEE_FLOOR_CENTS, lang),
             })}
           </span>

@@ -205,13 +205,6 @@ export function taxIdLiveState(input: string): TaxIdLive {
   return kind === null ? { state: 'invalid' } : { state: 'valid', kind, normalized: n }
 }
 
-/** A partner rate in basis points as a percentage with two decimals: 150 → "1,50%" (pt-BR) / "1.50%" (en). */
-export function formatRateBps(bps: number, lang: 'pt-BR' | 'en'): string {
-  const whole = Math.trunc(bps / 100)
-  const frac = String(Math.abs(bps % 100)).padStart(2, '0')
-  return `${whole}${lang === 'pt-BR' ? ',' : '.'}${frac}%`
-}
-
 /** The one amount a request body carries; null if it carries none or both (which this app never builds). */
 export function requestAmount(req: Record<string, unknown>): { kind: AmountKind; cents: number } | null {
   const deposit = req['depositAmountInCents']
