@@ -14,6 +14,7 @@ import { call } from '../../ipc'
 import { ErrorNotice } from '../ErrorNotice'
 import { CredentialFields } from './CredentialFields'
 import { Field } from './Field'
+import { PartnerRateField } from './PartnerRateField'
 import { optionalInteger, optionalText, profileFieldMessage, withProfileMessage } from './logic'
 import { compactZodResolver, errorCodeAt } from './resolver'
 
@@ -102,22 +103,11 @@ export function AddLiveProfileForm({
           )}
         </Field>
         <CredentialFields idPrefix={id} />
-        <Field
+        <PartnerRateField
           id={`${id}-rate`}
-          label={t('profile.partnerRate')}
-          hint={t('add.partnerRateHint')}
           error={message('partnerRateBps')}
-        >
-          {(aria) => (
-            <input
-              type="text"
-              inputMode="numeric"
-              autoComplete="off"
-              {...aria}
-              {...register('partnerRateBps', { setValueAs: optionalInteger })}
-            />
-          )}
-        </Field>
+          registration={register('partnerRateBps', { setValueAs: optionalInteger })}
+        />
         <Field
           id={`${id}-asset`}
           label={t('profile.assetId')}

@@ -9,6 +9,7 @@ import { currentLanguage } from '../../i18n'
 import { call } from '../../ipc'
 import { ErrorNotice } from '../ErrorNotice'
 import { Field } from './Field'
+import { PartnerRateField } from './PartnerRateField'
 import { optionalInteger, profileFieldMessage, withProfileMessage } from './logic'
 import { compactZodResolver, errorCodeAt } from './resolver'
 
@@ -61,22 +62,11 @@ export function EditProfileForm({
       <Field id={`${id}-name`} label={t('profile.name')} error={message('name')}>
         {(aria) => <input type="text" autoComplete="off" {...aria} {...register('name')} />}
       </Field>
-      <Field
+      <PartnerRateField
         id={`${id}-rate`}
-        label={t('profile.partnerRate')}
-        hint={t('add.partnerRateHint')}
         error={message('partnerRateBps')}
-      >
-        {(aria) => (
-          <input
-            type="text"
-            inputMode="numeric"
-            autoComplete="off"
-            {...aria}
-            {...register('partnerRateBps', { setValueAs: optionalInteger })}
-          />
-        )}
-      </Field>
+        registration={register('partnerRateBps', { setValueAs: optionalInteger })}
+      />
       <fieldset className="field rate-limits">
         <legend>{t('edit.rateLimits')}</legend>
         <span className="field-hint">{t('edit.rateLimitsHint')}</span>
