@@ -2,13 +2,26 @@ import { resolve } from 'node:path'
 import { defineConfig } from 'electron-vite'
 import react from '@vitejs/plugin-react'
 
+/**
+ * ESM-only packages main uses. They are bundled into out/main instead of being `require`d / `import()`ed from
+ * inside app.asar at run time, where loading ESM has failed in packaged apps (electron/electron#46614). `conf`
+ * and the rest of electron-store's tree are not in `dependencies`, so they are bundled anyway.
+ * test/build/built-main.test.ts fails if out/main loads any ESM-only package at run time.
+ */
+export const BUNDLED_ESM_DEPENDENCIES = ['jose', 'electron-store']
+
 export default defineConfig({
   main: {
     // Class private fields lowered (to WeakMaps, still private): the security scanner's parser does not know
     // them, and a file it cannot parse would silently escape the scan.
     oxc: { target: 'es2021' },
     build: {
-      rolldownOptions: { input: { index: resolve(__dirname, 'src/main/index.ts') } },
+      externalizeDeps: { exclude: BUNDLED_ESM_DEPENDENCIES },
+      rolldownOptions: {
+        input: { index: resolve(__dirname, 'src/main/index.ts') },
+        // One file: the lazily imported electron-store would otherwise be a chunk requiring index.js back.
+        output: { codeSplitting: false },
+      },
     },
   },
   preload: {
