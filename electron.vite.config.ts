@@ -1,6 +1,7 @@
 import { resolve } from 'node:path'
 import { defineConfig } from 'electron-vite'
 import react from '@vitejs/plugin-react'
+import type { Plugin } from 'vite'
 
 /**
  * ESM-only packages main uses. They are bundled into out/main instead of being `require`d / `import()`ed from
@@ -9,6 +10,20 @@ import react from '@vitejs/plugin-react'
  * test/build/built-main.test.ts fails if out/main loads any ESM-only package at run time.
  */
 export const BUNDLED_ESM_DEPENDENCIES = ['jose', 'electron-store']
+
+/**
+ * `npm run dev` only: drops index.html's `<meta http-equiv="Content-Security-Policy">`. Policies combine, so the
+ * production meta would still block the React refresh preamble and the hot-reload websocket; in dev the shell
+ * sends the dev policy as a header instead (`rendererHeadersFor` in src/main/shell/renderer-policy.ts). Builds
+ * keep the meta.
+ */
+export function devServerWithoutMetaCsp(): Plugin {
+  return {
+    name: 'treasury:dev-server-without-meta-csp',
+    apply: 'serve',
+    transformIndexHtml: (html) => html.replace(/<meta\s+http-equiv="Content-Security-Policy"[^>]*>\s*/i, ''),
+  }
+}
 
 export default defineConfig({
   main: {
@@ -32,7 +47,7 @@ export default defineConfig({
   renderer: {
     root: resolve(__dirname, 'src/renderer'),
     base: './',
-    plugins: [react()],
+    plugins: [react(), devServerWithoutMetaCsp()],
     build: {
       // electron-vite leaves the renderer unminified by default; the initial JS budget is 300 KB gzip.
       minify: true,

@@ -36,7 +36,8 @@ import { reportStartupFailure } from './shell/startup-failure'
 
 quietSqliteExperimentalWarning()
 
-const devServerUrl = !app.isPackaged ? process.env['ELECTRON_RENDERER_URL'] : undefined
+// `||`: an empty variable means no dev server, not an empty URL to load.
+const devServerUrl = (!app.isPackaged && process.env['ELECTRON_RENDERER_URL']) || undefined
 const rendererDir = join(__dirname, '../renderer')
 
 protocol.registerSchemesAsPrivileged([

@@ -1,0 +1,295 @@
+/**
+ * Boot smoke test of the BUILT shell. No Electron binary can be downloaded where CI runs, so this loads
+ * out/main/index.js (what `npm start` and the installers run) under plain Node 24 with `require('electron')`
+ * answered by a recording STAND-IN of Electron's API (fixtures/electron-stand-in.cjs) — not Electron. It catches
+ * what a real first start would hit first: import-time breakage (a missing or ESM-only package, a bad bundle) and
+ * wiring mistakes (order, hardening, IPC sender check, the app:// handler, the quit and failure paths). Electron's
+ * own enforcement (sandbox, CSP) is covered by the Electron E2E where a binary exists.
+ *
+ * Each scenario runs the driver (fixtures/boot-built-main.cjs) in its own Node process.
+ */
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { builtinModules } from 'node:module'
+import { tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { CONTENT_SECURITY_POLICY } from '../../src/main/shell/renderer-policy'
+
+const repo = resolve(__dirname, '../..')
+const mainFile = join(repo, 'out/main/index.js')
+const builtFiles = [mainFile, join(repo, 'out/preload/index.js'), join(repo, 'out/renderer/index.html')]
+
+function newestMtime(path: string): number {
+  const s = statSync(path)
+  if (!s.isDirectory()) return s.mtimeMs
+  return Math.max(0, ...readdirSync(path).map((f) => newestMtime(join(path, f))))
+}
+
+/** Reuses out/ when it is newer than every source and config file; otherwise runs `electron-vite build`. */
+function ensureBuilt(): void {
+  const sources = Math.max(
+    newestMtime(join(repo, 'src')),
+    ...['electron.vite.config.ts', 'package.json'].map((f) => newestMtime(join(repo, f))),
+  )
+  if (builtFiles.every((f) => existsSync(f) && statSync(f).mtimeMs >= sources)) return
+  const bin = join(repo, 'node_modules/electron-vite/bin/electron-vite.js')
+  const r = spawnSync(process.execPath, [bin, 'build'], { cwd: repo, encoding: 'utf8', timeout: 300_000 })
+  if (r.status !== 0) throw new Error(`electron-vite build failed:\n${r.stdout}\n${r.stderr}`)
+}
+
+interface Call {
+  api: string
+  args: unknown[]
+  ready: boolean
+}
+interface Served {
+  status: number
+  headers: Record<string, string>
+  body: string
+}
+interface Report {
+  requests: Array<{ request: string; resolved: string }>
+  beforeReady: string[]
+  calls: Call[]
+  ipc: Record<
+    'foreign' | 'noFrame' | 'fileUrl' | 'own',
+    { ok: boolean; error?: { code: string }; data?: unknown }
+  >
+  protocol: Record<
+    'index' | 'root' | 'encodedTraversal' | 'siblingTraversal' | 'otherHost' | 'missing',
+    Served
+  >
+  headers: { responseHeaders: Record<string, string[]> }
+  hardening: { navigationPrevented: boolean; windowOpen: unknown }
+}
+interface Boot {
+  status: number | null
+  signal: string | null
+  stderr: string
+  report: Report
+  userData: string
+}
+
+const temps: string[] = []
+function boot(scenario: 'normal' | 'failure' | 'lock-denied', prepare?: (userData: string) => void): Boot {
+  const userData = mkdtempSync(join(tmpdir(), `built-main-${scenario}-`))
+  temps.push(userData)
+  prepare?.(userData)
+  const reportFile = join(userData, '..', `${userData.split('/').pop()}.report.json`)
+  temps.push(reportFile)
+  const r = spawnSync(process.execPath, [join(__dirname, 'fixtures/boot-built-main.cjs'), mainFile], {
+    cwd: repo,
+    encoding: 'utf8',
+    timeout: 90_000,
+    env: {
+      ...withoutDevServer(process.env),
+      BOOT_SCENARIO: scenario,
+      BOOT_REPORT: reportFile,
+      STAND_IN_USER_DATA: userData,
+      STAND_IN_LOCK: scenario === 'lock-denied' ? 'denied' : 'granted',
+      STAND_IN_LOCALES: 'pt-BR',
+    },
+  })
+  if (!existsSync(reportFile)) throw new Error(`no report (status ${r.status}):\n${r.stderr}`)
+  const report = JSON.parse(readFileSync(reportFile, 'utf8')) as Report & { driverError?: string }
+  if (report.driverError) throw new Error(`${report.driverError}\n${r.stderr}`)
+  return { status: r.status, signal: r.signal, stderr: r.stderr, report, userData }
+}
+
+function withoutDevServer(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { ELECTRON_RENDERER_URL: _ignored, ...rest } = env
+  return rest
+}
+
+const apis = (calls: Call[]): string[] => calls.map((c) => c.api)
+
+let normal: Boot
+beforeAll(() => {
+  ensureBuilt()
+  normal = boot('normal')
+}, 400_000)
+afterAll(() => {
+  for (const t of temps) rmSync(t, { recursive: true, force: true })
+})
+
+describe('built out/main under a recording stand-in of Electron', () => {
+  it('before ready: app:// registered privileged, the renderer sandbox enabled, the single-instance lock taken', () => {
+    expect(normal.report.beforeReady).toEqual([
+      'protocol.registerSchemesAsPrivileged',
+      'app.enableSandbox',
+      'app.requestSingleInstanceLock',
+      'app.whenReady',
+    ])
+    const register = normal.report.calls.find((c) => c.api === 'protocol.registerSchemesAsPrivileged')
+    expect(register?.args).toEqual([
+      [
+        {
+          scheme: 'app',
+          privileges: { standard: true, secure: true, supportFetchAPI: false, corsEnabled: false },
+        },
+      ],
+    ])
+    // Everything else waits for ready.
+    const firstAfter = normal.report.calls.findIndex((c) => c.api === 'app.ready')
+    expect(normal.report.calls.slice(firstAfter + 1).every((c) => c.ready)).toBe(true)
+    expect(apis(normal.report.calls)).toContain('protocol.handle')
+  })
+
+  it('one window, webPreferences exactly as hardened, loading app://treasury/index.html', () => {
+    const windows = normal.report.calls.filter((c) => c.api === 'new BrowserWindow')
+    expect(windows).toHaveLength(1)
+    const options = windows[0]?.args[0] as { webPreferences: Record<string, unknown>; show: boolean }
+    expect(options.show).toBe(false)
+    expect(options.webPreferences).toEqual({
+      preload: join(repo, 'out/preload/index.js'),
+      sandbox: true,
+      contextIsolation: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      experimentalFeatures: false,
+      webviewTag: false,
+      navigateOnDragDrop: false,
+      spellcheck: false,
+      devTools: true, // the stand-in says not packaged; packaged builds get false
+    })
+    expect(existsSync(options.webPreferences['preload'] as string)).toBe(true)
+    expect(normal.report.calls.find((c) => c.api === 'BrowserWindow.loadURL')?.args).toEqual([
+      'app://treasury/index.html',
+    ])
+    expect(normal.report.hardening).toEqual({ navigationPrevented: true, windowOpen: { action: 'deny' } })
+  })
+
+  it('exactly one invoke handler, which refuses every foreign sender and answers our own page', () => {
+    const handles = normal.report.calls.filter((c) => c.api === 'ipcMain.handle')
+    expect(handles.map((c) => c.args[0])).toEqual(['treasury:invoke'])
+    for (const foreign of ['foreign', 'noFrame', 'fileUrl'] as const) {
+      expect(normal.report.ipc[foreign]).toEqual({
+        ok: false,
+        error: { code: 'forbidden_sender', message: 'Forbidden sender' },
+      })
+    }
+    expect(normal.report.ipc.own).toMatchObject({ ok: true, data: { sandbox: true, profileName: 'Sandbox' } })
+  })
+
+  it('app:// serves the built index.html with the CSP headers, and 404 for traversal and other hosts', () => {
+    const { index, root, encodedTraversal, siblingTraversal, otherHost, missing } = normal.report.protocol
+    for (const page of [index, root]) {
+      expect(page.status).toBe(200)
+      expect(page.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY)
+      expect(page.headers['x-content-type-options']).toBe('nosniff')
+      expect(page.headers['content-type']).toBe('text/html; charset=utf-8')
+      expect(page.body).toMatch(/^<!doctype html>/i)
+      // The build keeps the meta policy (only the dev server drops it).
+      expect(page.body).toContain('http-equiv="Content-Security-Policy"')
+    }
+    // ../../package.json and ../main/index.js exist: the 404 is the refusal, not a missing file.
+    for (const refused of [encodedTraversal, siblingTraversal, otherHost, missing]) {
+      expect(refused.status).toBe(404)
+    }
+    expect(normal.report.headers.responseHeaders['Content-Security-Policy']).toEqual([
+      CONTENT_SECURITY_POLICY,
+    ])
+    expect(normal.report.headers.responseHeaders['X-Upstream']).toEqual(['kept'])
+  })
+
+  it('quitting closes the app context first, then quits; afterwards nothing keeps the process alive', () => {
+    const quit = normal.report.calls.filter((c) => c.api === 'app.quit' || c.api === 'app.before-quit')
+    expect(quit).toEqual([
+      { api: 'app.quit', args: [], ready: true },
+      { api: 'app.before-quit', args: [{ prevented: true }], ready: true },
+      { api: 'app.quit', args: [], ready: true },
+      { api: 'app.before-quit', args: [{ prevented: false }], ready: true },
+    ])
+    // The driver does not exit on its own: the process ends only if the sandbox server, tracker timers and
+    // ledger were all closed. A context left open keeps it running until the spawn timeout kills it.
+    expect(normal.signal).toBeNull()
+    expect(normal.status).toBe(0)
+  })
+
+  it('prints no SQLite ExperimentalWarning (and nothing on stderr at all)', () => {
+    expect(normal.stderr).not.toContain('ExperimentalWarning')
+    expect(normal.stderr.trim()).toBe('')
+  })
+
+  it('loads at run time only packages that are in `dependencies`, none of them ESM-only, and no import()', () => {
+    const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>
+    }
+    const builtins = new Set(builtinModules)
+    const packages = normal.report.requests.filter(
+      (r) => !r.request.startsWith('node:') && !builtins.has(r.request) && !r.request.startsWith('.'),
+    )
+    expect(packages.length).toBeGreaterThan(0)
+    for (const { request, resolved } of packages) {
+      const name = request.startsWith('@') ? request.split('/').slice(0, 2).join('/') : request.split('/')[0]!
+      expect(Object.keys(pkg.dependencies), `${request} is loaded at run time`).toContain(name)
+      expect(moduleFormat(resolved), `${request} resolves to an ES module (${resolved})`).toBe('commonjs')
+    }
+    for (const esm of ['jose', 'electron-store', 'conf']) {
+      expect(packages.map((p) => p.request)).not.toContain(esm)
+    }
+    // A dynamic import() would load ESM past the Module hook above; JSDoc `{import('…')}` types do not count.
+    const code = readFileSync(mainFile, 'utf8')
+      .split('\n')
+      .filter((line) => !/^\s*(\*|\/\/|\/\*)/.test(line))
+    expect(code.filter((line) => /\bimport\(/.test(line))).toEqual([])
+    expect(readdirSync(dirname(mainFile))).toEqual(['index.js'])
+  })
+})
+
+/** How Node loads `file`: by extension, else by the "type" of its package. */
+function moduleFormat(file: string): 'commonjs' | 'module' {
+  if (file.endsWith('.cjs')) return 'commonjs'
+  if (file.endsWith('.mjs')) return 'module'
+  return packageType(file) === 'module' ? 'module' : 'commonjs'
+}
+
+/** The "type" of the package.json nearest to `file`. */
+function packageType(file: string): string | undefined {
+  let dir = dirname(file)
+  for (;;) {
+    const p = join(dir, 'package.json')
+    if (existsSync(p)) {
+      const json = JSON.parse(readFileSync(p, 'utf8')) as { type?: string; name?: string }
+      if (json.name) return json.type
+    }
+    const up = dirname(dir)
+    if (up === dir) return undefined
+    dir = up
+  }
+}
+
+describe('built out/main: start-up failure and second instance', () => {
+  it('a damaged ledger: the error box in Portuguese, the full error in userData/logs, the ledger untouched, exit 1', () => {
+    const garbage = Buffer.from('this is not a ledger '.repeat(300))
+    const failed = boot('failure', (userData) => writeFileSync(join(userData, 'ledger.sqlite'), garbage))
+    const calls = failed.report.calls
+    const box = calls.filter((c) => c.api === 'dialog.showErrorBox')
+    expect(box).toHaveLength(1)
+    const [title, content] = box[0]!.args as [string, string]
+    const log = join(failed.userData, 'logs', 'startup.log')
+    expect(title).toBe('O Tesouraria DePix não pôde iniciar')
+    expect(content).toContain('está danificado')
+    expect(content).toContain(`O erro completo foi gravado em: ${log}`)
+    expect(readFileSync(log, 'utf8')).toMatch(/ERR_SQLITE_ERROR[\s\S]*errcode: 26/)
+    expect(apis(calls).indexOf('app.exit')).toBeGreaterThan(apis(calls).indexOf('dialog.showErrorBox'))
+    expect(calls.find((c) => c.api === 'app.exit')?.args).toEqual([1])
+    expect(apis(calls)).not.toContain('new BrowserWindow')
+    expect(readFileSync(join(failed.userData, 'ledger.sqlite')).equals(garbage)).toBe(true)
+    expect(readdirSync(failed.userData).filter((f) => f.startsWith('ledger'))).toEqual(['ledger.sqlite'])
+  })
+
+  it('a second instance (lock denied) quits before ready and opens nothing', () => {
+    const second = boot('lock-denied')
+    expect(apis(second.report.calls)).toEqual([
+      'protocol.registerSchemesAsPrivileged',
+      'app.enableSandbox',
+      'app.requestSingleInstanceLock',
+      'app.quit',
+      'app.before-quit',
+    ])
+  })
+})
