@@ -29,7 +29,8 @@ export default defineConfig({
   main: {
     // Class private fields lowered (to WeakMaps, still private): the security scanner's parser does not know
     // them, and a file it cannot parse would silently escape the scan.
-    oxc: { target: 'es2021' },
+    // Plain .js too (Vite's default excludes it): the bundled packages (conf…) have private fields as well.
+    oxc: { target: 'es2021', include: /\.(m?[jt]s|[jt]sx|cjs)$/, exclude: [] },
     build: {
       externalizeDeps: { exclude: BUNDLED_ESM_DEPENDENCIES },
       rolldownOptions: {
