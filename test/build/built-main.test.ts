@@ -8,110 +8,19 @@
  *
  * Each scenario runs the driver (fixtures/boot-built-main.cjs) in its own Node process.
  */
-import { spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { builtinModules } from 'node:module'
-import { tmpdir } from 'node:os'
-import { dirname, join, resolve } from 'node:path'
+import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CONTENT_SECURITY_POLICY } from '../../src/main/shell/renderer-policy'
-
-const repo = resolve(__dirname, '../..')
-const mainFile = join(repo, 'out/main/index.js')
-const builtFiles = [mainFile, join(repo, 'out/preload/index.js'), join(repo, 'out/renderer/index.html')]
-
-function newestMtime(path: string): number {
-  const s = statSync(path)
-  if (!s.isDirectory()) return s.mtimeMs
-  return Math.max(0, ...readdirSync(path).map((f) => newestMtime(join(path, f))))
-}
-
-/** Reuses out/ when it is newer than every source and config file; otherwise runs `electron-vite build`. */
-function ensureBuilt(): void {
-  const sources = Math.max(
-    newestMtime(join(repo, 'src')),
-    ...['electron.vite.config.ts', 'package.json'].map((f) => newestMtime(join(repo, f))),
-  )
-  if (builtFiles.every((f) => existsSync(f) && statSync(f).mtimeMs >= sources)) return
-  const bin = join(repo, 'node_modules/electron-vite/bin/electron-vite.js')
-  const r = spawnSync(process.execPath, [bin, 'build'], { cwd: repo, encoding: 'utf8', timeout: 300_000 })
-  if (r.status !== 0) throw new Error(`electron-vite build failed:\n${r.stdout}\n${r.stderr}`)
-}
-
-interface Call {
-  api: string
-  args: unknown[]
-  ready: boolean
-}
-interface Served {
-  status: number
-  headers: Record<string, string>
-  body: string
-}
-interface Report {
-  requests: Array<{ request: string; resolved: string }>
-  beforeReady: string[]
-  calls: Call[]
-  ipc: Record<
-    'foreign' | 'noFrame' | 'fileUrl' | 'own',
-    { ok: boolean; error?: { code: string }; data?: unknown }
-  >
-  protocol: Record<
-    'index' | 'root' | 'encodedTraversal' | 'siblingTraversal' | 'otherHost' | 'missing',
-    Served
-  >
-  headers: { responseHeaders: Record<string, string[]> }
-  hardening: { navigationPrevented: boolean; windowOpen: unknown }
-}
-interface Boot {
-  status: number | null
-  signal: string | null
-  stderr: string
-  report: Report
-  userData: string
-}
-
-const temps: string[] = []
-function boot(scenario: 'normal' | 'failure' | 'lock-denied', prepare?: (userData: string) => void): Boot {
-  const userData = mkdtempSync(join(tmpdir(), `built-main-${scenario}-`))
-  temps.push(userData)
-  prepare?.(userData)
-  const reportFile = join(userData, '..', `${userData.split('/').pop()}.report.json`)
-  temps.push(reportFile)
-  const r = spawnSync(process.execPath, [join(__dirname, 'fixtures/boot-built-main.cjs'), mainFile], {
-    cwd: repo,
-    encoding: 'utf8',
-    timeout: 90_000,
-    env: {
-      ...withoutDevServer(process.env),
-      BOOT_SCENARIO: scenario,
-      BOOT_REPORT: reportFile,
-      STAND_IN_USER_DATA: userData,
-      STAND_IN_LOCK: scenario === 'lock-denied' ? 'denied' : 'granted',
-      STAND_IN_LOCALES: 'pt-BR',
-    },
-  })
-  if (!existsSync(reportFile)) throw new Error(`no report (status ${r.status}):\n${r.stderr}`)
-  const report = JSON.parse(readFileSync(reportFile, 'utf8')) as Report & { driverError?: string }
-  if (report.driverError) throw new Error(`${report.driverError}\n${r.stderr}`)
-  return { status: r.status, signal: r.signal, stderr: r.stderr, report, userData }
-}
-
-function withoutDevServer(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const { ELECTRON_RENDERER_URL: _ignored, ...rest } = env
-  return rest
-}
-
-const apis = (calls: Call[]): string[] => calls.map((c) => c.api)
+import { apis, boot, builtMain as mainFile, ensureBuilt, removeBootTemps, repo, type Boot } from './boot'
 
 let normal: Boot
 beforeAll(() => {
   ensureBuilt()
-  normal = boot('normal')
+  normal = boot(mainFile, 'normal')
 }, 400_000)
-afterAll(() => {
-  for (const t of temps) rmSync(t, { recursive: true, force: true })
-})
+afterAll(removeBootTemps)
 
 describe('built out/main under a recording stand-in of Electron', () => {
   it('before ready: app:// registered privileged, the renderer sandbox enabled, the single-instance lock taken', () => {
@@ -265,7 +174,9 @@ function packageType(file: string): string | undefined {
 describe('built out/main: start-up failure and second instance', () => {
   it('a damaged ledger: the error box in Portuguese, the full error in userData/logs, the ledger untouched, exit 1', () => {
     const garbage = Buffer.from('this is not a ledger '.repeat(300))
-    const failed = boot('failure', (userData) => writeFileSync(join(userData, 'ledger.sqlite'), garbage))
+    const failed = boot(mainFile, 'failure', (userData) =>
+      writeFileSync(join(userData, 'ledger.sqlite'), garbage),
+    )
     const calls = failed.report.calls
     const box = calls.filter((c) => c.api === 'dialog.showErrorBox')
     expect(box).toHaveLength(1)
@@ -283,7 +194,7 @@ describe('built out/main: start-up failure and second instance', () => {
   })
 
   it('a second instance (lock denied) quits before ready and opens nothing', () => {
-    const second = boot('lock-denied')
+    const second = boot(mainFile, 'lock-denied')
     expect(apis(second.report.calls)).toEqual([
       'protocol.registerSchemesAsPrivileged',
       'app.enableSandbox',
