@@ -3,7 +3,8 @@
  * built main file in its own Node 24 process with the recording stand-in of Electron's API.
  */
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 
@@ -17,16 +18,42 @@ function newestMtime(path: string): number {
   return Math.max(0, ...readdirSync(path).map((f) => newestMtime(join(path, f))))
 }
 
-/** Reuses out/ when it is newer than every source and config file; otherwise runs `electron-vite build`. */
-export function ensureBuilt(): void {
+function isFresh(): boolean {
   const sources = Math.max(
     newestMtime(join(repo, 'src')),
     ...['electron.vite.config.ts', 'package.json'].map((f) => newestMtime(join(repo, f))),
   )
-  if (builtFiles.every((f) => existsSync(f) && statSync(f).mtimeMs >= sources)) return
-  const bin = join(repo, 'node_modules/electron-vite/bin/electron-vite.js')
-  const r = spawnSync(process.execPath, [bin, 'build'], { cwd: repo, encoding: 'utf8', timeout: 300_000 })
-  if (r.status !== 0) throw new Error(`electron-vite build failed:\n${r.stdout}\n${r.stderr}`)
+  return builtFiles.every((f) => existsSync(f) && statSync(f).mtimeMs >= sources)
+}
+
+/**
+ * Reuses out/ when it is newer than every source and config file; otherwise runs `electron-vite build`, one test
+ * file at a time (a lock directory), since the boot tests run in parallel workers.
+ */
+export function ensureBuilt(): void {
+  if (isFresh()) return
+  const lock = join(
+    tmpdir(),
+    `treasury-build-${createHash('sha256').update(repo).digest('hex').slice(0, 12)}.lock`,
+  )
+  const until = Date.now() + 300_000
+  for (;;) {
+    try {
+      mkdirSync(lock)
+      break
+    } catch {
+      if (Date.now() > until) throw new Error(`build lock ${lock} held for 5 minutes; remove it if stale`)
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250)
+    }
+  }
+  try {
+    if (isFresh()) return
+    const bin = join(repo, 'node_modules/electron-vite/bin/electron-vite.js')
+    const r = spawnSync(process.execPath, [bin, 'build'], { cwd: repo, encoding: 'utf8', timeout: 300_000 })
+    if (r.status !== 0) throw new Error(`electron-vite build failed:\n${r.stdout}\n${r.stderr}`)
+  } finally {
+    rmSync(lock, { recursive: true, force: true })
+  }
 }
 
 export interface Call {
