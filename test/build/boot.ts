@@ -71,7 +71,7 @@ export interface Report {
   beforeReady: string[]
   calls: Call[]
   ipc: Record<
-    'foreign' | 'noFrame' | 'fileUrl' | 'own',
+    'foreign' | 'noFrame' | 'fileUrl' | 'own' | 'devServer',
     { ok: boolean; error?: { code: string }; data?: unknown }
   >
   protocol: Record<
@@ -79,6 +79,7 @@ export interface Report {
     Served
   >
   headers: { responseHeaders: Record<string, string[]> }
+  devServerHeaders: { responseHeaders: Record<string, string[]> }
   hardening: { navigationPrevented: boolean; windowOpen: unknown }
 }
 export interface Boot {
@@ -96,7 +97,7 @@ export function removeBootTemps(): void {
 }
 export function boot(
   mainFile: string,
-  scenario: 'normal' | 'failure' | 'lock-denied',
+  scenario: 'normal' | 'dev' | 'failure' | 'lock-denied',
   prepare?: (userData: string) => void,
 ): Boot {
   const userData = mkdtempSync(join(tmpdir(), `built-main-${scenario}-`))
@@ -115,6 +116,8 @@ export function boot(
       STAND_IN_USER_DATA: userData,
       STAND_IN_LOCK: scenario === 'lock-denied' ? 'denied' : 'granted',
       STAND_IN_LOCALES: 'pt-BR',
+      // `npm run dev` sets the dev server's URL; elsewhere it is absent, and an empty one must count as absent.
+      ELECTRON_RENDERER_URL: scenario === 'dev' ? 'http://localhost:5173' : '',
     },
   })
   if (!existsSync(reportFile)) throw new Error(`no report (status ${r.status}):\n${r.stderr}`)

@@ -12,7 +12,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { builtinModules } from 'node:module'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CONTENT_SECURITY_POLICY } from '../../src/main/shell/renderer-policy'
+import { CONTENT_SECURITY_POLICY, devContentSecurityPolicy } from '../../src/main/shell/renderer-policy'
 import { apis, boot, builtMain as mainFile, ensureBuilt, removeBootTemps, repo, type Boot } from './boot'
 
 let normal: Boot
@@ -102,6 +102,25 @@ describe('built out/main under a recording stand-in of Electron', () => {
       CONTENT_SECURITY_POLICY,
     ])
     expect(normal.report.headers.responseHeaders['X-Upstream']).toEqual(['kept'])
+    // No dev server: a localhost page gets the production policy and may not call main.
+    expect(normal.report.devServerHeaders.responseHeaders['Content-Security-Policy']).toEqual([
+      CONTENT_SECURITY_POLICY,
+    ])
+    expect(normal.report.ipc.devServer).toMatchObject({ ok: false, error: { code: 'forbidden_sender' } })
+  })
+
+  it('npm run dev: the window loads the dev server, whose responses alone get the dev policy', () => {
+    const dev = boot(mainFile, 'dev')
+    expect(dev.status).toBe(0)
+    expect(dev.report.calls.find((c) => c.api === 'BrowserWindow.loadURL')?.args).toEqual([
+      'http://localhost:5173',
+    ])
+    expect(dev.report.devServerHeaders.responseHeaders['Content-Security-Policy']).toEqual([
+      devContentSecurityPolicy('http://localhost:5173'),
+    ])
+    expect(dev.report.headers.responseHeaders['Content-Security-Policy']).toEqual([CONTENT_SECURITY_POLICY])
+    expect(dev.report.ipc.devServer).toMatchObject({ ok: true })
+    expect(dev.report.ipc.foreign).toMatchObject({ ok: false, error: { code: 'forbidden_sender' } })
   })
 
   it('quitting closes the app context first, then quits; afterwards nothing keeps the process alive', () => {
