@@ -64,7 +64,9 @@ export interface AppState {
 
 export async function createAppContext(o: AppContextOptions): Promise<AppContext> {
   const log = o.log ?? (() => undefined)
-  const sandbox = o.sandbox === false ? null : await startSandbox({ port: 0, ...o.sandbox })
+  // The app drives its sandbox in process (sandbox.control): no HTTP switches for other programs to find.
+  const sandbox =
+    o.sandbox === false ? null : await startSandbox({ port: 0, httpControl: false, ...o.sandbox })
   const profiles = createProfileService({
     store: o.store,
     vault: o.vault,
