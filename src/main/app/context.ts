@@ -13,12 +13,13 @@ import type { openReview } from '../records'
 import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox'
 import type { Vault } from '../secrets/vault'
 import { AppError } from './errors'
+import { createFolderTokens, type FolderPurpose, type FolderTokens } from './folder-tokens'
 import { buildRouter } from './handlers'
 import { openRuntime, sessionView, type ProfileRuntime } from './runtime'
 
 export interface AppPorts {
-  /** The OS folder dialog; null when the user cancels. */
-  chooseDirectory(purpose: 'export' | 'review'): Promise<string | null>
+  /** The OS folder dialog (src/main/shell/electron-folder-dialog.ts); null when the user cancels. */
+  chooseDirectory(purpose: FolderPurpose): Promise<string | null>
   /** Opens an already-checked https URL in the OS browser. */
   openExternal(url: string): Promise<void>
 }
@@ -59,6 +60,8 @@ export interface AppState {
   readonly emit: Emit
   runtime(): ProfileRuntime
   switchProfile(id: string): Promise<Profile>
+  /** Folders the dialog handed out, by one-use token. */
+  readonly folders: FolderTokens
   review: Awaited<ReturnType<typeof openReview>> | null
 }
 
@@ -133,6 +136,7 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
     profiles,
     ledger,
     emit,
+    folders: createFolderTokens(),
     review: null,
     runtime: () => {
       if (!current) throw new AppError('not_ready', 'The profile is switching; try again.')
