@@ -5,22 +5,13 @@
 import { mkdirSync } from 'node:fs'
 import { userInfo } from 'node:os'
 import { join } from 'node:path'
-import {
-  app,
-  BrowserWindow,
-  dialog,
-  ipcMain,
-  Menu,
-  protocol,
-  session,
-  shell,
-  type WebContents,
-} from 'electron'
+import { app, BrowserWindow, ipcMain, Menu, protocol, session, shell, type WebContents } from 'electron'
 import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../shared/ipc-names'
 import { createAppContext, type AppContext } from './app/context'
 import { safeStorageCrypto } from './secrets/safe-storage'
 import { openFileVault } from './secrets/vault'
 import { electronSettingsStore } from './shell/electron-settings-store'
+import { chooseFolderWithDialog } from './shell/electron-folder-dialog'
 import {
   APP_HOST,
   APP_ORIGIN,
@@ -117,15 +108,7 @@ async function start(): Promise<void> {
     app: { name: app.getName(), version: app.getVersion(), platform: process.platform },
     operator: userInfo().username,
     ports: {
-      chooseDirectory: async (purpose) => {
-        const properties: Array<'openDirectory' | 'createDirectory'> =
-          purpose === 'export' ? ['openDirectory', 'createDirectory'] : ['openDirectory']
-        const win = BrowserWindow.getFocusedWindow()
-        const r = win
-          ? await dialog.showOpenDialog(win, { properties })
-          : await dialog.showOpenDialog({ properties })
-        return r.canceled ? null : (r.filePaths[0] ?? null)
-      },
+      chooseDirectory: chooseFolderWithDialog,
       openExternal: (url) => shell.openExternal(url),
     },
     log: (line) => console.log(line),
