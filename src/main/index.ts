@@ -21,6 +21,7 @@ import { createAppContext, type AppContext } from './app/context'
 import { safeStorageCrypto } from './secrets/safe-storage'
 import { openFileVault } from './secrets/vault'
 import { electronSettingsStore } from './shell/electron-settings-store'
+import { chooseFolderWithDialog } from './shell/electron-folder-dialog'
 import { quietSqliteExperimentalWarning } from './shell/quiet-warnings'
 import {
   APP_HOST,
@@ -130,15 +131,7 @@ async function start(): Promise<void> {
     app: { name: app.getName(), version: app.getVersion(), platform: process.platform },
     operator: userInfo().username,
     ports: {
-      chooseDirectory: async (purpose) => {
-        const properties: Array<'openDirectory' | 'createDirectory'> =
-          purpose === 'export' ? ['openDirectory', 'createDirectory'] : ['openDirectory']
-        const win = BrowserWindow.getFocusedWindow()
-        const r = win
-          ? await dialog.showOpenDialog(win, { properties })
-          : await dialog.showOpenDialog({ properties })
-        return r.canceled ? null : (r.filePaths[0] ?? null)
-      },
+      chooseDirectory: chooseFolderWithDialog,
       openExternal: (url) => shell.openExternal(url),
     },
     log: (line) => console.log(line),

@@ -8,7 +8,7 @@
  * the limit even if the client's limiter is off. A 429 that still arrives blocks every poll for its Retry-After.
  */
 import type { WithdrawalRecord } from '../../shared/withdrawal-record'
-import { isTerminalStatus } from '../../shared/withdrawal-status'
+import { isLingeringStatus, isSettledStatus } from '../../shared/withdrawal-status'
 import { ApiError, type DepixClient } from '../api'
 import { MAINTENANCE_RETRY_AFTER_SECONDS } from '../../shared/api-limits'
 import type { Ledger } from '../ledger'
@@ -48,14 +48,17 @@ function tracked(r: WithdrawalRecord): TrackedRecord {
     createdAt: t(r.createdAt) ?? 0,
     fundedAt: t(r.fundedAt),
     lastCheckedAt: t(r.remoteCheckedAt),
+    lingering: isLingeringStatus(r.remoteStatus ?? '', r.refund !== null),
   }
 }
 
-function isOpen(r: WithdrawalRecord): boolean {
+/** Not settled: a created record whose money can still move (lingering ones only within their window). */
+function isOpen(r: WithdrawalRecord, scheduler: PollScheduler, now: number): boolean {
   return (
     r.localState === 'created' &&
     r.remoteId !== null &&
-    !isTerminalStatus(r.remoteStatus ?? '', r.refund !== null)
+    !isSettledStatus(r.remoteStatus ?? '', r.refund !== null) &&
+    scheduler.stillWorthAsking(tracked(r), now)
   )
 }
 
@@ -115,7 +118,7 @@ export function createStatusTracker(deps: TrackerDeps): StatusTracker {
     lastSyncAt = t
     let open: WithdrawalRecord[]
     try {
-      open = ledger.listOpen().filter((r) => r.profile === deps.profile && isOpen(r))
+      open = ledger.listOpen().filter((r) => r.profile === deps.profile && isOpen(r, scheduler, t))
     } catch (e) {
       onError(e, null)
       return
@@ -195,8 +198,9 @@ export function createStatusTracker(deps: TrackerDeps): StatusTracker {
       if (manual) throw e
       return record
     }
+    if (!isOpen(stored.record, scheduler, t)) scheduler.remove(localId)
+    else scheduler.upsert(tracked(stored.record), t)
     scheduler.succeeded(localId, t)
-    if (!isOpen(stored.record)) scheduler.remove(localId)
     if (stored.changed) deps.changed(stored.record)
     return stored.record
   }
@@ -293,11 +297,12 @@ export function createStatusTracker(deps: TrackerDeps): StatusTracker {
     track(localId) {
       const r = ledger.get(localId)
       if (r === undefined || r.profile !== deps.profile) return
-      if (!isOpen(r)) {
+      const t = now()
+      if (!isOpen(r, scheduler, t)) {
         scheduler.remove(localId)
         return
       }
-      scheduler.upsert(tracked(r), now(), { urgent: r.remoteStatus === null })
+      scheduler.upsert(tracked(r), t, { urgent: r.remoteStatus === null })
       wake(0)
     },
     stats() {
