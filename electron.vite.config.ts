@@ -33,6 +33,8 @@ export default defineConfig({
     oxc: { target: 'es2021', include: /\.(m?[jt]s|[jt]sx|cjs)$/, exclude: [] },
     build: {
       externalizeDeps: { exclude: BUNDLED_ESM_DEPENDENCIES },
+      // One file on purpose (below), loaded from disk once at start: the 500 kB web default does not apply.
+      chunkSizeWarningLimit: 2048,
       rolldownOptions: {
         input: { index: resolve(__dirname, 'src/main/index.ts') },
         // One file: the lazily imported electron-store would otherwise be a chunk requiring index.js back.
