@@ -150,6 +150,7 @@ export function createDepixClient(opts: DepixClientOptions): DepixClient {
           bearer: token,
           headersTimeoutMs: def.creates ? timeouts.createHeadersMs : timeouts.headersMs,
           bodyTimeoutMs: timeouts.bodyMs,
+          ownConnection: def.creates,
         })
       } catch (e) {
         const err = toApiError(e, ctx)
