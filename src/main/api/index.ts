@@ -8,6 +8,7 @@
 import type { z } from 'zod'
 import type { EndpointName } from '../../shared/api-limits'
 import type { WithdrawRequest } from '../../shared/withdrawal'
+import { monotonicNow } from '../clock'
 import { AuthSession, type AuthConfig, type SessionInfo } from './auth-session'
 import { contractError, errorFromResponse, toApiError } from './classify'
 import { parseJson, salvageCreatedId } from './envelope'
@@ -71,8 +72,13 @@ export interface DepixClientOptions {
   /** A call that would wait longer than this for a limiter token fails at once (nothing sent). Default 120 s. */
   limiterMaxWaitMs?: number
   retry?: Partial<RetryPolicy>
-  /** Epoch ms. Injectable for tests. */
+  /** Wall clock, epoch ms: HTTP dates and displayed times only. Injectable for tests. */
   now?: () => number
+  /**
+   * Monotonic ms for every wait, budget and lifetime (src/main/clock.ts). Defaults to `monotonicNow`, or to an
+   * injected `now` when only that is given (a test clock then drives both).
+   */
+  monotonic?: () => number
   sleep?: (ms: number) => Promise<void>
   random?: () => number
   userAgent?: string
@@ -111,6 +117,7 @@ interface CallInput {
 export function createDepixClient(opts: DepixClientOptions): DepixClient {
   const base = normalizeBaseUrl(opts.baseUrl)
   const now = opts.now ?? (() => Date.now())
+  const monotonic = opts.monotonic ?? opts.now ?? monotonicNow
   const sleep = opts.sleep ?? defaultSleep
   const random = opts.random ?? Math.random
   const retry: RetryPolicy = { ...DEFAULT_RETRY, ...opts.retry }
@@ -121,9 +128,9 @@ export function createDepixClient(opts: DepixClientOptions): DepixClient {
     limits: opts.rateLimits,
     enabled: opts.limiter !== 'off',
     maxWaitMs: opts.limiterMaxWaitMs,
-    now,
+    now: monotonic,
   })
-  const auth = new AuthSession(opts.auth, { transport, timeouts, redactor, now })
+  const auth = new AuthSession(opts.auth, { transport, timeouts, redactor, now, monotonic })
   let closed = false
 
   async function call<S extends z.ZodType>(

@@ -4,6 +4,7 @@
  * use never earns a 429. A 429 that still arrives empties the bucket until its `Retry-After`.
  */
 import { DEFAULT_RATE_LIMITS, ENDPOINTS, type EndpointName } from '../../shared/api-limits'
+import { clampTimerMs, monotonicNow } from '../clock'
 import { ApiError } from './errors'
 
 export interface Allowance {
@@ -22,6 +23,7 @@ export interface RateLimiterOptions {
   enabled?: boolean
   /** A call that would wait longer than this is refused at once (nothing sent) rather than parked. */
   maxWaitMs?: number
+  /** Monotonic ms (src/main/clock.ts): a wall-clock step must not empty or freeze a bucket. */
   now?: () => number
 }
 
@@ -56,7 +58,7 @@ export class RateLimiter {
   constructor(opts: RateLimiterOptions = {}) {
     this.#enabled = opts.enabled ?? true
     this.#maxWaitMs = opts.maxWaitMs ?? 120_000
-    this.#now = opts.now ?? (() => Date.now())
+    this.#now = opts.now ?? monotonicNow
     const start = this.#now()
     this.#buckets = new Map(
       ENDPOINTS.map((name) => {
@@ -156,7 +158,7 @@ export class RateLimiter {
     if (b.timer) clearTimeout(b.timer)
     b.timer = null
     if (b.queue.length === 0) return
-    const delay = Math.max(1, Math.ceil(waitForTokens(b, this.#now(), 1)))
+    const delay = clampTimerMs(Math.max(1, Math.ceil(waitForTokens(b, this.#now(), 1))))
     b.timer = setTimeout(() => {
       b.timer = null
       this.#pump(endpoint, b)
