@@ -56,6 +56,7 @@ export type { Timeouts } from './transport'
 export type { RetryPolicy } from './retry'
 export { DEFAULT_TIMEOUTS } from './transport'
 export { DEFAULT_RETRY } from './retry'
+export { invalidStatusFields } from './envelope'
 
 export interface DepixClientOptions {
   /** Normalised once: trailing `/` removed; `/api` and `/api/v2/auth` are added by the client. */
@@ -86,6 +87,11 @@ export interface DepixClientOptions {
 
 export interface ApiResult<T> {
   data: T
+  /**
+   * `response` exactly as the service sent it, before any field was checked: what the ledger stores, so an
+   * observation keeps even the values `data` had to drop.
+   */
+  raw?: unknown
   requestId: string | null
   nonce: string | null
   status: number
@@ -229,6 +235,7 @@ export function createDepixClient(opts: DepixClientOptions): DepixClient {
     }
     return {
       data: parsed.data.response as z.output<S>,
+      raw: (json as { response?: unknown }).response,
       requestId: res.requestId,
       nonce: res.nonce,
       status: res.status,
