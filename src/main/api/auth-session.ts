@@ -10,6 +10,7 @@
  *
  * Tokens live in private fields of this object only: never in an error, a log line or SessionInfo.
  */
+import { MAINTENANCE_RETRY_AFTER_SECONDS } from '../../shared/api-limits'
 import { decodeJwt } from 'jose'
 import { AUTH_BODY_MAX_BYTES } from '../../shared/api-limits'
 import { contractError, errorFromResponse, toApiError } from './classify'
@@ -229,10 +230,11 @@ export class AuthSession {
         if (
           (err.kind === 'network' && err.nothingSent) ||
           err.kind === 'rate_limited' ||
-          err.kind === 'maintenance'
+          (err.kind === 'maintenance' && err.retryAfterSeconds === MAINTENANCE_RETRY_AFTER_SECONDS)
         ) {
-          // Provably unused (never left; or stopped before the operation by a rate limit or a maintenance
-          // freeze, which creates nothing): it is still the live token.
+          // Provably unused (never left; or stopped before the operation by a rate limit or the maintenance
+          // freeze, `Retry-After: 300`, which executes nothing): it is still the live token. Any other 503 may
+          // have consumed it, and presenting it twice is a replay (spec section 5.3).
           if (this.#state === s && s.refreshToken === null) s.refreshToken = refreshToken
           throw err
         }

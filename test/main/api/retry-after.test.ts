@@ -8,7 +8,15 @@ import { ADAPT_WINDOW_MS, RateLimiter, RECOVER_AFTER_MS } from '../../../src/mai
 import { MAX_RETRY_AFTER_SECONDS, parseRetryAfter } from '../../../src/main/api/retry'
 import { clampTimerMs, MAX_TIMER_MS } from '../../../src/main/clock'
 import type { WithdrawRequest } from '../../../src/shared/withdrawal'
-import { fail, fakeJwt, startFakeServer, type FakeServer } from './helpers/fake-server'
+import {
+  authed,
+  fail,
+  fakeJwt,
+  installFakeAuth,
+  ok,
+  startFakeServer,
+  type FakeServer,
+} from './helpers/fake-server'
 
 const TOKEN = fakeJwt({ sub: 'p', scope: ['withdraw'], exp: Math.floor(Date.now() / 1000) + 3600 })
 const WITHDRAW: WithdrawRequest = { pixKey: 'a@b.co', taxNumber: '52998224725', payoutAmountInCents: 1000 }
@@ -172,5 +180,42 @@ describe('RateLimiter adapts to repeated 429s', () => {
     await vi.advanceTimersByTimeAsync(200)
     expect(left).toHaveLength(2)
     l.close()
+  })
+})
+
+describe('a refresh answered 503 without the maintenance Retry-After', () => {
+  it('is not presented again (it may have been consumed): one fresh login instead', async () => {
+    const server = await startFakeServer()
+    const auth = installFakeAuth(server, { secret: 'client-secret-for-503-tests-0003' })
+    server.route('GET /api/withdraw-status', authed(auth, ok({ id: 'w1', status: 'sent' })))
+    let clock = Date.now()
+    const c = createDepixClient({
+      baseUrl: server.baseUrl,
+      auth: { kind: 'client_credentials', clientId: 'cid', clientSecret: 'client-secret-for-503-tests-0003' },
+      now: () => clock,
+      sleep: async () => undefined,
+      timeoutMs: 1_000,
+    })
+    try {
+      await c.signIn()
+      auth.expireAll()
+      clock += 290_000
+      // The failed refresh is followed by one fresh login; the read then goes through.
+      server.route(
+        'POST /api/v2/auth/refresh',
+        fail(503, { error: 'temporarily_unavailable' }, { 'Retry-After': '120' }),
+        auth.refreshHandler,
+      )
+      await c.withdrawStatus('w1')
+      expect(auth.logins).toBe(2)
+      const presented = server.requests
+        .filter((r) => r.path === '/api/v2/auth/refresh')
+        .map((r) => (JSON.parse(r.body) as { refresh_token: string }).refresh_token)
+      expect(presented).toHaveLength(1)
+      expect(auth.replays).toBe(0)
+    } finally {
+      await c.close()
+      await server.close()
+    }
   })
 })
