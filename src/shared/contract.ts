@@ -72,7 +72,9 @@ export const sessionViewSchema = z.object({
 export type SessionView = z.infer<typeof sessionViewSchema>
 
 export const allowanceSchema = z.object({
+  /** In force: below `configuredPerMinute` when the client lowered it after repeated 429s. */
   limitPerMinute: z.number(),
+  configuredPerMinute: z.number().optional(),
   available: z.number(),
   nextTokenInMs: z.number(),
 })

@@ -57,7 +57,11 @@ export const DEFAULT_CADENCE: Readonly<Cadence> = {
   resyncMs: 5 * MINUTE,
 }
 
-/** What the scheduler needs to know about an open record. Times in epoch ms. */
+/**
+ * What the scheduler needs to know about an open record. Times are on the tracker's monotonic clock (record times
+ * are mapped onto it, src/main/clock.ts), never the wall clock: a wall-clock step back would otherwise postpone
+ * every poll by the size of the step.
+ */
 export interface TrackedRecord {
   localId: string
   createdAt: number
@@ -98,7 +102,7 @@ export class PollScheduler {
 
   intervalFor(r: Pick<TrackedRecord, 'fundedAt' | 'createdAt' | 'lingering'>, now: number): number {
     if (this.isHot(r, now)) return this.cadence.hotIntervalMs
-    const age = now - r.createdAt
+    const age = Math.max(0, now - r.createdAt)
     const normal = tierInterval(this.cadence.ageTiers, age, this.cadence.oldIntervalMs)
     if (r.lingering !== true) return normal
     const lingerAge = now - Math.max(r.createdAt, r.fundedAt ?? -Infinity)
@@ -118,7 +122,9 @@ export class PollScheduler {
   upsert(r: TrackedRecord, now: number, o: { urgent?: boolean } = {}): void {
     const e = this.#entries.get(r.localId)
     if (e === undefined) {
-      const dueAt = r.lastCheckedAt === null || o.urgent ? now : r.lastCheckedAt + this.intervalFor(r, now)
+      // A stored check time mapped into the future (after a wall-clock step) counts as "just now".
+      const dueAt =
+        r.lastCheckedAt === null || o.urgent ? now : Math.min(r.lastCheckedAt, now) + this.intervalFor(r, now)
       this.#entries.set(r.localId, { ...r, dueAt, failures: 0 })
       return
     }
