@@ -15,6 +15,7 @@ import { z } from 'zod'
 import { recordFilterSchema } from '../../shared/withdrawal-record'
 import { canonicalJson } from '../ledger/canonical-json'
 import { EXPORT_LOCALES } from './format'
+import { findUnsafeChar } from './terminal-text'
 
 export const MANIFEST_SCHEMA = 'tesouraria-depix/export-manifest'
 export const MANIFEST_VERSION = 1
@@ -28,6 +29,19 @@ const fileName = z
   .string()
   .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/, 'must be a plain file name in the export folder')
   .refine((n) => n !== MANIFEST_FILE, 'must not be the manifest itself')
+/**
+ * A string the verifier prints or the review shows: no control, DEL or bidirectional character (terminal-text.ts).
+ * Printing escapes them anyway; refusing them here makes a manifest that carries one a problem in itself.
+ */
+const shownText = z.string().superRefine((s, ctx) => {
+  const bad = findUnsafeChar(s)
+  if (bad) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `contains ${bad.description} at position ${bad.index} (only printable text is allowed)`,
+    })
+  }
+})
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 lower-case hex digits')
 const count = z.number().int().nonnegative()
 const locale = z.enum(EXPORT_LOCALES)
@@ -48,7 +62,25 @@ export const fileEntrySchema = z.discriminatedUnion('format', [
 export type FileEntry = z.infer<typeof fileEntrySchema>
 
 /** The filter as exported: paging does not apply to an export. */
-export const exportFilterSchema = recordFilterSchema.omit({ limit: true, offset: true }).strict()
+export const exportFilterSchema = recordFilterSchema
+  .omit({ limit: true, offset: true })
+  .strict()
+  .superRefine((f, ctx) => {
+    const strings: Array<[PropertyKey[], string]> = [
+      ...(f.profile !== undefined ? [[['profile'], f.profile] as [PropertyKey[], string]] : []),
+      ...(f.text !== undefined ? [[['text'], f.text] as [PropertyKey[], string]] : []),
+      ...(f.statuses ?? []).map((s, i): [PropertyKey[], string] => [['statuses', i], s]),
+    ]
+    for (const [path, s] of strings) {
+      const bad = findUnsafeChar(s)
+      if (bad)
+        ctx.addIssue({
+          code: 'custom',
+          path,
+          message: `contains ${bad.description} at position ${bad.index}`,
+        })
+    }
+  })
 export type ExportFilter = z.infer<typeof exportFilterSchema>
 
 export const statusTotalSchema = z.strictObject({
@@ -62,16 +94,16 @@ export const statusTotalSchema = z.strictObject({
 export const manifestSchema = z.strictObject({
   schema: z.literal(MANIFEST_SCHEMA),
   version: z.literal(MANIFEST_VERSION),
-  appVersion: z.string().min(1),
-  profile: z.strictObject({ name: z.string(), network: z.string() }),
+  appVersion: shownText.min(1),
+  profile: z.strictObject({ name: shownText, network: shownText }),
   filter: exportFilterSchema,
   /** Earliest and latest createdAt among the exported records (null when none). */
-  createdAtRange: z.strictObject({ first: z.string().nullable(), last: z.string().nullable() }),
+  createdAtRange: z.strictObject({ first: shownText.nullable(), last: shownText.nullable() }),
   exportedAt: iso,
   rowCount: count,
   totals: z.array(statusTotalSchema),
   /** The ledger's audit-chain head when the export was made: anchors the chain outside the database file. */
-  auditHead: z.strictObject({ seq: count, hash: z.string() }).nullable(),
+  auditHead: z.strictObject({ seq: count, hash: shownText }).nullable(),
   files: z.array(fileEntrySchema).min(1),
   /** SPKI PEM of the Ed25519 key that signed. */
   publicKey: z.string().min(1),

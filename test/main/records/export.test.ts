@@ -252,6 +252,22 @@ describe('exportRecords', () => {
     expect(await verifyExport(all.manifestPath)).toMatchObject({ ok: true })
   })
 
+  it('a bidi mark in the profile name is written escaped, so the export still verifies', async () => {
+    const { ledger } = seededLedger(makeRecords(2))
+    track(ledger)
+    const res = await exportTo(ledger, {
+      formats: ['json'],
+      profile: { name: 'Caixa\u202e1', network: 'liquid' },
+    })
+    expect(readManifest(res).profile).toEqual({ name: 'Caixa\\u202e1', network: 'liquid' })
+    expect(await verifyExport(res.manifestPath)).toMatchObject({ ok: true })
+    const dir = tempDir()
+    await expect(exportTo(ledger, { dir, filter: { text: 'a\u001bb' } })).rejects.toThrow(
+      /filter: .*control character U\+001B/s,
+    )
+    expect(fs.readdirSync(dir)).toEqual([])
+  })
+
   it('refuses a key pair that does not match before writing anything', async () => {
     const { ledger } = seededLedger(makeRecords(2))
     track(ledger)
