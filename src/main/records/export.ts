@@ -25,6 +25,7 @@ import {
   canonicalManifestBytes,
   EXPORT_FORMATS,
   exportFilterSchema,
+  FILE_NAMES,
   MANIFEST_FILE,
   MANIFEST_SCHEMA,
   MANIFEST_VERSION,
@@ -73,11 +74,7 @@ export interface ExportResult {
   redacted: number
 }
 
-export const FILE_NAMES: Readonly<Record<ExportFormat, string>> = {
-  csv: 'records.csv',
-  json: 'records.json',
-  html: 'report.html',
-}
+export { FILE_NAMES } from './manifest'
 const HTML_SCRATCH = '.report-rows.tmp'
 const PROGRESS_EVERY = 1000
 
