@@ -232,15 +232,19 @@ export function recordsKernel(): RecordsKernel {
    */
   const FORMULA_START = /^(?:[\t\r\n']|\s*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20])/
   const FORMULA_AFTER = /([;,\t\r\n])(?=[\t\r\n']|\s*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20])/g
-  /** Cells with none of these characters need nothing (most cells: names, digits, dates, amounts). */
-  const MAY_NEED = /[\t\r\n'=+\-@\uFF1D\uFF0B\uFF0D\uFF20]/
+  /** Whether FORMULA_AFTER can match at all: a separator, tab, CR or LF followed by what it looks for. */
+  const AFTER_POSSIBLE = /[;,\t\r\n][\s'=+\-@\uFF1D\uFF0B\uFF0D\uFF20]/
+  const isAsciiAlnum = (c: number): boolean =>
+    (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122)
 
   function neutralise(text: string): string {
-    if (!MAY_NEED.test(text)) return text
-    // Two passes, both judged on the original text: one regex cannot both insert at the start and treat a
-    // separator there as a place of its own (a zero-length match at the start skips it).
-    const inner = text.replace(FORMULA_AFTER, "$1'")
-    return FORMULA_START.test(text) ? `'${inner}` : inner
+    if (text === '') return text
+    // Cheap tests first (36 cells × 100k rows): most cells start with a letter or digit and hold no separator
+    // followed by anything suspicious. Both rules are judged on the original text: one regex cannot both insert
+    // at the start and treat a separator there as a place of its own (a zero-length match at the start skips it).
+    const start = !isAsciiAlnum(text.charCodeAt(0)) && FORMULA_START.test(text)
+    const inner = AFTER_POSSIBLE.test(text) ? text.replace(FORMULA_AFTER, "$1'") : text
+    return start ? `'${inner}` : inner
   }
 
   /** Every cell quoted (so a reader's separator inside one never splits it), quotes doubled. */
