@@ -1,12 +1,15 @@
 /**
  * verifyExport: every check runs and every problem is reported (which file, which check), never only the first.
  *
- * manifest.json — missing; schema (not JSON, not the v1 schema, or not byte-identical to its normal layout);
- *   signature (bad public key, invalid signature, or not the expected key); totals (status totals do not add up
- *   to rowCount).
- * each listed file — missing; hash (size or SHA-256 differ); schema (not UTF-8, CSV without BOM/with a wrong
- *   header/ragged rows, JSON not the records schema); row_count (rows ≠ rowCount); totals (CSV and JSON only,
- *   recomputed from the rows ≠ manifest totals).
+ * The folder is hostile until checked: every file is read through safe-read.ts (no link followed, no blocking
+ * open, regular files only, sizes capped and compared before reading).
+ *
+ * manifest.json — missing (or refused unread: a link, a FIFO, a device); schema (over 1 MiB or 16 levels deep,
+ *   not JSON, not the v1 schema, or not byte-identical to its normal layout); signature (bad public key, invalid
+ *   signature, or not the expected key); totals (status totals do not add up to rowCount).
+ * each listed file — missing (or refused unread); hash (size, then unread, or SHA-256 differ); schema (not
+ *   UTF-8, CSV without BOM/with a wrong header/ragged rows, JSON not the records schema); row_count (rows ≠
+ *   rowCount); totals (CSV and JSON only, recomputed from the rows ≠ manifest totals).
  * Files in the folder that the manifest does not list are returned in `unlisted`, not as problems: the
  * signature does not cover them, so they cannot be trusted, but an auditor's own notes next to an export do
  * not make it tampered.
