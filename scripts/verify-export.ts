@@ -1,11 +1,13 @@
 /**
  * Verifies an export offline: npx tsx scripts/verify-export.ts <manifest.json | export folder> [--expect-key <fp>]
  * (npm run verify-export -- …). Exit 0: intact (and signed by the expected key when --expect-key is given);
- * 1: not intact; 2: usage error. One line per problem. --json prints the verification as JSON instead.
+ * 1: not intact; 2: usage error. The verdict first and last, one line per problem between. --json prints the
+ * verification as JSON instead. Every character that could drive the terminal is printed escaped (terminal-text.ts).
  */
 import path from 'node:path'
 // Not records/index: that pulls in the ledger (node:sqlite), which an auditor's verification never needs.
 import { isFingerprint } from '../src/main/records/sign'
+import { escapeForTerminal } from '../src/main/records/terminal-text'
 import { verifyExport, type ExportVerification } from '../src/main/records/verify'
 
 const USAGE = `usage: verify-export <manifest.json | export folder> [--expect-key "<fingerprint>"] [--json]
@@ -52,8 +54,16 @@ function parseArgs(argv: readonly string[]): Args | string {
   return { manifest, json, ...(expectKey !== undefined ? { expectKey } : {}) }
 }
 
-export function report(v: ExportVerification, manifestArg: string, expectKey?: string): string {
-  const lines: string[] = [`Export:      ${path.resolve(manifestArg)}`]
+/** The verdict: printed first (what the eye meets) and last (what stays on screen). */
+function verdict(v: ExportVerification): string {
+  return v.ok
+    ? 'RESULT: INTACT — every file matches the signed manifest'
+    : `RESULT: NOT INTACT — ${v.problems.length} problem${v.problems.length === 1 ? '' : 's'}`
+}
+
+/** The report's lines, unescaped: `print` escapes every one. */
+function reportLines(v: ExportVerification, manifestArg: string, expectKey?: string): string[] {
+  const lines: string[] = [verdict(v), `Export:      ${path.resolve(manifestArg)}`]
   const m = v.manifest
   const signer = v.signerFingerprint || '(no usable key)'
   const keyNote =
@@ -72,12 +82,21 @@ export function report(v: ExportVerification, manifestArg: string, expectKey?: s
   for (const p of v.problems) lines.push(`PROBLEM  ${p.file}  [${p.check}]  ${p.detail}`)
   for (const u of v.unlisted)
     lines.push(`note     ${u}  is not listed in the manifest (not covered by the signature)`)
-  lines.push(
-    v.ok
-      ? 'RESULT: INTACT — every file matches the signed manifest'
-      : `RESULT: NOT INTACT — ${v.problems.length} problem${v.problems.length === 1 ? '' : 's'}`,
-  )
-  return lines.join('\n')
+  lines.push(verdict(v))
+  return lines
+}
+
+/** The report as printed: every line escaped (terminal-text.ts). */
+export function report(v: ExportVerification, manifestArg: string, expectKey?: string): string {
+  return printable(reportLines(v, manifestArg, expectKey).join('\n'))
+}
+
+/**
+ * Every string this CLI prints goes through here: line by line, so the line breaks are ours and every control,
+ * DEL or bidirectional character inside a line (from the manifest, a file name, an argument) is shown as \uXXXX.
+ */
+function printable(text: string): string {
+  return text.split('\n').map(escapeForTerminal).join('\n')
 }
 
 export async function main(argv: readonly string[]): Promise<number> {
@@ -87,14 +106,15 @@ export async function main(argv: readonly string[]): Promise<number> {
       console.log(USAGE)
       return 0
     }
-    console.error(`verify-export: ${args}\n\n${USAGE}`)
+    console.error(printable(`verify-export: ${args}\n\n${USAGE}`))
     return 2
   }
   const v = await verifyExport(
     args.manifest,
     args.expectKey !== undefined ? { expectFingerprint: args.expectKey } : {},
   )
-  console.log(args.json ? JSON.stringify(v, null, 2) : report(v, args.manifest, args.expectKey))
+  // JSON text escaped stays JSON with the same meaning (\uXXXX is a JSON escape).
+  console.log(args.json ? printable(JSON.stringify(v, null, 2)) : report(v, args.manifest, args.expectKey))
   return v.ok ? 0 : 1
 }
 
@@ -104,7 +124,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(__filename
       process.exitCode = code
     },
     (e: unknown) => {
-      console.error(`verify-export: ${e instanceof Error ? e.message : String(e)}`)
+      console.error(printable(`verify-export: ${e instanceof Error ? e.message : String(e)}`))
       process.exitCode = 1
     },
   )

@@ -287,7 +287,7 @@ describe('verifyExport on a tampered export', () => {
   it('a CSV header that is not the declared locale’s columns: schema, totals not recomputed', async () => {
     const ex = copy()
     const csv = fileIn(ex, 'records.csv')
-    fs.writeFileSync(csv, fs.readFileSync(csv, 'utf8').replace('Status;', 'Situação;'))
+    fs.writeFileSync(csv, fs.readFileSync(csv, 'utf8').replace('"Status";', '"Situação";'))
     const m = readManifest(ex)
     fixHash(ex, m, 'records.csv')
     resign(m, SIGNER)
