@@ -3,10 +3,10 @@
  *
  * manifest.json — missing; schema (not JSON, not the v1 schema, or not byte-identical to its normal layout);
  *   signature (bad public key, invalid signature, or not the expected key); totals (status totals do not add up
- *   to rowCount).
+ *   to rowCount, or its totals by meaning are not `meaningTotals` of its status totals).
  * each listed file — missing; hash (size or SHA-256 differ); schema (not UTF-8, CSV without BOM/with a wrong
  *   header/ragged rows, JSON not the records schema); row_count (rows ≠ rowCount); totals (CSV and JSON only,
- *   recomputed from the rows ≠ manifest totals).
+ *   recomputed from the rows ≠ manifest totals; the refund fee only from JSON, the CSV has no column for it).
  * Files in the folder that the manifest does not list are returned in `unlisted`, not as problems: the
  * signature does not cover them, so they cannot be trusted, but an auditor's own notes next to an export do
  * not make it tampered.
@@ -32,6 +32,7 @@ import {
 import { keyFingerprint, normalizeFingerprint, verifyBytes } from './sign'
 import { createChecker, type Checker } from './checker'
 import { diffTotals, sortTotals, sumTotals, TotalsAccumulator } from './totals'
+import { MEANINGS, meaningTotals, type MeaningTotals } from '../../shared/money-totals'
 
 export type VerificationCheck = 'missing' | 'hash' | 'signature' | 'schema' | 'row_count' | 'totals'
 
@@ -227,6 +228,29 @@ function checkManifestTotals(m: Manifest | null, mname: string, add: Add): void 
   if (sum.count !== m.rowCount) {
     add(mname, 'totals', `status totals count ${sum.count} records, rowCount is ${m.rowCount}`)
   }
+  if (m.meaningTotals !== undefined) {
+    for (const d of diffMeaningTotals(m.meaningTotals, meaningTotals(m.totals))) add(mname, 'totals', d)
+  }
+}
+
+/** Where the manifest's totals by meaning differ from those recomputed from its status totals. */
+function diffMeaningTotals(stated: MeaningTotals, recomputed: MeaningTotals): string[] {
+  const out: string[] = []
+  for (const k of MEANINGS) {
+    const s = stated[k]
+    const r = recomputed[k]
+    if (s.count !== r.count || s.depositCents !== r.depositCents || s.payoutCents !== r.payoutCents) {
+      out.push(
+        `meaning total "${k}": manifest count ${s.count}, deposit ${s.depositCents}, payout ${s.payoutCents}; ` +
+          `from status totals count ${r.count}, deposit ${r.depositCents}, payout ${r.payoutCents}`,
+      )
+    }
+  }
+  for (const k of ['feesPaidCents', 'feesWithheldCents'] as const) {
+    if (stated[k] !== recomputed[k])
+      out.push(`${k}: manifest ${stated[k]}, from status totals ${recomputed[k]}`)
+  }
+  return out
 }
 
 function salvageTotals(v: unknown): StatusTotal[] | null {

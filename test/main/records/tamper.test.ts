@@ -175,8 +175,10 @@ describe('verifyExport on a tampered export', () => {
     const totals = m.totals as Array<{ count: number; payoutCents: number }>
     totals[0]!.payoutCents += 100
     writeManifest(ex, m)
+    // manifest.json:totals: its totals by meaning no longer follow from the edited status totals.
     expect(checks(await verifyExport(ex.manifestPath))).toEqual([
       'manifest.json:signature',
+      'manifest.json:totals',
       'records.csv:totals',
       'records.json:totals',
     ])
@@ -188,6 +190,47 @@ describe('verifyExport on a tampered export', () => {
       'records.csv:totals',
       'records.json:totals',
     ])
+  })
+
+  it('totals by meaning edited to count a refunded record as paid, re-signed: totals on the manifest', async () => {
+    const ex = copy()
+    const m = readManifest(ex)
+    const meaning = m.meaningTotals as Record<string, { count: number; payoutCents: number }>
+    expect(meaning.returned!.count).toBeGreaterThan(0)
+    meaning.paid!.count += 1
+    meaning.paid!.payoutCents += 500
+    meaning.returned!.count -= 1
+    resign(m, SIGNER)
+    writeManifest(ex, m)
+    const v = await verifyExport(ex.manifestPath)
+    expect(checks(v)).toEqual(['manifest.json:totals'])
+    expect(v.problems.map((p) => p.detail).join(' ')).toContain('meaning total "paid"')
+  })
+
+  it('a manifest from before totals by meaning and refund fees (fields absent, re-signed) still verifies', async () => {
+    const ex = copy()
+    const m = readManifest(ex)
+    delete m.meaningTotals
+    const totals = m.totals as Array<Record<string, unknown>>
+    expect(totals.some((t) => (t.refundFeeCents as number) > 0)).toBe(true)
+    for (const t of totals) delete t.refundFeeCents
+    resign(m, SIGNER)
+    writeManifest(ex, m)
+    const v = await verifyExport(ex.manifestPath)
+    expect(v.problems).toEqual([])
+  })
+
+  it('an edited refund fee in the manifest, re-signed: totals on the JSON (the CSV carries no refund fee)', async () => {
+    const ex = copy()
+    const m = readManifest(ex)
+    const totals = m.totals as Array<{ refundFeeCents: number }>
+    const withFee = totals.find((t) => t.refundFeeCents > 0)!
+    withFee.refundFeeCents += 100
+    const meaning = m.meaningTotals as { feesWithheldCents: number }
+    meaning.feesWithheldCents += 100
+    resign(m, SIGNER)
+    writeManifest(ex, m)
+    expect(checks(await verifyExport(ex.manifestPath))).toEqual(['records.json:totals'])
   })
 
   it('re-signed with another key, nothing else changed: valid, but the fingerprint differs', async () => {
