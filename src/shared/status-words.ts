@@ -52,11 +52,11 @@ export const LOCAL_STATE_WORDS = {
 /** Refund reasons (spec §3.2). */
 export const REFUND_REASON_WORDS = {
   'pt-BR': {
-    invalid_pix_key: 'Chave Pix inválida ou inexistente (tarifa de 1 DePix retida)',
+    invalid_pix_key: 'Chave Pix inválida, inexistente ou de outro CPF/CNPJ (tarifa de 1 DePix retida)',
     payout_failure: 'Falha no Pix (motivo de registros antigos; tarifa de 1 DePix retida)',
   },
   en: {
-    invalid_pix_key: 'Invalid or nonexistent Pix key (1 DePix fee withheld)',
+    invalid_pix_key: 'Pix key invalid, nonexistent or of another CPF/CNPJ (1 DePix fee withheld)',
     payout_failure: 'Payout failure (reason of older records; 1 DePix fee withheld)',
   },
 } as const satisfies Words<string>

@@ -8,8 +8,8 @@ export const common = {
     },
     nav: {
       label: 'Navegação principal',
-      newWithdrawal: 'Nova retirada',
-      withdrawals: 'Retiradas',
+      newWithdrawal: 'Novo pagamento',
+      withdrawals: 'Pagamentos',
       records: 'Exportar registros',
       review: 'Revisão offline',
       settings: 'Configurações',

@@ -1,14 +1,14 @@
 /** Funding page: deposit instructions, the ±5% rule, "marked as sent", and the payout or refund that followed. */
 export const funding = {
   'pt-BR': {
-    title: 'Enviar DePix para a retirada',
-    loading: 'Carregando a retirada…',
+    title: 'Enviar DePix para o pagamento',
+    loading: 'Carregando o pagamento…',
     sandboxAddress:
       'Sandbox: este endereço foi gerado pelo simulador e não pertence a ninguém. Não envie DePix de verdade para ele — use as Ferramentas do Sandbox.',
-    summary: 'Retirada para a chave {{pixKey}}, criada em',
+    summary: 'Pagamento para a chave {{pixKey}}, criado em',
     remoteId: 'ID no serviço',
     openDetail: 'Ver detalhes e histórico',
-    newWithdrawal: 'Nova retirada',
+    newWithdrawal: 'Novo pagamento',
     status: {
       label: 'Situação',
       checkedAt: 'consultada em',
@@ -23,10 +23,11 @@ export const funding = {
       unconfidential: 'Endereço não confidencial, verificado pelo aplicativo.',
       amount: 'Valor exato a enviar',
       copyAmount: 'Copiar valor',
+      copyAmountNote: 'Copia {{amount}}, o valor que a carteira aceita.',
       brl: 'Equivale a {{brl}} (1 DePix = R$ 1,00).',
       asset: 'Ativo (DePix)',
       expiration: 'Prazo',
-      qrAlt: 'QR code do pagamento: endereço de depósito e {{amount}} DePix',
+      qrAlt: 'QR code do depósito: endereço de depósito e {{amount}}',
       qrCaption: 'Leia com uma carteira Liquid.',
       uri: 'Link de pagamento (URI)',
       copyUri: 'Copiar link',
@@ -35,23 +36,23 @@ export const funding = {
     expiration: {
       none: 'O serviço não informou prazo.',
       left: 'Faltam {{time}}',
-      expired: 'Expirada: não envie.',
+      expired: 'Expirado: não envie.',
       at: 'até',
     },
     tolerance: {
       heading: 'Se o valor enviado for diferente (regra dos {{pct}})',
-      exact: 'Envie exatamente {{amount}} DePix, numa única transação.',
+      exact: 'Envie exatamente {{amount}}, numa única transação.',
       within:
-        'Se chegar entre {{min}} e {{max}} DePix (até {{pct}} para menos ou para mais), o pagamento por Pix é recalculado pelo valor recebido, desde que fique entre {{lo}} e {{hi}}.',
+        'Se chegar entre {{min}} e {{max}} (até {{pct}} para menos ou para mais), o Pix ao favorecido é recalculado pelo valor recebido, desde que fique entre {{lo}} e {{hi}}.',
       beyond:
-        'Se a diferença passar de {{pct}} (ou o pagamento recalculado ficar fora desses limites), nada é pago: o DePix é devolvido integralmente, sem taxa, ao endereço de devolução.',
+        'Se a diferença passar de {{pct}} (ou o Pix recalculado ficar fora desses limites), nada é pago: o DePix é devolvido integralmente, sem tarifa, ao endereço de devolução.',
       failure:
-        'Se o Pix falhar por causa da chave (chave inválida ou de outro titular), o DePix volta ao endereço de devolução menos 1 DePix de taxa; se falhar por outro motivo, volta sem taxa.',
+        'Se o Pix falhar por causa da chave (chave inválida ou de outro titular), o DePix volta ao endereço de devolução menos 1 DePix de tarifa; se falhar por outro motivo, volta sem tarifa.',
       late: 'Depois do prazo, não envie: um depósito atrasado é devolvido, não pago.',
     },
     mark: {
       heading: 'Já enviou?',
-      hint: 'Registre o envio para acompanhar a retirada mais de perto. Isso não movimenta dinheiro.',
+      hint: 'Registre o envio para acompanhar o pagamento mais de perto. Isso não movimenta dinheiro.',
       txIdLabel: 'ID da transação Liquid (opcional)',
       txIdFormat: 'O ID da transação tem 64 caracteres hexadecimais (0-9, a-f).',
       submit: 'Marquei como enviado',
@@ -60,20 +61,21 @@ export const funding = {
       txId: 'Transação',
     },
     problems: {
-      doNotSend: 'Não envie DePix para esta retirada',
+      doNotSend: 'Não envie DePix para este pagamento',
       notPayable: 'Nada a enviar agora',
       deposit_address_invalid:
-        'O endereço de depósito informado pelo serviço não é um endereço Liquid válido para esta rede. O aplicativo não o mostra. Contate o suporte com o ID da retirada.',
+        'O endereço de depósito informado pelo serviço não é um endereço Liquid válido para esta rede. O aplicativo não o mostra. Contate o suporte com o ID do pagamento.',
       deposit_address_changed:
-        'O serviço informou um endereço de depósito diferente do recebido na criação. Por segurança, nenhum endereço é mostrado. Contate o suporte com o ID da retirada.',
-      no_deposit_address: 'O serviço não informou um endereço de depósito para esta retirada.',
-      no_deposit_amount: 'O serviço não informou o valor a enviar para esta retirada.',
-      not_created: 'Esta retirada não foi criada no serviço: não há o que enviar.',
-      terminal: 'Esta retirada já terminou. Não envie DePix para ela.',
-      not_awaiting_funding: 'Esta retirada não está mais aguardando depósito. Não envie DePix de novo.',
-      expired: 'O prazo desta retirada expirou. Não envie DePix: um depósito atrasado é devolvido, não pago.',
-      other_profile: 'Esta retirada pertence a outro perfil. Selecione o perfil dela para vê-la.',
-      no_instructions: 'Não há instruções de envio para esta retirada.',
+        'O serviço informou um endereço de depósito diferente do recebido na criação. Por segurança, nenhum endereço é mostrado. Contate o suporte com o ID do pagamento.',
+      no_deposit_address: 'O serviço não informou um endereço de depósito para este pagamento.',
+      no_deposit_amount: 'O serviço não informou o valor a enviar para este pagamento.',
+      not_created: 'Este pagamento não foi criado no serviço: não há o que enviar.',
+      terminal: 'Este pagamento já terminou. Não envie DePix para ele.',
+      not_awaiting_funding: 'Este pagamento não está mais aguardando depósito. Não envie DePix de novo.',
+      expired:
+        'O prazo deste pagamento expirou. Não envie DePix: um depósito atrasado é devolvido, não pago.',
+      other_profile: 'Este pagamento pertence a outro perfil. Selecione o perfil dele para vê-lo.',
+      no_instructions: 'Não há instruções de envio para este pagamento.',
       unknown: 'Não há instruções de envio ({{code}}).',
     },
     outcome: {
@@ -84,8 +86,8 @@ export const funding = {
       receiptRefused: 'O aplicativo só abre comprovantes em endereços https informados pelo serviço.',
     },
     fields: {
-      receiverName: 'Recebedor',
-      receiverTaxNumber: 'CPF/CNPJ do recebedor',
+      receiverName: 'Favorecido',
+      receiverTaxNumber: 'CPF/CNPJ do favorecido',
       payoutAmountInCents: 'Valor pago',
       transferDate: 'Data do Pix',
       centralBankId: 'ID do Pix no Banco Central',
@@ -95,10 +97,10 @@ export const funding = {
       reason: 'Motivo',
     },
     reasons: {
-      invalid_pix_key: 'chave Pix inválida ou inexistente (taxa de 1 DePix retida)',
-      payout_failure: 'falha no pagamento (motivo antigo)',
+      invalid_pix_key: 'chave Pix inválida ou inexistente (tarifa de 1 DePix retida)',
+      payout_failure: 'falha no Pix (motivo antigo)',
       key_tax_mismatch: 'a chave não pertence ao CPF/CNPJ informado',
-      processor_failure: 'falha do serviço ou do processador bancário (sem taxa)',
+      processor_failure: 'falha do serviço ou do processador bancário (sem tarifa)',
       amount_mismatch: 'valor recebido diferente do esperado (devolução integral)',
       expired: 'depósito depois do prazo (devolução integral)',
     },
@@ -126,10 +128,11 @@ export const funding = {
       unconfidential: 'Unconfidential address, checked by the app.',
       amount: 'Exact amount to send',
       copyAmount: 'Copy amount',
+      copyAmountNote: 'Copies {{amount}}, the form a wallet accepts.',
       brl: 'Equals {{brl}} (1 DePix = R$1.00).',
       asset: 'Asset (DePix)',
       expiration: 'Deadline',
-      qrAlt: 'Payment QR code: deposit address and {{amount}} DePix',
+      qrAlt: 'Deposit QR code: deposit address and {{amount}}',
       qrCaption: 'Scan it with a Liquid wallet.',
       uri: 'Payment link (URI)',
       copyUri: 'Copy link',
@@ -143,9 +146,9 @@ export const funding = {
     },
     tolerance: {
       heading: 'If a different amount is sent (the {{pct}} rule)',
-      exact: 'Send exactly {{amount}} DePix, in a single transaction.',
+      exact: 'Send exactly {{amount}}, in a single transaction.',
       within:
-        'If between {{min}} and {{max}} DePix arrives (up to {{pct}} less or more), the Pix payout is recalculated from what arrived, as long as it stays between {{lo}} and {{hi}}.',
+        'If between {{min}} and {{max}} arrives (up to {{pct}} less or more), the Pix payout is recalculated from what arrived, as long as it stays between {{lo}} and {{hi}}.',
       beyond:
         'If the difference is more than {{pct}} (or the recalculated payout falls outside those limits), nothing is paid: the DePix is returned in full, with no fee, to the refund address.',
       failure:
