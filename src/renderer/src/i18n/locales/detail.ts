@@ -1,4 +1,4 @@
-import { REFUND_REASON_WORDS } from '../../../../shared/status-words'
+import { REFUND_REASON_WORDS, STATUS_PHRASES } from '../../../../shared/status-words'
 
 /** One withdrawal's detail page: facts, payout, refund, status history, request, flags and the resolution dialog. */
 export const detail = {
@@ -60,7 +60,9 @@ export const detail = {
       txId: 'Transação Liquid da devolução',
       reason: 'Motivo',
       reasons: REFUND_REASON_WORDS['pt-BR'],
-      rawReason: 'motivo não reconhecido, mostrado como enviado',
+      rawReason: STATUS_PHRASES['pt-BR'].reason,
+      initiatedBy: 'Iniciada por',
+      initiators: { system: 'O serviço, automaticamente' },
       fee: 'Tarifa retida',
       amount: 'Valor devolvido',
       other: 'Outros campos da devolução, como enviados',
@@ -213,7 +215,9 @@ export const detail = {
       txId: 'Refund Liquid transaction',
       reason: 'Reason',
       reasons: REFUND_REASON_WORDS.en,
-      rawReason: 'unrecognised reason, shown as sent',
+      rawReason: STATUS_PHRASES.en.reason,
+      initiatedBy: 'Started by',
+      initiators: { system: 'The service, automatically' },
       fee: 'Fee withheld',
       amount: 'Amount returned',
       other: 'Other refund fields, as sent',
