@@ -15,8 +15,8 @@ import { isUtf8 } from 'node:buffer'
 import { open, readdir, readFile, stat } from 'node:fs/promises'
 import { basename, dirname, join, resolve } from 'node:path'
 import type { StatusTotal } from '../../shared/withdrawal-record'
-import { columnIndex } from './columns'
-import { BOM, csvHeader, YES_NO } from './csv'
+import { columnIndex, PT_HEADER_V1 } from './columns'
+import { BOM, csvHeader, csvLine, YES_NO } from './csv'
 import { countReportRows } from './html'
 import { readRecordsFile, type ExportedRecord } from './json'
 import {
@@ -353,8 +353,8 @@ async function checkFile(
   } finally {
     const sha = await read.sha256.catch((e: unknown) => `(not computed: ${(e as Error).message})`)
     const diffs: string[] = []
-    if (buf.length !== entry.bytes) diffs.push(`${buf.length} bytes, manifest says ${entry.bytes}`)
-    if (sha !== entry.sha256) diffs.push(`SHA-256 ${sha}, manifest says ${entry.sha256}`)
+    if (buf.length !== entry.bytes) diffs.push(`${buf.length} bytes, expected ${entry.bytes} (manifest.json)`)
+    if (sha !== entry.sha256) diffs.push(`SHA-256 ${sha}, expected ${entry.sha256} (manifest.json)`)
     if (diffs.length > 0) problems.push([entry.name, 'hash', diffs.join('; ')])
     problems.push(...content)
   }
@@ -418,6 +418,19 @@ async function checkContent(
   }
 }
 
+/**
+ * The header the file must have: the current one, or for a pt-BR file that starts with it, the header of exports
+ * made before headers were put in words (PT_HEADER_V1: same columns, same order). Either way every cell, row
+ * and total is checked the same.
+ */
+function expectedHeader(body: Buffer, entry: Extract<FileEntry, { format: 'csv' }>): string[] {
+  if (entry.locale === 'pt-BR') {
+    const legacy = Buffer.from(csvLine(PT_HEADER_V1, entry.delimiter), 'utf8')
+    if (body.subarray(0, legacy.length).equals(legacy)) return [...PT_HEADER_V1]
+  }
+  return csvHeader(entry.locale)
+}
+
 async function checkCsv(
   entry: Extract<FileEntry, { format: 'csv' }>,
   buf: Buffer,
@@ -428,10 +441,11 @@ async function checkCsv(
 ): Promise<void> {
   const bom = buf.subarray(0, BOM_BYTES.length).equals(BOM_BYTES)
   if (!bom) add(entry.name, 'schema', 'no UTF-8 byte order mark')
-  const r = await checker.checkCsv(bom ? buf.subarray(BOM_BYTES.length) : buf, {
+  const body = bom ? buf.subarray(BOM_BYTES.length) : buf
+  const r = await checker.checkCsv(body, {
     delimiter: entry.delimiter,
     locale: entry.locale,
-    header: csvHeader(entry.locale),
+    header: expectedHeader(body, entry),
     at: {
       status: columnIndex('status'),
       refunded: columnIndex('refunded'),

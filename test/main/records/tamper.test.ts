@@ -12,6 +12,8 @@ import {
   type ExportResult,
   type ExportVerification,
 } from '../../../src/main/records/index'
+import { PT_HEADER_V1 } from '../../../src/main/records/columns'
+import { BOM, csvLine } from '../../../src/main/records/csv'
 import { makeRecords, seededLedger, tempDir } from './fixtures'
 import {
   exportTo,
@@ -297,6 +299,30 @@ describe('verifyExport on a tampered export', () => {
     expect(v.problems.some((p) => p.file.includes('..'))).toBe(false)
   })
 
+  it('a pt-BR CSV with the headers of older exports (API names) still verifies; any other header does not', async () => {
+    const ex = copy()
+    const csv = fileIn(ex, 'records.csv')
+    const [, ...rest] = lines(csv)
+    expect(lines(csv)[0]).toContain('Código da recusa')
+    expect(lines(csv)[0]).not.toMatch(/messageCode|X-Request-ID|saque/)
+    fs.writeFileSync(csv, BOM + [csvLine(PT_HEADER_V1, ';').slice(0, -2), ...rest].join('\r\n'))
+    expect(lines(csv)[0]).toContain('X-Request-ID')
+    const m = readManifest(ex)
+    fixHash(ex, m, 'records.csv')
+    resign(m, SIGNER)
+    writeManifest(ex, m)
+    expect((await verifyExport(ex.manifestPath)).problems).toEqual([])
+
+    // One legacy label changed: neither header, so a schema problem (and no totals recomputed).
+    const mixed = [...PT_HEADER_V1]
+    mixed[1] = 'ID do pagamento'
+    fs.writeFileSync(csv, BOM + [csvLine(mixed, ';').slice(0, -2), ...rest].join('\r\n'))
+    fixHash(ex, m, 'records.csv')
+    resign(m, SIGNER)
+    writeManifest(ex, m)
+    expect(checks(await verifyExport(ex.manifestPath))).toEqual(['records.csv:schema'])
+  })
+
   it('extra files are listed as unlisted, not as problems', async () => {
     const ex = copy()
     fs.writeFileSync(path.join(ex.folder, 'notes.txt'), 'auditor notes')
@@ -330,7 +356,7 @@ describe('verifyExport on a tampered export', () => {
   it('a CSV header that is not the declared locale’s columns: schema, totals not recomputed', async () => {
     const ex = copy()
     const csv = fileIn(ex, 'records.csv')
-    fs.writeFileSync(csv, fs.readFileSync(csv, 'utf8').replace('Status;', 'Situação;'))
+    fs.writeFileSync(csv, fs.readFileSync(csv, 'utf8').replace('Situação (código);', 'Status;'))
     const m = readManifest(ex)
     fixHash(ex, m, 'records.csv')
     resign(m, SIGNER)

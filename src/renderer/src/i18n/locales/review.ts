@@ -24,6 +24,7 @@ export const review = {
       file: 'Arquivo',
       check: 'Verificação',
       detail: 'Detalhe',
+      technical: 'Detalhes técnicos (em inglês, para o suporte)',
       fingerprint: 'Impressão digital da chave no manifesto (não confiável)',
       checks: {
         missing: 'arquivo ausente',
@@ -77,6 +78,7 @@ export const review = {
       file: 'File',
       check: 'Check',
       detail: 'Detail',
+      technical: 'Technical details (for support)',
       fingerprint: 'Key fingerprint in the manifest (not trusted)',
       checks: {
         missing: 'file missing',
