@@ -115,7 +115,7 @@ test.describe('Retiradas list', () => {
     if (!c) throw new Error('carla not found')
     app.sandbox.control.fundWithdrawal(c.remoteId, c.depositAmountCents)
     await app.ctx.router.handle('withdrawals:refresh', { localId: c.localId })
-    await expect(waiting).toContainText('Pagamento em andamento')
+    await expect(waiting).toContainText('Pix em andamento')
 
     // Keyboard: the first row is the tab stop; Enter opens the detail.
     await setLanguage(page, 'en')

@@ -43,7 +43,7 @@ export const detail = {
       notYet: 'ainda não',
       noStatus: 'nenhuma ainda',
     },
-    amountKind: { deposit: 'valor do depósito', payout: 'valor do pagamento' },
+    amountKind: { deposit: 'valor do depósito', payout: 'valor do Pix' },
     payout: {
       none: 'Ainda não há dados de pagamento: eles chegam quando o serviço paga o Pix.',
       receiverName: 'Nome do favorecido',

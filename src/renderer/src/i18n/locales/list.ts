@@ -40,7 +40,7 @@ export const list = {
       localId: 'ID local',
       updatedAt: 'Atualizado em',
     },
-    amountKind: { deposit: 'depósito', payout: 'pagamento' },
+    amountKind: { deposit: 'depósito', payout: 'valor do Pix' },
     sort: {
       by: 'Ordenar por {{column}}',
       ascending: 'ordem crescente',
