@@ -133,7 +133,7 @@ test.describe('Retiradas list', () => {
 
     // Back to the list: filters and sort are kept.
     await page.getByRole('button', { name: 'Back to Withdrawals' }).click()
-    await expect(grid.getByRole('columnheader', { name: /Situação/ })).toHaveAttribute(
+    await expect(grid.getByRole('columnheader', { name: /Status/ })).toHaveAttribute(
       'aria-sort',
       'ascending',
     )
