@@ -133,10 +133,7 @@ test.describe('Retiradas list', () => {
 
     // Back to the list: filters and sort are kept.
     await page.getByRole('button', { name: 'Back to Withdrawals' }).click()
-    await expect(grid.getByRole('columnheader', { name: /Status/ })).toHaveAttribute(
-      'aria-sort',
-      'ascending',
-    )
+    await expect(grid.getByRole('columnheader', { name: /Status/ })).toHaveAttribute('aria-sort', 'ascending')
     // Mouse: a click opens the detail too.
     await rows.filter({ hasText: 'ana.paga@example.com' }).click()
     await expect(page.locator(`[data-local-id="${paid.localId}"].page-detail`)).toBeVisible()
