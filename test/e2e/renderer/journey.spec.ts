@@ -113,8 +113,10 @@ test('invalid Pix key: the payout fails and the withdrawal ends refunded, the re
   await page.getByRole('button', { name: 'Abrir página de envio' }).click()
   await expect(page.getByTestId('funding-status')).toHaveAttribute('data-status', 'refunded')
   const refund = page.getByTestId('refund')
-  await expect(refund).toContainText('invalid_pix_key')
-  await expect(refund).toContainText('chave Pix inválida')
+  // The reason in words, its code only in the markup; the refund's amounts are DePix.
+  await expect(refund.locator('[data-reason="invalid_pix_key"]')).toHaveText(/^Chave Pix inválida/)
+  await expect(refund).not.toContainText('invalid_pix_key')
+  await expect(refund).toContainText('Tarifa retida1,00000000 DePix')
   const stored = app.ctx.ledger.get(localId)!
   expect(stored.refund).not.toBeNull()
   await expect(refund).toContainText(String(stored.refund!['txId']))

@@ -68,7 +68,9 @@ test('funding beyond ±5% either way is returned in full; a processor failure is
   await expect(page.getByTestId('sandbox-status')).toHaveAttribute('data-status', 'refunded')
 
   await page.getByRole('button', { name: 'Abrir página de envio' }).click()
-  await expect(page.getByTestId('refund')).toContainText('processor_failure')
+  await expect(page.getByTestId('refund').locator('[data-reason="processor_failure"]')).toHaveText(
+    'Falha do serviço ou do processador bancário (sem tarifa)',
+  )
 })
 
 test('maintenance on refuses new withdrawals with its message; off lets them through', async ({ app }) => {
