@@ -14,7 +14,7 @@ export const detail = {
     sections: {
       summary: 'Resumo',
       funding: 'Depósito de DePix',
-      payout: 'Pagamento Pix',
+      payout: 'Pix ao favorecido',
       refund: 'Devolução',
       timeline: 'Histórico de situações',
       request: 'Pedido enviado',
@@ -28,7 +28,7 @@ export const detail = {
       receiverName: 'Favorecido',
       requested: 'Valor pedido',
       deposit: 'Depósito em DePix',
-      payout: 'Pagamento Pix',
+      payout: 'Valor do Pix',
       payoutHint: 'O serviço pode recalcular o pagamento a partir do que chegou (até 5% de diferença).',
       createdAt: 'Criado em',
       updatedAt: 'Atualizado em',
@@ -45,7 +45,7 @@ export const detail = {
     },
     amountKind: { deposit: 'valor do depósito', payout: 'valor do Pix' },
     payout: {
-      none: 'Ainda não há dados de pagamento: eles chegam quando o serviço paga o Pix.',
+      none: 'Ainda não há dados do Pix: eles chegam quando o serviço paga o favorecido.',
       receiverName: 'Nome do favorecido',
       receiverTaxNumber: 'CPF/CNPJ do favorecido (mascarado pelo serviço)',
       transferDate: 'Pix pago em',

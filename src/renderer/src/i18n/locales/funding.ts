@@ -31,7 +31,7 @@ export const funding = {
       expiration: 'Prazo',
       qrAlt: 'QR code do depósito: endereço de depósito e {{amount}}',
       qrCaption: 'Leia com uma carteira Liquid.',
-      uri: 'Link de pagamento (URI)',
+      uri: 'Link do depósito (URI)',
       copyUri: 'Copiar link',
     },
     networks: { liquid: 'Liquid', testnet: 'Liquid Testnet', regtest: 'Liquid Regtest' },

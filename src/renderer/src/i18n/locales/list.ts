@@ -35,7 +35,7 @@ export const list = {
       pixKey: 'Chave Pix',
       receiverName: 'Favorecido',
       amount: 'Valor pedido',
-      payout: 'Pagamento Pix',
+      payout: 'Valor do Pix',
       remoteId: 'ID do pagamento',
       localId: 'ID local',
       updatedAt: 'Atualizado em',

@@ -43,7 +43,7 @@ export const sandbox = {
       last: 'Última ação: {{action}}.',
       status: 'Situação',
       updatedAt: 'Atualizado em',
-      amounts: 'Depósito → pagamento',
+      amounts: 'Depósito → Pix',
       none: 'Escolha um pagamento.',
       openFunding: 'Abrir página de envio',
       openDetail: 'Abrir detalhes',

@@ -81,7 +81,7 @@ export const withdrawal = {
       deposit: 'DePix a enviar (previsto)',
       fee: 'Tarifa prevista',
       feeRule: 'o maior entre a tarifa do parceiro ({{rate}}) e {{floor}}',
-      payout: 'Pagamento previsto por Pix',
+      payout: 'Pix previsto ao favorecido',
       refundAddress: 'Devolução para',
       recalcNote:
         'Se chegar um valor de DePix diferente do previsto (até 5% para mais ou para menos), o pagamento é recalculado pelo valor recebido.',
