@@ -63,7 +63,7 @@ test('a paid withdrawal: status history, payout data and the receipt through mai
   await app.screenshot('detail-sent-pt-BR')
   await setLanguage(page, 'en')
   await expect(page.locator('.detail-status')).toContainText('Paid')
-  await expect(payout).toContainText('Receiver CPF/CNPJ (masked by the service)')
+  await expect(payout).toContainText('Payee CPF/CNPJ (masked by the service)')
   await expectNoSeriousAxe(page)
   await app.screenshot('detail-sent-en')
 })

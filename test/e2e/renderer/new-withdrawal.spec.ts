@@ -234,7 +234,7 @@ test('axe and screenshots of the form in pt-BR and en', async ({ app }) => {
   await expectNoSeriousAxeViolations(page)
   await app.screenshot('new-withdrawal-en')
   await page.getByLabel('Liquid refund address').fill(refundAddressFor(app))
-  await page.getByLabel('Beneficiary CPF or CNPJ').fill(CPF)
+  await page.getByLabel('Payee CPF or CNPJ').fill(CPF)
   await page.locator('#amountCents').fill('')
   await page.locator('#amountCents').pressSequentially('12345')
   await expect(page.getByTestId('refund-check')).toContainText('Valid address')

@@ -98,7 +98,7 @@ export const list = {
       dateHint:
         'Days in Brasília time (America/Sao_Paulo), whatever this computer’s time zone: "From" starts at 00:00 and "To" includes the whole day, up to 23:59:59.',
       text: 'Search',
-      textHint: 'Pix key, receiver name, local ID or withdrawal ID. Case and accents do not matter.',
+      textHint: 'Pix key, payee name, local ID or withdrawal ID. Case and accents do not matter.',
       clear: 'Clear filters',
       problems: {
         from_invalid: 'Invalid start date.',
@@ -110,7 +110,7 @@ export const list = {
       createdAt: 'Created',
       status: 'Status',
       pixKey: 'Pix key',
-      receiverName: 'Receiver',
+      receiverName: 'Payee',
       amount: 'Requested amount',
       payout: 'Pix payout',
       remoteId: 'Withdrawal ID',

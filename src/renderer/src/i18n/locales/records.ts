@@ -105,7 +105,7 @@ export const records = {
       to: 'To (day, inclusive)',
       daysHint: 'Days in Brasília time, by the record’s creation date. Blank: no limit.',
       text: 'Text',
-      textHint: 'Part of the Pix key, the receiver’s name or the identifier. Blank: no filter.',
+      textHint: 'Part of the Pix key, the payee’s name or the identifier. Blank: no filter.',
     },
     errors: {
       day_invalid: 'Invalid date.',

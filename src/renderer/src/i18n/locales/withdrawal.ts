@@ -138,9 +138,9 @@ export const withdrawal = {
       canonical: 'Will be sent as',
     },
     beneficiary: {
-      legend: 'Beneficiary',
+      legend: 'Payee',
       hint: 'Enter the key owner’s CPF/CNPJ, the EUID, or both (if both, they must be the same person).',
-      taxNumber: 'Beneficiary CPF or CNPJ',
+      taxNumber: 'Payee CPF or CNPJ',
       euid: 'EUID (end-user identifier)',
       valid: { cpf: 'Valid CPF.', cnpj: 'Valid CNPJ.' },
     },
@@ -148,12 +148,12 @@ export const withdrawal = {
       legend: 'Amount',
       kind: { payout: 'BRL to receive', deposit: 'DePix to send' },
       inputLabel: {
-        payout: 'Amount the beneficiary receives by Pix (R$)',
+        payout: 'Amount the payee receives by Pix (R$)',
         deposit: 'Amount of DePix you send (1 DePix = R$1.00)',
       },
       meaning: {
         payout: 'The fee is added: you will send a little more DePix.',
-        deposit: 'The fee is deducted: the beneficiary will receive a little less.',
+        deposit: 'The fee is deducted: the payee will receive a little less.',
       },
       hint: 'Type digits only; the last two are the cents. Minimum {{min}}, maximum {{max}} per withdrawal.',
       pasteRefused:
