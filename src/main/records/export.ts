@@ -40,6 +40,7 @@ import { makeRedactor } from './redact'
 import { escapeForTerminal } from './terminal-text'
 import { keyFingerprint, signBytes, signingKey, type SigningKeyPair } from './sign'
 import { DayAccumulator, TotalsAccumulator } from './totals'
+import { meaningTotals } from '../../shared/money-totals'
 import { createFileWriter, type OutFile, type WrittenFile } from './output'
 
 export interface ExportOptions {
@@ -269,6 +270,7 @@ export async function exportRecords(ledger: Ledger, o: ExportOptions): Promise<E
       exportedAt: exportedAt.toISOString(),
       rowCount: totals.count,
       totals: statusTotals,
+      meaningTotals: meaningTotals(statusTotals),
       auditHead,
       files: entries,
       publicKey: o.signer.publicKeyPem,

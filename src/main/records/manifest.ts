@@ -120,6 +120,29 @@ export const statusTotalSchema = z.strictObject({
   count,
   depositCents: z.number().int(),
   payoutCents: z.number().int(),
+  /** Optional: exports made before fees were totalled do not have it. */
+  refundFeeCents: count.optional(),
+})
+
+const meaningGroupSchema = z.strictObject({
+  count,
+  depositCents: z.number().int(),
+  payoutCents: z.number().int(),
+})
+
+/**
+ * `meaningTotals(totals)` (shared/money-totals.ts), written out so a reader of the manifest sees what was paid
+ * without re-deriving it. Redundant by design: the verifier requires it to equal the recomputation from `totals`.
+ * Optional: exports made before it existed do not have it.
+ */
+export const meaningTotalsSchema = z.strictObject({
+  paid: meaningGroupSchema,
+  open: meaningGroupSchema,
+  returned: meaningGroupSchema,
+  ended: meaningGroupSchema,
+  other: meaningGroupSchema,
+  feesPaidCents: z.number().int(),
+  feesWithheldCents: count.nullable(),
 })
 
 export const manifestSchema = z.strictObject({
@@ -133,6 +156,7 @@ export const manifestSchema = z.strictObject({
   exportedAt: iso,
   rowCount: count,
   totals: z.array(statusTotalSchema),
+  meaningTotals: meaningTotalsSchema.optional(),
   /** The ledger's audit-chain head when the export was made: anchors the chain outside the database file. */
   auditHead: z.strictObject({ seq: count, hash: shownText }).nullable(),
   files: fileListSchema,

@@ -6,10 +6,12 @@
  *
  * manifest.json — missing (or refused unread: a link, a FIFO, a device); schema (over 1 MiB or 16 levels deep,
  *   not JSON, not the v1 schema, or not byte-identical to its normal layout); signature (bad public key, invalid
- *   signature, or not the expected key); totals (status totals do not add up to rowCount).
+ *   signature, or not the expected key); totals (status totals do not add up to rowCount, or its totals by
+ *   meaning are not `meaningTotals` of its status totals).
  * each listed file — missing (or refused unread); hash (size, then unread, or SHA-256 differ); schema (not
  *   UTF-8, CSV without BOM/with a wrong header/ragged rows, JSON not the records schema); row_count (rows ≠
- *   rowCount); totals (CSV and JSON only, recomputed from the rows ≠ manifest totals).
+ *   rowCount); totals (CSV and JSON only, recomputed from the rows ≠ manifest totals; the refund fee only from
+ *   JSON, the CSV has no column for it).
  * Files in the folder that the manifest does not list are returned in `unlisted`, not as problems: the
  * signature does not cover them, so they cannot be trusted, but an auditor's own notes next to an export do
  * not make it tampered.
@@ -17,8 +19,8 @@
 import { isUtf8 } from 'node:buffer'
 import { basename, dirname, join, resolve } from 'node:path'
 import type { StatusTotal } from '../../shared/withdrawal-record'
-import { columnIndex } from './columns'
-import { BOM, csvHeader, YES_NO } from './csv'
+import { columnIndex, PT_HEADER_V1 } from './columns'
+import { BOM, csvHeader, csvLine, YES_NO } from './csv'
 import { countReportRows } from './html'
 import { readRecordsFile, type ExportedRecord } from './json'
 import {
@@ -44,6 +46,7 @@ import {
 import { keyFingerprint, normalizeFingerprint, verifyBytes } from './sign'
 import { createChecker, type Checker } from './checker'
 import { diffTotals, sortTotals, sumTotals, TotalsAccumulator } from './totals'
+import { MEANINGS, meaningTotals, type MeaningTotals } from '../../shared/money-totals'
 
 export type VerificationCheck = 'missing' | 'hash' | 'signature' | 'schema' | 'row_count' | 'totals'
 
@@ -282,6 +285,29 @@ function checkManifestTotals(m: Manifest | null, mname: string, add: Add): void 
   if (sum.count !== m.rowCount) {
     add(mname, 'totals', `status totals count ${sum.count} records, rowCount is ${m.rowCount}`)
   }
+  if (m.meaningTotals !== undefined) {
+    for (const d of diffMeaningTotals(m.meaningTotals, meaningTotals(m.totals))) add(mname, 'totals', d)
+  }
+}
+
+/** Where the manifest's totals by meaning differ from those recomputed from its status totals. */
+function diffMeaningTotals(stated: MeaningTotals, recomputed: MeaningTotals): string[] {
+  const out: string[] = []
+  for (const k of MEANINGS) {
+    const s = stated[k]
+    const r = recomputed[k]
+    if (s.count !== r.count || s.depositCents !== r.depositCents || s.payoutCents !== r.payoutCents) {
+      out.push(
+        `meaning total "${k}": manifest count ${s.count}, deposit ${s.depositCents}, payout ${s.payoutCents}; ` +
+          `from status totals count ${r.count}, deposit ${r.depositCents}, payout ${r.payoutCents}`,
+      )
+    }
+  }
+  for (const k of ['feesPaidCents', 'feesWithheldCents'] as const) {
+    if (stated[k] !== recomputed[k])
+      out.push(`${k}: manifest ${stated[k]}, from status totals ${recomputed[k]}`)
+  }
+  return out
 }
 
 function salvageTotals(v: unknown): StatusTotal[] | null {
@@ -363,8 +389,8 @@ async function checkFile(
   } finally {
     const sha = await read.sha256.catch((e: unknown) => `(not computed: ${(e as Error).message})`)
     const diffs: string[] = []
-    if (buf.length !== entry.bytes) diffs.push(`${buf.length} bytes, manifest says ${entry.bytes}`)
-    if (sha !== entry.sha256) diffs.push(`SHA-256 ${sha}, manifest says ${entry.sha256}`)
+    if (buf.length !== entry.bytes) diffs.push(`${buf.length} bytes, expected ${entry.bytes} (manifest.json)`)
+    if (sha !== entry.sha256) diffs.push(`SHA-256 ${sha}, expected ${entry.sha256} (manifest.json)`)
     if (diffs.length > 0) problems.push([entry.name, 'hash', diffs.join('; ')])
     problems.push(...content)
   }
@@ -428,6 +454,19 @@ async function checkContent(
   }
 }
 
+/**
+ * The header the file must have: the current one, or for a pt-BR file that starts with it, the header of exports
+ * made before headers were put in words (PT_HEADER_V1: same columns, same order). Either way every cell, row
+ * and total is checked the same.
+ */
+function expectedHeader(body: Buffer, entry: Extract<FileEntry, { format: 'csv' }>): string[] {
+  if (entry.locale === 'pt-BR') {
+    const legacy = Buffer.from(csvLine(PT_HEADER_V1, entry.delimiter), 'utf8')
+    if (body.subarray(0, legacy.length).equals(legacy)) return [...PT_HEADER_V1]
+  }
+  return csvHeader(entry.locale)
+}
+
 async function checkCsv(
   entry: Extract<FileEntry, { format: 'csv' }>,
   buf: Buffer,
@@ -438,10 +477,11 @@ async function checkCsv(
 ): Promise<void> {
   const bom = buf.subarray(0, BOM_BYTES.length).equals(BOM_BYTES)
   if (!bom) add(entry.name, 'schema', 'no UTF-8 byte order mark')
-  const r = await checker.checkCsv(bom ? buf.subarray(BOM_BYTES.length) : buf, {
+  const body = bom ? buf.subarray(BOM_BYTES.length) : buf
+  const r = await checker.checkCsv(body, {
     delimiter: entry.delimiter,
     locale: entry.locale,
-    header: csvHeader(entry.locale),
+    header: expectedHeader(body, entry),
     at: {
       status: columnIndex('status'),
       refunded: columnIndex('refunded'),

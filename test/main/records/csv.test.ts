@@ -10,7 +10,7 @@ import {
   unneutralise,
   type CsvDelimiter,
 } from '../../../src/main/records/csv'
-import { CSV_COLUMNS } from '../../../src/main/records/columns'
+import { CSV_COLUMNS, PT_HEADER_V1 } from '../../../src/main/records/columns'
 
 function parse(text: string, d: CsvDelimiter): string[][] {
   const rows: string[][] = []
@@ -123,6 +123,10 @@ describe('columns', () => {
   it('headers: ids in en, labels in pt-BR, unique', () => {
     expect(csvHeader('en')).toEqual(CSV_COLUMNS.map((c) => c.id))
     expect(new Set(csvHeader('pt-BR')).size).toBe(CSV_COLUMNS.length)
+    // pt-BR headers are words, not API field names or retired terms; older exports' header has every column.
+    for (const h of csvHeader('pt-BR'))
+      expect(h).not.toMatch(/messageCode|denialCode|X-Request-ID|saque|Status|Recebedor|\bTx\b/)
+    expect(PT_HEADER_V1.length).toBe(CSV_COLUMNS.length)
     expect(new Set(csvHeader('en')).size).toBe(CSV_COLUMNS.length)
   })
 })

@@ -148,7 +148,7 @@ describe('exportRecords', () => {
     expect(progress.length).toBeGreaterThan(1)
     expect(m.createdAtRange.first! >= '2025-01-02').toBe(true)
     expect(fs.readFileSync(fileIn(res, 'report.html'), 'utf8')).toContain(
-      '<dd>status: sent; criado a partir de 01/01/2025 21:00:00</dd>',
+      '<dd>situação: Pago; criado a partir de 01/01/2025 21:00:00</dd>',
     )
   })
 

@@ -58,11 +58,14 @@ function Verdict({ summary }: { summary: ReviewSummary }): React.JSX.Element {
           {summary.problems.map((p, i) => (
             <tr key={`${p.file}|${p.check}|${i}`} data-check={p.check}>
               <td className="mono">{p.file}</td>
+              <td>{PROBLEM_CHECKS.includes(p.check) ? t(`failed.checks.${p.check}`) : p.check}</td>
               <td>
-                {PROBLEM_CHECKS.includes(p.check) ? t(`failed.checks.${p.check}`) : p.check} (
-                <code>{p.check}</code>)
+                {/* The verifier's own words (English, as the command line prints them), for support. */}
+                <details>
+                  <summary>{t('failed.technical')}</summary>
+                  <code lang="en">{p.detail}</code>
+                </details>
               </td>
-              <td>{p.detail}</td>
             </tr>
           ))}
         </tbody>

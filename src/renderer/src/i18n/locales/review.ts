@@ -3,7 +3,7 @@ export const review = {
   'pt-BR': {
     title: 'Revisão offline',
     intro:
-      'Abra uma pasta de exportação para conferir os registros. Funciona sem perfil, sem login e sem internet: o aplicativo verifica o hash de cada arquivo e a assinatura do manifesto.',
+      'Abra uma pasta de exportação para conferir os registros. Funciona sem perfil, sem login e sem internet: o aplicativo confere a integridade de cada arquivo (SHA-256) e a assinatura do manifesto.',
     open: 'Abrir pasta de exportação…',
     opening: 'Abrindo…',
     openAnother: 'Abrir outra pasta…',
@@ -35,10 +35,11 @@ export const review = {
       file: 'Arquivo',
       check: 'Verificação',
       detail: 'Detalhe',
+      technical: 'Detalhes técnicos (em inglês, para o suporte)',
       fingerprint: 'Impressão digital da chave no manifesto (não confiável)',
       checks: {
         missing: 'arquivo ausente',
-        hash: 'hash SHA-256 não confere',
+        hash: 'conteúdo alterado (SHA-256 não confere)',
         signature: 'assinatura inválida',
         schema: 'formato inválido',
         row_count: 'quantidade de linhas não confere',
@@ -97,6 +98,7 @@ export const review = {
       file: 'File',
       check: 'Check',
       detail: 'Detail',
+      technical: 'Technical details (for support)',
       fingerprint: 'Key fingerprint in the manifest (not trusted)',
       checks: {
         missing: 'file missing',
