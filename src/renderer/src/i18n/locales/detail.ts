@@ -101,6 +101,8 @@ export const detail = {
       remote_status_conflict:
         'O serviço informou duas situações finais diferentes para este pagamento. Confira com o suporte qual vale.',
       remote_not_found: 'A última consulta respondeu que o pagamento não existe no serviço.',
+      remote_fields_invalid:
+        'A última resposta do serviço trouxe campos ilegíveis; eles foram ignorados e a resposta completa está guardada nos detalhes técnicos.',
       duplicate_confirmed: 'Criado apesar do aviso de pagamento parecido nas últimas 24 horas.',
       other: 'Sinalização',
     },
@@ -255,6 +257,8 @@ export const detail = {
       remote_status_conflict:
         'The service reported two different final statuses for this withdrawal. Check with support which one holds.',
       remote_not_found: 'The last check answered that the withdrawal does not exist at the service.',
+      remote_fields_invalid:
+        'The service’s last answer had unreadable fields; they were ignored and the whole answer is kept in the technical details.',
       duplicate_confirmed: 'Created despite the warning about a similar withdrawal in the last 24 hours.',
       other: 'Flag',
     },
