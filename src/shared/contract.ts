@@ -109,6 +109,11 @@ export const withdrawalQuoteSchema = z.object({
   refundAddress: liquidCheckSchema,
   /** Similar records (same Pix key and amount) in the last 24 h: creating needs an explicit confirmation. */
   duplicates: z.array(withdrawalRecordSchema),
+  /**
+   * The one-use authority to create exactly this request on this profile, given the duplicates above. Valid for
+   * `expiresInSeconds`; a create with it is refused once it was used or when a new similar record appeared.
+   */
+  intent: z.object({ id: z.string(), expiresInSeconds: z.number().int() }),
 })
 export type WithdrawalQuote = z.infer<typeof withdrawalQuoteSchema>
 
@@ -236,7 +241,13 @@ export const channels = {
     output: withdrawalQuoteSchema,
   },
   'withdrawals:create': {
-    input: z.strictObject({ draft: withdrawalDraftSchema, confirmDuplicate: z.boolean().optional() }),
+    input: z.strictObject({
+      draft: withdrawalDraftSchema,
+      /** `withdrawals:quote`'s `intent.id`. */
+      intentId: z.string().min(1).max(100),
+      /** Local ids of the similar records the operator confirmed as not duplicates (all of them, or refused). */
+      confirmedDuplicates: z.array(z.string().min(1).max(100)).max(100).optional(),
+    }),
     output: withdrawalRecordSchema,
   },
   'withdrawals:list': { input: recordFilterSchema, output: recordPageSchema },

@@ -22,6 +22,7 @@ import { ApiError, type ApiResult, type DepixClient, type WithdrawCreated } from
 import type { Ledger } from '../ledger'
 import { checkLiquidAddress, type LiquidAddressCheck, type LiquidNetwork } from '../liquid'
 import { SERVICE_FLAGS, WithdrawalError } from './errors'
+import type { CreateIntents } from './intents'
 import { reviewFlags, storeStatus } from './observe'
 
 export const DUPLICATE_WINDOW_MS = 24 * 60 * 60 * 1000
@@ -34,6 +35,7 @@ export interface CreateCtx {
   profile: string
   partnerRateBps: number
   now: () => number
+  intents: CreateIntents
   beforePost?: (record: WithdrawalRecord) => void | Promise<void>
   /** The record changed (emit to the UI). */
   changed: (record: WithdrawalRecord) => void
@@ -100,17 +102,29 @@ export function quote(ctx: CreateCtx, draft: WithdrawalDraft): WithdrawalQuote {
     partnerRateBps: ctx.partnerRateBps,
     refundAddress: p.refund,
     duplicates: p.duplicates,
+    intent: ctx.intents.issue(
+      ctx.profile,
+      p.request,
+      p.duplicates.map((d) => d.localId),
+    ),
   }
 }
 
+export interface CreateAuthority {
+  /** The intent the review issued (`quote().intent.id`). */
+  intentId: string
+  /** Local ids of the similar records the operator confirmed as not duplicates. */
+  confirmedDuplicates?: readonly string[]
+}
+
 /**
- * Everything before the `await` below runs synchronously, so two concurrent calls cannot both pass the duplicate
- * guard: the first one's `submitting` record is already in the ledger when the second one looks.
+ * Everything before the first `await` below runs synchronously, so two concurrent calls cannot both pass the
+ * intent: the first one takes it and its `submitting` record is in the ledger before the second one looks.
  */
 export async function create(
   ctx: CreateCtx,
   draft: WithdrawalDraft,
-  o: { confirmDuplicate?: boolean } = {},
+  o: CreateAuthority,
 ): Promise<WithdrawalRecord> {
   const p = prepare(ctx, draft)
   if (!p.refund.ok) {
@@ -118,13 +132,6 @@ export async function create(
       fields: { refundAddress: p.refund.reason },
       reason: p.refund.reason,
     })
-  }
-  if (p.duplicates.length > 0 && o.confirmDuplicate !== true) {
-    throw new WithdrawalError(
-      'duplicate',
-      `${p.duplicates.length} similar withdrawal(s) (same Pix key and amount) in the last 24 hours.`,
-      { duplicates: p.duplicates },
-    )
   }
   if (ctx.client.session() === null) {
     throw new WithdrawalError('not_signed_in', 'Sign in before creating a withdrawal.')
@@ -142,6 +149,13 @@ export async function create(
       },
     )
   }
+  // Last check before the journal, and it consumes the intent: nothing may run between it and insertSubmitting.
+  ctx.intents.take(o.intentId, {
+    profile: ctx.profile,
+    request: p.request,
+    similarNow: p.duplicates,
+    confirmed: o.confirmedDuplicates ?? [],
+  })
 
   const submitting = ctx.ledger.insertSubmitting(
     {

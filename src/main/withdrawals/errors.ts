@@ -11,8 +11,16 @@ export const WITHDRAWAL_ERROR_CODES = [
   'invalid_draft',
   /** The refund address is not a Liquid address of the profile's network; `reason` is the Liquid helper's. */
   'refund_address_invalid',
-  /** A similar record exists in the last 24 h; `duplicates` lists them. Resend with `confirmDuplicate`. */
+  /** Similar records in the last 24 h were not all confirmed; `duplicates` lists them. */
   'duplicate',
+  /** A similar record (maybe still `submitting`) appeared after the review; the intent is void. Review again. */
+  'duplicate_since_review',
+  /** No such create intent: never issued, already used, or voided by a restart or profile switch. */
+  'intent_invalid',
+  /** The create intent is older than INTENT_TTL_MS. */
+  'intent_expired',
+  /** The create intent was issued for another request body or profile. */
+  'intent_mismatch',
   /** The client has no session: nothing was journaled or sent. */
   'not_signed_in',
   /** No POST /withdraw token is free right now: nothing was journaled or sent. `retryAfterSeconds` says when. */

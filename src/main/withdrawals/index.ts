@@ -11,6 +11,7 @@ import { DEPIX_ASSET_ID } from '../liquid'
 import { create, quote, type CreateCtx } from './create'
 import { ledgerCall, WithdrawalError } from './errors'
 import { fundingFor } from './funding'
+import { CreateIntents } from './intents'
 import { resolveUnknown } from './resolve'
 import { createStatusTracker } from './tracker'
 import type { Timers, WithdrawalService, WithdrawalServiceDeps } from './types'
@@ -64,6 +65,7 @@ export function createWithdrawalService(deps: WithdrawalServiceDeps): Withdrawal
     profile,
     partnerRateBps,
     now,
+    intents: new CreateIntents(deps.monoNow ?? (() => performance.now())),
     changed,
     opened,
     onError,
@@ -122,7 +124,8 @@ export function createWithdrawalService(deps: WithdrawalServiceDeps): Withdrawal
 }
 
 export { WithdrawalError, SERVICE_FLAGS, WITHDRAWAL_ERROR_CODES, type WithdrawalErrorCode } from './errors'
-export { createVerdict, DUPLICATE_WINDOW_MS } from './create'
+export { createVerdict, DUPLICATE_WINDOW_MS, type CreateAuthority } from './create'
+export { INTENT_TTL_MS } from './intents'
 export { fundingProblem } from './funding'
 export { DEFAULT_CADENCE, PollScheduler, TokenBudget, defaultReserve, type Cadence } from './scheduler'
 export { createStatusTracker } from './tracker'

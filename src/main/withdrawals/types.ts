@@ -5,6 +5,7 @@ import type { WithdrawalRecord } from '../../shared/withdrawal-record'
 import type { DepixClient } from '../api'
 import type { Ledger } from '../ledger'
 import type { LiquidNetwork } from '../liquid'
+import type { CreateAuthority } from './create'
 import type { Cadence } from './scheduler'
 
 /** Timers the tracker uses; tests pass a fake clock's. */
@@ -39,6 +40,8 @@ export interface WithdrawalServiceDeps {
   assetId?: string
   /** Epoch ms. Default Date.now. */
   now?: () => number
+  /** Monotonic ms for durations (create intents). Default performance.now. */
+  monoNow?: () => number
   timers?: Timers
   tracker?: TrackerOptions
   /**
@@ -67,13 +70,17 @@ export interface FundingResult {
 export type UnknownResolutionInput = { withdrawalId: string } | { notCreated: true }
 
 export interface WithdrawalService {
-  /** Validates the draft and shows what would be sent; writes nothing, sends nothing. */
+  /**
+   * Validates the draft and shows what would be sent, with a one-use create intent for it; writes nothing,
+   * sends nothing.
+   */
   quote(draft: WithdrawalDraft): Promise<WithdrawalQuote>
   /**
-   * Journals, then POSTs once. Returns the record in whatever state the attempt left it (created, rejected,
-   * outcome_unknown); throws WithdrawalError only for refusals before anything was journaled or sent.
+   * Takes the review's intent, journals, then POSTs once. Returns the record in whatever state the attempt left
+   * it (created, rejected, outcome_unknown); throws WithdrawalError for refusals before anything was journaled or
+   * sent, and `ledger_write_failed` when the answer could not be stored.
    */
-  create(draft: WithdrawalDraft, o?: { confirmDuplicate?: boolean }): Promise<WithdrawalRecord>
+  create(draft: WithdrawalDraft, o: CreateAuthority): Promise<WithdrawalRecord>
   funding(localId: string): Promise<FundingResult>
   markFunded(localId: string, o: { txId?: string }): WithdrawalRecord
   resolveUnknown(localId: string, r: UnknownResolutionInput): Promise<WithdrawalRecord>

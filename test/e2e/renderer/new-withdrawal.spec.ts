@@ -195,8 +195,13 @@ test('duplicates must be confirmed, and Create never sends twice', async ({ app 
   await expect(page.getByTestId('deposit-address')).toBeVisible()
   const creates = calls(app, 'withdrawals:create')
   expect(creates).toHaveLength(2)
-  expect(creates[1]!.input).toMatchObject({ confirmDuplicate: true })
-  expect(creates[0]!.input).not.toHaveProperty('confirmDuplicate')
+  // Each create carries its own review's one-use intent; the second confirms exactly the record it showed.
+  const [first, second] = creates.map((c) => c.input as { intentId: string; confirmedDuplicates?: string[] })
+  expect(first!.intentId).toMatch(/\S/)
+  expect(second!.intentId).not.toBe(first!.intentId)
+  expect(first).not.toHaveProperty('confirmedDuplicates')
+  const firstRecord = app.ctx.ledger.query({ sort: { field: 'createdAt', dir: 'asc' } }).rows[0]!
+  expect(second!.confirmedDuplicates).toEqual([firstRecord.localId])
 })
 
 test('unknown outcome: explained, not resent, linked to the record', async ({ app }) => {
