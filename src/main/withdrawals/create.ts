@@ -19,10 +19,11 @@ import {
 } from '../../shared/withdrawal'
 import type { AmountKind, WithdrawalErrorInfo, WithdrawalRecord } from '../../shared/withdrawal-record'
 import { ApiError, type ApiResult, type DepixClient, type WithdrawCreated } from '../api'
-import type { Ledger } from '../ledger'
+import { LedgerError, type CreatedOutcome, type Ledger } from '../ledger'
 import { checkLiquidAddress, type LiquidAddressCheck, type LiquidNetwork } from '../liquid'
 import { SERVICE_FLAGS, WithdrawalError } from './errors'
 import type { CreateIntents } from './intents'
+import { appendSideJournal, createdEntry, sideJournalPath } from './side-journal'
 import { reviewFlags, storeStatus } from './observe'
 
 export const DUPLICATE_WINDOW_MS = 24 * 60 * 60 * 1000
@@ -201,22 +202,21 @@ async function settleCreated(
   res: ApiResult<WithdrawCreated>,
 ): Promise<WithdrawalRecord> {
   const d = res.data
+  const outcome: CreatedOutcome = {
+    remoteId: d.withdrawalId,
+    createResponse: d as Record<string, unknown>,
+    requestId: res.requestId,
+    nonce: res.nonce,
+    depositAddress: d.depositAddress ?? null,
+    depositAmountCents: d.depositAmountInCents ?? null,
+    payoutAmountCents: d.payoutAmountInCents ?? null,
+    expiration: d.expiration ?? null,
+    status: d.status ?? null,
+  }
   let record: WithdrawalRecord
   try {
-    record = ctx.ledger.markCreated(localId, {
-      remoteId: d.withdrawalId,
-      createResponse: d as Record<string, unknown>,
-      requestId: res.requestId,
-      nonce: res.nonce,
-      depositAddress: d.depositAddress ?? null,
-      depositAmountCents: d.depositAmountInCents ?? null,
-      payoutAmountCents: d.payoutAmountInCents ?? null,
-      expiration: d.expiration ?? null,
-      status: d.status ?? null,
-    })
+    record = ctx.ledger.markCreated(localId, outcome)
   } catch (e) {
-    // The withdrawal exists but the ledger refused the answer (e.g. an id already linked elsewhere): keep what is
-    // known where the operator will look, and never as created-and-payable.
     ctx.onError(e, localId)
     const info: WithdrawalErrorInfo = {
       ...EMPTY_INFO,
@@ -225,7 +225,13 @@ async function settleCreated(
       status: res.status,
       createdId: d.withdrawalId,
     }
-    return finish(ctx, localId, () => ctx.ledger.markOutcomeUnknown(localId, info, 'store_failed'))
+    // The ledger refused the answer on purpose (e.g. an id already linked elsewhere): keep what is known where
+    // the operator will look, and never as created-and-payable.
+    if (e instanceof LedgerError) {
+      return finish(ctx, localId, () => ctx.ledger.markOutcomeUnknown(localId, info, 'store_failed'))
+    }
+    // The ledger could not write (disk full, I/O): the withdrawal exists and its id must survive this moment.
+    return storeFailed(ctx, localId, outcome, info)
   }
   ctx.changed(record)
 
@@ -242,6 +248,62 @@ async function settleCreated(
   ctx.opened(localId)
   ctx.changed(record)
   return record
+}
+
+/**
+ * A created withdrawal whose answer the ledger could not write. The answer goes to the side journal (replayed
+ * into the ledger at the next start or create), the record is marked outcome_unknown with the id if the ledger
+ * still takes that, and the operator is told the withdrawal id now, whatever else failed.
+ */
+function storeFailed(
+  ctx: CreateCtx,
+  localId: string,
+  outcome: CreatedOutcome,
+  info: WithdrawalErrorInfo,
+): never {
+  let kept = false
+  const file = sideJournalPath(ctx.ledger.file)
+  if (file !== null) {
+    try {
+      appendSideJournal(file, createdEntry(localId, ctx.profile, new Date(ctx.now()).toISOString(), outcome))
+      kept = true
+    } catch (e) {
+      ctx.onError(e, localId)
+    }
+  }
+  try {
+    ctx.changed(ctx.ledger.markOutcomeUnknown(localId, info, 'store_failed'))
+  } catch (e) {
+    // Still `submitting`: the next start replays the side journal, or turns it into outcome_unknown.
+    ctx.onError(e, localId)
+  }
+  const id = outcome.remoteId
+  const where = kept
+    ? {
+        en: 'It was kept in the side journal and will be written to the ledger at the next start.',
+        'pt-BR': 'Ele foi guardado no diário auxiliar e será gravado no livro-razão no próximo início.',
+      }
+    : {
+        en: 'It could not be saved anywhere: write it down now.',
+        'pt-BR': 'Ele não pôde ser salvo em lugar nenhum: anote-o agora.',
+      }
+  throw new WithdrawalError(
+    'ledger_write_failed',
+    `Withdrawal ${id} WAS CREATED, but the local ledger could not store it (${localId}). ${where.en} ` +
+      'Do not create it again.',
+    {
+      localId,
+      reason: kept ? 'side_journal' : 'not_saved',
+      withdrawalId: id,
+      requestId: outcome.requestId,
+      userMessage: {
+        'pt-BR':
+          `A retirada ${id} FOI CRIADA, mas o registro local não pôde ser gravado. ${where['pt-BR']} ` +
+          'Não a crie de novo.',
+        en: `Withdrawal ${id} WAS CREATED, but the local record could not be saved. ${where.en} Do not create it again.`,
+      },
+    },
+  )
 }
 
 /** Writes the final state; a ledger failure here leaves `submitting`, which a restart turns into outcome_unknown. */

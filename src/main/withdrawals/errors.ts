@@ -48,6 +48,11 @@ export interface WithdrawalErrorExtra {
   reason?: string
   retryAfterSeconds?: number
   localId?: string
+  /** A withdrawal the API created (ledger_write_failed): the operator must see it at once. */
+  withdrawalId?: string
+  requestId?: string | null
+  /** Our own sentence in both languages, for refusals whose facts a code cannot carry. */
+  userMessage?: { 'pt-BR': string; en: string }
 }
 
 export class WithdrawalError extends Error {
@@ -58,6 +63,9 @@ export class WithdrawalError extends Error {
   readonly reason?: string
   readonly retryAfterSeconds?: number
   readonly localId?: string
+  readonly withdrawalId?: string
+  readonly requestId?: string | null
+  readonly userMessage?: { 'pt-BR': string; en: string }
 
   constructor(
     readonly code: WithdrawalErrorCode,
@@ -70,6 +78,9 @@ export class WithdrawalError extends Error {
     if (extra.reason !== undefined) this.reason = extra.reason
     if (extra.retryAfterSeconds !== undefined) this.retryAfterSeconds = extra.retryAfterSeconds
     if (extra.localId !== undefined) this.localId = extra.localId
+    if (extra.withdrawalId !== undefined) this.withdrawalId = extra.withdrawalId
+    if (extra.requestId !== undefined) this.requestId = extra.requestId
+    if (extra.userMessage !== undefined) this.userMessage = extra.userMessage
   }
 }
 

@@ -12,6 +12,7 @@ import { create, quote, type CreateCtx } from './create'
 import { ledgerCall, WithdrawalError } from './errors'
 import { fundingFor } from './funding'
 import { CreateIntents } from './intents'
+import { recoverOnce, replayPending } from './recovery'
 import { resolveUnknown } from './resolve'
 import { createStatusTracker } from './tracker'
 import type { Timers, WithdrawalService, WithdrawalServiceDeps } from './types'
@@ -42,8 +43,9 @@ export function createWithdrawalService(deps: WithdrawalServiceDeps): Withdrawal
     }
   }
 
-  // Whatever a crash left between "journaled" and "answer stored" is outcome_unknown from now on; never resent.
-  ledger.recoverInterrupted()
+  // Once per opened ledger: side-journal answers go in, whatever a crash left between "journaled" and "answer
+  // stored" is outcome_unknown from now on (never resent). A later service on the same ledger does not repeat it.
+  recoverOnce(ledger, (e) => onError(e, null))
 
   const tracker = createStatusTracker({
     ...deps.tracker,
@@ -84,7 +86,14 @@ export function createWithdrawalService(deps: WithdrawalServiceDeps): Withdrawal
 
   return {
     quote: async (draft) => quote(createCtx, draft),
-    create: (draft, o) => create(createCtx, draft, o),
+    create: (draft, o) => {
+      for (const entry of replayPending(ledger, (e) => onError(e, null))?.applied ?? []) {
+        const r = ledger.get(entry.localId)
+        if (r) changed(r)
+        opened(entry.localId)
+      }
+      return create(createCtx, draft, o)
+    },
     funding: async (localId) => {
       const r = ledger.get(localId)
       if (r === undefined)
