@@ -315,6 +315,17 @@ export const events = {
   'allowance:changed': allowancesSchema,
   'profile:changed': z.object({ activeId: z.string() }),
   'export:progress': z.object({ done: z.number().int(), total: z.number().int() }),
+  /**
+   * Main is waiting before a profile switch or quit: a create's POST is in flight and cutting it would leave the
+   * withdrawal's fate unknown. Null when the wait is over.
+   */
+  'app:waiting': z
+    .object({
+      reason: z.literal('create_in_flight'),
+      action: z.enum(['switch_profile', 'quit']),
+      creates: z.number().int(),
+    })
+    .nullable(),
 } as const satisfies Record<string, z.ZodType>
 export type Events = typeof events
 export type EventName = keyof Events

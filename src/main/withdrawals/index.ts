@@ -58,6 +58,8 @@ export function createWithdrawalService(deps: WithdrawalServiceDeps): Withdrawal
     changed,
   })
   const opened = (localId: string): void => tracker.track(localId)
+  // Creates in progress: a profile switch or quit waits for them (app/context.ts) instead of cutting the POST.
+  const creates = new Set<Promise<WithdrawalRecord>>()
 
   const createCtx: CreateCtx = {
     ledger,
@@ -92,7 +94,15 @@ export function createWithdrawalService(deps: WithdrawalServiceDeps): Withdrawal
         if (r) changed(r)
         opened(entry.localId)
       }
-      return create(createCtx, draft, o)
+      const p = create(createCtx, draft, o)
+      creates.add(p)
+      const done = (): void => void creates.delete(p)
+      p.then(done, done)
+      return p
+    },
+    creating: () => creates.size,
+    createsSettled: async () => {
+      while (creates.size > 0) await Promise.allSettled([...creates])
     },
     funding: async (localId) => {
       const r = ledger.get(localId)

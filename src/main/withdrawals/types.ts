@@ -87,6 +87,13 @@ export interface WithdrawalService {
   /** Polls now (the UI's "check now"), through the client's limiter. */
   refresh(localId: string): Promise<WithdrawalRecord>
   onChange(l: (r: WithdrawalRecord) => void): () => void
+  /** Creates in progress (journaled or about to be, POST maybe in flight). */
+  creating(): number
+  /**
+   * Resolves when no create is in progress. Each create ends by itself within the client's own create timeouts
+   * (connect + headers + body), so this is bounded without a timer of its own.
+   */
+  createsSettled(): Promise<void>
   tracker: StatusTracker
 }
 

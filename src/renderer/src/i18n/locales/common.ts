@@ -5,6 +5,11 @@ export const common = {
       title: 'Tesouraria DePix',
       loading: 'Carregando…',
       sandboxBanner: 'Ambiente de testes (Sandbox): nenhum dinheiro real é movimentado.',
+      waiting: {
+        switch_profile:
+          'Aguardando a retirada que está sendo criada antes de trocar de perfil: interromper agora deixaria incerto se ela foi criada.',
+        quit: 'Aguardando a retirada que está sendo criada antes de fechar: interromper agora deixaria incerto se ela foi criada.',
+      },
     },
     nav: {
       label: 'Navegação principal',
@@ -38,6 +43,11 @@ export const common = {
       title: 'Tesouraria DePix',
       loading: 'Loading…',
       sandboxBanner: 'Test environment (Sandbox): no real money moves.',
+      waiting: {
+        switch_profile:
+          'Waiting for the payment being created before switching profile: stopping now would leave unknown whether it was created.',
+        quit: 'Waiting for the payment being created before closing: stopping now would leave unknown whether it was created.',
+      },
     },
     nav: {
       label: 'Main navigation',
