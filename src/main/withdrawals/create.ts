@@ -298,8 +298,8 @@ function storeFailed(
       requestId: outcome.requestId,
       userMessage: {
         'pt-BR':
-          `A retirada ${id} FOI CRIADA, mas o registro local não pôde ser gravado. ${where['pt-BR']} ` +
-          'Não a crie de novo.',
+          `O pagamento ${id} FOI CRIADO, mas o registro local não pôde ser gravado. ${where['pt-BR']} ` +
+          'Não o crie de novo.',
         en: `Withdrawal ${id} WAS CREATED, but the local record could not be saved. ${where.en} Do not create it again.`,
       },
     },

@@ -7,8 +7,8 @@ export const common = {
       sandboxBanner: 'Ambiente de testes (Sandbox): nenhum dinheiro real é movimentado.',
       waiting: {
         switch_profile:
-          'Aguardando a retirada que está sendo criada antes de trocar de perfil: interromper agora deixaria incerto se ela foi criada.',
-        quit: 'Aguardando a retirada que está sendo criada antes de fechar: interromper agora deixaria incerto se ela foi criada.',
+          'Aguardando o pagamento que está sendo criado antes de trocar de perfil: interromper agora deixaria incerto se ele foi criado.',
+        quit: 'Aguardando o pagamento que está sendo criado antes de fechar: interromper agora deixaria incerto se ele foi criado.',
       },
     },
     nav: {

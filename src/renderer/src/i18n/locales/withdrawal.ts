@@ -101,13 +101,13 @@ export const withdrawal = {
       ledger_write_failed:
         'O serviço respondeu, mas o registro local não pôde ser gravado. Abra a lista de retiradas e confira antes de tentar de novo.',
       duplicate_since_review:
-        'Uma retirada parecida (mesma chave e valor) apareceu depois desta revisão, talvez ainda sendo criada. Nada foi enviado: confira a lista atualizada abaixo.',
+        'Um pagamento parecido (mesma chave e valor) apareceu depois desta revisão, talvez ainda sendo criado. Nada foi enviado: confira a lista atualizada abaixo.',
       intent_invalid:
         'Esta revisão já foi usada ou não vale mais (o perfil foi trocado ou o aplicativo reiniciado). Nada foi enviado: confira a revisão atualizada abaixo.',
       intent_expired:
         'Esta revisão expirou. Nada foi enviado: confira a revisão atualizada abaixo antes de criar.',
       intent_mismatch:
-        'A retirada mudou desde a revisão. Nada foi enviado: confira a revisão atualizada abaixo.',
+        'O pagamento mudou desde a revisão. Nada foi enviado: confira a revisão atualizada abaixo.',
     },
     unknown: {
       title: 'Não sabemos se a retirada foi criada',
