@@ -671,6 +671,35 @@ describe('operator actions', () => {
     expect(ledger.get(rec.localId)?.localState).toBe('outcome_unknown')
   })
 
+  it('a second service on the same ledger (profile switch) does not recover: an in-flight create stays its own', async () => {
+    const s = setup()
+    let release: () => void = () => undefined
+    s.client.onWithdraw = () =>
+      new Promise((resolve) => {
+        release = () => resolve({ withdrawalId: 'wd-held', depositAddress: DEPOSIT })
+      })
+    const pending = reviewedCreate(s.service, draft())
+    await new Promise((r) => setImmediate(r))
+    expect(s.service.creating()).toBe(1)
+    const inFlight = s.ledger.query().rows[0]!
+    expect(inFlight.localState).toBe('submitting')
+    createWithdrawalService({
+      ledger: s.ledger,
+      client: new StubClient().asClient(),
+      operator: 'ana',
+      network: 'liquid',
+      profile: 'live-1',
+      timers: s.clock,
+      now: s.clock.now,
+    })
+    expect(s.ledger.get(inFlight.localId)?.localState).toBe('submitting')
+    const settled = s.service.createsSettled()
+    release()
+    await settled
+    expect(s.service.creating()).toBe(0)
+    expect(await pending).toMatchObject({ localState: 'created', remoteId: 'wd-held' })
+  })
+
   it('refresh refuses records without a withdrawal id and records of another profile', async () => {
     const s = setup()
     const rec = await unknownRecord(s)
