@@ -106,7 +106,6 @@ function setup(o: { network?: 'liquid' | 'testnet'; beforePost?: () => Promise<v
     network: o.network ?? 'liquid',
     profile: 'sandbox',
     now: clock.now,
-    monoNow: clock.now,
     timers: clock,
     ...(o.beforePost ? { beforePost: o.beforePost } : {}),
   })

@@ -15,6 +15,12 @@ export const errors = {
       invalid_draft: 'O formulário tem campos a corrigir.',
       illegal_state: 'O registro não está num estado que permita esta ação.',
       other_profile: 'Este registro pertence a outro perfil: troque de perfil para agir sobre ele.',
+      export_other_profile: 'Uma exportação cobre só o perfil em uso: troque de perfil para exportar outro.',
+      folder_token_invalid:
+        'A escolha de pasta não vale mais (já usada ou expirada). Escolha a pasta de novo.',
+      folder_token_other_profile: 'A pasta foi escolhida em outro perfil. Escolha a pasta de novo.',
+      folder_invalid: 'A janela de pastas não devolveu uma pasta utilizável.',
+      fingerprint_invalid: 'Uma impressão digital de chave tem 32 dígitos hexadecimais (0–9, a–f).',
       remote_not_found: 'O serviço não conhece esta retirada (WITHDRAW_NOT_FOUND).',
       remote_mismatch:
         'O serviço respondeu sobre outra retirada (outro id ou outra chave Pix). Nada foi gravado.',
@@ -63,6 +69,12 @@ export const errors = {
       invalid_draft: 'The form has fields to fix.',
       illegal_state: 'The record is not in a state that allows this.',
       other_profile: 'This record belongs to another profile: switch profile to act on it.',
+      export_other_profile: 'An export covers the active profile only: switch profile to export another one.',
+      folder_token_invalid:
+        'This folder choice is not valid any more (already used or expired). Choose the folder again.',
+      folder_token_other_profile: 'This folder was chosen under another profile. Choose the folder again.',
+      folder_invalid: 'The folder dialog returned no usable folder.',
+      fingerprint_invalid: 'A key fingerprint is 32 hexadecimal digits (0–9, a–f).',
       remote_not_found: 'The service does not know this withdrawal (WITHDRAW_NOT_FOUND).',
       remote_mismatch:
         'The service answered about another withdrawal (another id or Pix key). Nothing was saved.',

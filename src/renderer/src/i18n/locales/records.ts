@@ -15,7 +15,8 @@ export const records = {
     filter: {
       title: 'Quais registros',
       profile: 'Perfil',
-      profileHint: 'Um perfil por exportação: registros de testes e reais nunca se misturam.',
+      profileHint:
+        'O perfil em uso: uma exportação cobre só ele, e registros de testes e reais nunca se misturam. Para exportar outro, troque de perfil.',
       statuses: 'Status',
       statusesHint: 'Nenhum marcado: todos os status.',
       remoteStatuses: 'Status informado pelo serviço',
@@ -89,7 +90,8 @@ export const records = {
     filter: {
       title: 'Which records',
       profile: 'Profile',
-      profileHint: 'One profile per export: test records and real ones never mix.',
+      profileHint:
+        'The profile in use: an export covers it alone, so test records and real ones never mix. To export another, switch profile.',
       statuses: 'Status',
       statusesHint: 'None ticked: every status.',
       remoteStatuses: 'Status reported by the service',
