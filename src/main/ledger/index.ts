@@ -9,6 +9,7 @@
 import { appendAuditRow, readAudit, readHead, verifyChain } from './audit'
 import type { Ctx } from './context'
 import { openDb } from './db'
+import { acquireLedgerLock } from './lock'
 import { migrate } from './migrations'
 import { recordObservation } from './observations'
 import {
@@ -25,14 +26,23 @@ import type { Ledger, LedgerOptions } from './types'
 import * as w from './withdrawals'
 
 export function openLedger(file: string, o: LedgerOptions = {}): Ledger {
-  const db = openDb(file)
+  // One owner per file (lock.ts), before the database is touched: a second instance never even recovers.
+  const lock = acquireLedgerLock(file)
+  let db: ReturnType<typeof openDb>
   let version: number
+  try {
+    db = openDb(file)
+  } catch (e) {
+    lock?.release()
+    throw e
+  }
   try {
     // No ANALYZE / PRAGMA optimize: the listing indexes are shaped so that the planner's default heuristics
     // (most equality columns first) pick them; sampled statistics made plans worse and vary with the data.
     version = migrate(db.raw)
   } catch (e) {
     db.close()
+    lock?.release()
     throw e
   }
   const now = o.now ?? Date.now
@@ -43,6 +53,7 @@ export function openLedger(file: string, o: LedgerOptions = {}): Ledger {
     schemaVersion: version,
     insertSubmitting: (input, operator) => w.insertSubmitting(ctx, input, operator),
     markCreated: (localId, outcome) => w.markCreated(ctx, localId, outcome),
+    applyJournaledCreate: (localId, outcome) => w.applyJournaledCreate(ctx, localId, outcome),
     markRejected: (localId, error) => w.markRejected(ctx, localId, error),
     markOutcomeUnknown: (localId, error, reason) => w.markOutcomeUnknown(ctx, localId, error, reason),
     recoverInterrupted: () => w.recoverInterrupted(ctx),
@@ -62,11 +73,18 @@ export function openLedger(file: string, o: LedgerOptions = {}): Ledger {
     appendAudit: (entry) => db.tx(() => appendAuditRow(db, ctx.nowIso(), entry)),
     auditHead: () => readHead(db),
     verifyAuditChain: () => verifyChain(db),
-    close: () => db.close(),
+    close: () => {
+      try {
+        db.close()
+      } finally {
+        lock?.release()
+      }
+    },
   }
 }
 
 export { LedgerError, type LedgerErrorCode } from './errors'
+export { createdOutcomeSchema } from './types'
 export { SYSTEM_OPERATOR, auditHash, type AuditHead, type AuditInput } from './audit'
 export type {
   CreatedOutcome,

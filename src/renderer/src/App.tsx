@@ -1,5 +1,6 @@
 /** The shell: sandbox banner, top bar, navigation and the current page. */
-import { useEffect } from 'react'
+import { useEffect, useState } from 'react'
+import type { EventPayload } from '../../shared/contract'
 import { useTranslation } from 'react-i18next'
 import { call, useEvent } from './ipc'
 import { LANGUAGES, type Language } from './i18n'
@@ -62,6 +63,9 @@ export function App(): React.JSX.Element {
   useEvent('session:changed', setSession)
   useEvent('allowance:changed', setAllowances)
   useEvent('profile:changed', () => void refreshInfo())
+  // Main holds a profile switch or quit until a create's POST has its answer; say so while it waits.
+  const [waiting, setWaiting] = useState<EventPayload<'app:waiting'>>(null)
+  useEvent('app:waiting', setWaiting)
 
   const changeLanguage = (lang: Language): void => {
     void i18n.changeLanguage(lang)
@@ -76,6 +80,11 @@ export function App(): React.JSX.Element {
       {info?.sandbox && (
         <div className="banner banner-sandbox" role="status" data-testid="sandbox-banner">
           {t('app.sandboxBanner')}
+        </div>
+      )}
+      {waiting && (
+        <div className="banner banner-sandbox" role="status" data-testid="waiting-banner">
+          {t(`app.waiting.${waiting.action}`)}
         </div>
       )}
       <header className="topbar">

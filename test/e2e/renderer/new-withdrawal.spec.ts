@@ -195,8 +195,54 @@ test('duplicates must be confirmed, and Create never sends twice', async ({ app 
   await expect(page.getByTestId('deposit-address')).toBeVisible()
   const creates = calls(app, 'withdrawals:create')
   expect(creates).toHaveLength(2)
-  expect(creates[1]!.input).toMatchObject({ confirmDuplicate: true })
-  expect(creates[0]!.input).not.toHaveProperty('confirmDuplicate')
+  // Each create carries its own review's one-use intent; the second confirms exactly the record it showed.
+  const [first, second] = creates.map((c) => c.input as { intentId: string; confirmedDuplicates?: string[] })
+  expect(first!.intentId).toMatch(/\S/)
+  expect(second!.intentId).not.toBe(first!.intentId)
+  expect(first).not.toHaveProperty('confirmedDuplicates')
+  const firstRecord = app.ctx.ledger.query({ sort: { field: 'createdAt', dir: 'asc' } }).rows[0]!
+  expect(second!.confirmedDuplicates).toEqual([firstRecord.localId])
+})
+
+test('a similar withdrawal created elsewhere after the review: refused, the fresh review shows it', async ({
+  app,
+}) => {
+  const { page } = app
+  await fillForm(page, {
+    pixKey: PIX,
+    taxNumber: CPF,
+    amountDigits: '2600',
+    refundAddress: refundAddressFor(app),
+  })
+  await expectRefundAccepted(page)
+  await page.getByRole('button', { name: 'Revisar' }).click()
+  const req = await reviewedRequest(page)
+  await expect(page.getByTestId('duplicates')).toHaveCount(0)
+  // A second window creates the same withdrawal while this review is open.
+  const kind = req['depositAmountInCents'] !== undefined ? 'deposit' : 'payout'
+  const draft = {
+    pixKey: req['pixKey'],
+    taxNumber: req['taxNumber'],
+    amount: { kind, cents: req[`${kind}AmountInCents`] },
+    refundAddress: req['refundAddress'],
+  }
+  const q = await app.ctx.router.handle('withdrawals:quote', { draft })
+  if (!q.ok) throw new Error('quote failed')
+  const other = await app.ctx.router.handle('withdrawals:create', {
+    draft,
+    intentId: (q.data as { intent: { id: string } }).intent.id,
+  })
+  expect(other.ok).toBe(true)
+
+  await page.getByRole('button', { name: 'Criar retirada' }).click()
+  await expect(page.locator('[data-error-code="duplicate_since_review"]')).toContainText(
+    'apareceu depois desta revisão',
+  )
+  const duplicates = page.getByTestId('duplicates')
+  await expect(duplicates).toContainText(PIX)
+  await expect(page.getByRole('button', { name: 'Criar retirada' })).toBeDisabled()
+  expect(app.ctx.ledger.query({}).total).toBe(1)
+  expect(app.sandbox.control.requestCounts()['POST /api/withdraw']).toBe(1)
 })
 
 test('unknown outcome: explained, not resent, linked to the record', async ({ app }) => {
