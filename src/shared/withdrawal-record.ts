@@ -140,7 +140,11 @@ export type AuditVerification = { ok: true; rows: number } | { ok: false; broken
 /** "Deadline within 10 minutes" of the needs-action filter. */
 export const ATTENTION_DEADLINE_MS = 10 * 60_000
 /** Flags that make a record need action: money could go to the wrong place. */
-export const ATTENTION_FLAGS = ['deposit_address_invalid', 'deposit_address_changed', 'pix_key_mismatch'] as const
+export const ATTENTION_FLAGS = [
+  'deposit_address_invalid',
+  'deposit_address_changed',
+  'pix_key_mismatch',
+] as const
 
 export const SORT_FIELDS = ['createdAt', 'amount', 'status', 'updatedAt'] as const
 export const RECORD_PAGE_SIZE = 50

@@ -142,6 +142,7 @@ test.describe('100,000 records', () => {
       sandbox: {},
       beforeOpen: (file) => seedLedger(file, 100_000),
       trackerAutoStart: false,
+      startPage: 'newWithdrawal',
     },
   })
 

@@ -12,7 +12,15 @@ export type Route =
   | { page: 'sandbox' }
 
 /** Top-level pages in the navigation, in order. */
-export const NAV_PAGES = ['today', 'newWithdrawal', 'withdrawals', 'records', 'review', 'settings', 'sandbox'] as const
+export const NAV_PAGES = [
+  'today',
+  'newWithdrawal',
+  'withdrawals',
+  'records',
+  'review',
+  'settings',
+  'sandbox',
+] as const
 export type NavPage = (typeof NAV_PAGES)[number]
 
 interface RouteState {

@@ -26,7 +26,8 @@ export const layout = {
         'Pagar <b>{{payout}}</b> a <b>{{payee}}</b> — envie exatamente <b>{{deposit}}</b> até <b>{{deadline}}</b> ({{left}}).',
       awaitingNoDeadline:
         'Pagar <b>{{payout}}</b> a <b>{{payee}}</b> — envie exatamente <b>{{deposit}}</b>; o serviço não informou prazo.',
-      processing: 'Pagamento de <b>{{payout}}</b> a <b>{{payee}}</b> em andamento: o DePix chegou, o Pix está sendo feito.',
+      processing:
+        'Pagamento de <b>{{payout}}</b> a <b>{{payee}}</b> em andamento: o DePix chegou, o Pix está sendo feito.',
       paid: 'Pago: <b>{{payout}}</b> a <b>{{payee}}</b>.',
       refunded: 'Devolvido: nada foi pago a <b>{{payee}}</b>; o DePix voltou ao endereço de devolução.',
       expired: 'Prazo vencido: nada foi pago a <b>{{payee}}</b>. Não envie DePix para este pagamento.',
@@ -122,7 +123,8 @@ export const layout = {
         'Pay <b>{{payout}}</b> to <b>{{payee}}</b> — send exactly <b>{{deposit}}</b> by <b>{{deadline}}</b> ({{left}}).',
       awaitingNoDeadline:
         'Pay <b>{{payout}}</b> to <b>{{payee}}</b> — send exactly <b>{{deposit}}</b>; the service gave no deadline.',
-      processing: 'Paying <b>{{payout}}</b> to <b>{{payee}}</b>: the DePix arrived, the Pix transfer is under way.',
+      processing:
+        'Paying <b>{{payout}}</b> to <b>{{payee}}</b>: the DePix arrived, the Pix transfer is under way.',
       paid: 'Paid: <b>{{payout}}</b> to <b>{{payee}}</b>.',
       refunded: 'Returned: nothing was paid to <b>{{payee}}</b>; the DePix went back to the return address.',
       expired: 'Deadline passed: nothing was paid to <b>{{payee}}</b>. Do not send DePix for this payment.',
