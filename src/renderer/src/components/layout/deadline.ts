@@ -2,11 +2,12 @@
 import { SAO_PAULO_TIME_ZONE } from '../../../../shared/calendar-day'
 import { countdown, formatCountdown } from '../funding/funding-model'
 
-export function shortDateTime(iso: string, lang: 'pt-BR' | 'en'): string {
+export function shortDateTime(iso: string, lang: 'pt-BR' | 'en', withYear = false): string {
   const d = new Date(iso)
   if (Number.isNaN(d.getTime())) return iso
   return new Intl.DateTimeFormat(lang, {
     timeZone: SAO_PAULO_TIME_ZONE,
+    ...(withYear ? { year: '2-digit' as const } : {}),
     day: '2-digit',
     month: '2-digit',
     hour: '2-digit',

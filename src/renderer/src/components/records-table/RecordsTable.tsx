@@ -70,8 +70,13 @@ export function RecordsTable({
         input={view.input}
         onChange={onChange}
         onClear={() => update(tableId, { input: EMPTY_FILTER })}
+        readOnly={readOnly}
       />
-      <StatusTotals totals={pages.totals} />
+      {/* Collapsed so the rows stay on the first screen; the summary line keeps the count in view. */}
+      <details className="totals-details" data-testid="totals-details">
+        <summary>{t('totals.heading')}</summary>
+        <StatusTotals totals={pages.totals} />
+      </details>
       <div className="table-toolbar">
         <p aria-live="polite" data-testid="records-count">
           {pages.total === null ? t('table.loading') : t('table.count', { count: pages.total })}

@@ -14,6 +14,7 @@ export const layout = {
       footer: '{{name}} {{version}} · {{platform}}',
       versionLabel: 'Versão e plataforma',
     },
+    date: { pick: 'Escolher no calendário: {{label}}', calendar: 'Calendário' },
     technical: {
       summary: 'Detalhes técnicos',
       hint: 'Identificadores e dados brutos, para o suporte. Podem ser copiados.',
@@ -111,6 +112,7 @@ export const layout = {
       footer: '{{name}} {{version}} · {{platform}}',
       versionLabel: 'Version and platform',
     },
+    date: { pick: 'Pick from the calendar: {{label}}', calendar: 'Calendar' },
     technical: {
       summary: 'Technical details',
       hint: 'Ids and raw data, for support. They can be copied.',
