@@ -84,7 +84,9 @@ export async function foreignWords(page: Page, lang: 'pt-BR' | 'en'): Promise<st
     for (const el of root.querySelectorAll('[data-technical], code, .mono, .lang, script, style')) el.remove()
     return root.innerText || root.textContent || ''
   })
-  const words = new Set(text.toLowerCase().match(/[\p{L}]+/gu) ?? [])
+  // E-mail Pix keys are data the analyst typed, not words of the interface.
+  const prose = text.replace(/\S+@\S+/g, ' ')
+  const words = new Set(prose.toLowerCase().match(/[\p{L}]+/gu) ?? [])
   const banned = lang === 'pt-BR' ? ENGLISH : PORTUGUESE
   return banned.filter((w) => words.has(w))
 }

@@ -45,6 +45,7 @@ export function RecordsTable({
   selectedId,
 }: RecordsTableProps): React.JSX.Element {
   const { t } = useTranslation('list')
+  const { t: tl } = useTranslation('layout')
   const view = useTableView(tableId)
   const update = useTableStore((s) => s.update)
   const text = useDebounced(view.input.text, TEXT_DEBOUNCE_MS)
@@ -72,11 +73,6 @@ export function RecordsTable({
         onClear={() => update(tableId, { input: EMPTY_FILTER })}
         readOnly={readOnly}
       />
-      {/* Collapsed so the rows stay on the first screen; the summary line keeps the count in view. */}
-      <details className="totals-details" data-testid="totals-details">
-        <summary>{t('totals.heading')}</summary>
-        <StatusTotals totals={pages.totals} />
-      </details>
       <div className="table-toolbar">
         <p aria-live="polite" data-testid="records-count">
           {pages.total === null ? t('table.loading') : t('table.count', { count: pages.total })}
@@ -84,6 +80,11 @@ export function RecordsTable({
         <button type="button" className="btn btn-small" onClick={pages.reload}>
           {t('reload')}
         </button>
+        {/* Collapsed so the rows stay on the first screen. */}
+        <details className="totals-details" data-testid="totals-details">
+          <summary>{tl('today.totals')}</summary>
+          <StatusTotals totals={pages.totals} />
+        </details>
       </div>
       {pages.stale && (
         <div className="alert alert-info" role="status">

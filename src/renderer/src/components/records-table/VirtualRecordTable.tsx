@@ -183,7 +183,7 @@ export function VirtualRecordTable(props: VirtualRecordTableProps): React.JSX.El
 
   return (
     <div className="vtable" data-testid="records-table">
-      <p id={hintId} className="field-hint">
+      <p id={hintId} className="visually-hidden">
         {t(readOnly ? 'table.keyboardHintReadOnly' : 'table.keyboardHint')}
       </p>
       <div

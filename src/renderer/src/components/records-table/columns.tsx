@@ -17,11 +17,11 @@ const col = createColumnHelper<WithdrawalRecord>()
  * and fixed, so the layout does not jump as rows load and unload while scrolling.
  */
 export const COLUMN_WIDTHS: Readonly<Record<string, string>> = {
-  payee: '34%',
-  amount: '17%',
-  status: '19%',
-  deadline: '13%',
-  createdAt: '17%',
+  payee: '31%',
+  amount: '15%',
+  status: '23%',
+  deadline: '12%',
+  createdAt: '19%',
 }
 
 /** The first 8 characters identify a record among thousands; the full id is in the title and on the detail. */
@@ -70,8 +70,13 @@ function Deadline({ record }: { record: WithdrawalRecord }): React.JSX.Element {
     return <span className="deadline deadline-expired">{t('list.expiredShort')}</span>
   if (left.state !== 'running') return <span>—</span>
   return (
-    <span className={left.soon ? 'deadline deadline-soon num' : 'deadline num'} data-testid="row-deadline">
-      {t('list.left', { time: left.text })}
+    <span
+      className={left.soon ? 'deadline deadline-soon num' : 'deadline num'}
+      data-testid="row-deadline"
+      title={t('list.left', { time: left.text })}
+    >
+      <span className="visually-hidden">{t('list.leftPrefix')} </span>
+      {left.compact}
     </span>
   )
 }
