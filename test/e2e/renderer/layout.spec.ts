@@ -100,6 +100,10 @@ test.describe('list', () => {
           return r.top >= 0 && r.bottom <= window.innerHeight
         }).length,
     )
+    const heights = await rows.evaluateAll((els) =>
+      els.slice(0, 3).map((el) => el.getBoundingClientRect().height),
+    )
+    expect(heights, 'row height').toEqual([40, 40, 40])
     expect(fullyVisible).toBeGreaterThanOrEqual(8)
     // Payee and amount first; no ids in the list.
     const headers = await page.locator('.vtable-table thead th').allTextContents()
@@ -130,7 +134,7 @@ test.describe('list', () => {
     const chips = page.getByTestId('status-chips')
     await chips.getByRole('radio', { name: 'Pagos' }).click()
     await expect(chips.getByRole('radio', { name: 'Pagos' })).toHaveAttribute('aria-checked', 'true')
-    await expect(page.getByTestId('records-count')).toHaveText('22 registros')
+    await expect(page.getByTestId('records-count')).toHaveText('24 registros')
     await expect(page.locator('tbody tr.vtable-row [data-category]').first()).toHaveAttribute(
       'data-category',
       'paid',

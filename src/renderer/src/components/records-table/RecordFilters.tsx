@@ -45,6 +45,7 @@ function StatusChips({ input, onChange, readOnly }: Omit<RecordFiltersProps, 'on
 
 export function RecordFilters({ input, onChange, onClear, readOnly }: RecordFiltersProps): React.JSX.Element {
   const { t } = useTranslation('list')
+  const { t: tl } = useTranslation('layout')
   const id = useId()
   const problem = dateRangeProblem(input)
   const dateHintId = `${id}-date-hint`
@@ -60,10 +61,14 @@ export function RecordFilters({ input, onChange, onClear, readOnly }: RecordFilt
       <StatusChips input={input} onChange={onChange} readOnly={readOnly} />
       <div className="filter-row">
         <div className="field field-grow">
-          <label htmlFor={`${id}-text`}>{t('filters.text')}</label>
+          {/* Named by its label for assistive technology; the placeholder shows the same word. */}
+          <label htmlFor={`${id}-text`} className="visually-hidden">
+            {t('filters.text')}
+          </label>
           <input
             id={`${id}-text`}
             type="search"
+            placeholder={t('filters.text')}
             value={input.text}
             maxLength={200}
             aria-describedby={`${id}-text-hint`}
@@ -75,7 +80,8 @@ export function RecordFilters({ input, onChange, onClear, readOnly }: RecordFilt
         </div>
         <DateField
           id={`${id}-from`}
-          label={t('filters.from')}
+          label={tl('list.from')}
+          labelRest={tl('list.fromRest')}
           value={input.fromDay}
           invalid={fromBad}
           describedBy={describe(fromBad)}
@@ -83,13 +89,14 @@ export function RecordFilters({ input, onChange, onClear, readOnly }: RecordFilt
         />
         <DateField
           id={`${id}-to`}
-          label={t('filters.to')}
+          label={tl('list.to')}
+          labelRest={tl('list.toRest')}
           value={input.toDay}
           invalid={toBad}
           describedBy={describe(toBad)}
           onChange={(toDay) => onChange({ toDay })}
         />
-        <button type="button" className="btn filter-clear" onClick={onClear}>
+        <button type="button" className="btn btn-small filter-clear" onClick={onClear}>
           {t('filters.clear')}
         </button>
       </div>

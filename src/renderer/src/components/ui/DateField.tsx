@@ -14,6 +14,8 @@ const CalendarPanel = lazy(() => import('./CalendarPanel'))
 export interface DateFieldProps {
   id: string
   label: string
+  /** Read by assistive technology after `label`, not shown (e.g. "(dia, inclusive)"). */
+  labelRest?: string
   value: string
   invalid: boolean
   describedBy: string
@@ -23,6 +25,7 @@ export interface DateFieldProps {
 export function DateField({
   id,
   label,
+  labelRest,
   value,
   invalid,
   describedBy,
@@ -36,7 +39,10 @@ export function DateField({
   const text = typed && typed.for === value && typed.lang === lang ? typed.text : dayToText(value, lang)
   return (
     <div className="field field-date">
-      <label htmlFor={id}>{label}</label>
+      <label htmlFor={id}>
+        {label}
+        {labelRest && <span className="visually-hidden"> {labelRest}</span>}
+      </label>
       <div className="date-input">
         <input
           id={id}
@@ -55,7 +61,11 @@ export function DateField({
         />
         <Popover.Root open={open} onOpenChange={setOpen}>
           <Popover.Trigger asChild>
-            <button type="button" className="btn btn-icon" aria-label={t('date.pick', { label })}>
+            <button
+              type="button"
+              className="btn btn-icon"
+              aria-label={t('date.pick', { label: labelRest ? `${label} ${labelRest}` : label })}
+            >
               <span aria-hidden="true">▦</span>
             </button>
           </Popover.Trigger>

@@ -56,6 +56,10 @@ export const layout = {
     },
     list: {
       chips: 'Filtrar por situação',
+      from: 'De',
+      fromRest: '(dia)',
+      to: 'Até',
+      toRest: '(dia, inclusive)',
       all: 'Todos',
       attention: 'Precisa de ação',
       awaiting: 'Aguardando depósito',
@@ -156,6 +160,10 @@ export const layout = {
     },
     list: {
       chips: 'Filter by status',
+      from: 'From',
+      fromRest: '(day)',
+      to: 'To',
+      toRest: '(day, inclusive)',
       all: 'All',
       attention: 'Needs action',
       awaiting: 'Awaiting deposit',
