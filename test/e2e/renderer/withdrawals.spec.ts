@@ -81,22 +81,22 @@ test.describe('Retiradas list', () => {
     const tomorrow = new Date(Date.parse(`${today}T12:00:00Z`) + 86_400_000).toISOString().slice(0, 10)
     // Typed as the analyst types them: dd/mm/aaaa.
     const br = (day: string): string => day.split('-').reverse().join('/')
-    await page.getByLabel('De (dia)').fill(br(today))
-    await page.getByLabel('Até (dia, inclusive)').fill(br(today))
+    await page.getByRole('textbox', { name: 'De (dia)' }).fill(br(today))
+    await page.getByRole('textbox', { name: 'Até (dia, inclusive)' }).fill(br(today))
     await expect(page.getByTestId('records-count')).toHaveText('4 registros')
     const listCall = app.bridge.calls.filter((c) => c.channel === 'withdrawals:list').at(-1)
     const input = listCall?.input as { from?: string; to?: string }
     // 00:00 in São Paulo is 03:00 UTC; the end is the start of the next day, exclusive.
     expect(input.from).toBe(`${today}T00:00:00-03:00`)
     expect(input.to).toBe(`${tomorrow}T00:00:00-03:00`)
-    await page.getByLabel('Até (dia, inclusive)').fill(br(tomorrow))
-    await page.getByLabel('De (dia)').fill(br(tomorrow))
+    await page.getByRole('textbox', { name: 'Até (dia, inclusive)' }).fill(br(tomorrow))
+    await page.getByRole('textbox', { name: 'De (dia)' }).fill(br(tomorrow))
     await expect(page.getByTestId('records-count')).toHaveText('Nenhum registro')
     await expect(page.getByText('Nenhum registro com estes filtros.')).toBeVisible()
     // An inverted range is explained and not applied.
-    await page.getByLabel('Até (dia, inclusive)').fill(br(today))
+    await page.getByRole('textbox', { name: 'Até (dia, inclusive)' }).fill(br(today))
     await expect(page.getByText('A data final é anterior à inicial')).toBeVisible()
-    await expect(page.getByLabel('Até (dia, inclusive)')).toHaveAttribute('aria-invalid', 'true')
+    await expect(page.getByRole('textbox', { name: 'Até (dia, inclusive)' })).toHaveAttribute('aria-invalid', 'true')
     await expect(page.getByTestId('records-count')).toHaveText('4 registros')
     await page.getByRole('button', { name: 'Limpar filtros' }).click()
 
