@@ -160,6 +160,14 @@ export function FundingPage({ localId }: { localId: string }): React.JSX.Element
               <dd>
                 <DateTime iso={record.createdAt} />
               </dd>
+              {detail.funding && (
+                <>
+                  <dt>{t('instructions.asset')}</dt>
+                  <dd>
+                    <code className="mono">{detail.funding.assetId}</code>
+                  </dd>
+                </>
+              )}
             </dl>
           </TechnicalDetails>
           <div className="actions">

@@ -2,14 +2,13 @@
  * Where and how much to send. Only ever rendered with instructions main built after checking the deposit
  * address as a Liquid address of the profile's network; the address, amount and URI each have a copy button.
  * The address is shown in groups of four on at most a few lines (never a one-character column); the copy
- * button copies it whole. The asset id is for support: it sits in "Detalhes técnicos".
+ * button copies it whole. The asset id is for support: the page shows it under "Detalhes técnicos".
  */
 import { useTranslation } from 'react-i18next'
 import type { FundingInstructions as Funding } from '../../../../shared/contract'
 import { formatBRL } from '../../../../shared/money'
 import { currentLanguage } from '../../i18n'
 import { CopyButton } from '../CopyButton'
-import { TechnicalDetails } from '../layout/TechnicalDetails'
 import { ExpirationCountdown } from './Countdown'
 import { svgDataUri } from './funding-model'
 import { ToleranceRule } from './ToleranceRule'
@@ -87,14 +86,6 @@ export function FundingInstructions({ funding }: { funding: Funding }): React.JS
         <CopyButton text={funding.uri} label={t('instructions.copyUri')} />
       </p>
       <ToleranceRule cents={funding.cents} toleranceBps={funding.toleranceBps} />
-      <TechnicalDetails testId="funding-technical">
-        <dl>
-          <dt>{t('instructions.asset')}</dt>
-          <dd>
-            <code className="mono">{funding.assetId}</code> <CopyButton text={funding.assetId} />
-          </dd>
-        </dl>
-      </TechnicalDetails>
     </section>
   )
 }
