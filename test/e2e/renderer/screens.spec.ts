@@ -10,6 +10,7 @@ import {
   createWithdrawal,
   expectNoSeriousAxe,
   fundAndSettle,
+  REFUND_ADDRESS,
   seedLedger,
   setLanguage,
 } from './records-helpers'
@@ -62,6 +63,20 @@ function pages(s: Seeded): Array<[string, Visit]> {
       },
     ],
     ['new-payment', nav('newWithdrawal')],
+    [
+      'new-payment-review',
+      async (page) => {
+        await nav('newWithdrawal')(page)
+        await page.locator('#pixKey').fill('fornecedor@example.com')
+        await page.locator('#taxNumber').fill('52998224725')
+        const amount = page.locator('#amountCents')
+        await amount.fill('')
+        await amount.pressSequentially('45678')
+        await page.locator('#refundAddress').fill(REFUND_ADDRESS)
+        await page.locator('form button[type="submit"]').click()
+        await expect(page.getByTestId('lead-sentence')).toBeVisible()
+      },
+    ],
     [
       'list',
       async (page) => {
