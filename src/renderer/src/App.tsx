@@ -58,7 +58,8 @@ function EnvironmentBanner(): React.JSX.Element | null {
   }
   return (
     <div className="banner banner-live" role="status" data-testid="live-banner">
-      <strong>{t('layout:shell.liveBanner')}</strong>{' '}
+      <strong>{t('layout:shell.liveBanner')}</strong>
+      <span aria-hidden="true"> · </span>
       <span>{t('layout:shell.liveBannerProfile', { profile: info.profileName ?? t('about.live') })}</span>
     </div>
   )
