@@ -137,9 +137,17 @@ export function RecordLead({
   if (showMoney && payout !== null)
     facts.push({ label: t('lead.payout'), value: formatBRL(payout, lang), testId: 'lead-payout' })
   if (showMoney && deposit !== null)
-    facts.push({ label: t('lead.deposit'), value: formatDePix(deposit, lang), testId: 'lead-deposit' })
+    facts.push({
+      label: t(kind === 'awaiting' ? 'lead.deposit' : 'lead.depositSent'),
+      value: formatDePix(deposit, lang),
+      testId: 'lead-deposit',
+    })
   if (showMoney && fee !== null)
-    facts.push({ label: t('lead.fee'), value: formatBRL(fee, lang), testId: 'lead-fee' })
+    facts.push({
+      label: t(kind === 'paid' ? 'lead.feePaid' : 'lead.fee'),
+      value: formatBRL(fee, lang),
+      testId: 'lead-fee',
+    })
   if (kind === 'awaiting' && expiration)
     facts.push({
       label: t('lead.deadline'),
