@@ -96,7 +96,10 @@ test.describe('Retiradas list', () => {
     // An inverted range is explained and not applied.
     await page.getByRole('textbox', { name: 'Até (dia, inclusive)' }).fill(br(today))
     await expect(page.getByText('A data final é anterior à inicial')).toBeVisible()
-    await expect(page.getByRole('textbox', { name: 'Até (dia, inclusive)' })).toHaveAttribute('aria-invalid', 'true')
+    await expect(page.getByRole('textbox', { name: 'Até (dia, inclusive)' })).toHaveAttribute(
+      'aria-invalid',
+      'true',
+    )
     await expect(page.getByTestId('records-count')).toHaveText('4 registros')
     await page.getByRole('button', { name: 'Limpar filtros' }).click()
 
