@@ -125,7 +125,7 @@ test('Pix key: type selector and live detection with the canonical key', async (
 
 async function createAndExpectRefusal(page: Page, code: string, text: string | RegExp): Promise<void> {
   await page.getByRole('button', { name: 'Revisar' }).click()
-  await page.getByRole('button', { name: 'Criar pagamento' }).click()
+  await page.getByRole('button', { name: 'Criar pagamento no perfil Sandbox' }).click()
   const notice = page.locator(`[data-error-code="${code}"]`)
   await expect(notice).toBeVisible()
   await expect(notice).toContainText(text)
@@ -171,7 +171,7 @@ test('duplicates must be confirmed, and Create never sends twice', async ({ app 
   await fillForm(page, input)
   await expectRefundAccepted(page)
   await page.getByRole('button', { name: 'Revisar' }).click()
-  const create = page.getByRole('button', { name: 'Criar pagamento' })
+  const create = page.getByRole('button', { name: 'Criar pagamento no perfil Sandbox' })
   // Two clicks in the same task: the second must find the first in flight.
   await create.evaluate((b: HTMLButtonElement) => {
     b.click()
@@ -187,11 +187,11 @@ test('duplicates must be confirmed, and Create never sends twice', async ({ app 
   const duplicates = page.getByTestId('duplicates')
   await expect(duplicates).toContainText('pagamentos parecidos')
   await expect(duplicates).toContainText(PIX)
-  await expect(page.getByRole('button', { name: 'Criar pagamento' })).toBeDisabled()
+  await expect(page.getByRole('button', { name: 'Criar pagamento no perfil Sandbox' })).toBeDisabled()
   await expectNoSeriousAxeViolations(page)
   await app.screenshot('new-withdrawal-duplicate-pt-BR')
   await page.getByLabel('Confirmo que não é duplicada').check()
-  await page.getByRole('button', { name: 'Criar pagamento' }).click()
+  await page.getByRole('button', { name: 'Criar pagamento no perfil Sandbox' }).click()
   await expect(page.getByTestId('deposit-address')).toBeVisible()
   const creates = calls(app, 'withdrawals:create')
   expect(creates).toHaveLength(2)
@@ -256,7 +256,7 @@ test('unknown outcome: explained, not resent, linked to the record', async ({ ap
   await expectRefundAccepted(page)
   app.sandbox.control.injectFault({ kind: 'timeout_after_create', endpoint: 'withdraw', count: 1 })
   await page.getByRole('button', { name: 'Revisar' }).click()
-  await page.getByRole('button', { name: 'Criar pagamento' }).click()
+  await page.getByRole('button', { name: 'Criar pagamento no perfil Sandbox' }).click()
   const notice = page.getByTestId('outcome-unknown')
   await expect(notice).toContainText('Não sabemos se o pagamento foi criado')
   await expect(notice).toContainText('não reenvia nada automaticamente')
