@@ -77,16 +77,6 @@ const PORTUGUESE = [
   'dinheiro',
 ]
 
-/**
- * Words that still come from translation VALUES another helper of issue #13 (h13a, words and glossary) rewrites on
- * its branch: "status" in pt-BR labels of the detail ("Histórico de status"), list totals and export filter. Empty
- * this list when the two branches are merged; the check then covers every word again.
- */
-const PENDING_OTHER_BRANCH: Readonly<Record<'pt-BR' | 'en', readonly string[]>> = {
-  'pt-BR': [],
-  en: [],
-}
-
 export async function foreignWords(page: Page, lang: 'pt-BR' | 'en'): Promise<string[]> {
   const text = await page.evaluate(() => {
     const root = document.body.cloneNode(true) as HTMLElement
@@ -98,5 +88,5 @@ export async function foreignWords(page: Page, lang: 'pt-BR' | 'en'): Promise<st
   const prose = text.replace(/\S+@\S+/g, ' ')
   const words = new Set(prose.toLowerCase().match(/[\p{L}]+/gu) ?? [])
   const banned = lang === 'pt-BR' ? ENGLISH : PORTUGUESE
-  return banned.filter((w) => words.has(w) && !PENDING_OTHER_BRANCH[lang].includes(w))
+  return banned.filter((w) => words.has(w))
 }
