@@ -1,5 +1,5 @@
 /**
- * Nova retirada: every refusal shows its own message and loses nothing typed; refusals from the service
+ * Novo pagamento: every refusal shows its own message and loses nothing typed; refusals from the service
  * (maintenance, compliance, business) show their message and request id; duplicates need an explicit
  * confirmation; Create never double-submits; an unknown outcome is explained and not retried.
  */
@@ -234,13 +234,13 @@ test('a similar withdrawal created elsewhere after the review: refused, the fres
   })
   expect(other.ok).toBe(true)
 
-  await page.getByRole('button', { name: 'Criar retirada' }).click()
+  await page.getByRole('button', { name: 'Criar pagamento no perfil Sandbox' }).click()
   await expect(page.locator('[data-error-code="duplicate_since_review"]')).toContainText(
     'apareceu depois desta revisão',
   )
   const duplicates = page.getByTestId('duplicates')
   await expect(duplicates).toContainText(PIX)
-  await expect(page.getByRole('button', { name: 'Criar retirada' })).toBeDisabled()
+  await expect(page.getByRole('button', { name: 'Criar pagamento no perfil Sandbox' })).toBeDisabled()
   expect(app.ctx.ledger.query({}).total).toBe(1)
   expect(app.sandbox.control.requestCounts()['POST /api/withdraw']).toBe(1)
 })

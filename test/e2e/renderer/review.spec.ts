@@ -31,9 +31,9 @@ async function exportFolder(app: TestApp, parent: string): Promise<string> {
   return dirname(result.manifestPath)
 }
 
-/** The .alert-ok and .alert-warn backgrounds (styles.css). */
-const GREEN = 'rgb(233, 246, 236)'
-const AMBER = 'rgb(255, 244, 214)'
+/** The .alert-ok and .alert-warn backgrounds: the --success-bg and --attention-bg design tokens (styles.css). */
+const GREEN = 'rgb(231, 245, 234)'
+const AMBER = 'rgb(255, 243, 214)'
 
 let parent = ''
 test.beforeEach(() => {
