@@ -5,6 +5,11 @@
  * prev_hash that points at nothing; deleting the tail is caught by `audit_head` (see migration 3). Someone who
  * rewrites every row and the head consistently is not detectable from inside the file: anchor the head
  * elsewhere (signed exports carry it) for that.
+ *
+ * Since migration 4 an entry that changed a record also carries `state_hash`, the hash of the record state it
+ * produced (state-hash.ts), appended to the hashed array when present (older rows keep their hashes).
+ * `verifyChain` recomputes every record's state hash and compares it with the record's latest entry: a record
+ * row edited without a matching entry is detected.
  */
 import { createHash } from 'node:crypto'
 import type { SQLOutputValue } from 'node:sqlite'
@@ -12,13 +17,17 @@ import type { AuditEntry, AuditVerification } from '../../shared/withdrawal-reco
 import { canonicalJson } from './canonical-json'
 import type { Db } from './db'
 import { LedgerError } from './errors'
-import { GENESIS_HASH } from './migrations'
+import { GENESIS_HASH } from './genesis'
+import { rowToRecord, RECORD_SELECT } from './rows'
+import { recordStateHash } from './state-hash'
 
 export interface AuditInput {
   operator: string
   action: string
   subject?: string | null
   details?: Record<string, unknown>
+  /** Hash of the record state this entry produced; set by the record write path (record-write.ts) only. */
+  stateHash?: string | null
 }
 
 export interface AuditHead {
@@ -30,7 +39,7 @@ export interface AuditHead {
 export const SYSTEM_OPERATOR = 'system'
 
 export function auditHash(e: Omit<AuditEntry, 'hash'>): string {
-  const canonical = JSON.stringify([
+  const fields: unknown[] = [
     e.seq,
     e.at,
     e.operator,
@@ -38,18 +47,22 @@ export function auditHash(e: Omit<AuditEntry, 'hash'>): string {
     e.subject,
     canonicalJson(e.details),
     e.prevHash,
-  ])
+  ]
+  if (typeof e.stateHash === 'string') fields.push(e.stateHash)
+  const canonical = JSON.stringify(fields)
   return createHash('sha256').update(canonical, 'utf8').digest('hex')
 }
 
-export function readHead(db: Db): AuditHead {
+type StmtDb = Pick<Db, 'stmt'>
+
+export function readHead(db: StmtDb): AuditHead {
   const row = db.stmt('SELECT seq, hash FROM audit_head WHERE id = 1').get()
   if (!row) throw new Error('ledger: audit_head row is missing')
   return { seq: Number(row.seq), hash: String(row.hash) }
 }
 
 /** Appends one row. Must run inside the caller's transaction, next to the change it records. */
-export function appendAuditRow(db: Db, at: string, input: AuditInput): AuditEntry {
+export function appendAuditRow(db: StmtDb, at: string, input: AuditInput): AuditEntry {
   if (!input.operator || !input.action)
     throw new LedgerError('invalid_input', 'audit entry needs operator and action')
   const details = input.details ?? {}
@@ -64,11 +77,12 @@ export function appendAuditRow(db: Db, at: string, input: AuditInput): AuditEntr
     // Parsed back so the returned entry equals what a later read yields.
     details: JSON.parse(detailsText) as Record<string, unknown>,
     prevHash: head.hash,
+    ...(input.stateHash ? { stateHash: input.stateHash } : {}),
   }
   const entry: AuditEntry = { ...base, hash: auditHash(base) }
   db.stmt(
-    `INSERT INTO audit_log (seq, at, operator, action, subject, details, prev_hash, hash)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO audit_log (seq, at, operator, action, subject, details, prev_hash, hash, state_hash)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
     entry.seq,
     entry.at,
@@ -78,12 +92,14 @@ export function appendAuditRow(db: Db, at: string, input: AuditInput): AuditEntr
     detailsText,
     entry.prevHash,
     entry.hash,
+    entry.stateHash ?? null,
   )
   db.stmt('UPDATE audit_head SET seq = ?, hash = ? WHERE id = 1').run(entry.seq, entry.hash)
   return entry
 }
 
-function rowToEntry(row: Record<string, SQLOutputValue>): AuditEntry {
+export function rowToEntry(row: Record<string, SQLOutputValue>): AuditEntry {
+  const stateHash = typeof row.state_hash === 'string' ? row.state_hash : null
   return {
     seq: Number(row.seq),
     at: String(row.at),
@@ -93,6 +109,7 @@ function rowToEntry(row: Record<string, SQLOutputValue>): AuditEntry {
     details: JSON.parse(String(row.details)) as Record<string, unknown>,
     prevHash: String(row.prev_hash),
     hash: String(row.hash),
+    ...(stateHash ? { stateHash } : {}),
   }
 }
 
@@ -163,5 +180,47 @@ export function verifyChain(db: Db): AuditVerification {
   if (head.hash !== prevHash) {
     return { ok: false, brokenAt: Math.max(rows, 1), reason: 'audit head does not match the last row' }
   }
-  return { ok: true, rows }
+  const records = verifyRecordStates(db)
+  return records ?? { ok: true, rows }
+}
+
+/**
+ * Every record's current state must hash to the state hash of its latest entry that carries one. Streams the
+ * records in id order next to a map of latest hashes (one string per record: 100k records ≈ 10 MB).
+ */
+export function verifyRecordStates(db: Pick<Db, 'stmt' | 'fresh'>): AuditVerification | null {
+  const latest = new Map<string, { seq: number; stateHash: string }>()
+  const rows = db
+    .fresh(
+      `SELECT a.subject, a.seq, a.state_hash FROM audit_log a
+       JOIN (SELECT subject, max(seq) AS seq FROM audit_log WHERE state_hash IS NOT NULL GROUP BY subject) m
+         ON a.seq = m.seq`,
+    )
+    .iterate()
+  for (const row of rows)
+    latest.set(String(row.subject), { seq: Number(row.seq), stateHash: String(row.state_hash) })
+  for (const row of db.fresh(`SELECT ${RECORD_SELECT} FROM withdrawals w ORDER BY w.id`).iterate()) {
+    let record
+    try {
+      record = rowToRecord(row)
+    } catch {
+      return {
+        ok: false,
+        brokenAt: 0,
+        reason: `record ${String(row.local_id)}: a JSON column is not valid JSON`,
+      }
+    }
+    const entry = latest.get(record.localId)
+    if (!entry) {
+      return { ok: false, brokenAt: 0, reason: `record ${record.localId} has no audit entry for its state` }
+    }
+    if (recordStateHash(record) !== entry.stateHash) {
+      return {
+        ok: false,
+        brokenAt: entry.seq,
+        reason: `record ${record.localId} differs from the state its last audit entry (seq ${entry.seq}) recorded`,
+      }
+    }
+  }
+  return null
 }

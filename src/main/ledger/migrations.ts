@@ -6,6 +6,8 @@
  */
 import type { DatabaseSync } from 'node:sqlite'
 import { LedgerError } from './errors'
+import { GENESIS_HASH } from './genesis'
+import { v4StateHashesAndIdentity } from './migration-v4'
 import { derive, RECORD_SELECT, rowToRecord } from './rows'
 
 export interface Migration {
@@ -14,7 +16,7 @@ export interface Migration {
   up: (db: DatabaseSync) => void
 }
 
-export const GENESIS_HASH = '0'.repeat(64)
+export { GENESIS_HASH }
 
 const v1Base = `
 CREATE TABLE withdrawals (
@@ -169,6 +171,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'base tables', up: (db) => db.exec(v1Base) },
   { version: 2, name: 'listing columns, indexes and full-text search', up: v2Listing },
   { version: 3, name: 'audit head and append-only guards', up: (db) => db.exec(v3AuditHead) },
+  { version: 4, name: 'record state hashes in the audit log, ledger identity', up: v4StateHashesAndIdentity },
 ]
 
 export const LATEST_VERSION = MIGRATIONS.length

@@ -10,12 +10,12 @@ import {
   type WithdrawalErrorInfo,
   type WithdrawalRecord,
 } from '../../shared/withdrawal-record'
-import { appendAuditRow, SYSTEM_OPERATOR } from './audit'
+import { SYSTEM_OPERATOR } from './audit'
 import { mustGet, parseInput, type Ctx } from './context'
 import { LedgerError } from './errors'
 import { storeObservation } from './observations'
 import { getByRemoteId, getRecord } from './queries'
-import { insertRecordRow, updateRecordRow } from './rows'
+import { writeRecord } from './record-write'
 import {
   createdOutcomeSchema,
   errorInfoOrNull,
@@ -102,11 +102,9 @@ export function insertSubmitting(ctx: Ctx, input: NewWithdrawal, operator: strin
       requestId: null,
       flags: [...new Set(n.flags ?? [])],
     }
-    insertRecordRow(ctx.db, rec)
-    appendAuditRow(ctx.db, now, {
+    writeRecord(ctx.db, now, null, rec, {
       operator,
       action: 'withdrawal.submitting',
-      subject: rec.localId,
       details: {
         profile: rec.profile,
         pixKey: rec.pixKey,
@@ -146,11 +144,9 @@ export function markCreated(ctx: Ctx, localId: string, outcome: CreatedOutcome):
         nonce: o.nonce ?? null,
       }).record
     }
-    updateRecordRow(ctx.db, next)
-    appendAuditRow(ctx.db, now, {
+    writeRecord(ctx.db, now, rec, next, {
       operator: rec.operator,
       action: 'withdrawal.created',
-      subject: localId,
       details: { remoteId: o.remoteId, requestId: o.requestId, status: o.status ?? null },
     })
     return next
@@ -177,11 +173,9 @@ function markFailed(
       error: err,
       requestId: err?.requestId ?? null,
     }
-    updateRecordRow(ctx.db, next)
-    appendAuditRow(ctx.db, now, {
+    writeRecord(ctx.db, now, rec, next, {
       operator: operator ?? rec.operator,
       action: `withdrawal.${to}`,
-      subject: localId,
       details: { ...details, error: err },
     })
     return next
@@ -215,13 +209,17 @@ export function recoverInterrupted(ctx: Ctx): number {
     const now = ctx.nowIso()
     for (const localId of ids) {
       const rec = mustGet(ctx, localId)
-      updateRecordRow(ctx.db, { ...rec, localState: 'outcome_unknown', updatedAt: now })
-      appendAuditRow(ctx.db, now, {
-        operator: SYSTEM_OPERATOR,
-        action: 'withdrawal.outcome_unknown',
-        subject: localId,
-        details: { reason: 'interrupted', submittedBy: rec.operator, submittedAt: rec.createdAt },
-      })
+      writeRecord(
+        ctx.db,
+        now,
+        rec,
+        { ...rec, localState: 'outcome_unknown', updatedAt: now },
+        {
+          operator: SYSTEM_OPERATOR,
+          action: 'withdrawal.outcome_unknown',
+          details: { reason: 'interrupted', submittedBy: rec.operator, submittedAt: rec.createdAt },
+        },
+      )
     }
     return ids.length
   })
@@ -247,11 +245,9 @@ export function resolveUnknown(
       assertTransition(rec, 'outcome_unknown', 'not_created')
       next = { ...rec, localState: 'not_created', updatedAt: now }
     }
-    updateRecordRow(ctx.db, next)
-    appendAuditRow(ctx.db, now, {
+    writeRecord(ctx.db, now, rec, next, {
       operator,
       action: 'withdrawal.resolved',
-      subject: localId,
       details: {
         resolution: 'withdrawalId' in r ? 'linked' : 'not_created',
         remoteId: next.remoteId,
@@ -291,11 +287,9 @@ export function markFunded(
       fundingTxId: txId ?? rec.fundingTxId,
       updatedAt: now,
     }
-    updateRecordRow(ctx.db, next)
-    appendAuditRow(ctx.db, now, {
+    writeRecord(ctx.db, now, rec, next, {
       operator,
       action: 'withdrawal.funded',
-      subject: localId,
       details: { txId, repeat: rec.fundedAt !== null },
     })
     return next
@@ -320,11 +314,9 @@ export function setFlags(
     if (added.length === 0 && removed.length === 0) return rec
     const now = ctx.nowIso()
     const next = { ...rec, flags: wanted, updatedAt: now }
-    updateRecordRow(ctx.db, next)
-    appendAuditRow(ctx.db, now, {
+    writeRecord(ctx.db, now, rec, next, {
       operator,
       action: 'withdrawal.flags',
-      subject: localId,
       details: { added, removed },
     })
     return next

@@ -1,0 +1,33 @@
+/**
+ * The one way a record row is written: the row and the audit entry of the state it produced, in the caller's
+ * transaction. An update that changes only bookkeeping (`remoteCheckedAt`, see state-hash.ts) writes no entry;
+ * any other change must say what happened. Everything that writes records (lifecycle, observations, import, a
+ * replay of the side journal) goes through here, so `verifyChain` can demand that every record matches its
+ * latest entry.
+ */
+import type { AuditEntry, WithdrawalRecord } from '../../shared/withdrawal-record'
+import { appendAuditRow, type AuditInput } from './audit'
+import type { Db } from './db'
+import { insertRecordRow, updateRecordRow } from './rows'
+import { recordStateHash } from './state-hash'
+
+export type RecordAudit = Omit<AuditInput, 'subject' | 'stateHash'>
+
+/**
+ * Inserts (`prev` null) or updates `next` and appends its audit entry, returning it (null when only bookkeeping
+ * changed). Must run inside a transaction (`db.tx`).
+ */
+export function writeRecord(
+  db: Pick<Db, 'stmt'>,
+  at: string,
+  prev: WithdrawalRecord | null,
+  next: WithdrawalRecord,
+  audit: RecordAudit | null,
+): AuditEntry | null {
+  const stateHash = recordStateHash(next)
+  if (prev === null) insertRecordRow(db, next)
+  else updateRecordRow(db, next)
+  if (prev !== null && recordStateHash(prev) === stateHash) return null
+  if (audit === null) throw new Error(`ledger: record ${next.localId} changed without an audit entry`)
+  return appendAuditRow(db, at, { ...audit, subject: next.localId, stateHash })
+}
