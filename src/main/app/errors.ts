@@ -40,6 +40,7 @@ interface CodedError {
   duplicates?: Array<{ localId: string }>
   reason?: string
   retryAfterSeconds?: number
+  userMessage?: { 'pt-BR': string; en: string }
 }
 
 /** Coded errors of our own modules; their messages are written by us and carry no secrets. */
@@ -61,6 +62,7 @@ export function mapServiceError(e: unknown): IpcError | null {
       ...(e.duplicates ? { localIds: e.duplicates.map((d) => d.localId) } : {}),
       ...(e.reason ? { reason: e.reason } : {}),
       ...(e.retryAfterSeconds !== undefined ? { retryAfterSeconds: e.retryAfterSeconds } : {}),
+      ...(e.userMessage ? { userMessage: e.userMessage } : {}),
     }
   }
   return null

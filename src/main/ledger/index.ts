@@ -1,16 +1,26 @@
 /**
  * The withdrawal ledger: the only memory of what was created (the API has no idempotency and no list endpoint).
- * SQLite through node:sqlite, WAL, synchronous=FULL, numbered migrations, hash-chained audit log.
+ * SQLite through node:sqlite, WAL, synchronous=FULL, numbered migrations, hash-chained audit log whose entries
+ * carry the state of the records they changed, an identity file beside it, rolling backups.
  *
  *   const ledger = openLedger(file)
  *   ledger.recoverInterrupted()        // once, before any new submission
  *   const rec = ledger.insertSubmitting(input, operator)   // committed and fsynced: now the POST may leave
  */
-import { appendAuditRow, readAudit, readHead, verifyChain } from './audit'
+import { rmSync } from 'node:fs'
+import { appendAuditRow, readAudit, readHead, type AuditHead } from './audit'
+import {
+  backupDue,
+  backupPath,
+  createBackup,
+  listBackups,
+  type BackupInfo,
+  type BackupReason,
+} from './backups'
 import type { Ctx } from './context'
-import { openDb } from './db'
-import { migrate } from './migrations'
+import { identityPath, writeIdentity } from './identity'
 import { recordObservation } from './observations'
+import { openChecked, recordCount } from './open-checks'
 import {
   findRecentSimilar,
   getByRemoteId,
@@ -21,26 +31,48 @@ import {
   queryRecords,
   totalsByStatus,
 } from './queries'
+import { replaceWithBackup } from './restore'
 import type { Ledger, LedgerOptions } from './types'
+import { verifyChain, verifyExtends } from './verify-chain'
 import * as w from './withdrawals'
 
 export function openLedger(file: string, o: LedgerOptions = {}): Ledger {
-  const db = openDb(file)
-  let version: number
-  try {
-    // No ANALYZE / PRAGMA optimize: the listing indexes are shaped so that the planner's default heuristics
-    // (most equality columns first) pick them; sampled statistics made plans worse and vary with the data.
-    version = migrate(db.raw)
-  } catch (e) {
-    db.close()
-    throw e
-  }
   const now = o.now ?? Date.now
-  const ctx: Ctx = { db, nowIso: () => new Date(now()).toISOString() }
+  const nowDate = (): Date => new Date(now())
+  let written: AuditHead | null = null
+  let ledgerId = ''
+  // The identity follows every committed write that moved the head. A failure here (disk full) leaves it
+  // behind the ledger, which the next open accepts; the next commit tries again.
+  const syncIdentity = (): void => {
+    try {
+      const head = readHead(ctx.db)
+      if (written && written.seq === head.seq && written.hash === head.hash) return
+      writeIdentity(file, { ledgerId, head, records: recordCount(ctx.db), now: new Date().toISOString() })
+      written = head
+    } catch {
+      written = null
+    }
+  }
+  const open = (): number => {
+    const opened = openChecked(file, () => syncIdentity(), nowDate)
+    ctx.db = opened.db
+    ledgerId = opened.ledgerId
+    written = null
+    return opened.version
+  }
+  const ctx = { nowIso: () => nowDate().toISOString() } as Ctx
+  let version = open()
+
+  const backup = (reason: BackupReason): BackupInfo => createBackup(ctx.db.raw, file, reason, nowDate())
 
   return {
     file,
-    schemaVersion: version,
+    get schemaVersion() {
+      return version
+    },
+    get ledgerId() {
+      return ledgerId
+    },
     insertSubmitting: (input, operator) => w.insertSubmitting(ctx, input, operator),
     markCreated: (localId, outcome) => w.markCreated(ctx, localId, outcome),
     markRejected: (localId, error) => w.markRejected(ctx, localId, error),
@@ -50,24 +82,51 @@ export function openLedger(file: string, o: LedgerOptions = {}): Ledger {
     recordObservation: (localId, observation) => recordObservation(ctx, localId, observation),
     markFunded: (localId, funding, operator) => w.markFunded(ctx, localId, funding, operator),
     setFlags: (localId, flags, operator) => w.setFlags(ctx, localId, flags, operator),
-    get: (localId) => getRecord(db, localId),
-    findByRemoteId: (remoteId) => getByRemoteId(db, remoteId),
-    listOpen: () => listOpen(db),
-    findRecentSimilar: (q) => findRecentSimilar(db, q),
-    query: (filter) => queryRecords(db, filter),
-    iterate: (filter) => iterateRecords(db, filter),
-    totalsByStatus: (filter) => totalsByStatus(db, filter),
-    observations: (localId) => listObservations(db, localId),
-    audit: (options) => readAudit(db, options),
-    appendAudit: (entry) => db.tx(() => appendAuditRow(db, ctx.nowIso(), entry)),
-    auditHead: () => readHead(db),
-    verifyAuditChain: () => verifyChain(db),
-    close: () => db.close(),
+    get: (localId) => getRecord(ctx.db, localId),
+    findByRemoteId: (remoteId) => getByRemoteId(ctx.db, remoteId),
+    listOpen: () => listOpen(ctx.db),
+    findRecentSimilar: (q) => findRecentSimilar(ctx.db, q),
+    query: (filter) => queryRecords(ctx.db, filter),
+    iterate: (filter) => iterateRecords(ctx.db, filter),
+    totalsByStatus: (filter) => totalsByStatus(ctx.db, filter),
+    observations: (localId) => listObservations(ctx.db, localId),
+    audit: (options) => readAudit(ctx.db, options),
+    appendAudit: (entry) => ctx.db.tx(() => appendAuditRow(ctx.db, ctx.nowIso(), entry)),
+    auditHead: () => readHead(ctx.db),
+    verifyAuditChain: () => verifyChain(ctx.db),
+    verifyExtends: (older) => verifyExtends(ctx.db, older),
+    backups: () => listBackups(file),
+    backup,
+    backupIfDue: (maxAgeMs) => (backupDue(file, nowDate(), maxAgeMs) ? backup('daily') : null),
+    restoreBackup: (name, operator) => {
+      const source = backupPath(file, name)
+      const replacedHead = readHead(ctx.db)
+      const safety = backup('restore')
+      ctx.db.close()
+      try {
+        replaceWithBackup(file, source)
+        // The operator chose this file: its identity (and head, even if older) becomes the expected one.
+        rmSync(identityPath(file), { force: true })
+      } finally {
+        version = open()
+      }
+      ctx.db.tx(() =>
+        appendAuditRow(ctx.db, ctx.nowIso(), {
+          operator,
+          action: 'ledger.restored',
+          details: { backup: name, safetyBackup: safety.name, replacedHead },
+        }),
+      )
+      return { restored: name, safetyBackup: safety.name }
+    },
+    close: () => ctx.db.close(),
   }
 }
 
-export { LedgerError, type LedgerErrorCode } from './errors'
+export { LedgerError, type LedgerErrorCode, type UserMessage } from './errors'
 export { SYSTEM_OPERATOR, auditHash, type AuditHead, type AuditInput } from './audit'
+export { BACKUPS_KEPT, type BackupInfo, type BackupReason } from './backups'
+export { verifyLedgerFile } from './verify-chain'
 export type {
   CreatedOutcome,
   Ledger,

@@ -14,6 +14,7 @@ import {
   type WithdrawalRecord,
 } from '../../shared/withdrawal-record'
 import type { AuditHead, AuditInput } from './audit'
+import type { BackupInfo, BackupReason } from './backups'
 
 const rawObject = z.record(z.string(), z.unknown())
 const cents = z.number().int().nonnegative()
@@ -90,6 +91,8 @@ export interface LedgerOptions {
 export interface Ledger {
   readonly file: string
   readonly schemaVersion: number
+  /** Random, fixed at creation (migration 4); the identity file beside the ledger names it. */
+  readonly ledgerId: string
 
   // Create flow (DESIGN §4). Each call is one transaction with its audit row.
   insertSubmitting(input: NewWithdrawal, operator: string): WithdrawalRecord
@@ -121,7 +124,21 @@ export interface Ledger {
   }
   appendAudit(entry: AuditInput): AuditEntry
   auditHead(): AuditHead
+  /** The chain, and every record against its latest entry (state hashes). */
   verifyAuditChain(): AuditVerification
+  /** verifyAuditChain, and `older` (an earlier export's head) is an entry of this chain: the ledger only grew. */
+  verifyExtends(older: AuditHead): AuditVerification
+
+  // Backups (backups.ts): newest first.
+  backups(): BackupInfo[]
+  backup(reason: BackupReason): BackupInfo
+  /** A 'daily' backup when the newest is older than `maxAgeMs`; null when none was due. */
+  backupIfDue(maxAgeMs: number): BackupInfo | null
+  /**
+   * Replaces the ledger with one of its backups, after taking a backup of the current file; the restored file
+   * becomes the expected identity and gets a `ledger.restored` entry. The caller asks the operator first.
+   */
+  restoreBackup(name: string, operator: string): { restored: string; safetyBackup: string }
 
   close(): void
 }
