@@ -174,7 +174,7 @@ export const exportResultSchema = z.object({
 
 export const verifyProblemSchema = z.object({
   file: z.string(),
-  check: z.enum(['missing', 'hash', 'signature', 'schema', 'row_count', 'totals']),
+  check: z.enum(['missing', 'hash', 'signature', 'schema', 'row_count', 'totals', 'audit']),
   detail: z.string(),
 })
 export const reviewSummarySchema = z.object({

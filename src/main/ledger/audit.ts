@@ -11,9 +11,9 @@
  * `verifyChain` recomputes every record's state hash and compares it with the record's latest entry: a record
  * row edited without a matching entry is detected.
  */
-import { createHash } from 'node:crypto'
 import type { SQLOutputValue } from 'node:sqlite'
 import type { AuditEntry } from '../../shared/withdrawal-record'
+import { auditHash } from './audit-hash'
 import { canonicalJson } from './canonical-json'
 import type { Db } from './db'
 import { LedgerError } from './errors'
@@ -34,21 +34,6 @@ export interface AuditHead {
 
 /** Operator name for actions the app takes on its own (recovery after a crash, automatic flags). */
 export const SYSTEM_OPERATOR = 'system'
-
-export function auditHash(e: Omit<AuditEntry, 'hash'>): string {
-  const fields: unknown[] = [
-    e.seq,
-    e.at,
-    e.operator,
-    e.action,
-    e.subject,
-    canonicalJson(e.details),
-    e.prevHash,
-  ]
-  if (typeof e.stateHash === 'string') fields.push(e.stateHash)
-  const canonical = JSON.stringify(fields)
-  return createHash('sha256').update(canonical, 'utf8').digest('hex')
-}
 
 type StmtDb = Pick<Db, 'stmt'>
 
@@ -127,3 +112,4 @@ export function readAudit(
 }
 
 export { verifyChain } from './verify-chain'
+export { auditHash }

@@ -32,6 +32,7 @@ import {
   totalsByStatus,
 } from './queries'
 import { replaceWithBackup } from './restore'
+import { openSnapshot } from './snapshot'
 import type { Ledger, LedgerOptions } from './types'
 import { verifyChain, verifyExtends } from './verify-chain'
 import * as w from './withdrawals'
@@ -95,6 +96,7 @@ export function openLedger(file: string, o: LedgerOptions = {}): Ledger {
     auditHead: () => readHead(ctx.db),
     verifyAuditChain: () => verifyChain(ctx.db),
     verifyExtends: (older) => verifyExtends(ctx.db, older),
+    snapshot: () => openSnapshot(file),
     backups: () => listBackups(file),
     backup,
     backupIfDue: (maxAgeMs) => (backupDue(file, nowDate(), maxAgeMs) ? backup('daily') : null),
@@ -126,7 +128,7 @@ export function openLedger(file: string, o: LedgerOptions = {}): Ledger {
 export { LedgerError, type LedgerErrorCode, type UserMessage } from './errors'
 export { SYSTEM_OPERATOR, auditHash, type AuditHead, type AuditInput } from './audit'
 export { BACKUPS_KEPT, type BackupInfo, type BackupReason } from './backups'
-export { verifyLedgerFile } from './verify-chain'
+export { openSnapshot, type LedgerSnapshot } from './snapshot'
 export type {
   CreatedOutcome,
   Ledger,

@@ -15,6 +15,7 @@ import {
 } from '../../shared/withdrawal-record'
 import type { AuditHead, AuditInput } from './audit'
 import type { BackupInfo, BackupReason } from './backups'
+import type { LedgerSnapshot } from './snapshot'
 
 const rawObject = z.record(z.string(), z.unknown())
 const cents = z.number().int().nonnegative()
@@ -128,6 +129,8 @@ export interface Ledger {
   verifyAuditChain(): AuditVerification
   /** verifyAuditChain, and `older` (an earlier export's head) is an entry of this chain: the ledger only grew. */
   verifyExtends(older: AuditHead): AuditVerification
+  /** A consistent read-only view on its own connection (exports, the start-up check). Close it. */
+  snapshot(): LedgerSnapshot
 
   // Backups (backups.ts): newest first.
   backups(): BackupInfo[]

@@ -1,10 +1,8 @@
 /**
  * Verification of the audit chain and of every record against it. Written as a generator that pauses every
- * STEP_ROWS rows: `verifyChain` runs it to the end at once; `verifyLedgerFile` (the start-up check) runs it on its
- * own read-only connection inside one read transaction (a consistent snapshot while the app keeps writing) and
- * lets the event loop breathe between steps.
+ * STEP_ROWS rows: `verifyChain` runs it to the end at once; a snapshot (snapshot.ts: the start-up check, exports)
+ * runs it on its own read-only connection and lets the event loop breathe between steps.
  */
-import { DatabaseSync } from 'node:sqlite'
 import type { AuditEntry, AuditVerification } from '../../shared/withdrawal-record'
 import { auditHash, readHead, rowToEntry, type AuditHead } from './audit'
 import type { Db } from './db'
@@ -21,27 +19,6 @@ export function verifyChain(db: ReadDb): AuditVerification {
   for (;;) {
     const r = steps.next()
     if (r.done) return r.value
-  }
-}
-
-/** The start-up check: the file as committed, without blocking the main thread for the whole walk. */
-export async function verifyLedgerFile(file: string): Promise<AuditVerification> {
-  const raw = new DatabaseSync(file, { readOnly: true })
-  const db: ReadDb = { stmt: (sql) => raw.prepare(sql), fresh: (sql) => raw.prepare(sql) }
-  try {
-    raw.exec('BEGIN')
-    const steps = verifyChainSteps(db)
-    for (;;) {
-      const r = steps.next()
-      if (r.done) return r.value
-      await new Promise<void>((resolve) => setImmediate(resolve))
-    }
-  } finally {
-    try {
-      raw.exec('COMMIT')
-    } finally {
-      raw.close()
-    }
   }
 }
 

@@ -44,6 +44,8 @@ export const fileEntrySchema = z.discriminatedUnion('format', [
   }),
   z.strictObject({ name: fileName, format: z.literal('json'), bytes: count, sha256 }),
   z.strictObject({ name: fileName, format: z.literal('html'), bytes: count, sha256, locale }),
+  /** audit.jsonl: the audit entries of the exported records (audit-member.ts). */
+  z.strictObject({ name: fileName, format: z.literal('audit'), bytes: count, sha256 }),
 ])
 export type FileEntry = z.infer<typeof fileEntrySchema>
 
