@@ -18,6 +18,7 @@ import {
 } from 'electron'
 import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../shared/ipc-names'
 import { createAppContext, type AppContext } from './app/context'
+import { LedgerError } from './ledger/errors'
 import { safeStorageCrypto } from './secrets/safe-storage'
 import { openFileVault } from './secrets/vault'
 import { electronSettingsStore } from './shell/electron-settings-store'
@@ -57,6 +58,11 @@ if (!app.requestSingleInstanceLock()) {
     .then(start)
     .catch((e: unknown) => {
       console.error('start failed', e instanceof Error ? e.name : e)
+      // A ledger refused at open (empty, replaced, older, damaged): the operator must read why, in both languages,
+      // before the app goes; nothing was changed on disk.
+      if (e instanceof LedgerError && e.userMessage) {
+        dialog.showErrorBox('Tesouraria DePix', `${e.userMessage['pt-BR']}\n\n${e.userMessage.en}`)
+      }
       app.exit(1)
     })
 }

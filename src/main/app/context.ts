@@ -14,6 +14,7 @@ import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox'
 import type { Vault } from '../secrets/vault'
 import { AppError } from './errors'
 import { buildRouter } from './handlers'
+import { createIntegrityMonitor, type IntegrityMonitor } from './integrity'
 import { openRuntime, sessionView, type ProfileRuntime } from './runtime'
 
 export interface AppPorts {
@@ -44,6 +45,7 @@ export interface AppContext {
   sandbox: Sandbox | null
   profiles: ProfileService
   ledger: Ledger
+  integrity: IntegrityMonitor
   /** Every event for the renderer; the shell forwards them with webContents.send. */
   onEvent(listener: (event: EventName, payload: unknown) => void): () => void
   runtime(): ProfileRuntime
@@ -56,6 +58,7 @@ export interface AppState {
   readonly sandbox: Sandbox | null
   readonly profiles: ProfileService
   readonly ledger: Ledger
+  readonly integrity: IntegrityMonitor
   readonly emit: Emit
   runtime(): ProfileRuntime
   switchProfile(id: string): Promise<Profile>
@@ -83,6 +86,9 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
     }
     for (const l of listeners) l(event, parsed.data)
   }
+
+  const integrity = createIntegrityMonitor({ ledger, emit: (s) => emit('ledger:integrity', s), log })
+  integrity.start()
 
   let current: ProfileRuntime | null = null
   let unsubscribe: Array<() => void> = []
@@ -130,6 +136,7 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
     sandbox,
     profiles,
     ledger,
+    integrity,
     emit,
     review: null,
     runtime: () => {
@@ -160,12 +167,14 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
     sandbox,
     profiles,
     ledger,
+    integrity,
     onEvent: (l) => {
       listeners.add(l)
       return () => listeners.delete(l)
     },
     runtime: state.runtime,
     close: async () => {
+      await integrity.stop() // never close the ledger under a running check
       await closeCurrent()
       state.review?.close()
       state.review = null

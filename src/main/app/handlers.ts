@@ -8,6 +8,7 @@ import { exportRecords, openReview } from '../records'
 import { isAllowedExternalUrl } from '../shell/renderer-policy'
 import type { AppState } from './context'
 import { AppError, mapServiceError } from './errors'
+import { ledgerHandlers } from './ledger-handlers'
 import { sessionView } from './runtime'
 import { fundingAmount } from './sandbox-tools'
 import { loadSigningKey, publicKeyView } from './signing-key'
@@ -42,6 +43,7 @@ export function buildRouter(state: AppState, log: (line: string) => void): Route
   const rt = () => state.runtime()
 
   const handlers: Handlers = {
+    ...ledgerHandlers(state),
     'app:info': () => {
       const p = rt().profile
       return {

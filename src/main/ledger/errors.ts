@@ -14,6 +14,8 @@ export type LedgerErrorCode =
   | 'ledger_corrupt'
   | 'identity_unreadable'
   | 'backup_not_found'
+  // A record row that no longer matches its latest audit entry (record-write.ts): never written over.
+  | 'record_tampered'
 
 export interface UserMessage {
   'pt-BR': string

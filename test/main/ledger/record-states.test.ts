@@ -77,3 +77,17 @@ describe('audit entries carry the state of the record they produced', () => {
     })
   })
 })
+
+describe('a write never launders an edit made outside the app', () => {
+  it('the next write to a tampered record is refused (record_tampered), the chain still reports it', () => {
+    const { ledger, file } = createdWithdrawal()
+    sql(file, "UPDATE withdrawals SET pix_key = 'mallory@example.com' WHERE local_id = 'w1'")
+    expect(() => ledger.markFunded('w1', { txId: 'tx1' }, 'ana')).toThrow(
+      expect.objectContaining({ code: 'record_tampered', userMessage: expect.anything() }),
+    )
+    expect(() => ledger.recordObservation('w1', { status: 'sent', body: { status: 'sent' } })).toThrow(
+      /differs/,
+    )
+    expect(ledger.verifyAuditChain()).toMatchObject({ ok: false, reason: expect.stringMatching(/record w1/) })
+  })
+})
