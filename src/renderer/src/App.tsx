@@ -1,6 +1,7 @@
 /** The shell: sandbox banner, top bar, navigation and the current page. */
 import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
+import { IntegrityBanner } from './components/IntegrityBanner'
 import { call, useEvent } from './ipc'
 import { LANGUAGES, type Language } from './i18n'
 import { FundingPage } from './pages/FundingPage'
@@ -78,6 +79,7 @@ export function App(): React.JSX.Element {
           {t('app.sandboxBanner')}
         </div>
       )}
+      <IntegrityBanner />
       <header className="topbar">
         <h1>{t('app.title')}</h1>
         <div className="topbar-facts">
