@@ -8,11 +8,15 @@ export function ledgerHandlers(state: AppState): LedgerHandlers {
   return {
     'ledger:integrity': () => state.integrity.status(),
     'ledger:backups': () => state.ledger.backups(),
-    'ledger:restore': ({ name }) => {
-      // The renderer sends a name from the list, never a path; backupPath() accepts only a listed one.
-      const result = state.ledger.restoreBackup(name, state.o.operator)
-      void state.integrity.check()
-      return result
+    'ledger:restore': async ({ name }) => {
+      // No check may be reading the file being replaced; start() checks the restored one.
+      await state.integrity.stop()
+      try {
+        // The renderer sends a name from the list, never a path; backupPath() accepts only a listed one.
+        return state.ledger.restoreBackup(name, state.o.operator)
+      } finally {
+        state.integrity.start()
+      }
     },
   }
 }
