@@ -1,5 +1,6 @@
 /**
- * The ledger's integrity while the app runs: the audit chain (and every record against it) is verified at
+ * The ledger's integrity while the app runs: the file (quick_check, when open left it to a worker) and the audit
+ * chain (and every record against it) are verified at
  * start-up on a snapshot of its own, in the background (the walk pauses for the event loop every few thousand
  * rows), and the result is pushed to the renderer ('ledger:integrity'), which shows an alert banner when it is
  * broken. Also the daily rolling backup: checked hourly, taken when the newest backup is a day old.
@@ -41,6 +42,13 @@ export function createIntegrityMonitor(o: IntegrityOptions): IntegrityMonitor {
   const run = async (): Promise<LedgerIntegrity> => {
     set({ state: 'checking', checkedAt: current.checkedAt })
     try {
+      // A large ledger's quick_check runs here, on a worker, rather than blocking open.
+      const damaged = await o.ledger.checkFile()
+      if (damaged.length > 0) {
+        o.log('ledger: quick_check failed; writes refused')
+        const reason = `quick_check: ${damaged.slice(0, 3).join('; ')}`
+        return set({ state: 'broken', checkedAt: new Date().toISOString(), reason })
+      }
       const snap = o.ledger.snapshot()
       try {
         const v = await snap.verify()

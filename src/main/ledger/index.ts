@@ -18,7 +18,10 @@ import {
   type BackupReason,
 } from './backups'
 import type { Ctx } from './context'
-import { identityPath, writeIdentity } from './identity'
+import type { Db } from './db'
+import { type LedgerError } from './errors'
+import { quickCheckFile } from './file-check'
+import { identityPath, refusal, writeIdentity } from './identity'
 import { recordObservation } from './observations'
 import { openChecked, recordCount } from './open-checks'
 import {
@@ -37,6 +40,19 @@ import type { Ledger, LedgerOptions } from './types'
 import { verifyChain, verifyExtends } from './verify-chain'
 import * as w from './withdrawals'
 
+/** Once a deferred quick_check failed, every write is refused: a damaged file is never written on, or repaired. */
+function refusingWhenCorrupt(db: Db, corrupt: () => LedgerError | null): Db {
+  return {
+    ...db,
+    raw: db.raw,
+    tx: (fn) => {
+      const e = corrupt()
+      if (e) throw e
+      return db.tx(fn)
+    },
+  }
+}
+
 export function openLedger(file: string, o: LedgerOptions = {}): Ledger {
   const now = o.now ?? Date.now
   const nowDate = (): Date => new Date(now())
@@ -54,10 +70,14 @@ export function openLedger(file: string, o: LedgerOptions = {}): Ledger {
       written = null
     }
   }
+  let quickChecked = false
+  let corrupt: LedgerError | null = null
   const open = (): number => {
-    const opened = openChecked(file, () => syncIdentity(), nowDate)
-    ctx.db = opened.db
+    const opened = openChecked(file, () => syncIdentity(), nowDate, o.syncQuickCheckMaxBytes)
+    ctx.db = refusingWhenCorrupt(opened.db, () => corrupt)
     ledgerId = opened.ledgerId
+    quickChecked = opened.quickChecked
+    corrupt = null
     written = null
     return opened.version
   }
@@ -97,6 +117,13 @@ export function openLedger(file: string, o: LedgerOptions = {}): Ledger {
     verifyAuditChain: () => verifyChain(ctx.db),
     verifyExtends: (older) => verifyExtends(ctx.db, older),
     snapshot: () => openSnapshot(file),
+    checkFile: async () => {
+      if (quickChecked) return []
+      const problems = await quickCheckFile(file)
+      if (problems.length > 0) corrupt = refusal('ledger_corrupt', file, problems.slice(0, 3).join('; '))
+      else quickChecked = true
+      return problems
+    },
     backups: () => listBackups(file),
     backup,
     backupIfDue: (maxAgeMs) => (backupDue(file, nowDate(), maxAgeMs) ? backup('daily') : null),

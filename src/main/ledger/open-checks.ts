@@ -2,7 +2,8 @@
  * Opening the ledger file, refusing what must not be used as the ledger: a file that is missing, empty, another
  * ledger or behind the head recorded in the identity file (identity.ts), and a file SQLite finds damaged
  * (`PRAGMA quick_check`; a zeroed page is refused, never "repaired": what a repair drops is the record of a
- * payment). Takes a backup before any migration.
+ * payment). Takes a backup before any migration. A file larger than SYNC_QUICK_CHECK_MAX_BYTES is checked on a
+ * worker instead (`Ledger.checkFile`, run by the app right after open): seconds of reading must not block open.
  */
 import { statSync } from 'node:fs'
 import { readHead } from './audit'
@@ -62,13 +63,22 @@ function checkAgainstIdentity(db: Db, file: string, identity: LedgerIdentity, ve
   }
 }
 
-export function openChecked(file: string, onCommit: () => void, now: () => Date): OpenedLedger {
+/** Files up to this size are quick_checked on open; larger ones on a worker right after (file-check.ts). */
+export const SYNC_QUICK_CHECK_MAX_BYTES = 64 * 1024 * 1024
+
+export function openChecked(
+  file: string,
+  onCommit: () => void,
+  now: () => Date,
+  syncQuickCheckMaxBytes: number = SYNC_QUICK_CHECK_MAX_BYTES,
+): OpenedLedger & { quickChecked: boolean } {
   const identity = readIdentity(file)
+  const st = statSync(file, { throwIfNoEntry: false })
   if (identity) {
-    const st = statSync(file, { throwIfNoEntry: false })
     if (!st) throw refusal('ledger_missing', file, 'file not found')
     if (st.size === 0) throw refusal('ledger_empty', file, 'file is 0 bytes')
   }
+  const quickChecked = (st?.size ?? 0) <= syncQuickCheckMaxBytes
   let db: Db
   try {
     db = openDb(file, { onCommit })
@@ -78,7 +88,7 @@ export function openChecked(file: string, onCommit: () => void, now: () => Date)
   }
   try {
     try {
-      quickCheck(db, file)
+      if (quickChecked) quickCheck(db, file)
     } catch (e) {
       if (isCorruption(e)) throw refusal('ledger_corrupt', file, (e as Error).message)
       throw e
@@ -97,7 +107,7 @@ export function openChecked(file: string, onCommit: () => void, now: () => Date)
       records: recordCount(db),
       now: new Date().toISOString(),
     })
-    return { db, version, ledgerId }
+    return { db, version, ledgerId, quickChecked }
   } catch (e) {
     db.close()
     throw e

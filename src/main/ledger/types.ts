@@ -87,6 +87,8 @@ export const errorInfoOrNull = withdrawalErrorInfoSchema.nullable()
 export interface LedgerOptions {
   /** Clock in epoch milliseconds; tests pin it. */
   now?: () => number
+  /** Files larger than this are quick_checked by `checkFile` on a worker instead of on open (default 64 MiB). */
+  syncQuickCheckMaxBytes?: number
 }
 
 export interface Ledger {
@@ -129,6 +131,11 @@ export interface Ledger {
   verifyAuditChain(): AuditVerification
   /** verifyAuditChain, and `older` (an earlier export's head) is an entry of this chain: the ledger only grew. */
   verifyExtends(older: AuditHead): AuditVerification
+  /**
+   * PRAGMA quick_check on a worker, when open did not already run it (large file). Problems found make every later
+   * write fail with ledger_corrupt. Returns the problems (empty: sound).
+   */
+  checkFile(): Promise<string[]>
   /** A consistent read-only view on its own connection (exports, the start-up check). Close it. */
   snapshot(): LedgerSnapshot
 
