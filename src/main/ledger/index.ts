@@ -19,11 +19,11 @@ import {
 } from './backups'
 import type { Ctx } from './context'
 import type { Db } from './db'
-import { type LedgerError } from './errors'
+import { LedgerError } from './errors'
 import { quickCheckFile } from './file-check'
 import { identityPath, refusal, writeIdentity } from './identity'
 import { recordObservation } from './observations'
-import { openChecked, recordCount } from './open-checks'
+import { isInMemory, openChecked, recordCount } from './open-checks'
 import {
   findRecentSimilar,
   getByRemoteId,
@@ -61,6 +61,7 @@ export function openLedger(file: string, o: LedgerOptions = {}): Ledger {
   // The identity follows every committed write that moved the head. A failure here (disk full) leaves it
   // behind the ledger, which the next open accepts; the next commit tries again.
   const syncIdentity = (): void => {
+    if (isInMemory(file)) return
     try {
       const head = readHead(ctx.db)
       if (written && written.seq === head.seq && written.hash === head.hash) return
@@ -84,7 +85,10 @@ export function openLedger(file: string, o: LedgerOptions = {}): Ledger {
   const ctx = { nowIso: () => nowDate().toISOString() } as Ctx
   let version = open()
 
-  const backup = (reason: BackupReason): BackupInfo => createBackup(ctx.db.raw, file, reason, nowDate())
+  const backup = (reason: BackupReason): BackupInfo => {
+    if (isInMemory(file)) throw new LedgerError('invalid_input', 'an in-memory ledger has no backups')
+    return createBackup(ctx.db.raw, file, reason, nowDate())
+  }
 
   return {
     file,
@@ -124,9 +128,10 @@ export function openLedger(file: string, o: LedgerOptions = {}): Ledger {
       else quickChecked = true
       return problems
     },
-    backups: () => listBackups(file),
+    backups: () => (isInMemory(file) ? [] : listBackups(file)),
     backup,
-    backupIfDue: (maxAgeMs) => (backupDue(file, nowDate(), maxAgeMs) ? backup('daily') : null),
+    backupIfDue: (maxAgeMs) =>
+      !isInMemory(file) && backupDue(file, nowDate(), maxAgeMs) ? backup('daily') : null,
     restoreBackup: (name, operator) => {
       const source = backupPath(file, name)
       const replacedHead = readHead(ctx.db)

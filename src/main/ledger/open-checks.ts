@@ -63,6 +63,10 @@ function checkAgainstIdentity(db: Db, file: string, identity: LedgerIdentity, ve
   }
 }
 
+export function isInMemory(file: string): boolean {
+  return file === ':memory:' || file === ''
+}
+
 /** Files up to this size are quick_checked on open; larger ones on a worker right after (file-check.ts). */
 export const SYNC_QUICK_CHECK_MAX_BYTES = 64 * 1024 * 1024
 
@@ -72,8 +76,10 @@ export function openChecked(
   now: () => Date,
   syncQuickCheckMaxBytes: number = SYNC_QUICK_CHECK_MAX_BYTES,
 ): OpenedLedger & { quickChecked: boolean } {
-  const identity = readIdentity(file)
-  const st = statSync(file, { throwIfNoEntry: false })
+  // An in-memory database (tests) has no file to guard: no identity, no backups.
+  const inMemory = isInMemory(file)
+  const identity = inMemory ? null : readIdentity(file)
+  const st = inMemory ? undefined : statSync(file, { throwIfNoEntry: false })
   if (identity) {
     if (!st) throw refusal('ledger_missing', file, 'file not found')
     if (st.size === 0) throw refusal('ledger_empty', file, 'file is 0 bytes')
@@ -101,12 +107,13 @@ export function openChecked(
     const version = migrate(db.raw)
     if (identity) checkAgainstIdentity(db, file, identity, version)
     const ledgerId = readLedgerId(db)
-    writeIdentity(file, {
-      ledgerId,
-      head: readHead(db),
-      records: recordCount(db),
-      now: new Date().toISOString(),
-    })
+    if (!inMemory)
+      writeIdentity(file, {
+        ledgerId,
+        head: readHead(db),
+        records: recordCount(db),
+        now: new Date().toISOString(),
+      })
     return { db, version, ledgerId, quickChecked }
   } catch (e) {
     db.close()
