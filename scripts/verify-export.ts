@@ -2,12 +2,14 @@
  * Verifies an export offline: npx tsx scripts/verify-export.ts <manifest.json | export folder> [--expect-key <fp>]
  * [--against <older manifest.json | folder>]
  * (npm run verify-export -- …). Exit 0: intact (and signed by the expected key when --expect-key is given);
- * 1: not intact; 2: usage error. One line per problem. --json prints the verification as JSON instead.
+ * 1: not intact; 2: usage error. The verdict first and last, one line per problem between. --json prints the
+ * verification as JSON instead. Every character that could drive the terminal is printed escaped (terminal-text.ts).
  */
 import path from 'node:path'
 // Not records/index: that pulls in the ledger (node:sqlite), which an auditor's verification never needs.
 import { isFingerprint } from '../src/main/records/sign'
 import { checkAgainst } from '../src/main/records/against'
+import { escapeForTerminal } from '../src/main/records/terminal-text'
 import { verifyExport, type ExportVerification } from '../src/main/records/verify'
 
 const USAGE = `usage: verify-export <manifest.json | export folder> [--expect-key "<fingerprint>"] [--json]
@@ -67,8 +69,16 @@ function parseArgs(argv: readonly string[]): Args | string {
   }
 }
 
-export function report(v: ExportVerification, manifestArg: string, expectKey?: string): string {
-  const lines: string[] = [`Export:      ${path.resolve(manifestArg)}`]
+/** The verdict: printed first (what the eye meets) and last (what stays on screen). */
+function verdict(v: ExportVerification): string {
+  return v.ok
+    ? 'RESULT: INTACT — every file matches the signed manifest'
+    : `RESULT: NOT INTACT — ${v.problems.length} problem${v.problems.length === 1 ? '' : 's'}`
+}
+
+/** The report's lines, unescaped: `print` escapes every one. */
+function reportLines(v: ExportVerification, manifestArg: string, expectKey?: string): string[] {
+  const lines: string[] = [verdict(v), `Export:      ${path.resolve(manifestArg)}`]
   const m = v.manifest
   const signer = v.signerFingerprint || '(no usable key)'
   const keyNote =
@@ -87,12 +97,21 @@ export function report(v: ExportVerification, manifestArg: string, expectKey?: s
   for (const p of v.problems) lines.push(`PROBLEM  ${p.file}  [${p.check}]  ${p.detail}`)
   for (const u of v.unlisted)
     lines.push(`note     ${u}  is not listed in the manifest (not covered by the signature)`)
-  lines.push(
-    v.ok
-      ? 'RESULT: INTACT — every file matches the signed manifest'
-      : `RESULT: NOT INTACT — ${v.problems.length} problem${v.problems.length === 1 ? '' : 's'}`,
-  )
-  return lines.join('\n')
+  lines.push(verdict(v))
+  return lines
+}
+
+/** The report as printed: every line escaped (terminal-text.ts). */
+export function report(v: ExportVerification, manifestArg: string, expectKey?: string): string {
+  return printable(reportLines(v, manifestArg, expectKey).join('\n'))
+}
+
+/**
+ * Every string this CLI prints goes through here: line by line, so the line breaks are ours and every control,
+ * DEL or bidirectional character inside a line (from the manifest, a file name, an argument) is shown as \uXXXX.
+ */
+function printable(text: string): string {
+  return text.split('\n').map(escapeForTerminal).join('\n')
 }
 
 export async function main(argv: readonly string[]): Promise<number> {
@@ -102,7 +121,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       console.log(USAGE)
       return 0
     }
-    console.error(`verify-export: ${args}\n\n${USAGE}`)
+    console.error(printable(`verify-export: ${args}\n\n${USAGE}`))
     return 2
   }
   const v = await verifyExport(
@@ -115,8 +134,11 @@ export async function main(argv: readonly string[]): Promise<number> {
     v.ok = v.ok && problems.length === 0
   }
   // The collected audit data is for the check above, not for printing.
-  const { audit: _audit, ...printable } = v
-  console.log(args.json ? JSON.stringify(printable, null, 2) : report(v, args.manifest, args.expectKey))
+  const { audit: _audit, ...shown } = v
+  // JSON text escaped stays JSON with the same meaning (\uXXXX is a JSON escape).
+  console.log(
+    args.json ? printable(JSON.stringify(shown, null, 2)) : report(v, args.manifest, args.expectKey),
+  )
   return v.ok ? 0 : 1
 }
 
@@ -126,7 +148,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(__filename
       process.exitCode = code
     },
     (e: unknown) => {
-      console.error(`verify-export: ${e instanceof Error ? e.message : String(e)}`)
+      console.error(printable(`verify-export: ${e instanceof Error ? e.message : String(e)}`))
       process.exitCode = 1
     },
   )

@@ -22,6 +22,8 @@ import { LedgerError } from './ledger/errors'
 import { safeStorageCrypto } from './secrets/safe-storage'
 import { openFileVault } from './secrets/vault'
 import { electronSettingsStore } from './shell/electron-settings-store'
+import { chooseFolderWithDialog } from './shell/electron-folder-dialog'
+import { quietSqliteExperimentalWarning } from './shell/quiet-warnings'
 import {
   APP_HOST,
   APP_ORIGIN,
@@ -30,9 +32,14 @@ import {
   isAllowedSender,
   readRendererAsset,
   RENDERER_HEADERS,
+  rendererHeadersFor,
 } from './shell/renderer-policy'
+import { reportStartupFailure } from './shell/startup-failure'
 
-const devServerUrl = !app.isPackaged ? process.env['ELECTRON_RENDERER_URL'] : undefined
+quietSqliteExperimentalWarning()
+
+// `||`: an empty variable means no dev server, not an empty URL to load.
+const devServerUrl = (!app.isPackaged && process.env['ELECTRON_RENDERER_URL']) || undefined
 const rendererDir = join(__dirname, '../renderer')
 
 protocol.registerSchemesAsPrivileged([
@@ -57,12 +64,20 @@ if (!app.requestSingleInstanceLock()) {
     .whenReady()
     .then(start)
     .catch((e: unknown) => {
-      console.error('start failed', e instanceof Error ? e.name : e)
-      // A ledger refused at open (empty, replaced, older, damaged): the operator must read why, in both languages,
-      // before the app goes; nothing was changed on disk.
-      if (e instanceof LedgerError && e.userMessage) {
-        dialog.showErrorBox('Tesouraria DePix', `${e.userMessage['pt-BR']}\n\n${e.userMessage.en}`)
-      }
+      const { logFile } = reportStartupFailure(e, {
+        dataDir: app.getPath('userData'),
+        systemLocales: app.getPreferredSystemLanguages(),
+        header: `${app.getName()} ${app.getVersion()} ${process.platform}`,
+        // A ledger refused at open (empty, replaced, older, damaged) says why in its own words, both languages.
+        showErrorBox: (title, content) =>
+          dialog.showErrorBox(
+            title,
+            e instanceof LedgerError && e.userMessage
+              ? `${e.userMessage['pt-BR']}\n\n${e.userMessage.en}\n\n${content}`
+              : content,
+          ),
+      })
+      console.error(`start failed; details in ${logFile ?? 'no log file'}`)
       app.exit(1)
     })
 }
@@ -102,7 +117,8 @@ async function start(): Promise<void> {
   )
   ses.setPermissionCheckHandler((_wc, permission) => ALLOWED_PERMISSIONS.has(permission))
   ses.webRequest.onHeadersReceived((details, callback) => {
-    callback({ responseHeaders: { ...details.responseHeaders, ...asHeaderLists(RENDERER_HEADERS) } })
+    const headers = rendererHeadersFor(details.url, devServerUrl)
+    callback({ responseHeaders: { ...details.responseHeaders, ...asHeaderLists(headers) } })
   })
   protocol.handle(APP_SCHEME, async (request) => {
     const url = new URL(request.url)
@@ -123,15 +139,7 @@ async function start(): Promise<void> {
     app: { name: app.getName(), version: app.getVersion(), platform: process.platform },
     operator: userInfo().username,
     ports: {
-      chooseDirectory: async (purpose) => {
-        const properties: Array<'openDirectory' | 'createDirectory'> =
-          purpose === 'export' ? ['openDirectory', 'createDirectory'] : ['openDirectory']
-        const win = BrowserWindow.getFocusedWindow()
-        const r = win
-          ? await dialog.showOpenDialog(win, { properties })
-          : await dialog.showOpenDialog({ properties })
-        return r.canceled ? null : (r.filePaths[0] ?? null)
-      },
+      chooseDirectory: chooseFolderWithDialog,
       openExternal: (url) => shell.openExternal(url),
     },
     log: (line) => console.log(line),

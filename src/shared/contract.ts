@@ -90,7 +90,9 @@ export const sessionViewSchema = z.object({
 export type SessionView = z.infer<typeof sessionViewSchema>
 
 export const allowanceSchema = z.object({
+  /** In force: below `configuredPerMinute` when the client lowered it after repeated 429s. */
   limitPerMinute: z.number(),
+  configuredPerMinute: z.number().optional(),
   available: z.number(),
   nextTokenInMs: z.number(),
 })
@@ -175,10 +177,19 @@ export const unknownResolutionSchema = z.union([
   z.strictObject({ notCreated: z.literal(true) }),
 ])
 
+/** A one-use token for a folder main's own dialog handed out (32 random bytes, base64url); never a path. */
+export const folderTokenSchema = z.string().regex(/^[A-Za-z0-9_-]{43}$/)
+export const FOLDER_PURPOSES = ['export', 'review'] as const
+export const folderChoiceSchema = z.object({
+  token: z.string(),
+  /** What the user picked, to show; sending it back names nothing. */
+  folder: z.string(),
+})
+
 export const EXPORT_FORMATS = ['csv', 'json', 'html'] as const
 export const exportRequestSchema = z.strictObject({
-  /** Absent: main asks with the OS folder dialog. */
-  dir: z.string().min(1).max(4096).optional(),
+  /** From `dialog:chooseFolder` with purpose `export`; works once. */
+  folder: folderTokenSchema,
   formats: z.array(z.enum(EXPORT_FORMATS)).min(1),
   filter: recordFilterSchema.omit({ limit: true, offset: true, sort: true }).optional(),
   csvDelimiter: z.enum([';', ',']).optional(),
@@ -195,11 +206,23 @@ export const verifyProblemSchema = z.object({
   check: z.enum(['missing', 'hash', 'signature', 'schema', 'row_count', 'totals', 'audit']),
   detail: z.string(),
 })
+/** Whether the export's signer is the key the reviewer expected (a valid signature alone proves nothing). */
+export const reviewSignerSchema = z.object({
+  /** `none`: no expected fingerprint given, so "signed by an unknown key". */
+  match: z.enum(['match', 'mismatch', 'none']),
+  /** The fingerprint compared with, as keyFingerprint prints it; null when none. */
+  expected: z.string().nullable(),
+  /** `this_computer`: prefilled because the export carries this installation's own key. */
+  source: z.enum(['this_computer', 'entered']).nullable(),
+})
+export type ReviewSigner = z.infer<typeof reviewSignerSchema>
+
 export const reviewSummarySchema = z.object({
   dir: z.string(),
   ok: z.boolean(),
   problems: z.array(verifyProblemSchema),
   signerFingerprint: z.string(),
+  signer: reviewSignerSchema,
   /** Facts read from the manifest (shown even when verification failed, marked as such). */
   manifest: z
     .object({
@@ -291,14 +314,24 @@ export const channels = {
     output: z.object({ on: z.boolean() }),
   },
 
-  'records:export': { input: exportRequestSchema, output: exportResultSchema.nullable() },
+  /** Main's own folder dialog; the answer stays in main behind a one-use token. Null: cancelled. */
+  'dialog:chooseFolder': {
+    input: z.strictObject({ purpose: z.enum(FOLDER_PURPOSES) }),
+    output: folderChoiceSchema.nullable(),
+  },
+  'records:export': { input: exportRequestSchema, output: exportResultSchema },
   'records:publicKey': {
     input: none,
     output: z.object({ fingerprint: z.string(), publicKeyPem: z.string() }),
   },
   'review:open': {
-    input: z.strictObject({ dir: z.string().min(1).max(4096).optional() }),
-    output: reviewSummarySchema.nullable(),
+    input: z.strictObject({ folder: folderTokenSchema }),
+    output: reviewSummarySchema,
+  },
+  /** Compares the open review's signer with a fingerprint the reviewer got out of band; empty clears it. */
+  'review:checkSigner': {
+    input: z.strictObject({ expected: z.string().max(200) }),
+    output: reviewSignerSchema,
   },
   'review:list': { input: recordFilterSchema, output: recordPageSchema },
   'review:close': { input: none, output: z.null() },

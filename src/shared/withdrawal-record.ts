@@ -174,4 +174,9 @@ export interface StatusTotal {
   count: number
   depositCents: number
   payoutCents: number
+  /**
+   * Fees withheld on the group's refunds (money-totals.ts `refundFeeCents`). Absent in the totals of exports made
+   * before it existed, and in totals recomputed from a CSV file (which has no refund-fee column).
+   */
+  refundFeeCents?: number
 }

@@ -49,10 +49,9 @@ const RANKS: Readonly<Record<KnownStatus, number>> = {
 }
 
 /**
- * An unknown status ranks just above `unsent`: the only status known to precede everything is `unsent`, so a
- * new name is most likely a later step; but it is not known to follow `sending`/`error`, so it never replaces
- * them, and (not being terminal) never replaces a terminal status. The cost: a genuinely newer unknown status
- * after `sending` is stored in the history but not shown as current until a known status follows.
+ * An unknown status ranks just above `unsent`. Rank only orders known statuses: between a known and an unknown
+ * status the order of observation decides (see `decideStatus`), because our observations come from polling, one
+ * request per record at a time, so the later answer is the newer state.
  */
 export const UNKNOWN_STATUS_RANK = 0.5
 
@@ -62,9 +61,10 @@ export function statusRank(raw: string): number {
 }
 
 /**
- * Terminal statuses stop the status tracker. `error` is terminal only once a refund is recorded (spec §3.2: a
- * failed payout without a refund waits for the operator, and may still be refunded). Unknown is never terminal:
- * polling on costs one request, stopping early could hide money movement.
+ * Terminal statuses cannot move forward through the payout: `decideStatus` never replaces one by a non-terminal
+ * status, and funding instructions are not shown for them. `error` is terminal only once a refund is recorded
+ * (spec §3.2: a failed payout without a refund waits for the operator, and may still be refunded). Unknown is never
+ * terminal.
  */
 export function isTerminalStatus(raw: string, hasRefund: boolean): boolean {
   switch (normalizeStatus(raw)) {
@@ -78,6 +78,27 @@ export function isTerminalStatus(raw: string, hasRefund: boolean): boolean {
     default:
       return false
   }
+}
+
+/**
+ * Terminal-looking statuses the service can still move: a deposit that arrives after expiry or cancellation is
+ * returned to the refund address (`refunded`, with a `refund` object once the return is sent), and a `refunded`
+ * whose `refund` object is not there yet will gain its txid. The tracker keeps asking about these, slowly.
+ */
+export function isLingeringStatus(raw: string, hasRefund: boolean): boolean {
+  if (hasRefund) return false
+  const s = normalizeStatus(raw)
+  return s === 'expired' || s === 'cancelled' || s === 'refunded'
+}
+
+/**
+ * Settled: nothing about the money can change any more, so the status tracker stops. The payout was made
+ * (`sent`), or the return of the token is recorded (a `refund` object, whatever the status string says).
+ * Everything else, unknown statuses included, is still asked about: a poll costs one request, stopping early
+ * could hide money movement.
+ */
+export function isSettledStatus(raw: string, hasRefund: boolean): boolean {
+  return hasRefund || normalizeStatus(raw) === 'sent'
 }
 
 export const STATUS_CATEGORIES = [
@@ -129,16 +150,21 @@ export interface StatusDecision {
   conflict: boolean
 }
 
+/** A deposit after expiry or cancellation is returned: these lead to `refunded` without contradicting it. */
+const NORMAL_TERMINAL_MOVES = new Set(['error>refunded', 'expired>refunded', 'cancelled>refunded'])
+
 /**
  * Whether an observed status replaces the current one. Out-of-order reports (webhooks are unordered, spec §6.2
- * rule 6; concurrent polls can cross) must never move a record backwards:
+ * rule 6; a create's own status check can cross a tracker poll) must never move a record backwards:
  * - a terminal status is never replaced by a non-terminal one;
- * - a higher rank replaces, a lower rank does not;
+ * - between two known statuses, a higher rank replaces, a lower rank does not;
+ * - when either status is unknown, the later observation replaces: rank says nothing about a status we do not
+ *   know, and our observations come from polling, whose order is the true order;
  * - equal rank: the later observation replaces (same status with fresher fields), except that one terminal
  *   status never replaces a different terminal status of equal rank (sent vs expired vs cancelled): the first
  *   stays and the disagreement is reported as a conflict.
- * `error` → `refunded` is the normal end of a failed payout; any other change between two different terminal
- * statuses is a conflict, applied or not.
+ * `error`, `expired` or `cancelled` → `refunded` is a normal end (the token came back); any other change between
+ * two different terminal statuses is a conflict, applied or not.
  */
 export function decideStatus(current: StatusPoint | null, next: StatusPoint): StatusDecision {
   if (current === null) return { replace: true, conflict: false }
@@ -147,8 +173,9 @@ export function decideStatus(current: StatusPoint | null, next: StatusPoint): St
   const nxt = normalizeStatus(next.status)
   const curTerminal = isTerminalStatus(cur, current.hasRefund)
   const nextTerminal = isTerminalStatus(nxt, hasRefund)
-  const conflict = curTerminal && nextTerminal && cur !== nxt && !(cur === 'error' && nxt === 'refunded')
+  const conflict = curTerminal && nextTerminal && cur !== nxt && !NORMAL_TERMINAL_MOVES.has(`${cur}>${nxt}`)
   if (curTerminal && !nextTerminal) return { replace: false, conflict }
+  if (!isKnownStatus(cur) || !isKnownStatus(nxt)) return { replace: next.at >= current.at, conflict }
   const rc = statusRank(cur)
   const rn = statusRank(nxt)
   if (rn !== rc) return { replace: rn > rc, conflict }

@@ -71,7 +71,7 @@ const OWN_MESSAGES = {
     en: `The EUID can be at most ${EUID_MAX_LENGTH} characters long.`,
   },
   beneficiary_required: {
-    'pt-BR': 'Identifique o recebedor: informe o CPF/CNPJ ou o EUID.',
+    'pt-BR': 'Identifique o favorecido: informe o CPF/CNPJ ou o EUID.',
     en: 'Identify the beneficiary: enter the CPF/CNPJ or the EUID.',
   },
   amount_required: { 'pt-BR': 'Informe o valor.', en: 'Enter the amount.' },
@@ -88,11 +88,11 @@ const OWN_MESSAGES = {
     en: 'The amount must be a whole number of cents.',
   },
   amount_below_min: {
-    'pt-BR': 'O valor mínimo por saque é R$ 2,00.',
+    'pt-BR': 'O valor mínimo por pagamento é R$ 2,00.',
     en: 'The minimum per withdrawal is R$2.00.',
   },
   amount_above_max: {
-    'pt-BR': 'O valor máximo por saque é R$ 6.000,00.',
+    'pt-BR': 'O valor máximo por pagamento é R$ 6.000,00.',
     en: 'The maximum per withdrawal is R$6,000.00.',
   },
   refund_address_required: {

@@ -7,6 +7,9 @@ import {
   type ExportFormValues,
 } from '../../src/renderer/src/components/export/logic'
 
+/** The shape main's dialog hands out (32 random bytes, base64url). */
+const FOLDER_TOKEN = 'A'.repeat(43)
+
 const BASE: ExportFormValues = {
   profile: '',
   statuses: [],
@@ -44,7 +47,9 @@ describe('buildExportRequest', () => {
     const req = buildExportRequest(BASE)
     expect(req).toEqual({ formats: ['csv', 'json', 'html'], csvDelimiter: ';', locale: 'pt-BR' })
     expect('dir' in req).toBe(false)
-    expect(exportRequestSchema.safeParse(req).success).toBe(true)
+    // Main refuses it until the folder token of its own dialog is added.
+    expect(exportRequestSchema.safeParse(req).success).toBe(false)
+    expect(exportRequestSchema.safeParse({ ...req, folder: FOLDER_TOKEN }).success).toBe(true)
   })
   it('turns calendar days into an inclusive São Paulo range with an exclusive end', () => {
     const req = buildExportRequest({
@@ -68,7 +73,7 @@ describe('buildExportRequest', () => {
       },
       locale: 'en',
     })
-    expect(exportRequestSchema.safeParse(req).success).toBe(true)
+    expect(exportRequestSchema.safeParse({ ...req, folder: FOLDER_TOKEN }).success).toBe(true)
   })
   it('an open-ended range sends only the bound given', () => {
     expect(buildExportRequest({ ...BASE, toDay: '2025-12-31' }).filter).toEqual({

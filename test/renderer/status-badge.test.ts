@@ -76,6 +76,28 @@ describe('badgeModel', () => {
     }
     expect(status['pt-BR'].remote.unsent).toBe('Aguardando depósito')
     expect(status['pt-BR'].remote.sent).toBe('Pago')
-    expect(status['pt-BR'].remote.refunded).toBe('Reembolsado')
+    expect(status['pt-BR'].remote.refunded).toBe('Devolvido')
+  })
+})
+
+describe('StatusBadge text', () => {
+  it('an unknown status reads "Situação não reconhecida (code)", never the code followed by "?"', async () => {
+    const { renderToStaticMarkup } = await import('react-dom/server')
+    const { createElement } = await import('react')
+    const { StatusBadge } = await import('../../src/renderer/src/components/StatusBadge')
+    const { default: i18n } = await import('../../src/renderer/src/i18n')
+    await i18n.changeLanguage('pt-BR')
+    const html = renderToStaticMarkup(
+      createElement(StatusBadge, { status: 'em_analise', localState: 'created', hasRefund: false }),
+    )
+    const text = html.replace(/<[^>]+>/g, '')
+    expect(text).toBe('Situação não reconhecida (em_analise)')
+    expect(text).not.toContain('?')
+    await i18n.changeLanguage('en')
+    const en = renderToStaticMarkup(
+      createElement(StatusBadge, { status: 'em_analise', localState: 'created', hasRefund: true }),
+    ).replace(/<[^>]+>/g, '')
+    expect(en).toBe('Unrecognised status (em_analise) · with refund')
+    await i18n.changeLanguage('pt-BR')
   })
 })

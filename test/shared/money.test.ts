@@ -216,6 +216,38 @@ describe('DePix amounts (8 decimals)', () => {
     )
   })
 
+  it.each([
+    [0, '0,00000000 DePix', '0.00000000 DePix', '0.00000000'],
+    [5, '0,05000000 DePix', '0.05000000 DePix', '0.05000000'],
+    [436_465, '4.364,65000000 DePix', '4,364.65000000 DePix', '4364.65000000'],
+    [100_000_000, '1.000.000,00000000 DePix', '1,000,000.00000000 DePix', '1000000.00000000'],
+    [-436_465, '-4.364,65000000 DePix', '-4,364.65000000 DePix', null],
+    [
+      MAX,
+      '90.071.992.547.409,91000000 DePix',
+      '90,071,992,547,409.91000000 DePix',
+      '90071992547409.91000000',
+    ],
+  ])('formatDePix(%i): pt-BR %s, en %s; wallet form %s', (cents, ptBR, en, wallet) => {
+    expect(formatDePix(cents)).toBe(ptBR)
+    expect(formatDePix(cents, 'pt-BR')).toBe(ptBR)
+    expect(formatDePix(cents, 'en')).toBe(en)
+    if (wallet !== null) expect(centsToDePix(cents)).toBe(wallet)
+    // Exactly 8 decimals, whatever the language.
+    expect(ptBR).toMatch(/,\d{8} DePix$/)
+    expect(en).toMatch(/\.\d{8} DePix$/)
+  })
+
+  it('formatDePix and centsToDePix hold the same digits: the display is the wallet form, grouped', () => {
+    fc.assert(
+      fc.property(fc.maxSafeNat(), (cents) => {
+        const wallet = centsToDePix(cents)
+        expect(formatDePix(cents, 'en').replace(/,/g, '')).toBe(`${wallet} DePix`)
+        expect(formatDePix(cents, 'pt-BR').replace(/\./g, '').replace(',', '.')).toBe(`${wallet} DePix`)
+      }),
+    )
+  })
+
   it('formatDePix keeps all 8 decimals for display', () => {
     expect(formatDePix(123_456)).toBe('1.234,56000000 DePix')
     expect(formatDePix(123_456, 'en')).toBe('1,234.56000000 DePix')

@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest'
 import {
   decideStatus,
   isKnownStatus,
+  isLingeringStatus,
+  isSettledStatus,
   isTerminalStatus,
   normalizeStatus,
   statusCategory,
@@ -40,6 +42,25 @@ describe('isTerminalStatus', () => {
   it.each(['unsent', 'sending', 'pending_review', ''])('%s is not terminal', (s) => {
     expect(isTerminalStatus(s, false)).toBe(false)
     if (s !== 'unsent' && s !== 'sending') expect(isTerminalStatus(s, true)).toBe(false)
+  })
+})
+
+describe('isLingeringStatus and isSettledStatus', () => {
+  it('expired, cancelled and refunded without a refund object can still change', () => {
+    for (const st of ['expired', 'Canceled', 'cancelled', 'refunded']) {
+      expect(isLingeringStatus(st, false)).toBe(true)
+      expect(isSettledStatus(st, false)).toBe(false)
+      expect(isLingeringStatus(st, true)).toBe(false)
+      expect(isSettledStatus(st, true)).toBe(true)
+    }
+  })
+  it('sent is settled; error, unknown and in-progress statuses are neither settled nor lingering', () => {
+    expect(isSettledStatus('sent', false)).toBe(true)
+    expect(isLingeringStatus('sent', false)).toBe(false)
+    for (const st of ['unsent', 'sending', 'error', 'em_analise', '']) {
+      expect(isSettledStatus(st, false)).toBe(false)
+      expect(isLingeringStatus(st, false)).toBe(false)
+    }
   })
 })
 
@@ -114,9 +135,24 @@ describe('decideStatus', () => {
     }
     expect(decideStatus(point('error', 1, true), point('brand_new', 2)).replace).toBe(false)
   })
-  it('lets an unknown status replace unsent but not sending', () => {
+  it('between a known and an unknown status, the later observation wins (polling order is the true order)', () => {
     expect(decideStatus(point('unsent', 1), point('em_analise', 2)).replace).toBe(true)
-    expect(decideStatus(point('sending', 1), point('em_analise', 2)).replace).toBe(false)
+    expect(decideStatus(point('sending', 1), point('em_analise', 2)).replace).toBe(true)
+    expect(decideStatus(point('error', 1), point('em_analise', 2)).replace).toBe(true)
+    expect(decideStatus(point('sending', 2), point('em_analise', 1)).replace).toBe(false)
+    expect(decideStatus(point('em_analise', 1), point('sending', 2)).replace).toBe(true)
+    expect(decideStatus(point('em_analise', 1), point('unsent', 2)).replace).toBe(true)
+    expect(decideStatus(point('em_analise', 2), point('unsent', 1)).replace).toBe(false)
+    expect(decideStatus(point('em_analise', 1), point('outro', 2)).replace).toBe(true)
+  })
+  it('a deposit after expiry or cancellation is returned: → refunded is applied without a conflict', () => {
+    for (const t of ['expired', 'cancelled']) {
+      expect(decideStatus(point(t, 1), point('refunded', 2))).toEqual({ replace: true, conflict: false })
+      expect(decideStatus(point(t, 1), point('refunded', 2, true))).toEqual({
+        replace: true,
+        conflict: false,
+      })
+    }
   })
   it('equal rank: the later observation wins, an earlier one does not', () => {
     expect(decideStatus(point('sent', 1), point('sent', 2)).replace).toBe(true)

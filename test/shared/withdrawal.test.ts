@@ -215,9 +215,9 @@ describe('describeDraftIssues', () => {
   it('gives one translated sentence per field path', () => {
     expect(describeDraftIssues(error, 'pt-BR')).toEqual({
       [DRAFT_ROOT_PATH]: 'Campo não reconhecido.',
-      'amount.cents': 'O valor mínimo por saque é R$ 2,00.',
-      taxNumber: 'Identifique o recebedor: informe o CPF/CNPJ ou o EUID.',
-      euid: 'Identifique o recebedor: informe o CPF/CNPJ ou o EUID.',
+      'amount.cents': 'O valor mínimo por pagamento é R$ 2,00.',
+      taxNumber: 'Identifique o favorecido: informe o CPF/CNPJ ou o EUID.',
+      euid: 'Identifique o favorecido: informe o CPF/CNPJ ou o EUID.',
     })
     expect(describeDraftIssues(error, 'en')['amount.cents']).toBe('The minimum per withdrawal is R$2.00.')
   })

@@ -10,6 +10,7 @@
  *
  * Tokens live in private fields of this object only: never in an error, a log line or SessionInfo.
  */
+import { MAINTENANCE_RETRY_AFTER_SECONDS } from '../../shared/api-limits'
 import { decodeJwt } from 'jose'
 import { AUTH_BODY_MAX_BYTES } from '../../shared/api-limits'
 import { contractError, errorFromResponse, toApiError } from './classify'
@@ -33,9 +34,11 @@ export interface SessionInfo {
   accessExpiresAt: string
 }
 
+/** `expiresAt`, `refreshAt` and `refreshIdleUntil` are on the monotonic clock; `expiresAtWall` is for display. */
 interface TokenState {
   access: string
   expiresAt: number
+  expiresAtWall: number
   refreshAt: number
   /** null once presented: a single-use token is never sent twice. */
   refreshToken: string | null
@@ -57,7 +60,10 @@ export interface AuthSessionDeps {
   transport: Transport
   timeouts: Timeouts
   redactor: Redactor
+  /** Wall clock, epoch ms: legacy token `exp` and the displayed expiry. */
   now: () => number
+  /** Monotonic ms: every lifetime and renewal decision, so a clock step cannot expire or prolong a session. */
+  monotonic: () => number
 }
 
 /**
@@ -107,7 +113,7 @@ export class AuthSession {
       sub: s.sub,
       scopes: [...s.scopes],
       env: s.env,
-      accessExpiresAt: iso(s.expiresAt),
+      accessExpiresAt: iso(s.expiresAtWall),
     }
   }
 
@@ -119,7 +125,8 @@ export class AuthSession {
   async signIn(): Promise<SessionInfo> {
     if (this.#config.kind === 'legacy_token') return this.#signInLegacy(this.#config.token)
     if (this.#flight) await this.#flight
-    else if (!this.#state || this.#deps.now() >= this.#state.refreshAt) await this.#run(() => this.#renew())
+    else if (!this.#state || this.#deps.monotonic() >= this.#state.refreshAt)
+      await this.#run(() => this.#renew())
     const info = this.info()
     if (!info) throw new ApiError({ kind: 'unauthorized', code: 'not_signed_in' })
     return info
@@ -151,7 +158,7 @@ export class AuthSession {
       return l.token
     }
     const s = this.#state
-    if (s && this.#deps.now() < s.refreshAt) return s.access
+    if (s && this.#deps.monotonic() < s.refreshAt) return s.access
     return this.#accessTokenSlow()
   }
 
@@ -162,12 +169,12 @@ export class AuthSession {
       s = this.#state
     }
     if (!s) throw new ApiError({ kind: 'unauthorized', code: 'not_signed_in' })
-    if (this.#deps.now() < s.refreshAt) return s.access
+    if (this.#deps.monotonic() < s.refreshAt) return s.access
     try {
       await this.renewAfter(s.access)
     } catch (e) {
       // A failed early renewal is not fatal while the current token is still comfortably valid.
-      if (this.#state === s && this.#deps.now() < s.expiresAt - 5_000) return s.access
+      if (this.#state === s && this.#deps.monotonic() < s.expiresAt - 5_000) return s.access
       throw e
     }
     const next = this.#state
@@ -210,10 +217,10 @@ export class AuthSession {
     if (
       s &&
       refreshToken !== null &&
-      (s.refreshIdleUntil === null || this.#deps.now() < s.refreshIdleUntil)
+      (s.refreshIdleUntil === null || this.#deps.monotonic() < s.refreshIdleUntil)
     ) {
       s.refreshToken = null
-      const sentAt = this.#deps.now()
+      const sentAt = { mono: this.#deps.monotonic(), wall: this.#deps.now() }
       try {
         const tokens = await this.#call('auth/refresh', { refresh_token: refreshToken })
         this.#apply(tokens, generation, sentAt)
@@ -223,10 +230,11 @@ export class AuthSession {
         if (
           (err.kind === 'network' && err.nothingSent) ||
           err.kind === 'rate_limited' ||
-          err.kind === 'maintenance'
+          (err.kind === 'maintenance' && err.retryAfterSeconds === MAINTENANCE_RETRY_AFTER_SECONDS)
         ) {
-          // Provably unused (never left; or stopped before the operation by a rate limit or a maintenance
-          // freeze, which creates nothing): it is still the live token.
+          // Provably unused (never left; or stopped before the operation by a rate limit or the maintenance
+          // freeze, `Retry-After: 300`, which executes nothing): it is still the live token. Any other 503 may
+          // have consumed it, and presenting it twice is a replay (spec section 5.3).
           if (this.#state === s && s.refreshToken === null) s.refreshToken = refreshToken
           throw err
         }
@@ -241,7 +249,7 @@ export class AuthSession {
     const config = this.#config
     if (config.kind !== 'client_credentials')
       throw new ApiError({ kind: 'unauthorized', code: 'not_signed_in' })
-    const sentAt = this.#deps.now()
+    const sentAt = { mono: this.#deps.monotonic(), wall: this.#deps.now() }
     let tokens: TokenResponse
     try {
       tokens = await this.#call('auth/login', {
@@ -261,7 +269,7 @@ export class AuthSession {
     this.#apply(tokens, generation, sentAt)
   }
 
-  #apply(t: TokenResponse, generation: number, sentAt: number): void {
+  #apply(t: TokenResponse, generation: number, sentAt: { mono: number; wall: number }): void {
     this.#deps.redactor.add(t.access_token)
     this.#deps.redactor.add(t.refresh_token)
     if (generation !== this.#generation) {
@@ -273,10 +281,11 @@ export class AuthSession {
     const claims = readClaims(t.access_token)
     this.#state = {
       access: t.access_token,
-      expiresAt: sentAt + lifetimeMs,
-      refreshAt: sentAt + refreshDelayMs(lifetimeMs),
+      expiresAt: sentAt.mono + lifetimeMs,
+      expiresAtWall: sentAt.wall + lifetimeMs,
+      refreshAt: sentAt.mono + refreshDelayMs(lifetimeMs),
       refreshToken: t.refresh_token,
-      refreshIdleUntil: t.refresh_expires_in !== undefined ? sentAt + t.refresh_expires_in * 1000 : null,
+      refreshIdleUntil: t.refresh_expires_in !== undefined ? sentAt.mono + t.refresh_expires_in * 1000 : null,
       scopes: t.scope ?? claims.scopes,
       sub: claims.sub,
       env: claims.env,

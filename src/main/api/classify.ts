@@ -6,6 +6,7 @@
  * or a readable success becomes `outcome_unknown`, because the service may have executed it and it has no
  * idempotency (spec §1.6). That includes 500/502/other 5xx, which for a read are `server`.
  */
+import { MAINTENANCE_RETRY_AFTER_SECONDS } from '../../shared/api-limits'
 import { ApiError, type ApiErrorInit, type ApiErrorKind } from './errors'
 import { readErrorBody } from './envelope'
 import type { Redactor } from './redact'
@@ -37,7 +38,7 @@ export function errorFromResponse(res: RawResponse, ctx: CallContext): ApiError 
     authError: fields.authError,
     errorMessage,
   }
-  const { kind, code } = kindForStatus(res.status, retryAfterSeconds !== undefined, ctx.creates)
+  const { kind, code } = kindForStatus(res.status, retryAfterSeconds, ctx.creates)
   init.kind = kind
   if (code) init.code = code
   if (kind === 'rate_limited' || kind === 'maintenance') init.retryAfterSeconds = retryAfterSeconds
@@ -47,7 +48,7 @@ export function errorFromResponse(res: RawResponse, ctx: CallContext): ApiError 
 
 function kindForStatus(
   status: number,
-  hasRetryAfter: boolean,
+  retryAfterSeconds: number | undefined,
   creates: boolean,
 ): { kind: ApiErrorKind; code?: ApiErrorInit['code'] } {
   switch (status) {
@@ -68,8 +69,14 @@ function kindForStatus(
     case 520:
       return { kind: 'business' }
     case 503:
-      if (hasRetryAfter) return { kind: 'maintenance' }
-      return { kind: creates ? 'outcome_unknown' : 'server' }
+      // The contract promises "nothing was created" only for the maintenance freeze, `Retry-After: 300` (spec
+      // section 7.2). On a create, any other 503 (another wait, an HTTP date, none) may follow an executed one.
+      if (creates) {
+        return retryAfterSeconds === MAINTENANCE_RETRY_AFTER_SECONDS
+          ? { kind: 'maintenance' }
+          : { kind: 'outcome_unknown' }
+      }
+      return { kind: retryAfterSeconds !== undefined ? 'maintenance' : 'server' }
   }
   if (status >= 500 && status <= 599) {
     return creates ? { kind: 'outcome_unknown', code: 'server_error_after_send' } : { kind: 'server' }

@@ -34,32 +34,44 @@ export const withdrawCreatedSchema = z
   .loose()
 export type WithdrawCreated = z.infer<typeof withdrawCreatedSchema>
 
+/**
+ * One field of a status answer: a value that breaks the contract becomes undefined (absent) instead of failing the
+ * whole answer. Status answers are facts about money; one odd field must not hide the others (a refund's txid
+ * next to a fractional amount). Which fields were dropped is read back with `invalidFields`.
+ */
+const field = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined)
+
 /** Spec §2.3: names beyond `txId` and `reason` are not shown, so the object is kept whole. */
 export const refundSchema = z
   .object({
-    txId: optString,
-    reason: optString,
+    txId: field(optString),
+    reason: field(optString),
   })
   .loose()
 export type WithdrawalRefund = z.infer<typeof refundSchema>
 
+/**
+ * GET /withdraw-status, read field by field: only `id` is required (an answer about no known withdrawal cannot be
+ * attributed); every other known field is dropped alone when its value breaks the contract, and `status` is then
+ * undefined. The answer as received is `ApiResult.raw`; the ledger stores that.
+ */
 export const withdrawalStatusSchema = z
   .object({
     id: z.string().min(1),
-    status: z.string(),
-    pixKey: optString,
-    expiration: optString,
-    depositAddress: optString,
-    depositAmountInCents: optCents,
-    payoutAmountInCents: optCents,
-    blockchainTxID: optString,
-    receiptUrl: optString,
-    receiverName: optString,
-    receiverTaxNumber: optString,
-    transferDate: optString,
-    centralBankId: optString,
-    refundAddress: optString,
-    refund: refundSchema.nullish(),
+    status: field(z.string()),
+    pixKey: field(optString),
+    expiration: field(optString),
+    depositAddress: field(optString),
+    depositAmountInCents: field(optCents),
+    payoutAmountInCents: field(optCents),
+    blockchainTxID: field(optString),
+    receiptUrl: field(optString),
+    receiverName: field(optString),
+    receiverTaxNumber: field(optString),
+    transferDate: field(optString),
+    centralBankId: field(optString),
+    refundAddress: field(optString),
+    refund: field(refundSchema.nullable()),
   })
   .loose()
 export type WithdrawalStatus = z.infer<typeof withdrawalStatusSchema>
@@ -194,6 +206,37 @@ export function readErrorBody(text: string): ErrorFields {
   set('denialMessage', inner?.denialMessage ?? top.denialMessage)
   set('authError', top.error)
   return out
+}
+
+/**
+ * Known fields present in the raw answer whose value the lenient schema dropped (wrong type, fractional cents), and
+ * `status` when it is missing or not a string. Nested: `refund.txId`.
+ */
+export function invalidFields(raw: unknown, parsed: Record<string, unknown>, shape: z.ZodObject): string[] {
+  if (typeof raw !== 'object' || raw === null) return []
+  const r = raw as Record<string, unknown>
+  const out: string[] = []
+  for (const key of Object.keys(shape.shape)) {
+    const given = r[key]
+    const kept = parsed[key]
+    if (given !== undefined && kept === undefined) out.push(key)
+    else if (key === 'refund' && isPlainObject(given) && isPlainObject(kept)) {
+      for (const sub of invalidFields(given, kept, refundSchema)) out.push(`refund.${sub}`)
+    }
+  }
+  if (shape === withdrawalStatusSchema && typeof parsed.status !== 'string' && !out.includes('status')) {
+    out.push('status')
+  }
+  return out
+}
+
+/** The fields of a GET /withdraw-status answer that were dropped as invalid (see `invalidFields`). */
+export function invalidStatusFields(raw: unknown, parsed: WithdrawalStatus): string[] {
+  return invalidFields(raw, parsed, withdrawalStatusSchema)
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v)
 }
 
 /** undefined when the text is not JSON. */

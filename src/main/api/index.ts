@@ -8,6 +8,7 @@
 import type { z } from 'zod'
 import type { EndpointName } from '../../shared/api-limits'
 import type { WithdrawRequest } from '../../shared/withdrawal'
+import { monotonicNow } from '../clock'
 import { AuthSession, type AuthConfig, type SessionInfo } from './auth-session'
 import { contractError, errorFromResponse, toApiError } from './classify'
 import { parseJson, salvageCreatedId } from './envelope'
@@ -55,6 +56,7 @@ export type { Timeouts } from './transport'
 export type { RetryPolicy } from './retry'
 export { DEFAULT_TIMEOUTS } from './transport'
 export { DEFAULT_RETRY } from './retry'
+export { invalidStatusFields } from './envelope'
 
 export interface DepixClientOptions {
   /** Normalised once: trailing `/` removed; `/api` and `/api/v2/auth` are added by the client. */
@@ -71,8 +73,13 @@ export interface DepixClientOptions {
   /** A call that would wait longer than this for a limiter token fails at once (nothing sent). Default 120 s. */
   limiterMaxWaitMs?: number
   retry?: Partial<RetryPolicy>
-  /** Epoch ms. Injectable for tests. */
+  /** Wall clock, epoch ms: HTTP dates and displayed times only. Injectable for tests. */
   now?: () => number
+  /**
+   * Monotonic ms for every wait, budget and lifetime (src/main/clock.ts). Defaults to `monotonicNow`, or to an
+   * injected `now` when only that is given (a test clock then drives both).
+   */
+  monotonic?: () => number
   sleep?: (ms: number) => Promise<void>
   random?: () => number
   userAgent?: string
@@ -80,6 +87,11 @@ export interface DepixClientOptions {
 
 export interface ApiResult<T> {
   data: T
+  /**
+   * `response` exactly as the service sent it, before any field was checked: what the ledger stores, so an
+   * observation keeps even the values `data` had to drop.
+   */
+  raw?: unknown
   requestId: string | null
   nonce: string | null
   status: number
@@ -111,6 +123,7 @@ interface CallInput {
 export function createDepixClient(opts: DepixClientOptions): DepixClient {
   const base = normalizeBaseUrl(opts.baseUrl)
   const now = opts.now ?? (() => Date.now())
+  const monotonic = opts.monotonic ?? opts.now ?? monotonicNow
   const sleep = opts.sleep ?? defaultSleep
   const random = opts.random ?? Math.random
   const retry: RetryPolicy = { ...DEFAULT_RETRY, ...opts.retry }
@@ -121,9 +134,9 @@ export function createDepixClient(opts: DepixClientOptions): DepixClient {
     limits: opts.rateLimits,
     enabled: opts.limiter !== 'off',
     maxWaitMs: opts.limiterMaxWaitMs,
-    now,
+    now: monotonic,
   })
-  const auth = new AuthSession(opts.auth, { transport, timeouts, redactor, now })
+  const auth = new AuthSession(opts.auth, { transport, timeouts, redactor, now, monotonic })
   let closed = false
 
   async function call<S extends z.ZodType>(
@@ -150,6 +163,7 @@ export function createDepixClient(opts: DepixClientOptions): DepixClient {
           bearer: token,
           headersTimeoutMs: def.creates ? timeouts.createHeadersMs : timeouts.headersMs,
           bodyTimeoutMs: timeouts.bodyMs,
+          ownConnection: def.creates,
         })
       } catch (e) {
         const err = toApiError(e, ctx)
@@ -221,6 +235,7 @@ export function createDepixClient(opts: DepixClientOptions): DepixClient {
     }
     return {
       data: parsed.data.response as z.output<S>,
+      raw: (json as { response?: unknown }).response,
       requestId: res.requestId,
       nonce: res.nonce,
       status: res.status,

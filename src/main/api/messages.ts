@@ -151,11 +151,11 @@ const MESSAGE_CODES: Readonly<Record<string, Text>> = {
     en: 'The wallet of this network is unavailable now; try later.',
   },
   SPLIT_ADDRESS_REQUIRED: {
-    'pt-BR': 'A taxa de divisão exige um endereço de divisão.',
+    'pt-BR': 'A tarifa de divisão exige um endereço de divisão.',
     en: 'A split fee requires a split address.',
   },
   SPLIT_FEE_REQUIRED: {
-    'pt-BR': 'O endereço de divisão exige uma taxa de divisão.',
+    'pt-BR': 'O endereço de divisão exige uma tarifa de divisão.',
     en: 'A split address requires a split fee.',
   },
   SPLIT_ADDRESS_CONFLICT: {
@@ -163,7 +163,7 @@ const MESSAGE_CODES: Readonly<Record<string, Text>> = {
     en: 'The split address equals the payout address.',
   },
   SPLIT_PORTION_TOO_LARGE: {
-    'pt-BR': 'A divisão não cabe após a taxa: aumente o valor ou reduza a porcentagem.',
+    'pt-BR': 'A divisão não cabe após a tarifa: aumente o valor ou reduza a porcentagem.',
     en: 'The split does not fit after the fee: raise the amount or lower the percentage.',
   },
   PERMISSION_NOT_ENABLED: {
@@ -190,7 +190,7 @@ const MESSAGE_CODES: Readonly<Record<string, Text>> = {
     en: 'Deposit not found on this account.',
   },
   WITHDRAW_NOT_FOUND: {
-    'pt-BR': 'Saque não encontrado nesta conta.',
+    'pt-BR': 'Pagamento não encontrado nesta conta.',
     en: 'Withdrawal not found on this account.',
   },
   DEPOSIT_DAILY_LIMIT_REACHED: {

@@ -2,12 +2,20 @@
  * Client-side token buckets, one per endpoint, mirroring the service's model (spec §8.1): capacity = one minute's
  * worth, continuous refill at limit/60 s. Callers wait in a FIFO queue for a token instead of failing, so normal
  * use never earns a 429. A 429 that still arrives empties the bucket until its `Retry-After`.
+ *
+ * Repeated 429s mean the configured limit is above the account's real one (a profile allowance set too high):
+ * the second 429 within 5 minutes halves the endpoint's limit (never below 1 a minute), and every 30 minutes
+ * without a 429 doubles it back towards the configured value. `allowance()` shows both figures.
  */
 import { DEFAULT_RATE_LIMITS, ENDPOINTS, type EndpointName } from '../../shared/api-limits'
+import { clampTimerMs, monotonicNow } from '../clock'
 import { ApiError } from './errors'
 
 export interface Allowance {
+  /** The limit in force: the configured one, or lower after repeated 429s. */
   limitPerMinute: number
+  /** The limit the profile configured (or the spec default); `limitPerMinute` below it means "lowered". */
+  configuredPerMinute?: number
   /** Tokens in the bucket now; fractional while refilling (not money). */
   available: number
   /** 0 when a call would leave now; otherwise when the next token appears. */
@@ -22,11 +30,18 @@ export interface RateLimiterOptions {
   enabled?: boolean
   /** A call that would wait longer than this is refused at once (nothing sent) rather than parked. */
   maxWaitMs?: number
+  /** Monotonic ms (src/main/clock.ts): a wall-clock step must not empty or freeze a bucket. */
   now?: () => number
 }
 
 // Floating-point refill can leave 0.9999999 where exactly one token is due.
 const EPSILON = 1e-9
+
+/** Two 429s this close together lower the endpoint's limit. */
+export const ADAPT_WINDOW_MS = 5 * 60_000
+/** A lowered limit is doubled back after this long without a 429. */
+export const RECOVER_AFTER_MS = 30 * 60_000
+const MIN_ADAPTED_LIMIT = 1
 
 interface Waiter {
   resolve: () => void
@@ -34,9 +49,15 @@ interface Waiter {
 }
 
 interface Bucket {
-  readonly limit: number
+  /** In force; below `configured` after repeated 429s. */
+  limit: number
+  readonly configured: number
   /** tokens per ms */
-  readonly rate: number
+  rate: number
+  /** When the last counted 429 arrived (null: none yet). */
+  last429: number | null
+  /** When the limit last changed by adaptation. */
+  adaptedAt: number
   /** Token level valued at time `at`; before `at` (a 429 penalty) the bucket is empty. */
   tokens: number
   at: number
@@ -56,12 +77,23 @@ export class RateLimiter {
   constructor(opts: RateLimiterOptions = {}) {
     this.#enabled = opts.enabled ?? true
     this.#maxWaitMs = opts.maxWaitMs ?? 120_000
-    this.#now = opts.now ?? (() => Date.now())
+    this.#now = opts.now ?? monotonicNow
     const start = this.#now()
     this.#buckets = new Map(
       ENDPOINTS.map((name) => {
         const limit = validLimit(opts.limits?.[name]) ?? DEFAULT_RATE_LIMITS[name]
-        return [name, { limit, rate: limit / 60_000, tokens: limit, at: start, queue: [], timer: null }]
+        const b: Bucket = {
+          limit,
+          configured: limit,
+          rate: limit / 60_000,
+          last429: null,
+          adaptedAt: start,
+          tokens: limit,
+          at: start,
+          queue: [],
+          timer: null,
+        }
+        return [name, b]
       }),
     )
   }
@@ -76,6 +108,7 @@ export class RateLimiter {
     if (this.#closed) return Promise.reject(closedError(endpoint))
     const b = this.#bucket(endpoint)
     const now = this.#now()
+    recover(b, now)
     if (b.queue.length === 0 && level(b, now) + EPSILON >= 1) {
       take(b, now)
       this.#changed()
@@ -103,9 +136,14 @@ export class RateLimiter {
   penalize(endpoint: EndpointName, retryAfterMs: number): void {
     if (!this.#enabled) return
     const b = this.#bucket(endpoint)
-    const until = this.#now() + Math.max(0, retryAfterMs)
+    const now = this.#now()
+    adapt(b, now)
+    const until = now + Math.max(0, retryAfterMs)
     // Never shorten a longer penalty already in force.
-    if (b.at > until) return
+    if (b.at > until) {
+      this.#changed()
+      return
+    }
     b.tokens = 1
     b.at = until
     this.#schedule(endpoint, b)
@@ -117,12 +155,20 @@ export class RateLimiter {
     const out = {} as Allowances
     for (const [name, b] of this.#buckets) {
       if (!this.#enabled) {
-        out[name] = { limitPerMinute: b.limit, available: b.limit, nextTokenInMs: 0, queued: 0 }
+        out[name] = {
+          limitPerMinute: b.limit,
+          configuredPerMinute: b.configured,
+          available: b.limit,
+          nextTokenInMs: 0,
+          queued: 0,
+        }
         continue
       }
+      recover(b, now)
       const available = level(b, now)
       out[name] = {
         limitPerMinute: b.limit,
+        configuredPerMinute: b.configured,
         available,
         nextTokenInMs: available + EPSILON >= 1 ? 0 : Math.ceil(waitForTokens(b, now, 1)),
         queued: b.queue.length,
@@ -156,7 +202,7 @@ export class RateLimiter {
     if (b.timer) clearTimeout(b.timer)
     b.timer = null
     if (b.queue.length === 0) return
-    const delay = Math.max(1, Math.ceil(waitForTokens(b, this.#now(), 1)))
+    const delay = clampTimerMs(Math.max(1, Math.ceil(waitForTokens(b, this.#now(), 1))))
     b.timer = setTimeout(() => {
       b.timer = null
       this.#pump(endpoint, b)
@@ -212,6 +258,42 @@ function waitForTokens(b: Bucket, now: number, n: number): number {
   const start = Math.max(now, b.at)
   const have = now < b.at ? b.tokens : level(b, now)
   return Math.max(0, start - now + (n - have) / b.rate)
+}
+
+/** Re-values the bucket at `now` under a new limit (a penalty in force is kept as it is). */
+function setLimit(b: Bucket, now: number, limit: number): void {
+  if (now >= b.at) {
+    b.tokens = level(b, now)
+    b.at = now
+  }
+  b.limit = limit
+  b.rate = limit / 60_000
+  b.tokens = Math.min(b.tokens, limit)
+  b.adaptedAt = now
+}
+
+/**
+ * A 429 arrived. It counts only when no penalty was in force (requests already in flight when the first 429 came
+ * back answer 429 too: one episode, not many). The second counted 429 within ADAPT_WINDOW_MS halves the limit.
+ */
+function adapt(b: Bucket, now: number): void {
+  if (now < b.at) return
+  const previous = b.last429
+  b.last429 = now
+  if (previous !== null && now - previous <= ADAPT_WINDOW_MS && b.limit > MIN_ADAPTED_LIMIT) {
+    setLimit(b, now, Math.max(MIN_ADAPTED_LIMIT, Math.floor(b.limit / 2)))
+    b.last429 = null
+  }
+}
+
+/** A lowered limit doubles back towards the configured one for every RECOVER_AFTER_MS without a 429. */
+function recover(b: Bucket, now: number): void {
+  if (b.limit >= b.configured) return
+  const quietSince = Math.max(b.adaptedAt, b.last429 ?? -Infinity)
+  const periods = Math.floor((now - quietSince) / RECOVER_AFTER_MS)
+  if (periods < 1) return
+  setLimit(b, now, Math.min(b.configured, b.limit * 2 ** Math.min(periods, 30)))
+  b.adaptedAt = quietSince + periods * RECOVER_AFTER_MS
 }
 
 function closedError(endpoint: EndpointName): ApiError {

@@ -1,4 +1,5 @@
 /** Retry timing: capped, jittered exponential backoff and `Retry-After` parsing. Pure, so tests can drive it. */
+import { clampTimerMs } from '../clock'
 
 export interface RetryPolicy {
   /** Total attempts of a read, first one included. */
@@ -26,21 +27,28 @@ export function backoffMs(attempt: number, policy: RetryPolicy, random: () => nu
   return Math.round(step / 2 + (r * step) / 2)
 }
 
-/** Seconds to wait, from delta-seconds or an HTTP date; undefined when absent or unreadable. */
+/**
+ * The longest wait a `Retry-After` can impose (one hour). A service asking for days is broken or hostile; obeying
+ * would stall the tracker for days (and beyond 2^31 ms, Node fires a timer at once: a spin). After the cap the
+ * next request simply asks again.
+ */
+export const MAX_RETRY_AFTER_SECONDS = 3_600
+
+/** Seconds to wait, from delta-seconds or an HTTP date, capped; undefined when absent or unreadable. */
 export function parseRetryAfter(value: string | null, nowMs: number): number | undefined {
   if (value === null) return undefined
   const trimmed = value.trim()
   if (/^\d+$/.test(trimmed)) {
-    const n = Number(trimmed)
-    return Number.isSafeInteger(n) ? n : undefined
+    // Digits beyond a safe integer are still "very long": capped, not ignored.
+    return Math.min(Number(trimmed), MAX_RETRY_AFTER_SECONDS)
   }
   // Only an HTTP date (`Wed, 21 Oct 2015 07:28:00 GMT`): Date.parse would read "-1" as the year -1.
   if (!/^[A-Za-z]{3},\s/.test(trimmed)) return undefined
   const date = Date.parse(trimmed)
   if (Number.isNaN(date)) return undefined
-  return Math.max(0, Math.ceil((date - nowMs) / 1000))
+  return Math.min(MAX_RETRY_AFTER_SECONDS, Math.max(0, Math.ceil((date - nowMs) / 1000)))
 }
 
 export function defaultSleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms))
+  return new Promise((resolve) => setTimeout(resolve, clampTimerMs(ms)))
 }

@@ -1,13 +1,18 @@
 /**
- * HTTP for the DePix client: one undici Agent of our own, no retry anywhere in this layer.
+ * HTTP for the DePix client: one undici Agent of our own for reads and auth, a connection of its own for every
+ * create, no retry anywhere in this layer.
  *
  * undici's `request` never resends by itself: retries only exist in RetryAgent / the `retry` interceptor, which
  * we never compose. On a dropped socket undici fails the in-flight request and only re-dispatches requests that
- * were still queued and never written (client-h1.js, `onHttpSocketClose`). We pass our own Agent on every call,
- * so a process-wide `setGlobalDispatcher(new RetryAgent(…))` elsewhere cannot reach our POSTs.
+ * were still queued and never written (client-h1.js, `onHttpSocketClose`). We pass our own dispatchers on every
+ * call, so a process-wide `setGlobalDispatcher(new RetryAgent(…))` elsewhere cannot reach our POSTs.
+ *
+ * Whether a failed request may have reached the service is decided by the phase it failed in (phase.ts), never
+ * by the error code: the same EHOSTUNREACH means "nothing sent" during connect and "maybe executed" after write.
  */
-import { Agent } from 'undici'
+import { Agent, Client, type Dispatcher } from 'undici'
 import { ApiError, type ApiErrorCode } from './errors'
+import { phasedRequest, type RequestPhase } from './phase'
 
 export interface Timeouts {
   /** TCP (and TLS) connection establishment. */
@@ -74,6 +79,12 @@ export interface RawRequest {
   bearer?: string
   headersTimeoutMs: number
   bodyTimeoutMs: number
+  /**
+   * POST /withdraw and /deposit: sent on a new connection of its own, closed after the answer. A kept-alive
+   * socket the server is closing at that instant would fail a request it never read, and a create that fails
+   * after being written is `outcome_unknown` — an operator chore for nothing.
+   */
+  ownConnection?: boolean
 }
 
 export interface RawResponse {
@@ -85,8 +96,9 @@ export interface RawResponse {
 }
 
 /**
- * A request that produced no complete response. `sent` is false only when the failure provably happened before
- * any byte of the request could reach the service (connection refused, DNS, connect timeout, local refusal).
+ * A request that produced no complete response. `sent` is false only when the failure happened before undici
+ * began writing the request on a socket (DNS, connect, TLS, local refusal): then no byte can have reached the
+ * service, whatever the error code says.
  */
 export class TransportFailure extends Error {
   override readonly name = 'TransportFailure'
@@ -101,48 +113,52 @@ export class TransportFailure extends Error {
   }
 }
 
-const NOT_SENT_CAUSES = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EAI_FAIL',
-  'EAI_NONAME',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EHOSTDOWN',
-  'EADDRNOTAVAIL',
-  'ERR_TLS_CERT_ALTNAME_INVALID',
-  'CERT_HAS_EXPIRED',
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'SELF_SIGNED_CERT_IN_CHAIN',
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-])
-
 export class Transport {
   readonly #base: BaseUrl
   readonly #agent: Agent
   readonly #userAgent: string
+  readonly #connectTimeoutMs: number
+  /** Connections of creates still open; closed with the transport. */
+  readonly #own = new Set<Client>()
 
   constructor(base: BaseUrl, connectTimeoutMs: number, userAgent: string) {
     this.#base = base
     this.#userAgent = userAgent
+    this.#connectTimeoutMs = connectTimeoutMs
     this.#agent = new Agent({
       connect: { timeout: connectTimeoutMs },
       maxResponseSize: MAX_RESPONSE_BYTES,
-      // Pipelining 1 (the default) keeps a POST alone on its socket: a failure can never be blamed on a neighbour.
+      // Pipelining 1 (the default) keeps a request alone on its socket: a failure can never be blamed on a neighbour.
       pipelining: 1,
     })
   }
 
   async send(req: RawRequest): Promise<RawResponse> {
+    if (!req.ownConnection) return this.#send(req, this.#agent)
+    const client = new Client(this.#base.origin, {
+      connect: { timeout: this.#connectTimeoutMs },
+      maxResponseSize: MAX_RESPONSE_BYTES,
+      pipelining: 1,
+    })
+    this.#own.add(client)
+    try {
+      return await this.#send(req, client)
+    } finally {
+      this.#own.delete(client)
+      // The answer is read in full: nothing is left to wait for on this connection.
+      client.destroy().catch(() => undefined)
+    }
+  }
+
+  async #send(req: RawRequest, dispatcher: Dispatcher): Promise<RawResponse> {
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.#userAgent }
     if (req.bearer !== undefined) headers.authorization = `Bearer ${req.bearer}`
     if (req.body !== undefined) headers['content-type'] = 'application/json'
     const path = this.#base.basePath + req.path + queryString(req.query)
-    let res: Awaited<ReturnType<Agent['request']>>
+    const phase: RequestPhase = { written: false }
+    let res: Dispatcher.ResponseData
     try {
-      res = await this.#agent.request({
+      res = await phasedRequest(dispatcher, phase, {
         origin: this.#base.origin,
         path,
         method: req.method,
@@ -152,9 +168,11 @@ export class Transport {
         bodyTimeout: req.bodyTimeoutMs,
         // Explicit, although undici already treats POST as non-idempotent: never pipeline or replay a POST.
         idempotent: req.method === 'GET',
+        // `connection: close`: the service need not keep the socket of a create either.
+        reset: req.ownConnection === true,
       })
     } catch (e) {
-      throw toFailure(e, null)
+      throw toFailure(e, phase.written, null)
     }
     const meta = {
       status: res.statusCode,
@@ -165,7 +183,7 @@ export class Transport {
     try {
       return { ...meta, text: await res.body.text() }
     } catch (e) {
-      throw toFailure(e, meta)
+      throw toFailure(e, true, meta)
     }
   }
 
@@ -174,10 +192,12 @@ export class Transport {
     let timer: NodeJS.Timeout | undefined
     const cut = new Promise<void>((resolve) => {
       timer = setTimeout(() => {
-        this.#agent.destroy().then(resolve, resolve)
+        const destroying = [this.#agent, ...this.#own].map((d) => d.destroy().catch(() => undefined))
+        void Promise.all(destroying).then(() => resolve())
       }, graceMs)
     })
-    await Promise.race([this.#agent.close().catch(() => undefined), cut])
+    const closing = [this.#agent, ...this.#own].map((d) => d.close().catch(() => undefined))
+    await Promise.race([Promise.all(closing), cut])
     clearTimeout(timer)
   }
 }
@@ -208,16 +228,30 @@ function causeCodeOf(e: unknown): string | null {
   return cause !== undefined && cause !== e ? causeCodeOf(cause) : null
 }
 
-function toFailure(e: unknown, response: Omit<RawResponse, 'text'> | null): TransportFailure {
+/** Causes that name what went wrong before anything was written; for support and the operator's message. */
+const CONNECT_TIMEOUT_CAUSES = new Set(['UND_ERR_CONNECT_TIMEOUT'])
+const LOCAL_CAUSES = new Set(['UND_ERR_INVALID_ARG', 'ERR_INVALID_ARG_TYPE', 'ERR_INVALID_CHAR'])
+
+/**
+ * `written` is the phase: false when undici never began writing this request on a socket. Only then is the
+ * failure "not sent"; after that, every error (even EHOSTUNREACH or ECONNREFUSED-looking ones) may have followed
+ * a request the service read.
+ */
+function toFailure(
+  e: unknown,
+  written: boolean,
+  response: Omit<RawResponse, 'text'> | null,
+): TransportFailure {
   const cause = causeCodeOf(e)
-  if (response === null) {
-    if (cause !== null && NOT_SENT_CAUSES.has(cause))
-      return new TransportFailure('connect_failed', false, cause)
-    if (cause === 'UND_ERR_CONNECT_TIMEOUT') return new TransportFailure('connect_timeout', false, cause)
-    if (cause === 'UND_ERR_INVALID_ARG' || cause === 'ERR_INVALID_ARG_TYPE' || cause === 'ERR_INVALID_CHAR') {
+  if (!written && response === null) {
+    if (cause !== null && CONNECT_TIMEOUT_CAUSES.has(cause))
+      return new TransportFailure('connect_timeout', false, cause)
+    if (cause !== null && LOCAL_CAUSES.has(cause))
       return new TransportFailure('invalid_request', false, cause)
+    if (cause === 'UND_ERR_CLOSED' || cause === 'UND_ERR_DESTROYED') {
+      return new TransportFailure('client_closed', false, cause)
     }
-    if (cause === 'UND_ERR_CLOSED') return new TransportFailure('client_closed', false, cause)
+    return new TransportFailure('connect_failed', false, cause)
   }
   if (cause === 'UND_ERR_HEADERS_TIMEOUT' || cause === 'UND_ERR_BODY_TIMEOUT') {
     return new TransportFailure('timeout', true, cause, response)
@@ -225,6 +259,6 @@ function toFailure(e: unknown, response: Omit<RawResponse, 'text'> | null): Tran
   if (cause === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') {
     return new TransportFailure('response_too_large', true, cause, response)
   }
-  // Anything else (reset, socket closed, destroyed agent, unknown) may have reached the service.
+  // Anything else (reset, socket closed, destroyed agent, unreachable, unknown) may have reached the service.
   return new TransportFailure('connection_lost', true, cause, response)
 }

@@ -13,13 +13,14 @@ import type { openReview } from '../records'
 import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox'
 import type { Vault } from '../secrets/vault'
 import { AppError } from './errors'
+import { createFolderTokens, type FolderPurpose, type FolderTokens } from './folder-tokens'
 import { buildRouter } from './handlers'
 import { createIntegrityMonitor, type IntegrityMonitor } from './integrity'
 import { openRuntime, sessionView, type ProfileRuntime } from './runtime'
 
 export interface AppPorts {
-  /** The OS folder dialog; null when the user cancels. */
-  chooseDirectory(purpose: 'export' | 'review'): Promise<string | null>
+  /** The OS folder dialog (src/main/shell/electron-folder-dialog.ts); null when the user cancels. */
+  chooseDirectory(purpose: FolderPurpose): Promise<string | null>
   /** Opens an already-checked https URL in the OS browser. */
   openExternal(url: string): Promise<void>
 }
@@ -62,12 +63,16 @@ export interface AppState {
   readonly emit: Emit
   runtime(): ProfileRuntime
   switchProfile(id: string): Promise<Profile>
+  /** Folders the dialog handed out, by one-use token. */
+  readonly folders: FolderTokens
   review: Awaited<ReturnType<typeof openReview>> | null
 }
 
 export async function createAppContext(o: AppContextOptions): Promise<AppContext> {
   const log = o.log ?? (() => undefined)
-  const sandbox = o.sandbox === false ? null : await startSandbox({ port: 0, ...o.sandbox })
+  // The app drives its sandbox in process (sandbox.control): no HTTP switches for other programs to find.
+  const sandbox =
+    o.sandbox === false ? null : await startSandbox({ port: 0, httpControl: false, ...o.sandbox })
   const profiles = createProfileService({
     store: o.store,
     vault: o.vault,
@@ -138,6 +143,7 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
     ledger,
     integrity,
     emit,
+    folders: createFolderTokens(),
     review: null,
     runtime: () => {
       if (!current) throw new AppError('not_ready', 'The profile is switching; try again.')

@@ -1,17 +1,18 @@
 /** Every channel of the contract, bound to the services of the app context. */
-import { join } from 'node:path'
+import { isAbsolute, join } from 'node:path'
 import type { RecordFilter } from '../../shared/withdrawal-record'
 import { SANDBOX_PROFILE_ID } from '../../shared/profile'
 import { createRouter, type Handlers, type Router } from '../ipc/router'
 import { checkLiquidAddress } from '../liquid'
-import { exportRecords, openReview } from '../records'
+import { exportRecords, normalizeFingerprint, openReview } from '../records'
+import { compareSigner } from '../records/review'
 import { isAllowedExternalUrl } from '../shell/renderer-policy'
 import type { AppState } from './context'
 import { AppError, mapServiceError } from './errors'
 import { ledgerHandlers } from './ledger-handlers'
 import { sessionView } from './runtime'
 import { fundingAmount } from './sandbox-tools'
-import { loadSigningKey, publicKeyView } from './signing-key'
+import { loadSigningKey, localFingerprint, publicKeyView } from './signing-key'
 
 function record(state: AppState, localId: string) {
   const r = state.ledger.get(localId)
@@ -38,9 +39,24 @@ function scoped(state: AppState, filter: RecordFilter): RecordFilter {
   return { ...filter, profile: filter.profile ?? state.runtime().profile.id }
 }
 
+/** "AB12CD34…" as typed → "ab12 cd34 …", the way keyFingerprint prints it. */
+function displayFingerprint(input: string): string {
+  const hex = normalizeFingerprint(input)
+  return hex.match(/.{4}/g)?.join(' ') ?? hex
+}
+
 export function buildRouter(state: AppState, log: (line: string) => void): Router {
   const { o, profiles, ledger } = state
   const rt = () => state.runtime()
+
+  /** Prefilled only when the export carries this installation's own key; otherwise nothing is trusted. */
+  const ownSigner = (signerFingerprint: string) => {
+    const own = localFingerprint(o.vault)
+    if (own === null || signerFingerprint === '' || compareSigner(signerFingerprint, own) !== 'match') {
+      return { match: 'none', expected: null, source: null } as const
+    }
+    return { match: 'match', expected: own, source: 'this_computer' } as const
+  }
 
   const handlers: Handlers = {
     ...ledgerHandlers(state),
@@ -131,15 +147,29 @@ export function buildRouter(state: AppState, log: (line: string) => void): Route
       return { on }
     },
 
+    'dialog:chooseFolder': async ({ purpose }) => {
+      const profileId = rt().profile.id
+      const folder = await o.ports.chooseDirectory(purpose)
+      if (folder === null) return null
+      if (!isAbsolute(folder)) throw new AppError('folder_invalid', 'The dialog returned no usable folder.')
+      return { token: state.folders.issue(folder, purpose, profileId), folder }
+    },
+
     'records:export': async (input) => {
-      const dir = input.dir ?? (await o.ports.chooseDirectory('export'))
-      if (!dir) return null
       const p = rt().profile
+      // Checked before the token is spent, so a refused filter does not cost the folder choice.
+      if (input.filter?.profile !== undefined && input.filter.profile !== p.id) {
+        throw new AppError(
+          'export_other_profile',
+          'An export covers the active profile only: switch profile to export another one.',
+        )
+      }
+      const dir = state.folders.take(input.folder, 'export', p.id)
       const settings = profiles.settings()
       const result = await exportRecords(ledger, {
         dir,
         formats: input.formats,
-        filter: { ...input.filter, profile: input.filter?.profile ?? p.id },
+        filter: { ...input.filter, profile: p.id },
         csvDelimiter: input.csvDelimiter ?? settings.csvDelimiter,
         locale: input.locale ?? settings.csvLocale,
         signer: loadSigningKey(o.vault),
@@ -160,9 +190,8 @@ export function buildRouter(state: AppState, log: (line: string) => void): Route
     },
     'records:publicKey': () => publicKeyView(loadSigningKey(o.vault)),
 
-    'review:open': async ({ dir }) => {
-      const chosen = dir ?? (await o.ports.chooseDirectory('review'))
-      if (!chosen) return null
+    'review:open': async ({ folder }) => {
+      const chosen = state.folders.take(folder, 'review', rt().profile.id)
       state.review?.close()
       state.review = null
       const review = await openReview(join(chosen, 'manifest.json'))
@@ -174,6 +203,7 @@ export function buildRouter(state: AppState, log: (line: string) => void): Route
         ok: v.ok,
         problems: v.problems,
         signerFingerprint: v.signerFingerprint,
+        signer: ownSigner(v.signerFingerprint),
         manifest: m
           ? {
               appVersion: m.appVersion,
@@ -185,6 +215,22 @@ export function buildRouter(state: AppState, log: (line: string) => void): Route
           : null,
         rowCount: review.ledger.query({ limit: 1 }).total,
       }
+    },
+    'review:checkSigner': ({ expected }) => {
+      const review = state.review
+      if (!review) throw new AppError('no_review', 'Open an export folder first.')
+      let match
+      try {
+        match = compareSigner(review.verification.signerFingerprint, expected)
+      } catch {
+        throw new AppError('fingerprint_invalid', 'A key fingerprint is 32 hexadecimal digits.', {
+          fields: { expected: 'fingerprint_invalid' },
+        })
+      }
+      if (match === 'none') return { match, expected: null, source: null }
+      const own = localFingerprint(o.vault)
+      const fromHere = own !== null && compareSigner(own, expected) === 'match'
+      return { match, expected: displayFingerprint(expected), source: fromHere ? 'this_computer' : 'entered' }
     },
     'review:list': (filter) => {
       const review = state.review

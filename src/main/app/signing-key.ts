@@ -6,6 +6,18 @@ import type { Vault } from '../secrets/vault'
 const storedKeySchema = z.object({ privateKeyPem: z.string().min(1), publicKeyPem: z.string().min(1) })
 export type SigningKey = z.infer<typeof storedKeySchema>
 
+/** This installation's fingerprint if it has a key; null otherwise (never creates one). */
+export function localFingerprint(vault: Vault): string | null {
+  const raw = vault.get('export:signingKey')
+  if (!raw) return null
+  try {
+    const parsed = storedKeySchema.safeParse(JSON.parse(raw))
+    return parsed.success ? keyFingerprint(parsed.data.publicKeyPem) : null
+  } catch {
+    return null
+  }
+}
+
 export function loadSigningKey(vault: Vault): SigningKey {
   const raw = vault.get('export:signingKey')
   if (raw) {

@@ -16,7 +16,7 @@ export function auditHash(e: Omit<AuditEntry, 'hash'>): string {
     canonicalJson(e.details),
     e.prevHash,
   ]
-  // Entries written before migration 4 have no state hash and keep the hash they were written with.
+  // Entries written before migration 5 have no state hash and keep the hash they were written with.
   if (typeof e.stateHash === 'string') fields.push(e.stateHash)
   return createHash('sha256').update(JSON.stringify(fields), 'utf8').digest('hex')
 }

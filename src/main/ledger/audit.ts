@@ -6,7 +6,7 @@
  * rewrites every row and the head consistently is not detectable from inside the file: anchor the head
  * elsewhere (signed exports carry it) for that.
  *
- * Since migration 4 an entry that changed a record also carries `state_hash`, the hash of the record state it
+ * Since migration 5 an entry that changed a record also carries `state_hash`, the hash of the record state it
  * produced (state-hash.ts), appended to the hashed array when present (older rows keep their hashes).
  * `verifyChain` recomputes every record's state hash and compares it with the record's latest entry: a record
  * row edited without a matching entry is detected.

@@ -1,6 +1,6 @@
 /**
  * The ledger's identity, kept outside the file: `<ledger>.identity.json` names the ledger id (ledger_meta,
- * migration 4), the last audit head and record count this app saw committed. Opening a file that is missing,
+ * migration 5), the last audit head and record count this app saw committed. Opening a file that is missing,
  * empty, another ledger (a different id) or behind that head is refused with a clear message instead of
  * silently starting a fresh ledger: every open withdrawal would stop being tracked and nothing would warn.
  * Written after every committed write that moved the head (write to a temporary file, fsync, rename), so it is

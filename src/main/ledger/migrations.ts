@@ -7,7 +7,7 @@
 import type { DatabaseSync } from 'node:sqlite'
 import { LedgerError } from './errors'
 import { GENESIS_HASH } from './genesis'
-import { v4StateHashesAndIdentity } from './migration-v4'
+import { v5StateHashesAndIdentity } from './migration-v5'
 import { derive, RECORD_SELECT, rowToRecord } from './rows'
 
 export interface Migration {
@@ -167,11 +167,27 @@ CREATE TRIGGER withdrawals_no_delete BEFORE DELETE ON withdrawals BEGIN
 END;
 `
 
+/**
+ * "Open" used to end at any terminal-looking status; it now ends only when the money is settled (sent, or a refund
+ * recorded), so expired, cancelled and refunded-without-refund records are re-derived and tracked again.
+ */
+function v4ReopenLingering(db: DatabaseSync): void {
+  const update = db.prepare('UPDATE withdrawals SET is_open = :is_open WHERE local_id = :local_id')
+  const rows = db
+    .prepare(`SELECT ${RECORD_SELECT} FROM withdrawals w WHERE w.local_state = 'created' AND w.is_open = 0`)
+    .all()
+  for (const row of rows) {
+    const r = rowToRecord(row)
+    update.run({ local_id: r.localId, is_open: derive(r).is_open })
+  }
+}
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'base tables', up: (db) => db.exec(v1Base) },
   { version: 2, name: 'listing columns, indexes and full-text search', up: v2Listing },
   { version: 3, name: 'audit head and append-only guards', up: (db) => db.exec(v3AuditHead) },
-  { version: 4, name: 'record state hashes in the audit log, ledger identity', up: v4StateHashesAndIdentity },
+  { version: 4, name: 'track terminal-looking statuses that can still change', up: v4ReopenLingering },
+  { version: 5, name: 'record state hashes in the audit log, ledger identity', up: v5StateHashesAndIdentity },
 ]
 
 export const LATEST_VERSION = MIGRATIONS.length

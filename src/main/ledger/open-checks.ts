@@ -43,7 +43,7 @@ function quickCheck(db: Db, file: string): void {
 }
 
 function checkAgainstIdentity(db: Db, file: string, identity: LedgerIdentity, version: number): void {
-  if (version < 4) throw refusal('ledger_replaced', file, 'the file carries no ledger identity')
+  if (version < 5) throw refusal('ledger_replaced', file, 'the file carries no ledger identity')
   const ledgerId = readLedgerId(db)
   if (ledgerId !== identity.ledgerId) {
     throw refusal('ledger_replaced', file, `ledger id ${ledgerId} is not ${identity.ledgerId}`)
@@ -100,7 +100,7 @@ export function openChecked(
       throw e
     }
     const before = schemaVersion(db.raw)
-    if (identity && before < 4) checkAgainstIdentity(db, file, identity, before)
+    if (identity && before < 5) checkAgainstIdentity(db, file, identity, before)
     if (before > 0 && before < LATEST_VERSION) createBackup(db.raw, file, 'migration', now())
     // No ANALYZE / PRAGMA optimize: the listing indexes are shaped so that the planner's default heuristics
     // (most equality columns first) pick them; sampled statistics made plans worse and vary with the data.

@@ -13,6 +13,7 @@ import {
   type StatusTotal,
   type WithdrawalRecord,
 } from '../../shared/withdrawal-record'
+import { REFUND_FEE_KEYS } from '../../shared/money-totals'
 import { normalizeStatus } from '../../shared/withdrawal-status'
 import { fromJson, type Db, type Params } from './db'
 import { LedgerError } from './errors'
@@ -201,13 +202,24 @@ export function* iterateRecords(db: Db, filter?: RecordFilter): Generator<Withdr
   }
 }
 
+/**
+ * `refundFeeCents` of money-totals.ts in SQL: the first of REFUND_FEE_KEYS holding a non-negative safe integer.
+ * The refund column is JSON written by JSON.stringify, so an integer-valued number is stored without a fraction
+ * and json_type says 'integer' exactly when Number.isSafeInteger would (within the bound below).
+ */
+const REFUND_FEE_SQL = `CASE WHEN w.refund IS NULL OR NOT json_valid(w.refund) THEN 0 ${REFUND_FEE_KEYS.map(
+  (k) =>
+    `WHEN json_type(w.refund, '$.${k}') = 'integer' AND json_extract(w.refund, '$.${k}') BETWEEN 0 AND ${Number.MAX_SAFE_INTEGER} THEN json_extract(w.refund, '$.${k}')`,
+).join(' ')} ELSE 0 END`
+
 export function totalsByStatus(db: Db, filter?: RecordFilter): StatusTotal[] {
   const where = compileWhere(db, parseFilter(filter))
   if (where.empty) return []
   return db
     .stmt(
       `SELECT w.display_status AS status, w.has_refund AS has_refund, count(*) AS n,
-         coalesce(sum(w.deposit_amount_cents), 0) AS deposit, coalesce(sum(w.payout_amount_cents), 0) AS payout
+         coalesce(sum(w.deposit_amount_cents), 0) AS deposit, coalesce(sum(w.payout_amount_cents), 0) AS payout,
+         coalesce(sum(${REFUND_FEE_SQL}), 0) AS refund_fee
        ${FROM} ${where.sql} GROUP BY w.display_status, w.has_refund ORDER BY n DESC, status`,
     )
     .all(...where.params)
@@ -217,6 +229,7 @@ export function totalsByStatus(db: Db, filter?: RecordFilter): StatusTotal[] {
       count: Number(r.n),
       depositCents: Number(r.deposit),
       payoutCents: Number(r.payout),
+      refundFeeCents: Number(r.refund_fee),
     }))
 }
 

@@ -5,7 +5,7 @@
  */
 import type { SQLInputValue, SQLOutputValue } from 'node:sqlite'
 import type { WithdrawalErrorInfo, WithdrawalRecord } from '../../shared/withdrawal-record'
-import { isTerminalStatus, normalizeStatus } from '../../shared/withdrawal-status'
+import { isSettledStatus, normalizeStatus } from '../../shared/withdrawal-status'
 import { fromJson, toJson, type Db } from './db'
 
 type Row = Record<string, SQLOutputValue>
@@ -47,7 +47,8 @@ export function searchTextOf(
 export function derive(r: WithdrawalRecord): DerivedColumns {
   const norm = r.remoteStatus === null ? null : normalizeStatus(r.remoteStatus)
   const hasRefund = r.refund !== null
-  const open = r.localState === 'created' && !isTerminalStatus(r.remoteStatus ?? '', hasRefund)
+  // Open = the status tracker still has something to learn (a lingering `expired` may yet be refunded).
+  const open = r.localState === 'created' && !isSettledStatus(r.remoteStatus ?? '', hasRefund)
   return {
     remote_status_norm: norm,
     display_status: r.localState === 'created' && norm !== null ? norm : r.localState,

@@ -94,7 +94,7 @@ export interface LedgerOptions {
 export interface Ledger {
   readonly file: string
   readonly schemaVersion: number
-  /** Random, fixed at creation (migration 4); the identity file beside the ledger names it. */
+  /** Random, fixed at creation (migration 5); the identity file beside the ledger names it. */
   readonly ledgerId: string
 
   // Create flow (DESIGN §4). Each call is one transaction with its audit row.

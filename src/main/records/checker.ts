@@ -52,7 +52,7 @@ function probe(): { data: Buffer; spec: CsvCheckSpec } {
   }
   const text =
     's;r;d;p\r\nsent;não;1.234,56;\r\n\'=x;sim;0,01;2,00\nsent;talvez;1,00;1,00\r\n"a;""b""\nc";não;1,00;x\r\n' +
-    'a;b\r\nsent;não;;\r\nJoão 😀;não;12,34;5,67'
+    'a;b\r\nsent;não;;\r\n"a,\'=b;\'\'c";"não";"3,00";"4,00"\r\nJoão 😀;não;12,34;5,67'
   return { data: shared(Buffer.from(text, 'utf8')), spec }
 }
 

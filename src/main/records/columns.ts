@@ -1,6 +1,7 @@
 /**
  * The columns of the CSV (all of them) and of the HTML report (a readable subset). Ids are the English headers
- * and stable names for scripts; pt-BR headers are labels. docs/RECORDS.md lists them; a test holds the two
+ * and stable names for scripts; pt-BR headers are labels in words (docs/GLOSSARY.md). Code columns (status,
+ * refund reason, error kind) hold the code, and say so in their header: scripts and the verifier group by them. docs/RECORDS.md lists them; a test holds the two
  * together. Fields of the raw status body (`lastRemote`) are read defensively: the spec shows their names but the
  * service may send anything, so a non-string value is written as its JSON text, never dropped.
  */
@@ -29,20 +30,20 @@ const taxId = (v: string | null): string | null => (v === null ? null : maskTaxI
 
 export const CSV_COLUMNS: readonly Column[] = [
   { id: 'local_id', pt: 'ID local', kind: 'text', get: (r) => r.localId },
-  { id: 'remote_id', pt: 'ID do saque', kind: 'text', get: (r) => r.remoteId },
+  { id: 'remote_id', pt: 'ID do pagamento no serviço', kind: 'text', get: (r) => r.remoteId },
   { id: 'profile', pt: 'Perfil', kind: 'text', get: (r) => r.profile },
   { id: 'operator', pt: 'Operador', kind: 'text', get: (r) => r.operator },
   { id: 'created_at', pt: 'Criado em', kind: 'date', get: (r) => r.createdAt },
   { id: 'updated_at', pt: 'Atualizado em', kind: 'date', get: (r) => r.updatedAt },
-  { id: 'local_state', pt: 'Estado local', kind: 'text', get: (r) => r.localState },
-  { id: 'remote_status', pt: 'Status remoto', kind: 'text', get: (r) => r.remoteStatus },
-  { id: 'status', pt: 'Status', kind: 'text', get: (r) => displayStatus(r) },
-  { id: 'refunded', pt: 'Devolvido', kind: 'bool', get: (r) => r.refund !== null },
+  { id: 'local_state', pt: 'Estado do pedido (código)', kind: 'text', get: (r) => r.localState },
+  { id: 'remote_status', pt: 'Situação no serviço (como enviada)', kind: 'text', get: (r) => r.remoteStatus },
+  { id: 'status', pt: 'Situação (código)', kind: 'text', get: (r) => displayStatus(r) },
+  { id: 'refunded', pt: 'Com devolução', kind: 'bool', get: (r) => r.refund !== null },
   { id: 'pix_key', pt: 'Chave Pix', kind: 'text', get: (r) => r.pixKey },
-  { id: 'receiver_name', pt: 'Recebedor', kind: 'text', get: (r) => r.receiverName },
+  { id: 'receiver_name', pt: 'Favorecido', kind: 'text', get: (r) => r.receiverName },
   {
     id: 'receiver_tax_number',
-    pt: 'CPF/CNPJ do recebedor',
+    pt: 'CPF/CNPJ do favorecido',
     kind: 'text',
     get: (r) => taxId(remote(r, 'receiverTaxNumber')),
   },
@@ -51,7 +52,7 @@ export const CSV_COLUMNS: readonly Column[] = [
   { id: 'amount_kind', pt: 'Tipo de valor', kind: 'text', get: (r) => r.amountKind },
   { id: 'requested_amount', pt: 'Valor solicitado', kind: 'amount', get: (r) => r.amountCents },
   { id: 'deposit_amount', pt: 'Valor do depósito (DePix)', kind: 'amount', get: (r) => r.depositAmountCents },
-  { id: 'payout_amount', pt: 'Valor do pagamento (R$)', kind: 'amount', get: (r) => r.payoutAmountCents },
+  { id: 'payout_amount', pt: 'Valor do Pix (R$)', kind: 'amount', get: (r) => r.payoutAmountCents },
   { id: 'deposit_address', pt: 'Endereço de depósito', kind: 'text', get: (r) => r.depositAddress },
   {
     id: 'refund_address',
@@ -59,25 +60,87 @@ export const CSV_COLUMNS: readonly Column[] = [
     kind: 'text',
     get: (r) => text(r.request.refundAddress),
   },
-  { id: 'expiration', pt: 'Expira em', kind: 'date', get: (r) => r.expiration },
-  { id: 'funded_at', pt: 'Enviado em', kind: 'date', get: (r) => r.fundedAt },
-  { id: 'funding_tx_id', pt: 'Tx de envio', kind: 'text', get: (r) => r.fundingTxId },
+  { id: 'expiration', pt: 'Prazo para depositar', kind: 'date', get: (r) => r.expiration },
+  { id: 'funded_at', pt: 'Depósito enviado em', kind: 'date', get: (r) => r.fundedAt },
+  {
+    id: 'funding_tx_id',
+    pt: 'Transação Liquid do depósito (informada)',
+    kind: 'text',
+    get: (r) => r.fundingTxId,
+  },
   {
     id: 'blockchain_tx_id',
-    pt: 'Tx Liquid (serviço)',
+    pt: 'Transação Liquid recebida pelo serviço',
     kind: 'text',
     get: (r) => remote(r, 'blockchainTxID'),
   },
   { id: 'transfer_date', pt: 'Data do Pix', kind: 'date', get: (r) => remote(r, 'transferDate') },
-  { id: 'central_bank_id', pt: 'ID no Banco Central', kind: 'text', get: (r) => remote(r, 'centralBankId') },
+  {
+    id: 'central_bank_id',
+    pt: 'ID do Pix no Banco Central',
+    kind: 'text',
+    get: (r) => remote(r, 'centralBankId'),
+  },
   { id: 'receipt_url', pt: 'Comprovante', kind: 'text', get: (r) => remote(r, 'receiptUrl') },
-  { id: 'refund_tx_id', pt: 'Tx de devolução', kind: 'text', get: (r) => text(r.refund?.txId) },
-  { id: 'refund_reason', pt: 'Motivo da devolução', kind: 'text', get: (r) => text(r.refund?.reason) },
-  { id: 'error_kind', pt: 'Tipo de erro', kind: 'text', get: (r) => r.error?.kind ?? null },
-  { id: 'message_code', pt: 'messageCode', kind: 'text', get: (r) => r.error?.messageCode ?? null },
-  { id: 'denial_code', pt: 'denialCode', kind: 'text', get: (r) => r.error?.denialCode ?? null },
-  { id: 'request_id', pt: 'X-Request-ID', kind: 'text', get: (r) => r.requestId },
+  { id: 'refund_tx_id', pt: 'Transação Liquid da devolução', kind: 'text', get: (r) => text(r.refund?.txId) },
+  {
+    id: 'refund_reason',
+    pt: 'Motivo da devolução (código)',
+    kind: 'text',
+    get: (r) => text(r.refund?.reason),
+  },
+  { id: 'error_kind', pt: 'Tipo de erro (código)', kind: 'text', get: (r) => r.error?.kind ?? null },
+  {
+    id: 'message_code',
+    pt: 'Código da mensagem do serviço',
+    kind: 'text',
+    get: (r) => r.error?.messageCode ?? null,
+  },
+  { id: 'denial_code', pt: 'Código da recusa', kind: 'text', get: (r) => r.error?.denialCode ?? null },
+  { id: 'request_id', pt: 'ID da requisição', kind: 'text', get: (r) => r.requestId },
   { id: 'flags', pt: 'Alertas', kind: 'text', get: (r) => r.flags.join(' | ') },
+]
+
+/**
+ * The pt-BR header of exports made before the headers were put in words (API field names such as messageCode and
+ * X-Request-ID, "saque", "Status"): the same columns in the same order, so the verifier still accepts those files.
+ */
+export const PT_HEADER_V1: readonly string[] = [
+  'ID local',
+  'ID do saque',
+  'Perfil',
+  'Operador',
+  'Criado em',
+  'Atualizado em',
+  'Estado local',
+  'Status remoto',
+  'Status',
+  'Devolvido',
+  'Chave Pix',
+  'Recebedor',
+  'CPF/CNPJ do recebedor',
+  'CPF/CNPJ informado',
+  'EUID',
+  'Tipo de valor',
+  'Valor solicitado',
+  'Valor do depósito (DePix)',
+  'Valor do pagamento (R$)',
+  'Endereço de depósito',
+  'Endereço de devolução',
+  'Expira em',
+  'Enviado em',
+  'Tx de envio',
+  'Tx Liquid (serviço)',
+  'Data do Pix',
+  'ID no Banco Central',
+  'Comprovante',
+  'Tx de devolução',
+  'Motivo da devolução',
+  'Tipo de erro',
+  'messageCode',
+  'denialCode',
+  'X-Request-ID',
+  'Alertas',
 ]
 
 export function columnIndex(id: string): number {

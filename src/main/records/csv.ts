@@ -1,13 +1,18 @@
 /**
- * CSV: RFC 4180 (CRLF line ends, fields quoted when they contain the delimiter, a quote, CR or LF; quotes
- * doubled), UTF-8 with a BOM so spreadsheet programs pick the encoding.
+ * CSV: RFC 4180 (CRLF line ends, quotes doubled) with **every** field quoted, UTF-8 with a BOM so spreadsheet
+ * programs pick the encoding.
  *
  * Formula injection: a spreadsheet runs a cell that starts with = + - @ (and some with a leading tab or CR) as a
- * formula, and receiver names, Pix keys and raw API text are not ours. Every cell whose text starts with one of
- * = + - @ ＝ ＋ － ＠ (after leading spaces), a tab, CR or LF, or a single quote, gets a single quote in front. The
- * rule is reversible: a cell starting with ' had exactly one ' added, so reading drops one leading '. Quotes are
- * escaped too, so that a value which really starts with ' round-trips. Amounts and dates never trigger it
- * (amounts are not negative). Applied to every cell, not only text ones: one rule is easier to audit.
+ * formula, and receiver names, Pix keys and raw API text are not ours. The file may be opened with the other
+ * separator (an en-US Excel opening the pt-BR `;` file) or with several ticked (LibreOffice), which splits our
+ * cells at a `,` or `;` inside them; tab-separated reading splits at tabs, and a reader that lost track of quotes
+ * at line breaks. So the rule applies at every place a reader may start a cell: the start of ours and right after
+ * each `;` `,` tab, CR or LF in it. Where what follows is one of = + - @ ＝ ＋ － ＠ (after white space), a tab, CR,
+ * LF, or a single quote, one `'` goes in. The rule is reversible: at each of those places, a `'` was put there
+ * (that is why a `'` itself is escaped), so reading drops one `'` at the start and after each of those characters.
+ * Amounts and dates never trigger it (amounts are not negative). Applied to every cell, not only text ones: one
+ * rule is easier to audit. Quoting every cell keeps a quote-aware reader on our cell boundaries whatever
+ * separator it was told.
  */
 import { formatAmount, formatDateTime, type ExportLocale } from './format'
 import { csvReader, kernel as K, type CsvRow } from './kernel'
@@ -22,12 +27,10 @@ export const CRLF = '\r\n'
 export const neutralise: (text: string) => string = K.neutralise
 
 /** Inverse of neutralise. */
-export function unneutralise(cell: string): string {
-  return cell.startsWith("'") ? cell.slice(1) : cell
-}
+export const unneutralise: (cell: string) => string = csvReader.unneutralise
 
-/** Neutralised, then quoted when it holds the delimiter, a quote, CR or LF (quotes doubled). */
-export const csvCell: (text: string, delimiter: CsvDelimiter) => string = K.csvCell
+/** Neutralised, then quoted (quotes doubled). */
+export const csvCell: (text: string) => string = K.csvCell
 
 /** One CSV line (CRLF included) of already formatted cells. */
 export const csvLine: (cells: readonly string[], delimiter: CsvDelimiter) => string = K.csvLine

@@ -26,6 +26,7 @@ import {
   canonicalManifestBytes,
   EXPORT_FORMATS,
   exportFilterSchema,
+  FILE_NAMES,
   MANIFEST_FILE,
   MANIFEST_SCHEMA,
   MANIFEST_VERSION,
@@ -37,8 +38,10 @@ import {
   type UnsignedManifest,
 } from './manifest'
 import { makeRedactor } from './redact'
+import { escapeForTerminal } from './terminal-text'
 import { keyFingerprint, signBytes, signingKey, type SigningKeyPair } from './sign'
 import { DayAccumulator, TotalsAccumulator } from './totals'
+import { meaningTotals } from '../../shared/money-totals'
 import { createFileWriter, type OutFile, type WrittenFile } from './output'
 
 export interface ExportOptions {
@@ -73,11 +76,7 @@ export interface ExportResult {
   redacted: number
 }
 
-export const FILE_NAMES: Readonly<Record<ExportFormat, string>> = {
-  csv: 'records.csv',
-  json: 'records.json',
-  html: 'report.html',
-}
+export { FILE_NAMES } from './manifest'
 const HTML_SCRATCH = '.report-rows.tmp'
 const PROGRESS_EVERY = 1000
 
@@ -151,7 +150,9 @@ function exportFilter(filter: RecordFilter | undefined): ExportFilter {
   const parsed = recordFilterSchema.safeParse(filter ?? {})
   if (!parsed.success) throw new ExportError(`filter: ${parsed.error.message}`)
   const { limit: _limit, offset: _offset, ...rest } = parsed.data
-  return exportFilterSchema.parse(rest)
+  const checked = exportFilterSchema.safeParse(rest)
+  if (!checked.success) throw new ExportError(`filter: ${checked.error.message}`)
+  return checked.data
 }
 
 async function syncDir(dir: string): Promise<void> {
@@ -178,6 +179,9 @@ export async function exportRecords(ledger: Ledger, o: ExportOptions): Promise<E
   const key = signingKey(o.signer)
   const fingerprint = keyFingerprint(o.signer.publicKeyPem)
   const filter = exportFilter(o.filter)
+  // The manifest schema refuses control and bidirectional characters in what it shows: a profile name with one
+  // (Settings refuses controls, not bidi marks) is written with it escaped, visibly, rather than refused.
+  const profile = { name: escapeForTerminal(o.profile.name), network: escapeForTerminal(o.profile.network) }
   const locale: ExportLocale = o.locale ?? 'pt-BR'
   const delimiter: CsvDelimiter = o.csvDelimiter ?? (locale === 'pt-BR' ? ';' : ',')
   const exportedAt = (o.now ?? (() => new Date()))()
@@ -265,7 +269,7 @@ export async function exportRecords(ledger: Ledger, o: ExportOptions): Promise<E
         reportHead(
           {
             appVersion: o.appVersion,
-            profile: o.profile,
+            profile,
             filter,
             exportedAt: exportedAt.toISOString(),
             rowCount: totals.count,
@@ -318,12 +322,13 @@ export async function exportRecords(ledger: Ledger, o: ExportOptions): Promise<E
       schema: MANIFEST_SCHEMA,
       version: MANIFEST_VERSION,
       appVersion: o.appVersion,
-      profile: { name: o.profile.name, network: o.profile.network },
+      profile,
       filter,
       createdAtRange: { first, last },
       exportedAt: exportedAt.toISOString(),
       rowCount: totals.count,
       totals: statusTotals,
+      meaningTotals: meaningTotals(statusTotals),
       auditHead,
       files: entries,
       publicKey: o.signer.publicKeyPem,

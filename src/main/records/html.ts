@@ -3,7 +3,8 @@
  * link, no image; CSS and the script are inline and allowed by hash (report-assets.ts). Every value is
  * HTML-escaped. Without JavaScript the whole table still reads, unsorted.
  *
- * Layout: facts of the manifest, totals by status and by São Paulo day, then every record (the CSV's main
+ * Layout: facts of the manifest, totals by meaning (paid, open, returned… and fees: shared/money-totals.ts), by
+ * status and what was paid per São Paulo day, then every record (the CSV's main
  * columns; cells carry `data-v` sort keys: ISO time or integer cents). Rows are written as they stream; the head
  * needs the totals, so the exporter writes rows to a scratch file and assembles head + rows + tail at the end.
  */
@@ -13,6 +14,8 @@ import { formatAmount, formatDateTime, formatDay, type ExportLocale } from './fo
 import type { ExportFilter } from './manifest'
 import { kernel as K } from './kernel'
 import { CSS, NOSCRIPT_CSS, REPORT_CSP, SCRIPT } from './report-assets'
+import { MEANINGS, meaningTotals, type MeaningGroup } from '../../shared/money-totals'
+import { MEANING_WORDS, statusInWords } from '../../shared/status-words'
 import { sumTotals, type DayTotal } from './totals'
 
 /** `&<>"'` as entities. */
@@ -30,6 +33,12 @@ interface Texts {
   rowCount: string
   range: string
   signer: string
+  byMeaning: string
+  meaning: string
+  feesPaid: string
+  feesWithheld: string
+  notRecorded: string
+  meaningNote: string
   byStatus: string
   byDay: string
   records: string
@@ -39,6 +48,8 @@ interface Texts {
   count: string
   deposit: string
   payout: string
+  paidCount: string
+  paidPayout: string
   total: string
   yes: string
   no: string
@@ -55,7 +66,7 @@ interface Texts {
 
 const TEXTS: Readonly<Record<ExportLocale, Texts>> = {
   'pt-BR': {
-    title: 'Tesouraria DePix — relatório de saques',
+    title: 'Tesouraria DePix — relatório de pagamentos',
     facts: 'Exportação',
     appVersion: 'Versão do app',
     profile: 'Perfil',
@@ -66,15 +77,25 @@ const TEXTS: Readonly<Record<ExportLocale, Texts>> = {
     rowCount: 'Registros',
     range: 'Criados entre',
     signer: 'Chave de assinatura (impressão digital)',
-    byStatus: 'Totais por status',
-    byDay: 'Totais por dia (horário de Brasília)',
+    byMeaning: 'Totais por resultado',
+    meaning: 'Resultado',
+    feesPaid: 'Tarifas pagas (R$)',
+    feesWithheld: 'Tarifas retidas nas devoluções (DePix)',
+    notRecorded: 'não registrado nesta exportação',
+    meaningNote:
+      'Só "Pago" é dinheiro que chegou ao favorecido. Em aberto, devolvido, expirado e situação não reconhecida ' +
+      'nunca entram no valor pago.',
+    byStatus: 'Totais por situação',
+    byDay: 'Pagos por dia de criação (horário de Brasília)',
     records: 'Registros',
-    status: 'Status',
-    refund: 'Devolvido',
+    status: 'Situação',
+    refund: 'Com devolução',
     day: 'Dia',
     count: 'Quantidade',
-    deposit: 'Depósito (DePix)',
-    payout: 'Pagamento (R$)',
+    deposit: 'Depósitos (DePix)',
+    payout: 'Valor do Pix (R$)',
+    paidCount: 'Pagos',
+    paidPayout: 'Valor pago (R$)',
     total: 'Total',
     yes: 'sim',
     no: 'não',
@@ -103,15 +124,25 @@ const TEXTS: Readonly<Record<ExportLocale, Texts>> = {
     rowCount: 'Records',
     range: 'Created between',
     signer: 'Signing key (fingerprint)',
+    byMeaning: 'Totals by outcome',
+    meaning: 'Outcome',
+    feesPaid: 'Fees paid (R$)',
+    feesWithheld: 'Fees withheld on returns (DePix)',
+    notRecorded: 'not recorded in this export',
+    meaningNote:
+      'Only "Paid" is money that reached the payee. Open, returned, expired and unrecognised statuses are never ' +
+      'counted as paid.',
     byStatus: 'Totals by status',
-    byDay: 'Totals by day (São Paulo time)',
+    byDay: 'Paid by day created (São Paulo time)',
     records: 'Records',
     status: 'Status',
-    refund: 'Refunded',
+    refund: 'With refund',
     day: 'Day',
     count: 'Count',
-    deposit: 'Deposit (DePix)',
+    deposit: 'Deposits (DePix)',
     payout: 'Payout (R$)',
+    paidCount: 'Paid',
+    paidPayout: 'Amount paid (R$)',
     total: 'Total',
     yes: 'yes',
     no: 'no',
@@ -129,10 +160,10 @@ const TEXTS: Readonly<Record<ExportLocale, Texts>> = {
       created_at: 'Created at',
       status: 'Status',
       pix_key: 'Pix key',
-      receiver_name: 'Receiver',
+      receiver_name: 'Payee',
       deposit_amount: 'Deposit (DePix)',
       payout_amount: 'Payout (R$)',
-      remote_id: 'Withdrawal id',
+      remote_id: 'Withdrawal ID',
       operator: 'Operator',
     },
   },
@@ -151,7 +182,7 @@ export interface ReportFacts {
 const FILTER_WORDS: Readonly<Record<ExportLocale, Readonly<Record<string, string>>>> = {
   'pt-BR': {
     profile: 'perfil',
-    status: 'status',
+    status: 'situação',
     from: 'criado a partir de',
     to: 'criado antes de',
     text: 'texto',
@@ -172,7 +203,8 @@ function describeFilter(f: ExportFilter, locale: ExportLocale): string {
   const w = FILTER_WORDS[locale]
   const parts: string[] = []
   if (f.profile !== undefined) parts.push(`${w.profile}: ${f.profile}`)
-  if (f.statuses !== undefined && f.statuses.length > 0) parts.push(`${w.status}: ${f.statuses.join(', ')}`)
+  if (f.statuses !== undefined && f.statuses.length > 0)
+    parts.push(`${w.status}: ${f.statuses.map((s) => statusInWords(s, false, locale)).join(', ')}`)
   if (f.from !== undefined) parts.push(`${w.from} ${formatDateTime(f.from, locale)}`)
   if (f.to !== undefined) parts.push(`${w.to} ${formatDateTime(f.to, locale)}`)
   if (f.text !== undefined && f.text !== '') parts.push(`${w.text}: "${f.text}"`)
@@ -182,6 +214,8 @@ function describeFilter(f: ExportFilter, locale: ExportLocale): string {
 
 const num = (s: string, v?: string | number): string =>
   `<td class="n"${v === undefined ? '' : ` data-v="${escapeHtml(String(v))}"`}>${escapeHtml(s)}</td>`
+
+const sumCount = (d: DayTotal): number => MEANINGS.reduce((n, k) => n + d.totals[k].count, 0)
 
 function columnLabel(c: Column, locale: ExportLocale): string {
   return locale === 'pt-BR' ? c.pt : (TEXTS.en.labels[c.id] ?? c.id)
@@ -201,23 +235,42 @@ export function reportHead(
       ? '—'
       : `${formatDateTime(facts.createdAtRange.first, locale)} — ${formatDateTime(facts.createdAtRange.last, locale)}`
   const sum = sumTotals(totals)
+  const meaning = meaningTotals(totals)
+  const amounts = (g: MeaningGroup): string =>
+    `${num(String(g.count))}${num(formatAmount(g.depositCents, locale))}${num(formatAmount(g.payoutCents, locale))}`
+  const meaningRows = MEANINGS.filter((k) => k !== 'other' || meaning.other.count > 0)
+    .map(
+      (k) =>
+        `<tr data-meaning="${k}"><th scope="row">${e(MEANING_WORDS[locale][k])}</th>${amounts(meaning[k])}</tr>`,
+    )
+    .join('\n')
+  const withheld = meaning.feesWithheldCents
+  const feeRows =
+    `<tr id="fees-paid"><th scope="row" colspan="3">${e(t.feesPaid)}</th>` +
+    `${num(formatAmount(meaning.feesPaidCents, locale), meaning.feesPaidCents)}</tr>\n` +
+    `<tr id="fees-withheld"><th scope="row" colspan="3">${e(t.feesWithheld)}</th>` +
+    (withheld === null
+      ? `<td class="n">${e(t.notRecorded)}</td>`
+      : num(formatAmount(withheld, locale), withheld)) +
+    '</tr>'
   const statusRows = totals
     .map(
       (s) =>
-        `<tr><td>${e(s.status)}</td><td>${s.hasRefund ? t.yes : t.no}</td>${num(String(s.count))}` +
-        `${num(formatAmount(s.depositCents, locale))}${num(formatAmount(s.payoutCents, locale))}</tr>`,
+        `<tr><td>${e(statusInWords(s.status, false, locale))}</td><td>${s.hasRefund ? t.yes : t.no}</td>` +
+        `${num(String(s.count))}${num(formatAmount(s.depositCents, locale))}${num(formatAmount(s.payoutCents, locale))}</tr>`,
     )
     .join('\n')
   const dayRows = days
     .map(
       (d) =>
-        `<tr><td>${e(d.day === '' ? '?' : formatDay(d.day, locale))}</td>${num(String(d.count))}` +
-        `${num(formatAmount(d.depositCents, locale))}${num(formatAmount(d.payoutCents, locale))}</tr>`,
+        `<tr><td>${e(d.day === '' ? '?' : formatDay(d.day, locale))}</td>${num(String(sumCount(d)))}` +
+        `${num(String(d.totals.paid.count))}${num(formatAmount(d.totals.paid.payoutCents, locale))}` +
+        `${num(formatAmount(d.totals.feesPaidCents, locale))}</tr>`,
     )
     .join('\n')
-  const foot =
-    `${num(String(sum.count))}${num(formatAmount(sum.depositCents, locale))}` +
-    `${num(formatAmount(sum.payoutCents, locale))}`
+  const dayFoot =
+    `${num(String(sum.count))}${num(String(meaning.paid.count))}` +
+    `${num(formatAmount(meaning.paid.payoutCents, locale))}${num(formatAmount(meaning.feesPaidCents, locale))}`
   const headers = HTML_COLUMNS.map((c) => {
     const type = c.kind === 'amount' ? 'num' : c.kind === 'date' ? 'iso' : 'text'
     const cls = c.kind === 'amount' ? ' class="n"' : ''
@@ -248,21 +301,32 @@ ${fact(t.signer, facts.signerFingerprint)}
 </dl>
 <p class="note">${e(t.timeNote)} ${e(t.verifyNote)}</p>
 </section>
+<h2>${e(t.byMeaning)}</h2>
+<table id="totals-meaning">
+<thead><tr><th scope="col">${e(t.meaning)}</th><th scope="col" class="n">${e(t.count)}</th><th scope="col" class="n">${e(t.deposit)}</th><th scope="col" class="n">${e(t.payout)}</th></tr></thead>
+<tbody>
+${meaningRows}
+</tbody>
+<tfoot>
+${feeRows}
+</tfoot>
+</table>
+<p class="note">${e(t.meaningNote)}</p>
 <h2>${e(t.byStatus)}</h2>
 <table id="totals-status">
 <thead><tr><th scope="col">${e(t.status)}</th><th scope="col">${e(t.refund)}</th><th scope="col" class="n">${e(t.count)}</th><th scope="col" class="n">${e(t.deposit)}</th><th scope="col" class="n">${e(t.payout)}</th></tr></thead>
 <tbody>
 ${statusRows}
 </tbody>
-<tfoot><tr><td colspan="2">${e(t.total)}</td>${foot}</tr></tfoot>
+<tfoot><tr><td colspan="2">${e(t.total)}</td>${num(String(sum.count))}<td></td><td></td></tr></tfoot>
 </table>
 <h2>${e(t.byDay)}</h2>
 <table id="totals-day">
-<thead><tr><th scope="col">${e(t.day)}</th><th scope="col" class="n">${e(t.count)}</th><th scope="col" class="n">${e(t.deposit)}</th><th scope="col" class="n">${e(t.payout)}</th></tr></thead>
+<thead><tr><th scope="col">${e(t.day)}</th><th scope="col" class="n">${e(t.count)}</th><th scope="col" class="n">${e(t.paidCount)}</th><th scope="col" class="n">${e(t.paidPayout)}</th><th scope="col" class="n">${e(t.feesPaid)}</th></tr></thead>
 <tbody>
 ${dayRows}
 </tbody>
-<tfoot><tr><td>${e(t.total)}</td>${foot}</tr></tfoot>
+<tfoot><tr><td>${e(t.total)}</td>${dayFoot}</tr></tfoot>
 </table>
 <h2>${e(t.records)}</h2>
 <noscript><style>${NOSCRIPT_CSS}</style><p class="note">${e(t.noscript)}</p></noscript>

@@ -46,7 +46,7 @@ export interface RecordsKernel {
   /** Date.parse for the ledger's own `toISOString()` form; NaN when it is not that form or not a real date. */
   parseIso(value: string): number
   neutralise(text: string): string
-  csvCell(text: string, delimiter: KernelDelimiter): string
+  csvCell(text: string): string
   csvLine(cells: readonly string[], delimiter: KernelDelimiter): string
   escapeHtml(s: string): string
   rowFormatter(layout: RowLayout): RowFormatter
@@ -225,24 +225,35 @@ export function recordsKernel(): RecordsKernel {
 
   // ---- CSV cells (rules: csv.ts) ------------------------------------------------------------------------------
 
+  /**
+   * Where a spreadsheet may start reading a cell: the start of ours, and after either separator, a tab, CR or LF
+   * inside it (a file opened with the other separator, or with several ticked, splits our cells there). A `'` goes
+   * in at each such place where what follows is a tab, CR, LF or `'`, or a formula character after white space.
+   */
   const FORMULA_START = /^(?:[\t\r\n']|\s*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20])/
+  const FORMULA_AFTER = /([;,\t\r\n])(?=[\t\r\n']|\s*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20])/g
+  /** Whether FORMULA_AFTER can match at all: a separator, tab, CR or LF followed by what it looks for. */
+  const AFTER_POSSIBLE = /[;,\t\r\n][\s'=+\-@\uFF1D\uFF0B\uFF0D\uFF20]/
   const isAsciiAlnum = (c: number): boolean =>
     (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122)
 
   function neutralise(text: string): string {
-    // Most cells start with a letter or digit: skip the regex for them (36 cells × 100k rows).
-    if (text === '' || isAsciiAlnum(text.charCodeAt(0))) return text
-    return FORMULA_START.test(text) ? `'${text}` : text
+    if (text === '') return text
+    // Cheap tests first (36 cells × 100k rows): most cells start with a letter or digit and hold no separator
+    // followed by anything suspicious. Both rules are judged on the original text: one regex cannot both insert
+    // at the start and treat a separator there as a place of its own (a zero-length match at the start skips it).
+    const start = !isAsciiAlnum(text.charCodeAt(0)) && FORMULA_START.test(text)
+    const inner = AFTER_POSSIBLE.test(text) ? text.replace(FORMULA_AFTER, "$1'") : text
+    return start ? `'${inner}` : inner
   }
 
-  const NEEDS_QUOTES: Readonly<Record<KernelDelimiter, RegExp>> = {
-    ';': /[;"\r\n]/,
-    ',': /[,"\r\n]/,
+  /** Every cell quoted (so a reader's separator inside one never splits it), quotes doubled. */
+  function quote(safe: string): string {
+    return safe.indexOf('"') === -1 ? safe : safe.replace(/"/g, '""')
   }
 
-  function csvCell(text: string, delimiter: KernelDelimiter): string {
-    const safe = neutralise(text)
-    return NEEDS_QUOTES[delimiter].test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe
+  function csvCell(text: string): string {
+    return `"${quote(neutralise(text))}"`
   }
 
   function csvLine(cells: readonly string[], delimiter: KernelDelimiter): string {
@@ -251,15 +262,11 @@ export function recordsKernel(): RecordsKernel {
 
   /** The CSV line of the first `n` cells. */
   function csvLineOf(cells: readonly string[], n: number, delimiter: KernelDelimiter): string {
-    const quotes = NEEDS_QUOTES[delimiter]
     const out = new Array<string>(n)
-    for (let i = 0; i < n; i++) {
-      // csvCell, inlined: this runs for every cell of an export.
-      const safe = neutralise(cells[i] ?? '')
-      out[i] = safe === '' || !quotes.test(safe) ? safe : `"${safe.replace(/"/g, '""')}"`
-    }
+    // csvCell, inlined without its quotes, which the join puts in: this runs for every cell of an export.
+    for (let i = 0; i < n; i++) out[i] = quote(neutralise(cells[i] ?? ''))
     // join builds one flat string; `+=` would build a tree of 70 pieces that every later reader must walk.
-    return `${out.join(delimiter)}\r\n`
+    return `"${out.join(`"${delimiter}"`)}"\r\n`
   }
 
   // ---- HTML --------------------------------------------------------------------------------------------------
@@ -376,6 +383,8 @@ export interface CsvReaderKernel {
   ): void
   /** Inverse of formatAmount (format.ts). */
   parseAmount(cell: string, locale: KernelLocale): number | null | undefined
+  /** Inverse of the formula neutralisation (csv.ts). */
+  unneutralise(cell: string): string
   /** The verifier's pass over a CSV file (after its BOM): header, row shapes, and totals. */
   checkCsvRows(buf: Buffer, spec: CsvCheckSpec): CsvCheck
 }
@@ -504,6 +513,13 @@ export function csvReaderKernel(): CsvReaderKernel {
     return m[1] === '-' ? -n : n
   }
 
+  /** Inverse of `neutralise` (recordsKernel): one ' goes at each place it may have been put in. */
+  const NEUTRALISED_AT = /(^|[;,\t\r\n])'/g
+
+  function unneutralise(cell: string): string {
+    return cell.indexOf("'") === -1 ? cell : cell.replace(NEUTRALISED_AT, '$1')
+  }
+
   class SyntaxStop extends Error {}
 
   function checkCsvRows(buf: Buffer, spec: CsvCheckSpec): CsvCheck {
@@ -542,9 +558,7 @@ export function csvReaderKernel(): CsvReaderKernel {
           const refunded = refundedCell === yes ? true : refundedCell === no ? false : undefined
           if (deposit === undefined || payout === undefined) return problem('an amount cell is not an amount')
           if (refunded === undefined) return problem('refunded is neither yes nor no')
-          // The status cell, un-neutralised (csv.ts): a cell starting with ' had exactly one ' added.
-          const cell = row.cell(at.status)
-          const status = cell.startsWith("'") ? cell.slice(1) : cell
+          const status = unneutralise(row.cell(at.status))
           const key = `${refunded ? 1 : 0}:${status}`
           let t = groups.get(key)
           if (!t) {
@@ -565,7 +579,7 @@ export function csvReaderKernel(): CsvReaderKernel {
     return out
   }
 
-  return { parseCsv, parseAmount, checkCsvRows }
+  return { parseCsv, parseAmount, unneutralise, checkCsvRows }
 }
 
 /** The main thread's instance. */

@@ -4,6 +4,7 @@
  * masking, amounts — and nothing else), and the formatter, on the writer's worker thread or inline, turns them
  * into the CSV line and the report row. Same cells as `cellText` in csv.ts, column by column.
  */
+import { statusInWords } from '../../shared/status-words'
 import type { WithdrawalRecord } from '../../shared/withdrawal-record'
 import { CSV_COLUMNS, HTML_COLUMNS } from './columns'
 import { YES_NO, type CsvDelimiter } from './csv'
@@ -11,6 +12,7 @@ import { formatAmount, type ExportLocale } from './format'
 import { PAGE_BREAK, ROW_START } from './html'
 import type { RowLayout } from './kernel'
 import { REPORT_PAGE_ROWS } from './report-assets'
+import { displayStatus } from './totals'
 
 export interface RowPlan {
   layout: RowLayout
@@ -20,7 +22,8 @@ export interface RowPlan {
 
 /**
  * Inputs: one per CSV column — the final cell text, except for dates, which are the raw timestamp ('' for none)
- * and are formatted by the kernel — then the raw cents of each amount column of the report (its `data-v`).
+ * and are formatted by the kernel — then, for the report, the status in words and the raw cents of each amount
+ * column (its `data-v`).
  * Kinds and locale are decided once: an export builds 3.6 M of these.
  */
 export function rowPlan(
@@ -52,7 +55,11 @@ export function rowPlan(
   if (formats.html) {
     for (const col of HTML_COLUMNS) {
       const cell = CSV_COLUMNS.indexOf(col)
-      if (col.kind === 'amount') {
+      if (col.id === 'status') {
+        // The CSV keeps the status code (scripts and the verifier group by it); the report says it in words.
+        report.push({ cell: getters.length, kind: 'text', raw: getters.length })
+        getters.push((r) => statusInWords(displayStatus(r), r.refund !== null, locale))
+      } else if (col.kind === 'amount') {
         report.push({ cell, kind: 'amount', raw: getters.length })
         getters.push((r) => {
           const v = col.get(r)

@@ -15,6 +15,10 @@ import { z } from 'zod'
 import { recordFilterSchema } from '../../shared/withdrawal-record'
 import { canonicalJson } from '../ledger/canonical-json'
 import { EXPORT_LOCALES } from './format'
+import { DATA_FILE_MAX_BYTES } from './safe-read'
+import { findUnsafeChar } from './terminal-text'
+
+import { AUDIT_FILE } from './audit-member'
 
 export const MANIFEST_SCHEMA = 'tesouraria-depix/export-manifest'
 export const MANIFEST_VERSION = 1
@@ -23,34 +27,98 @@ export const MANIFEST_FILE = 'manifest.json'
 export const EXPORT_FORMATS = ['csv', 'json', 'html'] as const
 export type ExportFormat = (typeof EXPORT_FORMATS)[number]
 
-/** A bare file name in the export folder: no separators, no leading dot, so a manifest cannot point elsewhere. */
-const fileName = z
-  .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/, 'must be a plain file name in the export folder')
-  .refine((n) => n !== MANIFEST_FILE, 'must not be the manifest itself')
+/** The name of each format's file in an export: the only names a manifest may list, each at most once. */
+export const FILE_NAMES: Readonly<Record<ExportFormat, string>> = {
+  csv: 'records.csv',
+  json: 'records.json',
+  html: 'report.html',
+}
+
+/** The name of a `format` file: exactly FILE_NAMES[format], so a manifest cannot point anywhere else. */
+const fileName = (format: ExportFormat) =>
+  z
+    .string()
+    .refine((n) => n === FILE_NAMES[format], `must be ${FILE_NAMES[format]} (the name of a ${format} file)`)
+/**
+ * A string the verifier prints or the review shows: no control, DEL or bidirectional character (terminal-text.ts).
+ * Printing escapes them anyway; refusing them here makes a manifest that carries one a problem in itself.
+ */
+const shownText = z.string().superRefine((s, ctx) => {
+  const bad = findUnsafeChar(s)
+  if (bad) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `contains ${bad.description} at position ${bad.index} (only printable text is allowed)`,
+    })
+  }
+})
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 lower-case hex digits')
 const count = z.number().int().nonnegative()
+const bytes = count.max(
+  DATA_FILE_MAX_BYTES,
+  `more than ${DATA_FILE_MAX_BYTES} bytes: larger than any file a verifier reads (export in parts)`,
+)
 const locale = z.enum(EXPORT_LOCALES)
 const iso = z.iso.datetime({ offset: true })
 
 export const fileEntrySchema = z.discriminatedUnion('format', [
   z.strictObject({
-    name: fileName,
+    name: fileName('csv'),
     format: z.literal('csv'),
-    bytes: count,
+    bytes,
     sha256,
     delimiter: z.enum([';', ',']),
     locale,
   }),
-  z.strictObject({ name: fileName, format: z.literal('json'), bytes: count, sha256 }),
-  z.strictObject({ name: fileName, format: z.literal('html'), bytes: count, sha256, locale }),
+  z.strictObject({ name: fileName('json'), format: z.literal('json'), bytes, sha256 }),
+  z.strictObject({ name: fileName('html'), format: z.literal('html'), bytes, sha256, locale }),
   /** audit.jsonl: the audit entries of the exported records (audit-member.ts). */
-  z.strictObject({ name: fileName, format: z.literal('audit'), bytes: count, sha256 }),
+  z.strictObject({ name: z.literal(AUDIT_FILE), format: z.literal('audit'), bytes, sha256 }),
 ])
 export type FileEntry = z.infer<typeof fileEntrySchema>
 
+/**
+ * The data files: one to one per format, each format once. The count is checked before the entries are (a
+ * manifest of 3,000 entries is one problem, not 3,000), and a repeated format is named once.
+ */
+/** The data formats plus the audit member (audit.jsonl). */
+const MAX_FILES = EXPORT_FORMATS.length + 1
+
+export const fileListSchema = z
+  .array(z.unknown())
+  .min(1, 'lists no file')
+  .max(MAX_FILES, `lists more files than an export has (${MAX_FILES} at most)`)
+  .pipe(
+    z.array(fileEntrySchema).superRefine((files, ctx) => {
+      const seen = new Set<string>()
+      for (const [i, f] of files.entries()) {
+        if (seen.has(f.format))
+          ctx.addIssue({ code: 'custom', path: [i], message: `${f.name} is listed twice` })
+        seen.add(f.format)
+      }
+    }),
+  )
+
 /** The filter as exported: paging does not apply to an export. */
-export const exportFilterSchema = recordFilterSchema.omit({ limit: true, offset: true }).strict()
+export const exportFilterSchema = recordFilterSchema
+  .omit({ limit: true, offset: true })
+  .strict()
+  .superRefine((f, ctx) => {
+    const strings: Array<[PropertyKey[], string]> = [
+      ...(f.profile !== undefined ? [[['profile'], f.profile] as [PropertyKey[], string]] : []),
+      ...(f.text !== undefined ? [[['text'], f.text] as [PropertyKey[], string]] : []),
+      ...(f.statuses ?? []).map((s, i): [PropertyKey[], string] => [['statuses', i], s]),
+    ]
+    for (const [path, s] of strings) {
+      const bad = findUnsafeChar(s)
+      if (bad)
+        ctx.addIssue({
+          code: 'custom',
+          path,
+          message: `contains ${bad.description} at position ${bad.index}`,
+        })
+    }
+  })
 export type ExportFilter = z.infer<typeof exportFilterSchema>
 
 export const statusTotalSchema = z.strictObject({
@@ -59,22 +127,46 @@ export const statusTotalSchema = z.strictObject({
   count,
   depositCents: z.number().int(),
   payoutCents: z.number().int(),
+  /** Optional: exports made before fees were totalled do not have it. */
+  refundFeeCents: count.optional(),
+})
+
+const meaningGroupSchema = z.strictObject({
+  count,
+  depositCents: z.number().int(),
+  payoutCents: z.number().int(),
+})
+
+/**
+ * `meaningTotals(totals)` (shared/money-totals.ts), written out so a reader of the manifest sees what was paid
+ * without re-deriving it. Redundant by design: the verifier requires it to equal the recomputation from `totals`.
+ * Optional: exports made before it existed do not have it.
+ */
+export const meaningTotalsSchema = z.strictObject({
+  paid: meaningGroupSchema,
+  open: meaningGroupSchema,
+  returned: meaningGroupSchema,
+  ended: meaningGroupSchema,
+  other: meaningGroupSchema,
+  feesPaidCents: z.number().int(),
+  feesWithheldCents: count.nullable(),
 })
 
 export const manifestSchema = z.strictObject({
   schema: z.literal(MANIFEST_SCHEMA),
   version: z.literal(MANIFEST_VERSION),
-  appVersion: z.string().min(1),
-  profile: z.strictObject({ name: z.string(), network: z.string() }),
+  appVersion: shownText.min(1),
+  profile: z.strictObject({ name: shownText, network: shownText }),
   filter: exportFilterSchema,
   /** Earliest and latest createdAt among the exported records (null when none). */
-  createdAtRange: z.strictObject({ first: z.string().nullable(), last: z.string().nullable() }),
+  createdAtRange: z.strictObject({ first: shownText.nullable(), last: shownText.nullable() }),
   exportedAt: iso,
   rowCount: count,
   totals: z.array(statusTotalSchema),
+  meaningTotals: meaningTotalsSchema.optional(),
   /** The ledger's audit-chain head when the export was made: anchors the chain outside the database file. */
-  auditHead: z.strictObject({ seq: count, hash: z.string() }).nullable(),
-  files: z.array(fileEntrySchema).min(1),
+  auditHead: z.strictObject({ seq: count, hash: shownText }).nullable(),
+  files: fileListSchema,
   /** SPKI PEM of the Ed25519 key that signed. */
   publicKey: z.string().min(1),
   /** Base64 Ed25519 signature of the canonical manifest without this member. */

@@ -267,6 +267,7 @@ function probeRows(layout: RowLayout): { inputs: string[][]; indices: number[] }
     '+55 11',
     "'q",
     ' -x',
+    "Ana,=1+1;@x\t-y\n'z",
   ]
   const width = Math.max(layout.csvCells, ...layout.report.map((c) => Math.max(c.cell, c.raw) + 1), 1)
   const inputs: string[][] = []

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { openLedger, type Ledger } from '../ledger/index'
 import { importRecords } from '../ledger/import'
+import { isFingerprint, normalizeFingerprint } from './sign'
 import { verifyExport, type ExportVerification } from './verify'
 
 export interface Review {
@@ -64,4 +65,18 @@ export async function openReview(
     rmSync(dir, { recursive: true, force: true })
     throw e
   }
+}
+
+/**
+ * A valid signature only proves the manifest was signed by the key it carries, which anyone can make. Trust needs
+ * the expected signer, got out of band: `none` (nothing to compare) and `mismatch` must not look like `match`.
+ */
+export type SignerMatch = 'match' | 'mismatch' | 'none'
+
+/** `expected` as typed (spaces, colons, case ignored); null or blank compares nothing. Throws on a non-fingerprint. */
+export function compareSigner(signerFingerprint: string, expected: string | null): SignerMatch {
+  if (expected === null || expected.trim() === '') return 'none'
+  if (!isFingerprint(expected)) throw new RangeError('not a key fingerprint (32 hexadecimal digits)')
+  if (signerFingerprint === '') return 'mismatch'
+  return normalizeFingerprint(expected) === normalizeFingerprint(signerFingerprint) ? 'match' : 'mismatch'
 }

@@ -2,8 +2,10 @@
  * Totals of an export, computed from the rows actually written (never from a second query, which could see a
  * different ledger), and recomputed by the verifier from each file. Grouping is the ledger's `totalsByStatus`:
  * display status (the normalised remote status of a created record that has one, else the local state) and
- * whether a refund is recorded; best-knowledge amounts, null counting as 0.
+ * whether a refund is recorded; best-knowledge amounts, null counting as 0; the fee withheld on refunds. What
+ * the groups mean (paid, open, returned…) is decided by `meaningTotals` (shared/money-totals.ts), from these.
  */
+import { meaningTotals, refundFeeCents, type MeaningTotals } from '../../shared/money-totals'
 import type { StatusTotal, WithdrawalRecord } from '../../shared/withdrawal-record'
 import { normalizeStatus } from '../../shared/withdrawal-status'
 import { saoPauloDay } from './format'
@@ -31,9 +33,8 @@ export function displayStatus(r: Pick<WithdrawalRecord, 'localState' | 'remoteSt
 export interface DayTotal {
   /** São Paulo calendar day of createdAt, "YYYY-MM-DD"; '' when createdAt does not parse. */
   day: string
-  count: number
-  depositCents: number
-  payoutCents: number
+  /** The day's records by meaning: a day's "paid" is what was paid, not every amount created that day. */
+  totals: MeaningTotals
 }
 
 export interface TotalsRow {
@@ -41,6 +42,7 @@ export interface TotalsRow {
   hasRefund: boolean
   depositCents: number | null
   payoutCents: number | null
+  refundFeeCents: number
 }
 
 const keyOf = (status: string, hasRefund: boolean): string => `${hasRefund ? 1 : 0}:${status}`
@@ -54,12 +56,20 @@ export class TotalsAccumulator {
     const key = keyOf(row.status, row.hasRefund)
     let t = this.byStatus.get(key)
     if (!t) {
-      t = { status: row.status, hasRefund: row.hasRefund, count: 0, depositCents: 0, payoutCents: 0 }
+      t = {
+        status: row.status,
+        hasRefund: row.hasRefund,
+        count: 0,
+        depositCents: 0,
+        payoutCents: 0,
+        refundFeeCents: 0,
+      }
       this.byStatus.set(key, t)
     }
     t.count += 1
     t.depositCents += row.depositCents ?? 0
     t.payoutCents += row.payoutCents ?? 0
+    t.refundFeeCents = (t.refundFeeCents ?? 0) + row.refundFeeCents
   }
 
   addRecord(r: WithdrawalRecord): void {
@@ -68,6 +78,7 @@ export class TotalsAccumulator {
       hasRefund: r.refund !== null,
       depositCents: r.depositAmountCents,
       payoutCents: r.payoutAmountCents,
+      refundFeeCents: refundFeeCents(r.refund),
     })
   }
 
@@ -84,22 +95,22 @@ export function sortTotals(totals: StatusTotal[]): StatusTotal[] {
 }
 
 export class DayAccumulator {
-  private readonly byDay = new Map<string, DayTotal>()
+  private readonly byDay = new Map<string, TotalsAccumulator>()
 
   add(r: WithdrawalRecord): void {
     const day = saoPauloDay(r.createdAt) ?? ''
     let t = this.byDay.get(day)
     if (!t) {
-      t = { day, count: 0, depositCents: 0, payoutCents: 0 }
+      t = new TotalsAccumulator()
       this.byDay.set(day, t)
     }
-    t.count += 1
-    t.depositCents += r.depositAmountCents ?? 0
-    t.payoutCents += r.payoutAmountCents ?? 0
+    t.addRecord(r)
   }
 
   result(): DayTotal[] {
-    return [...this.byDay.values()].sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0))
+    return [...this.byDay.entries()]
+      .map(([day, acc]) => ({ day, totals: meaningTotals(acc.result()) }))
+      .sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0))
   }
 }
 
@@ -120,7 +131,22 @@ export function sumTotals(totals: readonly StatusTotal[]): {
 }
 
 const describe = (t: StatusTotal | undefined): string =>
-  t ? `count ${t.count}, deposit ${t.depositCents}, payout ${t.payoutCents}` : 'absent'
+  t
+    ? `count ${t.count}, deposit ${t.depositCents}, payout ${t.payoutCents}` +
+      (t.refundFeeCents === undefined ? '' : `, refund fee ${t.refundFeeCents}`)
+    : 'absent'
+
+/** Equal groups. The refund fee is compared only when both sides carry it (a CSV file does not; older manifests neither). */
+function sameTotal(e: StatusTotal, a: StatusTotal): boolean {
+  return (
+    e.count === a.count &&
+    e.depositCents === a.depositCents &&
+    e.payoutCents === a.payoutCents &&
+    (e.refundFeeCents === undefined ||
+      a.refundFeeCents === undefined ||
+      e.refundFeeCents === a.refundFeeCents)
+  )
+}
 
 /** One line per group that differs ("status sent (refund): manifest count 3, … ≠ file count 2, …"); [] when equal. */
 export function diffTotals(expected: readonly StatusTotal[], actual: readonly StatusTotal[]): string[] {
@@ -131,8 +157,7 @@ export function diffTotals(expected: readonly StatusTotal[], actual: readonly St
   for (const k of keys) {
     const e = exp.get(k)
     const a = act.get(k)
-    if (e && a && e.count === a.count && e.depositCents === a.depositCents && e.payoutCents === a.payoutCents)
-      continue
+    if (e && a && sameTotal(e, a)) continue
     const label = (e ?? a) as StatusTotal
     out.push(
       `status "${label.status}"${label.hasRefund ? ' (refund)' : ''}: manifest ${describe(e)}; file ${describe(a)}`,

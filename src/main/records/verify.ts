@@ -1,22 +1,26 @@
 /**
  * verifyExport: every check runs and every problem is reported (which file, which check), never only the first.
  *
- * manifest.json — missing; schema (not JSON, not the v1 schema, or not byte-identical to its normal layout);
- *   signature (bad public key, invalid signature, or not the expected key); totals (status totals do not add up
- *   to rowCount).
- * each listed file — missing; hash (size or SHA-256 differ); schema (not UTF-8, CSV without BOM/with a wrong
- *   header/ragged rows, JSON not the records schema); row_count (rows ≠ rowCount); totals (CSV and JSON only,
- *   recomputed from the rows ≠ manifest totals).
+ * The folder is hostile until checked: every file is read through safe-read.ts (no link followed, no blocking
+ * open, regular files only, sizes capped and compared before reading).
+ *
+ * manifest.json — missing (or refused unread: a link, a FIFO, a device); schema (over 1 MiB or 16 levels deep,
+ *   not JSON, not the v1 schema, or not byte-identical to its normal layout); signature (bad public key, invalid
+ *   signature, or not the expected key); totals (status totals do not add up to rowCount, or its totals by
+ *   meaning are not `meaningTotals` of its status totals).
+ * each listed file — missing (or refused unread); hash (size, then unread, or SHA-256 differ); schema (not
+ *   UTF-8, CSV without BOM/with a wrong header/ragged rows, JSON not the records schema); row_count (rows ≠
+ *   rowCount); totals (CSV and JSON only, recomputed from the rows ≠ manifest totals; the refund fee only from
+ *   JSON, the CSV has no column for it).
  * Files in the folder that the manifest does not list are returned in `unlisted`, not as problems: the
  * signature does not cover them, so they cannot be trusted, but an auditor's own notes next to an export do
  * not make it tampered.
  */
 import { isUtf8 } from 'node:buffer'
-import { open, readdir, readFile, stat } from 'node:fs/promises'
 import { basename, dirname, join, resolve } from 'node:path'
 import type { StatusTotal } from '../../shared/withdrawal-record'
-import { columnIndex } from './columns'
-import { BOM, csvHeader, YES_NO } from './csv'
+import { columnIndex, PT_HEADER_V1 } from './columns'
+import { BOM, csvHeader, csvLine, YES_NO } from './csv'
 import { countReportRows } from './html'
 import { readRecordsFile, type ExportedRecord } from './json'
 import { recordStateHash } from '../ledger/state-hash'
@@ -30,7 +34,7 @@ import {
 } from './audit-member'
 import {
   canonicalManifestBytes,
-  fileEntrySchema,
+  fileListSchema,
   MANIFEST_FILE,
   manifestFileText,
   manifestSchema,
@@ -38,9 +42,20 @@ import {
   type FileEntry,
   type Manifest,
 } from './manifest'
+import {
+  DATA_FILE_MAX_BYTES,
+  jsonTooDeepAt,
+  MANIFEST_MAX_BYTES,
+  MANIFEST_MAX_DEPTH,
+  otherNames,
+  pathKind,
+  readRegularFile,
+  type Refusal,
+} from './safe-read'
 import { keyFingerprint, normalizeFingerprint, verifyBytes } from './sign'
 import { createChecker, type Checker } from './checker'
 import { diffTotals, sortTotals, sumTotals, TotalsAccumulator } from './totals'
+import { MEANINGS, meaningTotals, type MeaningTotals } from '../../shared/money-totals'
 
 export type VerificationCheck = 'missing' | 'hash' | 'signature' | 'schema' | 'row_count' | 'totals' | 'audit'
 
@@ -89,19 +104,64 @@ function decode(buf: Buffer): string | null {
   return isUtf8(buf) ? buf.toString('utf8') : null
 }
 
-/** A manifest given as a folder means the folder's manifest.json. */
-async function manifestLocation(p: string): Promise<string> {
+/**
+ * The manifest's path: a folder means its manifest.json. A link, as the path given or as the folder, is refused
+ * (safe-read.ts): what an export's files are must not depend on where a link points.
+ */
+async function manifestLocation(p: string): Promise<{ path: string; refused?: Refusal }> {
   const abs = resolve(p)
-  try {
-    if ((await stat(abs)).isDirectory()) return join(abs, MANIFEST_FILE)
-  } catch {
-    // reported as missing below
+  const kind = await pathKind(abs)
+  if (kind === 'folder') return { path: join(abs, MANIFEST_FILE) }
+  if (kind !== 'file') return { path: abs, refused: kind.refused }
+  const folder = await pathKind(dirname(abs))
+  return typeof folder === 'object'
+    ? { path: abs, refused: { ...folder.refused, detail: `its folder ${folder.refused.detail}` } }
+    : { path: abs }
+}
+
+/** The manifest's text, refused (see safe-read.ts) when it is not a small regular UTF-8 file of shallow JSON. */
+async function readManifestText(
+  location: { path: string; refused?: Refusal },
+  mname: string,
+  add: Add,
+): Promise<{ text: string } | { stop: 'missing' | 'schema' }> {
+  const { path } = location
+  const got = location.refused
+    ? { refused: location.refused }
+    : await readRegularFile(path, { maxBytes: MANIFEST_MAX_BYTES })
+  if ('refused' in got) {
+    const { kind, detail } = got.refused
+    if (kind === 'size') {
+      add(mname, 'schema', `${detail}: not a manifest`)
+      return { stop: 'schema' }
+    }
+    add(
+      mname,
+      'missing',
+      kind === 'missing' ? `${path} does not exist or cannot be read` : `${path} ${detail}`,
+    )
+    return { stop: 'missing' }
   }
-  return abs
+  const text = decode(got.buf)
+  if (text === null) {
+    add(mname, 'schema', 'not JSON: not valid UTF-8')
+    return { stop: 'schema' }
+  }
+  const deep = jsonTooDeepAt(text, MANIFEST_MAX_DEPTH)
+  if (deep >= 0) {
+    add(
+      mname,
+      'schema',
+      `nested deeper than ${MANIFEST_MAX_DEPTH} levels (at character ${deep}): not a manifest`,
+    )
+    return { stop: 'schema' }
+  }
+  return { text }
 }
 
 export async function verifyExport(manifestPath: string, o: VerifyOptions = {}): Promise<ExportVerification> {
-  const path = await manifestLocation(manifestPath)
+  const location = await manifestLocation(manifestPath)
+  const { path } = location
   const dir = dirname(path)
   const mname = basename(path)
   const problems: VerificationProblem[] = []
@@ -117,17 +177,13 @@ export async function verifyExport(manifestPath: string, o: VerifyOptions = {}):
     ...extra,
   })
 
-  let text: string | null
-  try {
-    const buf = await readFile(path)
-    text = decode(buf)
-  } catch {
-    add(mname, 'missing', `${path} does not exist or cannot be read`)
-    return done({})
+  const read = await readManifestText(location, mname, add)
+  if ('stop' in read) {
+    return done(read.stop === 'missing' ? {} : { unlisted: await unlistedFiles(dir, mname, []) })
   }
+  const { text } = read
   let raw: unknown
   try {
-    if (text === null) throw new Error('not valid UTF-8')
     raw = JSON.parse(text)
   } catch (e) {
     add(mname, 'schema', `not JSON: ${(e as Error).message}`)
@@ -163,16 +219,12 @@ export async function verifyExport(manifestPath: string, o: VerifyOptions = {}):
     auditHead: manifest?.auditHead ?? null,
     audit: null,
   }
+  // A file list that is not valid as a whole (too long, a name twice, a name not an export's) reads no file.
   const entries = manifest?.files ?? salvageEntries(obj.files)
   if (entries.some((e) => e.format === 'audit')) {
     expect.audit = { summary: null, stateHashes: null, fixedHashes: null }
   }
   checkManifestTotals(manifest, mname, add)
-  const names = new Set<string>()
-  for (const e of entries) {
-    if (names.has(e.name)) add(mname, 'schema', `${e.name} is listed twice`)
-    names.add(e.name)
-  }
 
   let records: ExportedRecord[] | undefined
   const checker = createChecker()
@@ -244,15 +296,44 @@ function checkSignature(obj: Record<string, unknown>, mname: string, add: Add, e
 function checkManifestTotals(m: Manifest | null, mname: string, add: Add): void {
   if (!m) return
   const seen = new Set<string>()
+  const twice: string[] = []
   for (const t of m.totals) {
     const k = `${t.status}\u0000${t.hasRefund}`
-    if (seen.has(k)) add(mname, 'schema', `totals list status "${t.status}" twice`)
+    if (seen.has(k)) twice.push(t.status)
     seen.add(k)
+  }
+  // One problem however many: a 1 MiB manifest could repeat a status ten thousand times.
+  for (const s of twice.slice(0, MAX_LISTED)) add(mname, 'schema', `totals list status "${s}" twice`)
+  if (twice.length > MAX_LISTED) {
+    add(mname, 'schema', `totals repeat ${twice.length - MAX_LISTED} more statuses`)
   }
   const sum = sumTotals(m.totals)
   if (sum.count !== m.rowCount) {
     add(mname, 'totals', `status totals count ${sum.count} records, rowCount is ${m.rowCount}`)
   }
+  if (m.meaningTotals !== undefined) {
+    for (const d of diffMeaningTotals(m.meaningTotals, meaningTotals(m.totals))) add(mname, 'totals', d)
+  }
+}
+
+/** Where the manifest's totals by meaning differ from those recomputed from its status totals. */
+function diffMeaningTotals(stated: MeaningTotals, recomputed: MeaningTotals): string[] {
+  const out: string[] = []
+  for (const k of MEANINGS) {
+    const s = stated[k]
+    const r = recomputed[k]
+    if (s.count !== r.count || s.depositCents !== r.depositCents || s.payoutCents !== r.payoutCents) {
+      out.push(
+        `meaning total "${k}": manifest count ${s.count}, deposit ${s.depositCents}, payout ${s.payoutCents}; ` +
+          `from status totals count ${r.count}, deposit ${r.depositCents}, payout ${r.payoutCents}`,
+      )
+    }
+  }
+  for (const k of ['feesPaidCents', 'feesWithheldCents'] as const) {
+    if (stated[k] !== recomputed[k])
+      out.push(`${k}: manifest ${stated[k]}, from status totals ${recomputed[k]}`)
+  }
+  return out
 }
 
 function salvageTotals(v: unknown): StatusTotal[] | null {
@@ -267,62 +348,41 @@ function salvageTotals(v: unknown): StatusTotal[] | null {
 }
 
 function salvageEntries(v: unknown): FileEntry[] {
-  if (!Array.isArray(v)) return []
-  return v.flatMap((e) => {
-    const r = fileEntrySchema.safeParse(e)
-    return r.success ? [r.data] : []
-  })
+  const r = fileListSchema.safeParse(v)
+  return r.success ? r.data : []
 }
 
+/** Folder entries other than the manifest and its files; a bounded list (safe-read.ts). */
 async function unlistedFiles(dir: string, mname: string, entries: readonly FileEntry[]): Promise<string[]> {
-  const listed = new Set([mname, ...entries.map((e) => e.name)])
-  try {
-    return (await readdir(dir)).filter((n) => !listed.has(n)).sort()
-  } catch {
-    return []
+  const other = await otherNames(dir, new Set([mname, ...entries.map((e) => e.name)]))
+  if (other.more > 0 || other.stopped) {
+    other.names.push(`(and ${other.more}${other.stopped ? ' or more' : ''} other names, not shown)`)
   }
+  return other.names
 }
 
-type FileRead = { buf: Buffer; sha256: Promise<string> } | { missing: string }
+type FileRead = { buf: Buffer; sha256: Promise<string> } | { refused: [VerificationCheck, string] }
 
 /**
  * The file's bytes, and its SHA-256 computed from those very bytes on the checker's thread (they are read into
- * shared memory, so the thread reads them where they are).
+ * shared memory, so the thread reads them where they are). Not read at all when it is not a regular file in
+ * the folder or not the size the manifest says (safe-read.ts).
  */
 async function readEntry(dir: string, entry: FileEntry, checker: Checker): Promise<FileRead> {
-  const path = join(dir, entry.name)
-  let buf: Buffer
-  try {
-    if (!(await stat(path)).isFile()) return { missing: 'not a regular file' }
-    buf = await readShared(path)
-  } catch {
-    return { missing: 'listed in the manifest but not in the folder' }
+  const got = await readRegularFile(join(dir, entry.name), {
+    maxBytes: DATA_FILE_MAX_BYTES,
+    expectBytes: entry.bytes,
+    shared: true,
+  })
+  if ('refused' in got) {
+    const { kind, detail } = got.refused
+    if (kind === 'missing') return { refused: ['missing', 'listed in the manifest but not in the folder'] }
+    return { refused: [kind === 'size' ? 'hash' : 'missing', detail] }
   }
-  const sha256 = checker.sha256(buf)
+  const sha256 = checker.sha256(got.buf)
   // Reported (as a hash problem) when awaited.
   sha256.catch(() => undefined)
-  return { buf, sha256 }
-}
-
-/** Like readFile, into a SharedArrayBuffer; a plain readFile when the file changes size while read. */
-async function readShared(path: string): Promise<Buffer> {
-  const fh = await open(path, 'r')
-  try {
-    const { size } = await fh.stat()
-    const buf = Buffer.from(new SharedArrayBuffer(size))
-    let off = 0
-    while (off < size) {
-      // One read call takes at most 2 GiB.
-      const { bytesRead } = await fh.read(buf, off, Math.min(size - off, 1 << 30), off)
-      if (bytesRead === 0) break
-      off += bytesRead
-    }
-    const more = await fh.read(Buffer.alloc(1), 0, 1, off)
-    if (off < size || more.bytesRead > 0) return await readFile(path)
-    return buf
-  } finally {
-    await fh.close()
-  }
+  return { buf: got.buf, sha256 }
 }
 
 interface FileOutcome {
@@ -343,8 +403,8 @@ async function checkFile(
   checker: Checker,
 ): Promise<FileOutcome> {
   const problems: Array<Parameters<Add>> = []
-  if ('missing' in read) {
-    problems.push([entry.name, 'missing', read.missing])
+  if ('refused' in read) {
+    problems.push([entry.name, ...read.refused])
     return { problems }
   }
   const { buf } = read
@@ -355,8 +415,8 @@ async function checkFile(
   } finally {
     const sha = await read.sha256.catch((e: unknown) => `(not computed: ${(e as Error).message})`)
     const diffs: string[] = []
-    if (buf.length !== entry.bytes) diffs.push(`${buf.length} bytes, manifest says ${entry.bytes}`)
-    if (sha !== entry.sha256) diffs.push(`SHA-256 ${sha}, manifest says ${entry.sha256}`)
+    if (buf.length !== entry.bytes) diffs.push(`${buf.length} bytes, expected ${entry.bytes} (manifest.json)`)
+    if (sha !== entry.sha256) diffs.push(`SHA-256 ${sha}, expected ${entry.sha256} (manifest.json)`)
     if (diffs.length > 0) problems.push([entry.name, 'hash', diffs.join('; ')])
     problems.push(...content)
   }
@@ -431,6 +491,19 @@ async function checkContent(
   }
 }
 
+/**
+ * The header the file must have: the current one, or for a pt-BR file that starts with it, the header of exports
+ * made before headers were put in words (PT_HEADER_V1: same columns, same order). Either way every cell, row
+ * and total is checked the same.
+ */
+function expectedHeader(body: Buffer, entry: Extract<FileEntry, { format: 'csv' }>): string[] {
+  if (entry.locale === 'pt-BR') {
+    const legacy = Buffer.from(csvLine(PT_HEADER_V1, entry.delimiter), 'utf8')
+    if (body.subarray(0, legacy.length).equals(legacy)) return [...PT_HEADER_V1]
+  }
+  return csvHeader(entry.locale)
+}
+
 async function checkCsv(
   entry: Extract<FileEntry, { format: 'csv' }>,
   buf: Buffer,
@@ -441,10 +514,11 @@ async function checkCsv(
 ): Promise<void> {
   const bom = buf.subarray(0, BOM_BYTES.length).equals(BOM_BYTES)
   if (!bom) add(entry.name, 'schema', 'no UTF-8 byte order mark')
-  const r = await checker.checkCsv(bom ? buf.subarray(BOM_BYTES.length) : buf, {
+  const body = bom ? buf.subarray(BOM_BYTES.length) : buf
+  const r = await checker.checkCsv(body, {
     delimiter: entry.delimiter,
     locale: entry.locale,
-    header: csvHeader(entry.locale),
+    header: expectedHeader(body, entry),
     at: {
       status: columnIndex('status'),
       refunded: columnIndex('refunded'),

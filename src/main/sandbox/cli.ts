@@ -37,8 +37,9 @@ function banner(facts: {
   clientId: string
   clientSecret: string
   controlUrl: string
+  controlToken: string
 }): string {
-  const { baseUrl, clientId, clientSecret, controlUrl } = facts
+  const { baseUrl, clientId, clientSecret, controlUrl, controlToken } = facts
   const credentialsJson = `{"client_id":"${clientId}","client_secret":"${clientSecret}"}`
   const extractToken = `sed 's/.*"access_token":"\\([^"]*\\)".*/\\1/'`
   const bearer = `-H "Authorization: Bearer $TOKEN"`
@@ -51,6 +52,7 @@ function banner(facts: {
     `  client_id      ${clientId}`,
     `  client_secret  ${clientSecret}`,
     `  Control        ${controlUrl}   (sandbox only, not part of the DePix API; see docs/SANDBOX.md)`,
+    `  control token  ${controlToken}   (new on every run; send it as Authorization: Bearer)`,
     '',
     '  Try:',
     `    TOKEN=$(curl -s -X POST ${baseUrl}/api/v2/auth/login ${json} \\`,
@@ -58,8 +60,10 @@ function banner(facts: {
     `    curl -s ${baseUrl}/api/ping ${bearer}`,
     `    curl -s -X POST ${baseUrl}/api/withdraw ${bearer} ${json} \\`,
     `      -d '{"pixKey":"maria@example.com","taxNumber":"52998224725","payoutAmountInCents":10000}'`,
-    `    curl -s -X POST ${controlUrl}/withdrawals/<withdrawalId>/fund -d '{"amountInCents":10102}'`,
-    `    curl -s -X POST ${controlUrl}/withdrawals/<withdrawalId>/settle -d '{"outcome":"sent"}'`,
+    `    curl -s -X POST ${controlUrl}/withdrawals/<withdrawalId>/fund -H "Authorization: Bearer ${controlToken}" \\`,
+    `      ${json} -d '{"amountInCents":10102}'`,
+    `    curl -s -X POST ${controlUrl}/withdrawals/<withdrawalId>/settle -H "Authorization: Bearer ${controlToken}" \\`,
+    `      ${json} -d '{"outcome":"sent"}'`,
     '',
     '  Ctrl+C to stop.',
     '',
@@ -74,6 +78,7 @@ async function main(): Promise<void> {
     clientId: sandbox.credentials.clientId,
     clientSecret: sandbox.credentials.clientSecret,
     controlUrl: sandbox.controlUrl,
+    controlToken: sandbox.controlToken,
   }
   process.stdout.write(args.json ? `${JSON.stringify(facts)}\n` : `${banner(facts)}\n`)
   let stopping = false

@@ -1,8 +1,14 @@
 /**
  * The control surface over HTTP, under `{baseUrl}/_sandbox/…` (docs/SANDBOX.md). Not part of the DePix API:
- * loopback callers only, never counted in `requestCounts`, never rate limited, never faulted.
- * Bodies are JSON; errors are flat `{ error, errorMessage }`.
+ * never counted in `requestCounts`, never rate limited, never faulted. Bodies are JSON; errors are flat
+ * `{ error, errorMessage }`.
+ *
+ * These switches mint credentials and move money in the simulation, and a web page in the user's browser can reach
+ * loopback. So every request must come from loopback, name exactly our authority in `Host` (no DNS rebinding),
+ * carry no `Origin` (browsers send one on every cross-site POST; curl and scripts do not), and carry the per-run
+ * token as `Authorization: Bearer` (a header no page can add without a CORS preflight, which we never grant).
  */
+import { createHash, timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { ControlError, badInput } from './errors'
 import { isLoopback, readBody, sendEmpty, sendJson } from './http'
@@ -108,19 +114,62 @@ function match(
   return h === undefined ? undefined : { h, id: decodeURIComponent(parts[2] as string) }
 }
 
+/** Who may drive the control surface over HTTP; `authority` is filled in once the server listens. */
+export interface ControlAccess {
+  /** `127.0.0.1:PORT`: the only `Host` accepted. */
+  authority: string
+  /** The per-run secret; empty turns the HTTP control surface off (every request answers 404). */
+  token: string
+}
+
+const digest = (s: string): Buffer => createHash('sha256').update(s, 'utf8').digest()
+
+/** Constant-time: hashing first gives equal lengths, so the comparison leaks neither length nor prefix. */
+function tokenMatches(header: string | undefined, token: string): boolean {
+  if (header === undefined || !/^bearer /i.test(header)) return false
+  return timingSafeEqual(digest(header.slice(7).trim()), digest(token))
+}
+
+/** Why the request may not drive the sandbox, or null when it may. */
+function refusal(req: IncomingMessage, access: ControlAccess): { status: number; message: string } | null {
+  if (!isLoopback(req.socket.remoteAddress)) {
+    return { status: 403, message: 'The control surface answers loopback only' }
+  }
+  if (req.headers.origin !== undefined) {
+    return { status: 403, message: 'The control surface refuses requests from web pages (Origin present)' }
+  }
+  if (req.headers.host !== access.authority) {
+    return { status: 403, message: `The control surface answers Host ${access.authority} only` }
+  }
+  if (!tokenMatches(req.headers.authorization, access.token)) {
+    return { status: 401, message: 'Missing or wrong control token (Authorization: Bearer <controlToken>)' }
+  }
+  return null
+}
+
+/** A body must say it is JSON: a form or text/plain POST (what a page can send without preflight) is refused. */
+function isJsonType(value: string | undefined): boolean {
+  return value !== undefined && /^application\/json\s*(;|$)/i.test(value.trim())
+}
+
 export async function handleControl(
   core: SandboxCore,
   control: SandboxControl,
+  access: ControlAccess,
   req: IncomingMessage,
   res: ServerResponse,
   method: string,
   sub: string,
   query: string,
 ): Promise<void> {
-  if (!isLoopback(req.socket.remoteAddress)) {
-    return sendJson(res, 403, {
-      error: 'forbidden',
-      errorMessage: 'The control surface answers loopback only',
+  if (access.token === '') {
+    return sendJson(res, 404, { error: 'not_found', errorMessage: 'No HTTP control surface on this sandbox' })
+  }
+  const refused = refusal(req, access)
+  if (refused !== null) {
+    return sendJson(res, refused.status, {
+      error: refused.status === 401 ? 'unauthorized' : 'forbidden',
+      errorMessage: refused.message,
     })
   }
   let table = cache.get(core)
@@ -136,6 +185,12 @@ export async function handleControl(
   if (method === 'POST') {
     const raw = await readBody(req, CONTROL_BODY_MAX)
     if (raw.tooLarge) return sendJson(res, 413, { error: 'bad_input', errorMessage: 'Body too large' })
+    if (raw.text !== '' && !isJsonType(req.headers['content-type'])) {
+      return sendJson(res, 415, {
+        error: 'bad_input',
+        errorMessage: 'Control bodies must be sent as Content-Type: application/json',
+      })
+    }
     if (raw.text.trim() !== '') {
       try {
         const v: unknown = JSON.parse(raw.text)

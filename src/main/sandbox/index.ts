@@ -3,9 +3,11 @@
  * docs/SANDBOX.md). Electron-free; used by the app's default "Sandbox" profile, by the integration tests and
  * by `npm run sandbox`.
  */
+import { randomBytes } from 'node:crypto'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createControl } from './control'
+import type { ControlAccess } from './control-http'
 import { createRequestHandler } from './server'
 import { SandboxCore } from './state'
 import type { Sandbox, SandboxOptions } from './types'
@@ -29,11 +31,21 @@ export { DEFAULT_END_USER } from './end-users'
 export { SANDBOX_PARTNER_ID, DEFAULT_RUNTIME_OPTIONS } from './state'
 export { ControlError as SandboxControlError } from './errors'
 
+const WILDCARD = new Set(['0.0.0.0', '::'])
+const authorityHost = (host: string): string => (host.includes(':') ? `[${host}]` : host)
+
 export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
   const core = new SandboxCore(opts)
   const control = createControl(core)
   const credentials = core.auth.createCredential({ label: 'sandbox-default', scopes: ['all'] })
-  const server: Server = createServer({ keepAliveTimeout: 5_000 }, createRequestHandler(core, control))
+  const access: ControlAccess = {
+    authority: '',
+    token: opts.httpControl === false ? '' : randomBytes(32).toString('base64url'),
+  }
+  const server: Server = createServer(
+    { keepAliveTimeout: 5_000 },
+    createRequestHandler(core, control, access),
+  )
   const host = opts.host ?? '127.0.0.1'
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
@@ -43,11 +55,14 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     })
   })
   const { port } = server.address() as AddressInfo
-  const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
+  const baseUrl = `http://${authorityHost(host)}:${port}`
+  // A wildcard bind is still driven from loopback: the control surface has one authority, 127.0.0.1.
+  access.authority = `${authorityHost(WILDCARD.has(host) ? '127.0.0.1' : host)}:${port}`
   let closing: Promise<void> | undefined
   return {
     baseUrl,
-    controlUrl: `${baseUrl}/_sandbox`,
+    controlUrl: `http://${access.authority}/_sandbox`,
+    controlToken: access.token,
     credentials,
     control,
     close: () => {

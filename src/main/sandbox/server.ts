@@ -13,7 +13,7 @@ import {
   type EndpointName,
 } from '../../shared/api-limits'
 import type { AuthReply, RawBody } from './auth'
-import { handleControl } from './control-http'
+import { handleControl, type ControlAccess } from './control-http'
 import { AuthError, OpError } from './errors'
 import { readBody, sendEmpty, sendJson, sendRaw, sleep } from './http'
 import { queryParams, type Params } from './params'
@@ -77,11 +77,12 @@ function hasScope(granted: readonly string[], needed: readonly string[] | null):
 export function createRequestHandler(
   core: SandboxCore,
   control: SandboxControl,
+  access: ControlAccess,
 ): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     res.setHeader('X-Request-ID', randomUUID())
     res.setHeader('X-Nonce', randomUUID())
-    handle(core, control, req, res).catch(() => {
+    handle(core, control, access, req, res).catch(() => {
       sendJson(res, 500, envelope('Internal sandbox error'))
     })
   }
@@ -90,6 +91,7 @@ export function createRequestHandler(
 async function handle(
   core: SandboxCore,
   control: SandboxControl,
+  access: ControlAccess,
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
@@ -100,7 +102,7 @@ async function handle(
   const method = req.method ?? 'GET'
 
   if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) {
-    return handleControl(core, control, req, res, method, path.slice(CONTROL_PREFIX.length), query)
+    return handleControl(core, control, access, req, res, method, path.slice(CONTROL_PREFIX.length), query)
   }
   const key = `${method} ${path}`
   core.count(key)

@@ -125,6 +125,11 @@ export interface SandboxOptions extends Partial<RuntimeOptions> {
   loginRateLimitPerMinute?: number
   /** Live credentials per partner. Default 10. */
   maxCredentials?: number
+  /**
+   * Default true: serve the control surface over HTTP under `/_sandbox` (token, Host and Origin checked). The app
+   * turns it off: it drives its embedded sandbox in process, so nothing on the machine can reach the switches.
+   */
+  httpControl?: boolean
 }
 
 export interface SandboxSummary {
@@ -179,8 +184,13 @@ export interface SandboxControl {
 export interface Sandbox {
   /** `http://127.0.0.1:PORT`: no trailing slash, no `/api`. */
   baseUrl: string
-  /** `{baseUrl}/_sandbox`, the HTTP control surface (not part of the DePix API). */
+  /** `http://127.0.0.1:PORT/_sandbox`, the HTTP control surface (not part of the DePix API). */
   controlUrl: string
+  /**
+   * The per-run secret every HTTP control request must carry as `Authorization: Bearer <controlToken>`; random
+   * on each start, never logged. Empty when `httpControl` is false.
+   */
+  controlToken: string
   /** The seed credential, scopes `deposit withdrawal user`. */
   credentials: SandboxCredential
   control: SandboxControl

@@ -2,6 +2,7 @@
  * What the renderer may load and who may talk to main. Electron-free so the E2E bridge serves the built
  * renderer with the very same headers the `app://` protocol handler sends.
  */
+import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { extname, join, normalize, sep } from 'node:path'
 
@@ -29,6 +30,53 @@ export const RENDERER_HEADERS: Readonly<Record<string, string>> = {
   'X-Content-Type-Options': 'nosniff',
   'Cross-Origin-Opener-Policy': 'same-origin',
   'Referrer-Policy': 'no-referrer',
+}
+
+/**
+ * The inline module script @vitejs/plugin-react puts into the dev server's index.html (its `preambleCode` with
+ * base `/`). Allowed by hash, not by 'unsafe-inline'; test/main/shell/renderer-policy.test.ts compares it with
+ * the installed plugin's, so a plugin update that changes it fails there instead of blanking `npm run dev`.
+ */
+export const REACT_REFRESH_PREAMBLE = `import { injectIntoGlobalHook } from "/@react-refresh";
+injectIntoGlobalHook(window);
+window.$RefreshReg$ = () => {};
+window.$RefreshSig$ = () => (type) => type;`
+
+/**
+ * `npm run dev` only, on the dev server's responses only: the production policy plus the React refresh preamble
+ * (by hash) and the dev server's own origin for Vite's hot-reload websocket and ping. Nothing else is opened.
+ */
+export function devContentSecurityPolicy(devServerUrl: string): string {
+  const origin = new URL(devServerUrl)
+  const ws = `${origin.protocol === 'https:' ? 'wss' : 'ws'}://${origin.host}`
+  const preambleHash = createHash('sha256').update(REACT_REFRESH_PREAMBLE).digest('base64')
+  return CONTENT_SECURITY_POLICY.replace(
+    "script-src 'self'",
+    `script-src 'self' 'sha256-${preambleHash}'`,
+  ).replace("connect-src 'none'", `connect-src ${origin.origin} ${ws}`)
+}
+
+/**
+ * The headers added to a response the renderer loads: the dev policy for the dev server's responses when one is
+ * running (development only), the production headers for everything else.
+ */
+export function rendererHeadersFor(
+  responseUrl: string,
+  devServerUrl?: string,
+): Readonly<Record<string, string>> {
+  if (devServerUrl && sameOrigin(responseUrl, devServerUrl)) {
+    return { ...RENDERER_HEADERS, 'Content-Security-Policy': devContentSecurityPolicy(devServerUrl) }
+  }
+  return RENDERER_HEADERS
+}
+
+function sameOrigin(a: string, b: string): boolean {
+  try {
+    const origin = new URL(a).origin
+    return origin !== 'null' && origin === new URL(b).origin
+  } catch {
+    return false
+  }
 }
 
 const MIME: Record<string, string> = {

@@ -71,6 +71,11 @@ export const SERVICE_FLAGS = {
   remoteNotFound: 'remote_not_found',
   /** The operator created it although the duplicate guard had found similar records. */
   duplicateConfirmed: 'duplicate_confirmed',
+  /**
+   * The last status answer had a known field whose value broke the contract (a fractional amount, a null status,
+   * a string refund): that field alone was ignored, the answer is stored raw. Cleared by the next clean answer.
+   */
+  remoteFieldsInvalid: 'remote_fields_invalid',
 } as const
 
 /** Ledger refusals seen through the service's vocabulary; anything else (SQLite, disk) passes unchanged. */

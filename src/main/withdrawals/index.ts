@@ -6,6 +6,7 @@
  *   const service = createWithdrawalService({ ledger, client, operator, network, profile })
  *   service.tracker.start()
  */
+import { monotonicNow } from '../clock'
 import type { WithdrawalRecord } from '../../shared/withdrawal-record'
 import { DEPIX_ASSET_ID } from '../liquid'
 import { create, quote, type CreateCtx } from './create'
@@ -25,7 +26,9 @@ const realTimers: Timers = {
 export function createWithdrawalService(deps: WithdrawalServiceDeps): WithdrawalService {
   const { ledger, client, operator, network, profile } = deps
   if (!operator) throw new TypeError('operator is required')
-  const now = deps.now ?? Date.now
+  const now = deps.now ?? (() => Date.now())
+  // An injected wall clock alone (tests) drives the timing too; otherwise timing is monotonic (src/main/clock.ts).
+  const monotonic = deps.monotonic ?? deps.now ?? monotonicNow
   const assetId = deps.assetId ?? DEPIX_ASSET_ID
   const partnerRateBps = deps.partnerRateBps ?? DEFAULT_PARTNER_RATE_BPS
   const onError = deps.tracker?.onError ?? (() => undefined)
@@ -51,6 +54,7 @@ export function createWithdrawalService(deps: WithdrawalServiceDeps): Withdrawal
     profile,
     network,
     now,
+    monotonic,
     timers: deps.timers ?? realTimers,
     changed,
   })

@@ -2,9 +2,13 @@
  * Storing a GET /withdraw-status answer, shared by the create flow, the operator's resolution and the tracker:
  * the ledger keeps the observation (and decides, by status rank, whether it is newer than what the record shows),
  * then the record's flags are reviewed against what the answer said.
+ *
+ * The answer is stored raw, as the service sent it; the client has read it field by field, so a field that broke
+ * the contract was dropped alone (the ledger reads each field with its own type check too). Such an answer raises
+ * `remote_fields_invalid` until a clean one arrives.
  */
 import { RECORD_FLAGS, type WithdrawalRecord } from '../../shared/withdrawal-record'
-import type { ApiResult, WithdrawalStatus } from '../api'
+import { invalidStatusFields, type ApiResult, type WithdrawalStatus } from '../api'
 import { SYSTEM_OPERATOR, type Ledger } from '../ledger'
 import { checkLiquidAddress, type LiquidNetwork } from '../liquid'
 import { SERVICE_FLAGS } from './errors'
@@ -18,7 +22,12 @@ export interface Stored {
   record: WithdrawalRecord
   /** Something the UI shows changed: a new observation or a flag. */
   changed: boolean
+  /** Known fields of the answer that were ignored as invalid (`refund.txId` for nested ones). */
+  invalidFields: string[]
 }
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v)
 
 export function storeStatus(
   ctx: ObserveCtx,
@@ -26,15 +35,24 @@ export function storeStatus(
   res: ApiResult<WithdrawalStatus>,
   observedAtMs: number,
 ): Stored {
+  const raw = isObject(res.raw) ? res.raw : (res.data as Record<string, unknown>)
+  const invalid = invalidStatusFields(raw, res.data)
+  // An unreadable status claims no change: the observation is filed under the status the record already shows
+  // ('' when it has none, the ledger's "no status"), while its other fields still count.
+  const status = res.data.status ?? ctx.ledger.get(localId)?.remoteStatus ?? ''
   const r = ctx.ledger.recordObservation(localId, {
-    status: res.data.status,
-    body: res.data as Record<string, unknown>,
+    status,
+    body: raw,
     requestId: res.requestId,
     nonce: res.nonce,
     observedAt: new Date(observedAtMs).toISOString(),
   })
-  const reviewed = reviewFlags(ctx, r.record, { remove: [SERVICE_FLAGS.remoteNotFound] })
-  return { record: reviewed, changed: r.changed || reviewed !== r.record }
+  const flag = SERVICE_FLAGS.remoteFieldsInvalid
+  const reviewed = reviewFlags(ctx, r.record, {
+    remove: invalid.length > 0 ? [SERVICE_FLAGS.remoteNotFound] : [SERVICE_FLAGS.remoteNotFound, flag],
+    add: invalid.length > 0 ? [flag] : [],
+  })
+  return { record: reviewed, changed: r.changed || reviewed !== r.record, invalidFields: invalid }
 }
 
 /**

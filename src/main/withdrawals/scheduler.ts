@@ -6,6 +6,10 @@
  * every ≤ 30 s even after waiting for a token); otherwise by age since creation: < 1 h every 2 min, < 24 h every
  * 10 min, older every 60 min. The intervals are floors: when more is due than the allowance can serve, hot records
  * go first and the rest are served longest-overdue first, which is a round robin over everything open.
+ *
+ * Lingering records (expired, cancelled, refunded without its refund object: terminal-looking, but a late deposit
+ * can still be returned) are polled slowly: at most every 30 min in their first day, every 6 h after, for 14 days
+ * from creation or from the last time the operator marked them funded (which also makes them hot again).
  */
 
 export interface Cadence {
@@ -20,6 +24,11 @@ export interface Cadence {
   /** Backoff of every poll after failures that are not about one record (network, 5xx, no session). */
   globalBackoffMs: number
   globalBackoffMaxMs: number
+  /** Floors for lingering records, by age since creation or funding; older than the last tier: lingerIntervalMs. */
+  lingerTiers: ReadonlyArray<{ maxAgeMs: number; intervalMs: number }>
+  lingerIntervalMs: number
+  /** How long after creation or funding a lingering record is still asked about. */
+  lingerWindowMs: number
   /**
    * How often the open list is re-read from the ledger. A safety net only: the service tells the tracker about
    * every record it opens or funds. listOpen() costs ~100 ms at 10,000 open records (bench/tracker.bench.ts).
@@ -38,6 +47,9 @@ export const DEFAULT_CADENCE: Readonly<Cadence> = {
     { maxAgeMs: 24 * HOUR, intervalMs: 10 * MINUTE },
   ],
   oldIntervalMs: HOUR,
+  lingerTiers: [{ maxAgeMs: 24 * HOUR, intervalMs: 30 * MINUTE }],
+  lingerIntervalMs: 6 * HOUR,
+  lingerWindowMs: 14 * 24 * HOUR,
   recordBackoffMs: 2 * MINUTE,
   recordBackoffMaxMs: HOUR,
   globalBackoffMs: 5_000,
@@ -45,13 +57,19 @@ export const DEFAULT_CADENCE: Readonly<Cadence> = {
   resyncMs: 5 * MINUTE,
 }
 
-/** What the scheduler needs to know about an open record. Times in epoch ms. */
+/**
+ * What the scheduler needs to know about an open record. Times are on the tracker's monotonic clock (record times
+ * are mapped onto it, src/main/clock.ts), never the wall clock: a wall-clock step back would otherwise postpone
+ * every poll by the size of the step.
+ */
 export interface TrackedRecord {
   localId: string
   createdAt: number
   fundedAt: number | null
   /** When the service was last asked about it (survives restarts through the ledger's remoteCheckedAt). */
   lastCheckedAt: number | null
+  /** Terminal-looking status that can still change (`isLingeringStatus`): polled slowly. */
+  lingering?: boolean
 }
 
 interface Entry extends TrackedRecord {
@@ -82,11 +100,19 @@ export class PollScheduler {
     return r.fundedAt !== null && now - r.fundedAt < this.cadence.hotWindowMs
   }
 
-  intervalFor(r: Pick<TrackedRecord, 'fundedAt' | 'createdAt'>, now: number): number {
+  intervalFor(r: Pick<TrackedRecord, 'fundedAt' | 'createdAt' | 'lingering'>, now: number): number {
     if (this.isHot(r, now)) return this.cadence.hotIntervalMs
-    const age = now - r.createdAt
-    for (const tier of this.cadence.ageTiers) if (age < tier.maxAgeMs) return tier.intervalMs
-    return this.cadence.oldIntervalMs
+    const age = Math.max(0, now - r.createdAt)
+    const normal = tierInterval(this.cadence.ageTiers, age, this.cadence.oldIntervalMs)
+    if (r.lingering !== true) return normal
+    const lingerAge = now - Math.max(r.createdAt, r.fundedAt ?? -Infinity)
+    return Math.max(normal, tierInterval(this.cadence.lingerTiers, lingerAge, this.cadence.lingerIntervalMs))
+  }
+
+  /** A lingering record past its window is no longer worth a request; anything else always is. */
+  stillWorthAsking(r: Pick<TrackedRecord, 'fundedAt' | 'createdAt' | 'lingering'>, now: number): boolean {
+    if (r.lingering !== true) return true
+    return now - Math.max(r.createdAt, r.fundedAt ?? -Infinity) < this.cadence.lingerWindowMs
   }
 
   /**
@@ -96,13 +122,16 @@ export class PollScheduler {
   upsert(r: TrackedRecord, now: number, o: { urgent?: boolean } = {}): void {
     const e = this.#entries.get(r.localId)
     if (e === undefined) {
-      const dueAt = r.lastCheckedAt === null || o.urgent ? now : r.lastCheckedAt + this.intervalFor(r, now)
+      // A stored check time mapped into the future (after a wall-clock step) counts as "just now".
+      const dueAt =
+        r.lastCheckedAt === null || o.urgent ? now : Math.min(r.lastCheckedAt, now) + this.intervalFor(r, now)
       this.#entries.set(r.localId, { ...r, dueAt, failures: 0 })
       return
     }
     const newlyFunded = r.fundedAt !== null && r.fundedAt !== e.fundedAt
     e.createdAt = r.createdAt
     e.fundedAt = r.fundedAt
+    e.lingering = r.lingering
     if (r.lastCheckedAt !== null && (e.lastCheckedAt === null || r.lastCheckedAt > e.lastCheckedAt)) {
       e.lastCheckedAt = r.lastCheckedAt
     }
@@ -198,6 +227,15 @@ export class PollScheduler {
   blockedUntil(now: number): number | null {
     return this.#blockedUntil > now ? this.#blockedUntil : null
   }
+}
+
+function tierInterval(
+  tiers: ReadonlyArray<{ maxAgeMs: number; intervalMs: number }>,
+  age: number,
+  beyond: number,
+): number {
+  for (const tier of tiers) if (age < tier.maxAgeMs) return tier.intervalMs
+  return beyond
 }
 
 function lessThan(a: readonly number[], b: readonly number[]): boolean {

@@ -8,8 +8,9 @@
  * the limit even if the client's limiter is off. A 429 that still arrives blocks every poll for its Retry-After.
  */
 import type { WithdrawalRecord } from '../../shared/withdrawal-record'
-import { isTerminalStatus } from '../../shared/withdrawal-status'
+import { isLingeringStatus, isSettledStatus } from '../../shared/withdrawal-status'
 import { ApiError, type DepixClient } from '../api'
+import { clampTimerMs, WallToMonotonic } from '../clock'
 import { MAINTENANCE_RETRY_AFTER_SECONDS } from '../../shared/api-limits'
 import type { Ledger } from '../ledger'
 import type { LiquidNetwork } from '../liquid'
@@ -30,32 +31,39 @@ export interface TrackerDeps extends TrackerOptions {
   client: Pick<DepixClient, 'withdrawStatus' | 'allowance'> & Partial<Pick<DepixClient, 'onSessionChange'>>
   profile: string
   network: LiquidNetwork
+  /** Wall clock, epoch ms: stored timestamps (when an answer was observed) and record times read back. */
   now: () => number
+  /** Monotonic ms for every interval, budget, backoff and timer. Defaults to `now` (a test clock drives both). */
+  monotonic?: () => number
   timers: Timers
   changed: (record: WithdrawalRecord) => void
 }
 
 const DEFAULT_MAX_IN_FLIGHT = 4
 
-function tracked(r: WithdrawalRecord): TrackedRecord {
+/** The record's stored (wall-clock) times, mapped onto the monotonic clock the scheduler runs on. */
+function tracked(r: WithdrawalRecord, clock: WallToMonotonic): TrackedRecord {
   const t = (iso: string | null): number | null => {
     if (iso === null) return null
     const ms = Date.parse(iso)
-    return Number.isNaN(ms) ? null : ms
+    return Number.isNaN(ms) ? null : clock.map(ms)
   }
   return {
     localId: r.localId,
-    createdAt: t(r.createdAt) ?? 0,
+    createdAt: t(r.createdAt) ?? clock.map(0),
     fundedAt: t(r.fundedAt),
     lastCheckedAt: t(r.remoteCheckedAt),
+    lingering: isLingeringStatus(r.remoteStatus ?? '', r.refund !== null),
   }
 }
 
-function isOpen(r: WithdrawalRecord): boolean {
+/** Not settled: a created record whose money can still move (lingering ones only within their window). */
+function isOpen(r: WithdrawalRecord, scheduler: PollScheduler, clock: WallToMonotonic, now: number): boolean {
   return (
     r.localState === 'created' &&
     r.remoteId !== null &&
-    !isTerminalStatus(r.remoteStatus ?? '', r.refund !== null)
+    !isSettledStatus(r.remoteStatus ?? '', r.refund !== null) &&
+    scheduler.stillWorthAsking(tracked(r, clock), now)
   )
 }
 
@@ -65,6 +73,8 @@ export function isRemoteNotFound(e: unknown): boolean {
 
 export function createStatusTracker(deps: TrackerDeps): StatusTracker {
   const { ledger, client, now, timers } = deps
+  const mono = deps.monotonic ?? now
+  const wallToMono = new WallToMonotonic(now, mono)
   const scheduler = new PollScheduler({ ...DEFAULT_CADENCE, ...deps.cadence })
   const maxInFlight = Math.max(1, deps.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT)
   const onError = deps.onError ?? (() => undefined)
@@ -97,36 +107,37 @@ export function createStatusTracker(deps: TrackerDeps): StatusTracker {
   /** Arms the one timer for `ms` from now, unless it is already due sooner. */
   function wake(ms: number): void {
     if (state !== 'running') return
-    const at = now() + Math.max(0, ms)
+    // Clamped: a delay beyond 2^31−1 ms would fire at once, and a tick that re-arms it would spin.
+    const delay = clampTimerMs(ms)
+    const at = mono() + delay
     if (timer !== null && timerAt <= at) return
     clearTimer()
     timerAt = at
-    timer = timers.setTimeout(
-      () => {
-        timer = null
-        timerAt = Infinity
-        tick()
-      },
-      Math.max(0, ms),
-    )
+    timer = timers.setTimeout(() => {
+      timer = null
+      timerAt = Infinity
+      tick()
+    }, delay)
   }
 
   function sync(t: number): void {
     lastSyncAt = t
     let open: WithdrawalRecord[]
     try {
-      open = ledger.listOpen().filter((r) => r.profile === deps.profile && isOpen(r))
+      open = ledger
+        .listOpen()
+        .filter((r) => r.profile === deps.profile && isOpen(r, scheduler, wallToMono, t))
     } catch (e) {
       onError(e, null)
       return
     }
     scheduler.retain(new Set(open.map((r) => r.localId)))
-    for (const r of open) scheduler.upsert(tracked(r), t)
+    for (const r of open) scheduler.upsert(tracked(r, wallToMono), t)
   }
 
   function tick(): void {
     if (state !== 'running') return
-    const t = now()
+    const t = mono()
     if (t - lastSyncAt >= scheduler.cadence.resyncMs) sync(t)
     const blocked = scheduler.blockedUntil(t)
     if (blocked !== null) return wake(blocked - t)
@@ -172,7 +183,8 @@ export function createStatusTracker(deps: TrackerDeps): StatusTracker {
       failures += 1
       return failedPoll(record, e, manual)
     }
-    const t = now()
+    const t = mono()
+    const observedAt = now()
     if (res.data.id !== record.remoteId) {
       failures += 1
       scheduler.failed(localId, t)
@@ -187,7 +199,9 @@ export function createStatusTracker(deps: TrackerDeps): StatusTracker {
     // Stored even after stop(): the answer is a fact about money, and writing it is cheap.
     let stored
     try {
-      stored = ledgerCall(localId, () => storeStatus({ ledger, network: deps.network }, localId, res, t))
+      stored = ledgerCall(localId, () =>
+        storeStatus({ ledger, network: deps.network }, localId, res, observedAt),
+      )
     } catch (e) {
       failures += 1
       scheduler.failed(localId, t)
@@ -195,14 +209,15 @@ export function createStatusTracker(deps: TrackerDeps): StatusTracker {
       if (manual) throw e
       return record
     }
+    if (!isOpen(stored.record, scheduler, wallToMono, t)) scheduler.remove(localId)
+    else scheduler.upsert(tracked(stored.record, wallToMono), t)
     scheduler.succeeded(localId, t)
-    if (!isOpen(stored.record)) scheduler.remove(localId)
     if (stored.changed) deps.changed(stored.record)
     return stored.record
   }
 
   function failedPoll(record: WithdrawalRecord, e: unknown, manual: boolean): WithdrawalRecord {
-    const t = now()
+    const t = mono()
     const localId = record.localId
     onError(e, localId)
     if (isRemoteNotFound(e)) {
@@ -293,20 +308,23 @@ export function createStatusTracker(deps: TrackerDeps): StatusTracker {
     track(localId) {
       const r = ledger.get(localId)
       if (r === undefined || r.profile !== deps.profile) return
-      if (!isOpen(r)) {
+      const t = mono()
+      if (!isOpen(r, scheduler, wallToMono, t)) {
         scheduler.remove(localId)
         return
       }
-      scheduler.upsert(tracked(r), now(), { urgent: r.remoteStatus === null })
+      scheduler.upsert(tracked(r, wallToMono), t, { urgent: r.remoteStatus === null })
       wake(0)
     },
     stats() {
-      const t = now()
+      const t = mono()
+      const blocked = scheduler.blockedUntil(t)
       return {
         state,
         tracked: scheduler.size,
         inFlight: inFlight.size,
-        blockedUntil: scheduler.blockedUntil(t),
+        // Shown as a time of day: the monotonic deadline, expressed on the wall clock.
+        blockedUntil: blocked === null ? null : now() + (blocked - t),
         polls,
         failures,
       }

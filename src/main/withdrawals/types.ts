@@ -37,8 +37,10 @@ export interface WithdrawalServiceDeps {
   partnerRateBps?: number
   /** Default DEPIX_ASSET_ID. */
   assetId?: string
-  /** Epoch ms. Default Date.now. */
+  /** Epoch ms, for stored timestamps. Default Date.now. */
   now?: () => number
+  /** Monotonic ms for the tracker's timing. Default `monotonicNow`, or `now` when only that is injected. */
+  monotonic?: () => number
   timers?: Timers
   tracker?: TrackerOptions
   /**

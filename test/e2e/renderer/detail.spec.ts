@@ -4,7 +4,7 @@ import type { WithdrawalRecord } from '../../../src/shared/withdrawal-record'
 import { createWithdrawal, expectNoSeriousAxe, fundAndSettle, openNav, setLanguage } from './records-helpers'
 
 async function openDetail(page: Page, rec: WithdrawalRecord): Promise<void> {
-  await openNav(page, /^(Retiradas|Withdrawals)$/)
+  await openNav(page, /^(Pagamentos|Withdrawals)$/)
   await page.locator(`tbody tr[data-local-id="${rec.localId}"]`).click()
   await expect(page.locator(`.page-detail[data-local-id="${rec.localId}"]`)).toBeVisible()
 }
@@ -22,7 +22,7 @@ test('a paid withdrawal: status history, payout data and the receipt through mai
   expect(paid.remoteStatus).toBe('sent')
   await openDetail(page, paid)
 
-  await expect(page.getByRole('heading', { level: 2 })).toContainText(`Retirada ${paid.localId.slice(0, 8)}`)
+  await expect(page.getByRole('heading', { level: 2 })).toContainText(`Pagamento ${paid.localId.slice(0, 8)}`)
   await expect(page.locator('.detail-status')).toContainText('Pago')
 
   // Status history: every stored answer, raw status and words, with its request id.
@@ -56,14 +56,14 @@ test('a paid withdrawal: status history, payout data and the receipt through mai
   // "Consultar agora" asks the service through main.
   const before = app.bridge.calls.filter((c) => c.channel === 'withdrawals:refresh').length
   await page.getByRole('button', { name: 'Consultar agora' }).click()
-  await expect(page.getByText(/Status consultado/)).toBeVisible()
+  await expect(page.getByText(/Situação consultada/)).toBeVisible()
   expect(app.bridge.calls.filter((c) => c.channel === 'withdrawals:refresh').length).toBe(before + 1)
 
   await expectNoSeriousAxe(page)
   await app.screenshot('detail-sent-pt-BR')
   await setLanguage(page, 'en')
   await expect(page.locator('.detail-status')).toContainText('Paid')
-  await expect(payout).toContainText('Receiver CPF/CNPJ (masked by the service)')
+  await expect(payout).toContainText('Payee CPF/CNPJ (masked by the service)')
   await expectNoSeriousAxe(page)
   await app.screenshot('detail-sent-en')
 })
@@ -78,13 +78,16 @@ test('a refunded withdrawal: refund tx on the Liquid explorer, reason in words, 
   expect(refund.txId).toMatch(/^[0-9a-f]{64}$/)
   await openDetail(page, refunded)
 
-  await expect(page.locator('.detail-status')).toContainText('Reembolsado')
+  await expect(page.locator('.detail-status')).toContainText('Devolvido')
   const box = page.getByTestId('refund-info')
   await expect(box.getByTestId('refund-reason')).toContainText('Chave Pix inválida')
-  await expect(box.getByTestId('refund-reason')).toContainText('invalid_pix_key')
-  await expect(box.getByTestId('refund-fee')).toContainText('1.00000000 DePix')
+  // Words only: the code stays in the markup (and the technical details), not in the text.
+  await expect(box.getByTestId('refund-reason').locator('[data-reason="invalid_pix_key"]')).toHaveCount(1)
+  await expect(box.getByTestId('refund-reason')).not.toContainText('invalid_pix_key')
+  await expect(box.getByTestId('refund-fee')).toContainText('1,00000000 DePix')
   await expect(box.getByTestId('refund-amount')).toContainText('R$')
-  await expect(box).toContainText('initiatedBy')
+  await expect(box.getByTestId('refund-initiated-by')).toHaveText('O serviço, automaticamente')
+  await expect(box).not.toContainText('initiatedBy')
   await box.getByTestId('refund-txid').getByRole('button', { name: 'Ver no explorador Liquid' }).click()
   await expect(box).toContainText('Aberto no navegador.')
   expect(app.opened).toContain(`https://blockstream.info/liquid/tx/${refund.txId}`)
@@ -141,9 +144,9 @@ test.describe('outcome unknown', () => {
 
     // Empty id: refused in place, linked to the field.
     await dialog.getByRole('button', { name: 'Continuar' }).click()
-    const idField = dialog.getByRole('textbox', { name: 'ID da retirada informado pelo suporte' })
+    const idField = dialog.getByRole('textbox', { name: 'ID do pagamento informado pelo suporte' })
     await expect(idField).toHaveAttribute('aria-invalid', 'true')
-    await expect(dialog.getByText('Informe o ID da retirada.')).toBeVisible()
+    await expect(dialog.getByText('Informe o ID do pagamento.')).toBeVisible()
     await expectNoSeriousAxe(page)
     await app.screenshot('detail-resolve-dialog-pt-BR')
 
@@ -152,7 +155,7 @@ test.describe('outcome unknown', () => {
     await dialog.getByRole('button', { name: 'Continuar' }).click()
     await expect(dialog.getByRole('heading', { name: 'Confirme a decisão' })).toBeFocused()
     await expect(dialog).toContainText(remoteId)
-    await expect(dialog).toContainText('log de auditoria')
+    await expect(dialog).toContainText('trilha de auditoria')
     await dialog.getByRole('button', { name: 'Confirmar vínculo' }).click()
     await expect(dialog).toBeHidden()
     await expect(page.getByTestId('resolved-notice')).toContainText(remoteId)

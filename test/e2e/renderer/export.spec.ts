@@ -87,8 +87,12 @@ test('exports CSV, JSON and HTML with a signed manifest into the chosen folder',
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { rowCount?: number }
   expect(manifest.rowCount).toBe(2)
 
+  // The renderer holds only main's one-use token for the folder, never a path.
+  const chose = app.bridge.calls.find((c) => c.channel === 'dialog:chooseFolder')
+  expect(chose?.input).toEqual({ purpose: 'export' })
   const sent = app.bridge.calls.find((c) => c.channel === 'records:export')?.input as Record<string, unknown>
   expect(sent).toEqual({
+    folder: (chose?.result as { data: { token: string } }).data.token,
     formats: ['csv', 'json', 'html'],
     filter: { profile: 'sandbox' },
     csvDelimiter: ';',
@@ -129,11 +133,25 @@ test('filter and format choices reach main as São Paulo days; a cancelled dialo
   await page.getByLabel('Vírgula ( , )').check()
   await page.getByLabel('ISO (1234.56 · 2025-12-31)').check()
   await page.getByLabel('Texto').fill('  maria ')
-  // No folder queued: the dialog "is cancelled".
+  // No folder queued: the dialog "is cancelled", and nothing is asked of records:export.
   await page.getByRole('button', { name: 'Exportar…' }).click()
   await expect(page.getByText('Exportação cancelada')).toBeVisible()
+  expect(app.bridge.calls.filter((c) => c.channel === 'dialog:chooseFolder')).toHaveLength(1)
+  expect(app.bridge.calls.some((c) => c.channel === 'records:export')).toBe(false)
+  expect(readdirSync(tmp)).toEqual([])
+
+  const chosen = mkdtempSync(join(tmpdir(), 'treasury-export-chosen-'))
+  try {
+    app.nextDirectory(chosen)
+    await page.getByRole('button', { name: 'Exportar…' }).click()
+    await expect(page.getByTestId('export-result')).toBeVisible()
+    expect(readdirSync(chosen)).toHaveLength(1)
+  } finally {
+    rmSync(chosen, { recursive: true, force: true })
+  }
   const sent = app.bridge.calls.find((c) => c.channel === 'records:export')?.input
   expect(sent).toEqual({
+    folder: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
     formats: ['csv'],
     filter: {
       profile: 'sandbox',

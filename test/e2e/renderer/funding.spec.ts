@@ -4,7 +4,7 @@
  * payable.
  */
 import type { Page } from '@playwright/test'
-import { centsToDePix } from '../../../src/shared/money'
+import { centsToDePix, formatDePix } from '../../../src/shared/money'
 import { expect, test, type TestApp } from '../support/app-fixture'
 import {
   CONFIDENTIAL_PREFIX,
@@ -27,7 +27,7 @@ async function createWithdrawal(app: TestApp): Promise<string> {
   })
   await expectRefundAccepted(page)
   await page.getByRole('button', { name: 'Revisar' }).click()
-  await page.getByRole('button', { name: 'Criar retirada' }).click()
+  await page.getByRole('button', { name: 'Criar pagamento' }).click()
   await expect(page.getByTestId('deposit-address')).toBeVisible()
   return app.ctx.ledger.query({}).rows[0]!.localId
 }
@@ -47,8 +47,10 @@ test('instructions: checked address, exact amount, QR, URI, copy, countdown and 
 
   await expect(page.getByTestId('deposit-address')).toHaveText(record.depositAddress!)
   expect(record.depositAddress!.startsWith(CONFIDENTIAL_PREFIX[networkOf(app)])).toBe(true)
-  await expect(page.getByTestId('depix-amount')).toHaveText(amount)
+  // Shown in the display form; the copy button copies the wallet form and says so.
+  await expect(page.getByTestId('depix-amount')).toHaveText(formatDePix(record.depositAmountCents!))
   expect(amount).toMatch(/^\d+\.\d{8}$/)
+  await expect(page.getByTestId('copy-note')).toHaveText(`Copia ${amount}, o valor que a carteira aceita.`)
   await expect(page.getByTestId('funding-uri')).toContainText(`amount=`)
 
   await page.getByRole('button', { name: 'Copiar valor' }).click()
@@ -73,8 +75,9 @@ test('instructions: checked address, exact amount, QR, URI, copy, countdown and 
 
   const rule = page.getByTestId('tolerance-rule')
   const tol = Math.floor((record.depositAmountCents! * 500) / 10_000)
-  await expect(rule).toContainText(`entre ${centsToDePix(record.depositAmountCents! - tol)}`)
-  await expect(rule).toContainText(centsToDePix(record.depositAmountCents! + tol))
+  await expect(rule).toContainText(`entre ${formatDePix(record.depositAmountCents! - tol)}`)
+  await expect(rule).toContainText(formatDePix(record.depositAmountCents! + tol))
+  await expect(rule).not.toContainText(centsToDePix(record.depositAmountCents!))
   await expect(rule).toContainText('devolvido integralmente')
   await expectNoSeriousAxeViolations(page)
   await app.screenshot('funding-pt-BR')
@@ -130,7 +133,7 @@ test('a deposit address main refused: loud alert, nothing payable shown', async 
   const problem = page.getByTestId('funding-problem')
   await expect(problem).toHaveAttribute('data-problem', 'deposit_address_invalid')
   await expect(problem).toHaveClass(/alert-error/)
-  await expect(problem).toContainText('Não envie DePix para esta retirada')
+  await expect(problem).toContainText('Não envie DePix para este pagamento')
   await expect(page.getByTestId('deposit-address')).toHaveCount(0)
   await expect(page.getByTestId('funding-qr')).toHaveCount(0)
   await expect(page.getByTestId('funding-uri')).toHaveCount(0)
@@ -145,5 +148,5 @@ test('the countdown says expired once the deadline passes', async ({ app }) => {
   await page.clock.install()
   await page.clock.fastForward('31:00')
   await expect(page.getByTestId('countdown')).toHaveAttribute('data-state', 'expired', { timeout: 5000 })
-  await expect(page.getByTestId('countdown')).toContainText('Expirada: não envie.')
+  await expect(page.getByTestId('countdown')).toContainText('Expirado: não envie.')
 })

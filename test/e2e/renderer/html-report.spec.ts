@@ -13,6 +13,7 @@ import { openLedger } from '../../../src/main/ledger/index'
 import { exportRecords, generateSigningKeyPair, keyFingerprint } from '../../../src/main/records/index'
 import { formatAmount, saoPauloDay } from '../../../src/main/records/format'
 import type { WithdrawalRecord } from '../../../src/shared/withdrawal-record'
+import { statusInWords } from '../../../src/shared/status-words'
 
 const SCREENS_DIR = resolve(__dirname, '../../../test-results/screens')
 const STATUSES = ['sent', 'sent', 'sent', 'expired', 'refunded', 'unsent'] as const
@@ -131,7 +132,7 @@ test('the HTML report opens offline, shows the manifest facts and the right tota
   // Totals by status, computed here independently from the records.
   const expected = new Map<string, { count: number; deposit: number; payout: number }>()
   for (const r of recs) {
-    const key = `${r.remoteStatus}|${r.refund ? 'sim' : 'não'}`
+    const key = `${statusInWords(r.remoteStatus ?? '', false, 'pt-BR')}|${r.refund ? 'sim' : 'não'}`
     const t = expected.get(key) ?? { count: 0, deposit: 0, payout: 0 }
     t.count += 1
     t.deposit += r.depositAmountCents ?? 0
@@ -153,8 +154,16 @@ test('the HTML report opens offline, shows the manifest facts and the right tota
       formatAmount(t?.payout ?? 0, 'pt-BR'),
     ])
   }
+  // No grand amount across statuses: paid money apart from pending and returned money.
   const sumPayout = recs.reduce((s, r) => s + (r.payoutAmountCents ?? 0), 0)
-  await expect(page.locator('#totals-status tfoot')).toContainText(formatAmount(sumPayout, 'pt-BR'))
+  await expect(page.locator('#totals-status tfoot')).not.toContainText(formatAmount(sumPayout, 'pt-BR'))
+  const paid = recs.filter((r) => r.remoteStatus === 'sent' && !r.refund)
+  const paidPayout = paid.reduce((s, r) => s + (r.payoutAmountCents ?? 0), 0)
+  expect(paidPayout).toBeLessThan(sumPayout)
+  const paidRow = page.locator('#totals-meaning tr[data-meaning="paid"]')
+  await expect(paidRow).toContainText('Pago')
+  await expect(paidRow.locator('td').nth(0)).toHaveText(String(paid.length))
+  await expect(paidRow.locator('td').nth(2)).toHaveText(formatAmount(paidPayout, 'pt-BR'))
 
   // Totals by São Paulo day.
   const days = new Map<string, number>()
@@ -179,10 +188,10 @@ test('the HTML report opens offline, shows the manifest facts and the right tota
   await expect(page.locator('#pager')).toBeHidden()
 
   // Sorting: payout ascending, then descending; then created-at ascending.
-  const payoutHeader = page.getByRole('button', { name: 'Valor do pagamento (R$)' })
+  const payoutHeader = page.getByRole('button', { name: 'Valor do Pix (R$)' })
   const payoutIndex = await page
     .locator('#records thead th')
-    .evaluateAll((ths) => ths.findIndex((th) => th.textContent?.startsWith('Valor do pagamento')))
+    .evaluateAll((ths) => ths.findIndex((th) => th.textContent?.startsWith('Valor do Pix')))
   const column = (i: number): Promise<string[]> =>
     body.evaluateAll(
       (rows, k) => rows.map((tr) => (tr as HTMLTableRowElement).cells[k]?.getAttribute('data-v') ?? ''),
@@ -219,7 +228,7 @@ test('a large report is paged; sorting orders every page; without JavaScript eve
   await expect(visibleRows(page).first()).toContainText('pessoa733@example.com') // newest first: 1233 − 500
 
   const payouts = large.map((r) => r.payoutAmountCents ?? 0).sort((a, b) => a - b)
-  await page.getByRole('button', { name: 'Valor do pagamento (R$)' }).click()
+  await page.getByRole('button', { name: 'Valor do Pix (R$)' }).click()
   await expect(info).toHaveText('Página 1 de 3 (registros 1–500 de 1234)')
   const firstPage = await visibleRows(page).evaluateAll((rows) =>
     rows.map((tr) => Number((tr as HTMLTableRowElement).cells[5]?.getAttribute('data-v'))),

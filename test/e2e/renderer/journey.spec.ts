@@ -3,7 +3,7 @@
  * through the Sandbox tools → paid (or refunded), every step checked against what the ledger and sandbox hold.
  */
 import type { Locator, Page } from '@playwright/test'
-import { centsToDePix } from '../../../src/shared/money'
+import { formatDePix } from '../../../src/shared/money'
 import { expect, test } from '../support/app-fixture'
 import {
   CONFIDENTIAL_PREFIX,
@@ -20,7 +20,7 @@ test('first run: BRL payout → review → create → funding page → fund and 
   app,
 }) => {
   const { page } = app
-  await expect(page.getByRole('heading', { level: 2, name: 'Nova retirada' })).toBeVisible()
+  await expect(page.getByRole('heading', { level: 2, name: 'Novo pagamento' })).toBeVisible()
   const refundAddress = refundAddressFor(app)
 
   await fillForm(page, {
@@ -32,7 +32,7 @@ test('first run: BRL payout → review → create → funding page → fund and 
   })
   // Live feedback while typing: canonical key, masked CPF, the amount as it will be sent, the checked address.
   await expect(page.getByTestId('pix-canonical')).toHaveText('fulano@example.com')
-  await expect(page.getByLabel('CPF ou CNPJ do recebedor')).toHaveValue(CPF_MASKED)
+  await expect(page.getByLabel('CPF ou CNPJ do favorecido')).toHaveValue(CPF_MASKED)
   await expect(page.getByText('CPF válido.')).toBeVisible()
   await expect(page.locator('#amountCents')).toHaveValue('R$ 123,45')
   await expectRefundAccepted(page)
@@ -50,8 +50,8 @@ test('first run: BRL payout → review → create → funding page → fund and 
   await expect(page.getByTestId('review-fee')).toContainText('R$ 1,')
   await app.screenshot('new-withdrawal-review-pt-BR')
 
-  await page.getByRole('button', { name: 'Criar retirada' }).click()
-  await expect(page.getByRole('heading', { level: 2, name: 'Enviar DePix para a retirada' })).toBeVisible()
+  await page.getByRole('button', { name: 'Criar pagamento' }).click()
+  await expect(page.getByRole('heading', { level: 2, name: 'Enviar DePix para o pagamento' })).toBeVisible()
 
   const rows = app.ctx.ledger.query({}).rows
   expect(rows).toHaveLength(1)
@@ -62,8 +62,8 @@ test('first run: BRL payout → review → create → funding page → fund and 
   const address = page.getByTestId('deposit-address')
   await expect(address).toHaveText(record.depositAddress!)
   expect(record.depositAddress!.startsWith(CONFIDENTIAL_PREFIX[networkOf(app)])).toBe(true)
-  await expect(page.getByTestId('depix-amount')).toHaveText(centsToDePix(record.depositAmountCents!))
-  await expect(page.getByTestId('depix-amount')).toHaveText(/^\d+\.\d{8}$/)
+  await expect(page.getByTestId('depix-amount')).toHaveText(formatDePix(record.depositAmountCents!))
+  await expect(page.getByTestId('depix-amount')).toHaveText(/^\d{1,3}(\.\d{3})*,\d{8} DePix$/)
   const qr = page.getByTestId('funding-qr')
   await expect(qr).toHaveAttribute('src', /^data:image\/svg\+xml;base64,/)
   expect(await qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true)
@@ -74,7 +74,7 @@ test('first run: BRL payout → review → create → funding page → fund and 
   await expect(page.getByTestId('funding-status')).toHaveAttribute('data-status', 'unsent')
 
   await page.getByRole('navigation').getByRole('button', { name: 'Ferramentas do Sandbox' }).click()
-  await expect(page.getByLabel(/Retirada \(as 50 mais recentes\)/)).toHaveValue(record.localId)
+  await expect(page.getByLabel(/Pagamento \(os 50 mais recentes\)/)).toHaveValue(record.localId)
   await page.getByRole('button', { name: 'Depositar o valor exato' }).click()
   await expect(page.getByTestId('sandbox-status')).toHaveAttribute('data-status', 'sending')
   await page.getByRole('button', { name: 'Pix pago' }).click()
@@ -100,7 +100,7 @@ test('invalid Pix key: the payout fails and the withdrawal ends refunded, the re
   await expectRefundAccepted(page)
   await page.getByRole('button', { name: 'Revisar' }).click()
   expect(await reviewedRequest(page)).toMatchObject({ depositAmountInCents: 5_000 })
-  await page.getByRole('button', { name: 'Criar retirada' }).click()
+  await page.getByRole('button', { name: 'Criar pagamento' }).click()
   await expect(page.getByTestId('deposit-address')).toBeVisible()
   const localId = app.ctx.ledger.query({}).rows[0]!.localId
 
@@ -113,8 +113,10 @@ test('invalid Pix key: the payout fails and the withdrawal ends refunded, the re
   await page.getByRole('button', { name: 'Abrir página de envio' }).click()
   await expect(page.getByTestId('funding-status')).toHaveAttribute('data-status', 'refunded')
   const refund = page.getByTestId('refund')
-  await expect(refund).toContainText('invalid_pix_key')
-  await expect(refund).toContainText('chave Pix inválida')
+  // The reason in words, its code only in the markup; the refund's amounts are DePix.
+  await expect(refund.locator('[data-reason="invalid_pix_key"]')).toHaveText(/^Chave Pix inválida/)
+  await expect(refund).not.toContainText('invalid_pix_key')
+  await expect(refund).toContainText('Tarifa retida1,00000000 DePix')
   const stored = app.ctx.ledger.get(localId)!
   expect(stored.refund).not.toBeNull()
   await expect(refund).toContainText(String(stored.refund!['txId']))
@@ -171,7 +173,7 @@ test('keyboard only: the same journey with Tab, Shift+Tab, Enter, Space and arro
   const heading = page.getByRole('heading', { name: 'Revise antes de criar' })
   await expect(heading).toBeFocused()
   expect(await reviewedRequest(page)).toMatchObject({ payoutAmountInCents: 12_345 })
-  const create = page.getByRole('button', { name: 'Criar retirada' })
+  const create = page.getByRole('button', { name: 'Criar pagamento' })
   await tabTo(page, create)
   await expectVisibleFocus(page)
   await kb.press('Space')
@@ -184,7 +186,7 @@ test('keyboard only: the same journey with Tab, Shift+Tab, Enter, Space and arro
     true,
   )
   await kb.press('Enter')
-  const picker = page.getByLabel(/Retirada \(as 50 mais recentes\)/)
+  const picker = page.getByLabel(/Pagamento \(os 50 mais recentes\)/)
   await expect(picker).toHaveValue(localId)
   await tabTo(page, page.getByRole('button', { name: 'Depositar o valor exato' }))
   await kb.press('Enter')

@@ -24,7 +24,7 @@ function calls(app: { bridge: { calls: Array<{ channel: unknown; input: unknown 
 
 async function expectKept(page: Page, v: { pixKey: string; tax: string; amount: string; refund: string }) {
   await expect(page.getByLabel('Chave Pix', { exact: true })).toHaveValue(v.pixKey)
-  await expect(page.getByLabel('CPF ou CNPJ do recebedor')).toHaveValue(v.tax)
+  await expect(page.getByLabel('CPF ou CNPJ do favorecido')).toHaveValue(v.tax)
   await expect(page.locator('#amountCents')).toHaveValue(v.amount)
   await expect(page.getByLabel('Endereço Liquid para devolução')).toHaveValue(v.refund)
 }
@@ -35,7 +35,7 @@ test('form refusals: each has its message, nothing typed is lost, nothing is quo
 
   // Bad CPF: the check digits are judged as soon as 11 digits are there.
   await fillForm(page, { pixKey: PIX, taxNumber: '52998224724', amountDigits: '5000', refundAddress: refund })
-  const tax = page.getByLabel('CPF ou CNPJ do recebedor')
+  const tax = page.getByLabel('CPF ou CNPJ do favorecido')
   await expect(tax).toHaveValue('529.982.247-24')
   await expect(page.getByText('CPF/CNPJ inválido: confira os dígitos verificadores.')).toBeVisible()
   await expect(tax).toHaveAttribute('aria-invalid', 'true')
@@ -51,17 +51,17 @@ test('form refusals: each has its message, nothing typed is lost, nothing is quo
   await amount.fill('')
   await amount.pressSequentially('199')
   await expect(amount).toHaveValue('R$ 1,99')
-  await expect(page.getByText('O valor mínimo por saque é R$ 2,00.')).toBeVisible()
+  await expect(page.getByText('O valor mínimo por pagamento é R$ 2,00.')).toBeVisible()
   await expect(amount).toHaveAttribute('aria-invalid', 'true')
   await amount.fill('')
   await amount.pressSequentially('600001')
   await expect(amount).toHaveValue('R$ 6.000,01')
-  await expect(page.getByText('O valor máximo por saque é R$ 6.000,00.')).toBeVisible()
+  await expect(page.getByText('O valor máximo por pagamento é R$ 6.000,00.')).toBeVisible()
   await page.getByRole('button', { name: 'Revisar' }).click()
   await expectKept(page, { pixKey: PIX, tax: CPF_MASKED, amount: 'R$ 6.000,01', refund })
   await amount.fill('')
   await amount.pressSequentially('600000')
-  await expect(page.getByText('O valor máximo por saque é R$ 6.000,00.')).toHaveCount(0)
+  await expect(page.getByText('O valor máximo por pagamento é R$ 6.000,00.')).toHaveCount(0)
 
   // No refund address.
   const refundInput = page.getByLabel('Endereço Liquid para devolução')
@@ -125,7 +125,7 @@ test('Pix key: type selector and live detection with the canonical key', async (
 
 async function createAndExpectRefusal(page: Page, code: string, text: string | RegExp): Promise<void> {
   await page.getByRole('button', { name: 'Revisar' }).click()
-  await page.getByRole('button', { name: 'Criar retirada' }).click()
+  await page.getByRole('button', { name: 'Criar pagamento' }).click()
   const notice = page.locator(`[data-error-code="${code}"]`)
   await expect(notice).toBeVisible()
   await expect(notice).toContainText(text)
@@ -154,7 +154,7 @@ test('service refusals: maintenance, compliance 422 and a 520 each show their me
 
   // A fresh CPF (no compliance hold) over the sandbox's daily cap per tax number: 520.
   app.sandbox.control.setOptions({ dailyCapPerTaxNumberCents: 1_000 })
-  await page.getByLabel('CPF ou CNPJ do recebedor').fill('11144477735')
+  await page.getByLabel('CPF ou CNPJ do favorecido').fill('11144477735')
   await createAndExpectRefusal(page, 'business', /./)
   await expect(page.locator('[data-error-code="business"]')).toContainText('Daily withdrawal limit')
   await expectKept(page, { ...kept, tax: '111.444.777-35' })
@@ -171,7 +171,7 @@ test('duplicates must be confirmed, and Create never sends twice', async ({ app 
   await fillForm(page, input)
   await expectRefundAccepted(page)
   await page.getByRole('button', { name: 'Revisar' }).click()
-  const create = page.getByRole('button', { name: 'Criar retirada' })
+  const create = page.getByRole('button', { name: 'Criar pagamento' })
   // Two clicks in the same task: the second must find the first in flight.
   await create.evaluate((b: HTMLButtonElement) => {
     b.click()
@@ -180,18 +180,18 @@ test('duplicates must be confirmed, and Create never sends twice', async ({ app 
   await expect(page.getByTestId('deposit-address')).toBeVisible()
   expect(calls(app, 'withdrawals:create')).toHaveLength(1)
 
-  await page.getByRole('button', { name: 'Nova retirada' }).last().click()
+  await page.getByRole('button', { name: 'Novo pagamento' }).last().click()
   await fillForm(page, input)
   await expectRefundAccepted(page)
   await page.getByRole('button', { name: 'Revisar' }).click()
   const duplicates = page.getByTestId('duplicates')
-  await expect(duplicates).toContainText('retiradas parecidas')
+  await expect(duplicates).toContainText('pagamentos parecidos')
   await expect(duplicates).toContainText(PIX)
-  await expect(page.getByRole('button', { name: 'Criar retirada' })).toBeDisabled()
+  await expect(page.getByRole('button', { name: 'Criar pagamento' })).toBeDisabled()
   await expectNoSeriousAxeViolations(page)
   await app.screenshot('new-withdrawal-duplicate-pt-BR')
   await page.getByLabel('Confirmo que não é duplicada').check()
-  await page.getByRole('button', { name: 'Criar retirada' }).click()
+  await page.getByRole('button', { name: 'Criar pagamento' }).click()
   await expect(page.getByTestId('deposit-address')).toBeVisible()
   const creates = calls(app, 'withdrawals:create')
   expect(creates).toHaveLength(2)
@@ -210,9 +210,9 @@ test('unknown outcome: explained, not resent, linked to the record', async ({ ap
   await expectRefundAccepted(page)
   app.sandbox.control.injectFault({ kind: 'timeout_after_create', endpoint: 'withdraw', count: 1 })
   await page.getByRole('button', { name: 'Revisar' }).click()
-  await page.getByRole('button', { name: 'Criar retirada' }).click()
+  await page.getByRole('button', { name: 'Criar pagamento' }).click()
   const notice = page.getByTestId('outcome-unknown')
-  await expect(notice).toContainText('Não sabemos se a retirada foi criada')
+  await expect(notice).toContainText('Não sabemos se o pagamento foi criado')
   await expect(notice).toContainText('não reenvia nada automaticamente')
   const rows = app.ctx.ledger.query({}).rows
   expect(rows.map((r) => r.localState)).toEqual(['outcome_unknown'])
@@ -234,7 +234,7 @@ test('axe and screenshots of the form in pt-BR and en', async ({ app }) => {
   await expectNoSeriousAxeViolations(page)
   await app.screenshot('new-withdrawal-en')
   await page.getByLabel('Liquid refund address').fill(refundAddressFor(app))
-  await page.getByLabel('Beneficiary CPF or CNPJ').fill(CPF)
+  await page.getByLabel('Payee CPF or CNPJ').fill(CPF)
   await page.locator('#amountCents').fill('')
   await page.locator('#amountCents').pressSequentially('12345')
   await expect(page.getByTestId('refund-check')).toContainText('Valid address')

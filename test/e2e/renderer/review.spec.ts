@@ -1,6 +1,7 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
+import { exportRecords, generateSigningKeyPair, keyFingerprint } from '../../../src/main/records'
 import { expect, test, type TestApp } from '../support/app-fixture'
 import {
   createWithdrawal,
@@ -24,12 +25,15 @@ async function exportFolder(app: TestApp, parent: string): Promise<string> {
     'invalid_pix_key',
   )
   await createWithdrawal(app, { pixKey: 'rev.espera@example.com', cents: 4_500 })
-  app.nextDirectory(parent)
-  const result = await rpc(app, 'records:export', { formats: ['csv', 'json', 'html'] })
-  if (!result) throw new Error('export cancelled')
+  const folder = await app.folderToken('export', parent)
+  const result = await rpc(app, 'records:export', { folder, formats: ['csv', 'json', 'html'] })
   expect(result.rowCount).toBe(3)
   return dirname(result.manifestPath)
 }
+
+/** The .alert-ok and .alert-warn backgrounds (styles.css). */
+const GREEN = 'rgb(233, 246, 236)'
+const AMBER = 'rgb(255, 244, 214)'
 
 let parent = ''
 test.beforeEach(() => {
@@ -58,6 +62,25 @@ test('a verified export: verdict, signer fingerprint, manifest facts, the same t
   await expect(verified).toContainText('Verificação OK')
   await expect(verified.getByTestId('signer-fingerprint')).toHaveText(fingerprint)
   await expect(page.getByTestId('review-failed-banner')).toHaveCount(0)
+  // Exported here: the expected signer is prefilled with this computer's key, and the page says so.
+  const expectedSigner = page.getByLabel('Impressão digital esperada do signatário')
+  await expect(expectedSigner).toHaveValue(fingerprint)
+  await expect(verified.getByTestId('signer-this-computer')).toContainText(
+    'chave de assinatura deste computador',
+  )
+  await expect(verified).toHaveCSS('background-color', GREEN)
+  // No expected signer: amber, "signed by an unknown key", never green.
+  await expectedSigner.fill('')
+  await page.getByRole('button', { name: 'Comparar' }).click()
+  const unknown = page.getByTestId('review-unknown-signer')
+  await expect(unknown).toContainText('assinado por uma chave desconhecida')
+  await expect(unknown).toHaveCSS('background-color', AMBER)
+  await expect(page.getByTestId('review-verified')).toHaveCount(0)
+  await expect(page.locator('.page-review')).toHaveAttribute('data-verdict', 'unknown_signer')
+  await expectedSigner.fill(fingerprint.replace(/ /g, '').toUpperCase())
+  await page.getByRole('button', { name: 'Comparar' }).click()
+  await expect(verified).toContainText('Verificação OK')
+  await expect(page.locator('.page-review')).toHaveAttribute('data-verdict', 'verified')
 
   const manifest = page.getByTestId('review-manifest')
   await expect(manifest).toContainText('0.0.0-e2e')
@@ -68,9 +91,9 @@ test('a verified export: verdict, signer fingerprint, manifest facts, the same t
   await expect(page.getByTestId('records-count')).toHaveText('3 registros')
   await expect(page.getByTestId('total-all-count')).toHaveText('3')
   await expect(page.getByTestId('status-totals')).toContainText('Pago')
-  await expect(page.getByTestId('status-totals')).toContainText('Reembolsado')
+  await expect(page.getByTestId('status-totals')).toContainText('Devolvido')
   expect(app.bridge.calls.some((c) => c.channel === 'review:list')).toBe(true)
-  await page.getByRole('checkbox', { name: 'Reembolsado' }).check()
+  await page.getByRole('checkbox', { name: 'Devolvido' }).check()
   await expect(page.getByTestId('records-count')).toHaveText('1 registro')
   await page.getByRole('button', { name: 'Limpar filtros' }).click()
   await page.getByLabel('Buscar').fill('rev.paga')
@@ -120,7 +143,7 @@ test('a tampered export: every problem listed, a failure banner on the page, rec
   const problems = page.getByTestId('review-problems')
   const row = problems.locator('tr[data-check="hash"]').filter({ hasText: 'records.csv' })
   await expect(row).toHaveCount(1)
-  await expect(row).toContainText('hash SHA-256 não confere')
+  await expect(row).toContainText('conteúdo alterado (SHA-256 não confere)')
   await expect(page.getByTestId('review-verified')).toHaveCount(0)
   await expect(page.getByRole('heading', { name: 'Registros NÃO verificados' })).toBeVisible()
   await expect(page.getByText('Lidos do manifesto, que NÃO passou na verificação.')).toBeVisible()
@@ -134,4 +157,61 @@ test('a tampered export: every problem listed, a failure banner on the page, rec
   await expect(row).toContainText('SHA-256 hash does not match')
   await expectNoSeriousAxe(page)
   await app.screenshot('review-failed-en')
+})
+
+test('an intact export signed by another key: amber "unknown key" until the expected fingerprint matches', async ({
+  app,
+}) => {
+  const { page } = app
+  await createWithdrawal(app, { pixKey: 'rev.outra@example.com', cents: 2_000 })
+  const pair = generateSigningKeyPair()
+  const stranger = keyFingerprint(pair.publicKeyPem)
+  const made = await exportRecords(app.ctx.ledger, {
+    dir: parent,
+    formats: ['json'],
+    signer: pair,
+    appVersion: '0.0.0-other',
+    profile: { name: 'Sandbox', network: 'liquid' },
+  })
+  const own = (await rpc(app, 'records:publicKey')).fingerprint
+
+  await openNav(page, 'Revisão offline')
+  app.nextDirectory(made.folder)
+  await page.getByRole('button', { name: 'Abrir pasta de exportação…' }).click()
+  const unknown = page.getByTestId('review-unknown-signer')
+  await expect(unknown).toContainText('assinado por uma chave desconhecida')
+  await expect(unknown).toHaveCSS('background-color', AMBER)
+  await expect(unknown.getByTestId('signer-fingerprint')).toHaveText(stranger)
+  await expect(page.getByTestId('review-verified')).toHaveCount(0)
+  const expectedSigner = page.getByLabel('Impressão digital esperada do signatário')
+  await expect(expectedSigner).toHaveValue('')
+  await expect(page.getByTestId('records-count')).toHaveText('1 registro')
+  await expectNoSeriousAxe(page)
+  await app.screenshot('review-unknown-signer-pt-BR')
+
+  // This computer's key is not the signer: still amber, and it says the fingerprint does not match.
+  await expectedSigner.fill(own)
+  await page.getByRole('button', { name: 'Comparar' }).click()
+  await expect(unknown).toHaveAttribute('data-signer', 'mismatch')
+  await expect(unknown).toContainText('NÃO é a da chave que assinou')
+  await expect(unknown).toHaveCSS('background-color', AMBER)
+
+  await expectedSigner.fill('zz')
+  await page.getByRole('button', { name: 'Comparar' }).click()
+  await expect(page.getByText('Uma impressão digital tem 32 dígitos hexadecimais')).toBeVisible()
+  await expect(expectedSigner).toHaveAttribute('aria-invalid', 'true')
+
+  await expectedSigner.fill(stranger)
+  await page.getByRole('button', { name: 'Comparar' }).click()
+  const verified = page.getByTestId('review-verified')
+  await expect(verified).toContainText('Verificação OK')
+  await expect(verified).toHaveCSS('background-color', GREEN)
+  await expect(verified.getByTestId('signer-this-computer')).toHaveCount(0)
+
+  await setLanguage(page, 'en')
+  await page.getByLabel('Expected signer fingerprint').fill('')
+  await page.getByRole('button', { name: 'Compare' }).click()
+  await expect(page.getByTestId('review-unknown-signer')).toContainText('signed by an unknown key')
+  await expectNoSeriousAxe(page)
+  await app.screenshot('review-unknown-signer-en')
 })

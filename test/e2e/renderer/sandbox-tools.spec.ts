@@ -14,7 +14,7 @@ import {
 
 async function createThroughUi(app: TestApp, amountDigits: string): Promise<string> {
   const { page } = app
-  await page.getByRole('navigation').getByRole('button', { name: 'Nova retirada' }).click()
+  await page.getByRole('navigation').getByRole('button', { name: 'Novo pagamento' }).click()
   await fillForm(page, {
     pixKey: 'fulano@example.com',
     taxNumber: CPF,
@@ -23,7 +23,7 @@ async function createThroughUi(app: TestApp, amountDigits: string): Promise<stri
   })
   await expectRefundAccepted(page)
   await page.getByRole('button', { name: 'Revisar' }).click()
-  await page.getByRole('button', { name: 'Criar retirada' }).click()
+  await page.getByRole('button', { name: 'Criar pagamento' }).click()
   await expect(page.getByTestId('deposit-address')).toBeVisible()
   return app.ctx.ledger.query({ sort: { field: 'createdAt', dir: 'desc' } }).rows[0]!.localId
 }
@@ -41,7 +41,7 @@ test('funding beyond ±5% either way is returned in full; a processor failure is
   const under = await createThroughUi(app, '20000')
   const failing = await createThroughUi(app, '30000')
   await openTools(page)
-  const picker = page.getByLabel(/Retirada \(as 50 mais recentes\)/)
+  const picker = page.getByLabel(/Pagamento \(os 50 mais recentes\)/)
   await expect(picker.locator('option')).toHaveCount(3)
 
   await picker.selectOption(over)
@@ -61,14 +61,16 @@ test('funding beyond ±5% either way is returned in full; a processor failure is
   await expect(page.getByText('Última ação: Falhar: erro do processador.')).toBeVisible()
 
   // "Only created" and "all" both list them; a refused action shows its error.
-  await page.getByLabel('Somente retiradas criadas no serviço').uncheck()
+  await page.getByLabel('Somente pagamentos criados no serviço').uncheck()
   await expect(picker.locator('option')).toHaveCount(3)
   await page.getByRole('button', { name: 'Pix pago' }).click()
   await expect(page.locator('[data-error-code]')).toBeVisible()
   await expect(page.getByTestId('sandbox-status')).toHaveAttribute('data-status', 'refunded')
 
   await page.getByRole('button', { name: 'Abrir página de envio' }).click()
-  await expect(page.getByTestId('refund')).toContainText('processor_failure')
+  await expect(page.getByTestId('refund').locator('[data-reason="processor_failure"]')).toHaveText(
+    'Falha do serviço ou do processador bancário (sem tarifa)',
+  )
 })
 
 test('maintenance on refuses new withdrawals with its message; off lets them through', async ({ app }) => {
@@ -76,7 +78,7 @@ test('maintenance on refuses new withdrawals with its message; off lets them thr
   await openTools(page)
   await page.getByRole('button', { name: 'Ligar manutenção', exact: true }).click()
   await expect(page.getByTestId('maintenance-state')).toContainText('Manutenção LIGADA')
-  await page.getByRole('navigation').getByRole('button', { name: 'Nova retirada' }).click()
+  await page.getByRole('navigation').getByRole('button', { name: 'Novo pagamento' }).click()
   await fillForm(page, {
     pixKey: 'fulano@example.com',
     taxNumber: CPF,
@@ -85,7 +87,7 @@ test('maintenance on refuses new withdrawals with its message; off lets them thr
   })
   await expectRefundAccepted(page)
   await page.getByRole('button', { name: 'Revisar' }).click()
-  await page.getByRole('button', { name: 'Criar retirada' }).click()
+  await page.getByRole('button', { name: 'Criar pagamento' }).click()
   const notice = page.locator('[data-error-code="maintenance"]')
   await expect(notice).toContainText('manutenção')
   await expect(notice).toContainText('Tente novamente após')
@@ -95,10 +97,10 @@ test('maintenance on refuses new withdrawals with its message; off lets them thr
   await page.getByRole('button', { name: 'Desligar manutenção' }).click()
   await expect(page.getByTestId('maintenance-state')).toContainText('Manutenção desligada')
   // What was typed survived the visit to another page.
-  await page.getByRole('navigation').getByRole('button', { name: 'Nova retirada' }).click()
+  await page.getByRole('navigation').getByRole('button', { name: 'Novo pagamento' }).click()
   await expect(page.locator('#amountCents')).toHaveValue('R$ 10,00')
   await page.getByRole('button', { name: 'Revisar' }).click()
-  await page.getByRole('button', { name: 'Criar retirada' }).click()
+  await page.getByRole('button', { name: 'Criar pagamento' }).click()
   await expect(page.getByTestId('deposit-address')).toBeVisible()
 })
 

@@ -153,10 +153,10 @@ test('adding a live profile: field messages keep what was typed; the secret neve
   // Editing: the partner rate and one endpoint's limit; a blank limit keeps the spec default.
   await row.getByRole('button', { name: 'Editar Produção E2E' }).click()
   const editForm = page.getByRole('form', { name: 'Editar perfil Produção E2E' })
-  await editForm.getByLabel('Taxa do parceiro').fill('1,5')
+  await editForm.getByLabel('Tarifa do parceiro').fill('1,5')
   await editForm.getByRole('button', { name: 'Salvar alterações' }).click()
   await expect(editForm.getByText(profileMessages.partner_rate_invalid['pt-BR'])).toBeVisible()
-  await editForm.getByLabel('Taxa do parceiro').fill('150')
+  await editForm.getByLabel('Tarifa do parceiro').fill('150')
   await editForm.getByLabel('withdraw (padrão 10)').fill('5')
   await editForm.getByRole('button', { name: 'Salvar alterações' }).click()
   await expect(page.getByRole('status').filter({ hasText: 'Perfil Produção E2E atualizado' })).toBeVisible()

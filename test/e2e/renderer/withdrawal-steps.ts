@@ -48,7 +48,7 @@ const KIND_LABEL = { payout: 'BRL a receber', deposit: 'DePix a enviar' } as con
 /** Fills the pt-BR form through its labels. */
 export async function fillForm(page: Page, f: FormInput): Promise<void> {
   await page.getByLabel('Chave Pix', { exact: true }).fill(f.pixKey)
-  if (f.taxNumber !== undefined) await page.getByLabel('CPF ou CNPJ do recebedor').fill(f.taxNumber)
+  if (f.taxNumber !== undefined) await page.getByLabel('CPF ou CNPJ do favorecido').fill(f.taxNumber)
   if (f.euid !== undefined) await page.getByLabel('EUID (identificador do usuário final)').fill(f.euid)
   if (f.kind) await page.getByRole('radio', { name: KIND_LABEL[f.kind] }).check()
   if (f.amountDigits !== undefined) {

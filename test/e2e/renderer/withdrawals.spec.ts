@@ -18,8 +18,8 @@ test.describe('Retiradas list', () => {
     await createWithdrawal(app, { pixKey: 'carla.espera@example.com', cents: 80_000 })
     await createWithdrawal(app, { pixKey: 'davi.deposito@example.com', cents: 5_000, kind: 'deposit' })
 
-    await openNav(page, 'Retiradas')
-    await expect(page.getByRole('heading', { level: 2, name: 'Retiradas' })).toBeVisible()
+    await openNav(page, 'Pagamentos')
+    await expect(page.getByRole('heading', { level: 2, name: 'Pagamentos' })).toBeVisible()
     await expect(page.getByTestId('records-count')).toHaveText('4 registros')
     const rows = page.locator('tbody tr.vtable-row:not(.vtable-loading)')
     await expect(rows).toHaveCount(4)
@@ -31,12 +31,17 @@ test.describe('Retiradas list', () => {
     await expect(totals.locator('tr[data-status="unsent"] [data-testid="total-count"]')).toHaveText('2')
     await expect(totals.getByTestId('total-all-count')).toHaveText('4')
     await expect(totals).toContainText('Pago')
-    await expect(totals).toContainText('Reembolsado')
+    await expect(totals).toContainText('Devolvido')
     await expect(totals).toContainText('Aguardando depósito')
+    // By meaning: only the paid one counts as paid; the pending and refunded ones are apart.
+    const meaning = page.getByTestId('meaning-totals')
+    await expect(meaning.locator('tr[data-meaning="paid"] td').first()).toHaveText('1')
+    await expect(meaning.locator('tr[data-meaning="open"] td').first()).toHaveText('2')
+    await expect(meaning.locator('tr[data-meaning="returned"] td').first()).toHaveText('1')
 
     // Default sort: newest first.
     const grid = page.getByTestId('records-scroll')
-    const createdHeader = grid.getByRole('columnheader', { name: /Criada em/ })
+    const createdHeader = grid.getByRole('columnheader', { name: /Criado em/ })
     await expect(createdHeader).toHaveAttribute('aria-sort', 'descending')
     await expect(rows.first()).toContainText('davi.deposito@example.com')
 
@@ -52,7 +57,7 @@ test.describe('Retiradas list', () => {
     await expect(rows.first()).toContainText('bruno.reembolso@example.com')
 
     // Sort by status.
-    const statusHeader = grid.getByRole('columnheader', { name: /^Status/ })
+    const statusHeader = grid.getByRole('columnheader', { name: /^Situação/ })
     await statusHeader.getByRole('button').click()
     await expect(statusHeader).toHaveAttribute('aria-sort', 'ascending')
 
@@ -62,7 +67,7 @@ test.describe('Retiradas list', () => {
     await expect(rows).toHaveCount(1)
     await expect(rows.first()).toContainText('ana.paga@example.com')
     await expect(totals.getByTestId('total-all-count')).toHaveText('1')
-    await page.getByRole('checkbox', { name: 'Reembolsado' }).check()
+    await page.getByRole('checkbox', { name: 'Devolvido' }).check()
     await expect(page.getByTestId('records-count')).toHaveText('2 registros')
     await page.getByRole('button', { name: 'Limpar filtros' }).click()
     await expect(page.getByTestId('records-count')).toHaveText('4 registros')
@@ -110,7 +115,7 @@ test.describe('Retiradas list', () => {
     if (!c) throw new Error('carla not found')
     app.sandbox.control.fundWithdrawal(c.remoteId, c.depositAmountCents)
     await app.ctx.router.handle('withdrawals:refresh', { localId: c.localId })
-    await expect(waiting).toContainText('Pagamento em andamento')
+    await expect(waiting).toContainText('Pix em andamento')
 
     // Keyboard: the first row is the tab stop; Enter opens the detail.
     await setLanguage(page, 'en')
@@ -148,7 +153,7 @@ test.describe('100,000 records', () => {
   test('keeps at most 100 row elements in the DOM while scrolling to the end', async ({ app }) => {
     test.setTimeout(180_000)
     const { page } = app
-    await openNav(page, 'Retiradas')
+    await openNav(page, 'Pagamentos')
     await expect(page.getByTestId('records-count')).toHaveText('100.000 registros', { timeout: 30_000 })
     const scroller = page.getByTestId('records-scroll')
     const rowCount = (): Promise<number> => page.locator('tbody tr.vtable-row').count()

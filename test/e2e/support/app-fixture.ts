@@ -1,7 +1,8 @@
 /**
  * The app for E2E tests: the real main-side context (embedded sandbox on loopback, SQLite ledger in a temp dir,
  * API client, services, router) in the test process, and the built renderer in Chromium bridged to its router.
- * Only the OS ports differ: the folder dialog returns what the test queued, external links are recorded.
+ * Only the OS ports differ: the folder dialog (src/main/shell/electron-folder-dialog.ts in the app) returns what
+ * the test queued, external links are recorded.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -23,6 +24,8 @@ export interface TestApp {
   dataDir: string
   /** Queues what the next OS folder dialog returns. */
   nextDirectory(dir: string): void
+  /** Main's one-use token for `dir`, as dialog:chooseFolder hands it out (for calls made outside the UI). */
+  folderToken(purpose: 'export' | 'review', dir: string): Promise<string>
   /** URLs main handed to the OS browser. */
   opened: string[]
   /** Full-page screenshot to test-results/screens/<name>.png. */
@@ -77,6 +80,12 @@ export const test = base.extend<{ appOptions: AppOptions; app: TestApp }>({
       dataDir,
       opened,
       nextDirectory: (dir) => dirs.push(dir),
+      folderToken: async (purpose, dir) => {
+        dirs.push(dir)
+        const r = await ctx.router.handle('dialog:chooseFolder', { purpose })
+        if (!r.ok || r.data === null) throw new Error(`dialog:chooseFolder failed: ${JSON.stringify(r)}`)
+        return (r.data as { token: string }).token
+      },
       screenshot: async (name) => {
         await page.screenshot({ path: join(SCREENS_DIR, `${name}.png`), fullPage: true })
       },

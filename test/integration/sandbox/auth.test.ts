@@ -38,7 +38,9 @@ describe('POST /api/v2/auth/login (spec §5.2, §5.5)', () => {
   it('§5.7 the access token is an RS256 JWT with claims jti sub exp iat scope[] typ alg env', async () => {
     const t = await login(sb)
     expect(decodeProtectedHeader(t.access_token)).toMatchObject({ alg: 'RS256', typ: 'JWT' })
-    const jwks = createRemoteJWKSet(new URL(`${sb.controlUrl}/jwks`))
+    const jwks = createRemoteJWKSet(new URL(`${sb.controlUrl}/jwks`), {
+      headers: { authorization: `Bearer ${sb.controlToken}` },
+    })
     const { payload } = await jwtVerify(t.access_token, jwks, {
       algorithms: ['RS256'],
       currentDate: new Date(sb.control.now()),

@@ -3,7 +3,7 @@ import { once } from 'node:events'
 import { delimiter, join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import { describe, expect, it } from 'vitest'
-import { call } from './helpers'
+import { call, control } from './helpers'
 
 const root = resolve(__dirname, '../../..')
 
@@ -24,10 +24,20 @@ describe('CLI (npm run sandbox)', () => {
         clientId: string
         clientSecret: string
         controlUrl: string
+        controlToken: string
       }
-      expect(Object.keys(facts).sort()).toEqual(['baseUrl', 'clientId', 'clientSecret', 'controlUrl'])
+      expect(Object.keys(facts).sort()).toEqual([
+        'baseUrl',
+        'clientId',
+        'clientSecret',
+        'controlToken',
+        'controlUrl',
+      ])
       expect(facts.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
       expect(facts.controlUrl).toBe(`${facts.baseUrl}/_sandbox`)
+      // The control surface answers the printed token and nothing else.
+      expect((await call(facts.controlUrl, 'GET', '/summary')).status).toBe(401)
+      expect((await control(facts, 'GET', '/summary')).status).toBe(200)
 
       const loginRes = await call(facts.baseUrl, 'POST', '/api/v2/auth/login', {
         body: { client_id: facts.clientId, client_secret: facts.clientSecret },

@@ -1,7 +1,7 @@
 import { networkInterfaces } from 'node:os'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSandbox, type Sandbox } from '../../../src/main/sandbox'
-import { call, CPF_A, LQ_MAIN, login, roomySandbox } from './helpers'
+import { call, control, CPF_A, LQ_MAIN, login, roomySandbox } from './helpers'
 
 let sb: Sandbox
 let token: string
@@ -13,7 +13,7 @@ beforeAll(async () => {
 afterAll(() => sb.close())
 
 const ctl = (method: string, path: string, body?: unknown) =>
-  call(sb.controlUrl, method, path, body === undefined ? {} : { body })
+  control(sb, method, path, body === undefined ? {} : { body })
 
 describe('HTTP control surface under /_sandbox (not part of the API)', () => {
   it('drives a withdrawal: fund and settle over HTTP, seen through GET /api/withdraw-status', async () => {
@@ -126,12 +126,152 @@ describe('HTTP control surface under /_sandbox (not part of the API)', () => {
     try {
       const port = new URL(open.baseUrl).port
       const remote = `http://${external.address}:${port}`
-      const r = await call(remote, 'GET', '/_sandbox/summary')
+      const r = await call(remote, 'GET', '/_sandbox/summary', {
+        token: open.controlToken,
+        headers: { host: new URL(open.controlUrl).host },
+      })
       expect(r.status).toBe(403)
       expect((await call(remote, 'GET', '/api/ping')).status).toBe(401)
-      expect((await call(open.controlUrl, 'GET', '/summary')).status).toBe(200)
+      expect((await control(open, 'GET', '/summary')).status).toBe(200)
     } finally {
       await open.close()
     }
+  })
+
+  describe('only the holder of the per-run token, from loopback, named by its own Host, outside any web page', () => {
+    const port = (): string => new URL(sb.controlUrl).port
+
+    it('the token is random per run and the exact Host is 127.0.0.1:<port>', async () => {
+      expect(sb.controlToken).toMatch(/^[A-Za-z0-9_-]{43}$/)
+      const other = await startSandbox({ port: 0 })
+      try {
+        expect(other.controlToken).not.toBe(sb.controlToken)
+        // One sandbox's token opens no other sandbox.
+        const cross = await call(other.controlUrl, 'GET', '/summary', { token: sb.controlToken })
+        expect(cross.status).toBe(401)
+      } finally {
+        await other.close()
+      }
+      expect(sb.controlUrl).toBe(`http://127.0.0.1:${port()}/_sandbox`)
+    })
+
+    it('refuses a missing or wrong token on every route, credentials and clock included, and changes nothing', async () => {
+      sb.control.setMaintenance(false)
+      const before = sb.control.now()
+      const credentialsBefore = sb.control.state().credentials.length
+      const attempts: Array<[string, string, unknown]> = [
+        ['POST', '/credentials', { label: 'stolen' }],
+        ['POST', '/maintenance', { on: true }],
+        ['POST', '/faults', { kind: 'status', status: 500 }],
+        ['POST', '/clock/advance', { seconds: 3600 }],
+        ['GET', '/clock', undefined],
+        ['GET', '/state', undefined],
+        ['GET', '/jwks', undefined],
+        ['GET', '/', undefined],
+      ]
+      const wrong = `${sb.controlToken.slice(0, -1)}${sb.controlToken.endsWith('A') ? 'B' : 'A'}`
+      for (const [method, path, body] of attempts) {
+        for (const token of [undefined, wrong, '', sb.credentials.clientSecret]) {
+          const r = await call(sb.controlUrl, method, path, {
+            ...(token === undefined ? {} : { token }),
+            ...(body === undefined ? {} : { body }),
+          })
+          expect(r.status, `${method} ${path} token=${String(token)}`).toBe(401)
+          expect(r.body).toEqual({ error: 'unauthorized', errorMessage: expect.any(String) })
+          expect(r.text).not.toContain('clientSecret')
+        }
+      }
+      // The token only counts as a bearer token, not smuggled in another header.
+      const other = await call(sb.controlUrl, 'GET', '/summary', {
+        headers: { 'x-sandbox-control-token': sb.controlToken, cookie: `token=${sb.controlToken}` },
+      })
+      expect(other.status).toBe(401)
+      expect(sb.control.now() - before).toBeLessThan(3_600_000)
+      expect(sb.control.state().credentials).toHaveLength(credentialsBefore)
+      expect((await call(sb.baseUrl, 'GET', '/api/ping', { token })).status).toBe(200)
+    })
+
+    it('refuses any request carrying Origin, even with the right token (a web page cannot drop it)', async () => {
+      for (const origin of ['https://evil.example', 'null', `http://127.0.0.1:${port()}`]) {
+        const r = await call(sb.controlUrl, 'POST', '/credentials', {
+          token: sb.controlToken,
+          body: { label: 'from-a-page' },
+          headers: { origin },
+        })
+        expect(r.status, origin).toBe(403)
+        expect(r.body.error).toBe('forbidden')
+        expect(r.text).not.toContain('clientSecret')
+      }
+    })
+
+    it('refuses a rebinding Host (any name but 127.0.0.1:<port>), even with the right token', async () => {
+      for (const host of [
+        `evil.example:${port()}`,
+        `localhost:${port()}`,
+        '127.0.0.1',
+        `127.0.0.1:${Number(port()) + 1}`,
+        `127.0.0.1:${port()}.evil.example`,
+      ]) {
+        const r = await call(sb.controlUrl, 'POST', '/maintenance', {
+          token: sb.controlToken,
+          body: { on: true },
+          headers: { host },
+        })
+        expect(r.status, host).toBe(403)
+      }
+      expect((await call(sb.baseUrl, 'GET', '/api/ping', { token })).status).toBe(200)
+    })
+
+    it('refuses text/plain and form POSTs (the bodies a page can send without asking), even with the token', async () => {
+      for (const type of [
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data; boundary=x',
+      ]) {
+        for (const path of ['/maintenance', '/faults', '/clock/advance', '/credentials']) {
+          const r = await call(sb.controlUrl, 'POST', path, {
+            token: sb.controlToken,
+            raw: '{"on":true,"kind":"status","status":500,"seconds":3600}',
+            headers: { 'content-type': type },
+          })
+          expect(r.status, `${type} ${path}`).toBe(415)
+        }
+      }
+      // Without the token a simple text/plain POST is refused before its body is even read.
+      const simple = await call(sb.controlUrl, 'POST', '/maintenance', {
+        raw: '{"on":true}',
+        headers: { 'content-type': 'text/plain' },
+      })
+      expect(simple.status).toBe(401)
+      expect((await call(sb.baseUrl, 'GET', '/api/ping', { token })).status).toBe(200)
+    })
+
+    it('the right token with JSON from loopback works, application/json; charset=utf-8 included', async () => {
+      const before = sb.control.now()
+      const r = await control(sb, 'POST', '/clock/advance', {
+        raw: '{"seconds":1}',
+        headers: { 'content-type': 'application/json; charset=utf-8' },
+      })
+      expect(r.status).toBe(200)
+      expect(r.body.now).toBeGreaterThanOrEqual(before + 1_000)
+      expect(r.body.now).toBeLessThanOrEqual(sb.control.now())
+    })
+
+    it('a sandbox started with httpControl: false (the app) has no HTTP control surface at all', async () => {
+      const quiet = await startSandbox({ port: 0, httpControl: false })
+      try {
+        expect(quiet.controlToken).toBe('')
+        for (const token of [undefined, '', 'x']) {
+          const r = await call(quiet.controlUrl, 'POST', '/credentials', {
+            ...(token === undefined ? {} : { token }),
+            body: {},
+          })
+          expect(r.status).toBe(404)
+        }
+        expect(quiet.control.createCredential({}).clientId).toEqual(expect.any(String))
+      } finally {
+        await quiet.close()
+      }
+    })
   })
 })

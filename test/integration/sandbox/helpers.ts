@@ -43,6 +43,16 @@ export async function call(baseUrl: string, method: string, path: string, o: Cal
   return { status: r.statusCode, headers: r.headers, text, body }
 }
 
+/** A control request as a script would send it: the per-run token, JSON, and the sandbox's own Host. */
+export function control(
+  sb: Pick<Sandbox, 'controlUrl' | 'controlToken'>,
+  method: string,
+  path: string,
+  o: Omit<CallOptions, 'token'> = {},
+): Promise<Res> {
+  return call(sb.controlUrl, method, path, { ...o, token: sb.controlToken })
+}
+
 export interface Tokens {
   access_token: string
   refresh_token: string

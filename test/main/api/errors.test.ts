@@ -215,7 +215,7 @@ describe('ApiError presentation', () => {
   })
 
   it('uses the known code sentence, and shows unknown codes raw', () => {
-    expect(samples[API_ERROR_KINDS.length]?.userMessage('pt-BR')).toContain('Saque não encontrado')
+    expect(samples[API_ERROR_KINDS.length]?.userMessage('pt-BR')).toContain('Pagamento não encontrado')
     expect(samples[API_ERROR_KINDS.length]?.userMessage('en')).toContain('Withdrawal not found')
     expect(samples[API_ERROR_KINDS.length + 1]?.userMessage('en')).toContain('SOMETHING_NEW')
     expect(samples[API_ERROR_KINDS.length + 5]?.userMessage('en')).toContain('weird_new_code')

@@ -37,7 +37,13 @@ describe('RateLimiter (token bucket, spec §8.1)', () => {
   it('uses the spec defaults and exposes the allowance', () => {
     const l = new RateLimiter()
     const a = l.allowance()
-    expect(a.ping).toEqual({ limitPerMinute: 1, available: 1, nextTokenInMs: 0, queued: 0 })
+    expect(a.ping).toEqual({
+      limitPerMinute: 1,
+      configuredPerMinute: 1,
+      available: 1,
+      nextTokenInMs: 0,
+      queued: 0,
+    })
     expect(a.withdraw.limitPerMinute).toBe(10)
     expect(a['withdraw-status'].limitPerMinute).toBe(60)
     void l.acquire('ping')

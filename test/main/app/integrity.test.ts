@@ -46,7 +46,10 @@ async function start(dir: string): Promise<{ ctx: AppContext; events: Array<{ st
     app: { name: 'Tesouraria DePix', version: '0.0.0-test', platform: 'linux' },
     operator: 'tester',
     trackerAutoStart: false,
-    ports: { chooseDirectory: () => Promise.resolve(null), openExternal: () => Promise.resolve() },
+    ports: {
+      chooseDirectory: () => Promise.resolve(join(dir, 'exports')),
+      openExternal: () => Promise.resolve(),
+    },
   })
   ctx.onEvent((event, payload) => {
     if (event === 'ledger:integrity') events.push(payload as { state: string })
@@ -87,10 +90,9 @@ describe('ledger integrity in the app', () => {
     const { ctx } = await start(dir)
     const s = await settled(ctx)
     expect(s).toMatchObject({ state: 'broken', reason: expect.stringMatching(/differs from the state/) })
-    const exported = await ctx.router.handle('records:export', {
-      dir: join(dir, 'exports'),
-      formats: ['json'],
-    })
+    const chosen = await ctx.router.handle('dialog:chooseFolder', { purpose: 'export' })
+    const token = (chosen as { ok: true; data: { token: string } }).data.token
+    const exported = await ctx.router.handle('records:export', { folder: token, formats: ['json'] })
     expect(exported).toMatchObject({
       ok: false,
       error: {

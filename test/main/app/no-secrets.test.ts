@@ -5,7 +5,7 @@
  * export signing private key.
  */
 import diagnosticsChannel from 'node:diagnostics_channel'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -41,6 +41,8 @@ let ctx: AppContext
 let vault: Vault
 const payloads: Array<{ where: string; json: string }> = []
 const driven = new Set<string>()
+/** What the fake folder dialog answers next. */
+const dialogAnswers: string[] = []
 
 async function call(
   channel: ChannelName,
@@ -68,7 +70,10 @@ beforeAll(async () => {
     store: createJsonFileStore(join(dataDir, 'settings.json')),
     app: { name: 'Tesouraria DePix', version: '0.0.0-test', platform: 'linux' },
     operator: 'tester',
-    ports: { chooseDirectory: () => Promise.resolve(null), openExternal: () => Promise.resolve() },
+    ports: {
+      chooseDirectory: () => Promise.resolve(dialogAnswers.shift() ?? null),
+      openExternal: () => Promise.resolve(),
+    },
   })
   ctx.onEvent((event, payload) => payloads.push({ where: `event ${event}`, json: JSON.stringify(payload) }))
   secrets.add(ctx.sandbox!.credentials.clientSecret)
@@ -116,12 +121,19 @@ describe('no secret crosses IPC', () => {
     const unknownId = (unknown.data as { localId: string }).localId
     await call('withdrawals:resolveUnknown', { localId: unknownId, resolution: { notCreated: true } })
 
-    // Exports and review (folder given, as the dialog would).
+    // Exports and review, through the (fake) folder dialog's one-use tokens.
     const exportDir = join(dataDir, 'exports')
-    const exported = await call('records:export', { dir: exportDir, formats: ['csv', 'json', 'html'] })
+    mkdirSync(exportDir)
+    dialogAnswers.push(exportDir)
+    const toExport = await call('dialog:chooseFolder', { purpose: 'export' })
+    const exportToken = (toExport.data as { token: string }).token
+    const exported = await call('records:export', { folder: exportToken, formats: ['csv', 'json', 'html'] })
     expect(exported.ok).toBe(true)
     const manifestPath = (exported.data as { manifestPath: string }).manifestPath
-    await call('review:open', { dir: join(manifestPath, '..') })
+    dialogAnswers.push(join(manifestPath, '..'))
+    const toReview = await call('dialog:chooseFolder', { purpose: 'review' })
+    await call('review:open', { folder: (toReview.data as { token: string }).token })
+    await call('review:checkSigner', { expected: '' })
     await call('review:list', {})
     await call('review:close')
     await call('ledger:integrity')

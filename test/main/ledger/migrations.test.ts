@@ -148,6 +148,29 @@ describe('migrations', () => {
     expect(LATEST_VERSION).toBeGreaterThanOrEqual(3)
   })
 
+  it('migration 4 re-opens records whose terminal-looking status can still change (expired → refund)', () => {
+    const file = path.join(tempDir(), 'v3.sqlite')
+    const db = new DatabaseSync(file)
+    migrate(db, 3)
+    const insert = db.prepare(`INSERT INTO withdrawals (local_id, profile, operator, created_at, updated_at,
+      local_state, request, pix_key, amount_kind, amount_cents, remote_id, remote_status, refund, flags, is_open)
+      VALUES (?, 'sandbox', 'ana', '2025-01-01T00:00:00.000Z', '2025-01-01T00:00:00.000Z', 'created', '{}',
+      'k@example.com', 'payout', 1000, ?, ?, ?, '[]', 0)`)
+    insert.run('expired', 'wd-1', 'expired', null)
+    insert.run('cancelled', 'wd-2', 'Canceled', null)
+    insert.run('refunded-no-object', 'wd-3', 'refunded', null)
+    insert.run('refunded', 'wd-4', 'refunded', '{"txId":"tx"}')
+    insert.run('sent', 'wd-5', 'sent', null)
+    db.close()
+    const ledger = track(openLedger(file))
+    expect(
+      ledger
+        .listOpen()
+        .map((r) => r.localId)
+        .sort(),
+    ).toEqual(['cancelled', 'expired', 'refunded-no-object'])
+  })
+
   it('a fresh file is created at the latest version; reopening runs nothing', () => {
     const file = path.join(tempDir(), 'fresh.sqlite')
     const l = track(openLedger(file))

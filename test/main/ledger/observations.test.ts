@@ -133,7 +133,7 @@ describe('recordObservation', () => {
     created(ledger, 'w', null)
     ledger.recordObservation('w', { status: 'error', body: body('error'), observedAt: iso(50) })
     expect(ledger.listOpen()).toHaveLength(1)
-    const refund = { txId: 'tx-back', reason: 'invalid_pix_key', fee: 100 }
+    const refund = { txId: 'tx-back', reason: 'invalid_pix_key', feeInCents: 100 }
     const res = ledger.recordObservation('w', {
       status: 'error',
       body: body('error', { refund }),
@@ -146,7 +146,14 @@ describe('recordObservation', () => {
     ledger.recordObservation('w', { status: 'error', body: body('error'), observedAt: iso(60) })
     expect(ledger.get('w')?.refund).toEqual(refund)
     expect(ledger.totalsByStatus()).toEqual([
-      { status: 'error', hasRefund: true, count: 1, depositCents: 0, payoutCents: 12_345 },
+      {
+        status: 'error',
+        hasRefund: true,
+        count: 1,
+        depositCents: 0,
+        payoutCents: 12_345,
+        refundFeeCents: 100,
+      },
     ])
   })
 

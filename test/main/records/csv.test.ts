@@ -10,7 +10,7 @@ import {
   unneutralise,
   type CsvDelimiter,
 } from '../../../src/main/records/csv'
-import { CSV_COLUMNS } from '../../../src/main/records/columns'
+import { CSV_COLUMNS, PT_HEADER_V1 } from '../../../src/main/records/columns'
 
 function parse(text: string, d: CsvDelimiter): string[][] {
   const rows: string[][] = []
@@ -38,28 +38,53 @@ describe('formula injection', () => {
     expect(unneutralise(neutralise(input))).toBe(input)
   })
 
-  it.each(['Ana', '1.234,56', '2025-01-01T00:00:00.000Z', '', 'a=b', 'x-1', 'joão@example.com'])(
-    '%j is left alone',
-    (input) => {
-      expect(neutralise(input)).toBe(input)
-    },
-  )
+  it.each([
+    ['Ana,=1+1,x', "Ana,'=1+1,x"],
+    ['Ana;=1+1;x', "Ana;'=1+1;x"],
+    ['a, +1', "a,' +1"],
+    ['a;@x', "a;'@x"],
+    ['a,\t=1', "a,'\t'=1"],
+    ['a\n-1', "a\n'-1"],
+    ['a\r\n=1', "a\r'\n'=1"],
+    ["a,'b", "a,''b"],
+    ['=a;=b', "'=a;'=b"],
+    ['a,,=1', "a,,'=1"],
+  ])('%j is neutralised after each separator, tab, CR and LF', (input, out) => {
+    expect(neutralise(input)).toBe(out)
+    expect(unneutralise(neutralise(input))).toBe(input)
+  })
+
+  it.each([
+    'Ana',
+    '1.234,56',
+    '2025-01-01T00:00:00.000Z',
+    '',
+    'a=b',
+    'x-1',
+    'joão@example.com',
+    'a, b',
+    'a;1',
+  ])('%j is left alone', (input) => {
+    expect(neutralise(input)).toBe(input)
+  })
 })
 
 describe('RFC 4180 quoting', () => {
-  it('quotes fields with the delimiter, quotes, CR or LF, doubling quotes', () => {
-    expect(csvCell('a;b', ';')).toBe('"a;b"')
-    expect(csvCell('a,b', ';')).toBe('a,b')
-    expect(csvCell('a,b', ',')).toBe('"a,b"')
-    expect(csvCell('say "hi"', ';')).toBe('"say ""hi"""')
-    expect(csvCell('two\nlines', ';')).toBe('"two\nlines"')
-    expect(csvCell('cr\rhere', ';')).toBe('"cr\rhere"')
-    expect(csvLine(['a', 'b;c', ''], ';')).toBe('a;"b;c";\r\n')
+  it('quotes every field, doubling quotes', () => {
+    expect(csvCell('a;b')).toBe('"a;b"')
+    expect(csvCell('a,b')).toBe('"a,b"')
+    expect(csvCell('Ana')).toBe('"Ana"')
+    expect(csvCell('')).toBe('""')
+    expect(csvCell('say "hi"')).toBe('"say ""hi"""')
+    expect(csvCell('two\nlines')).toBe('"two\nlines"')
+    expect(csvCell('cr\rhere')).toBe('"cr\rhere"')
+    expect(csvLine(['a', 'b;c', ''], ';')).toBe('"a";"b;c";""\r\n')
+    expect(csvLine(['a', 'b;c', ''], ',')).toBe('"a","b;c",""\r\n')
   })
 
   it('a neutralised cell that needs quotes is neutralised inside the quotes', () => {
-    expect(csvCell('=HYPERLINK("http://x";"y")', ';')).toBe('"\'=HYPERLINK(""http://x"";""y"")"')
-    expect(csvCell('\r=1', ';')).toBe('"\'\r=1"')
+    expect(csvCell('=HYPERLINK("http://x";"y")')).toBe('"\'=HYPERLINK(""http://x"";""y"")"')
+    expect(csvCell('\r=1')).toBe('"\'\r\'=1"')
   })
 
   it('round-trips any text through write, parse and un-neutralise (both delimiters)', () => {
@@ -98,6 +123,10 @@ describe('columns', () => {
   it('headers: ids in en, labels in pt-BR, unique', () => {
     expect(csvHeader('en')).toEqual(CSV_COLUMNS.map((c) => c.id))
     expect(new Set(csvHeader('pt-BR')).size).toBe(CSV_COLUMNS.length)
+    // pt-BR headers are words, not API field names or retired terms; older exports' header has every column.
+    for (const h of csvHeader('pt-BR'))
+      expect(h).not.toMatch(/messageCode|denialCode|X-Request-ID|saque|Status|Recebedor|\bTx\b/)
+    expect(PT_HEADER_V1.length).toBe(CSV_COLUMNS.length)
     expect(new Set(csvHeader('en')).size).toBe(CSV_COLUMNS.length)
   })
 })

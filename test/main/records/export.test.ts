@@ -27,6 +27,37 @@ function csvRows(file: string, d: ';' | ','): string[][] {
   return rows
 }
 
+/**
+ * How a spreadsheet reads CSV told `sep`: a quote counts only at the start of a cell (then "" is a quote and the
+ * next lone quote ends it; what follows up to the separator is appended as is). Every cell of the file, flat.
+ */
+function spreadsheetCells(text: string, sep: string): string[] {
+  const cells: string[] = []
+  let i = 0
+  while (i < text.length) {
+    let cell = ''
+    if (text[i] === '"') {
+      i += 1
+      while (i < text.length) {
+        if (text[i] === '"') {
+          if (text[i + 1] !== '"') {
+            i += 1
+            break
+          }
+          i += 1
+        }
+        cell += text[i]
+        i += 1
+      }
+    }
+    while (i < text.length && text[i] !== sep && text[i] !== '\n' && text[i] !== '\r') cell += text[i++]
+    cells.push(cell)
+    if (text[i] === '\r' && text[i + 1] === '\n') i += 1
+    i += 1
+  }
+  return cells
+}
+
 const col = (id: string): number => CSV_COLUMNS.findIndex((c) => c.id === id)
 
 describe('exportRecords', () => {
@@ -123,7 +154,7 @@ describe('exportRecords', () => {
     expect(progress.length).toBeGreaterThan(1)
     expect(m.createdAtRange.first! >= '2025-01-02').toBe(true)
     expect(fs.readFileSync(fileIn(res, 'report.html'), 'utf8')).toContain(
-      '<dd>status: sent; criado a partir de 01/01/2025 21:00:00</dd>',
+      '<dd>situação: Pago; criado a partir de 01/01/2025 21:00:00</dd>',
     )
   })
 
@@ -176,6 +207,50 @@ describe('exportRecords', () => {
       expect(byId.get(recs[0]!.localId)![col('status')]).toBe("'=cmd|'_/c_calc'!a0")
       expect(byId.get(recs[1]!.localId)![col('pix_key')]).toBe("'+5511987654321")
       expect(byId.get(recs[2]!.localId)![col('operator')]).toBe("''quoted")
+      expect((await verifyExport(res.manifestPath)).ok).toBe(true)
+    }
+  })
+
+  it('no cell starts a formula when the file is opened with either separator', async () => {
+    const hostile = [
+      'Ana,=1+1,x',
+      'Ana;=1+1;x',
+      'a, +SUM(A1)',
+      'a;@cmd',
+      'x\n=1+1',
+      'x\r\n-1',
+      'a,\t=1',
+      '"=1"',
+      'a",=1',
+      "a,'=1",
+      '＝1;＋2,－3',
+    ]
+    const recs = nastyRecords().map((r, i) => ({
+      ...r,
+      receiverName: hostile[i % hostile.length]!,
+      pixKey: hostile[(i + 3) % hostile.length]!,
+      operator: hostile[(i + 6) % hostile.length]!,
+    }))
+    const { ledger } = seededLedger(recs)
+    track(ledger)
+    const formula = /^(?:\s*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]|[\t\r])/
+    for (const written of [';', ','] as const) {
+      const res = await exportTo(ledger, { csvDelimiter: written })
+      const text = fs.readFileSync(fileIn(res, 'records.csv'), 'utf8').slice(1)
+      for (const read of [';', ','] as const) {
+        const cells = [
+          ...spreadsheetCells(text, read),
+          // A reader that knows no quotes at all.
+          ...text.split(/\r\n|\n|\r/).flatMap((l) => l.split(read).map((c) => c.replace(/^"/, ''))),
+        ]
+        expect(cells.length).toBeGreaterThan(recs.length * 2)
+        const bad = cells.filter((c) => formula.test(c))
+        expect(bad, `written with ${written}, read with ${read}`).toEqual([])
+      }
+      // Read properly, every value comes back.
+      const rows = csvRows(fileIn(res, 'records.csv'), written).slice(1)
+      const names = new Set(rows.map((r) => unneutralise(r[col('receiver_name')]!)))
+      for (const h of hostile.slice(0, recs.length)) expect(names).toContain(h)
       expect((await verifyExport(res.manifestPath)).ok).toBe(true)
     }
   })
@@ -256,6 +331,22 @@ describe('exportRecords', () => {
     expect(await verifyExport(res.manifestPath)).toMatchObject({ ok: true })
     const all = await exportTo(ledger, { formats: ['csv', 'html'], filter: { statuses: ['none'] } })
     expect(await verifyExport(all.manifestPath)).toMatchObject({ ok: true })
+  })
+
+  it('a bidi mark in the profile name is written escaped, so the export still verifies', async () => {
+    const { ledger } = seededLedger(makeRecords(2))
+    track(ledger)
+    const res = await exportTo(ledger, {
+      formats: ['json'],
+      profile: { name: 'Caixa\u202e1', network: 'liquid' },
+    })
+    expect(readManifest(res).profile).toEqual({ name: 'Caixa\\u202e1', network: 'liquid' })
+    expect(await verifyExport(res.manifestPath)).toMatchObject({ ok: true })
+    const dir = tempDir()
+    await expect(exportTo(ledger, { dir, filter: { text: 'a\u001bb' } })).rejects.toThrow(
+      /filter: .*control character U\+001B/s,
+    )
+    expect(fs.readdirSync(dir)).toEqual([])
   })
 
   it('refuses a key pair that does not match before writing anything', async () => {

@@ -74,7 +74,8 @@ export function makeRecord(i: number, r: () => number, o: MakeOptions = {}): Wit
   const pixKey = r() < 0.5 ? digits(r, 11) : r() < 0.5 ? `+55119${digits(r, 8)}` : uuid(r)
   const remoteId = localState === 'created' ? uuid(r) : null
   const status = localState === 'created' ? weighted(r, STATUSES) : null
-  const refund = status === 'refunded' ? { txId: hex(r, 64), reason: 'invalid_pix_key', fee: 100 } : null
+  const refund =
+    status === 'refunded' ? { txId: hex(r, 64), reason: 'invalid_pix_key', feeInCents: 100 } : null
   const depositAddress = remoteId ? `lq1qq${hex(r, 90)}` : null
   const body = status
     ? {

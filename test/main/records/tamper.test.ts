@@ -12,6 +12,8 @@ import {
   type ExportResult,
   type ExportVerification,
 } from '../../../src/main/records/index'
+import { PT_HEADER_V1 } from '../../../src/main/records/columns'
+import { BOM, csvLine } from '../../../src/main/records/csv'
 import { makeRecords, seededLedger, tempDir } from './fixtures'
 import {
   exportTo,
@@ -175,8 +177,10 @@ describe('verifyExport on a tampered export', () => {
     const totals = m.totals as Array<{ count: number; payoutCents: number }>
     totals[0]!.payoutCents += 100
     writeManifest(ex, m)
+    // manifest.json:totals: its totals by meaning no longer follow from the edited status totals.
     expect(checks(await verifyExport(ex.manifestPath))).toEqual([
       'manifest.json:signature',
+      'manifest.json:totals',
       'records.csv:totals',
       'records.json:totals',
     ])
@@ -188,6 +192,47 @@ describe('verifyExport on a tampered export', () => {
       'records.csv:totals',
       'records.json:totals',
     ])
+  })
+
+  it('totals by meaning edited to count a refunded record as paid, re-signed: totals on the manifest', async () => {
+    const ex = copy()
+    const m = readManifest(ex)
+    const meaning = m.meaningTotals as Record<string, { count: number; payoutCents: number }>
+    expect(meaning.returned!.count).toBeGreaterThan(0)
+    meaning.paid!.count += 1
+    meaning.paid!.payoutCents += 500
+    meaning.returned!.count -= 1
+    resign(m, SIGNER)
+    writeManifest(ex, m)
+    const v = await verifyExport(ex.manifestPath)
+    expect(checks(v)).toEqual(['manifest.json:totals'])
+    expect(v.problems.map((p) => p.detail).join(' ')).toContain('meaning total "paid"')
+  })
+
+  it('a manifest from before totals by meaning and refund fees (fields absent, re-signed) still verifies', async () => {
+    const ex = copy()
+    const m = readManifest(ex)
+    delete m.meaningTotals
+    const totals = m.totals as Array<Record<string, unknown>>
+    expect(totals.some((t) => (t.refundFeeCents as number) > 0)).toBe(true)
+    for (const t of totals) delete t.refundFeeCents
+    resign(m, SIGNER)
+    writeManifest(ex, m)
+    const v = await verifyExport(ex.manifestPath)
+    expect(v.problems).toEqual([])
+  })
+
+  it('an edited refund fee in the manifest, re-signed: totals on the JSON (the CSV carries no refund fee)', async () => {
+    const ex = copy()
+    const m = readManifest(ex)
+    const totals = m.totals as Array<{ refundFeeCents: number }>
+    const withFee = totals.find((t) => t.refundFeeCents > 0)!
+    withFee.refundFeeCents += 100
+    const meaning = m.meaningTotals as { feesWithheldCents: number }
+    meaning.feesWithheldCents += 100
+    resign(m, SIGNER)
+    writeManifest(ex, m)
+    expect(checks(await verifyExport(ex.manifestPath))).toEqual(['records.json:totals'])
   })
 
   it('re-signed with another key, nothing else changed: valid, but the fingerprint differs', async () => {
@@ -255,6 +300,30 @@ describe('verifyExport on a tampered export', () => {
     expect(v.problems.some((p) => p.file.includes('..'))).toBe(false)
   })
 
+  it('a pt-BR CSV with the headers of older exports (API names) still verifies; any other header does not', async () => {
+    const ex = copy()
+    const csv = fileIn(ex, 'records.csv')
+    const [, ...rest] = lines(csv)
+    expect(lines(csv)[0]).toContain('Código da recusa')
+    expect(lines(csv)[0]).not.toMatch(/messageCode|X-Request-ID|saque/)
+    fs.writeFileSync(csv, BOM + [csvLine(PT_HEADER_V1, ';').slice(0, -2), ...rest].join('\r\n'))
+    expect(lines(csv)[0]).toContain('X-Request-ID')
+    const m = readManifest(ex)
+    fixHash(ex, m, 'records.csv')
+    resign(m, SIGNER)
+    writeManifest(ex, m)
+    expect((await verifyExport(ex.manifestPath)).problems).toEqual([])
+
+    // One legacy label changed: neither header, so a schema problem (and no totals recomputed).
+    const mixed = [...PT_HEADER_V1]
+    mixed[1] = 'ID do pagamento'
+    fs.writeFileSync(csv, BOM + [csvLine(mixed, ';').slice(0, -2), ...rest].join('\r\n'))
+    fixHash(ex, m, 'records.csv')
+    resign(m, SIGNER)
+    writeManifest(ex, m)
+    expect(checks(await verifyExport(ex.manifestPath))).toEqual(['records.csv:schema'])
+  })
+
   it('extra files are listed as unlisted, not as problems', async () => {
     const ex = copy()
     fs.writeFileSync(path.join(ex.folder, 'notes.txt'), 'auditor notes')
@@ -293,7 +362,7 @@ describe('verifyExport on a tampered export', () => {
   it('a CSV header that is not the declared locale’s columns: schema, totals not recomputed', async () => {
     const ex = copy()
     const csv = fileIn(ex, 'records.csv')
-    fs.writeFileSync(csv, fs.readFileSync(csv, 'utf8').replace('Status;', 'Situação;'))
+    fs.writeFileSync(csv, fs.readFileSync(csv, 'utf8').replace('"Situação (código)";', '"Situação";'))
     const m = readManifest(ex)
     fixHash(ex, m, 'records.csv')
     resign(m, SIGNER)

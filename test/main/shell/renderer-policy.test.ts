@@ -1,9 +1,15 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
+import { createServer } from 'vite'
 import { describe, expect, it } from 'vitest'
+import electronViteConfig from '../../../electron.vite.config'
 import {
   CONTENT_SECURITY_POLICY,
+  REACT_REFRESH_PREAMBLE,
+  RENDERER_HEADERS,
+  rendererHeadersFor,
   isAllowedExternalUrl,
   isAllowedSender,
   readRendererAsset,
@@ -49,5 +55,68 @@ describe('renderer policy (DESIGN §1)', () => {
     expect(isAllowedExternalUrl('https://r.example/1', ['https://r.example/1'])).toBe(true)
     expect(isAllowedExternalUrl('https://user:pw@blockstream.info/')).toBe(false)
     expect(isAllowedExternalUrl('javascript:alert(1)')).toBe(false)
+  })
+})
+
+describe('dev server policy (npm run dev)', () => {
+  const dev = 'http://localhost:5173'
+
+  it('the production CSP is exactly the shipped one', () => {
+    expect(CONTENT_SECURITY_POLICY).toBe(
+      "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
+        "font-src 'self'; connect-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'; " +
+        "frame-ancestors 'none'; frame-src 'none'; worker-src 'none'",
+    )
+    expect(rendererHeadersFor('app://treasury/index.html')).toBe(RENDERER_HEADERS)
+    expect(rendererHeadersFor('app://treasury/index.html', dev)).toBe(RENDERER_HEADERS)
+  })
+
+  it("allows every inline script Vite's dev server puts into index.html (React refresh), by hash", async () => {
+    // Vite's own dev transform of our index.html, with the plugins of our renderer config.
+    const server = await createServer({
+      root: resolve(__dirname, '../../../src/renderer'),
+      configFile: false,
+      plugins: electronViteConfig.renderer?.plugins ?? [],
+      server: { port: 0, ws: false },
+      logLevel: 'silent',
+    })
+    let html: string
+    try {
+      html = await server.transformIndexHtml(
+        '/',
+        readFileSync(resolve(__dirname, '../../../src/renderer/index.html'), 'utf8'),
+      )
+    } finally {
+      await server.close()
+    }
+    // The production meta policy would combine with the header and block the preamble: it is gone in dev only.
+    expect(html).not.toMatch(/http-equiv="Content-Security-Policy"/i)
+    const inline = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map(
+      (m) => m[1] ?? '',
+    )
+    expect(inline).toContain(REACT_REFRESH_PREAMBLE)
+    const csp = rendererHeadersFor(`${dev}/`, dev)['Content-Security-Policy'] ?? ''
+    for (const script of inline) {
+      expect(csp).toContain(`'sha256-${createHash('sha256').update(script).digest('base64')}'`)
+    }
+    expect(csp).toContain('connect-src http://localhost:5173 ws://localhost:5173;')
+    expect(csp).not.toMatch(/script-src[^;]*unsafe/)
+    for (const kept of [
+      "object-src 'none'",
+      "base-uri 'none'",
+      "frame-ancestors 'none'",
+      "worker-src 'none'",
+    ]) {
+      expect(csp).toContain(kept)
+    }
+  })
+
+  it('the dev policy is for the dev server origin only', () => {
+    expect(rendererHeadersFor('http://localhost:5174/', dev)).toBe(RENDERER_HEADERS)
+    expect(rendererHeadersFor('https://evil.example/', dev)).toBe(RENDERER_HEADERS)
+    expect(rendererHeadersFor('not a url', dev)).toBe(RENDERER_HEADERS)
+    expect(
+      rendererHeadersFor('http://localhost:5173/src/main.tsx', dev)['Content-Security-Policy'],
+    ).toContain('ws://localhost:5173')
   })
 })

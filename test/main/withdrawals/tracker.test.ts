@@ -118,18 +118,20 @@ describe('tracker under 60 ops/min', () => {
 })
 
 describe('what the tracker stores', () => {
-  it('never polls a terminal record again (status compared case- and separator-insensitively)', async () => {
+  it('never polls a settled record again; terminal-looking ones slowly (status compared case-insensitively)', async () => {
     const replies: Record<string, StatusReply> = {}
     const r = rig((id) => replies[id] ?? { status: 'unsent' })
-    const cases: Array<[StatusReply, boolean]> = [
-      [{ status: 'SENT' }, true],
-      [{ status: 'Refunded' }, true],
-      [{ status: 'expired' }, true],
-      [{ status: 'canceled' }, true],
-      [{ status: 'error', refund: { txId: 'tx1', reason: 'invalid_pix_key' } }, true],
-      [{ status: 'error' }, false],
-      [{ status: 'awaiting-funding' }, false],
-      [{ status: 'unsent' }, false],
+    const REFUND = { txId: 'tx1', reason: 'invalid_pix_key' }
+    const cases: Array<[StatusReply, 'settled' | 'lingering' | 'open']> = [
+      [{ status: 'SENT' }, 'settled'],
+      [{ status: 'Refunded', refund: REFUND }, 'settled'],
+      [{ status: 'error', refund: REFUND }, 'settled'],
+      [{ status: 'Refunded' }, 'lingering'],
+      [{ status: 'expired' }, 'lingering'],
+      [{ status: 'canceled' }, 'lingering'],
+      [{ status: 'error' }, 'open'],
+      [{ status: 'awaiting-funding' }, 'open'],
+      [{ status: 'unsent' }, 'open'],
     ]
     const recs = cases.map(([reply]) => {
       const rec = seedCreated(r.ledger)
@@ -138,14 +140,17 @@ describe('what the tracker stores', () => {
     })
     r.tracker.start()
     await r.clock.advance(3 * 60 * MIN)
-    cases.forEach(([, terminal], i) => {
+    cases.forEach(([, kind], i) => {
       const rec = recs[i] as WithdrawalRecord
       const n = r.api.callsFor(rec.remoteId as string).length
-      if (terminal) expect(n, JSON.stringify(cases[i])).toBe(1)
-      else expect(n, JSON.stringify(cases[i])).toBeGreaterThan(10)
+      const what = JSON.stringify(cases[i])
+      if (kind === 'settled') expect(n, what).toBe(1)
+      // Every 30 min in the first day: at 0, 30, …, 180 min.
+      else if (kind === 'lingering') expect(n, what).toBe(7)
+      else expect(n, what).toBeGreaterThan(10)
     })
-    expect(r.tracker.stats().tracked).toBe(3)
-    expect(r.ledger.listOpen()).toHaveLength(3)
+    expect(r.tracker.stats().tracked).toBe(6)
+    expect(r.ledger.listOpen()).toHaveLength(6)
     await r.tracker.stop()
   })
 

@@ -1,7 +1,7 @@
 /**
  * A withdrawal's status as words and a color. Our local state speaks until the service has created the
- * withdrawal; after that the remote status does, raw when we do not know it (spec §3.2: the full set is "not
- * shown"), so a new status is displayed as sent, never guessed and never a crash.
+ * withdrawal; after that the remote status does. One we do not know (spec §3.2: the full set is "not shown") says
+ * so in words with the code beside it, "Situação não reconhecida (em_analise)": never guessed, never a crash.
  */
 import { useTranslation } from 'react-i18next'
 import { LOCAL_STATES } from '../../../shared/withdrawal-record'
@@ -89,9 +89,7 @@ export function StatusBadge({ status, localState, hasRefund }: StatusBadgeProps)
     >
       {m.label.kind === 'raw' ? (
         <>
-          <span className="mono">{m.label.text}</span>
-          <span className="visually-hidden"> ({t('unknownMark')})</span>
-          <span aria-hidden="true"> ?</span>
+          {t('unknownLabel')} (<span className="mono">{m.label.text}</span>)
         </>
       ) : (
         t(`${m.label.kind}.${m.label.key}`)

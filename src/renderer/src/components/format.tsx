@@ -1,6 +1,10 @@
-/** Money and time as finance staff read them: BRL as `R$ 1.234,56`, times in America/Sao_Paulo with the zone. */
+/**
+ * Money and time as finance staff read them: BRL as `R$ 1.234,56`, DePix as `4.364,65000000 DePix` (en
+ * `4,364.65000000 DePix`), times in America/Sao_Paulo with the zone. Every displayed amount goes through these
+ * (or formatBRL/formatDePix in a sentence); the wallet form `4364.65000000` (centsToDePix) is only for copying.
+ */
 import { useTranslation } from 'react-i18next'
-import { centsToDePix, formatBRL } from '../../../shared/money'
+import { formatBRL, formatDePix } from '../../../shared/money'
 import { currentLanguage } from '../i18n'
 
 export const DISPLAY_TIME_ZONE = 'America/Sao_Paulo'
@@ -12,8 +16,9 @@ export function Brl({ cents }: { cents: number | null | undefined }): React.JSX.
 }
 
 export function DePix({ cents }: { cents: number | null | undefined }): React.JSX.Element {
+  useTranslation()
   if (cents === null || cents === undefined) return <span>—</span>
-  return <span className="num">{centsToDePix(cents)} DePix</span>
+  return <span className="num">{formatDePix(cents, currentLanguage())}</span>
 }
 
 export function formatDateTime(iso: string, lang: 'pt-BR' | 'en'): string {

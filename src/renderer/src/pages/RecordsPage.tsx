@@ -1,4 +1,4 @@
-/** Exportar registros: filter, formats, the OS folder dialog (in main), progress, and where the files went. */
+/** Exportar registros: filter (active profile), formats, the OS folder dialog (in main), progress, and where the files went. */
 import { useEffect, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { ChannelOutput, IpcError } from '../../../shared/contract'
@@ -16,7 +16,7 @@ type Outcome =
   | { kind: 'idle' }
   | { kind: 'running'; progress: { done: number; total: number } | null }
   | { kind: 'cancelled' }
-  | { kind: 'done'; result: NonNullable<ChannelOutput<'records:export'>> }
+  | { kind: 'done'; result: ChannelOutput<'records:export'> }
   | { kind: 'failed'; error: IpcError }
 
 export function RecordsPage(): React.JSX.Element {
@@ -57,9 +57,12 @@ export function RecordsPage(): React.JSX.Element {
 
   const runExport = async (request: ExportRequest, values: ExportFormValues): Promise<void> => {
     setOutcome({ kind: 'running', progress: null })
-    const r = await call('records:export', request)
+    // Main shows the folder dialog and keeps the answer; the renderer only ever holds a one-use token.
+    const chosen = await call('dialog:chooseFolder', { purpose: 'export' })
+    if (!chosen.ok) return setOutcome({ kind: 'failed', error: chosen.error })
+    if (chosen.data === null) return setOutcome({ kind: 'cancelled' })
+    const r = await call('records:export', { ...request, folder: chosen.data.token })
     if (!r.ok) return setOutcome({ kind: 'failed', error: r.error })
-    if (r.data === null) return setOutcome({ kind: 'cancelled' })
     setOutcome({ kind: 'done', result: r.data })
     // Remembered for next time; a failure here costs nothing but the preference.
     void call('settings:update', { csvDelimiter: values.csvDelimiter, csvLocale: values.locale })
@@ -76,7 +79,7 @@ export function RecordsPage(): React.JSX.Element {
       </div>
       <SigningReminder />
       <ExportForm
-        profiles={profiles}
+        profile={profiles.find((p) => p.id === activeId) ?? null}
         defaults={defaults}
         busy={outcome.kind === 'running'}
         onExport={(request, values) => void runExport(request, values)}

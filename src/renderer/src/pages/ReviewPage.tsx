@@ -1,19 +1,20 @@
 /**
- * Revisão offline: open an export folder (main shows the OS dialog), see the verification verdict first — verified
- * with the signer's fingerprint to compare out of band, or FAILED with every problem — then the manifest facts and
- * the export's records in the same table as the live list. No profile, no sign-in, no network needed.
+ * Revisão offline: open an export folder (main shows the OS dialog and hands back a one-use token), see the
+ * verification verdict first — intact and signed by the expected key (green), intact but signed by an unknown key
+ * (amber, with the expected fingerprint to enter), or FAILED with every problem — then the manifest facts and the
+ * export's records in the same table as the live list. No sign-in, no network needed.
  */
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { create } from 'zustand'
-import type { IpcError, ReviewSummary } from '../../../shared/contract'
+import type { IpcError, ReviewSigner, ReviewSummary } from '../../../shared/contract'
 import { liquidNetworkSchema } from '../../../shared/profile'
 import type { WithdrawalRecord } from '../../../shared/withdrawal-record'
-import { CopyButton } from '../components/CopyButton'
 import { ReadOnlyRecordPanel } from '../components/detail/ReadOnlyRecordPanel'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { DateTime } from '../components/format'
 import { RecordsTable } from '../components/records-table/RecordsTable'
+import { SignerVerdict } from '../components/review/SignerVerdict'
 import { useTableStore } from '../components/records-table/table-store'
 import { call } from '../ipc'
 
@@ -25,28 +26,18 @@ const useReview = create<{
   summary: ReviewSummary | null
   opened: number
   set: (s: ReviewSummary | null) => void
-}>((set) => ({ summary: null, opened: 0, set: (summary) => set((s) => ({ summary, opened: s.opened + 1 })) }))
+  setSigner: (signer: ReviewSigner) => void
+}>((set) => ({
+  summary: null,
+  opened: 0,
+  set: (summary) => set((s) => ({ summary, opened: s.opened + 1 })),
+  setSigner: (signer) => set((s) => (s.summary ? { summary: { ...s.summary, signer } } : s)),
+}))
 
 function Verdict({ summary }: { summary: ReviewSummary }): React.JSX.Element {
   const { t } = useTranslation('review')
-  if (summary.ok) {
-    return (
-      <div className="alert alert-ok" data-testid="review-verified">
-        <p className="alert-title">
-          <span aria-hidden="true">✓ </span>
-          {t('verified.title')}
-        </p>
-        <p>
-          {t('verified.fingerprint')}:{' '}
-          <code className="mono" data-testid="signer-fingerprint">
-            {summary.signerFingerprint}
-          </code>{' '}
-          <CopyButton text={summary.signerFingerprint} />
-        </p>
-        <p>{t('verified.compare')}</p>
-      </div>
-    )
-  }
+  const { setSigner, opened } = useReview()
+  if (summary.ok) return <SignerVerdict key={opened} summary={summary} onSigner={setSigner} />
   return (
     <div className="alert alert-error" data-testid="review-failed">
       <p className="alert-title">
@@ -67,11 +58,14 @@ function Verdict({ summary }: { summary: ReviewSummary }): React.JSX.Element {
           {summary.problems.map((p, i) => (
             <tr key={`${p.file}|${p.check}|${i}`} data-check={p.check}>
               <td className="mono">{p.file}</td>
+              <td>{PROBLEM_CHECKS.includes(p.check) ? t(`failed.checks.${p.check}`) : p.check}</td>
               <td>
-                {PROBLEM_CHECKS.includes(p.check) ? t(`failed.checks.${p.check}`) : p.check} (
-                <code>{p.check}</code>)
+                {/* The verifier's own words (English, as the command line prints them), for support. */}
+                <details>
+                  <summary>{t('failed.technical')}</summary>
+                  <code lang="en">{p.detail}</code>
+                </details>
               </td>
-              <td>{p.detail}</td>
             </tr>
           ))}
         </tbody>
@@ -125,6 +119,12 @@ function ManifestFacts({ summary }: { summary: ReviewSummary }): React.JSX.Eleme
   )
 }
 
+function verdict(summary: ReviewSummary | null): string {
+  if (!summary) return 'none'
+  if (!summary.ok) return 'failed'
+  return summary.signer.match === 'match' ? 'verified' : 'unknown_signer'
+}
+
 export function ReviewPage(): React.JSX.Element {
   const { t } = useTranslation('review')
   const { summary, opened, set } = useReview()
@@ -138,10 +138,14 @@ export function ReviewPage(): React.JSX.Element {
     setBusy(true)
     setError(null)
     setCancelled(false)
-    const r = await call('review:open', {})
+    const chosen = await call('dialog:chooseFolder', { purpose: 'review' })
+    if (!chosen.ok || chosen.data === null) {
+      setBusy(false)
+      return chosen.ok ? setCancelled(true) : setError(chosen.error)
+    }
+    const r = await call('review:open', { folder: chosen.data.token })
     setBusy(false)
     if (!r.ok) return setError(r.error)
-    if (r.data === null) return setCancelled(true)
     resetTable(REVIEW_TABLE)
     setSelected(null)
     set(r.data)
@@ -161,7 +165,7 @@ export function ReviewPage(): React.JSX.Element {
     <section
       className={failed ? 'page page-review review-failed' : 'page page-review'}
       aria-labelledby="review-title"
-      data-verdict={summary ? (summary.ok ? 'verified' : 'failed') : 'none'}
+      data-verdict={verdict(summary)}
     >
       {failed && (
         <div className="banner banner-failed" role="alert" data-testid="review-failed-banner">

@@ -15,6 +15,7 @@ const LOUD_FLAGS: readonly string[] = [
 const KNOWN_FLAGS: readonly string[] = [
   ...Object.values(RECORD_FLAGS),
   'remote_not_found',
+  'remote_fields_invalid',
   'duplicate_confirmed',
 ]
 const KNOWN_FUNDING_PROBLEMS = [

@@ -17,7 +17,9 @@ export function RecordSummary({ record }: { record: WithdrawalRecord }): React.J
       </dd>
       <dt>{t('facts.localState')}</dt>
       <dd>
-        {t(`status:state.${r.localState}`, { defaultValue: r.localState })} (<code>{r.localState}</code>)
+        {t(`status:state.${r.localState}`, {
+          defaultValue: t('status:unknownStatus', { code: r.localState }),
+        })}
       </dd>
       <dt>{t('facts.remoteStatus')}</dt>
       <dd>

@@ -11,16 +11,19 @@ import { display, firstCents, KNOWN_REFUND_REASONS, REFUND_AMOUNT_KEYS, REFUND_F
 
 export function RefundReason({ reason }: { reason: string }): React.JSX.Element {
   const { t } = useTranslation('detail')
+  // Known: words only (the code stays in data-reason and the technical details). Unknown: says so, code beside.
   if ((KNOWN_REFUND_REASONS as readonly string[]).includes(reason)) {
-    return (
-      <span data-reason={reason}>
-        {t(`refund.reasons.${reason}`)} (<code>{reason}</code>)
-      </span>
-    )
+    return <span data-reason={reason}>{t(`refund.reasons.${reason}`)}</span>
   }
+  return <span data-reason={reason}>{t('refund.rawReason', { code: reason })}</span>
+}
+
+/** Who started the return, in words when we know the value; as sent otherwise. */
+function Initiator({ by }: { by: string }): React.JSX.Element {
+  const { t, i18n } = useTranslation('detail')
   return (
-    <span data-reason={reason}>
-      <code>{reason}</code> <span className="field-hint">({t('refund.rawReason')})</span>
+    <span data-initiator={by}>
+      {i18n.exists(`detail:refund.initiators.${by}`) ? t(`refund.initiators.${by}`) : by}
     </span>
   )
 }
@@ -35,9 +38,10 @@ export function RefundInfo({
   const { t } = useTranslation('detail')
   const txId = text(refund, 'txId')
   const reason = text(refund, 'reason')
+  const initiatedBy = text(refund, 'initiatedBy')
   const fee = firstCents(refund, REFUND_FEE_KEYS)
   const amount = firstCents(refund, REFUND_AMOUNT_KEYS)
-  const shown = new Set<string>(['txId', 'reason', fee?.key ?? '', amount?.key ?? ''])
+  const shown = new Set<string>(['txId', 'reason', 'initiatedBy', fee?.key ?? '', amount?.key ?? ''])
   const others = Object.entries(refund).filter(([k]) => !shown.has(k))
   return (
     <div data-testid="refund-info">
@@ -56,6 +60,14 @@ export function RefundInfo({
             <dt>{t('refund.reason')}</dt>
             <dd data-testid="refund-reason">
               <RefundReason reason={reason} />
+            </dd>
+          </>
+        )}
+        {initiatedBy && (
+          <>
+            <dt>{t('refund.initiatedBy')}</dt>
+            <dd data-testid="refund-initiated-by">
+              <Initiator by={initiatedBy} />
             </dd>
           </>
         )}

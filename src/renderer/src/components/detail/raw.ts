@@ -59,8 +59,9 @@ export function explorerTxUrl(txId: string, network: LiquidNetwork | undefined =
 /** Refund reasons we can put in words; others are shown raw. */
 export const KNOWN_REFUND_REASONS = ['invalid_pix_key', 'payout_failure'] as const
 
-/** Refund fields shown by name (amounts, reason, tx); every other field is listed raw. */
-export const REFUND_FEE_KEYS = ['feeInCents', 'feeWithheldInCents', 'withheldFeeInCents'] as const
+/** Refund fields shown by name (amounts, reason, tx); every other field is listed raw. The fee's names are the
+ * ones the totals read (shared/money-totals.ts). */
+export { REFUND_FEE_KEYS } from '../../../../shared/money-totals'
 export const REFUND_AMOUNT_KEYS = ['amountInCents', 'returnedAmountInCents', 'refundedAmountInCents'] as const
 
 export function firstCents(obj: RawObject, keys: readonly string[]): { key: string; cents: number } | null {

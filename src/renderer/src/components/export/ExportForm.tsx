@@ -1,4 +1,4 @@
-/** The export form: filter and formats, validated locally, sent without a folder (main asks the OS). */
+/** The export form: filter and formats, validated locally, sent without a folder (main's dialog gives a token). */
 import { useEffect } from 'react'
 import { FormProvider, useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
@@ -10,12 +10,13 @@ import { buildExportRequest, exportFormSchema, type ExportFormValues, type Expor
 import { MatchCount } from './MatchCount'
 
 export function ExportForm({
-  profiles,
+  profile,
   defaults,
   busy,
   onExport,
 }: {
-  profiles: readonly PublicProfile[]
+  /** The active profile: an export covers it alone (main refuses another). */
+  profile: PublicProfile | null
   defaults: ExportFormValues
   busy: boolean
   onExport: (request: ExportRequest, values: ExportFormValues) => void
@@ -32,7 +33,7 @@ export function ExportForm({
   return (
     <FormProvider {...form}>
       <form onSubmit={(e) => void submit(e)} noValidate aria-label={t('formLabel')}>
-        <FilterFields profiles={profiles} />
+        <FilterFields profile={profile} />
         <FormatFields />
         <MatchCount />
         <div className="actions">

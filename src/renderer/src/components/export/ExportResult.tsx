@@ -5,11 +5,7 @@ import type { ChannelOutput } from '../../../../shared/contract'
 import { useRoute } from '../../stores/route'
 import { CopyButton } from '../CopyButton'
 
-export function ExportResult({
-  result,
-}: {
-  result: NonNullable<ChannelOutput<'records:export'>>
-}): React.JSX.Element {
+export function ExportResult({ result }: { result: ChannelOutput<'records:export'> }): React.JSX.Element {
   const { t } = useTranslation('records')
   const go = useRoute((s) => s.go)
   const heading = useRef<HTMLHeadingElement>(null)

@@ -1,4 +1,4 @@
-/** Which records go into the export: profile, statuses, São Paulo calendar days, free text. */
+/** Which records go into the export: the active profile (shown, not chosen), statuses, São Paulo days, free text. */
 import { useId } from 'react'
 import { useFormContext } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
@@ -7,7 +7,7 @@ import { Field } from '../settings/Field'
 import { errorCodeAt } from '../settings/resolver'
 import { EXPORT_TEXT_MAX, LOCAL_STATUS_OPTIONS, REMOTE_STATUS_OPTIONS, type ExportFormValues } from './logic'
 
-export function FilterFields({ profiles }: { profiles: readonly PublicProfile[] }): React.JSX.Element {
+export function FilterFields({ profile }: { profile: PublicProfile | null }): React.JSX.Element {
   const { t } = useTranslation(['records', 'status'])
   const id = useId()
   const { register, formState } = useFormContext<ExportFormValues>()
@@ -20,15 +20,7 @@ export function FilterFields({ profiles }: { profiles: readonly PublicProfile[] 
     <fieldset className="card export-filter">
       <legend>{t('records:filter.title')}</legend>
       <Field id={`${id}-profile`} label={t('records:filter.profile')} hint={t('records:filter.profileHint')}>
-        {(aria) => (
-          <select {...aria} {...register('profile')}>
-            {profiles.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name}
-              </option>
-            ))}
-          </select>
-        )}
+        {(aria) => <input type="text" readOnly {...aria} value={profile?.name ?? ''} />}
       </Field>
       <fieldset className="field" aria-describedby={`${id}-statuses-hint`}>
         <legend>{t('records:filter.statuses')}</legend>

@@ -8,7 +8,8 @@ import { EXPORT_FORMATS, type exportRequestSchema } from '../../../../shared/con
 import { KNOWN_STATUSES } from '../../../../shared/withdrawal-status'
 import { dayStartIso, nextCalendarDay, parseCalendarDay } from '../../../../shared/calendar-day'
 
-export type ExportRequest = z.input<typeof exportRequestSchema>
+/** What the form decides; the folder token is added once main's dialog has answered. */
+export type ExportRequest = Omit<z.input<typeof exportRequestSchema>, 'folder'>
 export type ExportFormat = (typeof EXPORT_FORMATS)[number]
 
 /** The filter's statuses: remote ones first (what the service says), then our local states. */
@@ -71,7 +72,7 @@ export function buildFilter(v: ExportFormValues): ExportRequest['filter'] {
   return Object.keys(filter).length > 0 ? filter : undefined
 }
 
-/** What records:export is sent. No `dir`: main asks with the OS folder dialog. */
+/** What records:export is sent, but the folder: main's dialog (dialog:chooseFolder) hands out a token for it. */
 export function buildExportRequest(v: ExportFormValues): ExportRequest {
   const filter = buildFilter(v)
   return {

@@ -4,7 +4,7 @@
  */
 import { useTranslation } from 'react-i18next'
 import type { FundingInstructions as Funding } from '../../../../shared/contract'
-import { formatBRL } from '../../../../shared/money'
+import { formatBRL, formatDePix } from '../../../../shared/money'
 import { currentLanguage } from '../../i18n'
 import { CopyButton } from '../CopyButton'
 import { ExpirationCountdown } from './Countdown'
@@ -41,9 +41,13 @@ export function FundingInstructions({ funding }: { funding: Funding }): React.JS
           <dt>{t('instructions.amount')}</dt>
           <dd>
             <strong className="mono amount" data-testid="depix-amount">
-              {funding.depixAmount}
+              {formatDePix(funding.cents, lang)}
             </strong>{' '}
-            DePix <CopyButton text={funding.depixAmount} label={t('instructions.copyAmount')} />
+            <CopyButton
+              text={funding.depixAmount}
+              label={t('instructions.copyAmount')}
+              note={t('instructions.copyAmountNote', { amount: funding.depixAmount })}
+            />
             <br />
             <span className="field-hint">
               {t('instructions.brl', { brl: formatBRL(funding.cents, lang) })}
@@ -61,7 +65,7 @@ export function FundingInstructions({ funding }: { funding: Funding }): React.JS
         <figure className="qr">
           <img
             src={svgDataUri(funding.qrSvg)}
-            alt={t('instructions.qrAlt', { amount: funding.depixAmount })}
+            alt={t('instructions.qrAlt', { amount: formatDePix(funding.cents, lang) })}
             width={220}
             height={220}
             data-testid="funding-qr"

@@ -4,7 +4,7 @@
  */
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { dePixToCents, formatBRL } from '../../../../shared/money'
+import { dePixToCents, formatBRL, formatDePix } from '../../../../shared/money'
 import type { WithdrawalRecord } from '../../../../shared/withdrawal-record'
 import { normalizeStatus } from '../../../../shared/withdrawal-status'
 import { currentLanguage } from '../../i18n'
@@ -12,10 +12,11 @@ import { call } from '../../ipc'
 import { DateTime } from '../format'
 import { rawText, receiptFacts, refundFacts } from './funding-model'
 
-function Value({ k, v }: { k: string; v: unknown }): React.JSX.Element {
+/** `depix`: the amounts of a refund are DePix returned, not reais paid. */
+function Value({ k, v, depix = false }: { k: string; v: unknown; depix?: boolean }): React.JSX.Element {
   const lang = currentLanguage()
   if (k.endsWith('InCents') && typeof v === 'number' && Number.isSafeInteger(v)) {
-    return <span className="num">{formatBRL(v, lang)}</span>
+    return <span className="num">{depix ? formatDePix(v, lang) : formatBRL(v, lang)}</span>
   }
   if ((k.endsWith('Date') || k.endsWith('At')) && typeof v === 'string') return <DateTime iso={v} />
   return <span className="mono">{rawText(v)}</span>
@@ -74,9 +75,19 @@ export function RemoteOutcome({ record }: { record: WithdrawalRecord }): React.J
               <div key={k} className="dl-row">
                 <dt>{label(k)}</dt>
                 <dd>
-                  <Value k={k} v={v} />
-                  {k === 'reason' && typeof v === 'string' && i18n.exists(`funding:reasons.${v}`) && (
-                    <span className="field-hint"> — {t(`reasons.${v}`)}</span>
+                  {/* Codes in words: a known reason or initiator by its words, an unknown reason says so. */}
+                  {k === 'reason' && typeof v === 'string' ? (
+                    <span data-reason={v}>
+                      {i18n.exists(`funding:reasons.${v}`)
+                        ? t(`reasons.${v}`)
+                        : t('unknownReason', { code: v })}
+                    </span>
+                  ) : k === 'initiatedBy' &&
+                    typeof v === 'string' &&
+                    i18n.exists(`funding:initiators.${v}`) ? (
+                    <span data-initiator={v}>{t(`initiators.${v}`)}</span>
+                  ) : (
+                    <Value k={k} v={v} depix />
                   )}
                   {/* An amount in DePix (string with decimals) is also shown in reais. */}
                   {typeof v === 'string' && dePixToCents(v) !== null && /amount/i.test(k) && (

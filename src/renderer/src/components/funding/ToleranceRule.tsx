@@ -1,7 +1,7 @@
 /** The ±5% rule (spec §3.2, §6.4) in plain words, with the actual amounts of this withdrawal. */
 import { useTranslation } from 'react-i18next'
 import { WITHDRAWAL_MAX_CENTS, WITHDRAWAL_MIN_CENTS } from '../../../../shared/api-limits'
-import { centsToDePix, formatBRL } from '../../../../shared/money'
+import { formatBRL, formatDePix } from '../../../../shared/money'
 import { currentLanguage } from '../../i18n'
 import { formatBps, fundingToleranceRange } from '../../../../shared/fees'
 
@@ -20,12 +20,12 @@ export function ToleranceRule({
     <section aria-labelledby="tolerance-heading" className="tolerance">
       <h3 id="tolerance-heading">{t('tolerance.heading', { pct })}</h3>
       <ul data-testid="tolerance-rule">
-        <li>{t('tolerance.exact', { amount: centsToDePix(cents) })}</li>
+        <li>{t('tolerance.exact', { amount: formatDePix(cents, lang) })}</li>
         <li>
           {t('tolerance.within', {
             pct,
-            min: centsToDePix(min),
-            max: centsToDePix(max),
+            min: formatDePix(min, lang),
+            max: formatDePix(max, lang),
             lo: formatBRL(WITHDRAWAL_MIN_CENTS, lang),
             hi: formatBRL(WITHDRAWAL_MAX_CENTS, lang),
           })}

@@ -1,11 +1,16 @@
-/** Count and sums per display status (main's `totals`), with a grand total: what reconciliation starts from. */
+/**
+ * Totals by meaning (paid, open, returned…, fees), then count and sums per display status (main's `totals`).
+ * The per-status table has a grand count but no grand amount: adding amounts across statuses mixes paid money
+ * with pending and returned money.
+ */
 import { useId } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { StatusTotal } from '../../../../shared/withdrawal-record'
 import { LOCAL_STATES } from '../../../../shared/withdrawal-record'
 import { currentLanguage } from '../../i18n'
-import { Brl } from '../format'
+import { Brl, DePix } from '../format'
 import { StatusBadge } from '../StatusBadge'
+import { MeaningTotals } from './MeaningTotals'
 
 /** A total's `status` is the normalised remote status of a created record, otherwise the local state. */
 export function badgePropsOfTotal(t: StatusTotal): {
@@ -45,55 +50,54 @@ export function StatusTotals({ totals }: { totals: readonly StatusTotal[] }): Re
       {totals.length === 0 ? (
         <p>{t('totals.none')}</p>
       ) : (
-        <table className="data totals-table" data-testid="status-totals">
-          <caption className="visually-hidden">{t('totals.caption')}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('totals.status')}</th>
-              <th scope="col" className="num-col">
-                {t('totals.count')}
-              </th>
-              <th scope="col" className="num-col">
-                {t('totals.deposit')}
-              </th>
-              <th scope="col" className="num-col">
-                {t('totals.payout')}
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {totals.map((row) => (
-              <tr key={`${row.status}|${row.hasRefund}`} data-status={row.status}>
-                <th scope="row">
-                  <StatusBadge {...badgePropsOfTotal(row)} />
+        <>
+          <MeaningTotals totals={totals} />
+          <table className="data totals-table" data-testid="status-totals">
+            <caption className="visually-hidden">{t('totals.caption')}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t('totals.status')}</th>
+                <th scope="col" className="num-col">
+                  {t('totals.count')}
                 </th>
-                <td className="num-col num" data-testid="total-count">
-                  {count(row.count)}
-                </td>
-                <td className="num-col">
-                  <Brl cents={row.depositCents} />
-                </td>
-                <td className="num-col">
-                  <Brl cents={row.payoutCents} />
-                </td>
+                <th scope="col" className="num-col">
+                  {t('totals.deposit')}
+                </th>
+                <th scope="col" className="num-col">
+                  {t('totals.payout')}
+                </th>
               </tr>
-            ))}
-          </tbody>
-          <tfoot>
-            <tr>
-              <th scope="row">{t('totals.all')}</th>
-              <td className="num-col num" data-testid="total-all-count">
-                {count(all.count)}
-              </td>
-              <td className="num-col">
-                <Brl cents={all.depositCents} />
-              </td>
-              <td className="num-col">
-                <Brl cents={all.payoutCents} />
-              </td>
-            </tr>
-          </tfoot>
-        </table>
+            </thead>
+            <tbody>
+              {totals.map((row) => (
+                <tr key={`${row.status}|${row.hasRefund}`} data-status={row.status}>
+                  <th scope="row">
+                    <StatusBadge {...badgePropsOfTotal(row)} />
+                  </th>
+                  <td className="num-col num" data-testid="total-count">
+                    {count(row.count)}
+                  </td>
+                  <td className="num-col">
+                    <DePix cents={row.depositCents} />
+                  </td>
+                  <td className="num-col">
+                    <Brl cents={row.payoutCents} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+            <tfoot>
+              <tr>
+                <th scope="row">{t('totals.all')}</th>
+                <td className="num-col num" data-testid="total-all-count">
+                  {count(all.count)}
+                </td>
+                <td className="num-col" />
+                <td className="num-col" />
+              </tr>
+            </tfoot>
+          </table>
+        </>
       )}
       <p className="field-hint">{t('totals.note')}</p>
     </section>

@@ -8,8 +8,8 @@ export const common = {
     },
     nav: {
       label: 'Navegação principal',
-      newWithdrawal: 'Nova retirada',
-      withdrawals: 'Retiradas',
+      newWithdrawal: 'Novo pagamento',
+      withdrawals: 'Pagamentos',
       records: 'Exportar registros',
       review: 'Revisão offline',
       settings: 'Configurações',
@@ -32,6 +32,8 @@ export const common = {
       close: 'Fechar',
     },
     time: { zone: 'horário de Brasília' },
+    /** For date fields (the date picker shows and accepts this order in pt-BR). */
+    date: { format: 'dd/mm/aaaa', hint: 'Dia, mês e ano: por exemplo 31/01/2026.' },
   },
   en: {
     app: {
@@ -60,5 +62,6 @@ export const common = {
     language: { label: 'Language', 'pt-BR': 'Português (Brasil)', en: 'English' },
     actions: { copy: 'Copy', copied: 'Copied', copyFailed: 'Select and copy it by hand', close: 'Close' },
     time: { zone: 'Brasília time' },
+    date: { format: 'dd/mm/yyyy', hint: 'Day, month and year: for example 31/01/2026.' },
   },
 } as const

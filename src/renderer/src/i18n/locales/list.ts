@@ -1,25 +1,27 @@
+import { MEANING_WORDS } from '../../../../shared/status-words'
+
 /** The withdrawals list and the records table it shares with the offline review: filters, columns, totals. */
 export const list = {
   'pt-BR': {
-    title: 'Retiradas',
+    title: 'Pagamentos',
     intro:
-      'Todas as retiradas registradas neste computador. Clique numa linha (ou selecione com as setas e tecle Enter) para ver os detalhes.',
-    newWithdrawal: 'Nova retirada',
+      'Todos os pagamentos registrados neste computador. Clique numa linha (ou selecione com as setas e tecle Enter) para ver os detalhes.',
+    newWithdrawal: 'Novo pagamento',
     reload: 'Recarregar lista',
     stale: 'Há registros novos ou alterados desde que a lista foi carregada.',
     filters: {
       heading: 'Filtros',
-      status: 'Status',
+      status: 'Situação',
       localGroup: 'Estado do pedido (neste aplicativo)',
-      remoteGroup: 'Status no serviço',
-      anyCreated: 'qualquer retirada criada',
+      remoteGroup: 'Situação no serviço',
+      anyCreated: 'qualquer pagamento criado',
       from: 'De (dia)',
       to: 'Até (dia, inclusive)',
       dateHint:
         'Dias no horário de Brasília (America/Sao_Paulo), qualquer que seja o fuso deste computador: "De" começa às 00:00 e "Até" inclui o dia inteiro, até 23:59:59.',
       text: 'Buscar',
       textHint:
-        'Chave Pix, nome do recebedor, ID local ou ID da retirada. Maiúsculas e acentos não importam.',
+        'Chave Pix, nome do favorecido, ID local ou ID do pagamento. Maiúsculas e acentos não importam.',
       clear: 'Limpar filtros',
       problems: {
         from_invalid: 'Data inicial inválida.',
@@ -28,24 +30,24 @@ export const list = {
       },
     },
     columns: {
-      createdAt: 'Criada em',
-      status: 'Status',
+      createdAt: 'Criado em',
+      status: 'Situação',
       pixKey: 'Chave Pix',
-      receiverName: 'Recebedor',
+      receiverName: 'Favorecido',
       amount: 'Valor pedido',
-      payout: 'Pagamento Pix',
-      remoteId: 'ID da retirada',
+      payout: 'Valor do Pix',
+      remoteId: 'ID do pagamento',
       localId: 'ID local',
-      updatedAt: 'Atualizada em',
+      updatedAt: 'Atualizado em',
     },
-    amountKind: { deposit: 'depósito', payout: 'pagamento' },
+    amountKind: { deposit: 'depósito', payout: 'valor do Pix' },
     sort: {
       by: 'Ordenar por {{column}}',
       ascending: 'ordem crescente',
       descending: 'ordem decrescente',
     },
     table: {
-      caption: 'Registros de retirada',
+      caption: 'Registros de pagamento',
       keyboardHint:
         'Tabela longa: as linhas são carregadas conforme a rolagem. Setas, Page Up/Down, Home e End movem a seleção; Enter abre.',
       keyboardHintReadOnly:
@@ -58,15 +60,24 @@ export const list = {
       count_other: '{{count, number}} registros',
     },
     totals: {
-      heading: 'Totais por status',
-      caption: 'Quantidade e somas por status, com os filtros aplicados',
-      status: 'Status',
+      heading: 'Totais por situação',
+      caption: 'Quantidade e somas por situação, com os filtros aplicados',
+      status: 'Situação',
       count: 'Quantidade',
-      deposit: 'Soma dos depósitos',
-      payout: 'Soma dos pagamentos Pix',
+      deposit: 'Depósitos',
+      payout: 'Valor do Pix',
       all: 'Total',
       none: 'Sem registros para somar.',
       note: 'Somas com o melhor valor conhecido de cada registro (valor pedido até o serviço informar outro).',
+      meaningHeading: 'Resumo',
+      meaningCaption: 'Quantidade e valores por resultado, com os filtros aplicados',
+      meaning: 'Resultado',
+      meanings: MEANING_WORDS['pt-BR'],
+      feesPaid: 'Tarifas pagas',
+      feesWithheld: 'Tarifas retidas nas devoluções',
+      notRecorded: 'não registrado',
+      paidNote:
+        'Só "Pago" é dinheiro que chegou ao favorecido: em aberto, devolvido e expirado nunca entram nele.',
     },
   },
   en: {
@@ -87,7 +98,7 @@ export const list = {
       dateHint:
         'Days in Brasília time (America/Sao_Paulo), whatever this computer’s time zone: "From" starts at 00:00 and "To" includes the whole day, up to 23:59:59.',
       text: 'Search',
-      textHint: 'Pix key, receiver name, local ID or withdrawal ID. Case and accents do not matter.',
+      textHint: 'Pix key, payee name, local ID or withdrawal ID. Case and accents do not matter.',
       clear: 'Clear filters',
       problems: {
         from_invalid: 'Invalid start date.',
@@ -99,7 +110,7 @@ export const list = {
       createdAt: 'Created',
       status: 'Status',
       pixKey: 'Pix key',
-      receiverName: 'Receiver',
+      receiverName: 'Payee',
       amount: 'Requested amount',
       payout: 'Pix payout',
       remoteId: 'Withdrawal ID',
@@ -130,11 +141,20 @@ export const list = {
       caption: 'Count and sums by status, with the filters applied',
       status: 'Status',
       count: 'Count',
-      deposit: 'Deposits total',
-      payout: 'Pix payouts total',
+      deposit: 'Deposits',
+      payout: 'Payout',
       all: 'Total',
       none: 'No records to add up.',
       note: 'Sums use the best known amount of each record (the requested amount until the service reports another).',
+      meaningHeading: 'Summary',
+      meaningCaption: 'Count and amounts by outcome, with the filters applied',
+      meaning: 'Outcome',
+      meanings: MEANING_WORDS.en,
+      feesPaid: 'Fees paid',
+      feesWithheld: 'Fees withheld on returns',
+      notRecorded: 'not recorded',
+      paidNote:
+        'Only "Paid" is money that reached the payee: open, returned and expired are never counted in it.',
     },
   },
 } as const

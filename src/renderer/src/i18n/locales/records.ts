@@ -3,7 +3,7 @@ export const records = {
   'pt-BR': {
     title: 'Exportar registros',
     intro:
-      'Gera arquivos assinados com as retiradas registradas neste computador, para a contabilidade ou a auditoria. Depois de escolher o que exportar, o aplicativo pergunta em que pasta salvar.',
+      'Gera arquivos assinados com os pagamentos registrados neste computador, para a contabilidade ou a auditoria. Depois de escolher o que exportar, o aplicativo pergunta em que pasta salvar.',
     openReview: 'Abrir a revisão offline',
     formLabel: 'Opções de exportação',
     submit: 'Exportar…',
@@ -15,16 +15,17 @@ export const records = {
     filter: {
       title: 'Quais registros',
       profile: 'Perfil',
-      profileHint: 'Um perfil por exportação: registros de testes e reais nunca se misturam.',
-      statuses: 'Status',
-      statusesHint: 'Nenhum marcado: todos os status.',
-      remoteStatuses: 'Status informado pelo serviço',
+      profileHint:
+        'O perfil em uso: uma exportação cobre só ele, e registros de testes e reais nunca se misturam. Para exportar outro, troque de perfil.',
+      statuses: 'Situação',
+      statusesHint: 'Nenhum marcado: todas as situações.',
+      remoteStatuses: 'Situação informada pelo serviço',
       localStates: 'Situação no aplicativo',
       local: {
-        created: 'Todas as criadas no serviço',
+        created: 'Todos os criados no serviço',
         outcome_unknown: 'Resultado desconhecido',
         rejected: 'Recusadas',
-        not_created: 'Declaradas não criadas',
+        not_created: 'Declarados não criados',
         submitting: 'Em envio',
       },
       from: 'De (dia)',
@@ -32,7 +33,7 @@ export const records = {
       daysHint:
         'Dias no horário de Brasília, contados pela data de criação do registro. Em branco: sem limite.',
       text: 'Texto',
-      textHint: 'Parte da chave Pix, do nome do recebedor ou do identificador. Em branco: sem filtro.',
+      textHint: 'Parte da chave Pix, do nome do favorecido ou do identificador. Em branco: sem filtro.',
     },
     errors: {
       day_invalid: 'Data inválida.',
@@ -46,7 +47,7 @@ export const records = {
       files: 'Formatos',
       filesHint: 'Todos vão para a mesma pasta, com um manifesto assinado.',
       csv: 'CSV (planilha)',
-      json: 'JSON (dados completos, esquema versionado)',
+      json: 'JSON (dados completos, para sistemas; esquema versionado)',
       html: 'HTML (relatório para abrir no navegador, sem internet)',
       delimiter: 'Separador do CSV',
       semicolon: 'Ponto e vírgula ( ; ) — Excel em português',
@@ -89,7 +90,8 @@ export const records = {
     filter: {
       title: 'Which records',
       profile: 'Profile',
-      profileHint: 'One profile per export: test records and real ones never mix.',
+      profileHint:
+        'The profile in use: an export covers it alone, so test records and real ones never mix. To export another, switch profile.',
       statuses: 'Status',
       statusesHint: 'None ticked: every status.',
       remoteStatuses: 'Status reported by the service',
@@ -105,7 +107,7 @@ export const records = {
       to: 'To (day, inclusive)',
       daysHint: 'Days in Brasília time, by the record’s creation date. Blank: no limit.',
       text: 'Text',
-      textHint: 'Part of the Pix key, the receiver’s name or the identifier. Blank: no filter.',
+      textHint: 'Part of the Pix key, the payee’s name or the identifier. Blank: no filter.',
     },
     errors: {
       day_invalid: 'Invalid date.',

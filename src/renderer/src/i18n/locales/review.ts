@@ -3,7 +3,7 @@ export const review = {
   'pt-BR': {
     title: 'Revisão offline',
     intro:
-      'Abra uma pasta de exportação para conferir os registros. Funciona sem perfil, sem login e sem internet: o aplicativo verifica o hash de cada arquivo e a assinatura do manifesto.',
+      'Abra uma pasta de exportação para conferir os registros. Funciona sem perfil, sem login e sem internet: o aplicativo confere a integridade de cada arquivo (SHA-256) e a assinatura do manifesto.',
     open: 'Abrir pasta de exportação…',
     opening: 'Abrindo…',
     openAnother: 'Abrir outra pasta…',
@@ -11,10 +11,21 @@ export const review = {
     cancelled: 'Nenhuma pasta escolhida.',
     folder: 'Pasta',
     verified: {
-      title: 'Verificação OK: os arquivos estão íntegros e a assinatura confere.',
+      title: 'Verificação OK: os arquivos estão íntegros e foram assinados pela chave esperada.',
       fingerprint: 'Impressão digital da chave que assinou',
-      compare:
-        'Compare esta impressão digital, por outro canal (telefone, pessoalmente), com a mostrada em Configurações no computador que exportou. Se forem diferentes, a exportação não veio de lá.',
+    },
+    signer: {
+      unknownTitle:
+        'Arquivos íntegros, mas o manifesto foi assinado por uma chave desconhecida: ainda não dá para saber quem exportou.',
+      none: 'Nenhuma impressão digital esperada foi informada. Qualquer pessoa pode assinar uma exportação com uma chave própria.',
+      mismatch:
+        'A impressão digital informada NÃO é a da chave que assinou: esta exportação não veio do computador esperado.',
+      thisComputer:
+        'Preenchida com a chave de assinatura deste computador, que é a que assinou esta exportação.',
+      label: 'Impressão digital esperada do signatário',
+      hint: 'Obtenha-a por outro canal (telefone, pessoalmente) no computador que exportou, em Configurações, e cole aqui.',
+      compare: 'Comparar',
+      invalid: 'Uma impressão digital tem 32 dígitos hexadecimais (0–9, a–f).',
     },
     failed: {
       banner: 'VERIFICAÇÃO FALHOU: estes registros podem ter sido alterados. Não os use como prova.',
@@ -24,10 +35,11 @@ export const review = {
       file: 'Arquivo',
       check: 'Verificação',
       detail: 'Detalhe',
+      technical: 'Detalhes técnicos (em inglês, para o suporte)',
       fingerprint: 'Impressão digital da chave no manifesto (não confiável)',
       checks: {
         missing: 'arquivo ausente',
-        hash: 'hash SHA-256 não confere',
+        hash: 'conteúdo alterado (SHA-256 não confere)',
         signature: 'assinatura inválida',
         schema: 'formato inválido',
         row_count: 'quantidade de linhas não confere',
@@ -65,10 +77,19 @@ export const review = {
     cancelled: 'No folder chosen.',
     folder: 'Folder',
     verified: {
-      title: 'Verification OK: the files are intact and the signature matches.',
+      title: 'Verification OK: the files are intact and were signed by the expected key.',
       fingerprint: 'Fingerprint of the signing key',
-      compare:
-        'Compare this fingerprint, over another channel (phone, in person), with the one shown in Settings on the computer that exported it. If they differ, the export did not come from there.',
+    },
+    signer: {
+      unknownTitle: 'Files intact, but signed by an unknown key: who exported them cannot be told yet.',
+      none: 'No expected fingerprint was given. Anyone can sign an export with a key of their own.',
+      mismatch:
+        'The fingerprint given is NOT the signing key’s: this export did not come from the expected computer.',
+      thisComputer: 'Prefilled with this computer’s signing key, which is the key that signed this export.',
+      label: 'Expected signer fingerprint',
+      hint: 'Get it over another channel (phone, in person) from Settings on the computer that exported, and paste it here.',
+      compare: 'Compare',
+      invalid: 'A fingerprint is 32 hexadecimal digits (0–9, a–f).',
     },
     failed: {
       banner: 'VERIFICATION FAILED: these records may have been altered. Do not rely on them as evidence.',
@@ -78,6 +99,7 @@ export const review = {
       file: 'File',
       check: 'Check',
       detail: 'Detail',
+      technical: 'Technical details (for support)',
       fingerprint: 'Key fingerprint in the manifest (not trusted)',
       checks: {
         missing: 'file missing',

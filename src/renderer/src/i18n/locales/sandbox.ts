@@ -3,12 +3,12 @@ export const sandbox = {
   'pt-BR': {
     title: 'Ferramentas do Sandbox',
     intro:
-      'Simule o outro lado de uma retirada no Sandbox: o envio do DePix, o resultado do Pix e a manutenção do serviço. Nada disso existe num perfil real.',
+      'Simule o outro lado de um pagamento no Sandbox: o envio do DePix, o resultado do Pix e a manutenção do serviço. Nada disso existe num perfil real.',
     notSandbox: 'Estas ferramentas só existem no perfil Sandbox.',
     pick: {
-      label: 'Retirada (as {{count}} mais recentes)',
-      none: 'Nenhuma retirada encontrada',
-      onlyCreated: 'Somente retiradas criadas no serviço',
+      label: 'Pagamento (os {{count}} mais recentes)',
+      none: 'Nenhum pagamento encontrado',
+      onlyCreated: 'Somente pagamentos criados no serviço',
     },
     fund: {
       heading: 'Enviar o DePix (depósito)',
@@ -26,25 +26,25 @@ export const sandbox = {
     maintenance: {
       heading: 'Manutenção do serviço',
       unknown: 'Estado atual não informado: escolha abaixo.',
-      isOn: 'Manutenção LIGADA: novas retiradas são recusadas com 503.',
+      isOn: 'Manutenção LIGADA: novos pagamentos são recusados com 503.',
       isOff: 'Manutenção desligada.',
       on: 'Ligar manutenção',
       off: 'Desligar manutenção',
     },
     ipcCodes: {
-      not_created: 'Esta retirada não tem ID no serviço (não foi criada): não há o que depositar ou pagar.',
-      no_amount: 'A retirada ainda não tem valor de depósito.',
+      not_created: 'Este pagamento não tem ID no serviço (não foi criado): não há o que depositar ou pagar.',
+      no_amount: 'O pagamento ainda não tem valor de depósito.',
       wrong_state:
-        'A retirada não está no estado certo para esta ação (por exemplo, pagar antes do depósito).',
+        'O pagamento não está no estado certo para esta ação (por exemplo, pagar antes do depósito).',
       bad_input: 'O Sandbox recusou os dados desta ação.',
     },
     result: {
       heading: 'Resultado',
       last: 'Última ação: {{action}}.',
       status: 'Situação',
-      updatedAt: 'Atualizada em',
-      amounts: 'Depósito → pagamento',
-      none: 'Escolha uma retirada.',
+      updatedAt: 'Atualizado em',
+      amounts: 'Depósito → Pix',
+      none: 'Escolha um pagamento.',
       openFunding: 'Abrir página de envio',
       openDetail: 'Abrir detalhes',
     },

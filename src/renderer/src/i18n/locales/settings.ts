@@ -33,7 +33,7 @@ export const settings = {
       access: 'Acesso',
       secret: 'Segredo',
       actions: 'Ações',
-      partnerRate: 'Taxa do parceiro (pontos-base, opcional)',
+      partnerRate: 'Tarifa do parceiro (pontos-base, opcional)',
       assetId: 'Id do ativo DePix (opcional)',
     },
     kind: { sandbox: 'Sandbox (testes)', live: 'Produção' },
@@ -61,7 +61,7 @@ export const settings = {
       intro:
         'Um perfil de produção movimenta dinheiro real. O segredo vai direto para o cofre e nunca é mostrado de novo.',
       baseUrlHint: 'Por exemplo https://api.exemplo.com.br, sem o /api final. Exige https://.',
-      partnerRateHint: '100 pontos-base = 1%. Em branco: 100 (1%), até você saber a taxa do seu contrato.',
+      partnerRateHint: '100 pontos-base = 1%. Em branco: 100 (1%), até você saber a tarifa do seu contrato.',
       assetIdHint:
         'Só para Testnet/Regtest: 64 caracteres hexadecimais. Em branco: o DePix da rede principal.',
       submit: 'Adicionar perfil',
@@ -88,7 +88,7 @@ export const settings = {
     },
     remove: {
       title: 'Remover o perfil {{name}}?',
-      body: 'O perfil e o segredo guardado para ele serão apagados deste computador. As retiradas já registradas continuam no histórico.',
+      body: 'O perfil e o segredo guardado para ele serão apagados deste computador. Os pagamentos já registrados continuam no histórico.',
       confirm: 'Remover definitivamente',
     },
     session: {
@@ -121,7 +121,7 @@ export const settings = {
       envWarning: {
         sandbox_token_on_live: {
           title: 'Atenção: credencial de testes em um perfil de produção.',
-          body: 'O token recebido diz ser do ambiente de testes. Confira o endereço e as credenciais antes de criar qualquer retirada.',
+          body: 'O token recebido diz ser do ambiente de testes. Confira o endereço e as credenciais antes de criar qualquer pagamento.',
         },
         live_token_on_sandbox: {
           title: 'Atenção: credencial de produção no perfil Sandbox.',

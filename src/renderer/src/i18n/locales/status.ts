@@ -1,39 +1,30 @@
-/** Withdrawal statuses in words: remote statuses we know (spec §3.2 and observed), our local states, and hints. */
+/**
+ * Withdrawal statuses in words: remote statuses we know (spec §3.2 and observed), our local states, and hints.
+ * The badge words come from shared/status-words.ts, the table the exports use too (docs/GLOSSARY.md).
+ */
+import { LOCAL_STATE_WORDS, REMOTE_STATUS_WORDS, STATUS_PHRASES } from '../../../../shared/status-words'
+
 export const status = {
   'pt-BR': {
-    remote: {
-      unsent: 'Aguardando depósito',
-      sending: 'Pagamento em andamento',
-      sent: 'Pago',
-      error: 'Falha no pagamento',
-      refunded: 'Reembolsado',
-      expired: 'Expirado',
-      cancelled: 'Cancelado',
-    },
-    local: {
-      submitting: 'Enviando pedido',
-      created: 'Criado, sem status ainda',
-      rejected: 'Recusado',
-      outcome_unknown: 'Resultado desconhecido',
-      not_created: 'Não criado',
-    },
+    remote: REMOTE_STATUS_WORDS['pt-BR'],
+    local: LOCAL_STATE_WORDS['pt-BR'],
     hint: {
-      unsent: 'A retirada existe e espera o envio de DePix para o endereço de depósito.',
+      unsent: 'O pagamento existe e espera o envio de DePix para o endereço de depósito.',
       sending: 'O DePix chegou; o Pix está sendo pago.',
-      sent: 'O Pix foi pago ao recebedor.',
-      error: 'O pagamento do Pix falhou. Sem endereço de reembolso, o serviço aguarda contato.',
-      refunded: 'O DePix foi devolvido ao endereço de reembolso.',
+      sent: 'O Pix foi pago ao favorecido.',
+      error: 'O Pix ao favorecido falhou. Sem endereço de devolução, o serviço aguarda contato.',
+      refunded: 'O DePix foi devolvido ao endereço de devolução.',
       expired: 'O prazo para depositar acabou sem depósito válido.',
-      cancelled: 'A retirada foi cancelada.',
+      cancelled: 'O pagamento foi cancelado.',
       submitting: 'O pedido está sendo enviado ao serviço agora.',
-      created: 'O serviço criou a retirada; o primeiro status ainda não foi consultado.',
+      created: 'O serviço criou o pagamento; a primeira situação ainda não foi consultada.',
       rejected: 'O serviço recusou o pedido. Nada foi criado.',
       outcome_unknown:
         'O pedido foi enviado, mas a resposta não chegou. Pode ter sido criado. Resolva na página de detalhes.',
       not_created: 'Declarado pelo operador como não criado.',
-      unknown: 'Status não reconhecido por este aplicativo, mostrado exatamente como o serviço enviou.',
+      unknown: 'Situação que este aplicativo não reconhece, mostrada exatamente como o serviço enviou.',
     },
-    /** The local state on its own (the badge's words assume no remote status yet). */
+    /** The local state on its own, beside a remote status (the detail page's "state of the request"). */
     state: {
       submitting: 'Enviando pedido',
       created: 'Criado no serviço',
@@ -41,30 +32,18 @@ export const status = {
       outcome_unknown: 'Resultado desconhecido',
       not_created: 'Não criado',
     },
-    unknownMark: 'status não reconhecido',
-    withRefund: 'com reembolso',
+    /** An unrecognised status: the words, then the raw code in parentheses. */
+    unknownStatus: STATUS_PHRASES['pt-BR'].status,
+    unknownLabel: 'Situação não reconhecida',
+    withRefund: STATUS_PHRASES['pt-BR'].withRefund,
   },
   en: {
-    remote: {
-      unsent: 'Awaiting deposit',
-      sending: 'Payout in progress',
-      sent: 'Paid',
-      error: 'Payout failed',
-      refunded: 'Refunded',
-      expired: 'Expired',
-      cancelled: 'Cancelled',
-    },
-    local: {
-      submitting: 'Submitting',
-      created: 'Created, no status yet',
-      rejected: 'Rejected',
-      outcome_unknown: 'Outcome unknown',
-      not_created: 'Not created',
-    },
+    remote: REMOTE_STATUS_WORDS.en,
+    local: LOCAL_STATE_WORDS.en,
     hint: {
       unsent: 'The withdrawal exists and waits for DePix to be sent to its deposit address.',
       sending: 'The DePix arrived; the Pix payout is being made.',
-      sent: 'The Pix was paid to the receiver.',
+      sent: 'The Pix was paid to the payee.',
       error: 'The Pix payout failed. Without a refund address, the service waits to be contacted.',
       refunded: 'The DePix was returned to the refund address.',
       expired: 'The deposit window ended without a valid deposit.',
@@ -84,7 +63,8 @@ export const status = {
       outcome_unknown: 'Outcome unknown',
       not_created: 'Not created',
     },
-    unknownMark: 'unrecognised status',
-    withRefund: 'with refund',
+    unknownStatus: STATUS_PHRASES.en.status,
+    unknownLabel: 'Unrecognised status',
+    withRefund: STATUS_PHRASES.en.withRefund,
   },
 } as const

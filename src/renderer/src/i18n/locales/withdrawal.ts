@@ -1,9 +1,9 @@
 /** Nova retirada: the form, the review step and the result of a create. Field refusals use `withdrawalMessages`. */
 export const withdrawal = {
   'pt-BR': {
-    title: 'Nova retirada',
+    title: 'Novo pagamento',
     steps: {
-      form: 'Passo 1 de 2: dados da retirada.',
+      form: 'Passo 1 de 2: dados do pagamento.',
       review: 'Passo 2 de 2: revise e confirme.',
       unknown: 'Resultado desconhecido.',
     },
@@ -25,9 +25,9 @@ export const withdrawal = {
       canonical: 'Será enviada como',
     },
     beneficiary: {
-      legend: 'Recebedor',
+      legend: 'Favorecido',
       hint: 'Informe o CPF/CNPJ do titular da chave, o EUID, ou ambos (se ambos, devem ser da mesma pessoa).',
-      taxNumber: 'CPF ou CNPJ do recebedor',
+      taxNumber: 'CPF ou CNPJ do favorecido',
       euid: 'EUID (identificador do usuário final)',
       valid: { cpf: 'CPF válido.', cnpj: 'CNPJ válido.' },
     },
@@ -35,20 +35,20 @@ export const withdrawal = {
       legend: 'Valor',
       kind: { payout: 'BRL a receber', deposit: 'DePix a enviar' },
       inputLabel: {
-        payout: 'Valor que o recebedor recebe por Pix (R$)',
+        payout: 'Valor que o favorecido recebe por Pix (R$)',
         deposit: 'Valor em DePix que você envia (1 DePix = R$ 1,00)',
       },
       meaning: {
-        payout: 'A taxa é somada: você enviará um pouco mais em DePix.',
-        deposit: 'A taxa é descontada: o recebedor receberá um pouco menos.',
+        payout: 'A tarifa é somada: você enviará um pouco mais em DePix.',
+        deposit: 'A tarifa é descontada: o favorecido receberá um pouco menos.',
       },
-      hint: 'Digite só os números; os dois últimos são os centavos. Mínimo {{min}}, máximo {{max}} por saque.',
+      hint: 'Digite só os números; os dois últimos são os centavos. Mínimo {{min}}, máximo {{max}} por pagamento.',
       pasteRefused:
         'Não foi possível ler “{{text}}” como valor sem ambiguidade. Digite o valor (só números) ou cole no formato 1.234,56.',
     },
     refund: {
       label: 'Endereço Liquid para devolução',
-      hint: 'Obrigatório. Se o saque não puder ser concluído, o DePix volta para este endereço. Ele não pode ser informado depois.',
+      hint: 'Obrigatório. Se o pagamento não puder ser concluído, o DePix volta para este endereço. Ele não pode ser informado depois.',
       checking: 'Verificando o endereço…',
       valid: 'Endereço válido na rede {{network}} ({{kind}}).',
       confidential: 'confidencial',
@@ -73,43 +73,43 @@ export const withdrawal = {
     },
     review: {
       heading: 'Revise antes de criar',
-      intro: 'Confira tudo. Nada foi enviado ainda: a retirada só é criada quando você confirmar.',
+      intro: 'Confira tudo. Nada foi enviado ainda: o pagamento só é criado quando você confirmar.',
       pixKey: 'Chave Pix',
       taxNumber: 'CPF/CNPJ',
       euid: 'EUID',
       given: 'Valor informado',
       deposit: 'DePix a enviar (previsto)',
-      fee: 'Taxa prevista',
-      feeRule: 'o maior entre a taxa do parceiro ({{rate}}) e {{floor}}',
-      payout: 'Pagamento previsto por Pix',
+      fee: 'Tarifa prevista',
+      feeRule: 'o maior entre a tarifa do parceiro ({{rate}}) e {{floor}}',
+      payout: 'Pix previsto ao favorecido',
       refundAddress: 'Devolução para',
       recalcNote:
         'Se chegar um valor de DePix diferente do previsto (até 5% para mais ou para menos), o pagamento é recalculado pelo valor recebido.',
-      jsonHeading: 'Requisição exata que será enviada (JSON)',
+      jsonHeading: 'Pedido exato que será enviado ao serviço (para o suporte)',
       duplicates: {
-        title: 'Atenção: retiradas parecidas (mesma chave e valor) nas últimas 24 horas: {{count}}.',
+        title: 'Atenção: pagamentos parecidos (mesma chave e valor) nas últimas 24 horas: {{count}}.',
         confirm: 'Confirmo que não é duplicada',
       },
       back: 'Voltar e editar',
-      create: 'Criar retirada',
+      create: 'Criar pagamento',
       creating: 'Criando…',
     },
     ipcCodes: {
       invalid_draft: 'Alguns campos precisam de correção. Nada foi enviado.',
-      illegal_state: 'A retirada não está num estado que permita esta operação.',
-      other_profile: 'Esta retirada pertence a outro perfil.',
+      illegal_state: 'O pagamento não está num estado que permita esta operação.',
+      other_profile: 'Este pagamento pertence a outro perfil.',
       ledger_write_failed:
-        'O serviço respondeu, mas o registro local não pôde ser gravado. Abra a lista de retiradas e confira antes de tentar de novo.',
+        'O serviço respondeu, mas o registro local não pôde ser gravado. Abra a lista de pagamentos e confira antes de tentar de novo.',
     },
     unknown: {
-      title: 'Não sabemos se a retirada foi criada',
+      title: 'Não sabemos se o pagamento foi criado',
       explain:
-        'A requisição foi enviada, mas nenhuma resposta definitiva chegou (tempo esgotado ou conexão perdida). A retirada pode existir no serviço.',
+        'A requisição foi enviada, mas nenhuma resposta definitiva chegou (tempo esgotado ou conexão perdida). O pagamento pode existir no serviço.',
       noResend:
         'O aplicativo não reenvia nada automaticamente, porque um reenvio pode pagar duas vezes. Consulte o suporte com o ID da requisição e resolva o registro na página de detalhes.',
       requestId: 'ID da requisição',
       openRecord: 'Abrir o registro',
-      openList: 'Ver retiradas',
+      openList: 'Ver pagamentos',
       backToForm: 'Voltar ao formulário',
     },
   },
@@ -138,9 +138,9 @@ export const withdrawal = {
       canonical: 'Will be sent as',
     },
     beneficiary: {
-      legend: 'Beneficiary',
+      legend: 'Payee',
       hint: 'Enter the key owner’s CPF/CNPJ, the EUID, or both (if both, they must be the same person).',
-      taxNumber: 'Beneficiary CPF or CNPJ',
+      taxNumber: 'Payee CPF or CNPJ',
       euid: 'EUID (end-user identifier)',
       valid: { cpf: 'Valid CPF.', cnpj: 'Valid CNPJ.' },
     },
@@ -148,12 +148,12 @@ export const withdrawal = {
       legend: 'Amount',
       kind: { payout: 'BRL to receive', deposit: 'DePix to send' },
       inputLabel: {
-        payout: 'Amount the beneficiary receives by Pix (R$)',
+        payout: 'Amount the payee receives by Pix (R$)',
         deposit: 'Amount of DePix you send (1 DePix = R$1.00)',
       },
       meaning: {
         payout: 'The fee is added: you will send a little more DePix.',
-        deposit: 'The fee is deducted: the beneficiary will receive a little less.',
+        deposit: 'The fee is deducted: the payee will receive a little less.',
       },
       hint: 'Type digits only; the last two are the cents. Minimum {{min}}, maximum {{max}} per withdrawal.',
       pasteRefused:

@@ -1,5 +1,5 @@
 /**
- * Migration 4: audit entries carry the hash of the record state they produced, and the ledger gets an identity.
+ * Migration 5: audit entries carry the hash of the record state they produced, and the ledger gets an identity.
  * Records written before it get one baseline entry each (operator 'system'), so from here on every record has
  * an entry to be checked against. The identity (`ledger_meta.ledger_id`, random) is what the identity file
  * beside the ledger names (identity.ts): a different file in its place is refused, not silently used.
@@ -28,7 +28,7 @@ CREATE TRIGGER ledger_meta_no_delete BEFORE DELETE ON ledger_meta BEGIN
 END;
 `
 
-export function v4StateHashesAndIdentity(db: DatabaseSync): void {
+export function v5StateHashesAndIdentity(db: DatabaseSync): void {
   db.exec(schema)
   const at = new Date().toISOString()
   const stmts = new Map<string, ReturnType<DatabaseSync['prepare']>>()

@@ -1,0 +1,202 @@
+/**
+ * Reading an export folder that may be hostile (verify.ts: the CLI, and the app's offline review through it).
+ * The folder and every name in it are attacker-controlled: a link may point anywhere (`records.csv →
+ * /etc/passwd`), `manifest.json` may be a FIFO that blocks an open forever or `/dev/zero` that never ends, a
+ * manifest may name files by the thousand or claim any size. So:
+ *
+ * - every file is opened with O_NOFOLLOW (a link as the last component fails: it is never followed) and
+ *   O_NONBLOCK (opening a FIFO returns at once instead of waiting for a writer), then `fstat` on that very handle
+ *   must say regular file; nothing is read from anything else;
+ * - sizes come from that `fstat`, are capped, and are compared with what the caller expects before a byte is read;
+ *   exactly that many bytes are read, and a file that grows or shrinks meanwhile is refused, not read on;
+ * - a folder that is itself a link is refused (`checkFolder`), and listing a folder stops after a bound.
+ *
+ * Windows has neither flag (fs.constants leaves them undefined): there an lstat first refuses links and anything
+ * not a regular file, which leaves a window between the check and the open that only a local attacker racing the
+ * verifier could use. The same holds for the folder everywhere (Node has no openat): it is checked, then its
+ * entries are opened by path.
+ */
+import { constants, type Stats } from 'node:fs'
+import { lstat, open, opendir, type FileHandle } from 'node:fs/promises'
+
+/** A manifest is a few KiB; 1 MiB leaves room for any filter and totals, and bounds what is parsed. */
+export const MANIFEST_MAX_BYTES = 1 << 20
+/**
+ * A data file: 1 GiB (records.json of 100,000 records is 176 MB, so about 600,000 records). Bounds what one
+ * verification holds in memory (two files at a time) whatever a manifest claims.
+ */
+export const DATA_FILE_MAX_BYTES = 1 << 30
+/** The manifest nests 4 levels deep; anything beyond this is refused before JSON.parse. */
+export const MANIFEST_MAX_DEPTH = 16
+/** Unlisted names returned at most, and folder entries looked at at most. */
+export const UNLISTED_MAX = 100
+const FOLDER_SCAN_MAX = 10_000
+
+const NOFOLLOW: number | undefined = constants.O_NOFOLLOW
+const NONBLOCK: number | undefined = constants.O_NONBLOCK
+const OPEN_FLAGS = constants.O_RDONLY | (NOFOLLOW ?? 0) | (NONBLOCK ?? 0)
+
+/** Why a path was not read: `missing` (not there), `unsafe` (a link, not a regular file), `size` (too large,
+ * or not the size expected), `unreadable` (an I/O error, or it changed while read). */
+export type RefusalKind = 'missing' | 'unsafe' | 'size' | 'unreadable'
+
+export interface Refusal {
+  kind: RefusalKind
+  /** English, precise, for a verification problem. */
+  detail: string
+}
+
+export type SafeRead = { buf: Buffer } | { refused: Refusal }
+
+const refuse = (kind: RefusalKind, detail: string): { refused: Refusal } => ({ refused: { kind, detail } })
+
+function whatIs(st: Stats): string {
+  if (st.isSymbolicLink()) return 'a symbolic link (links are not followed)'
+  if (st.isDirectory()) return 'a folder'
+  if (st.isFIFO()) return 'a named pipe (FIFO)'
+  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device'
+  if (st.isSocket()) return 'a socket'
+  return 'not a regular file'
+}
+
+function openError(e: unknown): { refused: Refusal } {
+  const code = (e as NodeJS.ErrnoException).code
+  // ELOOP: Linux and macOS for O_NOFOLLOW on a link; EMLINK: FreeBSD; EFTYPE: some BSDs.
+  if (code === 'ELOOP' || code === 'EMLINK' || code === 'EFTYPE') {
+    return refuse('unsafe', 'is a symbolic link (links are not followed)')
+  }
+  if (code === 'ENOENT' || code === 'ENOTDIR') return refuse('missing', 'does not exist')
+  return refuse('unreadable', `cannot be opened (${code ?? (e as Error).message})`)
+}
+
+/** The handle of a regular file at `path`, never through a link and never blocking; or why not. */
+async function openRegular(path: string): Promise<{ fh: FileHandle; size: number } | { refused: Refusal }> {
+  if (NOFOLLOW === undefined) {
+    try {
+      const st = await lstat(path)
+      if (!st.isFile()) return refuse('unsafe', `is ${whatIs(st)}, not a regular file`)
+    } catch (e) {
+      return openError(e)
+    }
+  }
+  let fh: FileHandle
+  try {
+    fh = await open(path, OPEN_FLAGS)
+  } catch (e) {
+    return openError(e)
+  }
+  try {
+    const st = await fh.stat()
+    if (!st.isFile()) {
+      await fh.close()
+      return refuse('unsafe', `is ${whatIs(st)}, not a regular file`)
+    }
+    return { fh, size: st.size }
+  } catch (e) {
+    await fh.close()
+    return openError(e)
+  }
+}
+
+export interface ReadOptions {
+  /** Larger files are refused unread. */
+  maxBytes: number
+  /** When given, a file of another size is refused unread (`size`). */
+  expectBytes?: number
+  /** Read into a SharedArrayBuffer (the verifier's helper thread reads it there). */
+  shared?: boolean
+}
+
+/** The bytes of the regular file at `path` (see the header), or why it was refused. Never throws. */
+export async function readRegularFile(path: string, o: ReadOptions): Promise<SafeRead> {
+  const opened = await openRegular(path)
+  if ('refused' in opened) return opened
+  const { fh, size } = opened
+  try {
+    if (size > o.maxBytes) {
+      return refuse('size', `is ${size} bytes, more than the ${o.maxBytes} a verifier reads`)
+    }
+    if (o.expectBytes !== undefined && size !== o.expectBytes) {
+      return refuse('size', `${size} bytes, manifest says ${o.expectBytes} (not read)`)
+    }
+    const buf = o.shared ? Buffer.from(new SharedArrayBuffer(size)) : Buffer.alloc(size)
+    let off = 0
+    while (off < size) {
+      const { bytesRead } = await fh.read(buf, off, Math.min(size - off, 1 << 30), off)
+      if (bytesRead === 0) break
+      off += bytesRead
+    }
+    const more = await fh.read(Buffer.alloc(1), 0, 1, off)
+    if (off < size || more.bytesRead > 0) return refuse('unreadable', 'changed size while being read')
+    return { buf }
+  } catch (e) {
+    return refuse(
+      'unreadable',
+      `cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+    )
+  } finally {
+    await fh.close()
+  }
+}
+
+/** What a path given as an export is: a folder, a file, or refused (a link, missing). Never follows a link. */
+export async function pathKind(path: string): Promise<'folder' | 'file' | { refused: Refusal }> {
+  try {
+    const st = await lstat(path)
+    if (st.isSymbolicLink()) return refuse('unsafe', 'is a symbolic link (links are not followed)')
+    return st.isDirectory() ? 'folder' : 'file'
+  } catch (e) {
+    return openError(e)
+  }
+}
+
+/**
+ * The names in `dir` that `known` does not hold, sorted: at most UNLISTED_MAX of them, looking at no more than
+ * FOLDER_SCAN_MAX entries; `more` counts the names left out (a lower bound when the scan stopped early).
+ */
+export async function otherNames(
+  dir: string,
+  known: ReadonlySet<string>,
+): Promise<{ names: string[]; more: number; stopped: boolean }> {
+  const names: string[] = []
+  let seen = 0
+  let stopped = false
+  try {
+    const d = await opendir(dir)
+    try {
+      for (let e = await d.read(); e !== null; e = await d.read()) {
+        if (++seen > FOLDER_SCAN_MAX) {
+          stopped = true
+          break
+        }
+        if (!known.has(e.name)) names.push(e.name)
+      }
+    } finally {
+      await d.close()
+    }
+  } catch {
+    // An unreadable folder: its files are reported as missing by whoever reads them.
+  }
+  names.sort()
+  return { names: names.slice(0, UNLISTED_MAX), more: Math.max(0, names.length - UNLISTED_MAX), stopped }
+}
+
+/**
+ * The position (UTF-16 index) where `text` first nests JSON arrays and objects deeper than `max`, or -1. A plain
+ * scan (brackets in strings skipped), so a 200,000-deep document is refused before anything recurses over it.
+ */
+export function jsonTooDeepAt(text: string, max: number): number {
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (inString) {
+      if (c === 0x5c) i += 1
+      else if (c === 0x22) inString = false
+    } else if (c === 0x22) inString = true
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return i
+    } else if (c === 0x5d || c === 0x7d) depth -= 1
+  }
+  return -1
+}

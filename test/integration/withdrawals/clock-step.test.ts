@@ -1,0 +1,84 @@
+/**
+ * A backward wall-clock step (NTP correcting a clock kept in local time) must not freeze status reads, creates or
+ * polling (issue #11, item 5). The real client, service, tracker and ledger file against the real sandbox; only
+ * `Date.now` is stepped back one hour, as the OS would do: `performance.now` keeps running.
+ */
+import diagnostics from 'node:diagnostics_channel'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { monotonicNow } from '../../../src/main/clock'
+import type { Cadence } from '../../../src/main/withdrawals'
+import { draft, rig, type Rig } from './helpers'
+
+const HOUR = 3_600_000
+
+/** Polls on the monotonic clock, which the step does not touch. */
+async function eventually(what: string, probe: () => boolean, timeoutMs = 8_000): Promise<void> {
+  const until = performance.now() + timeoutMs
+  while (!probe()) {
+    if (performance.now() > until) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 25))
+  }
+}
+
+const FAST: Partial<Cadence> = {
+  hotIntervalMs: 200,
+  ageTiers: [{ maxAgeMs: 60 * 60_000, intervalMs: 200 }],
+  oldIntervalMs: 200,
+  resyncMs: 1_000,
+}
+
+let r: Rig | undefined
+afterEach(async () => {
+  vi.restoreAllMocks()
+  await r?.close()
+  r = undefined
+})
+
+/** GET /withdraw-status requests that left for one withdrawal id, seen on undici's diagnostics channel. */
+function pollsOf(remoteId: string): () => number {
+  let n = 0
+  diagnostics.subscribe('undici:request:create', (msg) => {
+    const { request } = msg as { request: { method: string; path: string } }
+    if (request.method === 'GET' && request.path.includes(`id=${encodeURIComponent(remoteId)}`)) n++
+  })
+  return () => n
+}
+
+function stepBack(ms: number): void {
+  const realNow = Date.now.bind(Date)
+  vi.spyOn(Date, 'now').mockImplementation(() => realNow() - ms)
+}
+
+describe('a one-hour backward step of the wall clock', () => {
+  it('does not freeze status reads or creates', async () => {
+    r = await rig()
+    const rig_ = r
+    const first = await rig_.service.create(draft())
+    expect(first.localState).toBe('created')
+    stepBack(HOUR)
+    // A status read leaves at once (the limiter's buckets are on the monotonic clock).
+    const status = await rig_.client.withdrawStatus(first.remoteId as string)
+    expect(status.data.id).toBe(first.remoteId)
+    // A create is not refused as rate limited.
+    const second = await rig_.service.create(draft({ pixKey: 'beltrano@example.com' }))
+    expect(second.localState).toBe('created')
+    expect(rig_.posts()).toBe(2)
+  })
+
+  it('does not freeze polling of a record polled before the step', async () => {
+    // The clocks production uses, named explicitly: the wall clock read at each call (so the step reaches it)
+    // and the monotonic one.
+    r = await rig({ service: { now: () => Date.now(), monotonic: monotonicNow, tracker: { cadence: FAST } } })
+    const rig_ = r
+    const first = await rig_.service.create(draft())
+    const polls = pollsOf(first.remoteId as string)
+    rig_.service.tracker.start()
+    await eventually('polls before the step', () => polls() >= 2)
+    // Stepped between polls: a poll answered after the step would re-time the record on the stepped clock.
+    await eventually('no poll in flight', () => rig_.service.tracker.stats().inFlight === 0)
+    stepBack(HOUR)
+    const after = polls()
+    await eventually('polls after the step', () => polls() >= after + 3)
+    expect(rig_.service.tracker.stats().blockedUntil).toBeNull()
+  })
+})
