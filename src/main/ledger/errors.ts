@@ -29,7 +29,9 @@ export class LedgerError extends Error {
     message: string,
     /** What the operator is told, in both languages; set on the refusals an operator must act on. */
     readonly userMessage?: UserMessage,
+    /** The underlying error (e.g. SQLite's), kept for the start-up log. */
+    options?: { cause?: unknown },
   ) {
-    super(message)
+    super(message, options)
   }
 }

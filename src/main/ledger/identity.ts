@@ -104,6 +104,7 @@ export function refusal(
   code: 'ledger_missing' | 'ledger_empty' | 'ledger_replaced' | 'ledger_behind' | 'ledger_corrupt',
   file: string,
   detail: string,
+  cause?: unknown,
 ): LedgerError {
   const what = {
     ledger_missing: both(
@@ -127,8 +128,10 @@ export function refusal(
       `The ledger ${file} is corrupt and will not be opened or "repaired".`,
     ),
   }[code]
-  return new LedgerError(code, `${code}: ${file}: ${detail}`, {
-    'pt-BR': `${what['pt-BR']} ${RESTORE_HINT['pt-BR']}`,
-    en: `${what.en} ${RESTORE_HINT.en}`,
-  })
+  return new LedgerError(
+    code,
+    `${code}: ${file}: ${detail}`,
+    { 'pt-BR': `${what['pt-BR']} ${RESTORE_HINT['pt-BR']}`, en: `${what.en} ${RESTORE_HINT.en}` },
+    cause === undefined ? undefined : { cause },
+  )
 }

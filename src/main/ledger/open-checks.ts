@@ -89,14 +89,14 @@ export function openChecked(
   try {
     db = openDb(file, { onCommit })
   } catch (e) {
-    if (isCorruption(e)) throw refusal('ledger_corrupt', file, (e as Error).message)
+    if (isCorruption(e)) throw refusal('ledger_corrupt', file, (e as Error).message, e)
     throw e
   }
   try {
     try {
       if (quickChecked) quickCheck(db, file)
     } catch (e) {
-      if (isCorruption(e)) throw refusal('ledger_corrupt', file, (e as Error).message)
+      if (isCorruption(e)) throw refusal('ledger_corrupt', file, (e as Error).message, e)
       throw e
     }
     const before = schemaVersion(db.raw)
