@@ -129,6 +129,11 @@ export const withdrawalQuoteSchema = z.object({
   refundAddress: liquidCheckSchema,
   /** Similar records (same Pix key and amount) in the last 24 h: creating needs an explicit confirmation. */
   duplicates: z.array(withdrawalRecordSchema),
+  /**
+   * The one-use authority to create exactly this request on this profile, given the duplicates above. Valid for
+   * `expiresInSeconds`; a create with it is refused once it was used or when a new similar record appeared.
+   */
+  intent: z.object({ id: z.string(), expiresInSeconds: z.number().int() }),
 })
 export type WithdrawalQuote = z.infer<typeof withdrawalQuoteSchema>
 
@@ -277,7 +282,13 @@ export const channels = {
     output: withdrawalQuoteSchema,
   },
   'withdrawals:create': {
-    input: z.strictObject({ draft: withdrawalDraftSchema, confirmDuplicate: z.boolean().optional() }),
+    input: z.strictObject({
+      draft: withdrawalDraftSchema,
+      /** `withdrawals:quote`'s `intent.id`. */
+      intentId: z.string().min(1).max(100),
+      /** Local ids of the similar records the operator confirmed as not duplicates (all of them, or refused). */
+      confirmedDuplicates: z.array(z.string().min(1).max(100)).max(100).optional(),
+    }),
     output: withdrawalRecordSchema,
   },
   'withdrawals:list': { input: recordFilterSchema, output: recordPageSchema },
@@ -368,6 +379,17 @@ export const events = {
   'profile:changed': z.object({ activeId: z.string() }),
   'export:progress': z.object({ done: z.number().int(), total: z.number().int() }),
   'ledger:integrity': ledgerIntegritySchema,
+  /**
+   * Main is waiting before a profile switch or quit: a create's POST is in flight and cutting it would leave the
+   * withdrawal's fate unknown. Null when the wait is over.
+   */
+  'app:waiting': z
+    .object({
+      reason: z.literal('create_in_flight'),
+      action: z.enum(['switch_profile', 'quit']),
+      creates: z.number().int(),
+    })
+    .nullable(),
 } as const satisfies Record<string, z.ZodType>
 export type Events = typeof events
 export type EventName = keyof Events

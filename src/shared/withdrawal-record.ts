@@ -139,6 +139,15 @@ export type AuditEntry = z.infer<typeof auditEntrySchema>
 
 export type AuditVerification = { ok: true; rows: number } | { ok: false; brokenAt: number; reason: string }
 
+/** "Deadline within 10 minutes" of the needs-action filter. */
+export const ATTENTION_DEADLINE_MS = 10 * 60_000
+/** Flags that make a record need action: money could go to the wrong place. */
+export const ATTENTION_FLAGS = [
+  'deposit_address_invalid',
+  'deposit_address_changed',
+  'pix_key_mismatch',
+] as const
+
 export const SORT_FIELDS = ['createdAt', 'amount', 'status', 'updatedAt'] as const
 export const RECORD_PAGE_SIZE = 50
 export const RECORD_PAGE_MAX = 1000
@@ -153,6 +162,11 @@ export const recordFilterSchema = z.object({
   to: z.iso.datetime({ offset: true }).optional(),
   /** Substring of Pix key, receiver name, local id or remote id; case- and accent-insensitive. */
   text: z.string().max(200).optional(),
+  /**
+   * Only records that need the operator ("Precisa de ação"): outcome unknown, a flagged deposit address or Pix
+   * key, or still awaiting the deposit with the deadline at most ATTENTION_DEADLINE_MS away (or past).
+   */
+  attention: z.boolean().optional(),
   limit: z.number().int().min(1).max(RECORD_PAGE_MAX).optional(),
   offset: z.number().int().min(0).optional(),
   sort: z.object({ field: z.enum(SORT_FIELDS), dir: z.enum(['asc', 'desc']) }).optional(),

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import {
+  chipFilter,
+  chipOf,
+  STATUS_CHIPS,
   dateRangeProblem,
   DEFAULT_SORT,
   EMPTY_FILTER,
@@ -46,7 +49,13 @@ describe('toRecordFilter', () => {
 
   it('always produces what the contract accepts', () => {
     const f = toRecordFilter(
-      { statuses: ['created'], fromDay: '2025-01-01', toDay: '2025-06-30', text: 'Conceição' },
+      {
+        statuses: ['created'],
+        attention: true,
+        fromDay: '2025-01-01',
+        toDay: '2025-06-30',
+        text: 'Conceição',
+      },
       { field: 'status', dir: 'desc' },
     )
     expect(recordFilterSchema.safeParse(f).success).toBe(true)
@@ -66,5 +75,18 @@ describe('toRecordFilter', () => {
     expect(values).toEqual(
       expect.arrayContaining(['outcome_unknown', 'not_created', 'unsent', 'sent', 'refunded']),
     )
+  })
+
+  it('chips: each maps to one filter and back; a needs-action query differs from "all"', () => {
+    for (const chip of STATUS_CHIPS) expect(chipOf(chipFilter(chip.id))).toBe(chip.id)
+    expect(chipOf({ statuses: ['sent', 'unsent'], attention: false })).toBeNull()
+    const all = toRecordFilter({ ...EMPTY_FILTER, ...chipFilter('all') }, DEFAULT_SORT)
+    const attention = toRecordFilter({ ...EMPTY_FILTER, ...chipFilter('attention') }, DEFAULT_SORT)
+    expect(attention.attention).toBe(true)
+    expect(all).not.toHaveProperty('attention')
+    expect(queryKey(all)).not.toBe(queryKey(attention))
+    expect(toRecordFilter({ ...EMPTY_FILTER, ...chipFilter('paid') }, DEFAULT_SORT).statuses).toEqual([
+      'sent',
+    ])
   })
 })

@@ -118,11 +118,23 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
     return rt
   }
 
-  const closeCurrent = async (): Promise<void> => {
-    for (const u of unsubscribe) u()
-    unsubscribe = []
+  /**
+   * New calls get `not_ready` at once; a create already under way runs to its end (its POST is never cut: that
+   * would make a created withdrawal `outcome_unknown`), with its events still reaching the renderer, which is told
+   * why it waits. Only then is the runtime closed.
+   */
+  const closeCurrent = async (action: 'switch_profile' | 'quit'): Promise<void> => {
     const rt = current
     current = null
+    const creates = rt?.withdrawals.creating() ?? 0
+    if (rt && creates > 0) {
+      log(`${action}: waiting for ${creates} create(s) in flight`)
+      emit('app:waiting', { reason: 'create_in_flight', action, creates })
+      await rt.withdrawals.createsSettled()
+      emit('app:waiting', null)
+    }
+    for (const u of unsubscribe) u()
+    unsubscribe = []
     await rt?.close()
   }
 
@@ -152,7 +164,7 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
     switchProfile: async (id) => {
       const next = profiles.get(id)
       if (!next) throw new AppError('not_found', 'No such profile.')
-      await closeCurrent()
+      await closeCurrent('switch_profile')
       try {
         current = open(next)
       } catch (e) {
@@ -181,7 +193,7 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
     runtime: state.runtime,
     close: async () => {
       await integrity.stop() // never close the ledger under a running check
-      await closeCurrent()
+      await closeCurrent('quit')
       state.review?.close()
       state.review = null
       ledger.close()

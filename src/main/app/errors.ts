@@ -40,6 +40,7 @@ interface CodedError {
   duplicates?: Array<{ localId: string }>
   reason?: string
   retryAfterSeconds?: number
+  requestId?: string | null
   userMessage?: { 'pt-BR': string; en: string }
 }
 
@@ -62,6 +63,7 @@ export function mapServiceError(e: unknown): IpcError | null {
       ...(e.duplicates ? { localIds: e.duplicates.map((d) => d.localId) } : {}),
       ...(e.reason ? { reason: e.reason } : {}),
       ...(e.retryAfterSeconds !== undefined ? { retryAfterSeconds: e.retryAfterSeconds } : {}),
+      ...(e.requestId !== undefined ? { requestId: e.requestId } : {}),
       ...(e.userMessage ? { userMessage: e.userMessage } : {}),
     }
   }

@@ -110,8 +110,8 @@ export function buildRouter(state: AppState, log: (line: string) => void): Route
     'liquid:check': ({ address }) => checkLiquidAddress(address, rt().profile.network),
 
     'withdrawals:quote': ({ draft }) => rt().withdrawals.quote(draft),
-    'withdrawals:create': ({ draft, confirmDuplicate }) =>
-      rt().withdrawals.create(draft, confirmDuplicate ? { confirmDuplicate } : {}),
+    'withdrawals:create': ({ draft, intentId, confirmedDuplicates }) =>
+      rt().withdrawals.create(draft, { intentId, confirmedDuplicates: confirmedDuplicates ?? [] }),
     'withdrawals:list': (filter) => {
       const f = scoped(state, filter)
       const page = ledger.query(f)

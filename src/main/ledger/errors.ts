@@ -16,6 +16,8 @@ export type LedgerErrorCode =
   | 'backup_not_found'
   // A record row that no longer matches its latest audit entry (record-write.ts): never written over.
   | 'record_tampered'
+  /** Another connection (another instance of the app) owns the file; see lock.ts. */
+  | 'locked'
 
 export interface UserMessage {
   'pt-BR': string

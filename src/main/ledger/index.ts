@@ -22,6 +22,7 @@ import type { Db } from './db'
 import { LedgerError } from './errors'
 import { quickCheckFile } from './file-check'
 import { identityPath, refusal, writeIdentity } from './identity'
+import { acquireLedgerLock } from './lock'
 import { recordObservation } from './observations'
 import { isInMemory, openChecked, recordCount } from './open-checks'
 import {
@@ -83,7 +84,15 @@ export function openLedger(file: string, o: LedgerOptions = {}): Ledger {
     return opened.version
   }
   const ctx = { nowIso: () => nowDate().toISOString() } as Ctx
-  let version = open()
+  // One owner per file (lock.ts), before the database is touched: a second instance never even recovers.
+  const lock = isInMemory(file) ? null : acquireLedgerLock(file)
+  let version: number
+  try {
+    version = open()
+  } catch (e) {
+    lock?.release()
+    throw e
+  }
 
   const backup = (reason: BackupReason): BackupInfo => {
     if (isInMemory(file)) throw new LedgerError('invalid_input', 'an in-memory ledger has no backups')
@@ -100,6 +109,7 @@ export function openLedger(file: string, o: LedgerOptions = {}): Ledger {
     },
     insertSubmitting: (input, operator) => w.insertSubmitting(ctx, input, operator),
     markCreated: (localId, outcome) => w.markCreated(ctx, localId, outcome),
+    applyJournaledCreate: (localId, outcome) => w.applyJournaledCreate(ctx, localId, outcome),
     markRejected: (localId, error) => w.markRejected(ctx, localId, error),
     markOutcomeUnknown: (localId, error, reason) => w.markOutcomeUnknown(ctx, localId, error, reason),
     recoverInterrupted: () => w.recoverInterrupted(ctx),
@@ -153,11 +163,18 @@ export function openLedger(file: string, o: LedgerOptions = {}): Ledger {
       )
       return { restored: name, safetyBackup: safety.name }
     },
-    close: () => ctx.db.close(),
+    close: () => {
+      try {
+        ctx.db.close()
+      } finally {
+        lock?.release()
+      }
+    },
   }
 }
 
 export { LedgerError, type LedgerErrorCode, type UserMessage } from './errors'
+export { createdOutcomeSchema } from './types'
 export { SYSTEM_OPERATOR, auditHash, type AuditHead, type AuditInput } from './audit'
 export { BACKUPS_KEPT, type BackupInfo, type BackupReason } from './backups'
 export { openSnapshot, type LedgerSnapshot } from './snapshot'

@@ -5,6 +5,8 @@
  */
 import type { SQLOutputValue } from 'node:sqlite'
 import {
+  ATTENTION_DEADLINE_MS,
+  ATTENTION_FLAGS,
   RECORD_PAGE_SIZE,
   recordFilterSchema,
   type RecordFilter,
@@ -100,6 +102,18 @@ function compileWhere(db: Db, f: RecordFilter): Where {
     const inList = `w.display_status IN (${statuses.map(() => '?').join(', ')})`
     clauses.push(statuses.includes('created') ? `(${inList} OR w.local_state = 'created')` : inList)
     params.push(...statuses)
+  }
+  if (f.attention === true) {
+    // Flags are stored as a JSON array of strings: a quoted match cannot hit a longer flag's name.
+    const flagged = ATTENTION_FLAGS.map(() => 'w.flags LIKE ?').join(' OR ')
+    clauses.push(
+      `(w.local_state = 'outcome_unknown' OR ${flagged} OR (w.local_state = 'created' AND ` +
+        `w.display_status = 'unsent' AND w.expiration IS NOT NULL AND julianday(w.expiration) <= julianday(?)))`,
+    )
+    params.push(
+      ...ATTENTION_FLAGS.map((flag) => `%"${flag}"%`),
+      new Date(Date.now() + ATTENTION_DEADLINE_MS).toISOString(),
+    )
   }
   if (f.from !== undefined) {
     clauses.push('w.created_at >= ?')

@@ -100,6 +100,11 @@ export interface Ledger {
   // Create flow (DESIGN §4). Each call is one transaction with its audit row.
   insertSubmitting(input: NewWithdrawal, operator: string): WithdrawalRecord
   markCreated(localId: string, outcome: CreatedOutcome): WithdrawalRecord
+  /** Side-journal replay: a stored-late create answer; idempotent (see withdrawals.ts). */
+  applyJournaledCreate(
+    localId: string,
+    outcome: CreatedOutcome,
+  ): { record: WithdrawalRecord; applied: boolean }
   markRejected(localId: string, error: WithdrawalErrorInfo): WithdrawalRecord
   markOutcomeUnknown(localId: string, error: WithdrawalErrorInfo | null, reason: string): WithdrawalRecord
   recoverInterrupted(): number

@@ -121,36 +121,72 @@ export function markCreated(ctx: Ctx, localId: string, outcome: CreatedOutcome):
   return ctx.db.tx(() => {
     const rec = mustGet(ctx, localId)
     assertTransition(rec, 'submitting', 'created')
-    assertRemoteIdFree(ctx, o.remoteId, localId)
-    const now = ctx.nowIso()
-    let next: WithdrawalRecord = {
-      ...rec,
-      localState: 'created',
-      updatedAt: now,
-      remoteId: o.remoteId,
-      createResponse: o.createResponse,
-      requestId: o.requestId,
-      depositAddress: o.depositAddress ?? rec.depositAddress,
-      depositAmountCents: o.depositAmountCents ?? rec.depositAmountCents,
-      payoutAmountCents: o.payoutAmountCents ?? rec.payoutAmountCents,
-      expiration: o.expiration ?? rec.expiration,
-    }
-    if (typeof o.status === 'string') {
-      next = storeObservation(ctx, next, {
-        status: o.status,
-        body: o.createResponse,
-        observedAt: now,
-        requestId: o.requestId,
-        nonce: o.nonce ?? null,
-      }).record
-    }
-    writeRecord(ctx.db, now, rec, next, {
-      operator: rec.operator,
-      action: 'withdrawal.created',
-      details: { remoteId: o.remoteId, requestId: o.requestId, status: o.status ?? null },
-    })
-    return next
+    return writeCreated(ctx, rec, o, {})
   })
+}
+
+/**
+ * The replay entry point of the side journal (withdrawals/side-journal.ts): the API's 2xx answer to a create,
+ * which the ledger could not store when it arrived. Applies to the record still `submitting`, or already
+ * `outcome_unknown` (a restart's recovery, or the `store_failed` fallback); a record already created with this
+ * id is left as it is (`applied: false`), so a replay can run any number of times. Anything else (another id, a
+ * record resolved as not created) is refused with LedgerError and writes nothing.
+ */
+export function applyJournaledCreate(
+  ctx: Ctx,
+  localId: string,
+  outcome: CreatedOutcome,
+): { record: WithdrawalRecord; applied: boolean } {
+  const o = parseInput(createdOutcomeSchema, outcome, 'created outcome')
+  return ctx.db.tx(() => {
+    const rec = mustGet(ctx, localId)
+    if (rec.localState === 'created' && rec.remoteId === o.remoteId) return { record: rec, applied: false }
+    if (rec.localState !== 'outcome_unknown') assertTransition(rec, 'submitting', 'created')
+    else assertTransition(rec, 'outcome_unknown', 'created')
+    return {
+      record: writeCreated(ctx, rec, o, { replayed: 'side_journal', from: rec.localState }),
+      applied: true,
+    }
+  })
+}
+
+/** Inside a transaction, with the transition already checked. */
+function writeCreated(
+  ctx: Ctx,
+  rec: WithdrawalRecord,
+  o: CreatedOutcome,
+  auditExtra: Record<string, unknown>,
+): WithdrawalRecord {
+  const localId = rec.localId
+  assertRemoteIdFree(ctx, o.remoteId, localId)
+  const now = ctx.nowIso()
+  let next: WithdrawalRecord = {
+    ...rec,
+    localState: 'created',
+    updatedAt: now,
+    remoteId: o.remoteId,
+    createResponse: o.createResponse,
+    requestId: o.requestId,
+    depositAddress: o.depositAddress ?? rec.depositAddress,
+    depositAmountCents: o.depositAmountCents ?? rec.depositAmountCents,
+    payoutAmountCents: o.payoutAmountCents ?? rec.payoutAmountCents,
+    expiration: o.expiration ?? rec.expiration,
+  }
+  if (typeof o.status === 'string') {
+    next = storeObservation(ctx, next, {
+      status: o.status,
+      body: o.createResponse,
+      observedAt: now,
+      requestId: o.requestId,
+      nonce: o.nonce ?? null,
+    }).record
+  }
+  writeRecord(ctx.db, now, rec, next, {
+    operator: rec.operator,
+    action: 'withdrawal.created',
+    details: { remoteId: o.remoteId, requestId: o.requestId, status: o.status ?? null, ...auditExtra },
+  })
+  return next
 }
 
 function markFailed(

@@ -19,9 +19,11 @@ import {
 } from '../../shared/withdrawal'
 import type { AmountKind, WithdrawalErrorInfo, WithdrawalRecord } from '../../shared/withdrawal-record'
 import { ApiError, type ApiResult, type DepixClient, type WithdrawCreated } from '../api'
-import type { Ledger } from '../ledger'
+import { LedgerError, type CreatedOutcome, type Ledger } from '../ledger'
 import { checkLiquidAddress, type LiquidAddressCheck, type LiquidNetwork } from '../liquid'
 import { SERVICE_FLAGS, WithdrawalError } from './errors'
+import type { CreateIntents } from './intents'
+import { appendSideJournal, createdEntry, sideJournalPath } from './side-journal'
 import { reviewFlags, storeStatus } from './observe'
 
 export const DUPLICATE_WINDOW_MS = 24 * 60 * 60 * 1000
@@ -34,6 +36,7 @@ export interface CreateCtx {
   profile: string
   partnerRateBps: number
   now: () => number
+  intents: CreateIntents
   beforePost?: (record: WithdrawalRecord) => void | Promise<void>
   /** The record changed (emit to the UI). */
   changed: (record: WithdrawalRecord) => void
@@ -100,17 +103,29 @@ export function quote(ctx: CreateCtx, draft: WithdrawalDraft): WithdrawalQuote {
     partnerRateBps: ctx.partnerRateBps,
     refundAddress: p.refund,
     duplicates: p.duplicates,
+    intent: ctx.intents.issue(
+      ctx.profile,
+      p.request,
+      p.duplicates.map((d) => d.localId),
+    ),
   }
 }
 
+export interface CreateAuthority {
+  /** The intent the review issued (`quote().intent.id`). */
+  intentId: string
+  /** Local ids of the similar records the operator confirmed as not duplicates. */
+  confirmedDuplicates?: readonly string[]
+}
+
 /**
- * Everything before the `await` below runs synchronously, so two concurrent calls cannot both pass the duplicate
- * guard: the first one's `submitting` record is already in the ledger when the second one looks.
+ * Everything before the first `await` below runs synchronously, so two concurrent calls cannot both pass the
+ * intent: the first one takes it and its `submitting` record is in the ledger before the second one looks.
  */
 export async function create(
   ctx: CreateCtx,
   draft: WithdrawalDraft,
-  o: { confirmDuplicate?: boolean } = {},
+  o: CreateAuthority,
 ): Promise<WithdrawalRecord> {
   const p = prepare(ctx, draft)
   if (!p.refund.ok) {
@@ -118,13 +133,6 @@ export async function create(
       fields: { refundAddress: p.refund.reason },
       reason: p.refund.reason,
     })
-  }
-  if (p.duplicates.length > 0 && o.confirmDuplicate !== true) {
-    throw new WithdrawalError(
-      'duplicate',
-      `${p.duplicates.length} similar withdrawal(s) (same Pix key and amount) in the last 24 hours.`,
-      { duplicates: p.duplicates },
-    )
   }
   if (ctx.client.session() === null) {
     throw new WithdrawalError('not_signed_in', 'Sign in before creating a withdrawal.')
@@ -142,6 +150,13 @@ export async function create(
       },
     )
   }
+  // Last check before the journal, and it consumes the intent: nothing may run between it and insertSubmitting.
+  ctx.intents.take(o.intentId, {
+    profile: ctx.profile,
+    request: p.request,
+    similarNow: p.duplicates,
+    confirmed: o.confirmedDuplicates ?? [],
+  })
 
   const submitting = ctx.ledger.insertSubmitting(
     {
@@ -187,22 +202,21 @@ async function settleCreated(
   res: ApiResult<WithdrawCreated>,
 ): Promise<WithdrawalRecord> {
   const d = res.data
+  const outcome: CreatedOutcome = {
+    remoteId: d.withdrawalId,
+    createResponse: d as Record<string, unknown>,
+    requestId: res.requestId,
+    nonce: res.nonce,
+    depositAddress: d.depositAddress ?? null,
+    depositAmountCents: d.depositAmountInCents ?? null,
+    payoutAmountCents: d.payoutAmountInCents ?? null,
+    expiration: d.expiration ?? null,
+    status: d.status ?? null,
+  }
   let record: WithdrawalRecord
   try {
-    record = ctx.ledger.markCreated(localId, {
-      remoteId: d.withdrawalId,
-      createResponse: d as Record<string, unknown>,
-      requestId: res.requestId,
-      nonce: res.nonce,
-      depositAddress: d.depositAddress ?? null,
-      depositAmountCents: d.depositAmountInCents ?? null,
-      payoutAmountCents: d.payoutAmountInCents ?? null,
-      expiration: d.expiration ?? null,
-      status: d.status ?? null,
-    })
+    record = ctx.ledger.markCreated(localId, outcome)
   } catch (e) {
-    // The withdrawal exists but the ledger refused the answer (e.g. an id already linked elsewhere): keep what is
-    // known where the operator will look, and never as created-and-payable.
     ctx.onError(e, localId)
     const info: WithdrawalErrorInfo = {
       ...EMPTY_INFO,
@@ -211,7 +225,13 @@ async function settleCreated(
       status: res.status,
       createdId: d.withdrawalId,
     }
-    return finish(ctx, localId, () => ctx.ledger.markOutcomeUnknown(localId, info, 'store_failed'))
+    // The ledger refused the answer on purpose (e.g. an id already linked elsewhere): keep what is known where
+    // the operator will look, and never as created-and-payable.
+    if (e instanceof LedgerError) {
+      return finish(ctx, localId, () => ctx.ledger.markOutcomeUnknown(localId, info, 'store_failed'))
+    }
+    // The ledger could not write (disk full, I/O): the withdrawal exists and its id must survive this moment.
+    return storeFailed(ctx, localId, outcome, info)
   }
   ctx.changed(record)
 
@@ -228,6 +248,62 @@ async function settleCreated(
   ctx.opened(localId)
   ctx.changed(record)
   return record
+}
+
+/**
+ * A created withdrawal whose answer the ledger could not write. The answer goes to the side journal (replayed
+ * into the ledger at the next start or create), the record is marked outcome_unknown with the id if the ledger
+ * still takes that, and the operator is told the withdrawal id now, whatever else failed.
+ */
+function storeFailed(
+  ctx: CreateCtx,
+  localId: string,
+  outcome: CreatedOutcome,
+  info: WithdrawalErrorInfo,
+): never {
+  let kept = false
+  const file = sideJournalPath(ctx.ledger.file)
+  if (file !== null) {
+    try {
+      appendSideJournal(file, createdEntry(localId, ctx.profile, new Date(ctx.now()).toISOString(), outcome))
+      kept = true
+    } catch (e) {
+      ctx.onError(e, localId)
+    }
+  }
+  try {
+    ctx.changed(ctx.ledger.markOutcomeUnknown(localId, info, 'store_failed'))
+  } catch (e) {
+    // Still `submitting`: the next start replays the side journal, or turns it into outcome_unknown.
+    ctx.onError(e, localId)
+  }
+  const id = outcome.remoteId
+  const where = kept
+    ? {
+        en: 'It was kept in the side journal and will be written to the ledger at the next start.',
+        'pt-BR': 'Ele foi guardado no diário auxiliar e será gravado no livro-razão no próximo início.',
+      }
+    : {
+        en: 'It could not be saved anywhere: write it down now.',
+        'pt-BR': 'Ele não pôde ser salvo em lugar nenhum: anote-o agora.',
+      }
+  throw new WithdrawalError(
+    'ledger_write_failed',
+    `Withdrawal ${id} WAS CREATED, but the local ledger could not store it (${localId}). ${where.en} ` +
+      'Do not create it again.',
+    {
+      localId,
+      reason: kept ? 'side_journal' : 'not_saved',
+      withdrawalId: id,
+      requestId: outcome.requestId,
+      userMessage: {
+        'pt-BR':
+          `O pagamento ${id} FOI CRIADO, mas o registro local não pôde ser gravado. ${where['pt-BR']} ` +
+          'Não o crie de novo.',
+        en: `Withdrawal ${id} WAS CREATED, but the local record could not be saved. ${where.en} Do not create it again.`,
+      },
+    },
+  )
 }
 
 /** Writes the final state; a ledger failure here leaves `submitting`, which a restart turns into outcome_unknown. */

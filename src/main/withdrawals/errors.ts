@@ -11,8 +11,16 @@ export const WITHDRAWAL_ERROR_CODES = [
   'invalid_draft',
   /** The refund address is not a Liquid address of the profile's network; `reason` is the Liquid helper's. */
   'refund_address_invalid',
-  /** A similar record exists in the last 24 h; `duplicates` lists them. Resend with `confirmDuplicate`. */
+  /** Similar records in the last 24 h were not all confirmed; `duplicates` lists them. */
   'duplicate',
+  /** A similar record (maybe still `submitting`) appeared after the review; the intent is void. Review again. */
+  'duplicate_since_review',
+  /** No such create intent: never issued, already used, or voided by a restart or profile switch. */
+  'intent_invalid',
+  /** The create intent is older than INTENT_TTL_MS. */
+  'intent_expired',
+  /** The create intent was issued for another request body or profile. */
+  'intent_mismatch',
   /** The client has no session: nothing was journaled or sent. */
   'not_signed_in',
   /** No POST /withdraw token is free right now: nothing was journaled or sent. `retryAfterSeconds` says when. */
@@ -40,6 +48,11 @@ export interface WithdrawalErrorExtra {
   reason?: string
   retryAfterSeconds?: number
   localId?: string
+  /** A withdrawal the API created (ledger_write_failed): the operator must see it at once. */
+  withdrawalId?: string
+  requestId?: string | null
+  /** Our own sentence in both languages, for refusals whose facts a code cannot carry. */
+  userMessage?: { 'pt-BR': string; en: string }
 }
 
 export class WithdrawalError extends Error {
@@ -50,6 +63,9 @@ export class WithdrawalError extends Error {
   readonly reason?: string
   readonly retryAfterSeconds?: number
   readonly localId?: string
+  readonly withdrawalId?: string
+  readonly requestId?: string | null
+  readonly userMessage?: { 'pt-BR': string; en: string }
 
   constructor(
     readonly code: WithdrawalErrorCode,
@@ -62,6 +78,9 @@ export class WithdrawalError extends Error {
     if (extra.reason !== undefined) this.reason = extra.reason
     if (extra.retryAfterSeconds !== undefined) this.retryAfterSeconds = extra.retryAfterSeconds
     if (extra.localId !== undefined) this.localId = extra.localId
+    if (extra.withdrawalId !== undefined) this.withdrawalId = extra.withdrawalId
+    if (extra.requestId !== undefined) this.requestId = extra.requestId
+    if (extra.userMessage !== undefined) this.userMessage = extra.userMessage
   }
 }
 

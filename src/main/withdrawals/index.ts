@@ -12,6 +12,8 @@ import { DEPIX_ASSET_ID } from '../liquid'
 import { create, quote, type CreateCtx } from './create'
 import { ledgerCall, WithdrawalError } from './errors'
 import { fundingFor } from './funding'
+import { CreateIntents } from './intents'
+import { recoverOnce, replayPending } from './recovery'
 import { resolveUnknown } from './resolve'
 import { createStatusTracker } from './tracker'
 import type { Timers, WithdrawalService, WithdrawalServiceDeps } from './types'
@@ -44,8 +46,9 @@ export function createWithdrawalService(deps: WithdrawalServiceDeps): Withdrawal
     }
   }
 
-  // Whatever a crash left between "journaled" and "answer stored" is outcome_unknown from now on; never resent.
-  ledger.recoverInterrupted()
+  // Once per opened ledger: side-journal answers go in, whatever a crash left between "journaled" and "answer
+  // stored" is outcome_unknown from now on (never resent). A later service on the same ledger does not repeat it.
+  recoverOnce(ledger, (e) => onError(e, null))
 
   const tracker = createStatusTracker({
     ...deps.tracker,
@@ -59,6 +62,8 @@ export function createWithdrawalService(deps: WithdrawalServiceDeps): Withdrawal
     changed,
   })
   const opened = (localId: string): void => tracker.track(localId)
+  // Creates in progress: a profile switch or quit waits for them (app/context.ts) instead of cutting the POST.
+  const creates = new Set<Promise<WithdrawalRecord>>()
 
   const createCtx: CreateCtx = {
     ledger,
@@ -68,6 +73,7 @@ export function createWithdrawalService(deps: WithdrawalServiceDeps): Withdrawal
     profile,
     partnerRateBps,
     now,
+    intents: new CreateIntents(monotonic),
     changed,
     opened,
     onError,
@@ -86,7 +92,22 @@ export function createWithdrawalService(deps: WithdrawalServiceDeps): Withdrawal
 
   return {
     quote: async (draft) => quote(createCtx, draft),
-    create: (draft, o) => create(createCtx, draft, o),
+    create: (draft, o) => {
+      for (const entry of replayPending(ledger, (e) => onError(e, null))?.applied ?? []) {
+        const r = ledger.get(entry.localId)
+        if (r) changed(r)
+        opened(entry.localId)
+      }
+      const p = create(createCtx, draft, o)
+      creates.add(p)
+      const done = (): void => void creates.delete(p)
+      p.then(done, done)
+      return p
+    },
+    creating: () => creates.size,
+    createsSettled: async () => {
+      while (creates.size > 0) await Promise.allSettled([...creates])
+    },
     funding: async (localId) => {
       const r = ledger.get(localId)
       if (r === undefined)
@@ -126,7 +147,8 @@ export function createWithdrawalService(deps: WithdrawalServiceDeps): Withdrawal
 }
 
 export { WithdrawalError, SERVICE_FLAGS, WITHDRAWAL_ERROR_CODES, type WithdrawalErrorCode } from './errors'
-export { createVerdict, DUPLICATE_WINDOW_MS } from './create'
+export { createVerdict, DUPLICATE_WINDOW_MS, type CreateAuthority } from './create'
+export { INTENT_TTL_MS } from './intents'
 export { fundingProblem } from './funding'
 export { DEFAULT_CADENCE, PollScheduler, TokenBudget, defaultReserve, type Cadence } from './scheduler'
 export { createStatusTracker } from './tracker'

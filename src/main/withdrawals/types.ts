@@ -5,6 +5,7 @@ import type { WithdrawalRecord } from '../../shared/withdrawal-record'
 import type { DepixClient } from '../api'
 import type { Ledger } from '../ledger'
 import type { LiquidNetwork } from '../liquid'
+import type { CreateAuthority } from './create'
 import type { Cadence } from './scheduler'
 
 /** Timers the tracker uses; tests pass a fake clock's. */
@@ -39,7 +40,7 @@ export interface WithdrawalServiceDeps {
   assetId?: string
   /** Epoch ms, for stored timestamps. Default Date.now. */
   now?: () => number
-  /** Monotonic ms for the tracker's timing. Default `monotonicNow`, or `now` when only that is injected. */
+  /** Monotonic ms for the tracker's timing and create-intent expiry. Default `monotonicNow`, or `now` when only that is injected. */
   monotonic?: () => number
   timers?: Timers
   tracker?: TrackerOptions
@@ -69,19 +70,30 @@ export interface FundingResult {
 export type UnknownResolutionInput = { withdrawalId: string } | { notCreated: true }
 
 export interface WithdrawalService {
-  /** Validates the draft and shows what would be sent; writes nothing, sends nothing. */
+  /**
+   * Validates the draft and shows what would be sent, with a one-use create intent for it; writes nothing,
+   * sends nothing.
+   */
   quote(draft: WithdrawalDraft): Promise<WithdrawalQuote>
   /**
-   * Journals, then POSTs once. Returns the record in whatever state the attempt left it (created, rejected,
-   * outcome_unknown); throws WithdrawalError only for refusals before anything was journaled or sent.
+   * Takes the review's intent, journals, then POSTs once. Returns the record in whatever state the attempt left
+   * it (created, rejected, outcome_unknown); throws WithdrawalError for refusals before anything was journaled or
+   * sent, and `ledger_write_failed` when the answer could not be stored.
    */
-  create(draft: WithdrawalDraft, o?: { confirmDuplicate?: boolean }): Promise<WithdrawalRecord>
+  create(draft: WithdrawalDraft, o: CreateAuthority): Promise<WithdrawalRecord>
   funding(localId: string): Promise<FundingResult>
   markFunded(localId: string, o: { txId?: string }): WithdrawalRecord
   resolveUnknown(localId: string, r: UnknownResolutionInput): Promise<WithdrawalRecord>
   /** Polls now (the UI's "check now"), through the client's limiter. */
   refresh(localId: string): Promise<WithdrawalRecord>
   onChange(l: (r: WithdrawalRecord) => void): () => void
+  /** Creates in progress (journaled or about to be, POST maybe in flight). */
+  creating(): number
+  /**
+   * Resolves when no create is in progress. Each create ends by itself within the client's own create timeouts
+   * (connect + headers + body), so this is bounded without a timer of its own.
+   */
+  createsSettled(): Promise<void>
   tracker: StatusTracker
 }
 

@@ -1,5 +1,6 @@
-/** The shell: sandbox banner, top bar, navigation and the current page. */
-import { useEffect } from 'react'
+/** The shell: environment banner (Sandbox, or production with real money), top bar, navigation, the page. */
+import { useEffect, useState } from 'react'
+import type { EventPayload } from '../../shared/contract'
 import { useTranslation } from 'react-i18next'
 import { IntegrityBanner } from './components/IntegrityBanner'
 import { call, useEvent } from './ipc'
@@ -10,6 +11,7 @@ import { RecordsPage } from './pages/RecordsPage'
 import { ReviewPage } from './pages/ReviewPage'
 import { SandboxToolsPage } from './pages/SandboxToolsPage'
 import { SettingsPage } from './pages/SettingsPage'
+import { TodayPage } from './pages/TodayPage'
 import { WithdrawalDetailPage } from './pages/WithdrawalDetailPage'
 import { WithdrawalsPage } from './pages/WithdrawalsPage'
 import { useApp } from './stores/app'
@@ -23,6 +25,8 @@ function navPageOf(route: Route): NavPage {
 
 function CurrentPage({ route }: { route: Route }): React.JSX.Element {
   switch (route.page) {
+    case 'today':
+      return <TodayPage />
     case 'newWithdrawal':
       return <NewWithdrawalPage />
     case 'funding':
@@ -42,8 +46,29 @@ function CurrentPage({ route }: { route: Route }): React.JSX.Element {
   }
 }
 
+/** Which environment this is, on every page: Sandbox in amber, a live profile in red with the words "real money". */
+function EnvironmentBanner(): React.JSX.Element | null {
+  const { t } = useTranslation(['common', 'layout'])
+  const info = useApp((s) => s.info)
+  if (!info) return null
+  if (info.sandbox) {
+    return (
+      <div className="banner banner-sandbox" role="status" data-testid="sandbox-banner">
+        {t('app.sandboxBanner')}
+      </div>
+    )
+  }
+  return (
+    <div className="banner banner-live" role="status" data-testid="live-banner">
+      <strong>{t('layout:shell.liveBanner')}</strong>
+      <span aria-hidden="true"> · </span>
+      <span>{t('layout:shell.liveBannerProfile', { profile: info.profileName ?? t('about.live') })}</span>
+    </div>
+  )
+}
+
 export function App(): React.JSX.Element {
-  const { t, i18n } = useTranslation()
+  const { t, i18n } = useTranslation(['common', 'layout'])
   const { route, go } = useRoute()
   const { info, infoError, refreshInfo, setSession, setAllowances } = useApp()
 
@@ -63,6 +88,9 @@ export function App(): React.JSX.Element {
   useEvent('session:changed', setSession)
   useEvent('allowance:changed', setAllowances)
   useEvent('profile:changed', () => void refreshInfo())
+  // Main holds a profile switch or quit until a create's POST has its answer; say so while it waits.
+  const [waiting, setWaiting] = useState<EventPayload<'app:waiting'>>(null)
+  useEvent('app:waiting', setWaiting)
 
   const changeLanguage = (lang: Language): void => {
     void i18n.changeLanguage(lang)
@@ -71,24 +99,29 @@ export function App(): React.JSX.Element {
 
   const pages = NAV_PAGES.filter((p) => p !== 'sandbox' || info?.sandbox)
   const current = navPageOf(route)
+  const profile = info ? (info.profileName ?? (info.sandbox ? t('about.sandbox') : t('about.live'))) : null
 
   return (
-    <div className="layout">
-      {info?.sandbox && (
-        <div className="banner banner-sandbox" role="status" data-testid="sandbox-banner">
-          {t('app.sandboxBanner')}
+    <div className={info && !info.sandbox ? 'layout layout-live' : 'layout'}>
+      <EnvironmentBanner />
+      {waiting && (
+        <div className="banner banner-waiting" role="status" data-testid="waiting-banner">
+          {t(`app.waiting.${waiting.action}`)}
         </div>
       )}
       <IntegrityBanner />
       <header className="topbar">
         <h1>{t('app.title')}</h1>
         <div className="topbar-facts">
-          {info && (
-            <span data-testid="app-info">
-              {t('about.profile')}:{' '}
-              <strong>{info.profileName ?? (info.sandbox ? t('about.sandbox') : t('about.live'))}</strong>
-              {' · '}
-              {info.name} {info.version} · {info.platform}
+          {info && profile && (
+            <span
+              className={`profile-chip ${info.sandbox ? 'profile-chip-sandbox' : 'profile-chip-live'}`}
+              data-testid="active-profile"
+            >
+              {t('layout:shell.profileChip', { profile })}{' '}
+              <span className="profile-chip-env">
+                ({t(info.sandbox ? 'layout:shell.profileSandbox' : 'layout:shell.profileLive')})
+              </span>
             </span>
           )}
           {infoError && <span role="alert">{t('about.failed', { code: infoError.code })}</span>}
@@ -111,14 +144,20 @@ export function App(): React.JSX.Element {
               <li key={p}>
                 <button
                   type="button"
+                  data-testid={`nav-${p}`}
                   aria-current={current === p ? 'page' : undefined}
                   onClick={() => go({ page: p } as Route)}
                 >
-                  {t(`nav.${p}`)}
+                  {p === 'today' ? t('layout:today.title') : t(`nav.${p}`)}
                 </button>
               </li>
             ))}
           </ul>
+          {info && (
+            <p className="sidenav-footer" data-testid="app-info">
+              {t('layout:shell.footer', { name: info.name, version: info.version, platform: info.platform })}
+            </p>
+          )}
         </nav>
         <main className="content" id="main">
           <CurrentPage route={route} />

@@ -10,7 +10,7 @@ test('first run opens on the Sandbox profile: banner, app:info from the real rou
   })
   const info = page.getByTestId('app-info')
   await expect(info).toContainText('0.0.0-e2e')
-  await expect(info).toContainText('Sandbox')
+  await expect(page.getByTestId('active-profile')).toContainText('Sandbox')
   await expect(page.getByTestId('sandbox-banner')).toContainText('Sandbox')
   expect(bridge.calls.map((c) => c.channel)).toContain('app:info')
   await page.getByLabel('Idioma').selectOption('en')

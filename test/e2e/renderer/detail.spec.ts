@@ -22,8 +22,11 @@ test('a paid withdrawal: status history, payout data and the receipt through mai
   expect(paid.remoteStatus).toBe('sent')
   await openDetail(page, paid)
 
-  await expect(page.getByRole('heading', { level: 2 })).toContainText(`Pagamento ${paid.localId.slice(0, 8)}`)
-  await expect(page.locator('.detail-status')).toContainText('Pago')
+  // Titled by what it paid and to whom, not by its id; the lead sentence says it was paid.
+  await expect(page.getByRole('heading', { level: 2 })).toHaveText(
+    `R$ 123,45 para ${String(paid.lastRemote?.['receiverName'])}`,
+  )
+  await expect(page.getByTestId('lead')).toContainText('Pago')
 
   // Status history: every stored answer, raw status and words, with its request id.
   const timeline = page.getByTestId('status-timeline')
@@ -62,7 +65,7 @@ test('a paid withdrawal: status history, payout data and the receipt through mai
   await expectNoSeriousAxe(page)
   await app.screenshot('detail-sent-pt-BR')
   await setLanguage(page, 'en')
-  await expect(page.locator('.detail-status')).toContainText('Paid')
+  await expect(page.getByTestId('lead')).toContainText('Paid')
   await expect(payout).toContainText('Payee CPF/CNPJ (masked by the service)')
   await expectNoSeriousAxe(page)
   await app.screenshot('detail-sent-en')
@@ -78,7 +81,7 @@ test('a refunded withdrawal: refund tx on the Liquid explorer, reason in words, 
   expect(refund.txId).toMatch(/^[0-9a-f]{64}$/)
   await openDetail(page, refunded)
 
-  await expect(page.locator('.detail-status')).toContainText('Devolvido')
+  await expect(page.getByTestId('lead')).toContainText('Devolvido')
   const box = page.getByTestId('refund-info')
   await expect(box.getByTestId('refund-reason')).toContainText('Chave Pix inválida')
   // Words only: the code stays in the markup (and the technical details), not in the text.
@@ -103,7 +106,7 @@ test('a withdrawal awaiting its deposit links to the funding page', async ({ app
   const { page } = app
   const rec = await createWithdrawal(app, { pixKey: 'aguarda.deposito@example.com', cents: 3_000 })
   await openDetail(page, rec)
-  await expect(page.locator('.detail-status')).toContainText('Aguardando depósito')
+  await expect(page.getByTestId('lead')).toContainText('Aguardando depósito')
   const link = page.getByTestId('funding-link')
   await link.getByRole('button', { name: 'Ver instruções de depósito' }).click()
   await expect(page.locator('.page-detail')).toHaveCount(0)
@@ -134,7 +137,7 @@ test.describe('outcome unknown', () => {
     expect(rec.localState).toBe('outcome_unknown')
     await openDetail(page, rec)
 
-    await expect(page.locator('.detail-status')).toContainText('Resultado desconhecido')
+    await expect(page.getByTestId('lead')).toContainText('Resultado desconhecido')
     await page.getByTestId('unknown-outcome').getByRole('button', { name: 'Resolver…' }).click()
     const dialog = page.getByRole('dialog', { name: 'Resolver resultado desconhecido' })
     await expect(dialog).toBeVisible()
@@ -160,7 +163,7 @@ test.describe('outcome unknown', () => {
     await expect(dialog).toBeHidden()
     await expect(page.getByTestId('resolved-notice')).toContainText(remoteId)
     await expect(page.getByTestId('remote-id')).toHaveText(remoteId)
-    await expect(page.locator('.detail-status')).not.toContainText('Resultado desconhecido')
+    await expect(page.getByTestId('lead')).not.toContainText('Resultado desconhecido')
     const call = app.bridge.calls.find((c) => c.channel === 'withdrawals:resolveUnknown')
     expect(call?.input).toEqual({ localId: rec.localId, resolution: { withdrawalId: remoteId } })
     const audit = app.ctx.ledger.audit({ subject: rec.localId }).rows
@@ -194,7 +197,7 @@ test.describe('outcome unknown', () => {
     await dialog.getByRole('button', { name: 'Declare not created' }).click()
     await expect(dialog).toBeHidden()
     await expect(page.getByTestId('resolved-notice')).toContainText('declared not created')
-    await expect(page.locator('.detail-status')).toContainText('Not created')
+    await expect(page.getByTestId('lead')).toContainText('Not created')
     expect(app.ctx.ledger.get(rec.localId)?.localState).toBe('not_created')
     const audit = app.ctx.ledger.audit({ subject: rec.localId }).rows
     expect(

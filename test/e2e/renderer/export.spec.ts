@@ -40,15 +40,16 @@ test.afterEach(() => rmSync(tmp, { recursive: true, force: true }))
 test('exports CSV, JSON and HTML with a signed manifest into the chosen folder', async ({ app }) => {
   const { page } = app
   for (const cents of [10_000, 25_050]) {
-    const r = await app.ctx.router.handle('withdrawals:create', {
-      draft: {
-        pixKey: '+5561988887777',
-        taxNumber: '529.982.247-25',
-        amount: { kind: 'deposit', cents },
-        refundAddress: REFUND,
-      },
-      confirmDuplicate: true,
-    })
+    const draft = {
+      pixKey: '+5561988887777',
+      taxNumber: '529.982.247-25',
+      amount: { kind: 'deposit' as const, cents },
+      refundAddress: REFUND,
+    }
+    const q = await app.ctx.router.handle('withdrawals:quote', { draft })
+    if (!q.ok) throw new Error('quote failed')
+    const { intent } = q.data as { intent: { id: string } }
+    const r = await app.ctx.router.handle('withdrawals:create', { draft, intentId: intent.id })
     expect(r.ok).toBe(true)
   }
   await openExport(page)

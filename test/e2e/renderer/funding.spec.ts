@@ -27,7 +27,7 @@ async function createWithdrawal(app: TestApp): Promise<string> {
   })
   await expectRefundAccepted(page)
   await page.getByRole('button', { name: 'Revisar' }).click()
-  await page.getByRole('button', { name: 'Criar pagamento' }).click()
+  await page.getByRole('button', { name: 'Criar pagamento no perfil Sandbox' }).click()
   await expect(page.getByTestId('deposit-address')).toBeVisible()
   return app.ctx.ledger.query({}).rows[0]!.localId
 }

@@ -50,7 +50,7 @@ test('first run: BRL payout → review → create → funding page → fund and 
   await expect(page.getByTestId('review-fee')).toContainText('R$ 1,')
   await app.screenshot('new-withdrawal-review-pt-BR')
 
-  await page.getByRole('button', { name: 'Criar pagamento' }).click()
+  await page.getByRole('button', { name: 'Criar pagamento no perfil Sandbox' }).click()
   await expect(page.getByRole('heading', { level: 2, name: 'Enviar DePix para o pagamento' })).toBeVisible()
 
   const rows = app.ctx.ledger.query({}).rows
@@ -100,7 +100,7 @@ test('invalid Pix key: the payout fails and the withdrawal ends refunded, the re
   await expectRefundAccepted(page)
   await page.getByRole('button', { name: 'Revisar' }).click()
   expect(await reviewedRequest(page)).toMatchObject({ depositAmountInCents: 5_000 })
-  await page.getByRole('button', { name: 'Criar pagamento' }).click()
+  await page.getByRole('button', { name: 'Criar pagamento no perfil Sandbox' }).click()
   await expect(page.getByTestId('deposit-address')).toBeVisible()
   const localId = app.ctx.ledger.query({}).rows[0]!.localId
 
@@ -173,7 +173,7 @@ test('keyboard only: the same journey with Tab, Shift+Tab, Enter, Space and arro
   const heading = page.getByRole('heading', { name: 'Revise antes de criar' })
   await expect(heading).toBeFocused()
   expect(await reviewedRequest(page)).toMatchObject({ payoutAmountInCents: 12_345 })
-  const create = page.getByRole('button', { name: 'Criar pagamento' })
+  const create = page.getByRole('button', { name: 'Criar pagamento no perfil Sandbox' })
   await tabTo(page, create)
   await expectVisibleFocus(page)
   await kb.press('Space')

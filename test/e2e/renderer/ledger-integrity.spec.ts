@@ -36,6 +36,7 @@ test.describe('a ledger edited outside the app', () => {
       language: 'pt-BR',
       sandbox: {},
       trackerAutoStart: false,
+      startPage: 'newWithdrawal',
       beforeOpen: (file) => {
         const id = seedOne(file)
         const db = new DatabaseSync(file)
@@ -61,6 +62,7 @@ test.describe('backups in Settings', () => {
       language: 'pt-BR',
       sandbox: {},
       trackerAutoStart: false,
+      startPage: 'newWithdrawal',
       beforeOpen: (file) => void seedOne(file),
     },
   })

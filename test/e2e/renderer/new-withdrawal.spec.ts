@@ -125,7 +125,7 @@ test('Pix key: type selector and live detection with the canonical key', async (
 
 async function createAndExpectRefusal(page: Page, code: string, text: string | RegExp): Promise<void> {
   await page.getByRole('button', { name: 'Revisar' }).click()
-  await page.getByRole('button', { name: 'Criar pagamento' }).click()
+  await page.getByRole('button', { name: 'Criar pagamento no perfil Sandbox' }).click()
   const notice = page.locator(`[data-error-code="${code}"]`)
   await expect(notice).toBeVisible()
   await expect(notice).toContainText(text)
@@ -171,7 +171,7 @@ test('duplicates must be confirmed, and Create never sends twice', async ({ app 
   await fillForm(page, input)
   await expectRefundAccepted(page)
   await page.getByRole('button', { name: 'Revisar' }).click()
-  const create = page.getByRole('button', { name: 'Criar pagamento' })
+  const create = page.getByRole('button', { name: 'Criar pagamento no perfil Sandbox' })
   // Two clicks in the same task: the second must find the first in flight.
   await create.evaluate((b: HTMLButtonElement) => {
     b.click()
@@ -187,16 +187,62 @@ test('duplicates must be confirmed, and Create never sends twice', async ({ app 
   const duplicates = page.getByTestId('duplicates')
   await expect(duplicates).toContainText('pagamentos parecidos')
   await expect(duplicates).toContainText(PIX)
-  await expect(page.getByRole('button', { name: 'Criar pagamento' })).toBeDisabled()
+  await expect(page.getByRole('button', { name: 'Criar pagamento no perfil Sandbox' })).toBeDisabled()
   await expectNoSeriousAxeViolations(page)
   await app.screenshot('new-withdrawal-duplicate-pt-BR')
   await page.getByLabel('Confirmo que não é duplicada').check()
-  await page.getByRole('button', { name: 'Criar pagamento' }).click()
+  await page.getByRole('button', { name: 'Criar pagamento no perfil Sandbox' }).click()
   await expect(page.getByTestId('deposit-address')).toBeVisible()
   const creates = calls(app, 'withdrawals:create')
   expect(creates).toHaveLength(2)
-  expect(creates[1]!.input).toMatchObject({ confirmDuplicate: true })
-  expect(creates[0]!.input).not.toHaveProperty('confirmDuplicate')
+  // Each create carries its own review's one-use intent; the second confirms exactly the record it showed.
+  const [first, second] = creates.map((c) => c.input as { intentId: string; confirmedDuplicates?: string[] })
+  expect(first!.intentId).toMatch(/\S/)
+  expect(second!.intentId).not.toBe(first!.intentId)
+  expect(first).not.toHaveProperty('confirmedDuplicates')
+  const firstRecord = app.ctx.ledger.query({ sort: { field: 'createdAt', dir: 'asc' } }).rows[0]!
+  expect(second!.confirmedDuplicates).toEqual([firstRecord.localId])
+})
+
+test('a similar withdrawal created elsewhere after the review: refused, the fresh review shows it', async ({
+  app,
+}) => {
+  const { page } = app
+  await fillForm(page, {
+    pixKey: PIX,
+    taxNumber: CPF,
+    amountDigits: '2600',
+    refundAddress: refundAddressFor(app),
+  })
+  await expectRefundAccepted(page)
+  await page.getByRole('button', { name: 'Revisar' }).click()
+  const req = await reviewedRequest(page)
+  await expect(page.getByTestId('duplicates')).toHaveCount(0)
+  // A second window creates the same withdrawal while this review is open.
+  const kind = req['depositAmountInCents'] !== undefined ? 'deposit' : 'payout'
+  const draft = {
+    pixKey: req['pixKey'],
+    taxNumber: req['taxNumber'],
+    amount: { kind, cents: req[`${kind}AmountInCents`] },
+    refundAddress: req['refundAddress'],
+  }
+  const q = await app.ctx.router.handle('withdrawals:quote', { draft })
+  if (!q.ok) throw new Error('quote failed')
+  const other = await app.ctx.router.handle('withdrawals:create', {
+    draft,
+    intentId: (q.data as { intent: { id: string } }).intent.id,
+  })
+  expect(other.ok).toBe(true)
+
+  await page.getByRole('button', { name: 'Criar retirada' }).click()
+  await expect(page.locator('[data-error-code="duplicate_since_review"]')).toContainText(
+    'apareceu depois desta revisão',
+  )
+  const duplicates = page.getByTestId('duplicates')
+  await expect(duplicates).toContainText(PIX)
+  await expect(page.getByRole('button', { name: 'Criar retirada' })).toBeDisabled()
+  expect(app.ctx.ledger.query({}).total).toBe(1)
+  expect(app.sandbox.control.requestCounts()['POST /api/withdraw']).toBe(1)
 })
 
 test('unknown outcome: explained, not resent, linked to the record', async ({ app }) => {
@@ -210,7 +256,7 @@ test('unknown outcome: explained, not resent, linked to the record', async ({ ap
   await expectRefundAccepted(page)
   app.sandbox.control.injectFault({ kind: 'timeout_after_create', endpoint: 'withdraw', count: 1 })
   await page.getByRole('button', { name: 'Revisar' }).click()
-  await page.getByRole('button', { name: 'Criar pagamento' }).click()
+  await page.getByRole('button', { name: 'Criar pagamento no perfil Sandbox' }).click()
   const notice = page.getByTestId('outcome-unknown')
   await expect(notice).toContainText('Não sabemos se o pagamento foi criado')
   await expect(notice).toContainText('não reenvia nada automaticamente')

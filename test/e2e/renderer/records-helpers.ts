@@ -42,14 +42,18 @@ export async function createWithdrawal(
   app: TestApp,
   o: { pixKey: string; cents: number; kind?: 'payout' | 'deposit'; taxNumber?: string },
 ): Promise<WithdrawalRecord> {
+  const draft = {
+    pixKey: o.pixKey,
+    taxNumber: o.taxNumber ?? cpf('529982247'),
+    amount: { kind: o.kind ?? 'payout', cents: o.cents },
+    refundAddress: REFUND_ADDRESS,
+  }
+  // As the review step does: quote (the one-use intent), confirm every similar record shown, create.
+  const q = await rpc(app, 'withdrawals:quote', { draft })
   return rpc(app, 'withdrawals:create', {
-    draft: {
-      pixKey: o.pixKey,
-      taxNumber: o.taxNumber ?? cpf('529982247'),
-      amount: { kind: o.kind ?? 'payout', cents: o.cents },
-      refundAddress: REFUND_ADDRESS,
-    },
-    confirmDuplicate: true,
+    draft,
+    intentId: q.intent.id,
+    confirmedDuplicates: q.duplicates.map((d) => d.localId),
   })
 }
 

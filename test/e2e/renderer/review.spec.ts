@@ -93,7 +93,7 @@ test('a verified export: verdict, signer fingerprint, manifest facts, the same t
   await expect(page.getByTestId('status-totals')).toContainText('Pago')
   await expect(page.getByTestId('status-totals')).toContainText('Devolvido')
   expect(app.bridge.calls.some((c) => c.channel === 'review:list')).toBe(true)
-  await page.getByRole('checkbox', { name: 'Devolvido' }).check()
+  await page.getByTestId('status-chips').getByRole('radio', { name: 'Devolvidos' }).click()
   await expect(page.getByTestId('records-count')).toHaveText('1 registro')
   await page.getByRole('button', { name: 'Limpar filtros' }).click()
   await page.getByLabel('Buscar').fill('rev.paga')

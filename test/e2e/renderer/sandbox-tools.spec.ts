@@ -23,7 +23,7 @@ async function createThroughUi(app: TestApp, amountDigits: string): Promise<stri
   })
   await expectRefundAccepted(page)
   await page.getByRole('button', { name: 'Revisar' }).click()
-  await page.getByRole('button', { name: 'Criar pagamento' }).click()
+  await page.getByRole('button', { name: 'Criar pagamento no perfil Sandbox' }).click()
   await expect(page.getByTestId('deposit-address')).toBeVisible()
   return app.ctx.ledger.query({ sort: { field: 'createdAt', dir: 'desc' } }).rows[0]!.localId
 }
@@ -87,7 +87,7 @@ test('maintenance on refuses new withdrawals with its message; off lets them thr
   })
   await expectRefundAccepted(page)
   await page.getByRole('button', { name: 'Revisar' }).click()
-  await page.getByRole('button', { name: 'Criar pagamento' }).click()
+  await page.getByRole('button', { name: 'Criar pagamento no perfil Sandbox' }).click()
   const notice = page.locator('[data-error-code="maintenance"]')
   await expect(notice).toContainText('manutenção')
   await expect(notice).toContainText('Tente novamente após')
@@ -100,7 +100,7 @@ test('maintenance on refuses new withdrawals with its message; off lets them thr
   await page.getByRole('navigation').getByRole('button', { name: 'Novo pagamento' }).click()
   await expect(page.locator('#amountCents')).toHaveValue('R$ 10,00')
   await page.getByRole('button', { name: 'Revisar' }).click()
-  await page.getByRole('button', { name: 'Criar pagamento' }).click()
+  await page.getByRole('button', { name: 'Criar pagamento no perfil Sandbox' }).click()
   await expect(page.getByTestId('deposit-address')).toBeVisible()
 })
 

@@ -140,7 +140,7 @@ test('adding a live profile: field messages keep what was typed; the secret neve
     page.getByRole('status').filter({ hasText: 'Perfil em uso agora: Produção E2E' }),
   ).toBeVisible()
   await expect(row).toContainText('em uso')
-  await expect(page.getByTestId('app-info')).toContainText('Produção E2E')
+  await expect(page.getByTestId('active-profile')).toContainText('Produção E2E')
   await page
     .getByTestId('session')
     .getByRole('button', { name: /^Entrar/ })

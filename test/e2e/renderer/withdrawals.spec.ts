@@ -46,7 +46,7 @@ test.describe('Retiradas list', () => {
     await expect(rows.first()).toContainText('davi.deposito@example.com')
 
     // Sort by amount: the first click sorts descending, the second ascending.
-    const amountHeader = grid.getByRole('columnheader', { name: /Valor pedido/ })
+    const amountHeader = grid.getByRole('columnheader', { name: /^Valor/ })
     await amountHeader.getByRole('button').click()
     await expect(amountHeader).toHaveAttribute('aria-sort', 'descending')
     await expect(createdHeader).toHaveAttribute('aria-sort', 'none')
@@ -61,14 +61,16 @@ test.describe('Retiradas list', () => {
     await statusHeader.getByRole('button').click()
     await expect(statusHeader).toHaveAttribute('aria-sort', 'ascending')
 
-    // Status filter: only paid.
-    await page.getByRole('checkbox', { name: 'Pago' }).check()
+    // Status chips: only paid, then only refunded (one chip at a time).
+    const chips = page.getByTestId('status-chips')
+    await chips.getByRole('radio', { name: 'Pagos' }).click()
     await expect(page.getByTestId('records-count')).toHaveText('1 registro')
     await expect(rows).toHaveCount(1)
     await expect(rows.first()).toContainText('ana.paga@example.com')
     await expect(totals.getByTestId('total-all-count')).toHaveText('1')
-    await page.getByRole('checkbox', { name: 'Devolvido' }).check()
-    await expect(page.getByTestId('records-count')).toHaveText('2 registros')
+    await chips.getByRole('radio', { name: 'Devolvidos' }).click()
+    await expect(page.getByTestId('records-count')).toHaveText('1 registro')
+    await expect(rows.first()).toContainText('bruno.reembolso@example.com')
     await page.getByRole('button', { name: 'Limpar filtros' }).click()
     await expect(page.getByTestId('records-count')).toHaveText('4 registros')
 
@@ -82,22 +84,27 @@ test.describe('Retiradas list', () => {
     // Date range in São Paulo days: today includes everything; from tomorrow, nothing.
     const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(new Date())
     const tomorrow = new Date(Date.parse(`${today}T12:00:00Z`) + 86_400_000).toISOString().slice(0, 10)
-    await page.getByLabel('De (dia)').fill(today)
-    await page.getByLabel('Até (dia, inclusive)').fill(today)
+    // Typed as the analyst types them: dd/mm/aaaa.
+    const br = (day: string): string => day.split('-').reverse().join('/')
+    await page.getByRole('textbox', { name: 'De (dia)' }).fill(br(today))
+    await page.getByRole('textbox', { name: 'Até (dia, inclusive)' }).fill(br(today))
     await expect(page.getByTestId('records-count')).toHaveText('4 registros')
     const listCall = app.bridge.calls.filter((c) => c.channel === 'withdrawals:list').at(-1)
     const input = listCall?.input as { from?: string; to?: string }
     // 00:00 in São Paulo is 03:00 UTC; the end is the start of the next day, exclusive.
     expect(input.from).toBe(`${today}T00:00:00-03:00`)
     expect(input.to).toBe(`${tomorrow}T00:00:00-03:00`)
-    await page.getByLabel('Até (dia, inclusive)').fill(tomorrow)
-    await page.getByLabel('De (dia)').fill(tomorrow)
+    await page.getByRole('textbox', { name: 'Até (dia, inclusive)' }).fill(br(tomorrow))
+    await page.getByRole('textbox', { name: 'De (dia)' }).fill(br(tomorrow))
     await expect(page.getByTestId('records-count')).toHaveText('Nenhum registro')
     await expect(page.getByText('Nenhum registro com estes filtros.')).toBeVisible()
     // An inverted range is explained and not applied.
-    await page.getByLabel('Até (dia, inclusive)').fill(today)
+    await page.getByRole('textbox', { name: 'Até (dia, inclusive)' }).fill(br(today))
     await expect(page.getByText('A data final é anterior à inicial')).toBeVisible()
-    await expect(page.getByLabel('Até (dia, inclusive)')).toHaveAttribute('aria-invalid', 'true')
+    await expect(page.getByRole('textbox', { name: 'Até (dia, inclusive)' })).toHaveAttribute(
+      'aria-invalid',
+      'true',
+    )
     await expect(page.getByTestId('records-count')).toHaveText('4 registros')
     await page.getByRole('button', { name: 'Limpar filtros' }).click()
 
@@ -147,6 +154,7 @@ test.describe('100,000 records', () => {
       sandbox: {},
       beforeOpen: (file) => seedLedger(file, 100_000),
       trackerAutoStart: false,
+      startPage: 'newWithdrawal',
     },
   })
 

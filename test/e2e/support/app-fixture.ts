@@ -38,11 +38,16 @@ export interface AppOptions {
   /** Runs before the context opens the ledger (e.g. bulk seeding); gets the ledger file path. */
   beforeOpen: ((ledgerFile: string) => void) | null
   trackerAutoStart: boolean
+  /**
+   * The page to start on. The app lands on "Hoje"; most specs start on the payment form, as the app did before
+   * the home page existed, so that is the default here.
+   */
+  startPage: 'today' | 'newWithdrawal'
 }
 
 export const test = base.extend<{ appOptions: AppOptions; app: TestApp }>({
   appOptions: [
-    { language: 'pt-BR', sandbox: {}, beforeOpen: null, trackerAutoStart: true },
+    { language: 'pt-BR', sandbox: {}, beforeOpen: null, trackerAutoStart: true, startPage: 'newWithdrawal' },
     { option: true },
   ],
   app: async ({ page, appOptions }, use) => {
@@ -68,6 +73,7 @@ export const test = base.extend<{ appOptions: AppOptions; app: TestApp }>({
     })
     if (appOptions.language !== 'pt-BR') ctx.profiles.updateSettings({ language: appOptions.language })
     const bridge = await openRenderer(page, ctx.router)
+    if (appOptions.startPage !== 'today') await page.getByTestId(`nav-${appOptions.startPage}`).click()
     const off = ctx.onEvent((event, payload) => {
       bridge.emit(event, payload).catch(() => undefined)
     })

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { monotonicNow } from '../../../src/main/clock'
 import type { Cadence } from '../../../src/main/withdrawals'
 import { draft, rig, type Rig } from './helpers'
+import { reviewedCreate } from '../../main/withdrawals/reviewed'
 
 const HOUR = 3_600_000
 
@@ -53,14 +54,14 @@ describe('a one-hour backward step of the wall clock', () => {
   it('does not freeze status reads or creates', async () => {
     r = await rig()
     const rig_ = r
-    const first = await rig_.service.create(draft())
+    const first = await reviewedCreate(rig_.service, draft())
     expect(first.localState).toBe('created')
     stepBack(HOUR)
     // A status read leaves at once (the limiter's buckets are on the monotonic clock).
     const status = await rig_.client.withdrawStatus(first.remoteId as string)
     expect(status.data.id).toBe(first.remoteId)
     // A create is not refused as rate limited.
-    const second = await rig_.service.create(draft({ pixKey: 'beltrano@example.com' }))
+    const second = await reviewedCreate(rig_.service, draft({ pixKey: 'beltrano@example.com' }))
     expect(second.localState).toBe('created')
     expect(rig_.posts()).toBe(2)
   })
@@ -70,7 +71,7 @@ describe('a one-hour backward step of the wall clock', () => {
     // and the monotonic one.
     r = await rig({ service: { now: () => Date.now(), monotonic: monotonicNow, tracker: { cadence: FAST } } })
     const rig_ = r
-    const first = await rig_.service.create(draft())
+    const first = await reviewedCreate(rig_.service, draft())
     const polls = pollsOf(first.remoteId as string)
     rig_.service.tracker.start()
     await eventually('polls before the step', () => polls() >= 2)

@@ -10,73 +10,12 @@
  * The child is `node --import tsx`, not the `tsx` binary: the binary runs the script in a grandchild process that
  * a SIGKILL to its parent would orphan, still holding the POST.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
-import path from 'node:path'
-import { createInterface } from 'node:readline'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSandbox, type Sandbox } from '../../../src/main/sandbox'
 import type { WithdrawalRecord } from '../../../src/shared/withdrawal-record'
-import { REFUND_ADDRESS, rig, tempLedgerFile, waitFor, type Rig } from './helpers'
-
-const REPO = path.resolve(__dirname, '../../..')
-const CHILD = path.join(__dirname, 'fixtures', 'crash-child.ts')
-const SLOW_POST_MS = 4_000
-
-interface Child {
-  proc: ChildProcess
-  lines: string[]
-  stderr: string[]
-  exited: Promise<NodeJS.Signals | number | null>
-}
-
-function startChild(sb: Sandbox, file: string, mode: string, cents: number): Child {
-  const proc = spawn(
-    process.execPath,
-    [
-      '--no-warnings',
-      '--import',
-      'tsx',
-      CHILD,
-      sb.baseUrl,
-      sb.credentials.clientId,
-      sb.credentials.clientSecret,
-      file,
-      mode,
-      String(cents),
-      REFUND_ADDRESS,
-    ],
-    { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] },
-  )
-  const lines: string[] = []
-  const stderr: string[] = []
-  createInterface({ input: proc.stdout as NodeJS.ReadableStream }).on('line', (l) => lines.push(l))
-  createInterface({ input: proc.stderr as NodeJS.ReadableStream }).on('line', (l) => stderr.push(l))
-  const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
-    proc.on('exit', (code, signal) => resolve(signal ?? code)),
-  )
-  return { proc, lines, stderr, exited }
-}
-
-async function line(c: Child, re: RegExp): Promise<RegExpMatchArray> {
-  return waitFor(
-    `child line ${re} (stderr: ${c.stderr.join(' | ')})`,
-    () => {
-      for (const l of c.lines) {
-        const m = re.exec(l)
-        if (m) return m
-      }
-      if (c.proc.exitCode !== null) throw new Error(`child exited early: ${c.stderr.join('\n')}`)
-      return undefined
-    },
-    20_000,
-  )
-}
-
-async function kill(c: Child): Promise<void> {
-  c.proc.kill('SIGKILL')
-  expect(await c.exited).toBe('SIGKILL')
-}
+import { kill, line, SLOW_POST_MS, startChild } from './child'
+import { rig, tempLedgerFile, waitFor, type Rig } from './helpers'
 
 let sb: Sandbox
 let dir: string

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { checkLiquidAddress, generateLiquidAddress } from '../../../src/main/liquid'
 import { WithdrawalError } from '../../../src/main/withdrawals'
 import { draft, REFUND_ADDRESS, rig, sandboxWithdrawal, TAX_NUMBER, type Rig } from './helpers'
+import { reviewedCreate } from '../../main/withdrawals/reviewed'
 
 let r: Rig | undefined
 afterEach(async () => {
@@ -17,7 +18,7 @@ describe('created', () => {
   it('full create response: created with the deposit facts, payable, exact body sent', async () => {
     r = await rig()
     const quote = await r.service.quote(draft())
-    const rec = await r.service.create(draft())
+    const rec = await reviewedCreate(r.service, draft())
     expect(rec.localState).toBe('created')
     expect(rec.remoteStatus).toBe('unsent')
     expect(rec.requestId).toMatch(/\S/)
@@ -48,7 +49,7 @@ describe('created', () => {
   it('minimal create response: the deposit address comes from one status read', async () => {
     r = await rig()
     r.sb.control.setOptions({ minimalCreateResponse: true })
-    const rec = await r.service.create(draft())
+    const rec = await reviewedCreate(r.service, draft())
     expect(rec.createResponse).toEqual({ withdrawalId: rec.remoteId })
     expect(rec).toMatchObject({ localState: 'created', remoteStatus: 'unsent' })
     expect(rec.depositAddress).toBe(sandboxWithdrawal(r.sb, rec.remoteId)?.depositAddress)
@@ -66,7 +67,7 @@ describe('created', () => {
       messageCode: 'INTERNAL_ERROR',
       endpoint: 'withdraw-status',
     })
-    const rec = await r.service.create(draft())
+    const rec = await reviewedCreate(r.service, draft())
     expect(rec).toMatchObject({ localState: 'created', depositAddress: null })
     expect((await r.service.funding(rec.localId)).problem).toBe('no_deposit_address')
     const later = await r.service.refresh(rec.localId)
@@ -78,7 +79,7 @@ describe('created', () => {
 describe('rejected', () => {
   it('520 business: codes and request id kept, nothing open', async () => {
     r = await rig()
-    const rec = await r.service.create(draft({ taxNumber: '', euid: 'EU-NOBODY' }))
+    const rec = await reviewedCreate(r.service, draft({ taxNumber: '', euid: 'EU-NOBODY' }))
     expect(rec.localState).toBe('rejected')
     expect(rec.error).toMatchObject({ kind: 'business', status: 520, messageCode: 'END_USER_NOT_FOUND' })
     expect(rec.error?.requestId).toMatch(/\S/)
@@ -90,7 +91,7 @@ describe('rejected', () => {
   it('422 compliance: denial code and support reference kept', async () => {
     r = await rig()
     r.sb.control.complianceBlock(TAX_NUMBER)
-    const rec = await r.service.create(draft())
+    const rec = await reviewedCreate(r.service, draft())
     expect(rec.localState).toBe('rejected')
     expect(rec.error).toMatchObject({ kind: 'compliance', status: 422, denialCode: 'COMPLIANCE_BLOCKED' })
     expect(rec.error?.supportReference).toMatch(/\S/)
@@ -100,14 +101,14 @@ describe('rejected', () => {
   it('maintenance: rejected with its Retry-After, nothing created in the sandbox', async () => {
     r = await rig()
     r.sb.control.setMaintenance(true)
-    const rec = await r.service.create(draft())
+    const rec = await reviewedCreate(r.service, draft())
     expect(rec.localState).toBe('rejected')
     expect(rec.error).toMatchObject({ kind: 'maintenance', status: 503, retryAfterSeconds: 300 })
     expect(r.sb.control.state().withdrawals).toEqual([])
     expect(r.posts()).toBe(1)
     // The guard ignores rejected attempts: after maintenance the same intent goes through.
     r.sb.control.setMaintenance(false)
-    expect((await r.service.create(draft())).localState).toBe('created')
+    expect((await reviewedCreate(r.service, draft())).localState).toBe('created')
     expect(r.posts()).toBe(2)
   })
 })
@@ -116,7 +117,7 @@ describe('outcome_unknown, and the operator resolving it', () => {
   it('timeout after create (503 without Retry-After): the withdrawal exists; linking its id makes it created', async () => {
     r = await rig()
     r.sb.control.injectFault({ kind: 'timeout_after_create', endpoint: 'withdraw' })
-    const rec = await r.service.create(draft())
+    const rec = await reviewedCreate(r.service, draft())
     expect(rec.localState).toBe('outcome_unknown')
     expect(rec.error).toMatchObject({ kind: 'outcome_unknown', status: 503 })
     const [remote] = r.sb.control.state().withdrawals
@@ -139,11 +140,11 @@ describe('outcome_unknown, and the operator resolving it', () => {
   it('connection reset: nothing was created; declared not created, audited', async () => {
     r = await rig()
     r.sb.control.injectFault({ kind: 'reset', endpoint: 'withdraw' })
-    const rec = await r.service.create(draft())
+    const rec = await reviewedCreate(r.service, draft())
     expect(rec.localState).toBe('outcome_unknown')
     expect(r.sb.control.state().withdrawals).toEqual([])
     // Still a duplicate candidate: nobody knows yet whether it exists.
-    await expect(r.service.create(draft())).rejects.toMatchObject({ code: 'duplicate' })
+    await expect(reviewedCreate(r.service, draft())).rejects.toMatchObject({ code: 'duplicate' })
     const done = await r.service.resolveUnknown(rec.localId, { notCreated: true })
     expect(done.localState).toBe('not_created')
     const audit = r.ledger.audit({ subject: rec.localId }).rows[0]
@@ -156,18 +157,42 @@ describe('outcome_unknown, and the operator resolving it', () => {
   })
 })
 
+describe('one review, one POST (create intents)', () => {
+  it('two concurrent creates with one intent (a re-sent IPC message): exactly one POST reaches the sandbox', async () => {
+    r = await rig()
+    await reviewedCreate(r.service, draft())
+    // The second review shows the first as similar and the operator confirms it: the intent now covers one create.
+    const q = await r.service.quote(draft())
+    expect(q.duplicates).toHaveLength(1)
+    const authority = { intentId: q.intent.id, confirmedDuplicates: q.duplicates.map((d) => d.localId) }
+    const results = await Promise.allSettled([
+      r.service.create(draft(), authority),
+      r.service.create(draft(), authority),
+      r.service.create(draft(), authority),
+    ])
+    expect(results.filter((x) => x.status === 'fulfilled')).toHaveLength(1)
+    for (const x of results.filter((y) => y.status === 'rejected')) {
+      expect((x as PromiseRejectedResult).reason).toMatchObject({ code: 'intent_invalid' })
+    }
+    expect(r.posts()).toBe(2)
+    expect(r.ledger.query().rows.map((x) => x.localState)).toEqual(['created', 'created'])
+  })
+})
+
 describe('refused before anything is sent', () => {
   it('duplicate guard: same Pix key and amount within 24 h', async () => {
     r = await rig()
-    const first = await r.service.create(draft())
-    const e = await r.service.create(draft({ pixKey: 'FULANO@example.com' })).catch((x: unknown) => x)
+    const first = await reviewedCreate(r.service, draft())
+    const e = await reviewedCreate(r.service, draft({ pixKey: 'FULANO@example.com' })).catch(
+      (x: unknown) => x,
+    )
     expect(e).toBeInstanceOf(WithdrawalError)
     expect(e).toMatchObject({
       code: 'duplicate',
       duplicates: [expect.objectContaining({ localId: first.localId })],
     })
     expect(r.posts()).toBe(1)
-    const second = await r.service.create(draft(), { confirmDuplicate: true })
+    const second = await reviewedCreate(r.service, draft(), { confirm: true })
     expect(second.localState).toBe('created')
     expect(r.posts()).toBe(2)
   })
@@ -177,7 +202,7 @@ describe('refused before anything is sent', () => {
     const testnet = generateLiquidAddress('testnet').address
     const q = await r.service.quote(draft({ refundAddress: testnet }))
     expect(q.refundAddress).toMatchObject({ ok: false, reason: 'wrong_network', actualNetwork: 'testnet' })
-    await expect(r.service.create(draft({ refundAddress: testnet }))).rejects.toMatchObject({
+    await expect(reviewedCreate(r.service, draft({ refundAddress: testnet }))).rejects.toMatchObject({
       code: 'refund_address_invalid',
       reason: 'wrong_network',
     })

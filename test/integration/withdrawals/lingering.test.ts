@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { Cadence } from '../../../src/main/withdrawals'
 import type { WithdrawalRecord } from '../../../src/shared/withdrawal-record'
 import { draft, rig, waitFor, type Rig } from './helpers'
+import { reviewedCreate } from '../../main/withdrawals/reviewed'
 
 let r: Rig | undefined
 afterEach(async () => {
@@ -28,7 +29,7 @@ describe('expired, then refunded, on the real sandbox', () => {
   it('a deposit after expiry is returned and the ledger records the refund txid', async () => {
     r = await rig({ service: { tracker: { cadence: FAST } } })
     const rig_ = r
-    const rec = await rig_.service.create(draft())
+    const rec = await reviewedCreate(rig_.service, draft())
     rig_.service.tracker.start()
     rig_.sb.control.advanceClock(2 * 24 * 3600)
     await waitFor('expired', () => get(rig_, rec.localId).remoteStatus === 'expired')

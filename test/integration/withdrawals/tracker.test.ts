@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { Cadence } from '../../../src/main/withdrawals'
 import type { WithdrawalRecord } from '../../../src/shared/withdrawal-record'
 import { draft, rig, waitFor, type Rig } from './helpers'
+import { reviewedCreate } from '../../main/withdrawals/reviewed'
 
 let r: Rig | undefined
 afterEach(async () => {
@@ -31,7 +32,7 @@ describe('tracker on the real sandbox', () => {
   it('observes a funded withdrawal as sending, then sent, and stops polling it', async () => {
     r = await fastRig()
     const rig = r
-    const rec = await rig.service.create(draft())
+    const rec = await reviewedCreate(rig.service, draft())
     const changes: string[] = []
     rig.service.onChange((x) => {
       if (x.localId === rec.localId && x.remoteStatus) changes.push(x.remoteStatus)
@@ -56,7 +57,7 @@ describe('tracker on the real sandbox', () => {
   it('a refund is kept with its details and ends polling', async () => {
     r = await fastRig()
     const rig = r
-    const rec = await rig.service.create(draft({ pixKey: 'ciclano@example.com' }))
+    const rec = await reviewedCreate(rig.service, draft({ pixKey: 'ciclano@example.com' }))
     rig.service.tracker.start()
     rig.sb.control.fundWithdrawal(rec.remoteId as string, rec.depositAmountCents as number)
     rig.sb.control.settlePayout(rec.remoteId as string, 'invalid_pix_key')
@@ -75,7 +76,7 @@ describe('tracker on the real sandbox', () => {
     const rig = r
     const recs: WithdrawalRecord[] = []
     for (let i = 0; i < 5; i++)
-      recs.push(await rig.service.create(draft({ amount: { kind: 'payout', cents: 500 + i } })))
+      recs.push(await reviewedCreate(rig.service, draft({ amount: { kind: 'payout', cents: 500 + i } })))
     rig.service.tracker.start()
     for (let i = 0; i < 10; i++) await rig.service.refresh((recs[i % 5] as WithdrawalRecord).localId)
     await new Promise((x) => setTimeout(x, 1_500))

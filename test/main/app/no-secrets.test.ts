@@ -101,7 +101,10 @@ describe('no secret crosses IPC', () => {
     // Sandbox withdrawals through every withdrawal and sandbox channel.
     const quote = await call('withdrawals:quote', { draft: { ...draft(5_000), refundAddress: refund } })
     expect(quote.ok).toBe(true)
-    const created = await call('withdrawals:create', { draft: { ...draft(5_000), refundAddress: refund } })
+    const created = await call('withdrawals:create', {
+      draft: { ...draft(5_000), refundAddress: refund },
+      intentId: (quote.data as { intent: { id: string } }).intent.id,
+    })
     expect(created.ok).toBe(true)
     const localId = (created.data as { localId: string }).localId
     await call('withdrawals:get', { localId })
@@ -115,8 +118,10 @@ describe('no secret crosses IPC', () => {
     await call('sandbox:maintenance', { on: false })
 
     sandbox.control.injectFault({ kind: 'timeout_after_create', endpoint: 'withdraw' })
+    const quote2 = await call('withdrawals:quote', { draft: { ...draft(7_000), refundAddress: refund } })
     const unknown = await call('withdrawals:create', {
       draft: { ...draft(7_000), refundAddress: refund },
+      intentId: (quote2.data as { intent: { id: string } }).intent.id,
     })
     const unknownId = (unknown.data as { localId: string }).localId
     await call('withdrawals:resolveUnknown', { localId: unknownId, resolution: { notCreated: true } })

@@ -380,6 +380,8 @@ describe('exportRecords', () => {
       }),
     ).rejects.toThrow('disk full')
     expect(fs.readdirSync(dir)).toEqual([])
+    // The ledger file still opens (one owner at a time: the first ledger closes first).
+    ledger.close()
     track(openLedger(file))
   })
 })

@@ -17,8 +17,14 @@ import {
 } from '../../../src/main/api'
 import type { Ledger } from '../../../src/main/ledger'
 import { DEPIX_ASSET_ID, generateLiquidAddress } from '../../../src/main/liquid'
-import { createVerdict, createWithdrawalService, WithdrawalError } from '../../../src/main/withdrawals'
+import {
+  createVerdict,
+  createWithdrawalService,
+  INTENT_TTL_MS,
+  WithdrawalError,
+} from '../../../src/main/withdrawals'
 import { FakeClock, seedCreated, testLedger } from './helpers'
+import { reviewedCreate } from './reviewed'
 
 const REFUND = generateLiquidAddress('liquid', { confidential: false }).address
 const DEPOSIT = generateLiquidAddress('liquid').address
@@ -144,7 +150,7 @@ describe('create: what each answer leaves in the ledger', () => {
       stateAtPost = ledger.query().rows[0]?.localState
       return { withdrawalId: 'wd-9', status: 'unsent', depositAddress: DEPOSIT, depositAmountInCents: 1_100 }
     }
-    const rec = await service.create(draft())
+    const rec = await reviewedCreate(service, draft())
     expect(stateAtPost).toBe('submitting')
     expect(rec).toMatchObject({
       localState: 'created',
@@ -165,7 +171,7 @@ describe('create: what each answer leaves in the ledger', () => {
   it('minimal create response: one status read fills the deposit address', async () => {
     const { service, client } = setup()
     client.onWithdraw = { withdrawalId: 'wd-min' }
-    const rec = await service.create(draft())
+    const rec = await reviewedCreate(service, draft())
     expect(client.statusCalls).toEqual(['wd-min'])
     expect(rec).toMatchObject({ localState: 'created', depositAddress: DEPOSIT, remoteStatus: 'unsent' })
   })
@@ -174,7 +180,7 @@ describe('create: what each answer leaves in the ledger', () => {
     const { service, client } = setup()
     client.onWithdraw = { withdrawalId: 'wd-min' }
     client.onStatus = () => apiError({ kind: 'network', code: 'connect_failed', endpoint: 'withdraw-status' })
-    const rec = await service.create(draft())
+    const rec = await reviewedCreate(service, draft())
     expect(rec).toMatchObject({ localState: 'created', depositAddress: null })
     expect(await service.funding(rec.localId)).toEqual({ funding: null, problem: 'no_deposit_address' })
     client.onStatus = (id) => ({ id, status: 'unsent', depositAddress: DEPOSIT, depositAmountInCents: 1_100 })
@@ -202,7 +208,7 @@ describe('create: what each answer leaves in the ledger', () => {
   it.each(rejected)('rejected: %s (codes and request id kept)', async (_n, init) => {
     const { service, client, ledger } = setup()
     client.onWithdraw = apiError(init)
-    const rec = await service.create(draft())
+    const rec = await reviewedCreate(service, draft())
     expect(rec.localState).toBe('rejected')
     expect(rec.error).toMatchObject({ kind: init.kind, status: init.status ?? null })
     if (init.messageCode) expect(rec.error?.messageCode).toBe(init.messageCode)
@@ -228,7 +234,7 @@ describe('create: what each answer leaves in the ledger', () => {
   it.each(unknown)('outcome_unknown: %s — never resent', async (_n, failure) => {
     const { service, client, clock } = setup()
     client.onWithdraw = failure instanceof Error ? async () => Promise.reject(failure) : apiError(failure)
-    const rec = await service.create(draft())
+    const rec = await reviewedCreate(service, draft())
     expect(rec.localState).toBe('outcome_unknown')
     service.tracker.start()
     await clock.advance(60 * 60_000)
@@ -249,7 +255,7 @@ describe('create: what each answer leaves in the ledger', () => {
 
 describe('create: refusals before anything is journaled or sent', () => {
   async function refused(s: ReturnType<typeof setup>, d: WithdrawalDraft, code: string) {
-    const e = await s.service.create(d).catch((x) => x)
+    const e = await reviewedCreate(s.service, d).catch((x) => x)
     expect(e).toBeInstanceOf(WithdrawalError)
     expect(e.code).toBe(code)
     expect(s.client.posts).toEqual([])
@@ -292,41 +298,147 @@ describe('create: refusals before anything is journaled or sent', () => {
 
   it('duplicate guard: same canonical Pix key and amount in 24 h refuses unless confirmed', async () => {
     const s = setup()
-    const first = await s.service.create(draft())
-    const e = await s.service
-      .create(draft({ pixKey: 'fulano@EXAMPLE.com', taxNumber: '52998224725' }))
-      .catch((x) => x)
+    const first = await reviewedCreate(s.service, draft())
+    const e = await reviewedCreate(
+      s.service,
+      draft({ pixKey: 'fulano@EXAMPLE.com', taxNumber: '52998224725' }),
+    ).catch((x) => x)
     expect(e).toMatchObject({ code: 'duplicate' })
     expect(e.duplicates.map((d: { localId: string }) => d.localId)).toEqual([first.localId])
     expect(s.client.posts).toHaveLength(1)
     // Another amount, or the other amount kind, is not a duplicate.
-    await s.service.create(draft({ amount: { kind: 'payout', cents: 1_001 } }))
-    await s.service.create(draft({ amount: { kind: 'deposit', cents: 1_000 } }))
+    await reviewedCreate(s.service, draft({ amount: { kind: 'payout', cents: 1_001 } }))
+    await reviewedCreate(s.service, draft({ amount: { kind: 'deposit', cents: 1_000 } }))
     expect(s.client.posts).toHaveLength(3)
-    const second = await s.service.create(draft(), { confirmDuplicate: true })
+    const second = await reviewedCreate(s.service, draft(), { confirm: true })
     expect(second.flags).toContain('duplicate_confirmed')
     expect(s.client.posts).toHaveLength(4)
     // 24 h later the guard no longer fires.
     await s.clock.advance(24 * 60 * 60_000 + 1)
-    await s.service.create(draft())
+    await reviewedCreate(s.service, draft())
     expect(s.client.posts).toHaveLength(5)
   })
 
-  it('two concurrent creates of one intent: the second is refused as a duplicate', async () => {
+  it('two reviews of the same withdrawal, created concurrently: the second is refused as new since its review', async () => {
     const s = setup()
-    const a = s.service.create(draft())
-    const b = s.service.create(draft()).catch((x) => x)
+    const a = reviewedCreate(s.service, draft())
+    const b = reviewedCreate(s.service, draft()).catch((x) => x)
     expect((await a).localState).toBe('created')
-    expect(await b).toMatchObject({ code: 'duplicate' })
+    expect(await b).toMatchObject({ code: 'duplicate_since_review' })
     expect(s.client.posts).toHaveLength(1)
   })
 
   it('a rejected attempt does not count as a duplicate', async () => {
     const s = setup()
     s.client.onWithdraw = apiError({ kind: 'business', status: 520 })
-    await s.service.create(draft())
+    await reviewedCreate(s.service, draft())
     s.client.onWithdraw = { withdrawalId: 'wd-2', depositAddress: DEPOSIT }
-    expect((await s.service.create(draft())).localState).toBe('created')
+    expect((await reviewedCreate(s.service, draft())).localState).toBe('created')
+  })
+})
+
+describe('create intents: one review authorises one POST', () => {
+  const authority = (q: { intent: { id: string }; duplicates: Array<{ localId: string }> }) => ({
+    intentId: q.intent.id,
+    confirmedDuplicates: q.duplicates.map((d) => d.localId),
+  })
+
+  it('one intent, two concurrent creates: exactly one POST, the second is refused as used', async () => {
+    const s = setup()
+    const q = await s.service.quote(draft())
+    const results = await Promise.allSettled([
+      s.service.create(draft(), authority(q)),
+      s.service.create(draft(), authority(q)),
+    ])
+    expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected'])
+    const refusal = results.find((r) => r.status === 'rejected') as PromiseRejectedResult
+    expect(refusal.reason).toMatchObject({ code: 'intent_invalid' })
+    expect(s.client.posts).toHaveLength(1)
+    expect(s.ledger.query().total).toBe(1)
+  })
+
+  it('an intent is used once: a later create with it is refused and sends nothing', async () => {
+    const s = setup()
+    const q = await s.service.quote(draft())
+    expect((await s.service.create(draft(), authority(q))).localState).toBe('created')
+    await expect(
+      s.service.create(draft(), { ...authority(q), confirmedDuplicates: [] }),
+    ).rejects.toMatchObject({ code: 'intent_invalid' })
+    expect(s.client.posts).toHaveLength(1)
+  })
+
+  it('no intent, an invented one, or one of another service (profile) is refused', async () => {
+    const s = setup()
+    const other = setup()
+    const q = await other.service.quote(draft())
+    for (const intentId of ['', 'made-up', q.intent.id]) {
+      await expect(s.service.create(draft(), { intentId })).rejects.toMatchObject({ code: 'intent_invalid' })
+    }
+    expect(s.client.posts).toEqual([])
+    expect(s.ledger.query().total).toBe(0)
+  })
+
+  it('an intent expires (monotonic clock) and binds the exact body', async () => {
+    const s = setup()
+    const q = await s.service.quote(draft())
+    expect(q.intent.expiresInSeconds).toBe(INTENT_TTL_MS / 1000)
+    await expect(
+      s.service.create(draft({ amount: { kind: 'payout', cents: 1_001 } }), authority(q)),
+    ).rejects.toMatchObject({ code: 'intent_mismatch' })
+    // Another spelling of the same body (key case, tax-id punctuation) is the same request.
+    const same = draft({ pixKey: 'FULANO@example.com', taxNumber: '52998224725' })
+    const q2 = await s.service.quote(draft())
+    expect((await s.service.create(same, authority(q2))).localState).toBe('created')
+    const q3 = await s.service.quote(draft({ pixKey: 'beltrano@example.com' }))
+    await s.clock.advance(INTENT_TTL_MS)
+    await expect(
+      s.service.create(draft({ pixKey: 'beltrano@example.com' }), authority(q3)),
+    ).rejects.toMatchObject({ code: 'intent_expired' })
+    expect(s.client.posts).toHaveLength(1)
+  })
+
+  it('a similar record that appeared since the review, still submitting, is refused even if "confirmed"', async () => {
+    const s = setup()
+    let release: () => void = () => undefined
+    s.client.onWithdraw = () =>
+      new Promise((resolve) => {
+        release = () => resolve({ withdrawalId: 'wd-slow', depositAddress: DEPOSIT })
+      })
+    const mine = await s.service.quote(draft())
+    expect(mine.duplicates).toEqual([])
+    const other = await s.service.quote(draft())
+    const first = s.service.create(draft(), authority(other))
+    const inFlight = s.ledger.query().rows[0]
+    expect(inFlight?.localState).toBe('submitting')
+    const e = await s.service
+      .create(draft(), { intentId: mine.intent.id, confirmedDuplicates: [inFlight!.localId] })
+      .catch((x) => x)
+    expect(e).toMatchObject({ code: 'duplicate_since_review' })
+    expect(e.duplicates.map((d: { localId: string }) => d.localId)).toEqual([inFlight!.localId])
+    // Voided: the operator must look at the new list in a fresh review.
+    await expect(s.service.create(draft(), authority(mine))).rejects.toMatchObject({ code: 'intent_invalid' })
+    release()
+    expect((await first).localState).toBe('created')
+    s.client.onWithdraw = { withdrawalId: 'wd-2', depositAddress: DEPOSIT }
+    expect(s.client.posts).toHaveLength(1)
+    // A fresh review names it; confirming it creates, flagged.
+    const again = await s.service.quote(draft())
+    expect(again.duplicates.map((d) => d.localId)).toEqual([inFlight!.localId])
+    await expect(
+      s.service.create(draft(), { intentId: again.intent.id, confirmedDuplicates: [] }),
+    ).rejects.toMatchObject({ code: 'duplicate' })
+    const second = await s.service.create(draft(), authority(again))
+    expect(second.flags).toContain('duplicate_confirmed')
+    expect(s.client.posts).toHaveLength(2)
+  })
+
+  it('a refusal before the journal (no session) leaves the intent usable', async () => {
+    const s = setup()
+    const q = await s.service.quote(draft())
+    s.client.signedIn = false
+    await expect(s.service.create(draft(), authority(q))).rejects.toMatchObject({ code: 'not_signed_in' })
+    s.client.signedIn = true
+    expect((await s.service.create(draft(), authority(q))).localState).toBe('created')
   })
 })
 
@@ -343,7 +455,7 @@ describe('deposit address and funding', () => {
         depositAddress: bad,
         depositAmountInCents: 1_100,
       }
-      const rec = await s.service.create(draft())
+      const rec = await reviewedCreate(s.service, draft())
       expect(rec.localState).toBe('created')
       expect(rec.flags).toContain(RECORD_FLAGS.depositAddressInvalid)
       expect(await s.service.funding(rec.localId)).toEqual({
@@ -359,7 +471,7 @@ describe('deposit address and funding', () => {
     s.client.onWithdraw = { withdrawalId: 'wd-min' }
     s.client.onStatus = () =>
       apiError({ kind: 'network', code: 'connect_failed', endpoint: 'withdraw-status' })
-    const rec = await s.service.create(draft())
+    const rec = await reviewedCreate(s.service, draft())
     s.client.onStatus = (id) => ({
       id,
       status: 'unsent',
@@ -380,7 +492,7 @@ describe('deposit address and funding', () => {
       depositAmountInCents: 1_102,
       expiration: '2999-01-01T00:00:00.000Z',
     }
-    const rec = await s.service.create(draft())
+    const rec = await reviewedCreate(s.service, draft())
     const { funding, problem } = await s.service.funding(rec.localId)
     expect(problem).toBeNull()
     expect(funding).toMatchObject({
@@ -401,7 +513,7 @@ describe('deposit address and funding', () => {
   it('funding problems: not created, processing, terminal, expired, changed address', async () => {
     const s = setup()
     s.client.onWithdraw = apiError({ kind: 'business', status: 520 })
-    const rejected = await s.service.create(draft())
+    const rejected = await reviewedCreate(s.service, draft())
     expect((await s.service.funding(rejected.localId)).problem).toBe('not_created')
 
     const statuses: Array<[Record<string, unknown>, string]> = [
@@ -432,7 +544,7 @@ describe('deposit address and funding', () => {
 describe('operator actions', () => {
   async function unknownRecord(s: ReturnType<typeof setup>, cents = 1_000) {
     s.client.onWithdraw = apiError({ kind: 'outcome_unknown', status: 503 })
-    const rec = await s.service.create(draft({ amount: { kind: 'payout', cents } }))
+    const rec = await reviewedCreate(s.service, draft({ amount: { kind: 'payout', cents } }))
     expect(rec.localState).toBe('outcome_unknown')
     return rec
   }
@@ -485,7 +597,7 @@ describe('operator actions', () => {
 
   it('refuses an id already linked to another record', async () => {
     const s = setup()
-    const created = await s.service.create(draft({ amount: { kind: 'payout', cents: 2_000 } }))
+    const created = await reviewedCreate(s.service, draft({ amount: { kind: 'payout', cents: 2_000 } }))
     const rec = await unknownRecord(s)
     await expect(
       s.service.resolveUnknown(rec.localId, { withdrawalId: created.remoteId as string }),
@@ -508,12 +620,12 @@ describe('operator actions', () => {
       code: 'illegal_state',
     })
     s.client.onWithdraw = { withdrawalId: 'wd-again', depositAddress: DEPOSIT }
-    expect((await s.service.create(draft())).localState).toBe('created')
+    expect((await reviewedCreate(s.service, draft())).localState).toBe('created')
   })
 
   it('markFunded: audited, makes the record hot, refuses records that are not created', async () => {
     const s = setup()
-    const rec = await s.service.create(draft())
+    const rec = await reviewedCreate(s.service, draft())
     const changes: string[] = []
     s.service.onChange((r) => changes.push(r.localId))
     const funded = s.service.markFunded(rec.localId, { txId: ' abc ' })
@@ -558,6 +670,35 @@ describe('operator actions', () => {
     expect(ledger.get(rec.localId)?.localState).toBe('outcome_unknown')
   })
 
+  it('a second service on the same ledger (profile switch) does not recover: an in-flight create stays its own', async () => {
+    const s = setup()
+    let release: () => void = () => undefined
+    s.client.onWithdraw = () =>
+      new Promise((resolve) => {
+        release = () => resolve({ withdrawalId: 'wd-held', depositAddress: DEPOSIT })
+      })
+    const pending = reviewedCreate(s.service, draft())
+    await new Promise((r) => setImmediate(r))
+    expect(s.service.creating()).toBe(1)
+    const inFlight = s.ledger.query().rows[0]!
+    expect(inFlight.localState).toBe('submitting')
+    createWithdrawalService({
+      ledger: s.ledger,
+      client: new StubClient().asClient(),
+      operator: 'ana',
+      network: 'liquid',
+      profile: 'live-1',
+      timers: s.clock,
+      now: s.clock.now,
+    })
+    expect(s.ledger.get(inFlight.localId)?.localState).toBe('submitting')
+    const settled = s.service.createsSettled()
+    release()
+    await settled
+    expect(s.service.creating()).toBe(0)
+    expect(await pending).toMatchObject({ localState: 'created', remoteId: 'wd-held' })
+  })
+
   it('refresh refuses records without a withdrawal id and records of another profile', async () => {
     const s = setup()
     const rec = await unknownRecord(s)
@@ -575,7 +716,7 @@ describe('test seam', () => {
         throw new Error('abort')
       },
     })
-    const rec = await s.service.create(draft())
+    const rec = await reviewedCreate(s.service, draft())
     expect(rec).toMatchObject({ localState: 'rejected', error: { kind: 'aborted_before_send' } })
     expect(s.client.posts).toEqual([])
   })

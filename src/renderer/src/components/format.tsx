@@ -6,6 +6,7 @@
 import { useTranslation } from 'react-i18next'
 import { formatBRL, formatDePix } from '../../../shared/money'
 import { currentLanguage } from '../i18n'
+import { shortDateTime } from './layout/deadline'
 
 export const DISPLAY_TIME_ZONE = 'America/Sao_Paulo'
 
@@ -37,12 +38,18 @@ export function formatDateTime(iso: string, lang: 'pt-BR' | 'en'): string {
 }
 
 /** A timestamp in São Paulo time, the zone named, the raw ISO value on hover. */
-export function DateTime({ iso }: { iso: string | null | undefined }): React.JSX.Element {
+export function DateTime({
+  iso,
+  short,
+}: {
+  iso: string | null | undefined
+  short?: boolean
+}): React.JSX.Element {
   const { t } = useTranslation()
   if (!iso) return <span>—</span>
   return (
     <time dateTime={iso} title={`${iso} (${t('time.zone')})`}>
-      {formatDateTime(iso, currentLanguage())}
+      {short ? shortDateTime(iso, currentLanguage(), true) : formatDateTime(iso, currentLanguage())}
     </time>
   )
 }

@@ -10,6 +10,8 @@ import type { WithdrawalRecord } from '../../../shared/withdrawal-record'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { DateTime } from '../components/format'
 import { FundingInstructions } from '../components/funding/FundingInstructions'
+import { RecordLead } from '../components/layout/LeadSentence'
+import { TechnicalDetails } from '../components/layout/TechnicalDetails'
 import { MarkFundedForm } from '../components/funding/MarkFundedForm'
 import { RemoteOutcome } from '../components/funding/RemoteOutcome'
 import { StatusBadge } from '../components/StatusBadge'
@@ -20,10 +22,20 @@ import { useRoute } from '../stores/route'
 /** Problems about the address itself: money sent anyway could be lost, so they are errors, not notes. */
 const ADDRESS_PROBLEMS = new Set(['deposit_address_invalid', 'deposit_address_changed', 'no_deposit_address'])
 
+/** Nothing to send because the payment moved on: the lead sentence says what happened, so this is quiet. */
+const QUIET_PROBLEMS = new Set(['terminal', 'not_awaiting_funding', 'not_created'])
+
 function FundingProblem({ problem }: { problem: string }): React.JSX.Element {
   const { t, i18n } = useTranslation('funding')
   const known = i18n.exists(`funding:problems.${problem}`)
   const loud = ADDRESS_PROBLEMS.has(problem) || !known
+  if (known && QUIET_PROBLEMS.has(problem)) {
+    return (
+      <p className="funding-status-note" data-testid="funding-problem" data-problem={problem}>
+        {t(`problems.${problem}`)}
+      </p>
+    )
+  }
   return (
     <div
       className={`alert ${loud ? 'alert-error' : 'alert-warn'}`}
@@ -124,15 +136,7 @@ export function FundingPage({ localId }: { localId: string }): React.JSX.Element
       {!detail && !error && <p>{t('loading')}</p>}
       {detail && record && (
         <>
-          <p className="field-hint">
-            {t('summary', { pixKey: record.pixKey })} <DateTime iso={record.createdAt} />
-            {record.remoteId && (
-              <>
-                {' · '}
-                {t('remoteId')}: <code className="mono">{record.remoteId}</code>
-              </>
-            )}
-          </p>
+          <RecordLead record={record} funding={detail.funding} />
           <StatusLine record={record} onRefreshed={() => void load()} />
           {detail.fundingProblem !== null || detail.funding === null ? (
             <FundingProblem problem={detail.fundingProblem ?? 'no_instructions'} />
@@ -148,6 +152,24 @@ export function FundingPage({ localId }: { localId: string }): React.JSX.Element
             </>
           )}
           <RemoteOutcome record={record} />
+          <TechnicalDetails>
+            <dl>
+              <dt>{t('remoteId')}</dt>
+              <dd>{record.remoteId ? <code className="mono">{record.remoteId}</code> : '—'}</dd>
+              <dt>{t('summary', { pixKey: record.pixKey })}</dt>
+              <dd>
+                <DateTime iso={record.createdAt} />
+              </dd>
+              {detail.funding && (
+                <>
+                  <dt>{t('instructions.asset')}</dt>
+                  <dd>
+                    <code className="mono">{detail.funding.assetId}</code>
+                  </dd>
+                </>
+              )}
+            </dl>
+          </TechnicalDetails>
           <div className="actions">
             <button type="button" className="btn" onClick={() => go({ page: 'detail', localId })}>
               {t('openDetail')}

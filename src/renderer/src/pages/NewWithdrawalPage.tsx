@@ -28,6 +28,15 @@ import { call } from '../ipc'
 import { useApp } from '../stores/app'
 import { useRoute } from '../stores/route'
 
+/** Refusals of create that a fresh review answers (main's create-intent rules). */
+const REVIEW_AGAIN = new Set([
+  'duplicate',
+  'duplicate_since_review',
+  'intent_invalid',
+  'intent_expired',
+  'intent_mismatch',
+])
+
 type Step =
   | { step: 'form' }
   | { step: 'review'; quote: WithdrawalQuote; draft: WithdrawalDraft; version: number }
@@ -90,14 +99,20 @@ export function NewWithdrawalPage(): React.JSX.Element {
     }))
   }
 
-  const create = async (draft: WithdrawalDraft, confirmDuplicate: boolean): Promise<void> => {
+  const create = async (
+    draft: WithdrawalDraft,
+    quoted: WithdrawalQuote,
+    confirmDuplicate: boolean,
+  ): Promise<void> => {
     if (inFlight.current) return
     inFlight.current = true
     setCreating(true)
     setReviewError(null)
+    // The review's one-use intent, and exactly the similar records this review showed and the operator confirmed.
     const r = await call('withdrawals:create', {
       draft,
-      ...(confirmDuplicate ? { confirmDuplicate: true } : {}),
+      intentId: quoted.intent.id,
+      ...(confirmDuplicate ? { confirmedDuplicates: quoted.duplicates.map((d) => d.localId) } : {}),
     })
     if (r.ok && r.data.localState === 'created') {
       // Stays "in flight" on purpose: the page is leaving, nothing more may be sent from it.
@@ -114,8 +129,9 @@ export function NewWithdrawalPage(): React.JSX.Element {
     if (r.error.code === 'outcome_unknown') {
       return setState({ step: 'unknown', record: null, requestId: r.error.requestId ?? null })
     }
-    if (r.error.code === 'duplicate') {
-      // Something similar appeared since the review: show the fresh list and ask again.
+    if (REVIEW_AGAIN.has(r.error.code)) {
+      // Something similar appeared since the review, or the review is spent or stale: show a fresh review (its
+      // list and a new intent) and ask again. Nothing was sent.
       setReviewError(withAreaMessage(r.error, 'withdrawal'))
       return quote(draft)
     }
@@ -154,7 +170,7 @@ export function NewWithdrawalPage(): React.JSX.Element {
           creating={creating}
           error={reviewError}
           onBack={backToForm}
-          onConfirm={(confirmDuplicate) => void create(state.draft, confirmDuplicate)}
+          onConfirm={(confirmDuplicate) => void create(state.draft, state.quote, confirmDuplicate)}
         />
       )}
       {state.step === 'unknown' && (

@@ -9,7 +9,7 @@ import { formatBRL } from '../../../shared/money'
 import type { WithdrawalRecord } from '../../../shared/withdrawal-record'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { DateTime, formatDateTime } from '../components/format'
-import { StatusBadge } from '../components/StatusBadge'
+import { badgeModel, StatusBadge } from '../components/StatusBadge'
 import { withAreaMessage } from '../components/withdrawal-form/error-text'
 import { currentLanguage } from '../i18n'
 import { call, useEvent } from '../ipc'
@@ -24,10 +24,14 @@ const FUND_MODES: readonly FundMode[] = ['exact', 'over_tolerance', 'under_toler
 const OUTCOMES: readonly Outcome[] = ['sent', 'invalid_pix_key', 'key_tax_mismatch', 'processor_failure']
 const LIST_LIMIT = 50
 
-function optionText(r: WithdrawalRecord, lang: 'pt-BR' | 'en'): string {
-  const status = r.remoteStatus ?? r.localState
+/** One picker line; the status in words (an unknown one as sent, since an <option> cannot hold a badge). */
+function optionText(
+  r: WithdrawalRecord,
+  lang: 'pt-BR' | 'en',
+  statusWords: (r: WithdrawalRecord) => string,
+): string {
   const cents = r.depositAmountCents ?? r.amountCents
-  return `${formatDateTime(r.createdAt, lang)} · ${r.pixKey} · ${formatBRL(cents, lang)} · ${status}`
+  return `${formatDateTime(r.createdAt, lang)} · ${r.pixKey} · ${formatBRL(cents, lang)} · ${statusWords(r)}`
 }
 
 function WithdrawalPicker({
@@ -37,8 +41,12 @@ function WithdrawalPicker({
   selected: string
   onSelect: (localId: string, record: WithdrawalRecord | undefined) => void
 }): React.JSX.Element {
-  const { t } = useTranslation('sandbox')
+  const { t } = useTranslation(['sandbox', 'status'])
   const lang = currentLanguage()
+  const statusWords = (r: WithdrawalRecord): string => {
+    const m = badgeModel(r.remoteStatus, r.localState, r.refund !== null)
+    return m.label.kind === 'raw' ? m.label.text : t(`status:${m.label.kind}.${m.label.key}`)
+  }
   const [onlyCreated, setOnlyCreated] = useState(true)
   const [rows, setRows] = useState<WithdrawalRecord[]>([])
   const [error, setError] = useState<IpcError | null>(null)
@@ -84,7 +92,7 @@ function WithdrawalPicker({
           {rows.length === 0 && <option value="">{t('pick.none')}</option>}
           {rows.map((r) => (
             <option key={r.localId} value={r.localId}>
-              {optionText(r, lang)}
+              {optionText(r, lang, statusWords)}
             </option>
           ))}
         </select>

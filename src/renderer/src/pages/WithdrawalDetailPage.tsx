@@ -8,7 +8,7 @@ import type { IpcError } from '../../../shared/contract'
 import type { WithdrawalRecord } from '../../../shared/withdrawal-record'
 import { FlagAlerts, FundingStatus, UnknownOutcomeNotice } from '../components/detail/RecordAlerts'
 import { PayoutInfo } from '../components/detail/PayoutInfo'
-import { RecordSummary } from '../components/detail/RecordSummary'
+import { RecordSummary, RecordTechnicalFacts } from '../components/detail/RecordSummary'
 import { RefundInfo } from '../components/detail/RefundInfo'
 import { RequestInfo } from '../components/detail/RequestInfo'
 import { ResolveUnknownDialog } from '../components/detail/ResolveUnknownDialog'
@@ -17,7 +17,10 @@ import { useWithdrawalDetail } from '../components/detail/useWithdrawalDetail'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { formatDateTime } from '../components/format'
 import { shortId } from '../components/records-table/columns'
-import { StatusBadge } from '../components/StatusBadge'
+import { leadKind, RecordLead } from '../components/layout/LeadSentence'
+import { payeeOf, payeeText, payoutCentsOf } from '../components/layout/payee'
+import { TechnicalDetails } from '../components/layout/TechnicalDetails'
+import { formatBRL } from '../../../shared/money'
 import { currentLanguage } from '../i18n'
 import { call } from '../ipc'
 import { useApp } from '../stores/app'
@@ -79,16 +82,23 @@ function CheckNow({ record, onDone }: { record: WithdrawalRecord; onDone: () => 
 }
 
 export function WithdrawalDetailPage({ localId }: { localId: string }): React.JSX.Element {
-  const { t } = useTranslation('detail')
+  const { t } = useTranslation(['detail', 'layout'])
   const go = useRoute((s) => s.go)
   const network = useApp((s) => s.info?.network)
   const { detail, error, reload } = useWithdrawalDetail(localId)
   const [resolving, setResolving] = useState(false)
   const [resolved, setResolved] = useState<{ how: 'linked' | 'notCreated'; id: string | null } | null>(null)
 
+  const lang = currentLanguage()
+  const titled = detail?.record
+  const payout = titled ? (payoutCentsOf(titled) ?? titled.amountCents) : null
   const header = (
     <div className="page-head">
-      <h2 id="detail-title">{t('title', { id: shortId(localId) })}</h2>
+      <h2 id="detail-title">
+        {titled && payout !== null
+          ? t('layout:detail.title', { amount: formatBRL(payout, lang), payee: payeeText(payeeOf(titled)) })
+          : t('title', { id: shortId(localId) })}
+      </h2>
       <button type="button" className="btn" onClick={() => go({ page: 'withdrawals' })}>
         <span aria-hidden="true">← </span>
         {t('back')}
@@ -116,9 +126,7 @@ export function WithdrawalDetailPage({ localId }: { localId: string }): React.JS
   return (
     <section className="page page-detail" aria-labelledby="detail-title" data-local-id={r.localId}>
       {header}
-      <p className="detail-status">
-        <StatusBadge status={r.remoteStatus} localState={r.localState} hasRefund={r.refund !== null} />
-      </p>
+      <RecordLead record={r} funding={detail.funding} />
       {error && <ErrorNotice error={error} />}
       {resolved && (
         <div className="alert alert-ok" role="status" data-testid="resolved-notice">
@@ -135,9 +143,11 @@ export function WithdrawalDetailPage({ localId }: { localId: string }): React.JS
       <Section id="detail-summary" title={t('sections.summary')}>
         <RecordSummary record={r} />
       </Section>
-      <Section id="detail-payout" title={t('sections.payout')}>
-        <PayoutInfo record={r} network={network} />
-      </Section>
+      {(leadKind(r) === 'paid' || leadKind(r) === 'processing' || payeeOf(r).name !== null) && (
+        <Section id="detail-payout" title={t('sections.payout')}>
+          <PayoutInfo record={r} network={network} />
+        </Section>
+      )}
       {r.refund && (
         <Section id="detail-refund" title={t('sections.refund')}>
           <RefundInfo refund={r.refund} network={network} />
@@ -146,9 +156,11 @@ export function WithdrawalDetailPage({ localId }: { localId: string }): React.JS
       <Section id="detail-timeline" title={t('sections.timeline')}>
         <StatusTimeline observations={detail.observations} />
       </Section>
-      <Section id="detail-request" title={t('sections.request')}>
+      <TechnicalDetails>
+        <RecordTechnicalFacts record={r} />
+        <h4>{t('sections.request')}</h4>
         <RequestInfo record={r} />
-      </Section>
+      </TechnicalDetails>
 
       {resolving && (
         <ResolveUnknownDialog

@@ -14,7 +14,6 @@ export function WithdrawalsPage(): React.JSX.Element {
           {t('newWithdrawal')}
         </button>
       </div>
-      <p>{t('intro')}</p>
       <RecordsTable
         tableId="withdrawals"
         source="withdrawals:list"

@@ -1,6 +1,7 @@
 import { create } from 'zustand'
 
 export type Route =
+  | { page: 'today' }
   | { page: 'newWithdrawal' }
   | { page: 'funding'; localId: string }
   | { page: 'withdrawals' }
@@ -11,7 +12,15 @@ export type Route =
   | { page: 'sandbox' }
 
 /** Top-level pages in the navigation, in order. */
-export const NAV_PAGES = ['newWithdrawal', 'withdrawals', 'records', 'review', 'settings', 'sandbox'] as const
+export const NAV_PAGES = [
+  'today',
+  'newWithdrawal',
+  'withdrawals',
+  'records',
+  'review',
+  'settings',
+  'sandbox',
+] as const
 export type NavPage = (typeof NAV_PAGES)[number]
 
 interface RouteState {
@@ -20,6 +29,7 @@ interface RouteState {
 }
 
 export const useRoute = create<RouteState>((set) => ({
-  route: { page: 'newWithdrawal' },
+  // The home page: what needs the analyst now and what was paid today.
+  route: { page: 'today' },
   go: (route) => set({ route }),
 }))

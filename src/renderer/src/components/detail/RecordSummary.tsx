@@ -1,13 +1,25 @@
-/** The facts of one record an operator checks first: status, amounts, key, receiver, times, deposit. */
+/**
+ * The facts of one record an analyst checks: payee, key, amounts, times, deposit. Raw states and codes are in
+ * `RecordTechnicalFacts` (under "Detalhes técnicos"). A record that ended without paying anyone (returned,
+ * expired, not created) shows no payout amount and no "payee: not yet".
+ */
 import { useTranslation } from 'react-i18next'
 import type { WithdrawalRecord } from '../../../../shared/withdrawal-record'
 import { CopyButton } from '../CopyButton'
+import { AddressGroups } from '../funding/FundingInstructions'
 import { Brl, DateTime, DePix } from '../format'
+import { leadKind } from '../layout/LeadSentence'
+import { payeeOf } from '../layout/payee'
 import { StatusBadge } from '../StatusBadge'
+
+/** Kinds of record where a payout can still happen or has happened. */
+const PAYING = new Set(['awaiting', 'processing', 'paid', 'other', 'unknownOutcome'])
 
 export function RecordSummary({ record }: { record: WithdrawalRecord }): React.JSX.Element {
   const { t } = useTranslation(['detail', 'status'])
   const r = record
+  const paying = PAYING.has(leadKind(r))
+  const payee = payeeOf(r)
   const notYet = <span className="field-hint">{t('facts.notYet')}</span>
   return (
     <dl data-testid="record-summary">
@@ -15,45 +27,41 @@ export function RecordSummary({ record }: { record: WithdrawalRecord }): React.J
       <dd>
         <StatusBadge status={r.remoteStatus} localState={r.localState} hasRefund={r.refund !== null} />
       </dd>
-      <dt>{t('facts.localState')}</dt>
-      <dd>
-        {t(`status:state.${r.localState}`, {
-          defaultValue: t('status:unknownStatus', { code: r.localState }),
-        })}
-      </dd>
-      <dt>{t('facts.remoteStatus')}</dt>
-      <dd>
-        {r.remoteStatus ? <code data-testid="remote-status-raw">{r.remoteStatus}</code> : t('facts.noStatus')}
-      </dd>
+      {(payee.name || paying) && (
+        <>
+          <dt>{t('facts.receiverName')}</dt>
+          <dd>{payee.name ?? notYet}</dd>
+        </>
+      )}
       <dt>{t('facts.pixKey')}</dt>
       <dd>
         <code className="mono">{r.pixKey}</code> <CopyButton text={r.pixKey} />
       </dd>
-      <dt>{t('facts.receiverName')}</dt>
-      <dd>{r.receiverName ?? notYet}</dd>
+      {payee.taxNumber && (
+        <>
+          <dt>{t('withdrawal:review.taxNumber')}</dt>
+          <dd className="mono">{payee.taxNumber}</dd>
+        </>
+      )}
       <dt>{t('facts.requested')}</dt>
       <dd>
         <Brl cents={r.amountCents} /> ({t(`amountKind.${r.amountKind}`)})
       </dd>
       <dt>{t('facts.deposit')}</dt>
       <dd>{r.depositAmountCents === null ? notYet : <DePix cents={r.depositAmountCents} />}</dd>
-      <dt>{t('facts.payout')}</dt>
-      <dd>
-        {r.payoutAmountCents === null ? notYet : <Brl cents={r.payoutAmountCents} />}{' '}
-        <span className="field-hint">{t('facts.payoutHint')}</span>
-      </dd>
+      {paying && (
+        <>
+          <dt>{t('facts.payout')}</dt>
+          <dd>
+            {r.payoutAmountCents === null ? notYet : <Brl cents={r.payoutAmountCents} />}{' '}
+            <span className="field-hint">{t('facts.payoutHint')}</span>
+          </dd>
+        </>
+      )}
       <dt>{t('facts.createdAt')}</dt>
       <dd>
         <DateTime iso={r.createdAt} />
       </dd>
-      <dt>{t('facts.updatedAt')}</dt>
-      <dd>
-        <DateTime iso={r.updatedAt} />
-      </dd>
-      <dt>{t('facts.remoteStatusAt')}</dt>
-      <dd>{r.remoteStatusAt ? <DateTime iso={r.remoteStatusAt} /> : notYet}</dd>
-      <dt>{t('facts.remoteCheckedAt')}</dt>
-      <dd>{r.remoteCheckedAt ? <DateTime iso={r.remoteCheckedAt} /> : notYet}</dd>
       {r.expiration && (
         <>
           <dt>{t('facts.expiration')}</dt>
@@ -66,7 +74,7 @@ export function RecordSummary({ record }: { record: WithdrawalRecord }): React.J
         <>
           <dt>{t('facts.depositAddress')}</dt>
           <dd>
-            <code className="mono">{r.depositAddress}</code>
+            <AddressGroups address={r.depositAddress} />
           </dd>
         </>
       )}
@@ -78,6 +86,37 @@ export function RecordSummary({ record }: { record: WithdrawalRecord }): React.J
           </dd>
         </>
       )}
+      <dt>{t('facts.profile')}</dt>
+      <dd>{r.profile}</dd>
+      <dt>{t('facts.operator')}</dt>
+      <dd>{r.operator}</dd>
+    </dl>
+  )
+}
+
+/** What support asks for: raw states, every timestamp, the funding transaction. */
+export function RecordTechnicalFacts({ record }: { record: WithdrawalRecord }): React.JSX.Element {
+  const { t } = useTranslation(['detail', 'status'])
+  const r = record
+  const notYet = <span className="field-hint">{t('facts.notYet')}</span>
+  return (
+    <dl data-testid="record-technical">
+      <dt>{t('facts.localState')}</dt>
+      <dd>
+        {t(`status:state.${r.localState}`, { defaultValue: r.localState })} (<code>{r.localState}</code>)
+      </dd>
+      <dt>{t('facts.remoteStatus')}</dt>
+      <dd>
+        {r.remoteStatus ? <code data-testid="remote-status-raw">{r.remoteStatus}</code> : t('facts.noStatus')}
+      </dd>
+      <dt>{t('facts.updatedAt')}</dt>
+      <dd>
+        <DateTime iso={r.updatedAt} />
+      </dd>
+      <dt>{t('facts.remoteStatusAt')}</dt>
+      <dd>{r.remoteStatusAt ? <DateTime iso={r.remoteStatusAt} /> : notYet}</dd>
+      <dt>{t('facts.remoteCheckedAt')}</dt>
+      <dd>{r.remoteCheckedAt ? <DateTime iso={r.remoteCheckedAt} /> : notYet}</dd>
       {r.fundingTxId && (
         <>
           <dt>{t('facts.fundingTxId')}</dt>
@@ -86,10 +125,6 @@ export function RecordSummary({ record }: { record: WithdrawalRecord }): React.J
           </dd>
         </>
       )}
-      <dt>{t('facts.profile')}</dt>
-      <dd>{r.profile}</dd>
-      <dt>{t('facts.operator')}</dt>
-      <dd>{r.operator}</dd>
     </dl>
   )
 }

@@ -21,6 +21,7 @@ export function StatusTimeline({
   observations: readonly StatusObservation[]
 }): React.JSX.Element {
   const { t } = useTranslation('detail')
+  const { t: tl } = useTranslation('layout')
   if (observations.length === 0) return <p>{t('timeline.empty')}</p>
   return (
     <ol className="timeline" data-testid="status-timeline">
@@ -41,31 +42,30 @@ export function StatusTimeline({
                 <StatusBadge status={o.remoteStatus} localState="created" hasRefund={hasRefund} />
               )}
             </div>
-            <dl className="timeline-facts">
-              <dt>{t('timeline.rawStatus')}</dt>
-              <dd>
-                <code>{o.remoteStatus === '' ? '""' : o.remoteStatus}</code>
-              </dd>
-              {o.requestId && (
-                <>
-                  <dt>{t('timeline.requestId')}</dt>
-                  <dd>
-                    <code className="mono">{o.requestId}</code> <CopyButton text={o.requestId} />
-                  </dd>
-                </>
-              )}
-            </dl>
             {!o.applied && (
               <p className="not-applied">
                 <strong>{t('timeline.notApplied')}</strong>
               </p>
             )}
-            {o.body && (
-              <details>
-                <summary>{t('timeline.body')}</summary>
-                <pre className="raw-json">{prettyJson(o.body)}</pre>
-              </details>
-            )}
+            {/* The raw status, request id and body are for support: one collapsed "Detalhes técnicos" each. */}
+            <details className="timeline-technical" data-technical="">
+              <summary>{tl('technical.summary')}</summary>
+              <dl className="timeline-facts">
+                <dt>{t('timeline.rawStatus')}</dt>
+                <dd>
+                  <code>{o.remoteStatus === '' ? '""' : o.remoteStatus}</code>
+                </dd>
+                {o.requestId && (
+                  <>
+                    <dt>{t('timeline.requestId')}</dt>
+                    <dd>
+                      <code className="mono">{o.requestId}</code> <CopyButton text={o.requestId} />
+                    </dd>
+                  </>
+                )}
+              </dl>
+              {o.body && <pre className="raw-json">{prettyJson(o.body)}</pre>}
+            </details>
           </li>
         )
       })}

@@ -1,6 +1,8 @@
 /**
  * Where and how much to send. Only ever rendered with instructions main built after checking the deposit
  * address as a Liquid address of the profile's network; the address, amount and URI each have a copy button.
+ * The address is shown in groups of four on at most a few lines (never a one-character column); the copy
+ * button copies it whole. The asset id is for support: the page shows it under "Detalhes técnicos".
  */
 import { useTranslation } from 'react-i18next'
 import type { FundingInstructions as Funding } from '../../../../shared/contract'
@@ -10,6 +12,18 @@ import { CopyButton } from '../CopyButton'
 import { ExpirationCountdown } from './Countdown'
 import { svgDataUri } from './funding-model'
 import { ToleranceRule } from './ToleranceRule'
+
+/** Groups of 4 characters as spans: the text content stays the exact address (selecting it copies no spaces). */
+export function AddressGroups({ address, testId }: { address: string; testId?: string }): React.JSX.Element {
+  const groups = address.match(/.{1,4}/g) ?? []
+  return (
+    <code className="mono address-groups" data-testid={testId}>
+      {groups.map((g, i) => (
+        <span key={i}>{g}</span>
+      ))}
+    </code>
+  )
+}
 
 export function FundingInstructions({ funding }: { funding: Funding }): React.JSX.Element {
   const { t, i18n } = useTranslation('funding')
@@ -29,14 +43,13 @@ export function FundingInstructions({ funding }: { funding: Funding }): React.JS
         <dl>
           <dt>{t('instructions.address', { network })}</dt>
           <dd>
-            <code className="mono address" data-testid="deposit-address">
-              {funding.address}
-            </code>{' '}
-            <CopyButton text={funding.address} label={t('instructions.copyAddress')} />
-            <br />
-            <span className="field-hint">
-              {t(funding.confidential ? 'instructions.confidential' : 'instructions.unconfidential')}
-            </span>
+            <AddressGroups address={funding.address} testId="deposit-address" />
+            <div className="copy-row">
+              <CopyButton text={funding.address} label={t('instructions.copyAddress')} />{' '}
+              <span className="field-hint">
+                {t(funding.confidential ? 'instructions.confidential' : 'instructions.unconfidential')}
+              </span>
+            </div>
           </dd>
           <dt>{t('instructions.amount')}</dt>
           <dd>
@@ -53,10 +66,6 @@ export function FundingInstructions({ funding }: { funding: Funding }): React.JS
               {t('instructions.brl', { brl: formatBRL(funding.cents, lang) })}
             </span>
           </dd>
-          <dt>{t('instructions.asset')}</dt>
-          <dd>
-            <code className="mono">{funding.assetId}</code>
-          </dd>
           <dt>{t('instructions.expiration')}</dt>
           <dd>
             <ExpirationCountdown expiration={funding.expiration} />
@@ -66,16 +75,16 @@ export function FundingInstructions({ funding }: { funding: Funding }): React.JS
           <img
             src={svgDataUri(funding.qrSvg)}
             alt={t('instructions.qrAlt', { amount: formatDePix(funding.cents, lang) })}
-            width={220}
-            height={220}
+            width={200}
+            height={200}
             data-testid="funding-qr"
           />
           <figcaption className="field-hint">{t('instructions.qrCaption')}</figcaption>
         </figure>
       </div>
       <p className="uri-label">{t('instructions.uri')}</p>
-      <p>
-        <code className="mono" data-testid="funding-uri">
+      <p className="uri-row">
+        <code className="mono uri" data-testid="funding-uri">
           {funding.uri}
         </code>{' '}
         <CopyButton text={funding.uri} label={t('instructions.copyUri')} />

@@ -1,49 +1,51 @@
-/** The records table's filter controls: statuses, a São Paulo day range and free text. */
+/**
+ * The records table's filters, compact enough to leave the rows on the first screen: status chips (one choice,
+ * a Radix toggle group: arrow keys move, Space/Enter picks), free text, and a São Paulo day range typed as
+ * dd/mm/aaaa or picked from a calendar.
+ */
+import * as ToggleGroup from '@radix-ui/react-toggle-group'
 import { useId } from 'react'
 import { useTranslation } from 'react-i18next'
-import { dateRangeProblem, STATUS_FILTER_OPTIONS, type FilterInput } from './filter-model'
+import { DateField } from '../ui/DateField'
+import { chipFilter, chipOf, dateRangeProblem, STATUS_CHIPS, type FilterInput } from './filter-model'
 
 export interface RecordFiltersProps {
   input: FilterInput
   onChange: (patch: Partial<FilterInput>) => void
   onClear: () => void
+  /** An opened export: "needs action" (a deadline relative to now) means nothing there. */
+  readOnly?: boolean
 }
 
-function StatusChoices({ input, onChange }: Omit<RecordFiltersProps, 'onClear'>): React.JSX.Element {
-  const { t } = useTranslation(['list', 'status'])
-  const toggle = (value: string, on: boolean): void => {
-    const next = on ? [...input.statuses, value] : input.statuses.filter((s) => s !== value)
-    onChange({ statuses: next })
-  }
-  const group = (which: 'local' | 'remote'): React.JSX.Element => (
-    <fieldset className="status-group">
-      <legend>{t(which === 'local' ? 'filters.localGroup' : 'filters.remoteGroup')}</legend>
-      {STATUS_FILTER_OPTIONS.filter((o) => o.group === which).map((o) => (
-        <label key={o.value} className="check">
-          <input
-            type="checkbox"
-            name="status"
-            value={o.value}
-            checked={input.statuses.includes(o.value)}
-            onChange={(e) => toggle(o.value, e.target.checked)}
-          />{' '}
-          {t(o.group === 'local' ? `status:state.${o.value}` : `status:remote.${o.value}`)}
-          {o.value === 'created' && <span className="field-hint"> ({t('filters.anyCreated')})</span>}
-        </label>
-      ))}
-    </fieldset>
-  )
+function StatusChips({ input, onChange, readOnly }: Omit<RecordFiltersProps, 'onClear'>): React.JSX.Element {
+  const { t } = useTranslation('layout')
+  const current = chipOf(input) ?? ''
   return (
-    <fieldset className="field filter-statuses">
-      <legend>{t('filters.status')}</legend>
-      {group('local')}
-      {group('remote')}
-    </fieldset>
+    <ToggleGroup.Root
+      type="single"
+      className="chips"
+      aria-label={t('list.chips')}
+      value={current}
+      onValueChange={(v) => onChange(chipFilter(v === '' ? 'all' : v))}
+      data-testid="status-chips"
+    >
+      {STATUS_CHIPS.filter((c) => !(readOnly && c.attention)).map((c) => (
+        <ToggleGroup.Item
+          key={c.id}
+          value={c.id}
+          className={c.attention ? 'chip chip-attention' : 'chip'}
+          data-chip={c.id}
+        >
+          {t(`list.${c.id}`)}
+        </ToggleGroup.Item>
+      ))}
+    </ToggleGroup.Root>
   )
 }
 
-export function RecordFilters({ input, onChange, onClear }: RecordFiltersProps): React.JSX.Element {
+export function RecordFilters({ input, onChange, onClear, readOnly }: RecordFiltersProps): React.JSX.Element {
   const { t } = useTranslation('list')
+  const { t: tl } = useTranslation('layout')
   const id = useId()
   const problem = dateRangeProblem(input)
   const dateHintId = `${id}-date-hint`
@@ -53,46 +55,52 @@ export function RecordFilters({ input, onChange, onClear }: RecordFiltersProps):
   const describe = (bad: boolean): string => (bad ? `${dateHintId} ${dateErrorId}` : dateHintId)
   return (
     <section className="record-filters" aria-labelledby={`${id}-heading`}>
-      <h3 id={`${id}-heading`}>{t('filters.heading')}</h3>
+      <h3 id={`${id}-heading`} className="visually-hidden">
+        {t('filters.heading')}
+      </h3>
+      <StatusChips input={input} onChange={onChange} readOnly={readOnly} />
       <div className="filter-row">
-        <div className="field">
-          <label htmlFor={`${id}-text`}>{t('filters.text')}</label>
+        <div className="field field-grow">
+          {/* Named by its label for assistive technology; the placeholder shows the same word. */}
+          <label htmlFor={`${id}-text`} className="visually-hidden">
+            {t('filters.text')}
+          </label>
           <input
             id={`${id}-text`}
             type="search"
+            placeholder={t('filters.text')}
             value={input.text}
             maxLength={200}
             aria-describedby={`${id}-text-hint`}
             onChange={(e) => onChange({ text: e.target.value })}
           />
-          <span id={`${id}-text-hint`} className="field-hint">
+          <span id={`${id}-text-hint`} className="visually-hidden">
             {t('filters.textHint')}
           </span>
         </div>
-        <div className="field field-date">
-          <label htmlFor={`${id}-from`}>{t('filters.from')}</label>
-          <input
-            id={`${id}-from`}
-            type="date"
-            value={input.fromDay}
-            aria-invalid={fromBad || undefined}
-            aria-describedby={describe(fromBad)}
-            onChange={(e) => onChange({ fromDay: e.target.value })}
-          />
-        </div>
-        <div className="field field-date">
-          <label htmlFor={`${id}-to`}>{t('filters.to')}</label>
-          <input
-            id={`${id}-to`}
-            type="date"
-            value={input.toDay}
-            aria-invalid={toBad || undefined}
-            aria-describedby={describe(toBad)}
-            onChange={(e) => onChange({ toDay: e.target.value })}
-          />
-        </div>
+        <DateField
+          id={`${id}-from`}
+          label={tl('list.from')}
+          labelRest={tl('list.fromRest')}
+          value={input.fromDay}
+          invalid={fromBad}
+          describedBy={describe(fromBad)}
+          onChange={(fromDay) => onChange({ fromDay })}
+        />
+        <DateField
+          id={`${id}-to`}
+          label={tl('list.to')}
+          labelRest={tl('list.toRest')}
+          value={input.toDay}
+          invalid={toBad}
+          describedBy={describe(toBad)}
+          onChange={(toDay) => onChange({ toDay })}
+        />
+        <button type="button" className="btn btn-small filter-clear" onClick={onClear}>
+          {t('filters.clear')}
+        </button>
       </div>
-      <p id={dateHintId} className="field-hint">
+      <p id={dateHintId} className="visually-hidden">
         {t('filters.dateHint')}
       </p>
       {problem && (
@@ -100,12 +108,6 @@ export function RecordFilters({ input, onChange, onClear }: RecordFiltersProps):
           {t(`filters.problems.${problem}`)}
         </p>
       )}
-      <StatusChoices input={input} onChange={onChange} />
-      <div className="actions">
-        <button type="button" className="btn" onClick={onClear}>
-          {t('filters.clear')}
-        </button>
-      </div>
     </section>
   )
 }

@@ -45,6 +45,7 @@ export function RecordsTable({
   selectedId,
 }: RecordsTableProps): React.JSX.Element {
   const { t } = useTranslation('list')
+  const { t: tl } = useTranslation('layout')
   const view = useTableView(tableId)
   const update = useTableStore((s) => s.update)
   const text = useDebounced(view.input.text, TEXT_DEBOUNCE_MS)
@@ -70,8 +71,8 @@ export function RecordsTable({
         input={view.input}
         onChange={onChange}
         onClear={() => update(tableId, { input: EMPTY_FILTER })}
+        readOnly={readOnly}
       />
-      <StatusTotals totals={pages.totals} />
       <div className="table-toolbar">
         <p aria-live="polite" data-testid="records-count">
           {pages.total === null ? t('table.loading') : t('table.count', { count: pages.total })}
@@ -79,6 +80,11 @@ export function RecordsTable({
         <button type="button" className="btn btn-small" onClick={pages.reload}>
           {t('reload')}
         </button>
+        {/* Collapsed so the rows stay on the first screen. */}
+        <details className="totals-details" data-testid="totals-details">
+          <summary>{tl('today.totals')}</summary>
+          <StatusTotals totals={pages.totals} />
+        </details>
       </div>
       {pages.stale && (
         <div className="alert alert-info" role="status">

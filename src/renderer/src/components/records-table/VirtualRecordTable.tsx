@@ -45,6 +45,7 @@ function toSorting(sort: SortState): SortingState {
 export function VirtualRecordTable(props: VirtualRecordTableProps): React.JSX.Element {
   const { pages, sort, onSortChange, onOpen, readOnly } = props
   const { t } = useTranslation('list')
+  const { t: tl } = useTranslation('layout')
   const id = useId()
   const scrollRef = useRef<HTMLDivElement>(null)
   const [active, setActive] = useState(0)
@@ -103,7 +104,7 @@ export function VirtualRecordTable(props: VirtualRecordTableProps): React.JSX.El
     // `get` reads the cache that `version` stands for.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [first, last, version])
-  const columns = useMemo(() => recordColumns(t), [t])
+  const columns = useMemo(() => recordColumns(t, tl), [t, tl])
   const sorting = toSorting(sort)
   const table = useReactTable({
     data: loaded,
@@ -182,7 +183,7 @@ export function VirtualRecordTable(props: VirtualRecordTableProps): React.JSX.El
 
   return (
     <div className="vtable" data-testid="records-table">
-      <p id={hintId} className="field-hint">
+      <p id={hintId} className="visually-hidden">
         {t(readOnly ? 'table.keyboardHintReadOnly' : 'table.keyboardHint')}
       </p>
       <div

@@ -2,22 +2,26 @@
 import { createColumnHelper, type ColumnDef } from '@tanstack/react-table'
 import type { TFunction } from 'i18next'
 import type { WithdrawalRecord } from '../../../../shared/withdrawal-record'
+import { useTranslation } from 'react-i18next'
 import { Brl, DateTime } from '../format'
+import { timeLeft } from '../layout/deadline'
+import { leadKind } from '../layout/LeadSentence'
+import { payeeOf, payeeText, payoutCentsOf } from '../layout/payee'
+import { useNowTick } from '../layout/useNow'
 import { StatusBadge } from '../StatusBadge'
 
 const col = createColumnHelper<WithdrawalRecord>()
 
-/** Width in px of each column: fixed, so the layout does not jump as rows load and unload while scrolling. */
-export const COLUMN_WIDTHS: Readonly<Record<string, number>> = {
-  createdAt: 190,
-  status: 200,
-  pixKey: 200,
-  receiverName: 170,
-  amount: 170,
-  payout: 130,
-  remoteId: 150,
-  localId: 100,
-  updatedAt: 190,
+/**
+ * Share of the table's width per column: the table is as wide as its box (no horizontal scroll at 1280 px)
+ * and fixed, so the layout does not jump as rows load and unload while scrolling.
+ */
+export const COLUMN_WIDTHS: Readonly<Record<string, string>> = {
+  payee: '31%',
+  amount: '15%',
+  status: '23%',
+  deadline: '12%',
+  createdAt: '19%',
 }
 
 /** The first 8 characters identify a record among thousands; the full id is in the title and on the detail. */
@@ -25,31 +29,77 @@ export function shortId(id: string): string {
   return id.length > 8 ? `${id.slice(0, 8)}…` : id
 }
 
-function Text({ value, mono }: { value: string | null; mono?: boolean }): React.JSX.Element {
-  if (value === null || value === '') return <span>—</span>
-  return (
-    <span className={mono ? 'mono cell-text' : 'cell-text'} title={value}>
-      {value}
-    </span>
-  )
-}
-
 // Columns of different value types in one array: TanStack's documented way is `any` for the value type.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type RecordColumn = ColumnDef<WithdrawalRecord, any>
 
-export function recordColumns(t: TFunction<'list'>): RecordColumn[] {
+function Payee({ record }: { record: WithdrawalRecord }): React.JSX.Element {
+  const p = payeeOf(record)
+  return (
+    <span className="cell-payee">
+      <span className="cell-text payee-main" title={payeeText(p)}>
+        {p.name ?? p.pixKey}
+      </span>
+      {p.name && (
+        <span className="cell-text payee-key mono" title={p.pixKey}>
+          {p.pixKey}
+        </span>
+      )}
+    </span>
+  )
+}
+
+function Amount({ record, t }: { record: WithdrawalRecord; t: TFunction<'list'> }): React.JSX.Element {
+  const payout = payoutCentsOf(record)
+  if (payout !== null) return <Brl cents={payout} />
+  return (
+    <>
+      <Brl cents={record.amountCents} />{' '}
+      <span className="amount-kind">({t(`amountKind.${record.amountKind}`)})</span>
+    </>
+  )
+}
+
+function Deadline({ record }: { record: WithdrawalRecord }): React.JSX.Element {
+  const { t } = useTranslation('layout')
+  const now = useNowTick(1000)
+  const awaiting = leadKind(record) === 'awaiting'
+  if (!awaiting || !record.expiration) return <span aria-label={t('list.deadline')}>—</span>
+  const left = timeLeft(record.expiration, now)
+  if (left.state === 'expired')
+    return <span className="deadline deadline-expired">{t('list.expiredShort')}</span>
+  if (left.state !== 'running') return <span>—</span>
+  return (
+    <span
+      className={left.soon ? 'deadline deadline-soon num' : 'deadline num'}
+      data-testid="row-deadline"
+      title={t('list.left', { time: left.text })}
+    >
+      <span className="visually-hidden">{t('list.leftPrefix')} </span>
+      {left.compact}
+    </span>
+  )
+}
+
+export function recordColumns(t: TFunction<'list'>, tl: TFunction<'layout'>): RecordColumn[] {
   const columns: RecordColumn[] = [
-    col.accessor('createdAt', {
-      id: 'createdAt',
-      header: () => t('columns.createdAt'),
-      cell: (c) => <DateTime iso={c.row.original.createdAt} />,
-      sortDescFirst: true,
+    col.display({
+      id: 'payee',
+      header: () => tl('list.payee'),
+      cell: (c) => <Payee record={c.row.original} />,
+      enableSorting: false,
     }),
     // Accessors only so TanStack lets the column sort (it refuses display columns); main does the sorting.
+    col.accessor('amountCents', {
+      id: 'amount',
+      header: () => tl('list.amount'),
+      cell: (c) => <Amount record={c.row.original} t={t} />,
+      enableSorting: true,
+      sortDescFirst: true,
+    }),
     col.accessor((r) => r.remoteStatus ?? r.localState, {
       id: 'status',
-      header: () => t('columns.status'),
+      header: () => tl('list.status'),
       cell: (c) => (
         <StatusBadge
           status={c.row.original.remoteStatus}
@@ -61,55 +111,15 @@ export function recordColumns(t: TFunction<'list'>): RecordColumn[] {
       sortDescFirst: false,
     }),
     col.display({
-      id: 'pixKey',
-      header: () => t('columns.pixKey'),
-      cell: (c) => <Text value={c.row.original.pixKey} mono />,
+      id: 'deadline',
+      header: () => tl('list.deadline'),
+      cell: (c) => <Deadline record={c.row.original} />,
       enableSorting: false,
     }),
-    col.display({
-      id: 'receiverName',
-      header: () => t('columns.receiverName'),
-      cell: (c) => <Text value={c.row.original.receiverName} />,
-      enableSorting: false,
-    }),
-    col.accessor('amountCents', {
-      id: 'amount',
-      header: () => t('columns.amount'),
-      cell: (c) => (
-        <>
-          <Brl cents={c.row.original.amountCents} />{' '}
-          <span className="amount-kind">({t(`amountKind.${c.row.original.amountKind}`)})</span>
-        </>
-      ),
-      enableSorting: true,
-      sortDescFirst: true,
-    }),
-    col.display({
-      id: 'payout',
-      header: () => t('columns.payout'),
-      cell: (c) => <Brl cents={c.row.original.payoutAmountCents} />,
-      enableSorting: false,
-    }),
-    col.display({
-      id: 'remoteId',
-      header: () => t('columns.remoteId'),
-      cell: (c) => <Text value={c.row.original.remoteId} mono />,
-      enableSorting: false,
-    }),
-    col.display({
-      id: 'localId',
-      header: () => t('columns.localId'),
-      cell: (c) => (
-        <span className="mono cell-text" title={c.row.original.localId}>
-          {shortId(c.row.original.localId)}
-        </span>
-      ),
-      enableSorting: false,
-    }),
-    col.accessor('updatedAt', {
-      id: 'updatedAt',
-      header: () => t('columns.updatedAt'),
-      cell: (c) => <DateTime iso={c.row.original.updatedAt} />,
+    col.accessor('createdAt', {
+      id: 'createdAt',
+      header: () => tl('list.createdAt'),
+      cell: (c) => <DateTime iso={c.row.original.createdAt} short />,
       sortDescFirst: true,
     }),
   ]

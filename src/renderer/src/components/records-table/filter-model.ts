@@ -17,11 +17,44 @@ export const DEFAULT_SORT: SortState = { field: 'createdAt', dir: 'desc' }
 /** What the filter controls hold. Days are `YYYY-MM-DD` as <input type="date"> gives them, '' when empty. */
 export interface FilterInput {
   statuses: string[]
+  /** Only records that need action (main's `attention` filter). */
+  attention: boolean
   fromDay: string
   toDay: string
   text: string
 }
-export const EMPTY_FILTER: FilterInput = { statuses: [], fromDay: '', toDay: '', text: '' }
+export const EMPTY_FILTER: FilterInput = { statuses: [], attention: false, fromDay: '', toDay: '', text: '' }
+
+/**
+ * The list's status chips: one choice at a time, each a set of statuses (local states or normalised remote
+ * statuses, main's rule) or the needs-action filter. "all" is no status filter.
+ */
+export const STATUS_CHIPS: ReadonlyArray<{ id: string; statuses: readonly string[]; attention?: true }> = [
+  { id: 'all', statuses: [] },
+  { id: 'attention', statuses: [], attention: true },
+  { id: 'awaiting', statuses: ['unsent'] },
+  { id: 'processing', statuses: ['submitting', 'sending'] },
+  { id: 'paid', statuses: ['sent'] },
+  { id: 'returned', statuses: ['refunded'] },
+  { id: 'failed', statuses: ['error'] },
+  { id: 'expired', statuses: ['expired', 'cancelled'] },
+  { id: 'notCreated', statuses: ['not_created', 'rejected'] },
+]
+
+/** The chip the filter input matches, or null when its statuses are not one chip's. */
+export function chipOf(input: Pick<FilterInput, 'statuses' | 'attention'>): string | null {
+  const same = (a: readonly string[], b: readonly string[]): boolean =>
+    a.length === b.length && a.every((x) => b.includes(x))
+  const chip = STATUS_CHIPS.find(
+    (c) => (c.attention ?? false) === input.attention && same(c.statuses, input.statuses),
+  )
+  return chip?.id ?? null
+}
+
+export function chipFilter(id: string): Pick<FilterInput, 'statuses' | 'attention'> {
+  const chip = STATUS_CHIPS.find((c) => c.id === id) ?? STATUS_CHIPS[0]!
+  return { statuses: [...chip.statuses], attention: chip.attention ?? false }
+}
 
 /**
  * Options of the status filter, in lifecycle order. `created` matches every created record (main's rule), so it
@@ -48,6 +81,7 @@ export function dateRangeProblem(input: Pick<FilterInput, 'fromDay' | 'toDay'>):
 export function toRecordFilter(input: FilterInput, sort: SortState): RecordFilter {
   const f: RecordFilter = { sort: { field: sort.field, dir: sort.dir } }
   if (input.statuses.length > 0) f.statuses = [...input.statuses]
+  if (input.attention) f.attention = true
   const text = input.text.trim().slice(0, 200)
   if (text !== '') f.text = text
   if (dateRangeProblem(input) === null) {
@@ -64,6 +98,7 @@ export function toRecordFilter(input: FilterInput, sort: SortState): RecordFilte
 export function queryKey(filter: RecordFilter): string {
   return JSON.stringify([
     filter.statuses ?? [],
+    filter.attention ?? false,
     filter.from ?? '',
     filter.to ?? '',
     filter.text ?? '',

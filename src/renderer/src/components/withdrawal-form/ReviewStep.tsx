@@ -16,6 +16,9 @@ import { StatusBadge } from '../StatusBadge'
 import { formatBps } from '../../../../shared/fees'
 import { requestAmount } from './form-model'
 import { useLiquidRefusal } from './RefundAddressField'
+import { ReviewLead } from '../layout/ReviewLead'
+import { TechnicalDetails } from '../layout/TechnicalDetails'
+import { useApp } from '../../stores/app'
 
 interface Props {
   quote: WithdrawalQuote
@@ -43,6 +46,9 @@ export function ReviewStep({ quote, network, creating, error, onBack, onConfirm 
   const amount = requestAmount(req)
   const hasDuplicates = quote.duplicates.length > 0
   const refund = quote.refundAddress
+  const info = useApp((st) => st.info)
+  const profile = info?.profileName ?? info?.network ?? ''
+  const createLabel = t('layout:review.create', { profile })
   const blocked = creating || (hasDuplicates && !notDuplicate) || !refund.ok
 
   return (
@@ -50,6 +56,7 @@ export function ReviewStep({ quote, network, creating, error, onBack, onConfirm 
       <h3 id="review-heading" tabIndex={-1} ref={headingRef}>
         {t('review.heading')}
       </h3>
+      <ReviewLead quote={quote} />
       <p>{t('review.intro')}</p>
       <dl data-testid="review-summary">
         <dt>{t('review.pixKey')}</dt>
@@ -110,10 +117,12 @@ export function ReviewStep({ quote, network, creating, error, onBack, onConfirm 
       </dl>
       <p className="field-hint">{t('review.recalcNote')}</p>
 
-      <h4 id="request-json-heading">{t('review.jsonHeading')}</h4>
-      <pre className="mono request-json" data-testid="request-json" tabIndex={0}>
-        {JSON.stringify(req, null, 2)}
-      </pre>
+      <TechnicalDetails>
+        <h4 id="request-json-heading">{t('review.jsonHeading')}</h4>
+        <pre className="mono request-json" data-testid="request-json" tabIndex={0}>
+          {JSON.stringify(req, null, 2)}
+        </pre>
+      </TechnicalDetails>
 
       {hasDuplicates && (
         <div className="alert alert-warn" role="alert" data-testid="duplicates">
@@ -146,6 +155,14 @@ export function ReviewStep({ quote, network, creating, error, onBack, onConfirm 
 
       {error && <ErrorNotice error={error} />}
 
+      {info && (
+        <p
+          className={info.sandbox ? 'profile-note profile-note-sandbox' : 'profile-note profile-note-live'}
+          data-testid="review-profile"
+        >
+          {t(info.sandbox ? 'layout:review.profileSandbox' : 'layout:review.profileLive', { profile })}
+        </p>
+      )}
       <div className="actions">
         <button type="button" className="btn" onClick={onBack} disabled={creating}>
           {t('review.back')}
@@ -157,7 +174,7 @@ export function ReviewStep({ quote, network, creating, error, onBack, onConfirm 
           aria-busy={creating || undefined}
           onClick={() => onConfirm(hasDuplicates && notDuplicate)}
         >
-          {creating ? t('review.creating') : t('review.create')}
+          {creating ? t('review.creating') : createLabel}
         </button>
       </div>
     </section>

@@ -5,6 +5,11 @@ export const common = {
       title: 'Tesouraria DePix',
       loading: 'Carregando…',
       sandboxBanner: 'Ambiente de testes (Sandbox): nenhum dinheiro real é movimentado.',
+      waiting: {
+        switch_profile:
+          'Aguardando o pagamento que está sendo criado antes de trocar de perfil: interromper agora deixaria incerto se ele foi criado.',
+        quit: 'Aguardando o pagamento que está sendo criado antes de fechar: interromper agora deixaria incerto se ele foi criado.',
+      },
     },
     nav: {
       label: 'Navegação principal',
@@ -40,6 +45,11 @@ export const common = {
       title: 'Tesouraria DePix',
       loading: 'Loading…',
       sandboxBanner: 'Test environment (Sandbox): no real money moves.',
+      waiting: {
+        switch_profile:
+          'Waiting for the payment being created before switching profile: stopping now would leave unknown whether it was created.',
+        quit: 'Waiting for the payment being created before closing: stopping now would leave unknown whether it was created.',
+      },
     },
     nav: {
       label: 'Main navigation',

@@ -6,6 +6,7 @@ import { common } from './common'
 import { detail } from './detail'
 import { errors } from './errors'
 import { funding } from './funding'
+import { layout } from './layout'
 import { list } from './list'
 import { records } from './records'
 import { review } from './review'
@@ -26,5 +27,6 @@ export const namespaces = {
   review,
   settings,
   records,
+  layout,
 } as const
 export type Namespace = keyof typeof namespaces

@@ -100,6 +100,14 @@ export const withdrawal = {
       other_profile: 'Este pagamento pertence a outro perfil.',
       ledger_write_failed:
         'O serviço respondeu, mas o registro local não pôde ser gravado. Abra a lista de pagamentos e confira antes de tentar de novo.',
+      duplicate_since_review:
+        'Um pagamento parecido (mesma chave e valor) apareceu depois desta revisão, talvez ainda sendo criado. Nada foi enviado: confira a lista atualizada abaixo.',
+      intent_invalid:
+        'Esta revisão já foi usada ou não vale mais (o perfil foi trocado ou o aplicativo reiniciado). Nada foi enviado: confira a revisão atualizada abaixo.',
+      intent_expired:
+        'Esta revisão expirou. Nada foi enviado: confira a revisão atualizada abaixo antes de criar.',
+      intent_mismatch:
+        'O pagamento mudou desde a revisão. Nada foi enviado: confira a revisão atualizada abaixo.',
     },
     unknown: {
       title: 'Não sabemos se o pagamento foi criado',
@@ -213,6 +221,14 @@ export const withdrawal = {
       other_profile: 'This withdrawal belongs to another profile.',
       ledger_write_failed:
         'The service answered but the local record could not be written. Open the withdrawals list and check before trying again.',
+      duplicate_since_review:
+        'A similar withdrawal (same key and amount) appeared after this review, maybe still being created. Nothing was sent: check the updated list below.',
+      intent_invalid:
+        'This review was already used or is no longer valid (the profile changed or the app restarted). Nothing was sent: check the updated review below.',
+      intent_expired:
+        'This review expired. Nothing was sent: check the updated review below before creating.',
+      intent_mismatch:
+        'The withdrawal changed since the review. Nothing was sent: check the updated review below.',
     },
     unknown: {
       title: 'We do not know whether the withdrawal was created',

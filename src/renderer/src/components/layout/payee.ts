@@ -1,0 +1,53 @@
+/**
+ * Who is paid and how much, as the analyst reads it: the payee's name when the service reported one, else the
+ * Pix key with the CPF/CNPJ (masked); the payout in cents when known, else the amount the request asked for.
+ */
+import { maskTaxId } from '../../../../shared/tax-id'
+import type { WithdrawalRecord } from '../../../../shared/withdrawal-record'
+
+function str(v: unknown): string | null {
+  return typeof v === 'string' && v.trim() !== '' ? v : null
+}
+
+export interface Payee {
+  name: string | null
+  pixKey: string
+  /** Masked CPF/CNPJ as the request carried it. */
+  taxNumber: string | null
+}
+
+export function payeeOfRequest(request: Record<string, unknown>, name: string | null = null): Payee {
+  const tax = str(request['taxNumber'])
+  return { name, pixKey: str(request['pixKey']) ?? '', taxNumber: tax === null ? null : maskTaxId(tax) }
+}
+
+export function payeeOf(record: WithdrawalRecord): Payee {
+  const name = str(record.lastRemote?.['receiverName']) ?? str(record.receiverName)
+  const p = payeeOfRequest(record.request, name)
+  return { ...p, pixKey: p.pixKey === '' ? record.pixKey : p.pixKey }
+}
+
+/** One line: the name, else "key (CPF)", else the key. */
+export function payeeText(p: Payee): string {
+  if (p.name) return p.name
+  return p.taxNumber ? `${p.pixKey} (${p.taxNumber})` : p.pixKey
+}
+
+/** What the payee receives by Pix: the reported payout, else the request's payout amount; null when unknown. */
+export function payoutCentsOf(record: WithdrawalRecord): number | null {
+  if (record.payoutAmountCents !== null) return record.payoutAmountCents
+  return record.amountKind === 'payout' ? record.amountCents : null
+}
+
+/** DePix the payer sends (whole cents of DePix): the deposit amount, else the request's deposit amount. */
+export function depositCentsOf(record: WithdrawalRecord): number | null {
+  if (record.depositAmountCents !== null) return record.depositAmountCents
+  return record.amountKind === 'deposit' ? record.amountCents : null
+}
+
+/** Fee = DePix in minus BRL out, when both are known and it is not negative. */
+export function feeCentsOf(record: WithdrawalRecord): number | null {
+  const d = depositCentsOf(record)
+  const p = payoutCentsOf(record)
+  return d !== null && p !== null && d >= p ? d - p : null
+}

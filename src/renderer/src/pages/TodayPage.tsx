@@ -1,0 +1,289 @@
+/**
+ * Hoje: the default landing page. What waits for a deposit (with countdowns), what needs action, what was paid
+ * today, returns to reconcile, and totals for today and this month. Every line opens its record. Reads only the
+ * list channel (`withdrawals:list`), refreshed on `withdrawal:changed`.
+ */
+import { useCallback, useEffect, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import type { IpcError, RecordPageView } from '../../../shared/contract'
+import { formatBRL, formatDePix } from '../../../shared/money'
+import type { RecordFilter, WithdrawalRecord } from '../../../shared/withdrawal-record'
+import { ErrorNotice } from '../components/ErrorNotice'
+import { shortDateTime, timeLeft } from '../components/layout/deadline'
+import { depositCentsOf, payeeOf, payeeText, payoutCentsOf } from '../components/layout/payee'
+import { meaningOf, monthStartIso, todayStartIso, type MeaningTotals } from '../components/layout/today-model'
+import { useNowTick } from '../components/layout/useNow'
+import { StatusBadge } from '../components/StatusBadge'
+import { currentLanguage } from '../i18n'
+import { call, useEvent } from '../ipc'
+import { useRoute } from '../stores/route'
+
+const LIMIT = 50
+const DAY_MS = 86_400_000
+
+interface TodayData {
+  awaiting: RecordPageView
+  attention: RecordPageView
+  paid: RecordPageView
+  returns: RecordPageView
+  today: MeaningTotals
+  month: MeaningTotals
+}
+
+async function list(filter: RecordFilter): Promise<RecordPageView> {
+  const r = await call('withdrawals:list', filter)
+  if (!r.ok) throw r.error
+  return r.data
+}
+
+async function loadToday(now: number): Promise<TodayData> {
+  const dayStart = todayStartIso(now)
+  const [awaiting, attention, paid, returns, today, month] = await Promise.all([
+    list({ statuses: ['unsent'], sort: { field: 'createdAt', dir: 'asc' }, limit: LIMIT }),
+    list({ attention: true, sort: { field: 'updatedAt', dir: 'desc' }, limit: LIMIT }),
+    list({ statuses: ['sent'], sort: { field: 'updatedAt', dir: 'desc' }, limit: LIMIT }),
+    list({
+      statuses: ['refunded', 'error'],
+      from: new Date(now - 30 * DAY_MS).toISOString(),
+      sort: { field: 'updatedAt', dir: 'desc' },
+      limit: LIMIT,
+    }),
+    list({ from: dayStart, limit: 1 }),
+    list({ from: monthStartIso(now), limit: 1 }),
+  ])
+  // "Paid today": paid (status time) since São Paulo midnight, whatever day it was created.
+  const paidToday = paid.rows.filter(
+    (r) => (r.remoteStatusAt ?? r.updatedAt) >= new Date(dayStart).toISOString(),
+  )
+  // The soonest deadline first.
+  const byDeadline = [...awaiting.rows].sort((a, b) =>
+    (a.expiration ?? '9999').localeCompare(b.expiration ?? '9999'),
+  )
+  return {
+    awaiting: { ...awaiting, rows: byDeadline },
+    attention,
+    paid: { ...paid, rows: paidToday, total: paidToday.length },
+    returns,
+    today: meaningOf(today.totals),
+    month: meaningOf(month.totals),
+  }
+}
+
+function Line({
+  record,
+  kind,
+  now,
+}: {
+  record: WithdrawalRecord
+  kind: 'awaiting' | 'attention' | 'paid' | 'returns'
+  now: number
+}): React.JSX.Element {
+  const { t } = useTranslation('layout')
+  const go = useRoute((s) => s.go)
+  const lang = currentLanguage()
+  const payout = payoutCentsOf(record)
+  const deposit = depositCentsOf(record)
+  const left = timeLeft(record.expiration, now)
+  const open = (): void =>
+    go(
+      kind === 'awaiting'
+        ? { page: 'funding', localId: record.localId }
+        : { page: 'detail', localId: record.localId },
+    )
+  const amount =
+    kind === 'returns'
+      ? deposit === null
+        ? '—'
+        : formatDePix(deposit, lang)
+      : payout === null
+        ? '—'
+        : formatBRL(payout, lang)
+  return (
+    <li>
+      <button type="button" className="today-line" onClick={open} data-local-id={record.localId}>
+        <span className="today-payee">{payeeText(payeeOf(record))}</span>
+        <span className="today-amount num">{amount}</span>
+        <span className="today-when">
+          {kind === 'awaiting' && left.state === 'running' && (
+            <span
+              className={left.soon ? 'deadline deadline-soon num' : 'deadline num'}
+              data-testid="today-countdown"
+            >
+              {t('list.left', { time: left.text })}
+            </span>
+          )}
+          {kind === 'awaiting' && left.state === 'expired' && (
+            <span className="deadline deadline-expired">{t('list.expiredShort')}</span>
+          )}
+          {kind !== 'awaiting' && (
+            <StatusBadge
+              status={record.remoteStatus}
+              localState={record.localState}
+              hasRefund={record.refund !== null}
+            />
+          )}
+          {kind === 'paid' && (
+            <span className="field-hint">
+              {' '}
+              {shortDateTime(record.remoteStatusAt ?? record.updatedAt, lang)}
+            </span>
+          )}
+        </span>
+      </button>
+    </li>
+  )
+}
+
+function Block({
+  id,
+  title,
+  empty,
+  page,
+  kind,
+  now,
+}: {
+  id: string
+  title: string
+  empty: string
+  page: RecordPageView
+  kind: 'awaiting' | 'attention' | 'paid' | 'returns'
+  now: number
+}): React.JSX.Element {
+  const { t } = useTranslation('layout')
+  return (
+    <section className={`card today-block today-${kind}`} aria-labelledby={id} data-testid={`today-${kind}`}>
+      <h3 id={id}>
+        {title} <span className="today-count num">{page.total}</span>
+      </h3>
+      {page.rows.length === 0 ? (
+        <p className="field-hint">{empty}</p>
+      ) : (
+        <ul className="today-lines">
+          {page.rows.map((r) => (
+            <Line key={r.localId} record={r} kind={kind} now={now} />
+          ))}
+        </ul>
+      )}
+      {page.total > page.rows.length && (
+        <p className="field-hint">{t('today.showing', { shown: page.rows.length, total: page.total })}</p>
+      )}
+    </section>
+  )
+}
+
+function Totals({ today, month }: { today: MeaningTotals; month: MeaningTotals }): React.JSX.Element {
+  const { t } = useTranslation('layout')
+  const lang = currentLanguage()
+  const rows: Array<[string, (m: MeaningTotals) => string, string]> = [
+    [t('today.paidRow'), (m) => formatBRL(m.paidCents, lang), 'paid'],
+    [t('today.paidCount'), (m) => new Intl.NumberFormat(lang).format(m.paidCount), 'paid-count'],
+    [t('today.feesRow'), (m) => formatBRL(m.feeCents, lang), 'fees'],
+    [t('today.openRow'), (m) => formatDePix(m.openDepositCents, lang), 'open'],
+    [t('today.returnedRow'), (m) => formatDePix(m.returnedDepositCents, lang), 'returned'],
+  ]
+  return (
+    <section className="card today-totals" aria-labelledby="today-totals" data-testid="today-totals">
+      <h3 id="today-totals">{t('today.totals')}</h3>
+      <table className="data">
+        <thead>
+          <tr>
+            <th scope="col">
+              <span className="visually-hidden">{t('today.totals')}</span>
+            </th>
+            <th scope="col" className="num-col">
+              {t('today.todayCol')}
+            </th>
+            <th scope="col" className="num-col">
+              {t('today.monthCol')}
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map(([label, f, id]) => (
+            <tr key={id} data-total={id}>
+              <th scope="row">{label}</th>
+              <td className="num-col num" data-testid={`today-${id}-day`}>
+                {f(today)}
+              </td>
+              <td className="num-col num" data-testid={`today-${id}-month`}>
+                {f(month)}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p className="field-hint">{t('today.feesNote')}</p>
+    </section>
+  )
+}
+
+export function TodayPage(): React.JSX.Element {
+  const { t } = useTranslation('layout')
+  const go = useRoute((s) => s.go)
+  const now = useNowTick()
+  const [data, setData] = useState<TodayData | null>(null)
+  const [error, setError] = useState<IpcError | null>(null)
+
+  const load = useCallback(() => {
+    loadToday(Date.now()).then(
+      (d) => {
+        setData(d)
+        setError(null)
+      },
+      (e: IpcError) => setError(e),
+    )
+  }, [])
+  useEffect(load, [load])
+  useEvent('withdrawal:changed', load)
+
+  return (
+    <section className="page page-today" aria-labelledby="today-title">
+      <div className="page-head">
+        <h2 id="today-title">{t('today.title')}</h2>
+        <button type="button" className="btn btn-primary" onClick={() => go({ page: 'newWithdrawal' })}>
+          {t('today.newPayment')}
+        </button>
+      </div>
+      <p className="page-intro">{t('today.intro')}</p>
+      {error && <ErrorNotice error={error} />}
+      {!data && !error && <p aria-live="polite">{t('today.loading')}</p>}
+      {data && (
+        <div className="today-grid">
+          <Block
+            id="today-h-awaiting"
+            title={t('today.awaiting')}
+            empty={t('today.awaitingEmpty')}
+            page={data.awaiting}
+            kind="awaiting"
+            now={now}
+          />
+          <Block
+            id="today-h-attention"
+            title={t('today.attention')}
+            empty={t('today.attentionEmpty')}
+            page={data.attention}
+            kind="attention"
+            now={now}
+          />
+          <Block
+            id="today-h-paid"
+            title={t('today.paidToday')}
+            empty={t('today.paidTodayEmpty')}
+            page={data.paid}
+            kind="paid"
+            now={now}
+          />
+          <Block
+            id="today-h-returns"
+            title={t('today.returns')}
+            empty={t('today.returnsEmpty')}
+            page={data.returns}
+            kind="returns"
+            now={now}
+          />
+          <Totals today={data.today} month={data.month} />
+        </div>
+      )}
+    </section>
+  )
+}

@@ -1,0 +1,92 @@
+/**
+ * The rendered-text check: words of the other language on a page, outside "Detalhes técnicos" (ids, raw codes
+ * and JSON live there on purpose). Curated lists of words that only one of the two languages uses on these
+ * screens; a word shared by both (Pix, DePix, Sandbox, Liquid, CPF…) is in neither.
+ */
+import type { Page } from '@playwright/test'
+
+/** English words that must not appear in pt-BR. */
+const ENGLISH = [
+  'withdrawal',
+  'withdrawals',
+  'payment',
+  'payee',
+  'refund',
+  'refunded',
+  'status',
+  'sent',
+  'unsent',
+  'sending',
+  'created',
+  'expired',
+  'error',
+  'pending',
+  'amount',
+  'deposit',
+  'fee',
+  'deadline',
+  'settings',
+  'export',
+  'review',
+  'today',
+  'loading',
+  'copy',
+  'the',
+  'and',
+  'with',
+  'from',
+  'profile',
+  'details',
+  'failed',
+  'paid',
+]
+
+/** Portuguese words that must not appear in en. */
+const PORTUGUESE = [
+  'pagamento',
+  'pagamentos',
+  'retirada',
+  'retiradas',
+  'favorecido',
+  'devolução',
+  'devolvido',
+  'reembolso',
+  'tarifa',
+  'prazo',
+  'situação',
+  'hoje',
+  'valor',
+  'enviar',
+  'envie',
+  'criado',
+  'criada',
+  'aguardando',
+  'depósito',
+  'configurações',
+  'exportar',
+  'revisão',
+  'carregando',
+  'copiar',
+  'não',
+  'para',
+  'com',
+  'pago',
+  'chave',
+  'perfil',
+  'ainda',
+  'dinheiro',
+]
+
+export async function foreignWords(page: Page, lang: 'pt-BR' | 'en'): Promise<string[]> {
+  const text = await page.evaluate(() => {
+    const root = document.body.cloneNode(true) as HTMLElement
+    // Technical details, raw codes shown beside their words, and the language picker's own names are exempt.
+    for (const el of root.querySelectorAll('[data-technical], code, .mono, .lang, script, style')) el.remove()
+    return root.innerText || root.textContent || ''
+  })
+  // E-mail Pix keys are data the analyst typed, not words of the interface.
+  const prose = text.replace(/\S+@\S+/g, ' ')
+  const words = new Set(prose.toLowerCase().match(/[\p{L}]+/gu) ?? [])
+  const banned = lang === 'pt-BR' ? ENGLISH : PORTUGUESE
+  return banned.filter((w) => words.has(w))
+}
