@@ -15,7 +15,7 @@ import { appendAuditRow } from '../src/main/ledger/audit'
 import { openDb } from '../src/main/ledger/db'
 import { openLedger } from '../src/main/ledger/index'
 import { migrate } from '../src/main/ledger/migrations'
-import { insertRecordRow } from '../src/main/ledger/rows'
+import { writeRecord } from '../src/main/ledger/record-write'
 
 export interface LedgerBenchResult {
   rows: number
@@ -231,12 +231,8 @@ export function seedLedger(file: string, n: number): { observations: number; aud
         requestId: randomUUID(),
         flags: [],
       }
-      insertRecordRow(db, rec)
-      appendAuditRow(db, createdAt, {
-        operator: rec.operator,
-        action: 'withdrawal.submitting',
-        subject: rec.localId,
-      })
+      // The one record write path: the row and an entry carrying its state hash.
+      writeRecord(db, createdAt, null, rec, { operator: rec.operator, action: 'withdrawal.submitting' })
       appendAuditRow(db, createdAt, {
         operator: rec.operator,
         action: `withdrawal.${localState}`,

@@ -1,5 +1,6 @@
 /**
  * Verifies an export offline: npx tsx scripts/verify-export.ts <manifest.json | export folder> [--expect-key <fp>]
+ * [--against <older manifest.json | folder>]
  * (npm run verify-export -- …). Exit 0: intact (and signed by the expected key when --expect-key is given);
  * 1: not intact; 2: usage error. The verdict first and last, one line per problem between. --json prints the
  * verification as JSON instead. Every character that could drive the terminal is printed escaped (terminal-text.ts).
@@ -7,6 +8,7 @@
 import path from 'node:path'
 // Not records/index: that pulls in the ledger (node:sqlite), which an auditor's verification never needs.
 import { isFingerprint } from '../src/main/records/sign'
+import { checkAgainst } from '../src/main/records/against'
 import { escapeForTerminal } from '../src/main/records/terminal-text'
 import { verifyExport, type ExportVerification } from '../src/main/records/verify'
 
@@ -14,12 +16,15 @@ const USAGE = `usage: verify-export <manifest.json | export folder> [--expect-ke
 
   --expect-key  the signing key fingerprint shown in the app (Settings), e.g. "ab12 cd34 … (8 groups)";
                 spaces, colons and case are ignored
+  --against     an earlier export of the same ledger (kept by the auditor): checks that the audit history
+                only grew since that export's audit head
   --json        print the full result as JSON
 Exit status: 0 intact, 1 not intact, 2 usage error.`
 
 interface Args {
   manifest: string
   expectKey?: string
+  against?: string
   json: boolean
 }
 
@@ -27,9 +32,14 @@ function parseArgs(argv: readonly string[]): Args | string {
   let manifest: string | undefined
   let expectKey: string | undefined
   let json = false
+  let against: string | undefined
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i] ?? ''
-    if (a === '--expect-key') {
+    if (a === '--against') {
+      const v = argv[++i]
+      if (v === undefined || v.startsWith('--')) return '--against needs an older manifest or export folder'
+      against = v
+    } else if (a === '--expect-key') {
       const v = argv[++i]
       if (v === undefined || v.startsWith('--')) return '--expect-key needs a fingerprint'
       if (!isFingerprint(v)) return `--expect-key: "${v}" is not a fingerprint (32 hex digits)`
@@ -51,7 +61,12 @@ function parseArgs(argv: readonly string[]): Args | string {
     }
   }
   if (manifest === undefined) return 'missing <manifest.json>'
-  return { manifest, json, ...(expectKey !== undefined ? { expectKey } : {}) }
+  return {
+    manifest,
+    json,
+    ...(expectKey !== undefined ? { expectKey } : {}),
+    ...(against !== undefined ? { against } : {}),
+  }
 }
 
 /** The verdict: printed first (what the eye meets) and last (what stays on screen). */
@@ -113,8 +128,17 @@ export async function main(argv: readonly string[]): Promise<number> {
     args.manifest,
     args.expectKey !== undefined ? { expectFingerprint: args.expectKey } : {},
   )
+  if (args.against !== undefined) {
+    const problems = await checkAgainst(v, args.against)
+    v.problems.push(...problems)
+    v.ok = v.ok && problems.length === 0
+  }
+  // The collected audit data is for the check above, not for printing.
+  const { audit: _audit, ...shown } = v
   // JSON text escaped stays JSON with the same meaning (\uXXXX is a JSON escape).
-  console.log(args.json ? printable(JSON.stringify(v, null, 2)) : report(v, args.manifest, args.expectKey))
+  console.log(
+    args.json ? printable(JSON.stringify(shown, null, 2)) : report(v, args.manifest, args.expectKey),
+  )
   return v.ok ? 0 : 1
 }
 

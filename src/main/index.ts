@@ -18,6 +18,7 @@ import {
 } from 'electron'
 import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../shared/ipc-names'
 import { createAppContext, type AppContext } from './app/context'
+import { LedgerError } from './ledger/errors'
 import { safeStorageCrypto } from './secrets/safe-storage'
 import { openFileVault } from './secrets/vault'
 import { electronSettingsStore } from './shell/electron-settings-store'
@@ -67,7 +68,14 @@ if (!app.requestSingleInstanceLock()) {
         dataDir: app.getPath('userData'),
         systemLocales: app.getPreferredSystemLanguages(),
         header: `${app.getName()} ${app.getVersion()} ${process.platform}`,
-        showErrorBox: (title, content) => dialog.showErrorBox(title, content),
+        // A ledger refused at open (empty, replaced, older, damaged) says why in its own words, both languages.
+        showErrorBox: (title, content) =>
+          dialog.showErrorBox(
+            title,
+            e instanceof LedgerError && e.userMessage
+              ? `${e.userMessage['pt-BR']}\n\n${e.userMessage.en}\n\n${content}`
+              : content,
+          ),
       })
       console.error(`start failed; details in ${logFile ?? 'no log file'}`)
       app.exit(1)

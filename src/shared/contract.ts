@@ -47,6 +47,24 @@ export type IpcError = z.infer<typeof ipcErrorSchema>
 export type IpcResult<T> = { ok: true; data: T } | { ok: false; error: IpcError }
 
 const none = z.undefined()
+
+/** Where the audit-trail check stands; `reason` is our own English text (the renderer shows its own words). */
+export const ledgerIntegritySchema = z.object({
+  state: z.enum(['checking', 'ok', 'broken', 'error']),
+  checkedAt: z.string().nullable(),
+  rows: z.number().int().optional(),
+  brokenAt: z.number().int().optional(),
+  reason: z.string().optional(),
+})
+export type LedgerIntegrity = z.infer<typeof ledgerIntegritySchema>
+
+export const ledgerBackupSchema = z.object({
+  name: z.string(),
+  createdAt: z.string(),
+  reason: z.enum(['migration', 'daily', 'restore', 'manual']),
+  sizeBytes: z.number().int().nonnegative(),
+})
+export type LedgerBackup = z.infer<typeof ledgerBackupSchema>
 const localIdInput = z.strictObject({ localId: z.string().min(1).max(100) })
 
 export const appInfoSchema = z.object({
@@ -190,7 +208,7 @@ export const exportResultSchema = z.object({
 
 export const verifyProblemSchema = z.object({
   file: z.string(),
-  check: z.enum(['missing', 'hash', 'signature', 'schema', 'row_count', 'totals']),
+  check: z.enum(['missing', 'hash', 'signature', 'schema', 'row_count', 'totals', 'audit']),
   detail: z.string(),
 })
 /** Whether the export's signer is the key the reviewer expected (a valid signature alone proves nothing). */
@@ -329,6 +347,18 @@ export const channels = {
   'review:list': { input: recordFilterSchema, output: recordPageSchema },
   'review:close': { input: none, output: z.null() },
 
+  /** The ledger's audit-trail check (start-up, in the background) and its backups (Settings). */
+  'ledger:integrity': { input: none, output: ledgerIntegritySchema },
+  'ledger:backups': { input: none, output: z.array(ledgerBackupSchema) },
+  /** Takes a backup of the current ledger first; `confirm` is the operator's explicit yes. */
+  'ledger:restore': {
+    input: z.strictObject({
+      name: z.string().regex(/^ledger-\d{8}T\d{9}Z-[a-z]+\.sqlite$/),
+      confirm: z.literal(true),
+    }),
+    output: z.object({ restored: z.string(), safetyBackup: z.string() }),
+  },
+
   /** `localId` names the record whose receipt URL this is; the Liquid explorer needs none. */
   'shell:openExternal': {
     input: z.strictObject({ url: z.string().max(2048), localId: z.string().max(100).optional() }),
@@ -348,6 +378,7 @@ export const events = {
   'allowance:changed': allowancesSchema,
   'profile:changed': z.object({ activeId: z.string() }),
   'export:progress': z.object({ done: z.number().int(), total: z.number().int() }),
+  'ledger:integrity': ledgerIntegritySchema,
   /**
    * Main is waiting before a profile switch or quit: a create's POST is in flight and cutting it would leave the
    * withdrawal's fate unknown. Null when the wait is over.

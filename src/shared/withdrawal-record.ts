@@ -132,6 +132,8 @@ export const auditEntrySchema = z.object({
   details: rawObject,
   prevHash: z.string(),
   hash: z.string(),
+  /** Hash of the record state this entry produced (see ledger/state-hash.ts); absent for entries that changed no record. */
+  stateHash: z.string().nullable().optional(),
 })
 export type AuditEntry = z.infer<typeof auditEntrySchema>
 

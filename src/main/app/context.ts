@@ -15,6 +15,7 @@ import type { Vault } from '../secrets/vault'
 import { AppError } from './errors'
 import { createFolderTokens, type FolderPurpose, type FolderTokens } from './folder-tokens'
 import { buildRouter } from './handlers'
+import { createIntegrityMonitor, type IntegrityMonitor } from './integrity'
 import { openRuntime, sessionView, type ProfileRuntime } from './runtime'
 
 export interface AppPorts {
@@ -45,6 +46,7 @@ export interface AppContext {
   sandbox: Sandbox | null
   profiles: ProfileService
   ledger: Ledger
+  integrity: IntegrityMonitor
   /** Every event for the renderer; the shell forwards them with webContents.send. */
   onEvent(listener: (event: EventName, payload: unknown) => void): () => void
   runtime(): ProfileRuntime
@@ -57,6 +59,7 @@ export interface AppState {
   readonly sandbox: Sandbox | null
   readonly profiles: ProfileService
   readonly ledger: Ledger
+  readonly integrity: IntegrityMonitor
   readonly emit: Emit
   runtime(): ProfileRuntime
   switchProfile(id: string): Promise<Profile>
@@ -88,6 +91,9 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
     }
     for (const l of listeners) l(event, parsed.data)
   }
+
+  const integrity = createIntegrityMonitor({ ledger, emit: (s) => emit('ledger:integrity', s), log })
+  integrity.start()
 
   let current: ProfileRuntime | null = null
   let unsubscribe: Array<() => void> = []
@@ -147,6 +153,7 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
     sandbox,
     profiles,
     ledger,
+    integrity,
     emit,
     folders: createFolderTokens(),
     review: null,
@@ -178,12 +185,14 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
     sandbox,
     profiles,
     ledger,
+    integrity,
     onEvent: (l) => {
       listeners.add(l)
       return () => listeners.delete(l)
     },
     runtime: state.runtime,
     close: async () => {
+      await integrity.stop() // never close the ledger under a running check
       await closeCurrent('quit')
       state.review?.close()
       state.review = null

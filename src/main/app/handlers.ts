@@ -9,6 +9,7 @@ import { compareSigner } from '../records/review'
 import { isAllowedExternalUrl } from '../shell/renderer-policy'
 import type { AppState } from './context'
 import { AppError, mapServiceError } from './errors'
+import { ledgerHandlers } from './ledger-handlers'
 import { sessionView } from './runtime'
 import { fundingAmount } from './sandbox-tools'
 import { loadSigningKey, localFingerprint, publicKeyView } from './signing-key'
@@ -58,6 +59,7 @@ export function buildRouter(state: AppState, log: (line: string) => void): Route
   }
 
   const handlers: Handlers = {
+    ...ledgerHandlers(state),
     'app:info': () => {
       const p = rt().profile
       return {

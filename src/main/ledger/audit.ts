@@ -5,20 +5,26 @@
  * prev_hash that points at nothing; deleting the tail is caught by `audit_head` (see migration 3). Someone who
  * rewrites every row and the head consistently is not detectable from inside the file: anchor the head
  * elsewhere (signed exports carry it) for that.
+ *
+ * Since migration 5 an entry that changed a record also carries `state_hash`, the hash of the record state it
+ * produced (state-hash.ts), appended to the hashed array when present (older rows keep their hashes).
+ * `verifyChain` recomputes every record's state hash and compares it with the record's latest entry: a record
+ * row edited without a matching entry is detected.
  */
-import { createHash } from 'node:crypto'
 import type { SQLOutputValue } from 'node:sqlite'
-import type { AuditEntry, AuditVerification } from '../../shared/withdrawal-record'
+import type { AuditEntry } from '../../shared/withdrawal-record'
+import { auditHash } from './audit-hash'
 import { canonicalJson } from './canonical-json'
 import type { Db } from './db'
 import { LedgerError } from './errors'
-import { GENESIS_HASH } from './migrations'
 
 export interface AuditInput {
   operator: string
   action: string
   subject?: string | null
   details?: Record<string, unknown>
+  /** Hash of the record state this entry produced; set by the record write path (record-write.ts) only. */
+  stateHash?: string | null
 }
 
 export interface AuditHead {
@@ -29,27 +35,16 @@ export interface AuditHead {
 /** Operator name for actions the app takes on its own (recovery after a crash, automatic flags). */
 export const SYSTEM_OPERATOR = 'system'
 
-export function auditHash(e: Omit<AuditEntry, 'hash'>): string {
-  const canonical = JSON.stringify([
-    e.seq,
-    e.at,
-    e.operator,
-    e.action,
-    e.subject,
-    canonicalJson(e.details),
-    e.prevHash,
-  ])
-  return createHash('sha256').update(canonical, 'utf8').digest('hex')
-}
+type StmtDb = Pick<Db, 'stmt'>
 
-export function readHead(db: Db): AuditHead {
+export function readHead(db: StmtDb): AuditHead {
   const row = db.stmt('SELECT seq, hash FROM audit_head WHERE id = 1').get()
   if (!row) throw new Error('ledger: audit_head row is missing')
   return { seq: Number(row.seq), hash: String(row.hash) }
 }
 
 /** Appends one row. Must run inside the caller's transaction, next to the change it records. */
-export function appendAuditRow(db: Db, at: string, input: AuditInput): AuditEntry {
+export function appendAuditRow(db: StmtDb, at: string, input: AuditInput): AuditEntry {
   if (!input.operator || !input.action)
     throw new LedgerError('invalid_input', 'audit entry needs operator and action')
   const details = input.details ?? {}
@@ -64,11 +59,12 @@ export function appendAuditRow(db: Db, at: string, input: AuditInput): AuditEntr
     // Parsed back so the returned entry equals what a later read yields.
     details: JSON.parse(detailsText) as Record<string, unknown>,
     prevHash: head.hash,
+    ...(input.stateHash ? { stateHash: input.stateHash } : {}),
   }
   const entry: AuditEntry = { ...base, hash: auditHash(base) }
   db.stmt(
-    `INSERT INTO audit_log (seq, at, operator, action, subject, details, prev_hash, hash)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO audit_log (seq, at, operator, action, subject, details, prev_hash, hash, state_hash)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
     entry.seq,
     entry.at,
@@ -78,12 +74,14 @@ export function appendAuditRow(db: Db, at: string, input: AuditInput): AuditEntr
     detailsText,
     entry.prevHash,
     entry.hash,
+    entry.stateHash ?? null,
   )
   db.stmt('UPDATE audit_head SET seq = ?, hash = ? WHERE id = 1').run(entry.seq, entry.hash)
   return entry
 }
 
-function rowToEntry(row: Record<string, SQLOutputValue>): AuditEntry {
+export function rowToEntry(row: Record<string, SQLOutputValue>): AuditEntry {
+  const stateHash = typeof row.state_hash === 'string' ? row.state_hash : null
   return {
     seq: Number(row.seq),
     at: String(row.at),
@@ -93,6 +91,7 @@ function rowToEntry(row: Record<string, SQLOutputValue>): AuditEntry {
     details: JSON.parse(String(row.details)) as Record<string, unknown>,
     prevHash: String(row.prev_hash),
     hash: String(row.hash),
+    ...(stateHash ? { stateHash } : {}),
   }
 }
 
@@ -112,56 +111,5 @@ export function readAudit(
   return { rows, total }
 }
 
-/**
- * Walks the whole chain in seq order (streamed, constant memory) and reports the first row that does not
- * check out: an edited row at its own seq, a deleted middle row at the seq right after the gap, a deleted
- * tail at the first missing seq (from the head).
- */
-export function verifyChain(db: Db): AuditVerification {
-  let expectedSeq = 1
-  let prevHash = GENESIS_HASH
-  let rows = 0
-  for (const row of db.stmt('SELECT * FROM audit_log ORDER BY seq').iterate()) {
-    const seq = Number(row.seq)
-    if (seq !== expectedSeq) {
-      return {
-        ok: false,
-        brokenAt: seq,
-        reason: `seq ${expectedSeq}${seq > expectedSeq + 1 ? `..${seq - 1}` : ''} missing`,
-      }
-    }
-    let entry: AuditEntry
-    try {
-      entry = rowToEntry(row)
-    } catch {
-      return { ok: false, brokenAt: seq, reason: 'details are not valid JSON' }
-    }
-    if (entry.prevHash !== prevHash)
-      return { ok: false, brokenAt: seq, reason: 'prev_hash does not match the previous row' }
-    if (auditHash(entry) !== entry.hash)
-      return { ok: false, brokenAt: seq, reason: 'hash does not match the row contents' }
-    prevHash = entry.hash
-    expectedSeq += 1
-    rows += 1
-  }
-  let head: AuditHead
-  try {
-    head = readHead(db)
-  } catch {
-    return { ok: false, brokenAt: expectedSeq, reason: 'audit head is missing' }
-  }
-  if (head.seq > rows) {
-    return {
-      ok: false,
-      brokenAt: expectedSeq,
-      reason: `rows after seq ${rows} missing (head records seq ${head.seq})`,
-    }
-  }
-  if (head.seq < rows) {
-    return { ok: false, brokenAt: head.seq + 1, reason: `rows after the recorded head (seq ${head.seq})` }
-  }
-  if (head.hash !== prevHash) {
-    return { ok: false, brokenAt: Math.max(rows, 1), reason: 'audit head does not match the last row' }
-  }
-  return { ok: true, rows }
-}
+export { verifyChain } from './verify-chain'
+export { auditHash }

@@ -21,7 +21,12 @@ export interface Db {
 
 const BUSY_TIMEOUT_MS = 5_000
 
-export function openDb(file: string): Db {
+export interface OpenDbOptions {
+  /** Called after every COMMIT of `tx` (the identity file follows the head). Must not throw. */
+  onCommit?: () => void
+}
+
+export function openDb(file: string, o: OpenDbOptions = {}): Db {
   const raw = new DatabaseSync(file)
   try {
     // WAL: readers (status tracker, exports) never block the writer. Returns the mode actually set; a file system
@@ -68,6 +73,8 @@ export function openDb(file: string): Db {
       try {
         const result = fn()
         raw.exec('COMMIT')
+        inTx = false
+        o.onCommit?.()
         return result
       } catch (e) {
         try {

@@ -4,14 +4,15 @@
  *   list's query, filter and totals code serves the review unchanged;
  * - tests and benchmarks seed large ledgers without replaying the lifecycle.
  * It is not a way to edit the live ledger: records are inserted as given (validated, derived columns computed by
- * the same `insertRecordRow` as every write), never updated, with one audit row saying that an import happened.
+ * the same write path as every record), never updated: each record gets a `withdrawal.imported` entry carrying
+ * its state hash, and one more row says that an import happened.
  */
 import { withdrawalRecordSchema, type WithdrawalRecord } from '../../shared/withdrawal-record'
 import { appendAuditRow, SYSTEM_OPERATOR } from './audit'
 import { openDb, type Db } from './db'
 import { LedgerError } from './errors'
 import { migrate } from './migrations'
-import { insertRecordRow } from './rows'
+import { writeRecord } from './record-write'
 
 export interface ImportOptions {
   /** Recorded in the audit row. */
@@ -61,21 +62,23 @@ export function importRecords(
     return db.tx(() =>
       withDeferredFts(db, () => {
         let n = 0
+        const at = new Date((o.now ?? Date.now)()).toISOString()
+        const operator = o.operator ?? SYSTEM_OPERATOR
         for (const input of records) {
           const parsed = withdrawalRecordSchema.safeParse(input)
           if (!parsed.success) {
             throw new LedgerError('invalid_input', `import: record #${n + 1}: ${parsed.error.message}`)
           }
           try {
-            insertRecordRow(db, parsed.data)
+            writeRecord(db, at, null, parsed.data, { operator, action: 'withdrawal.imported' })
           } catch (e) {
             const msg = e instanceof Error ? e.message : String(e)
             throw new LedgerError('invalid_input', `import: record ${parsed.data.localId}: ${msg}`)
           }
           n += 1
         }
-        appendAuditRow(db, new Date((o.now ?? Date.now)()).toISOString(), {
-          operator: o.operator ?? SYSTEM_OPERATOR,
+        appendAuditRow(db, at, {
+          operator,
           action: 'records.imported',
           details: { ...o.details, count: n },
         })

@@ -1,17 +1,30 @@
 /**
  * The withdrawal ledger: the only memory of what was created (the API has no idempotency and no list endpoint).
- * SQLite through node:sqlite, WAL, synchronous=FULL, numbered migrations, hash-chained audit log.
+ * SQLite through node:sqlite, WAL, synchronous=FULL, numbered migrations, hash-chained audit log whose entries
+ * carry the state of the records they changed, an identity file beside it, rolling backups.
  *
  *   const ledger = openLedger(file)
  *   ledger.recoverInterrupted()        // once, before any new submission
  *   const rec = ledger.insertSubmitting(input, operator)   // committed and fsynced: now the POST may leave
  */
-import { appendAuditRow, readAudit, readHead, verifyChain } from './audit'
+import { rmSync } from 'node:fs'
+import { appendAuditRow, readAudit, readHead, type AuditHead } from './audit'
+import {
+  backupDue,
+  backupPath,
+  createBackup,
+  listBackups,
+  type BackupInfo,
+  type BackupReason,
+} from './backups'
 import type { Ctx } from './context'
-import { openDb } from './db'
+import type { Db } from './db'
+import { LedgerError } from './errors'
+import { quickCheckFile } from './file-check'
+import { identityPath, refusal, writeIdentity } from './identity'
 import { acquireLedgerLock } from './lock'
-import { migrate } from './migrations'
 import { recordObservation } from './observations'
+import { isInMemory, openChecked, recordCount } from './open-checks'
 import {
   findRecentSimilar,
   getByRemoteId,
@@ -22,35 +35,78 @@ import {
   queryRecords,
   totalsByStatus,
 } from './queries'
+import { replaceWithBackup } from './restore'
+import { openSnapshot } from './snapshot'
 import type { Ledger, LedgerOptions } from './types'
+import { verifyChain, verifyExtends } from './verify-chain'
 import * as w from './withdrawals'
 
+/** Once a deferred quick_check failed, every write is refused: a damaged file is never written on, or repaired. */
+function refusingWhenCorrupt(db: Db, corrupt: () => LedgerError | null): Db {
+  return {
+    ...db,
+    raw: db.raw,
+    tx: (fn) => {
+      const e = corrupt()
+      if (e) throw e
+      return db.tx(fn)
+    },
+  }
+}
+
 export function openLedger(file: string, o: LedgerOptions = {}): Ledger {
+  const now = o.now ?? Date.now
+  const nowDate = (): Date => new Date(now())
+  let written: AuditHead | null = null
+  let ledgerId = ''
+  // The identity follows every committed write that moved the head. A failure here (disk full) leaves it
+  // behind the ledger, which the next open accepts; the next commit tries again.
+  const syncIdentity = (): void => {
+    if (isInMemory(file)) return
+    try {
+      const head = readHead(ctx.db)
+      if (written && written.seq === head.seq && written.hash === head.hash) return
+      writeIdentity(file, { ledgerId, head, records: recordCount(ctx.db), now: new Date().toISOString() })
+      written = head
+    } catch {
+      written = null
+    }
+  }
+  let quickChecked = false
+  let corrupt: LedgerError | null = null
+  const open = (): number => {
+    const opened = openChecked(file, () => syncIdentity(), nowDate, o.syncQuickCheckMaxBytes)
+    ctx.db = refusingWhenCorrupt(opened.db, () => corrupt)
+    ledgerId = opened.ledgerId
+    quickChecked = opened.quickChecked
+    corrupt = null
+    written = null
+    return opened.version
+  }
+  const ctx = { nowIso: () => nowDate().toISOString() } as Ctx
   // One owner per file (lock.ts), before the database is touched: a second instance never even recovers.
-  const lock = acquireLedgerLock(file)
-  let db: ReturnType<typeof openDb>
+  const lock = isInMemory(file) ? null : acquireLedgerLock(file)
   let version: number
   try {
-    db = openDb(file)
+    version = open()
   } catch (e) {
     lock?.release()
     throw e
   }
-  try {
-    // No ANALYZE / PRAGMA optimize: the listing indexes are shaped so that the planner's default heuristics
-    // (most equality columns first) pick them; sampled statistics made plans worse and vary with the data.
-    version = migrate(db.raw)
-  } catch (e) {
-    db.close()
-    lock?.release()
-    throw e
+
+  const backup = (reason: BackupReason): BackupInfo => {
+    if (isInMemory(file)) throw new LedgerError('invalid_input', 'an in-memory ledger has no backups')
+    return createBackup(ctx.db.raw, file, reason, nowDate())
   }
-  const now = o.now ?? Date.now
-  const ctx: Ctx = { db, nowIso: () => new Date(now()).toISOString() }
 
   return {
     file,
-    schemaVersion: version,
+    get schemaVersion() {
+      return version
+    },
+    get ledgerId() {
+      return ledgerId
+    },
     insertSubmitting: (input, operator) => w.insertSubmitting(ctx, input, operator),
     markCreated: (localId, outcome) => w.markCreated(ctx, localId, outcome),
     applyJournaledCreate: (localId, outcome) => w.applyJournaledCreate(ctx, localId, outcome),
@@ -61,21 +117,55 @@ export function openLedger(file: string, o: LedgerOptions = {}): Ledger {
     recordObservation: (localId, observation) => recordObservation(ctx, localId, observation),
     markFunded: (localId, funding, operator) => w.markFunded(ctx, localId, funding, operator),
     setFlags: (localId, flags, operator) => w.setFlags(ctx, localId, flags, operator),
-    get: (localId) => getRecord(db, localId),
-    findByRemoteId: (remoteId) => getByRemoteId(db, remoteId),
-    listOpen: () => listOpen(db),
-    findRecentSimilar: (q) => findRecentSimilar(db, q),
-    query: (filter) => queryRecords(db, filter),
-    iterate: (filter) => iterateRecords(db, filter),
-    totalsByStatus: (filter) => totalsByStatus(db, filter),
-    observations: (localId) => listObservations(db, localId),
-    audit: (options) => readAudit(db, options),
-    appendAudit: (entry) => db.tx(() => appendAuditRow(db, ctx.nowIso(), entry)),
-    auditHead: () => readHead(db),
-    verifyAuditChain: () => verifyChain(db),
+    get: (localId) => getRecord(ctx.db, localId),
+    findByRemoteId: (remoteId) => getByRemoteId(ctx.db, remoteId),
+    listOpen: () => listOpen(ctx.db),
+    findRecentSimilar: (q) => findRecentSimilar(ctx.db, q),
+    query: (filter) => queryRecords(ctx.db, filter),
+    iterate: (filter) => iterateRecords(ctx.db, filter),
+    totalsByStatus: (filter) => totalsByStatus(ctx.db, filter),
+    observations: (localId) => listObservations(ctx.db, localId),
+    audit: (options) => readAudit(ctx.db, options),
+    appendAudit: (entry) => ctx.db.tx(() => appendAuditRow(ctx.db, ctx.nowIso(), entry)),
+    auditHead: () => readHead(ctx.db),
+    verifyAuditChain: () => verifyChain(ctx.db),
+    verifyExtends: (older) => verifyExtends(ctx.db, older),
+    snapshot: () => openSnapshot(file),
+    checkFile: async () => {
+      if (quickChecked) return []
+      const problems = await quickCheckFile(file)
+      if (problems.length > 0) corrupt = refusal('ledger_corrupt', file, problems.slice(0, 3).join('; '))
+      else quickChecked = true
+      return problems
+    },
+    backups: () => (isInMemory(file) ? [] : listBackups(file)),
+    backup,
+    backupIfDue: (maxAgeMs) =>
+      !isInMemory(file) && backupDue(file, nowDate(), maxAgeMs) ? backup('daily') : null,
+    restoreBackup: (name, operator) => {
+      const source = backupPath(file, name)
+      const replacedHead = readHead(ctx.db)
+      const safety = backup('restore')
+      ctx.db.close()
+      try {
+        replaceWithBackup(file, source)
+        // The operator chose this file: its identity (and head, even if older) becomes the expected one.
+        rmSync(identityPath(file), { force: true })
+      } finally {
+        version = open()
+      }
+      ctx.db.tx(() =>
+        appendAuditRow(ctx.db, ctx.nowIso(), {
+          operator,
+          action: 'ledger.restored',
+          details: { backup: name, safetyBackup: safety.name, replacedHead },
+        }),
+      )
+      return { restored: name, safetyBackup: safety.name }
+    },
     close: () => {
       try {
-        db.close()
+        ctx.db.close()
       } finally {
         lock?.release()
       }
@@ -83,9 +173,11 @@ export function openLedger(file: string, o: LedgerOptions = {}): Ledger {
   }
 }
 
-export { LedgerError, type LedgerErrorCode } from './errors'
+export { LedgerError, type LedgerErrorCode, type UserMessage } from './errors'
 export { createdOutcomeSchema } from './types'
 export { SYSTEM_OPERATOR, auditHash, type AuditHead, type AuditInput } from './audit'
+export { BACKUPS_KEPT, type BackupInfo, type BackupReason } from './backups'
+export { openSnapshot, type LedgerSnapshot } from './snapshot'
 export type {
   CreatedOutcome,
   Ledger,

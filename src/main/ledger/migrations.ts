@@ -6,6 +6,8 @@
  */
 import type { DatabaseSync } from 'node:sqlite'
 import { LedgerError } from './errors'
+import { GENESIS_HASH } from './genesis'
+import { v5StateHashesAndIdentity } from './migration-v5'
 import { derive, RECORD_SELECT, rowToRecord } from './rows'
 
 export interface Migration {
@@ -14,7 +16,7 @@ export interface Migration {
   up: (db: DatabaseSync) => void
 }
 
-export const GENESIS_HASH = '0'.repeat(64)
+export { GENESIS_HASH }
 
 const v1Base = `
 CREATE TABLE withdrawals (
@@ -185,6 +187,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 2, name: 'listing columns, indexes and full-text search', up: v2Listing },
   { version: 3, name: 'audit head and append-only guards', up: (db) => db.exec(v3AuditHead) },
   { version: 4, name: 'track terminal-looking statuses that can still change', up: v4ReopenLingering },
+  { version: 5, name: 'record state hashes in the audit log, ledger identity', up: v5StateHashesAndIdentity },
 ]
 
 export const LATEST_VERSION = MIGRATIONS.length

@@ -13,7 +13,7 @@ import { mustGet, parseInput, type Ctx } from './context'
 import { toJson } from './db'
 import { LedgerError } from './errors'
 import { lastObservation } from './queries'
-import { updateRecordRow } from './rows'
+import { writeRecord } from './record-write'
 import { observationInputSchema, type ObservationInput, type ObservationResult } from './types'
 
 type Body = Record<string, unknown> | null
@@ -134,7 +134,7 @@ export function recordObservation(ctx: Ctx, localId: string, input: ObservationI
     if (same) {
       // Nothing new: only remember that we asked, so backoff survives a restart.
       const record = { ...rec, remoteCheckedAt: now }
-      updateRecordRow(ctx.db, record)
+      writeRecord(ctx.db, now, rec, record, null)
       return { changed: false, applied: false, record }
     }
     const plan = storeObservation(ctx, rec, {
@@ -144,7 +144,12 @@ export function recordObservation(ctx: Ctx, localId: string, input: ObservationI
       requestId: obs.requestId ?? null,
       nonce: obs.nonce ?? null,
     })
-    updateRecordRow(ctx.db, plan.record)
+    // A stale answer that raised nothing changes only bookkeeping: no entry (see record-write.ts).
+    writeRecord(ctx.db, now, rec, plan.record, {
+      operator: SYSTEM_OPERATOR,
+      action: 'withdrawal.observed',
+      details: { remoteStatus: obs.status, applied: plan.applied, requestId: obs.requestId ?? null },
+    })
     return { changed: true, applied: plan.applied, record: plan.record }
   })
 }

@@ -137,11 +137,11 @@ export function recordParams(r: WithdrawalRecord): Record<string, SQLInputValue>
   }
 }
 
-export function insertRecordRow(db: Db, r: WithdrawalRecord): void {
+export function insertRecordRow(db: Pick<Db, 'stmt'>, r: WithdrawalRecord): void {
   db.stmt(INSERT_SQL).run(recordParams(r))
 }
 
-export function updateRecordRow(db: Db, r: WithdrawalRecord): void {
+export function updateRecordRow(db: Pick<Db, 'stmt'>, r: WithdrawalRecord): void {
   const params = recordParams(r)
   delete params.created_at
   const res = db.stmt(UPDATE_SQL).run(params)

@@ -14,6 +14,8 @@ import {
   type WithdrawalRecord,
 } from '../../shared/withdrawal-record'
 import type { AuditHead, AuditInput } from './audit'
+import type { BackupInfo, BackupReason } from './backups'
+import type { LedgerSnapshot } from './snapshot'
 
 const rawObject = z.record(z.string(), z.unknown())
 const cents = z.number().int().nonnegative()
@@ -85,11 +87,15 @@ export const errorInfoOrNull = withdrawalErrorInfoSchema.nullable()
 export interface LedgerOptions {
   /** Clock in epoch milliseconds; tests pin it. */
   now?: () => number
+  /** Files larger than this are quick_checked by `checkFile` on a worker instead of on open (default 64 MiB). */
+  syncQuickCheckMaxBytes?: number
 }
 
 export interface Ledger {
   readonly file: string
   readonly schemaVersion: number
+  /** Random, fixed at creation (migration 5); the identity file beside the ledger names it. */
+  readonly ledgerId: string
 
   // Create flow (DESIGN §4). Each call is one transaction with its audit row.
   insertSubmitting(input: NewWithdrawal, operator: string): WithdrawalRecord
@@ -126,7 +132,28 @@ export interface Ledger {
   }
   appendAudit(entry: AuditInput): AuditEntry
   auditHead(): AuditHead
+  /** The chain, and every record against its latest entry (state hashes). */
   verifyAuditChain(): AuditVerification
+  /** verifyAuditChain, and `older` (an earlier export's head) is an entry of this chain: the ledger only grew. */
+  verifyExtends(older: AuditHead): AuditVerification
+  /**
+   * PRAGMA quick_check on a worker, when open did not already run it (large file). Problems found make every later
+   * write fail with ledger_corrupt. Returns the problems (empty: sound).
+   */
+  checkFile(): Promise<string[]>
+  /** A consistent read-only view on its own connection (exports, the start-up check). Close it. */
+  snapshot(): LedgerSnapshot
+
+  // Backups (backups.ts): newest first.
+  backups(): BackupInfo[]
+  backup(reason: BackupReason): BackupInfo
+  /** A 'daily' backup when the newest is older than `maxAgeMs`; null when none was due. */
+  backupIfDue(maxAgeMs: number): BackupInfo | null
+  /**
+   * Replaces the ledger with one of its backups, after taking a backup of the current file; the restored file
+   * becomes the expected identity and gets a `ledger.restored` entry. The caller asks the operator first.
+   */
+  restoreBackup(name: string, operator: string): { restored: string; safetyBackup: string }
 
   close(): void
 }

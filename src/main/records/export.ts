@@ -14,8 +14,9 @@
  */
 import { mkdir, open, rm, unlink } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import { SYSTEM_OPERATOR, type Ledger } from '../ledger/index'
+import { SYSTEM_OPERATOR, type Ledger, type LedgerSnapshot } from '../ledger/index'
 import { recordFilterSchema, type RecordFilter } from '../../shared/withdrawal-record'
+import { AUDIT_FILE, auditLine, redactedLine } from './audit-member'
 import { csvHeader, csvLine, BOM, type CsvDelimiter } from './csv'
 import type { ExportLocale } from './format'
 import { REPORT_TAIL, reportHead } from './html'
@@ -81,6 +82,35 @@ const PROGRESS_EVERY = 1000
 
 export class ExportError extends Error {
   override readonly name = 'ExportError'
+  constructor(
+    message: string,
+    readonly code: string = 'export_failed',
+    readonly userMessage?: { 'pt-BR': string; en: string },
+  ) {
+    super(message)
+  }
+}
+
+/** The ledger's chain must verify before its records leave the machine: an export vouches for them. */
+async function intactSnapshot(ledger: Ledger): Promise<LedgerSnapshot> {
+  const snap = ledger.snapshot()
+  try {
+    const chain = await snap.verify()
+    if (!chain.ok) {
+      throw new ExportError(
+        `audit chain broken at seq ${chain.brokenAt}: ${chain.reason}`,
+        'audit_chain_broken',
+        {
+          'pt-BR': `A trilha de auditoria do livro-caixa não confere (${chain.reason}); a exportação foi recusada. O livro-caixa foi alterado fora do aplicativo: restaure um backup em Configurações ou procure o responsável.`,
+          en: `The ledger's audit trail does not check out (${chain.reason}); the export was refused. The ledger was changed outside the app: restore a backup in Settings or ask whoever is responsible.`,
+        },
+      )
+    }
+    return snap
+  } catch (e) {
+    snap.close()
+    throw e
+  }
 }
 
 /** "Produção São Paulo!" → "producao-sao-paulo": safe on every file system, still recognisable. */
@@ -155,10 +185,18 @@ export async function exportRecords(ledger: Ledger, o: ExportOptions): Promise<E
   const locale: ExportLocale = o.locale ?? 'pt-BR'
   const delimiter: CsvDelimiter = o.csvDelimiter ?? (locale === 'pt-BR' ? ';' : ',')
   const exportedAt = (o.now ?? (() => new Date()))()
-  const auditHead = ledger.auditHead()
+  // Records, audit entries and head all come from one snapshot, so each record is exactly the state its latest
+  // entry names even while the tracker keeps writing.
+  const snap = await intactSnapshot(ledger)
+  const auditHead = snap.auditHead()
   const total = ledger.query({ ...filter, limit: 1 }).total
 
-  const folder = resolve(await createFolder(o.dir, o.profile.name, exportedAt))
+  const folder = resolve(
+    await createFolder(o.dir, o.profile.name, exportedAt).catch((e: unknown) => {
+      snap.close()
+      throw e
+    }),
+  )
   const handles: OutFile[] = []
   const writer = createFileWriter()
   const track = async (name: string, hashed = true): Promise<OutFile> => {
@@ -180,12 +218,15 @@ export async function exportRecords(ledger: Ledger, o: ExportOptions): Promise<E
     const totals = new TotalsAccumulator()
     const days = new DayAccumulator()
     const seen = new Set<string>()
+    const redactedIds: string[] = []
     let first: string | null = null
     let last: string | null = null
-    for (const rec of ledger.iterate(filter)) {
+    for (const rec of snap.iterate(filter)) {
       if (seen.has(rec.localId)) continue
       seen.add(rec.localId)
+      const redactedBefore = redact.count
       const { record, json: text } = redact(rec)
+      if (redact.count > redactedBefore) redactedIds.push(rec.localId)
       if (plan && rows) rows.write(plan.inputs(record))
       if (json) {
         if (totals.count > 0) json.write(JSON_SEPARATOR)
@@ -203,6 +244,16 @@ export async function exportRecords(ledger: Ledger, o: ExportOptions): Promise<E
     }
     rows?.end()
     json?.write(JSON_TAIL)
+    const audit = await track(AUDIT_FILE)
+    let n = 0
+    for (const entry of snap.auditEntriesOf(seen)) {
+      audit.write(auditLine(entry))
+      if (++n % PROGRESS_EVERY === 0) await audit.drain()
+    }
+    if (redactedIds.length > 0) audit.write(redactedLine(redactedIds))
+    snap.close()
+    const auditClosed = audit.close()
+    auditClosed.catch(() => undefined)
 
     const statusTotals = totals.result()
     const entries: FileEntry[] = []
@@ -250,6 +301,13 @@ export async function exportRecords(ledger: Ledger, o: ExportOptions): Promise<E
       const w = await jsonClosed
       entries.push({ name: FILE_NAMES.json, format: 'json', bytes: w.bytes, sha256: w.sha256 })
     }
+    const auditWritten = await auditClosed
+    entries.push({
+      name: AUDIT_FILE,
+      format: 'audit',
+      bytes: auditWritten.bytes,
+      sha256: auditWritten.sha256,
+    })
     if (report) {
       entries.push({
         name: FILE_NAMES.html,
@@ -305,6 +363,7 @@ export async function exportRecords(ledger: Ledger, o: ExportOptions): Promise<E
       redacted: redact.count,
     }
   } catch (e) {
+    snap.close()
     await Promise.all(handles.map((f) => f.abandon()))
     await rm(folder, { recursive: true, force: true })
     throw e

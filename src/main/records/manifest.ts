@@ -18,6 +18,8 @@ import { EXPORT_LOCALES } from './format'
 import { DATA_FILE_MAX_BYTES } from './safe-read'
 import { findUnsafeChar } from './terminal-text'
 
+import { AUDIT_FILE } from './audit-member'
+
 export const MANIFEST_SCHEMA = 'tesouraria-depix/export-manifest'
 export const MANIFEST_VERSION = 1
 export const MANIFEST_FILE = 'manifest.json'
@@ -70,6 +72,8 @@ export const fileEntrySchema = z.discriminatedUnion('format', [
   }),
   z.strictObject({ name: fileName('json'), format: z.literal('json'), bytes, sha256 }),
   z.strictObject({ name: fileName('html'), format: z.literal('html'), bytes, sha256, locale }),
+  /** audit.jsonl: the audit entries of the exported records (audit-member.ts). */
+  z.strictObject({ name: z.literal(AUDIT_FILE), format: z.literal('audit'), bytes, sha256 }),
 ])
 export type FileEntry = z.infer<typeof fileEntrySchema>
 
@@ -77,10 +81,13 @@ export type FileEntry = z.infer<typeof fileEntrySchema>
  * The data files: one to one per format, each format once. The count is checked before the entries are (a
  * manifest of 3,000 entries is one problem, not 3,000), and a repeated format is named once.
  */
+/** The data formats plus the audit member (audit.jsonl). */
+const MAX_FILES = EXPORT_FORMATS.length + 1
+
 export const fileListSchema = z
   .array(z.unknown())
   .min(1, 'lists no file')
-  .max(EXPORT_FORMATS.length, `lists more files than an export has (${EXPORT_FORMATS.length} at most)`)
+  .max(MAX_FILES, `lists more files than an export has (${MAX_FILES} at most)`)
   .pipe(
     z.array(fileEntrySchema).superRefine((files, ctx) => {
       const seen = new Set<string>()

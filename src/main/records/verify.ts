@@ -23,6 +23,15 @@ import { columnIndex, PT_HEADER_V1 } from './columns'
 import { BOM, csvHeader, csvLine, YES_NO } from './csv'
 import { countReportRows } from './html'
 import { readRecordsFile, type ExportedRecord } from './json'
+import { recordStateHash } from '../ledger/state-hash'
+import {
+  AUDIT_FILE,
+  compareRecords,
+  readAuditMember,
+  recordFixedHash,
+  type AuditCollected,
+  type Head,
+} from './audit-member'
 import {
   canonicalManifestBytes,
   fileListSchema,
@@ -48,7 +57,7 @@ import { createChecker, type Checker } from './checker'
 import { diffTotals, sortTotals, sumTotals, TotalsAccumulator } from './totals'
 import { MEANINGS, meaningTotals, type MeaningTotals } from '../../shared/money-totals'
 
-export type VerificationCheck = 'missing' | 'hash' | 'signature' | 'schema' | 'row_count' | 'totals'
+export type VerificationCheck = 'missing' | 'hash' | 'signature' | 'schema' | 'row_count' | 'totals' | 'audit'
 
 export interface VerificationProblem {
   /** File name in the export folder (the manifest's own name for manifest-level problems). */
@@ -68,6 +77,8 @@ export interface ExportVerification {
   records?: ExportedRecord[]
   /** Files in the folder that the manifest does not list (not covered by the signature). */
   unlisted: string[]
+  /** The audit member as read, and the exported records' state hashes (for --against); see audit-member.ts. */
+  audit?: AuditCollected
 }
 
 export interface VerifyOptions {
@@ -80,6 +91,9 @@ export interface VerifyOptions {
 interface Expectation {
   rowCount: number | null
   totals: StatusTotal[] | null
+  auditHead: Head | null
+  /** Filled by the file checks when the manifest lists an audit member. */
+  audit: AuditCollected | null
 }
 
 const MAX_LISTED = 5
@@ -202,9 +216,14 @@ export async function verifyExport(manifestPath: string, o: VerifyOptions = {}):
   const expect: Expectation = {
     rowCount: manifest?.rowCount ?? (Number.isSafeInteger(obj.rowCount) ? (obj.rowCount as number) : null),
     totals: manifest?.totals ?? salvageTotals(obj.totals),
+    auditHead: manifest?.auditHead ?? null,
+    audit: null,
   }
   // A file list that is not valid as a whole (too long, a name twice, a name not an export's) reads no file.
   const entries = manifest?.files ?? salvageEntries(obj.files)
+  if (entries.some((e) => e.format === 'audit')) {
+    expect.audit = { summary: null, stateHashes: null, fixedHashes: null }
+  }
   checkManifestTotals(manifest, mname, add)
 
   let records: ExportedRecord[] | undefined
@@ -236,11 +255,18 @@ export async function verifyExport(manifestPath: string, o: VerifyOptions = {}):
   } finally {
     await checker.close()
   }
+  const audit = expect.audit
+  if (audit?.summary && audit.stateHashes) {
+    // A record that differs from its entry is reported on the records file: that is where the auditor looks.
+    const name = entries.find((e) => e.format === 'json')?.name ?? AUDIT_FILE
+    for (const p of compareRecords(audit.summary, audit.stateHashes)) add(name, 'audit', p)
+  }
   return done({
     signerFingerprint,
     manifest,
     unlisted: await unlistedFiles(dir, mname, entries),
     ...(o.keepRecords ? { records: records ?? [] } : {}),
+    ...(audit ? { audit } : {}),
   })
 }
 
@@ -430,12 +456,16 @@ async function checkContent(
       const ids = new Set<string>()
       const acc = new TotalsAccumulator()
       const kept: ExportedRecord[] | undefined = keep ? [] : undefined
+      const stateHashes = expect.audit ? new Map<string, string>() : null
+      const fixedHashes = expect.audit ? new Map<string, string>() : null
       let dup = 0
       const read = readRecordsFile(
         buf,
         (r) => {
           if (ids.has(r.localId)) dup += 1
           ids.add(r.localId)
+          stateHashes?.set(r.localId, recordStateHash(r))
+          fixedHashes?.set(r.localId, recordFixedHash(r))
           acc.addRecord(r)
           kept?.push(r)
         },
@@ -444,6 +474,7 @@ async function checkContent(
       for (const issue of read.issues) add(entry.name, 'schema', issue)
       if (!read.readable) return undefined
       if (dup > 0) add(entry.name, 'schema', `${dup} records repeat a localId`)
+      if (expect.audit) Object.assign(expect.audit, { stateHashes, fixedHashes })
       rows(read.entries, 'records')
       totals(acc.result())
       return kept
@@ -451,6 +482,12 @@ async function checkContent(
     case 'html':
       rows(countReportRows(buf), 'report rows')
       return undefined
+    case 'audit': {
+      const summary = readAuditMember(buf.toString('utf8'), expect.auditHead)
+      for (const p of summary.problems) add(entry.name, 'audit', p)
+      if (expect.audit) expect.audit.summary = summary
+      return undefined
+    }
   }
 }
 

@@ -21,7 +21,11 @@ const SQLITE_NOTADB = 26
 
 /** Decided on error codes only, never on message text. */
 export function classifyStartupFailure(error: unknown): StartupFailureKind {
-  if (error instanceof LedgerError) return error.code === 'schema_too_new' ? 'ledger_too_new' : 'ledger'
+  if (error instanceof LedgerError) {
+    if (error.code === 'schema_too_new') return 'ledger_too_new'
+    // The open checks (ledger/open-checks.ts) turn SQLite's corruption codes into ledger_corrupt.
+    return error.code === 'ledger_corrupt' ? 'ledger_damaged' : 'ledger'
+  }
   if (typeof error !== 'object' || error === null) return 'unknown'
   const e = error as { code?: unknown; errcode?: unknown; syscall?: unknown }
   if (e.code === 'ERR_SQLITE_ERROR') {

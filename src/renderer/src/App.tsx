@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'react'
 import type { EventPayload } from '../../shared/contract'
 import { useTranslation } from 'react-i18next'
+import { IntegrityBanner } from './components/IntegrityBanner'
 import { call, useEvent } from './ipc'
 import { LANGUAGES, type Language } from './i18n'
 import { FundingPage } from './pages/FundingPage'
@@ -108,6 +109,7 @@ export function App(): React.JSX.Element {
           {t(`app.waiting.${waiting.action}`)}
         </div>
       )}
+      <IntegrityBanner />
       <header className="topbar">
         <h1>{t('app.title')}</h1>
         <div className="topbar-facts">

@@ -141,6 +141,10 @@ describe('no secret crosses IPC', () => {
     await call('review:checkSigner', { expected: '' })
     await call('review:list', {})
     await call('review:close')
+    await call('ledger:integrity')
+    const backups = await call('ledger:backups')
+    expect(backups.ok).toBe(true)
+    await call('ledger:restore', { name: 'ledger-20250101T000000000Z-manual.sqlite', confirm: true })
 
     // A live profile with client credentials, and one with a legacy token.
     const live = sandbox.control.createCredential({ label: 'live-profile' })

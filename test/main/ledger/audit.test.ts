@@ -179,7 +179,7 @@ describe('audit tamper detection (file edited with plain SQLite)', () => {
     }
     tamper(
       file,
-      `INSERT INTO audit_log VALUES (3, '${forged.at}', 'mallory', 'x', NULL, '{}', '${last.hash}', '${auditHash(forged)}')`,
+      `INSERT INTO audit_log VALUES (3, '${forged.at}', 'mallory', 'x', NULL, '{}', '${last.hash}', '${auditHash(forged)}', NULL)`,
     )
     expect(ledger.verifyAuditChain()).toMatchObject({
       ok: false,

@@ -226,11 +226,18 @@ describe('migrations', () => {
       count: 1,
     })
 
-    // Audit head backfilled from the last v1 row: the old chain verifies and new rows continue it.
-    expect(ledger.verifyAuditChain()).toEqual({ ok: true, rows: 3 })
+    // Audit head backfilled from the last v1 row: the old chain verifies and new rows continue it. Migration 4
+    // gives each of the 4 records a baseline entry carrying its state hash.
+    expect(ledger.audit({ limit: 4 }).rows.map((r) => [r.action, r.seq])).toEqual([
+      ['record.state_baseline', 7],
+      ['record.state_baseline', 6],
+      ['record.state_baseline', 5],
+      ['record.state_baseline', 4],
+    ])
+    expect(ledger.verifyAuditChain()).toEqual({ ok: true, rows: 7 })
     expect(ledger.recoverInterrupted()).toBe(1)
-    expect(ledger.verifyAuditChain()).toEqual({ ok: true, rows: 4 })
-    expect(ledger.audit({ limit: 1 }).rows[0]).toMatchObject({ seq: 4, subject: 'v1-submitting' })
+    expect(ledger.verifyAuditChain()).toEqual({ ok: true, rows: 8 })
+    expect(ledger.audit({ limit: 1 }).rows[0]).toMatchObject({ seq: 8, subject: 'v1-submitting' })
   })
 
   it('a failing migration leaves the file at the previous version, data intact', () => {

@@ -68,13 +68,19 @@ describe('exportRecords', () => {
     const res = await exportTo(ledger)
     expect(path.basename(res.folder)).toBe('depix-export-producao-20250601T120000Z')
     expect(fs.readdirSync(res.folder).sort()).toEqual([
+      'audit.jsonl',
       'manifest.json',
       'records.csv',
       'records.json',
       'report.html',
     ])
     expect(res.rowCount).toBe(50)
-    expect(res.files.map((f) => path.basename(f))).toEqual(['records.csv', 'records.json', 'report.html'])
+    expect(res.files.map((f) => path.basename(f))).toEqual([
+      'records.csv',
+      'records.json',
+      'audit.jsonl',
+      'report.html',
+    ])
 
     const m = manifestSchemaForTests.parse(readManifest(res))
     expect(m).toMatchObject({
@@ -321,7 +327,7 @@ describe('exportRecords', () => {
     track(ledger)
     const res = await exportTo(ledger, { formats: ['json'], filter: { statuses: ['nothing-like-this'] } })
     expect(res.rowCount).toBe(0)
-    expect(fs.readdirSync(res.folder).sort()).toEqual(['manifest.json', 'records.json'])
+    expect(fs.readdirSync(res.folder).sort()).toEqual(['audit.jsonl', 'manifest.json', 'records.json'])
     expect(await verifyExport(res.manifestPath)).toMatchObject({ ok: true })
     const all = await exportTo(ledger, { formats: ['csv', 'html'], filter: { statuses: ['none'] } })
     expect(await verifyExport(all.manifestPath)).toMatchObject({ ok: true })

@@ -31,9 +31,10 @@ describe('importRecords', () => {
       'ana',
     )
     expect(ledger.query({ text: 'novissima' }).rows.map((r) => r.localId)).toEqual([created.localId])
-    expect(ledger.audit({ limit: 5 }).rows.map((r) => r.action)).toEqual([
+    expect(ledger.audit({ limit: 3 }).rows.map((r) => r.action)).toEqual([
       'withdrawal.submitting',
       'records.imported',
+      'withdrawal.imported',
     ])
     expect(ledger.verifyAuditChain().ok).toBe(true)
   })

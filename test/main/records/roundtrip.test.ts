@@ -10,7 +10,7 @@ import { exportTo, track } from './helpers'
 
 const ROWS = Number(process.env.ROUNDTRIP_ROWS ?? 100_000)
 
-describe(`round trip of ${ROWS} records (slow)`, { timeout: 120_000 }, () => {
+describe(`round trip of ${ROWS} records (slow)`, { timeout: 600_000 }, () => {
   it('exports CSV, JSON and HTML and verifies them intact', async () => {
     const { ledger } = seededLedger(makeRecords(ROWS))
     track(ledger)

@@ -265,7 +265,8 @@ describe('verifyExport on a tampered export', () => {
     fixHash(ex, m, 'records.json')
     resign(m, OTHER_SIGNER)
     writeManifest(ex, m)
-    expect(checks(await verifyExport(ex.manifestPath))).toEqual(['records.json:totals'])
+    // …and the record no longer matches the state its audit entry recorded.
+    expect(checks(await verifyExport(ex.manifestPath))).toEqual(['records.json:audit', 'records.json:totals'])
   })
 
   it('a removed file is missing; the others still verify', async () => {
@@ -285,7 +286,7 @@ describe('verifyExport on a tampered export', () => {
     const v = await verifyExport(ex.folder)
     expect(checks(v)).toEqual(['manifest.json:schema'])
     expect(v.manifest).toBeNull()
-    expect(v.unlisted).toEqual(['records.csv', 'records.json', 'report.html'])
+    expect(v.unlisted).toEqual(['audit.jsonl', 'records.csv', 'records.json', 'report.html'])
   })
 
   it('a manifest pointing outside its folder is refused (schema), nothing outside is read', async () => {
@@ -344,7 +345,12 @@ describe('verifyExport on a tampered export', () => {
     writeManifest(ex, m)
     const v = await verifyExport(ex.manifestPath)
     // The off-schema record still counts as a row; its amounts leave the totals.
-    expect(checks(v)).toEqual(['records.csv:schema', 'records.json:schema', 'records.json:totals'])
+    expect(checks(v)).toEqual([
+      'records.csv:schema',
+      'records.json:audit',
+      'records.json:schema',
+      'records.json:totals',
+    ])
     expect(v.problems.find((p) => p.file === 'records.csv')?.detail).toBe('no UTF-8 byte order mark')
     const html = fileIn(ex, 'report.html')
     const buf = fs.readFileSync(html)

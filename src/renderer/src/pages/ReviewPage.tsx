@@ -19,7 +19,7 @@ import { useTableStore } from '../components/records-table/table-store'
 import { call } from '../ipc'
 
 const REVIEW_TABLE = 'review'
-const PROBLEM_CHECKS = ['missing', 'hash', 'signature', 'schema', 'row_count', 'totals']
+const PROBLEM_CHECKS = ['missing', 'hash', 'signature', 'schema', 'row_count', 'totals', 'audit']
 
 /** The open review survives leaving the page: main keeps the export open until review:close. */
 const useReview = create<{

@@ -1,6 +1,7 @@
 /** Configurações: profiles and the vault, the session, language, rate-limit allowances, the export signing key. */
 import { useTranslation } from 'react-i18next'
 import { AllowancesSection } from '../components/settings/AllowancesSection'
+import { BackupsSection } from '../components/settings/BackupsSection'
 import { LanguageSection } from '../components/settings/LanguageSection'
 import { ProfilesSection } from '../components/settings/ProfilesSection'
 import { SessionSection } from '../components/settings/SessionSection'
@@ -16,6 +17,7 @@ export function SettingsPage(): React.JSX.Element {
       <LanguageSection />
       <AllowancesSection />
       <SigningKeySection />
+      <BackupsSection />
     </div>
   )
 }

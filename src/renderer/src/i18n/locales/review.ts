@@ -44,6 +44,7 @@ export const review = {
         schema: 'formato inválido',
         row_count: 'quantidade de linhas não confere',
         totals: 'totais não conferem',
+        audit: 'trilha de auditoria não confere com os registros',
       },
     },
     manifest: {
@@ -107,6 +108,7 @@ export const review = {
         schema: 'invalid format',
         row_count: 'row count does not match',
         totals: 'totals do not match',
+        audit: 'audit trail does not match the records',
       },
     },
     manifest: {

@@ -1,4 +1,5 @@
-/** Settings page: profiles, vault, session, language, allowances, export signing key. */
+/** Settings page: profiles, vault, session, language, allowances, export signing key, ledger backups; the
+ * ledger integrity banner. */
 export const settings = {
   'pt-BR': {
     title: 'Configurações',
@@ -143,6 +144,35 @@ export const settings = {
       available: 'Disponíveis agora',
       next: 'Próxima liberação em',
       full: 'todas disponíveis',
+    },
+    backups: {
+      title: 'Backups do livro-caixa',
+      intro:
+        'Uma cópia do livro-caixa é feita antes de cada atualização do formato, uma vez por dia e antes de cada restauração; as 7 mais recentes ficam na pasta "backups" ao lado do livro-caixa.',
+      none: 'Nenhum backup ainda.',
+      caption: 'Backups do livro-caixa, do mais recente ao mais antigo',
+      when: 'Feito em',
+      reason: 'Motivo',
+      size: 'Tamanho',
+      actions: 'Ações',
+      reasons: {
+        migration: 'antes de atualizar o formato',
+        daily: 'diário',
+        restore: 'antes de uma restauração',
+        manual: 'manual',
+      },
+      restore: 'Restaurar…',
+      confirmTitle: 'Confirmar restauração',
+      confirm:
+        'Substituir o livro-caixa atual pelo backup de {{when}}? O atual é guardado antes como backup; registros feitos depois desse backup deixam de aparecer.',
+      confirmYes: 'Sim, restaurar',
+    },
+    integrity: {
+      broken:
+        'A trilha de auditoria do livro-caixa não confere: ele foi alterado fora do aplicativo. Exportações estão bloqueadas.',
+      error: 'Não foi possível verificar a trilha de auditoria do livro-caixa.',
+      detail: 'Detalhe',
+      action: 'Restaure um backup em Configurações ou procure o responsável antes de continuar.',
     },
     signingKey: {
       title: 'Chave de assinatura das exportações',
@@ -296,6 +326,35 @@ export const settings = {
       available: 'Available now',
       next: 'Next slot in',
       full: 'all available',
+    },
+    backups: {
+      title: 'Ledger backups',
+      intro:
+        'A copy of the ledger is made before every format upgrade, once a day and before every restore; the newest 7 are kept in the "backups" folder beside the ledger.',
+      none: 'No backups yet.',
+      caption: 'Ledger backups, newest first',
+      when: 'Made at',
+      reason: 'Reason',
+      size: 'Size',
+      actions: 'Actions',
+      reasons: {
+        migration: 'before a format upgrade',
+        daily: 'daily',
+        restore: 'before a restore',
+        manual: 'manual',
+      },
+      restore: 'Restore…',
+      confirmTitle: 'Confirm restore',
+      confirm:
+        'Replace the current ledger with the backup from {{when}}? The current one is kept as a backup first; records made after that backup no longer show.',
+      confirmYes: 'Yes, restore',
+    },
+    integrity: {
+      broken:
+        "The ledger's audit trail does not check out: it was changed outside the app. Exports are blocked.",
+      error: "The ledger's audit trail could not be checked.",
+      detail: 'Detail',
+      action: 'Restore a backup in Settings or ask whoever is responsible before going on.',
     },
     signingKey: {
       title: 'Export signing key',

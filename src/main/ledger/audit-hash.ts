@@ -1,0 +1,22 @@
+/**
+ * The hash of one audit entry (see audit.ts). A leaf module: the export verifier recomputes it without loading
+ * the ledger (node:sqlite).
+ */
+import { createHash } from 'node:crypto'
+import type { AuditEntry } from '../../shared/withdrawal-record'
+import { canonicalJson } from './canonical-json'
+
+export function auditHash(e: Omit<AuditEntry, 'hash'>): string {
+  const fields: unknown[] = [
+    e.seq,
+    e.at,
+    e.operator,
+    e.action,
+    e.subject,
+    canonicalJson(e.details),
+    e.prevHash,
+  ]
+  // Entries written before migration 5 have no state hash and keep the hash they were written with.
+  if (typeof e.stateHash === 'string') fields.push(e.stateHash)
+  return createHash('sha256').update(JSON.stringify(fields), 'utf8').digest('hex')
+}

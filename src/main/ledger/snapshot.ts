@@ -1,0 +1,83 @@
+/**
+ * A consistent, read-only view of the ledger file on a connection of its own: one read transaction, so the
+ * records, the audit entries and the head an export writes are all from the same instant while the app keeps
+ * writing on its own connection (WAL lets both run). Close it promptly: a long-lived reader holds back WAL
+ * checkpoints.
+ */
+import { DatabaseSync, type StatementSync } from 'node:sqlite'
+import type {
+  AuditEntry,
+  AuditVerification,
+  RecordFilter,
+  WithdrawalRecord,
+} from '../../shared/withdrawal-record'
+import { readHead, rowToEntry, type AuditHead } from './audit'
+import type { Db } from './db'
+import { iterateRecords } from './queries'
+import { verifyChainSteps } from './verify-chain'
+
+export interface LedgerSnapshot {
+  auditHead(): AuditHead
+  iterate(filter?: RecordFilter): Generator<WithdrawalRecord, void, undefined>
+  /** Entries about the given records (by subject), in seq order. */
+  auditEntriesOf(subjects: ReadonlySet<string>): Generator<AuditEntry, void, undefined>
+  /** verifyAuditChain over this snapshot, pausing for the event loop every few thousand rows. */
+  verify(): Promise<AuditVerification>
+  close(): void
+}
+
+export function openSnapshot(file: string): LedgerSnapshot {
+  const raw = new DatabaseSync(file, { readOnly: true })
+  const cache = new Map<string, StatementSync>()
+  const db = {
+    raw,
+    stmt: (sql: string) => {
+      let s = cache.get(sql)
+      if (!s) cache.set(sql, (s = raw.prepare(sql)))
+      return s
+    },
+    fresh: (sql: string) => raw.prepare(sql),
+    tx: () => {
+      throw new Error('ledger: a snapshot is read-only')
+    },
+    close: () => raw.close(),
+  } satisfies Db
+  let closed = false
+  try {
+    raw.exec('PRAGMA busy_timeout = 5000')
+    raw.exec('BEGIN')
+    // The snapshot starts at the first read, not at BEGIN: read now.
+    readHead(db)
+  } catch (e) {
+    raw.close()
+    throw e
+  }
+  return {
+    auditHead: () => readHead(db),
+    iterate: (filter) => iterateRecords(db, filter),
+    *auditEntriesOf(subjects) {
+      for (const row of db
+        .fresh('SELECT * FROM audit_log WHERE subject IS NOT NULL ORDER BY seq')
+        .iterate()) {
+        if (subjects.has(String(row.subject))) yield rowToEntry(row)
+      }
+    },
+    async verify() {
+      const steps = verifyChainSteps(db)
+      for (;;) {
+        const r = steps.next()
+        if (r.done) return r.value
+        await new Promise<void>((resolve) => setImmediate(resolve))
+      }
+    },
+    close() {
+      if (closed) return
+      closed = true
+      try {
+        raw.exec('COMMIT')
+      } finally {
+        raw.close()
+      }
+    },
+  }
+}

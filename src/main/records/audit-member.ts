@@ -1,0 +1,210 @@
+/**
+ * audit.jsonl: the audit entries of the exported records (every entry whose subject is one of them, up to the
+ * manifest's `auditHead`), one canonical-JSON entry per line, in seq order. Listed in the manifest with its
+ * hash like every file, so the signature covers it.
+ *
+ * What the verifier checks: each entry's own hash; seq strictly increasing and never past the head (the entry
+ * at the head's seq, if present, is the head's); consecutive entries (seq n, n+1) linked by prevHash; every
+ * subject is an exported record; every exported record has an entry carrying a state hash, and the latest one
+ * equals the hash of the record as exported (ledger/state-hash.ts). So a record changed in the ledger without
+ * its entry, or an entry changed afterwards, shows. `compareWithOlder` (verify-export --against) checks that a
+ * later export only added to an earlier one: see docs/RECORDS.md for what that does and does not prove.
+ *
+ * Leaf imports only (no node:sqlite): the auditor's verifier runs without the ledger.
+ */
+import { createHash } from 'node:crypto'
+import { z } from 'zod'
+import { auditEntrySchema, type AuditEntry, type WithdrawalRecord } from '../../shared/withdrawal-record'
+import { auditHash } from '../ledger/audit-hash'
+import { canonicalJson } from '../ledger/canonical-json'
+
+export const AUDIT_FILE = 'audit.jsonl'
+
+export interface Head {
+  seq: number
+  hash: string
+}
+
+export function auditLine(e: AuditEntry): string {
+  return `${canonicalJson(e)}\n`
+}
+
+/**
+ * The last line, when the export redacted a secret inside some records (redact.ts): their ids. Those records
+ * no longer hash to their entries' state, by design; the signer says so here and the verifier names them
+ * instead of calling them changed.
+ */
+export function redactedLine(localIds: readonly string[]): string {
+  return `${canonicalJson({ redacted: localIds })}\n`
+}
+
+export interface AuditSummary {
+  entries: number
+  /** Latest entry carrying a state hash, per subject. */
+  latest: Map<string, { seq: number; stateHash: string }>
+  /** seq → hash of every entry (for --against). */
+  hashes: Map<number, { hash: string; subject: string | null }>
+  /** Records the exporter redacted (see redactedLine): not compared with their entries. */
+  redacted: Set<string>
+  problems: string[]
+}
+
+/** What verifyExport collects: the member as read, and localId → state hash of every exported JSON record. */
+export interface AuditCollected {
+  summary: AuditSummary | null
+  stateHashes: Map<string, string> | null
+  /** localId → hash of the fields no write ever changes after the record is created (recordFixedHash). */
+  fixedHashes: Map<string, string> | null
+}
+
+/**
+ * What was asked for, by whom and when never changes after insertSubmitting: two exports showing one record
+ * with different values here prove an edit, whatever the audit entries say.
+ */
+export function recordFixedHash(r: WithdrawalRecord): string {
+  const fixed = [
+    r.localId,
+    r.profile,
+    r.operator,
+    r.createdAt,
+    r.request,
+    r.pixKey,
+    r.amountKind,
+    r.amountCents,
+  ]
+  return createHash('sha256').update(canonicalJson(fixed), 'utf8').digest('hex')
+}
+
+const MAX_PROBLEMS = 20
+const redactedSchema = z.strictObject({ redacted: z.array(z.string()) })
+
+/** Reads and checks audit.jsonl on its own (the records are compared in `compareRecords`). */
+export function readAuditMember(text: string, head: Head | null): AuditSummary {
+  const out: AuditSummary = {
+    entries: 0,
+    latest: new Map(),
+    hashes: new Map(),
+    redacted: new Set(),
+    problems: [],
+  }
+  const problem = (p: string): void => {
+    if (out.problems.length < MAX_PROBLEMS) out.problems.push(p)
+  }
+  const lines = text.split('\n')
+  if (lines[lines.length - 1] === '') lines.pop()
+  else if (lines.length > 0) problem('the last line does not end with a line feed')
+  let prev: AuditEntry | null = null
+  for (const [i, line] of lines.entries()) {
+    let parsed
+    try {
+      const value: unknown = JSON.parse(line)
+      const red = redactedSchema.safeParse(value)
+      if (red.success && i === lines.length - 1 && redactedLine(red.data.redacted) === `${line}\n`) {
+        for (const id of red.data.redacted) out.redacted.add(id)
+        continue
+      }
+      parsed = auditEntrySchema.strict().safeParse(value)
+    } catch {
+      problem(`line ${i + 1}: not JSON`)
+      continue
+    }
+    if (!parsed.success) {
+      problem(`line ${i + 1}: not an audit entry (${parsed.error.issues[0]?.message ?? 'schema'})`)
+      continue
+    }
+    const e = parsed.data
+    out.entries += 1
+    if (auditLine(e) !== `${line}\n`) problem(`entry ${e.seq}: not in canonical form`)
+    if (auditHash(e) !== e.hash) problem(`entry ${e.seq}: its hash does not match its content`)
+    if (prev && e.seq <= prev.seq) problem(`entry ${e.seq}: out of order (after ${prev.seq})`)
+    if (prev && e.seq === prev.seq + 1 && e.prevHash !== prev.hash) {
+      problem(`entry ${e.seq}: prevHash does not link to entry ${prev.seq}`)
+    }
+    if (head && e.seq > head.seq) problem(`entry ${e.seq}: after the manifest's audit head (${head.seq})`)
+    if (head && e.seq === head.seq && e.hash !== head.hash) {
+      problem(`entry ${e.seq}: is not the manifest's audit head`)
+    }
+    if (!head) problem(`entry ${e.seq}: the manifest has no audit head`)
+    out.hashes.set(e.seq, { hash: e.hash, subject: e.subject })
+    if (e.subject !== null && typeof e.stateHash === 'string') {
+      out.latest.set(e.subject, { seq: e.seq, stateHash: e.stateHash })
+    }
+    prev = e
+  }
+  return out
+}
+
+/** Every exported record (localId → state hash of the record as exported) against its latest entry. */
+export function compareRecords(summary: AuditSummary, records: ReadonlyMap<string, string>): string[] {
+  const problems: string[] = []
+  const add = (p: string): void => {
+    if (problems.length < MAX_PROBLEMS) problems.push(p)
+  }
+  for (const [localId, stateHash] of records) {
+    if (summary.redacted.has(localId)) continue
+    const entry = summary.latest.get(localId)
+    if (!entry) add(`record ${localId}: no audit entry records its state`)
+    else if (entry.stateHash !== stateHash) {
+      add(`record ${localId}: differs from the state its last audit entry (seq ${entry.seq}) recorded`)
+    }
+  }
+  for (const { subject } of summary.hashes.values()) {
+    if (subject !== null && !records.has(subject)) {
+      add(`entry about ${subject}, which is not an exported record`)
+      break
+    }
+  }
+  return problems
+}
+
+/**
+ * The newer export against an older one (its manifest head and audit entries): the head did not go back, and
+ * every entry the older export carried that is about a record both exports cover is in the newer one unchanged,
+ * and no entry about such a record appeared at or before the older head; and what such a record asked for
+ * (recordFixedHash) is the same in both.
+ */
+export function compareWithOlder(
+  newer: { head: Head | null; audit: AuditSummary; fixed: ReadonlyMap<string, string> },
+  older: { head: Head | null; audit: AuditSummary; fixed: ReadonlyMap<string, string> },
+): string[] {
+  const newerRecords = newer.fixed
+  const olderRecords = older.fixed
+  const problems: string[] = []
+  if (!older.head || !newer.head) return ['an export has no audit head to compare']
+  if (newer.head.seq < older.head.seq) {
+    problems.push(`audit head went back: seq ${newer.head.seq}, the older export had ${older.head.seq}`)
+  }
+  if (newer.head.seq === older.head.seq && newer.head.hash !== older.head.hash) {
+    problems.push(`same audit head seq ${newer.head.seq} with a different hash: history was rewritten`)
+  }
+  const atOldHead = newer.audit.hashes.get(older.head.seq)
+  if (atOldHead && atOldHead.hash !== older.head.hash) {
+    problems.push(`entry ${older.head.seq} (the older export's head) differs: history was rewritten`)
+  }
+  const common = (s: string | null): boolean => s !== null && olderRecords.has(s) && newerRecords.has(s)
+  for (const [localId, fixed] of olderRecords) {
+    const now = newerRecords.get(localId)
+    if (now !== undefined && now !== fixed) {
+      problems.push(
+        `record ${localId}: its Pix key, amount or request differ from the older export (rewritten)`,
+      )
+    }
+  }
+  for (const [seq, e] of older.audit.hashes) {
+    if (!common(e.subject)) continue
+    const now = newer.audit.hashes.get(seq)
+    if (!now) problems.push(`entry ${seq} about ${e.subject} is gone`)
+    else if (now.hash !== e.hash || now.subject !== e.subject) {
+      problems.push(`entry ${seq} about ${e.subject} was rewritten`)
+    }
+    if (problems.length >= MAX_PROBLEMS) return problems
+  }
+  for (const [seq, e] of newer.audit.hashes) {
+    if (seq > older.head.seq || !common(e.subject)) continue
+    if (!older.audit.hashes.has(seq)) {
+      problems.push(`entry ${seq} about ${e.subject} appeared before the older export's head`)
+      if (problems.length >= MAX_PROBLEMS) return problems
+    }
+  }
+  return problems
+}
