@@ -94,6 +94,16 @@ export function openLedger(file: string, o: LedgerOptions = {}): Ledger {
     throw e
   }
 
+  /**
+   * The head the last full verification vouched for, and the data_version of our connection then: our own
+   * writes go through writeRecord (never laundering an edit) and leave data_version alone, anyone else's change
+   * it, and then the next verification walks everything again. This keeps the check before every export from
+   * re-hashing a whole 100k-record ledger that was verified at start-up.
+   */
+  let trusted: { dataVersion: number; head: AuditHead } | null = null
+  const readDataVersion = (): number =>
+    Number(ctx.db.raw.prepare('PRAGMA data_version').get()?.data_version ?? Number.NaN)
+
   const backup = (reason: BackupReason): BackupInfo => {
     if (isInMemory(file)) throw new LedgerError('invalid_input', 'an in-memory ledger has no backups')
     return createBackup(ctx.db.raw, file, reason, nowDate())
@@ -130,7 +140,16 @@ export function openLedger(file: string, o: LedgerOptions = {}): Ledger {
     auditHead: () => readHead(ctx.db),
     verifyAuditChain: () => verifyChain(ctx.db),
     verifyExtends: (older) => verifyExtends(ctx.db, older),
-    snapshot: () => openSnapshot(file),
+    snapshot: () =>
+      openSnapshot(file, () => {
+        const dataVersion = readDataVersion()
+        return {
+          since: trusted !== null && trusted.dataVersion === dataVersion ? trusted.head : null,
+          verified: (head) => {
+            trusted = { dataVersion, head }
+          },
+        }
+      }),
     checkFile: async () => {
       if (quickChecked) return []
       const problems = await quickCheckFile(file)
@@ -144,6 +163,7 @@ export function openLedger(file: string, o: LedgerOptions = {}): Ledger {
       !isInMemory(file) && backupDue(file, nowDate(), maxAgeMs) ? backup('daily') : null,
     restoreBackup: (name, operator) => {
       const source = backupPath(file, name)
+      trusted = null
       const replacedHead = readHead(ctx.db)
       const safety = backup('restore')
       ctx.db.close()

@@ -14,7 +14,7 @@ import type {
 import { readHead, rowToEntry, type AuditHead } from './audit'
 import type { Db } from './db'
 import { iterateRecords } from './queries'
-import { verifyChainSteps } from './verify-chain'
+import { verifyChainSinceSteps, verifyChainSteps } from './verify-chain'
 
 export interface LedgerSnapshot {
   auditHead(): AuditHead
@@ -26,7 +26,17 @@ export interface LedgerSnapshot {
   close(): void
 }
 
-export function openSnapshot(file: string): LedgerSnapshot {
+/**
+ * What the ledger's own connection knows: the head a full verification last vouched for, valid only while no
+ * other connection (another process, a tool editing the file) has committed since — SQLite's data_version says
+ * so. `verified` is told the head each successful verification reached.
+ */
+export interface SnapshotTrust {
+  since: AuditHead | null
+  verified(head: AuditHead): void
+}
+
+export function openSnapshot(file: string, trust?: () => SnapshotTrust): LedgerSnapshot {
   const raw = new DatabaseSync(file, { readOnly: true })
   const cache = new Map<string, StatementSync>()
   const db = {
@@ -43,11 +53,14 @@ export function openSnapshot(file: string): LedgerSnapshot {
     close: () => raw.close(),
   } satisfies Db
   let closed = false
+  let trusted: SnapshotTrust | undefined
   try {
     raw.exec('PRAGMA busy_timeout = 5000')
     raw.exec('BEGIN')
     // The snapshot starts at the first read, not at BEGIN: read now.
     readHead(db)
+    // Asked after the snapshot started: a write by another connection before it shows in data_version.
+    trusted = trust?.()
   } catch (e) {
     raw.close()
     throw e
@@ -63,10 +76,14 @@ export function openSnapshot(file: string): LedgerSnapshot {
       }
     },
     async verify() {
-      const steps = verifyChainSteps(db)
+      const since = trusted?.since ?? null
+      const steps = since ? verifyChainSinceSteps(db, since) : verifyChainSteps(db)
       for (;;) {
         const r = steps.next()
-        if (r.done) return r.value
+        if (r.done) {
+          if (r.value.ok) trusted?.verified(readHead(db))
+          return r.value
+        }
         await new Promise<void>((resolve) => setImmediate(resolve))
       }
     },

@@ -80,6 +80,82 @@ export function* verifyChainSteps(db: ReadDb): Generator<void, AuditVerification
 }
 
 /**
+ * The same verdict as verifyChainSteps for a ledger that an earlier full verification vouched for up to `since`
+ * and that no other connection has written to since (the caller knows that from SQLite's data_version): only
+ * the entries after `since` are walked, and only the records they are about are hashed. The entry at `since`
+ * must still be the one that head names.
+ */
+export function* verifyChainSinceSteps(db: ReadDb, since: AuditHead): Generator<void, AuditVerification> {
+  if (since.seq > 0) {
+    const at = db.stmt('SELECT hash FROM audit_log WHERE seq = ?').get(since.seq)
+    if (!at || at.hash !== since.hash) {
+      return { ok: false, brokenAt: since.seq, reason: 'an entry already verified has changed' }
+    }
+  }
+  let expectedSeq = since.seq + 1
+  let prevHash = since.hash
+  const subjects = new Set<string>()
+  let n = 0
+  for (const row of db.fresh('SELECT * FROM audit_log WHERE seq > ? ORDER BY seq').iterate(since.seq)) {
+    if (++n % STEP_ROWS === 0) yield
+    const seq = Number(row.seq)
+    if (seq !== expectedSeq) return { ok: false, brokenAt: seq, reason: `seq ${expectedSeq} missing` }
+    let entry: AuditEntry
+    try {
+      entry = rowToEntry(row)
+    } catch {
+      return { ok: false, brokenAt: seq, reason: 'details are not valid JSON' }
+    }
+    if (entry.prevHash !== prevHash)
+      return { ok: false, brokenAt: seq, reason: 'prev_hash does not match the previous row' }
+    if (auditHash(entry) !== entry.hash)
+      return { ok: false, brokenAt: seq, reason: 'hash does not match the row contents' }
+    if (entry.subject !== null) subjects.add(entry.subject)
+    prevHash = entry.hash
+    expectedSeq += 1
+  }
+  const rows = expectedSeq - 1
+  let head: AuditHead
+  try {
+    head = readHead(db)
+  } catch {
+    return { ok: false, brokenAt: expectedSeq, reason: 'audit head is missing' }
+  }
+  if (head.seq !== rows || head.hash !== prevHash) {
+    return {
+      ok: false,
+      brokenAt: Math.min(head.seq, rows) + 1,
+      reason: 'audit head does not match the last row',
+    }
+  }
+  for (const subject of subjects) {
+    const row = db.stmt(`SELECT ${RECORD_SELECT} FROM withdrawals w WHERE w.local_id = ?`).get(subject)
+    if (!row) continue
+    const latest = db
+      .stmt(
+        'SELECT seq, state_hash FROM audit_log WHERE subject = ? AND state_hash IS NOT NULL ORDER BY seq DESC LIMIT 1',
+      )
+      .get(subject)
+    let record
+    try {
+      record = rowToRecord(row)
+    } catch {
+      return { ok: false, brokenAt: 0, reason: `record ${subject}: a JSON column is not valid JSON` }
+    }
+    if (!latest)
+      return { ok: false, brokenAt: 0, reason: `record ${subject} has no audit entry for its state` }
+    if (recordStateHash(record) !== latest.state_hash) {
+      return {
+        ok: false,
+        brokenAt: Number(latest.seq),
+        reason: `record ${subject} differs from the state its last audit entry (seq ${String(latest.seq)}) recorded`,
+      }
+    }
+  }
+  return { ok: true, rows }
+}
+
+/**
  * Every record's current state must hash to the state hash of its latest entry that carries one. Streams the
  * records in id order next to a map of latest hashes (one string per record: 100k records ≈ 10 MB).
  */

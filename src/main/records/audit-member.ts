@@ -77,6 +77,8 @@ export function recordFixedHash(r: WithdrawalRecord): string {
 
 const MAX_PROBLEMS = 20
 const redactedSchema = z.strictObject({ redacted: z.array(z.string()) })
+// Built once: a zod schema compiles its parser on first use, and this runs for every line.
+const entrySchema = auditEntrySchema.strict()
 
 /** Reads and checks audit.jsonl on its own (the records are compared in `compareRecords`). */
 export function readAuditMember(text: string, head: Head | null): AuditSummary {
@@ -98,12 +100,12 @@ export function readAuditMember(text: string, head: Head | null): AuditSummary {
     let parsed
     try {
       const value: unknown = JSON.parse(line)
-      const red = redactedSchema.safeParse(value)
-      if (red.success && i === lines.length - 1 && redactedLine(red.data.redacted) === `${line}\n`) {
+      const red = i === lines.length - 1 ? redactedSchema.safeParse(value) : null
+      if (red?.success && redactedLine(red.data.redacted) === `${line}\n`) {
         for (const id of red.data.redacted) out.redacted.add(id)
         continue
       }
-      parsed = auditEntrySchema.strict().safeParse(value)
+      parsed = entrySchema.safeParse(value)
     } catch {
       problem(`line ${i + 1}: not JSON`)
       continue
