@@ -2,7 +2,11 @@
 import { describe, expect, it } from 'vitest'
 import { compactLeft, timeLeft } from '../../src/renderer/src/components/layout/deadline'
 import { feeCentsOf, payeeOf, payeeText, payoutCentsOf } from '../../src/renderer/src/components/layout/payee'
-import { meaningOf, monthStartIso, todayStartIso } from '../../src/renderer/src/components/layout/today-model'
+import {
+  todayTotals,
+  monthStartIso,
+  todayStartIso,
+} from '../../src/renderer/src/components/layout/today-model'
 import { dayToText, textToDay } from '../../src/renderer/src/components/ui/date-text'
 import type { WithdrawalRecord } from '../../src/shared/withdrawal-record'
 
@@ -81,7 +85,7 @@ describe('deadlines', () => {
 
 describe('Hoje totals', () => {
   it('splits by meaning: paid (not refunded), fees, open, refunded or expired', () => {
-    const m = meaningOf([
+    const m = todayTotals([
       { status: 'sent', hasRefund: false, count: 2, depositCents: 20_400, payoutCents: 20_000 },
       { status: 'sent', hasRefund: true, count: 1, depositCents: 5_000, payoutCents: 4_900 },
       { status: 'unsent', hasRefund: false, count: 3, depositCents: 30_000, payoutCents: 29_000 },

@@ -11,7 +11,7 @@ import type { RecordFilter, WithdrawalRecord } from '../../../shared/withdrawal-
 import { ErrorNotice } from '../components/ErrorNotice'
 import { shortDateTime, timeLeft } from '../components/layout/deadline'
 import { depositCentsOf, payeeOf, payeeText, payoutCentsOf } from '../components/layout/payee'
-import { meaningOf, monthStartIso, todayStartIso, type MeaningTotals } from '../components/layout/today-model'
+import { todayTotals, monthStartIso, todayStartIso, type TodayTotals } from '../components/layout/today-model'
 import { useNowTick } from '../components/layout/useNow'
 import { StatusBadge } from '../components/StatusBadge'
 import { currentLanguage } from '../i18n'
@@ -26,8 +26,8 @@ interface TodayData {
   attention: RecordPageView
   paid: RecordPageView
   returns: RecordPageView
-  today: MeaningTotals
-  month: MeaningTotals
+  today: TodayTotals
+  month: TodayTotals
 }
 
 async function list(filter: RecordFilter): Promise<RecordPageView> {
@@ -64,8 +64,8 @@ async function loadToday(now: number): Promise<TodayData> {
     attention,
     paid: { ...paid, rows: paidToday, total: paidToday.length },
     returns,
-    today: meaningOf(today.totals),
-    month: meaningOf(month.totals),
+    today: todayTotals(today.totals),
+    month: todayTotals(month.totals),
   }
 }
 
@@ -171,10 +171,10 @@ function Block({
   )
 }
 
-function Totals({ today, month }: { today: MeaningTotals; month: MeaningTotals }): React.JSX.Element {
+function Totals({ today, month }: { today: TodayTotals; month: TodayTotals }): React.JSX.Element {
   const { t } = useTranslation('layout')
   const lang = currentLanguage()
-  const rows: Array<[string, (m: MeaningTotals) => string, string]> = [
+  const rows: Array<[string, (m: TodayTotals) => string, string]> = [
     [t('today.paidRow'), (m) => formatBRL(m.paidCents, lang), 'paid'],
     [t('today.paidCount'), (m) => new Intl.NumberFormat(lang).format(m.paidCount), 'paid-count'],
     [t('today.feesRow'), (m) => formatBRL(m.feeCents, lang), 'fees'],

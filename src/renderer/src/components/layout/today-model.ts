@@ -1,10 +1,10 @@
 /**
- * Pure pieces of the "Hoje" page: São Paulo day and month starts, and totals by meaning from main's per-status
- * totals. TODO(issue #13): switch to `meaningTotals` from shared/money once h13a's version lands.
+ * Pure pieces of the "Hoje" page: São Paulo day and month starts, and the page's view of the totals by meaning
+ * (shared/money-totals.ts, the one place that grouping lives).
  */
 import { calendarDayOf, dayStartIso } from '../../../../shared/calendar-day'
 import type { StatusTotal } from '../../../../shared/withdrawal-record'
-import { normalizeStatus } from '../../../../shared/withdrawal-status'
+import { meaningTotals } from '../../../../shared/money-totals'
 
 export function todayStartIso(nowMs: number): string {
   return dayStartIso(calendarDayOf(nowMs)) ?? new Date(nowMs).toISOString()
@@ -15,7 +15,7 @@ export function monthStartIso(nowMs: number): string {
   return dayStartIso(`${day.slice(0, 8)}01`) ?? new Date(nowMs).toISOString()
 }
 
-export interface MeaningTotals {
+export interface TodayTotals {
   paidCount: number
   paidCents: number
   feeCents: number
@@ -23,26 +23,14 @@ export interface MeaningTotals {
   returnedDepositCents: number
 }
 
-const OPEN = new Set(['submitting', 'outcome_unknown', 'unsent', 'sending'])
-const RETURNED = new Set(['refunded', 'expired', 'error', 'cancelled', 'canceled'])
-
-/** Paid = sent without a refund (payout, and fee = deposit − payout); open and returned/expired by deposit. */
-export function meaningOf(totals: readonly StatusTotal[]): MeaningTotals {
-  const out: MeaningTotals = {
-    paidCount: 0,
-    paidCents: 0,
-    feeCents: 0,
-    openDepositCents: 0,
-    returnedDepositCents: 0,
+/** Paid (payout and fee), open by deposit, and returned or ended (expired, cancelled, failed) by deposit. */
+export function todayTotals(totals: readonly StatusTotal[]): TodayTotals {
+  const m = meaningTotals(totals)
+  return {
+    paidCount: m.paid.count,
+    paidCents: m.paid.payoutCents,
+    feeCents: m.feesPaidCents,
+    openDepositCents: m.open.depositCents,
+    returnedDepositCents: m.returned.depositCents + m.ended.depositCents,
   }
-  for (const t of totals) {
-    const s = normalizeStatus(t.status)
-    if (s === 'sent' && !t.hasRefund) {
-      out.paidCount += t.count
-      out.paidCents += t.payoutCents
-      out.feeCents += Math.max(0, t.depositCents - t.payoutCents)
-    } else if (t.hasRefund || RETURNED.has(s)) out.returnedDepositCents += t.depositCents
-    else if (OPEN.has(s)) out.openDepositCents += t.depositCents
-  }
-  return out
 }
