@@ -120,15 +120,18 @@ test('filter and format choices reach main as São Paulo days; a cancelled dialo
   await page.getByLabel('HTML (relatório').uncheck()
   await page.getByRole('button', { name: 'Exportar…' }).click()
   await expect(page.getByText('Escolha pelo menos um formato.')).toBeVisible()
-  await page.getByLabel('De (dia)').fill('2025-03-10')
-  await page.getByLabel('Até (dia, inclusive)').fill('2025-03-01')
+  await page.getByRole('textbox', { name: 'De (dia)' }).fill('10/03/2025')
+  await page.getByRole('textbox', { name: 'Até (dia, inclusive)' }).fill('01/03/2025')
   await page.getByLabel('CSV (planilha)').check()
   await page.getByRole('button', { name: 'Exportar…' }).click()
   await expect(page.getByText('O último dia não pode ser anterior ao primeiro.')).toBeVisible()
-  await expect(page.getByLabel('Até (dia, inclusive)')).toHaveAttribute('aria-invalid', 'true')
+  await expect(page.getByRole('textbox', { name: 'Até (dia, inclusive)' })).toHaveAttribute(
+    'aria-invalid',
+    'true',
+  )
   expect(app.bridge.calls.some((c) => c.channel === 'records:export')).toBe(false)
 
-  await page.getByLabel('Até (dia, inclusive)').fill('2025-03-31')
+  await page.getByRole('textbox', { name: 'Até (dia, inclusive)' }).fill('31/03/2025')
   await page.getByRole('checkbox', { name: 'Pago sent' }).check()
   await page.getByLabel('Resultado desconhecido').check()
   await page.getByLabel('Vírgula ( , )').check()

@@ -76,7 +76,7 @@ async function exportHtml(name: string, recs: WithdrawalRecord[]): Promise<strin
       profile: { name: 'Produção', network: 'liquid' },
       now: () => new Date('2025-05-20T12:00:00.000Z'),
     })
-    return pathToFileURL(res.files[0] ?? '').href
+    return pathToFileURL(res.files.find((f) => f.endsWith('.html')) ?? '').href
   } finally {
     ledger.close()
   }

@@ -1,16 +1,17 @@
 /** Which records go into the export: the active profile (shown, not chosen), statuses, São Paulo days, free text. */
 import { useId } from 'react'
-import { useFormContext } from 'react-hook-form'
+import { Controller, useFormContext } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import type { PublicProfile } from '../../../../shared/profile'
-import { Field } from '../settings/Field'
+import { Field, FieldMessage } from '../settings/Field'
+import { DateField } from '../ui/DateField'
 import { errorCodeAt } from '../settings/resolver'
 import { EXPORT_TEXT_MAX, LOCAL_STATUS_OPTIONS, REMOTE_STATUS_OPTIONS, type ExportFormValues } from './logic'
 
 export function FilterFields({ profile }: { profile: PublicProfile | null }): React.JSX.Element {
   const { t } = useTranslation(['records', 'status'])
   const id = useId()
-  const { register, formState } = useFormContext<ExportFormValues>()
+  const { register, formState, control } = useFormContext<ExportFormValues>()
   const message = (path: keyof ExportFormValues): string | undefined => {
     const code = errorCodeAt(formState.errors, path)
     return code ? t(`records:errors.${code}`, { defaultValue: t('records:errors.invalid') }) : undefined
@@ -52,14 +53,33 @@ export function FilterFields({ profile }: { profile: PublicProfile | null }): Re
         </div>
       </fieldset>
       <div className="date-range">
-        <Field id={`${id}-from`} label={t('records:filter.from')} error={message('fromDay')}>
-          {(aria) => <input type="date" {...aria} {...register('fromDay')} />}
-        </Field>
-        <Field id={`${id}-to`} label={t('records:filter.to')} error={message('toDay')}>
-          {(aria) => <input type="date" {...aria} {...register('toDay')} />}
-        </Field>
+        {(['fromDay', 'toDay'] as const).map((name) => {
+          const fid = `${id}-${name}`
+          const error = message(name)
+          return (
+            <div key={name}>
+              <Controller
+                name={name}
+                control={control}
+                render={({ field }) => (
+                  <DateField
+                    id={fid}
+                    label={t(name === 'fromDay' ? 'records:filter.from' : 'records:filter.to')}
+                    value={field.value}
+                    invalid={error !== undefined}
+                    describedBy={error ? `${fid}-error` : `${id}-days-hint`}
+                    onChange={field.onChange}
+                  />
+                )}
+              />
+              <FieldMessage id={fid} error={error} />
+            </div>
+          )
+        })}
       </div>
-      <p className="field-hint">{t('records:filter.daysHint')}</p>
+      <p id={`${id}-days-hint`} className="field-hint">
+        {t('records:filter.daysHint')}
+      </p>
       <Field
         id={`${id}-text`}
         label={t('records:filter.text')}
