@@ -10,7 +10,7 @@ import { SANDBOX_PROFILE_ID } from '../../../src/shared/profile'
 import type { WithdrawalRecord } from '../../../src/shared/withdrawal-record'
 import { openDb } from '../../../src/main/ledger/db'
 import { migrate } from '../../../src/main/ledger/migrations'
-import { insertRecordRow } from '../../../src/main/ledger/rows'
+import { writeRecord } from '../../../src/main/ledger/record-write'
 import { generateLiquidAddress } from '../../../src/main/liquid'
 import { expect, type TestApp } from '../support/app-fixture'
 
@@ -84,35 +84,43 @@ export function seedLedger(file: string, n: number): void {
       const remoteId = `seed-${String(i).padStart(6, '0')}`
       const pixKey = `pessoa${i}@example.com`
       const refund = status === 'refunded' ? { txId: 'ab'.repeat(32), reason: 'invalid_pix_key' } : null
-      insertRecordRow(db, {
-        localId: randomUUID(),
-        profile: SANDBOX_PROFILE_ID,
-        operator: 'seed',
+      // Through the one record write path, so each record has the audit entry of its state (the start-up
+      // integrity check would flag it otherwise).
+      writeRecord(
+        db,
         createdAt,
-        updatedAt: createdAt,
-        localState: 'created',
-        request: { pixKey, payoutAmountInCents: cents, refundAddress: REFUND_ADDRESS },
-        pixKey,
-        amountKind: 'payout',
-        amountCents: cents,
-        createResponse: { withdrawalId: remoteId },
-        remoteId,
-        remoteStatus: status,
-        remoteStatusAt: createdAt,
-        remoteCheckedAt: createdAt,
-        lastRemote: { id: remoteId, status, pixKey, refund },
-        depositAddress: null,
-        depositAmountCents: cents + 100,
-        payoutAmountCents: cents,
-        expiration: null,
-        fundedAt: null,
-        fundingTxId: null,
-        refund,
-        receiverName: `Pessoa ${i}`,
-        error: null,
-        requestId: null,
-        flags: [],
-      })
+        null,
+        {
+          localId: randomUUID(),
+          profile: SANDBOX_PROFILE_ID,
+          operator: 'seed',
+          createdAt,
+          updatedAt: createdAt,
+          localState: 'created',
+          request: { pixKey, payoutAmountInCents: cents, refundAddress: REFUND_ADDRESS },
+          pixKey,
+          amountKind: 'payout',
+          amountCents: cents,
+          createResponse: { withdrawalId: remoteId },
+          remoteId,
+          remoteStatus: status,
+          remoteStatusAt: createdAt,
+          remoteCheckedAt: createdAt,
+          lastRemote: { id: remoteId, status, pixKey, refund },
+          depositAddress: null,
+          depositAmountCents: cents + 100,
+          payoutAmountCents: cents,
+          expiration: null,
+          fundedAt: null,
+          fundingTxId: null,
+          refund,
+          receiverName: `Pessoa ${i}`,
+          error: null,
+          requestId: null,
+          flags: [],
+        },
+        { operator: 'seed', action: 'withdrawal.imported' },
+      )
     }
   })
   db.close()
