@@ -14,6 +14,35 @@ type ReadDb = Pick<Db, 'stmt' | 'fresh'>
 
 const STEP_ROWS = 2000
 
+type Broken = Extract<AuditVerification, { ok: false }>
+
+/** One row of the walk: it must be the expected seq, parse, link to the previous hash and hash to itself. */
+function checkLink(
+  row: Parameters<typeof rowToEntry>[0],
+  expectedSeq: number,
+  prevHash: string,
+): { ok: true; entry: AuditEntry } | Broken {
+  const seq = Number(row.seq)
+  if (seq !== expectedSeq) {
+    return {
+      ok: false,
+      brokenAt: seq,
+      reason: `seq ${expectedSeq}${seq > expectedSeq + 1 ? `..${seq - 1}` : ''} missing`,
+    }
+  }
+  let entry: AuditEntry
+  try {
+    entry = rowToEntry(row)
+  } catch {
+    return { ok: false, brokenAt: seq, reason: 'details are not valid JSON' }
+  }
+  if (entry.prevHash !== prevHash)
+    return { ok: false, brokenAt: seq, reason: 'prev_hash does not match the previous row' }
+  if (auditHash(entry) !== entry.hash)
+    return { ok: false, brokenAt: seq, reason: 'hash does not match the row contents' }
+  return { ok: true, entry }
+}
+
 export function verifyChain(db: ReadDb): AuditVerification {
   const steps = verifyChainSteps(db)
   for (;;) {
@@ -34,25 +63,9 @@ export function* verifyChainSteps(db: ReadDb): Generator<void, AuditVerification
   let rows = 0
   for (const row of db.fresh('SELECT * FROM audit_log ORDER BY seq').iterate()) {
     if (++n % STEP_ROWS === 0) yield
-    const seq = Number(row.seq)
-    if (seq !== expectedSeq) {
-      return {
-        ok: false,
-        brokenAt: seq,
-        reason: `seq ${expectedSeq}${seq > expectedSeq + 1 ? `..${seq - 1}` : ''} missing`,
-      }
-    }
-    let entry: AuditEntry
-    try {
-      entry = rowToEntry(row)
-    } catch {
-      return { ok: false, brokenAt: seq, reason: 'details are not valid JSON' }
-    }
-    if (entry.prevHash !== prevHash)
-      return { ok: false, brokenAt: seq, reason: 'prev_hash does not match the previous row' }
-    if (auditHash(entry) !== entry.hash)
-      return { ok: false, brokenAt: seq, reason: 'hash does not match the row contents' }
-    prevHash = entry.hash
+    const checked = checkLink(row, expectedSeq, prevHash)
+    if (!checked.ok) return checked
+    prevHash = checked.entry.hash
     expectedSeq += 1
     rows += 1
   }
@@ -98,20 +111,10 @@ export function* verifyChainSinceSteps(db: ReadDb, since: AuditHead): Generator<
   let n = 0
   for (const row of db.fresh('SELECT * FROM audit_log WHERE seq > ? ORDER BY seq').iterate(since.seq)) {
     if (++n % STEP_ROWS === 0) yield
-    const seq = Number(row.seq)
-    if (seq !== expectedSeq) return { ok: false, brokenAt: seq, reason: `seq ${expectedSeq} missing` }
-    let entry: AuditEntry
-    try {
-      entry = rowToEntry(row)
-    } catch {
-      return { ok: false, brokenAt: seq, reason: 'details are not valid JSON' }
-    }
-    if (entry.prevHash !== prevHash)
-      return { ok: false, brokenAt: seq, reason: 'prev_hash does not match the previous row' }
-    if (auditHash(entry) !== entry.hash)
-      return { ok: false, brokenAt: seq, reason: 'hash does not match the row contents' }
-    if (entry.subject !== null) subjects.add(entry.subject)
-    prevHash = entry.hash
+    const checked = checkLink(row, expectedSeq, prevHash)
+    if (!checked.ok) return checked
+    if (checked.entry.subject !== null) subjects.add(checked.entry.subject)
+    prevHash = checked.entry.hash
     expectedSeq += 1
   }
   const rows = expectedSeq - 1
