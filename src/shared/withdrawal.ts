@@ -15,6 +15,7 @@ import {
   pixKeyMessages,
 } from './pix-key'
 import { normalizeTaxId, taxIdKind } from './tax-id'
+import { type PaymentReferences, paymentReferencesSchema, referenceMessages } from './payment-references'
 
 export type WithdrawalAmount = { kind: 'deposit'; cents: number } | { kind: 'payout'; cents: number }
 
@@ -26,6 +27,8 @@ export type WithdrawalDraft = {
   /** One amount by construction: the API refuses a request carrying both (CONFLICTING_PARAMETERS). */
   amount: WithdrawalAmount
   refundAddress: string
+  /** What the payment is for; kept in the ledger and exports, never sent to the API. */
+  references?: PaymentReferences
 }
 
 /** Exact JSON body of `POST /withdraw`. Absent fields are absent keys, never `undefined` or "". */
@@ -107,6 +110,7 @@ const OWN_MESSAGES = {
     'pt-BR': 'O endereço de devolução não pode conter espaços nem caracteres especiais.',
     en: 'The refund address must not contain spaces or special characters.',
   },
+  ...referenceMessages,
 } as const satisfies Record<string, LocalizedText>
 
 export type WithdrawalMessageCode = keyof typeof OWN_MESSAGES | PixKeyMessageCode
@@ -207,6 +211,7 @@ const draftShape = z.strictObject(
       const problem = refundAddressProblem(s)
       if (problem) ctx.addIssue({ code: 'custom', message: problem })
     }),
+    references: paymentReferencesSchema.optional(),
   },
   { error: objectError },
 )
