@@ -294,6 +294,11 @@ const profileShape = z.object({
   partnerRateBps: partnerRateBpsSchema.default(DEFAULT_PARTNER_RATE_BPS),
   /** DePix asset id override (testnet/regtest issue their own asset); absent means the mainnet DePix asset. */
   assetId: assetIdSchema.optional(),
+  /**
+   * The treasury's own Liquid address: the default refund address of payments and the destination of top-ups.
+   * Main checks it with the Liquid helper before storing it; changing it is an audited event.
+   */
+  defaultRefundAddress: z.string().max(200).optional(),
   auth: profileAuthSchema,
   createdAt: z.iso.datetime({ offset: true, error: 'invalid_value' }),
 })
