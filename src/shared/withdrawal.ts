@@ -29,6 +29,11 @@ export type WithdrawalDraft = {
   refundAddress: string
   /** What the payment is for; kept in the ledger and exports, never sent to the API. */
   references?: PaymentReferences
+  /**
+   * The payee-book entry this payment is for (payee.ts); never sent to the API. Main checks that the Pix key
+   * and CPF/CNPJ are the entry's and keeps its name and document on the record for the name check.
+   */
+  payeeId?: string
 }
 
 /** Exact JSON body of `POST /withdraw`. Absent fields are absent keys, never `undefined` or "". */
@@ -212,6 +217,10 @@ const draftShape = z.strictObject(
       if (problem) ctx.addIssue({ code: 'custom', message: problem })
     }),
     references: paymentReferencesSchema.optional(),
+    payeeId: z.preprocess(
+      emptyAsAbsent,
+      z.string({ error: 'invalid_value' }).max(100, { error: 'invalid_value' }).optional(),
+    ),
   },
   { error: objectError },
 )

@@ -138,6 +138,16 @@ export function openLedger(file: string, o: LedgerOptions = {}): Ledger {
     audit: (options) => readAudit(ctx.db, options),
     appendAudit: (entry) => ctx.db.tx(() => appendAuditRow(ctx.db, ctx.nowIso(), entry)),
     auditHead: () => readHead(ctx.db),
+    transact: (fn) =>
+      ctx.db.tx(() => {
+        const at = ctx.nowIso()
+        return fn({
+          stmt: (sql) => ctx.db.stmt(sql),
+          at,
+          audit: (entry) => appendAuditRow(ctx.db, at, entry),
+        })
+      }),
+    read: (fn) => fn({ stmt: (sql) => ctx.db.stmt(sql) }),
     verifyAuditChain: () => verifyChain(ctx.db),
     verifyExtends: (older) => verifyExtends(ctx.db, older),
     snapshot: () =>
@@ -202,6 +212,7 @@ export type {
   CreatedOutcome,
   Ledger,
   LedgerOptions,
+  LedgerTx,
   NewWithdrawal,
   ObservationInput,
   ObservationResult,

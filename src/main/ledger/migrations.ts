@@ -8,7 +8,9 @@ import type { DatabaseSync } from 'node:sqlite'
 import { LedgerError } from './errors'
 import { GENESIS_HASH } from './genesis'
 import { v5StateHashesAndIdentity } from './migration-v5'
-import { derive, RECORD_SELECT, rowToRecord } from './rows'
+import { v6PayeesAndReferences } from './migration-v6'
+// Migrations 2–5 read rows with the columns their files have: the pre-migration-6 select (rows.ts).
+import { derive, RECORD_SELECT_V5 as RECORD_SELECT, rowToRecord } from './rows'
 
 export interface Migration {
   version: number
@@ -188,6 +190,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 3, name: 'audit head and append-only guards', up: (db) => db.exec(v3AuditHead) },
   { version: 4, name: 'track terminal-looking statuses that can still change', up: v4ReopenLingering },
   { version: 5, name: 'record state hashes in the audit log, ledger identity', up: v5StateHashesAndIdentity },
+  { version: 6, name: 'payee book, payment references and expected payee', up: v6PayeesAndReferences },
 ]
 
 export const LATEST_VERSION = MIGRATIONS.length
