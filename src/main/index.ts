@@ -23,6 +23,7 @@ import { safeStorageCrypto } from './secrets/safe-storage'
 import { openFileVault } from './secrets/vault'
 import { electronSettingsStore } from './shell/electron-settings-store'
 import { chooseFolderWithDialog } from './shell/electron-folder-dialog'
+import { chooseFileWithDialog } from './shell/electron-file-dialog'
 import { quietSqliteExperimentalWarning } from './shell/quiet-warnings'
 import {
   APP_HOST,
@@ -140,6 +141,7 @@ async function start(): Promise<void> {
     operator: userInfo().username,
     ports: {
       chooseDirectory: chooseFolderWithDialog,
+      chooseFile: chooseFileWithDialog,
       openExternal: (url) => shell.openExternal(url),
     },
     log: (line) => console.log(line),

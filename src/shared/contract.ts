@@ -15,6 +15,8 @@ import {
   settingsPatchSchema,
   settingsSchema,
 } from './profile'
+import { payeesChannels } from './channels-payees'
+import { expectedPayeeSchema } from './payee'
 import { withdrawalDraftSchema } from './withdrawal'
 import { recordFilterSchema, statusObservationSchema, withdrawalRecordSchema } from './withdrawal-record'
 
@@ -129,6 +131,8 @@ export const withdrawalQuoteSchema = z.object({
   refundAddress: liquidCheckSchema,
   /** Similar records (same Pix key and amount) in the last 24 h: creating needs an explicit confirmation. */
   duplicates: z.array(withdrawalRecordSchema),
+  /** The payee-book entry the draft named, as the book has it now (issue #14); null when none. */
+  payee: expectedPayeeSchema.nullable().optional(),
   /**
    * The one-use authority to create exactly this request on this profile, given the duplicates above. Valid for
    * `expiresInSeconds`; a create with it is refused once it was used or when a new similar record appeared.
@@ -364,6 +368,7 @@ export const channels = {
     input: z.strictObject({ url: z.string().max(2048), localId: z.string().max(100).optional() }),
     output: z.object({ opened: z.boolean() }),
   },
+  ...payeesChannels,
 } as const
 
 export type Channels = typeof channels

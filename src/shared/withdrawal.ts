@@ -115,6 +115,18 @@ const OWN_MESSAGES = {
     'pt-BR': 'O endereço de devolução não pode conter espaços nem caracteres especiais.',
     en: 'The refund address must not contain spaces or special characters.',
   },
+  payee_not_found: {
+    'pt-BR': 'Favorecido não encontrado no cadastro (pode ter sido excluído). Escolha outro ou desvincule.',
+    en: 'Payee not found in the book (it may have been removed). Choose another or unlink it.',
+  },
+  payee_key_not_in_book: {
+    'pt-BR': 'Esta chave Pix não é uma das chaves do favorecido escolhido.',
+    en: "This Pix key is not one of the chosen payee's keys.",
+  },
+  payee_document_differs: {
+    'pt-BR': 'Este CPF/CNPJ não é o do favorecido escolhido.',
+    en: "This CPF/CNPJ is not the chosen payee's.",
+  },
   ...referenceMessages,
 } as const satisfies Record<string, LocalizedText>
 

@@ -8,6 +8,7 @@ import { events, type EventName, type EventPayload } from '../../shared/contract
 import { SANDBOX_PROFILE_ID, type Profile } from '../../shared/profile'
 import type { Router } from '../ipc/router'
 import { openLedger, type Ledger } from '../ledger'
+import { createPayeeBook, type PayeeBook } from '../payees'
 import { createProfileService, type KeyValueStore, type ProfileService } from '../profiles'
 import type { openReview } from '../records'
 import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox'
@@ -23,6 +24,8 @@ export interface AppPorts {
   chooseDirectory(purpose: FolderPurpose): Promise<string | null>
   /** Opens an already-checked https URL in the OS browser. */
   openExternal(url: string): Promise<void>
+  /** The OS file dialog for a file to read (a payee CSV to import); null when cancelled. Absent: not offered. */
+  chooseFile?(purpose: 'payees_import'): Promise<string | null>
 }
 
 export interface AppContextOptions {
@@ -59,6 +62,8 @@ export interface AppState {
   readonly sandbox: Sandbox | null
   readonly profiles: ProfileService
   readonly ledger: Ledger
+  /** The payee book, kept in the ledger file (issue #14). */
+  readonly payees: PayeeBook
   readonly integrity: IntegrityMonitor
   readonly emit: Emit
   runtime(): ProfileRuntime
@@ -80,6 +85,7 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
   })
   for (const w of profiles.warnings()) log(`profiles: ${w.code}`)
   const ledger = openLedger(join(o.dataDir, 'ledger.sqlite'))
+  const payees = createPayeeBook(ledger)
 
   const listeners = new Set<(event: EventName, payload: unknown) => void>()
   // Events pass through their contract schema like results do: only named fields reach the renderer.
@@ -104,7 +110,7 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
         ? ({ kind: 'client_credentials', ...sandbox.credentials } as const)
         : profiles.credentials(profile.id)
     if (!credentials) throw new AppError('not_signed_in', 'This profile has no credentials yet.')
-    const rt = openRuntime({ profile, credentials, ledger, operator: o.operator })
+    const rt = openRuntime({ profile, credentials, ledger, operator: o.operator, payees })
     if (o.trackerAutoStart !== false) rt.withdrawals.tracker.start()
     unsubscribe = [
       rt.withdrawals.onChange((r) => emit('withdrawal:changed', r)),
@@ -153,6 +159,7 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
     sandbox,
     profiles,
     ledger,
+    payees,
     integrity,
     emit,
     folders: createFolderTokens(),

@@ -6,6 +6,7 @@ import type { SessionView } from '../../shared/contract'
 import type { Profile } from '../../shared/profile'
 import { createDepixClient, type DepixClient, type SessionInfo } from '../api'
 import type { Ledger } from '../ledger'
+import type { PayeeBook } from '../payees'
 import { createWithdrawalService, type WithdrawalService } from '../withdrawals'
 import type { ProfileCredentials } from '../profiles'
 
@@ -21,6 +22,8 @@ export function openRuntime(o: {
   credentials: ProfileCredentials
   ledger: Ledger
   operator: string
+  /** The payee book, for payments made to one of its entries (issue #14). */
+  payees?: PayeeBook
 }): ProfileRuntime {
   const { profile } = o
   const client = createDepixClient({
@@ -43,6 +46,7 @@ export function openRuntime(o: {
     profile: profile.id,
     partnerRateBps: profile.partnerRateBps,
     ...(profile.assetId ? { assetId: profile.assetId } : {}),
+    ...(o.payees ? { payees: o.payees } : {}),
   })
   return {
     profile,

@@ -19,7 +19,7 @@
 import { isUtf8 } from 'node:buffer'
 import { basename, dirname, join, resolve } from 'node:path'
 import type { StatusTotal } from '../../shared/withdrawal-record'
-import { columnIndex, PT_HEADER_V1 } from './columns'
+import { COLUMNS_BEFORE_REFERENCES, columnIndex, PT_HEADER_V1 } from './columns'
 import { BOM, csvHeader, csvLine, YES_NO } from './csv'
 import { countReportRows } from './html'
 import { readRecordsFile, type ExportedRecord } from './json'
@@ -492,14 +492,18 @@ async function checkContent(
 }
 
 /**
- * The header the file must have: the current one, or for a pt-BR file that starts with it, the header of exports
- * made before headers were put in words (PT_HEADER_V1: same columns, same order). Either way every cell, row
- * and total is checked the same.
+ * The header the file must have: the current one, or one of exports made before it, when the file starts with
+ * that: before issue #14 appended the references and the expected payee (the first COLUMNS_BEFORE_REFERENCES
+ * columns, both languages), and for pt-BR before headers were put in words (PT_HEADER_V1: same columns, same
+ * order). Either way every cell, row and total is checked the same.
  */
 function expectedHeader(body: Buffer, entry: Extract<FileEntry, { format: 'csv' }>): string[] {
-  if (entry.locale === 'pt-BR') {
-    const legacy = Buffer.from(csvLine(PT_HEADER_V1, entry.delimiter), 'utf8')
-    if (body.subarray(0, legacy.length).equals(legacy)) return [...PT_HEADER_V1]
+  // Earlier headers, whole lines (CRLF included), so the current header never passes for one of them.
+  const earlier = [csvHeader(entry.locale).slice(0, COLUMNS_BEFORE_REFERENCES)]
+  if (entry.locale === 'pt-BR') earlier.push([...PT_HEADER_V1])
+  for (const header of earlier) {
+    const line = Buffer.from(csvLine(header, entry.delimiter), 'utf8')
+    if (body.subarray(0, line.length).equals(line)) return header
   }
   return csvHeader(entry.locale)
 }

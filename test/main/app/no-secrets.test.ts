@@ -146,6 +146,29 @@ describe('no secret crosses IPC', () => {
     expect(backups.ok).toBe(true)
     await call('ledger:restore', { name: 'ledger-20250101T000000000Z-manual.sqlite', confirm: true })
 
+    // The payee book, its CSV, and the profile's default refund address (issue #14).
+    const payee = await call('payees:create', {
+      name: 'Fulano de Tal',
+      taxNumber: '52998224725',
+      pixKeys: [{ key: 'fulano@example.com' }],
+    })
+    expect(payee.ok).toBe(true)
+    const payeeId = (payee.data as { id: string }).id
+    await call('payees:list', { text: 'fulano' })
+    await call('payees:get', { id: payeeId })
+    await call('payees:update', {
+      id: payeeId,
+      payee: { name: 'Fulano', taxNumber: '52998224725', pixKeys: [{ key: 'fulano@example.com' }] },
+    })
+    const bookDir = join(dataDir, 'book')
+    mkdirSync(bookDir)
+    dialogAnswers.push(bookDir)
+    const toBook = await call('dialog:chooseFolder', { purpose: 'export' })
+    await call('payees:export', { folder: (toBook.data as { token: string }).token })
+    await call('payees:import')
+    await call('payees:remove', { id: payeeId })
+    await call('profiles:setDefaultRefundAddress', { address: refund })
+
     // A live profile with client credentials, and one with a legacy token.
     const live = sandbox.control.createCredential({ label: 'live-profile' })
     secrets.add(live.clientSecret)
