@@ -23,7 +23,10 @@ type PayeeChannel =
 
 /** `favorecidos-20261125T061500Z.csv`: sortable, and never the name of a file already there ('wx'). */
 function exportName(now: Date): string {
-  return `favorecidos-${now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}.csv`
+  return `favorecidos-${now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z')}.csv`
 }
 
 export function payeesHandlers(state: AppState): Pick<Handlers, PayeeChannel> {
@@ -52,7 +55,11 @@ export function payeesHandlers(state: AppState): Pick<Handlers, PayeeChannel> {
       const text = payeesCsv(all, lang, delimiter ?? (lang === 'en' ? ',' : settings.csvDelimiter))
       const fileName = exportName(new Date())
       // Created exclusively and fsynced: an export never overwrites a file and is complete once we answer.
-      const fh = await open(join(dir, fileName), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o644)
+      const fh = await open(
+        join(dir, fileName),
+        constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL,
+        0o644,
+      )
       try {
         await fh.writeFile(text, 'utf8')
         await fh.sync()

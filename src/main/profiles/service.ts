@@ -93,7 +93,10 @@ export interface ProfileService {
    * The profile's default refund address (issue #14), or none (null). The caller has already checked it with
    * the Liquid helper for the profile's network; the previous value is returned for the audit entry.
    */
-  setDefaultRefundAddress(id: string, address: string | null): { profile: PublicProfile; previous: string | null }
+  setDefaultRefundAddress(
+    id: string,
+    address: string | null,
+  ): { profile: PublicProfile; previous: string | null }
   /** Re-enter or replace a live profile's sign-in (new secret, rotated credential, or a switch of kind). */
   setCredentials(id: string, input: CredentialsInput): PublicProfile
   /** Deletes the profile's secrets too. The Sandbox profile cannot be removed. */
@@ -371,7 +374,9 @@ export function createProfileService(o: {
 
     setDefaultRefundAddress(id, address) {
       if (address !== null && (address === '' || address.length > 200)) {
-        throw new ProfileError('invalid_input', 'Invalid refund address', { defaultRefundAddress: 'invalid_value' })
+        throw new ProfileError('invalid_input', 'Invalid refund address', {
+          defaultRefundAddress: 'invalid_value',
+        })
       }
       if (id === SANDBOX_PROFILE_ID) {
         const previous = sandboxRefund ?? null
