@@ -7,6 +7,7 @@ import { call, useEvent } from './ipc'
 import { LANGUAGES, type Language } from './i18n'
 import { FundingPage } from './pages/FundingPage'
 import { NewWithdrawalPage } from './pages/NewWithdrawalPage'
+import { PayeesPage } from './pages/PayeesPage'
 import { RecordsPage } from './pages/RecordsPage'
 import { ReviewPage } from './pages/ReviewPage'
 import { SandboxToolsPage } from './pages/SandboxToolsPage'
@@ -35,6 +36,8 @@ function CurrentPage({ route }: { route: Route }): React.JSX.Element {
       return <WithdrawalsPage />
     case 'detail':
       return <WithdrawalDetailPage localId={route.localId} />
+    case 'payees':
+      return <PayeesPage />
     case 'records':
       return <RecordsPage />
     case 'review':

@@ -2,6 +2,7 @@
 import { useTranslation } from 'react-i18next'
 import { AllowancesSection } from '../components/settings/AllowancesSection'
 import { BackupsSection } from '../components/settings/BackupsSection'
+import { DefaultRefundSection } from '../components/payees/DefaultRefundSection'
 import { LanguageSection } from '../components/settings/LanguageSection'
 import { ProfilesSection } from '../components/settings/ProfilesSection'
 import { SessionSection } from '../components/settings/SessionSection'
@@ -14,6 +15,7 @@ export function SettingsPage(): React.JSX.Element {
       <h2>{t('title')}</h2>
       <SessionSection />
       <ProfilesSection />
+      <DefaultRefundSection />
       <LanguageSection />
       <AllowancesSection />
       <SigningKeySection />

@@ -6,6 +6,7 @@ export type Route =
   | { page: 'funding'; localId: string }
   | { page: 'withdrawals' }
   | { page: 'detail'; localId: string }
+  | { page: 'payees' }
   | { page: 'records' }
   | { page: 'review' }
   | { page: 'settings' }
@@ -16,6 +17,7 @@ export const NAV_PAGES = [
   'today',
   'newWithdrawal',
   'withdrawals',
+  'payees',
   'records',
   'review',
   'settings',
