@@ -24,6 +24,8 @@ export interface TestApp {
   dataDir: string
   /** Queues what the next OS folder dialog returns. */
   nextDirectory(dir: string): void
+  /** Queues what the next OS file dialog (a payee CSV to import) returns. */
+  nextFile(file: string): void
   /** Main's one-use token for `dir`, as dialog:chooseFolder hands it out (for calls made outside the UI). */
   folderToken(purpose: 'export' | 'review', dir: string): Promise<string>
   /** URLs main handed to the OS browser. */
@@ -54,6 +56,7 @@ export const test = base.extend<{ appOptions: AppOptions; app: TestApp }>({
     const dataDir = mkdtempSync(join(tmpdir(), 'treasury-e2e-'))
     appOptions.beforeOpen?.(join(dataDir, 'ledger.sqlite'))
     const dirs: string[] = []
+    const files: string[] = []
     const opened: string[] = []
     const ctx = await createAppContext({
       dataDir,
@@ -65,6 +68,7 @@ export const test = base.extend<{ appOptions: AppOptions; app: TestApp }>({
       trackerAutoStart: appOptions.trackerAutoStart,
       ports: {
         chooseDirectory: () => Promise.resolve(dirs.shift() ?? null),
+        chooseFile: () => Promise.resolve(files.shift() ?? null),
         openExternal: (url) => {
           opened.push(url)
           return Promise.resolve()
@@ -86,6 +90,7 @@ export const test = base.extend<{ appOptions: AppOptions; app: TestApp }>({
       dataDir,
       opened,
       nextDirectory: (dir) => dirs.push(dir),
+      nextFile: (file) => files.push(file),
       folderToken: async (purpose, dir) => {
         dirs.push(dir)
         const r = await ctx.router.handle('dialog:chooseFolder', { purpose })
