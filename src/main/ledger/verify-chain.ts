@@ -7,6 +7,7 @@ import type { AuditEntry, AuditVerification } from '../../shared/withdrawal-reco
 import { auditHash, readHead, rowToEntry, type AuditHead } from './audit'
 import type { Db } from './db'
 import { GENESIS_HASH } from './genesis'
+import { checkPayeeState, PAYEE_SUBJECT_PREFIX, verifyPayeeStates } from './payee-states'
 import { RECORD_SELECT, rowToRecord } from './rows'
 import { recordStateHash } from './state-hash'
 
@@ -89,7 +90,7 @@ export function* verifyChainSteps(db: ReadDb): Generator<void, AuditVerification
     return { ok: false, brokenAt: Math.max(rows, 1), reason: 'audit head does not match the last row' }
   }
   const records = yield* verifyRecordStates(db)
-  return records ?? { ok: true, rows }
+  return records ?? verifyPayeeStates(db) ?? { ok: true, rows }
 }
 
 /**
@@ -132,6 +133,11 @@ export function* verifyChainSinceSteps(db: ReadDb, since: AuditHead): Generator<
     }
   }
   for (const subject of subjects) {
+    if (subject.startsWith(PAYEE_SUBJECT_PREFIX)) {
+      const broken = checkPayeeState(db, subject.slice(PAYEE_SUBJECT_PREFIX.length))
+      if (broken) return broken
+      continue
+    }
     const row = db.stmt(`SELECT ${RECORD_SELECT} FROM withdrawals w WHERE w.local_id = ?`).get(subject)
     if (!row) continue
     const latest = db

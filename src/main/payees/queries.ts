@@ -3,37 +3,14 @@
  * statements the ledger lends (`Ledger.read` / `Ledger.transact`). No validation and no audit here: service.ts
  * decides what may be written and records it.
  */
-import type { SQLOutputValue } from 'node:sqlite'
-import { payeeKeySchema, type Payee, type PayeeKey } from '../../shared/payee'
+import type { Payee } from '../../shared/payee'
 import type { Db } from '../ledger/db'
+import { rowToPayee } from '../ledger/payee-states'
 import { digitsVariant, foldText } from '../ledger/rows'
 
 type Stmts = Pick<Db, 'stmt'>
-type Row = Record<string, SQLOutputValue>
 
-const str = (v: SQLOutputValue | undefined): string => (typeof v === 'string' ? v : String(v ?? ''))
-
-function keysOf(text: SQLOutputValue | undefined): PayeeKey[] {
-  try {
-    const parsed = payeeKeySchema.array().safeParse(JSON.parse(str(text)))
-    return parsed.success ? parsed.data : []
-  } catch {
-    return []
-  }
-}
-
-export function rowToPayee(r: Row): Payee {
-  return {
-    id: str(r.id),
-    name: str(r.name),
-    taxNumber: str(r.tax_number),
-    pixKeys: keysOf(r.pix_keys),
-    ...(typeof r.euid === 'string' ? { euid: r.euid } : {}),
-    ...(typeof r.notes === 'string' ? { notes: r.notes } : {}),
-    createdAt: str(r.created_at),
-    updatedAt: str(r.updated_at),
-  }
-}
+export { rowToPayee }
 
 /** Folded name, document and keys (and their digits), one per line so no match spans two of them. */
 export function payeeSearchText(p: Pick<Payee, 'name' | 'taxNumber' | 'pixKeys' | 'euid'>): string {
@@ -60,7 +37,7 @@ export function keyOwners(db: Stmts, keys: readonly string[], exceptId: string |
   const out = new Map<string, string>()
   for (const key of keys) {
     const row = db.stmt('SELECT payee_id FROM payee_keys WHERE key = ?').get(key)
-    if (row && str(row.payee_id) !== exceptId) out.set(key, str(row.payee_id))
+    if (row && String(row.payee_id) !== exceptId) out.set(key, String(row.payee_id))
   }
   return out
 }

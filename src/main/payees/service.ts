@@ -9,7 +9,7 @@
  *
  * Payment runs find rows here with `byId` and `search`.
  */
-import { createHash, randomUUID } from 'node:crypto'
+import { randomUUID } from 'node:crypto'
 import {
   canonicalPayeeFields,
   payeeInputSchema,
@@ -19,6 +19,7 @@ import {
 } from '../../shared/payee'
 import { canonicalJson } from '../ledger/canonical-json'
 import type { Ledger, LedgerTx } from '../ledger'
+import { payeeStateHash } from '../ledger/payee-states'
 import {
   allPayees,
   deletePayeeRow,
@@ -48,12 +49,8 @@ export class PayeeError extends Error {
 /** The audit subject of a payee: never a withdrawal's local id (those are UUIDs without a prefix). */
 export const payeeSubject = (id: string): string => `payee:${id}`
 
-/** The hash an audit entry carries of the payee state it produced (the same idea as ledger/state-hash.ts). */
-export function payeeStateHash(p: Payee | null): string {
-  return createHash('sha256')
-    .update(canonicalJson(p ?? { removed: true }), 'utf8')
-    .digest('hex')
-}
+/** The hash an audit entry carries of the payee state it produced (ledger/payee-states.ts checks it). */
+export { payeeStateHash }
 
 export const PAYEE_PAGE_MAX = 200
 

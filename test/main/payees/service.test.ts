@@ -150,4 +150,37 @@ describe('payee book', () => {
     ).toEqual(['maria@example.com'])
     db.close()
   })
+
+  it('the chain covers the book: a payee edited, added or deleted outside the app is found', async () => {
+    for (const tamper of [
+      "UPDATE payees SET name = 'Outra Pessoa'",
+      "INSERT INTO payees (id, name, tax_number, pix_keys, created_at, updated_at, search_text) VALUES ('x', 'X', '39053344705', '[]', 'a', 'a', 'x')",
+      'DELETE FROM payees',
+    ]) {
+      const { ledger, file } = tempLedger()
+      const book = createPayeeBook(ledger)
+      const m = book.create(maria, 'ana')
+      expect(ledger.verifyAuditChain().ok).toBe(true)
+      ledger.close()
+      const db = new DatabaseSync(file)
+      db.exec(tamper)
+      db.close()
+      const { ledger: reopened } = tempLedger({ file })
+      const v = reopened.verifyAuditChain()
+      expect(v.ok, tamper).toBe(false)
+      expect(v.ok ? '' : v.reason).toMatch(/payee (x|\S+) /)
+      // The snapshot walk (start-up check, exports) says the same.
+      const snap = reopened.snapshot()
+      expect((await snap.verify()).ok).toBe(false)
+      snap.close()
+      expect(m.id).toBeTruthy()
+    }
+  })
+
+  it('after a removal through the app the chain still verifies (the entry records the removal)', () => {
+    const { ledger } = tempLedger()
+    const book = createPayeeBook(ledger)
+    book.remove(book.create(maria, 'ana').id, 'ana')
+    expect(ledger.verifyAuditChain().ok).toBe(true)
+  })
 })
