@@ -8,6 +8,7 @@ import type { DatabaseSync } from 'node:sqlite'
 import { LedgerError } from './errors'
 import { GENESIS_HASH } from './genesis'
 import { v5StateHashesAndIdentity } from './migration-v5'
+import { v7ReceiptsAndNotifications } from './migration-v7'
 import { derive, RECORD_SELECT, rowToRecord } from './rows'
 
 export interface Migration {
@@ -188,6 +189,9 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 3, name: 'audit head and append-only guards', up: (db) => db.exec(v3AuditHead) },
   { version: 4, name: 'track terminal-looking statuses that can still change', up: v4ReopenLingering },
   { version: 5, name: 'record state hashes in the audit log, ledger identity', up: v5StateHashesAndIdentity },
+  // MERGE: placeholder for issue #14 part A's migration 6 (references); replace this line with part A's.
+  { version: 6, name: 'reserved for issue #14 part A', up: () => undefined },
+  { version: 7, name: 'local receipts and sent notifications', up: v7ReceiptsAndNotifications },
 ]
 
 export const LATEST_VERSION = MIGRATIONS.length
