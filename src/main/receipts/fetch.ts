@@ -76,7 +76,21 @@ export async function fetchReceipt(
 ): Promise<{ bytes: Buffer; mediaType: ReceiptMediaType }> {
   const url = checkReceiptUrl(raw, o.loopbackOrigin ?? null)
   const max = o.maxBytes ?? RECEIPT_MAX_BYTES
-  const signal = AbortSignal.timeout(o.timeoutMs ?? RECEIPT_TIMEOUT_MS)
+  // Our own controller, cleared at the end: a timeout signal left armed would abort a finished request later.
+  const controller = new AbortController()
+  const timer = setTimeout(() => controller.abort(), o.timeoutMs ?? RECEIPT_TIMEOUT_MS)
+  try {
+    return await fetchChecked(url, controller.signal, max)
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+async function fetchChecked(
+  url: URL,
+  signal: AbortSignal,
+  max: number,
+): Promise<{ bytes: Buffer; mediaType: ReceiptMediaType }> {
   let res: Awaited<ReturnType<typeof request>>
   try {
     // undici's request() never follows a redirect unless a redirect interceptor is added: a 3xx comes back as is.
@@ -90,8 +104,9 @@ export async function fetchReceipt(
       ? new ReceiptFetchError('timeout', 'no answer in time')
       : new ReceiptFetchError('network', e instanceof Error ? e.name : 'error')
   }
+  // Read and discarded (bounded), so the connection ends cleanly instead of erroring later.
   const drop = (): void => {
-    res.body.destroy()
+    void res.body.dump({ limit: 64 * 1024 }).catch(() => undefined)
   }
   if (res.statusCode >= 300 && res.statusCode < 400) {
     drop()
@@ -117,7 +132,7 @@ export async function fetchReceipt(
     for await (const chunk of res.body) {
       size += (chunk as Buffer).length
       if (size > max) {
-        drop()
+        res.body.destroy()
         throw new ReceiptFetchError('too_large', `over ${max} bytes`)
       }
       chunks.push(chunk as Buffer)
