@@ -23,6 +23,8 @@ import { safeStorageCrypto } from './secrets/safe-storage'
 import { openFileVault } from './secrets/vault'
 import { electronSettingsStore } from './shell/electron-settings-store'
 import { chooseFolderWithDialog } from './shell/electron-folder-dialog'
+import { electronNotifier } from './shell/electron-notifier'
+import { chooseReceiptSavePath, printReceipt } from './shell/electron-receipt-dialogs'
 import { quietSqliteExperimentalWarning } from './shell/quiet-warnings'
 import {
   APP_HOST,
@@ -141,6 +143,9 @@ async function start(): Promise<void> {
     ports: {
       chooseDirectory: chooseFolderWithDialog,
       openExternal: (url) => shell.openExternal(url),
+      chooseSavePath: chooseReceiptSavePath,
+      printDocument: printReceipt,
+      notifier: electronNotifier,
     },
     log: (line) => console.log(line),
   })

@@ -28,7 +28,7 @@ const LINES: Record<NotificationKind, Record<MoneyLocale, string>> = {
     en: 'Less than 10 minutes to send the DePix',
   },
   unknown: {
-    'pt-BR': 'Confira o saque antes de tentar de novo',
+    'pt-BR': 'Confira o pagamento antes de tentar de novo',
     en: 'Check the withdrawal before trying again',
   },
 }

@@ -25,7 +25,7 @@ export function receiptHtml(v: WithdrawalView): string {
     ['CPF/CNPJ', v.receiverTaxNumber ?? ''],
     ['Data', v.transferDate ?? ''],
     ['ID da transação (E2E)', v.centralBankId ?? ''],
-    ['Saque', v.id],
+    ['Pagamento', v.id],
   ]
   const body = rows
     .map(([k, val]) => `<tr><th>${escapeHtml(k)}</th><td>${escapeHtml(val)}</td></tr>`)

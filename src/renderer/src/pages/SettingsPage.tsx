@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { AllowancesSection } from '../components/settings/AllowancesSection'
 import { BackupsSection } from '../components/settings/BackupsSection'
 import { LanguageSection } from '../components/settings/LanguageSection'
+import { NotificationsSection } from '../components/settings/NotificationsSection'
 import { ProfilesSection } from '../components/settings/ProfilesSection'
 import { SessionSection } from '../components/settings/SessionSection'
 import { SigningKeySection } from '../components/settings/SigningKeySection'
@@ -15,6 +16,7 @@ export function SettingsPage(): React.JSX.Element {
       <SessionSection />
       <ProfilesSection />
       <LanguageSection />
+      <NotificationsSection />
       <AllowancesSection />
       <SigningKeySection />
       <BackupsSection />

@@ -8,6 +8,7 @@ import { errors } from './errors'
 import { funding } from './funding'
 import { layout } from './layout'
 import { list } from './list'
+import { receipts } from './receipts'
 import { records } from './records'
 import { review } from './review'
 import { sandbox } from './sandbox'
@@ -28,5 +29,6 @@ export const namespaces = {
   settings,
   records,
   layout,
+  receipts,
 } as const
 export type Namespace = keyof typeof namespaces
