@@ -28,6 +28,10 @@ export interface TestApp {
   folderToken(purpose: 'export' | 'review', dir: string): Promise<string>
   /** URLs main handed to the OS browser. */
   opened: string[]
+  /** Queues what the next OS save dialog returns (receipts); null: cancelled. */
+  nextSavePath(path: string | null): void
+  /** Receipts main sent to the printer. */
+  printed: Array<{ mediaType: string; size: number }>
   /** Full-page screenshot to test-results/screens/<name>.png. */
   screenshot(name: string): Promise<void>
 }
@@ -55,6 +59,8 @@ export const test = base.extend<{ appOptions: AppOptions; app: TestApp }>({
     appOptions.beforeOpen?.(join(dataDir, 'ledger.sqlite'))
     const dirs: string[] = []
     const opened: string[] = []
+    const savePaths: Array<string | null> = []
+    const printed: Array<{ mediaType: string; size: number }> = []
     const ctx = await createAppContext({
       dataDir,
       vault: createMemoryVault({ reason: 'encryption_unavailable' }),
@@ -68,6 +74,11 @@ export const test = base.extend<{ appOptions: AppOptions; app: TestApp }>({
         openExternal: (url) => {
           opened.push(url)
           return Promise.resolve()
+        },
+        chooseSavePath: () => Promise.resolve(savePaths.shift() ?? null),
+        printDocument: (bytes, mediaType) => {
+          printed.push({ mediaType, size: bytes.length })
+          return Promise.resolve(true)
         },
       },
     })
@@ -85,6 +96,8 @@ export const test = base.extend<{ appOptions: AppOptions; app: TestApp }>({
       sandbox: ctx.sandbox as Sandbox,
       dataDir,
       opened,
+      nextSavePath: (p) => savePaths.push(p),
+      printed,
       nextDirectory: (dir) => dirs.push(dir),
       folderToken: async (purpose, dir) => {
         dirs.push(dir)
