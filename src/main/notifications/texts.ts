@@ -14,15 +14,15 @@ export function maskPixKey(key: string): string {
 }
 
 const TITLES: Record<NotificationKind, Record<MoneyLocale, string>> = {
-  paid: { 'pt-BR': 'Pagamento efetuado', en: 'Payment made' },
-  returned: { 'pt-BR': 'Pagamento devolvido', en: 'Payment returned' },
+  paid: { 'pt-BR': 'Pagamento efetuado', en: 'Withdrawal paid' },
+  returned: { 'pt-BR': 'Pagamento devolvido', en: 'Withdrawal refunded' },
   deadline: { 'pt-BR': 'Prazo do depósito terminando', en: 'Deposit deadline soon' },
   unknown: { 'pt-BR': 'Resultado desconhecido', en: 'Outcome unknown' },
 }
 
 const LINES: Record<NotificationKind, Record<MoneyLocale, string>> = {
   paid: { 'pt-BR': 'Pix enviado', en: 'Pix sent' },
-  returned: { 'pt-BR': 'DePix devolvido', en: 'DePix returned' },
+  returned: { 'pt-BR': 'DePix devolvido', en: 'DePix refunded' },
   deadline: {
     'pt-BR': 'Faltam menos de 10 minutos para enviar o DePix',
     en: 'Less than 10 minutes to send the DePix',
