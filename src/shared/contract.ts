@@ -200,6 +200,8 @@ export const exportRequestSchema = z.strictObject({
   filter: recordFilterSchema.omit({ limit: true, offset: true, sort: true }).optional(),
   csvDelimiter: z.enum([';', ',']).optional(),
   locale: z.enum(['pt-BR', 'en']).optional(),
+  /** Issue #14: copy the records' stored receipts into the export (listed and hashed in the manifest). */
+  includeReceipts: z.boolean().optional(),
 })
 export const exportResultSchema = z.object({
   manifestPath: z.string(),

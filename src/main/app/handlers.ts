@@ -174,6 +174,7 @@ export function buildRouter(state: AppState, log: (line: string) => void): Route
         filter: { ...input.filter, profile: p.id },
         csvDelimiter: input.csvDelimiter ?? settings.csvDelimiter,
         locale: input.locale ?? settings.csvLocale,
+        includeReceipts: input.includeReceipts === true,
         signer: loadSigningKey(o.vault),
         appVersion: o.app.version,
         profile: { name: p.name, network: p.network },

@@ -18,6 +18,7 @@ export const receipts = {
     print: 'Imprimir',
     saved: 'Comprovante salvo.',
     failed: 'Não foi possível concluir a ação com o comprovante.',
+    exportOption: 'Incluir os comprovantes guardados (conferidos pelo manifesto assinado)',
     notifications: {
       title: 'Notificações',
       label: 'Mostrar notificações na área de trabalho',
@@ -41,6 +42,7 @@ export const receipts = {
     print: 'Print',
     saved: 'Receipt saved.',
     failed: 'The receipt action could not be completed.',
+    exportOption: 'Include the stored receipts (checked by the signed manifest)',
     notifications: {
       title: 'Notifications',
       label: 'Show desktop notifications',
