@@ -110,8 +110,9 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
   // Issue #14: receipts kept locally and desktop notifications, both fed by the tracker's record changes.
   const receipts = createReceiptService({
     ledger,
-    // Plain http only to the embedded sandbox's own origin, and only while the Sandbox profile is active.
-    loopbackOrigin: () => (current?.profile.kind === 'sandbox' && sandbox ? sandbox.baseUrl : null),
+    // Plain http only to the embedded sandbox's own origin, and only for a record of the Sandbox profile.
+    loopbackOrigin: (localId) =>
+      sandbox && ledger.get(localId)?.profile === SANDBOX_PROFILE_ID ? sandbox.baseUrl : null,
     onChange: (localId) => emit('receipt:changed', { localId }),
     log,
   })

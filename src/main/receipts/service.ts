@@ -20,8 +20,8 @@ const BATCH = 5
 export interface ReceiptServiceOptions {
   ledger: Ledger
   now?: () => number
-  /** The embedded sandbox's origin while the Sandbox profile is active, else null (https only). */
-  loopbackOrigin: () => string | null
+  /** The embedded sandbox's origin for a record of the Sandbox profile, else null (https only). */
+  loopbackOrigin: (localId: string) => string | null
   fetchOptions?: Omit<FetchOptions, 'loopbackOrigin'>
   /** Called after a receipt is stored or given up on (the renderer refreshes the record's receipt panel). */
   onChange?: (localId: string) => void
@@ -70,7 +70,7 @@ export function createReceiptService(o: ReceiptServiceOptions): ReceiptService {
     try {
       const { bytes, mediaType } = await fetchReceipt(row.url, {
         ...o.fetchOptions,
-        loopbackOrigin: o.loopbackOrigin(),
+        loopbackOrigin: o.loopbackOrigin(row.localId),
       })
       if (stopped) return
       const sha256 = writeReceiptFile(dir, bytes, mediaType)
