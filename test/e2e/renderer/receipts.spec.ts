@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, test } from '../support/app-fixture'
-import { createWithdrawal, fundAndSettle, openNav, rpc } from './records-helpers'
+import { createWithdrawal, expectNoSeriousAxe, fundAndSettle, openNav, rpc } from './records-helpers'
 
 test('a receipt fetched from the sandbox is opened offline, saved and printed', async ({ app }) => {
   const { page } = app
@@ -35,6 +35,7 @@ test('a receipt fetched from the sandbox is opened offline, saved and printed', 
   const inner = frame.contentFrame()
   await expect(inner.getByRole('heading', { level: 1 })).toHaveText('Comprovante de Pix — Sandbox')
   await expect(inner.locator('body')).toContainText('R$ 234,56')
+  await expectNoSeriousAxe(page)
 
   // Saved through main's dialog: the bytes are the stored ones.
   const dir = mkdtempSync(join(tmpdir(), 'treasury-receipt-'))
