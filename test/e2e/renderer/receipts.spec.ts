@@ -56,3 +56,18 @@ test('a receipt fetched from the sandbox is opened offline, saved and printed', 
   const bytesCall = app.bridge.calls.find((c) => c.channel === 'receipts:bytes')
   expect(JSON.stringify(bytesCall?.input)).toBe(JSON.stringify({ localId: paid.localId }))
 })
+
+test('a clicked notification opens its record; the notifications switch is saved', async ({ app }) => {
+  const { page } = app
+  const created = await createWithdrawal(app, { pixKey: 'notificacao@example.com', cents: 11_111 })
+  // What main sends when the operator clicks a desktop notification.
+  await app.bridge.emit('notification:open', { localId: created.localId })
+  await expect(page.locator(`.page-detail[data-local-id="${created.localId}"]`)).toBeVisible()
+
+  await page.getByTestId('nav-settings').click()
+  const toggle = page.getByTestId('notifications-switch')
+  await expect(toggle).toBeChecked()
+  await toggle.uncheck()
+  await expect.poll(async () => (await rpc(app, 'settings:get')).notifications).toBe(false)
+  await expect(toggle).not.toBeChecked()
+})
