@@ -36,7 +36,14 @@ export function receiptsHandlers(state: AppState): ReceiptHandlers {
     return b
   }
   return {
-    'receipts:get': ({ localId }) => state.receipts.view(localId),
+    'receipts:get': ({ localId }) => {
+      const view = state.receipts.view(localId)
+      if (view.state !== 'none') return view
+      // A record paid before receipts were kept: registered when it is looked at, then fetched in the background.
+      const record = state.ledger.get(localId)
+      if (record) state.receipts.notice(record)
+      return state.receipts.view(localId)
+    },
     'receipts:bytes': ({ localId }) => {
       const b = stored(localId)
       return { mediaType: b.mediaType, sha256: b.sha256, base64: b.bytes.toString('base64') }

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { DatabaseSync } from 'node:sqlite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAppContext, type AppContext } from '../../../src/main/app/context'
 import { generateLiquidAddress } from '../../../src/main/liquid'
@@ -175,5 +176,27 @@ describe('desktop notifications (issue #14)', () => {
     expect(shown.length).toBe(before)
     await ok(ctx.router.handle('settings:update', { notifications: true }))
     expect((await ctx.router.handle('settings:update', { notifications: 'yes' } as never)).ok).toBe(false)
+  })
+})
+
+describe('a record paid before receipts were kept', () => {
+  it('is registered when its receipt is asked for, then fetched', async () => {
+    const localId = await paidWithdrawal(13_579)
+    await until(
+      () => ok<View>(ctx.router.handle('receipts:get', { localId })),
+      (v) => v.state === 'stored',
+    )
+    // The pre-upgrade state: the record has its receiptUrl, the receipts table has no row for it.
+    const db = new DatabaseSync(join(dataDir, 'ledger.sqlite'))
+    db.prepare('DELETE FROM receipts WHERE local_id = ?').run(localId)
+    db.close()
+    const first = await ok<View>(ctx.router.handle('receipts:get', { localId }))
+    expect(first.state).not.toBe('none')
+    await until(
+      () => ok<View>(ctx.router.handle('receipts:get', { localId })),
+      (v) => v.state === 'stored',
+    )
+    const stored = ctx.ledger.audit({ subject: localId }).rows.filter((e) => e.action === 'receipt.stored')
+    expect(stored).toHaveLength(2)
   })
 })
