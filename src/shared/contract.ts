@@ -6,6 +6,7 @@
  */
 import { z } from 'zod'
 import { ENDPOINTS } from './api-limits'
+import { receiptsChannels, receiptsEvents } from './channels-receipts'
 import {
   credentialsInputSchema,
   liquidNetworkSchema,
@@ -203,6 +204,8 @@ export const exportRequestSchema = z.strictObject({
   filter: recordFilterSchema.omit({ limit: true, offset: true, sort: true }).optional(),
   csvDelimiter: z.enum([';', ',']).optional(),
   locale: z.enum(['pt-BR', 'en']).optional(),
+  /** Issue #14: copy the records' stored receipts into the export (listed and hashed in the manifest). */
+  includeReceipts: z.boolean().optional(),
 })
 export const exportResultSchema = z.object({
   manifestPath: z.string(),
@@ -369,6 +372,7 @@ export const channels = {
     output: z.object({ opened: z.boolean() }),
   },
   ...payeesChannels,
+  ...receiptsChannels,
 } as const
 
 export type Channels = typeof channels
@@ -395,6 +399,7 @@ export const events = {
       creates: z.number().int(),
     })
     .nullable(),
+  ...receiptsEvents,
 } as const satisfies Record<string, z.ZodType>
 export type Events = typeof events
 export type EventName = keyof Events

@@ -35,6 +35,7 @@ import {
   queryRecords,
   totalsByStatus,
 } from './queries'
+import { ledgerReceipts } from './receipts'
 import { replaceWithBackup } from './restore'
 import { openSnapshot } from './snapshot'
 import type { Ledger, LedgerOptions } from './types'
@@ -193,6 +194,7 @@ export function openLedger(file: string, o: LedgerOptions = {}): Ledger {
       )
       return { restored: name, safetyBackup: safety.name }
     },
+    receipts: ledgerReceipts(ctx),
     close: () => {
       try {
         ctx.db.close()
@@ -208,6 +210,7 @@ export { createdOutcomeSchema } from './types'
 export { SYSTEM_OPERATOR, auditHash, type AuditHead, type AuditInput } from './audit'
 export { BACKUPS_KEPT, type BackupInfo, type BackupReason } from './backups'
 export { openSnapshot, type LedgerSnapshot } from './snapshot'
+export type { LedgerReceipts, ReceiptRow, StoredReceipt } from './receipts'
 export type {
   CreatedOutcome,
   Ledger,

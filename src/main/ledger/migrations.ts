@@ -9,6 +9,7 @@ import { LedgerError } from './errors'
 import { GENESIS_HASH } from './genesis'
 import { v5StateHashesAndIdentity } from './migration-v5'
 import { v6PayeesAndReferences } from './migration-v6'
+import { v7ReceiptsAndNotifications } from './migration-v7'
 // Migrations 2–5 read rows with the columns their files have: the pre-migration-6 select (rows.ts).
 import { derive, RECORD_SELECT_V5 as RECORD_SELECT, rowToRecord } from './rows'
 
@@ -191,6 +192,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 4, name: 'track terminal-looking statuses that can still change', up: v4ReopenLingering },
   { version: 5, name: 'record state hashes in the audit log, ledger identity', up: v5StateHashesAndIdentity },
   { version: 6, name: 'payee book, payment references and expected payee', up: v6PayeesAndReferences },
+  { version: 7, name: 'local receipts and sent notifications', up: v7ReceiptsAndNotifications },
 ]
 
 export const LATEST_VERSION = MIGRATIONS.length

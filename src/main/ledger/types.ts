@@ -17,6 +17,7 @@ import {
 import type { AuditHead, AuditInput } from './audit'
 import type { BackupInfo, BackupReason } from './backups'
 import type { Db } from './db'
+import type { LedgerReceipts } from './receipts'
 import type { LedgerSnapshot } from './snapshot'
 
 const rawObject = z.record(z.string(), z.unknown())
@@ -181,5 +182,7 @@ export interface Ledger {
    */
   restoreBackup(name: string, operator: string): { restored: string; safetyBackup: string }
 
+  /** Local receipts and sent notifications (migration 7; issue #14). */
+  readonly receipts: LedgerReceipts
   close(): void
 }

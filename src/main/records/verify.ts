@@ -41,6 +41,7 @@ import {
   statusTotalSchema,
   type FileEntry,
   type Manifest,
+  RECEIPTS_DIR,
 } from './manifest'
 import {
   DATA_FILE_MAX_BYTES,
@@ -52,6 +53,7 @@ import {
   readRegularFile,
   type Refusal,
 } from './safe-read'
+import { bytesMatch } from '../receipts/fetch'
 import { keyFingerprint, normalizeFingerprint, verifyBytes } from './sign'
 import { createChecker, type Checker } from './checker'
 import { diffTotals, sortTotals, sumTotals, TotalsAccumulator } from './totals'
@@ -354,7 +356,9 @@ function salvageEntries(v: unknown): FileEntry[] {
 
 /** Folder entries other than the manifest and its files; a bounded list (safe-read.ts). */
 async function unlistedFiles(dir: string, mname: string, entries: readonly FileEntry[]): Promise<string[]> {
-  const other = await otherNames(dir, new Set([mname, ...entries.map((e) => e.name)]))
+  // The receipts/ subfolder is the receipts' place (its files are listed one by one, each hashed).
+  const receipts = entries.some((e) => e.format === 'receipt') ? [RECEIPTS_DIR] : []
+  const other = await otherNames(dir, new Set([mname, ...receipts, ...entries.map((e) => e.name)]))
   if (other.more > 0 || other.stopped) {
     other.names.push(`(and ${other.more}${other.stopped ? ' or more' : ''} other names, not shown)`)
   }
@@ -431,6 +435,11 @@ async function checkContent(
   keep: boolean,
   checker: Checker,
 ): Promise<ExportedRecord[] | undefined> {
+  if (entry.format === 'receipt') {
+    // Issue #14: bytes and hash were checked like any file's; the content must still be what the type says.
+    if (!bytesMatch(buf, entry.mediaType)) add(entry.name, 'schema', `not a ${entry.mediaType} document`)
+    return undefined
+  }
   if (!isUtf8(buf)) {
     add(entry.name, 'schema', 'not valid UTF-8')
     return undefined

@@ -94,6 +94,8 @@ export function App(): React.JSX.Element {
   // Main holds a profile switch or quit until a create's POST has its answer; say so while it waits.
   const [waiting, setWaiting] = useState<EventPayload<'app:waiting'>>(null)
   useEvent('app:waiting', setWaiting)
+  // A clicked desktop notification opens its record.
+  useEvent('notification:open', ({ localId }) => go({ page: 'detail', localId }))
 
   const changeLanguage = (lang: Language): void => {
     void i18n.changeLanguage(lang)

@@ -30,6 +30,10 @@ export interface TestApp {
   folderToken(purpose: 'export' | 'review', dir: string): Promise<string>
   /** URLs main handed to the OS browser. */
   opened: string[]
+  /** Queues what the next OS save dialog returns (receipts); null: cancelled. */
+  nextSavePath(path: string | null): void
+  /** Receipts main sent to the printer. */
+  printed: Array<{ mediaType: string; size: number }>
   /** Full-page screenshot to test-results/screens/<name>.png. */
   screenshot(name: string): Promise<void>
 }
@@ -58,6 +62,8 @@ export const test = base.extend<{ appOptions: AppOptions; app: TestApp }>({
     const dirs: string[] = []
     const files: string[] = []
     const opened: string[] = []
+    const savePaths: Array<string | null> = []
+    const printed: Array<{ mediaType: string; size: number }> = []
     const ctx = await createAppContext({
       dataDir,
       vault: createMemoryVault({ reason: 'encryption_unavailable' }),
@@ -72,6 +78,11 @@ export const test = base.extend<{ appOptions: AppOptions; app: TestApp }>({
         openExternal: (url) => {
           opened.push(url)
           return Promise.resolve()
+        },
+        chooseSavePath: () => Promise.resolve(savePaths.shift() ?? null),
+        printDocument: (bytes, mediaType) => {
+          printed.push({ mediaType, size: bytes.length })
+          return Promise.resolve(true)
         },
       },
     })
@@ -89,6 +100,8 @@ export const test = base.extend<{ appOptions: AppOptions; app: TestApp }>({
       sandbox: ctx.sandbox as Sandbox,
       dataDir,
       opened,
+      nextSavePath: (p) => savePaths.push(p),
+      printed,
       nextDirectory: (dir) => dirs.push(dir),
       nextFile: (file) => files.push(file),
       folderToken: async (purpose, dir) => {

@@ -113,6 +113,11 @@ describe('no secret crosses IPC', () => {
     await call('sandbox:fund', { localId, mode: 'exact' })
     await call('sandbox:settle', { localId, outcome: 'sent' })
     await call('withdrawals:refresh', { localId })
+    // Issue #14: the receipt channels (the receipt may or may not be fetched yet: both answers are checked).
+    await call('receipts:get', { localId })
+    await call('receipts:bytes', { localId })
+    await call('receipts:save', { localId })
+    await call('receipts:print', { localId })
     await call('shell:openExternal', { url: 'https://blockstream.info/liquid/tx/' + 'a'.repeat(64) })
     await call('sandbox:maintenance', { on: true })
     await call('sandbox:maintenance', { on: false })
@@ -132,7 +137,11 @@ describe('no secret crosses IPC', () => {
     dialogAnswers.push(exportDir)
     const toExport = await call('dialog:chooseFolder', { purpose: 'export' })
     const exportToken = (toExport.data as { token: string }).token
-    const exported = await call('records:export', { folder: exportToken, formats: ['csv', 'json', 'html'] })
+    const exported = await call('records:export', {
+      folder: exportToken,
+      formats: ['csv', 'json', 'html'],
+      includeReceipts: true,
+    })
     expect(exported.ok).toBe(true)
     const manifestPath = (exported.data as { manifestPath: string }).manifestPath
     dialogAnswers.push(join(manifestPath, '..'))

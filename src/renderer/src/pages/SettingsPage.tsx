@@ -4,6 +4,7 @@ import { AllowancesSection } from '../components/settings/AllowancesSection'
 import { BackupsSection } from '../components/settings/BackupsSection'
 import { DefaultRefundSection } from '../components/payees/DefaultRefundSection'
 import { LanguageSection } from '../components/settings/LanguageSection'
+import { NotificationsSection } from '../components/settings/NotificationsSection'
 import { ProfilesSection } from '../components/settings/ProfilesSection'
 import { SessionSection } from '../components/settings/SessionSection'
 import { SigningKeySection } from '../components/settings/SigningKeySection'
@@ -17,6 +18,7 @@ export function SettingsPage(): React.JSX.Element {
       <ProfilesSection />
       <DefaultRefundSection />
       <LanguageSection />
+      <NotificationsSection />
       <AllowancesSection />
       <SigningKeySection />
       <BackupsSection />

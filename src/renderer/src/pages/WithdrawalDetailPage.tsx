@@ -9,6 +9,7 @@ import type { WithdrawalRecord } from '../../../shared/withdrawal-record'
 import { FlagAlerts, FundingStatus, UnknownOutcomeNotice } from '../components/detail/RecordAlerts'
 import { PayoutInfo } from '../components/detail/PayoutInfo'
 import { PaymentContext } from '../components/payees/PaymentContext'
+import { ReceiptViewer } from '../components/receipts/ReceiptViewer'
 import { RecordSummary, RecordTechnicalFacts } from '../components/detail/RecordSummary'
 import { RefundInfo } from '../components/detail/RefundInfo'
 import { RequestInfo } from '../components/detail/RequestInfo'
@@ -150,6 +151,7 @@ export function WithdrawalDetailPage({ localId }: { localId: string }): React.JS
           <PayoutInfo record={r} network={network} />
         </Section>
       )}
+      <ReceiptViewer localId={r.localId} />
       {r.refund && (
         <Section id="detail-refund" title={t('sections.refund')}>
           <RefundInfo refund={r.refund} network={network} />

@@ -9,6 +9,7 @@ import { funding } from './funding'
 import { layout } from './layout'
 import { list } from './list'
 import { payees } from './payees'
+import { receipts } from './receipts'
 import { records } from './records'
 import { review } from './review'
 import { sandbox } from './sandbox'
@@ -30,5 +31,6 @@ export const namespaces = {
   records,
   layout,
   payees,
+  receipts,
 } as const
 export type Namespace = keyof typeof namespaces
