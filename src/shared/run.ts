@@ -275,3 +275,52 @@ export const runMessages = {
   },
 } as const satisfies Record<string, LocalizedText>
 export type RunMessageCode = keyof typeof runMessages
+
+export const ROW_DECISIONS = ['keep', 'drop'] as const
+export type RowDecision = (typeof ROW_DECISIONS)[number]
+
+/** A run as the ledger keeps it (migration 9). */
+export const runRecordSchema = z.object({
+  runId: z.string(),
+  profile: z.string(),
+  operator: z.string(),
+  name: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  state: z.enum(RUN_STATES),
+  /** SHA-256 of the canonical rows the approval named; null while not approved (or after a row changed). */
+  approvedHash: z.string().nullable(),
+  approvedAt: z.string().nullable(),
+  approvedBy: z.string().nullable(),
+  /** Number of the latest wave (0: none yet). */
+  wave: z.number().int().nonnegative(),
+  rowCount: z.number().int().nonnegative(),
+})
+export type RunRecord = z.infer<typeof runRecordSchema>
+
+export const runRowRecordSchema = z.object({
+  runId: z.string(),
+  idx: z.number().int().nonnegative(),
+  line: z.number().int().positive(),
+  draft: withdrawalDraftSchema,
+  payee: payeeMatchSchema,
+  duplicate: duplicateSchema.nullable(),
+  decision: z.enum(ROW_DECISIONS).nullable(),
+  state: z.enum(RUN_ROW_STATES),
+  wave: z.number().int().positive().nullable(),
+  /** The withdrawal record of this row, set (and committed) before its create is called. */
+  localId: z.string().nullable(),
+  /** Why the row is held (a refusal before anything was sent), as a stable code. */
+  heldReason: z.string().nullable(),
+})
+export type RunRowRecord = z.infer<typeof runRowRecordSchema> & { draft: WithdrawalDraft }
+
+export const runWaveSchema = z.object({
+  runId: z.string(),
+  wave: z.number().int().positive(),
+  planned: z.number().int().positive(),
+  startedAt: z.string(),
+  fundedAt: z.string().nullable(),
+  fundingTxId: z.string().nullable(),
+})
+export type RunWave = z.infer<typeof runWaveSchema>

@@ -36,6 +36,7 @@ import {
   totalsByStatus,
 } from './queries'
 import { replaceWithBackup } from './restore'
+import { ledgerRuns } from './runs'
 import { openSnapshot } from './snapshot'
 import type { Ledger, LedgerOptions } from './types'
 import { verifyChain, verifyExtends } from './verify-chain'
@@ -183,6 +184,7 @@ export function openLedger(file: string, o: LedgerOptions = {}): Ledger {
       )
       return { restored: name, safetyBackup: safety.name }
     },
+    runs: ledgerRuns(ctx),
     close: () => {
       try {
         ctx.db.close()
@@ -198,6 +200,7 @@ export { createdOutcomeSchema } from './types'
 export { SYSTEM_OPERATOR, auditHash, type AuditHead, type AuditInput } from './audit'
 export { BACKUPS_KEPT, type BackupInfo, type BackupReason } from './backups'
 export { openSnapshot, type LedgerSnapshot } from './snapshot'
+export type { LedgerRuns } from './runs'
 export type {
   CreatedOutcome,
   Ledger,

@@ -8,6 +8,7 @@ import type { DatabaseSync } from 'node:sqlite'
 import { LedgerError } from './errors'
 import { GENESIS_HASH } from './genesis'
 import { v5StateHashesAndIdentity } from './migration-v5'
+import { v9PaymentRuns } from './migration-v9'
 import { derive, RECORD_SELECT, rowToRecord } from './rows'
 
 export interface Migration {
@@ -188,6 +189,11 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 3, name: 'audit head and append-only guards', up: (db) => db.exec(v3AuditHead) },
   { version: 4, name: 'track terminal-looking statuses that can still change', up: v4ReopenLingering },
   { version: 5, name: 'record state hashes in the audit log, ledger identity', up: v5StateHashesAndIdentity },
+  // MERGE: placeholders for migrations 6–8 of the parallel branches (#14, #16, #17); replace with theirs.
+  { version: 6, name: 'reserved (issue #14)', up: () => undefined },
+  { version: 7, name: 'reserved (issue #14)', up: () => undefined },
+  { version: 8, name: 'reserved', up: () => undefined },
+  { version: 9, name: 'payment runs, their rows and waves', up: v9PaymentRuns },
 ]
 
 export const LATEST_VERSION = MIGRATIONS.length

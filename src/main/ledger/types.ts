@@ -15,6 +15,7 @@ import {
 } from '../../shared/withdrawal-record'
 import type { AuditHead, AuditInput } from './audit'
 import type { BackupInfo, BackupReason } from './backups'
+import type { LedgerRuns } from './runs'
 import type { LedgerSnapshot } from './snapshot'
 
 const rawObject = z.record(z.string(), z.unknown())
@@ -155,5 +156,7 @@ export interface Ledger {
    */
   restoreBackup(name: string, operator: string): { restored: string; safetyBackup: string }
 
+  /** Payment runs, their rows and waves (migration 9; issue #15). */
+  readonly runs: LedgerRuns
   close(): void
 }
