@@ -10,6 +10,7 @@ import { isAllowedExternalUrl } from '../shell/renderer-policy'
 import type { AppState } from './context'
 import { AppError, mapServiceError } from './errors'
 import { ledgerHandlers } from './ledger-handlers'
+import { runsHandlers } from './runs-handlers'
 import { sessionView } from './runtime'
 import { fundingAmount } from './sandbox-tools'
 import { loadSigningKey, localFingerprint, publicKeyView } from './signing-key'
@@ -60,6 +61,7 @@ export function buildRouter(state: AppState, log: (line: string) => void): Route
 
   const handlers: Handlers = {
     ...ledgerHandlers(state),
+    ...runsHandlers(state),
     'app:info': () => {
       const p = rt().profile
       return {

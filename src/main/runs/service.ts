@@ -149,6 +149,14 @@ export function createRunService(deps: RunServiceDeps): RunService {
     }
   }
 
+  function sameRuntime(rt: RunRuntime): boolean {
+    try {
+      return deps.runtime().withdrawals === rt.withdrawals
+    } catch {
+      return false
+    }
+  }
+
   /** Runs the current wave's creation in the background; one at a time per run. */
   function launch(runId: string, wave: number): void {
     const rt = deps.runtime()
@@ -165,7 +173,8 @@ export function createRunService(deps: RunServiceDeps): RunService {
             withdrawals: rt.withdrawals,
             operator,
             sleep,
-            stopRequested: () => closing || entry.stop !== null,
+            // A profile switch or quit closes this runtime: stop at the row boundary (a restart resumes).
+            stopRequested: () => closing || entry.stop !== null || !sameRuntime(rt),
             changed: () => changed(runId),
             onError,
           },

@@ -9,6 +9,7 @@ import { FundingPage } from './pages/FundingPage'
 import { NewWithdrawalPage } from './pages/NewWithdrawalPage'
 import { RecordsPage } from './pages/RecordsPage'
 import { ReviewPage } from './pages/ReviewPage'
+import { RunsPage } from './pages/RunsPage'
 import { SandboxToolsPage } from './pages/SandboxToolsPage'
 import { SettingsPage } from './pages/SettingsPage'
 import { TodayPage } from './pages/TodayPage'
@@ -35,6 +36,8 @@ function CurrentPage({ route }: { route: Route }): React.JSX.Element {
       return <WithdrawalsPage />
     case 'detail':
       return <WithdrawalDetailPage localId={route.localId} />
+    case 'runs':
+      return <RunsPage />
     case 'records':
       return <RecordsPage />
     case 'review':

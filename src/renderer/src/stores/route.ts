@@ -5,6 +5,7 @@ export type Route =
   | { page: 'newWithdrawal' }
   | { page: 'funding'; localId: string }
   | { page: 'withdrawals' }
+  | { page: 'runs' }
   | { page: 'detail'; localId: string }
   | { page: 'records' }
   | { page: 'review' }
@@ -16,6 +17,7 @@ export const NAV_PAGES = [
   'today',
   'newWithdrawal',
   'withdrawals',
+  'runs',
   'records',
   'review',
   'settings',

@@ -10,6 +10,7 @@ import { layout } from './layout'
 import { list } from './list'
 import { records } from './records'
 import { review } from './review'
+import { runs } from './runs'
 import { sandbox } from './sandbox'
 import { settings } from './settings'
 import { status } from './status'
@@ -28,5 +29,6 @@ export const namespaces = {
   settings,
   records,
   layout,
+  runs,
 } as const
 export type Namespace = keyof typeof namespaces
