@@ -10,6 +10,7 @@ import type { IpcError } from '../../../shared/contract'
 import type { RunRecord } from '../../../shared/run'
 import { DateTime } from '../components/format'
 import { ImportPanel } from '../components/runs/ImportPanel'
+import { ReportPanel } from '../components/runs/ReportPanel'
 import { ReviewPanel } from '../components/runs/ReviewPanel'
 import { RowsTable } from '../components/runs/RowsTable'
 import { RunErrorNotice } from '../components/runs/run-error'
@@ -97,6 +98,7 @@ export function RunsPage(): React.JSX.Element {
           <ReviewPanel detail={detail} onChange={onDetail} />
           {detail.run.state !== 'draft' && <WavePanel detail={detail} onChange={onDetail} />}
           <SheetPanel detail={detail} onChange={onDetail} />
+          <ReportPanel detail={detail} />
           <RowsTable rows={detail.rows} />
         </div>
       )}

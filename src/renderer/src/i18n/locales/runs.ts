@@ -133,6 +133,11 @@ export const runs = {
       failed: 'Falhou',
       cancelled: 'Cancelado',
     },
+    report: {
+      heading: 'Relatório do lote',
+      export: 'Exportar este lote (assinado)…',
+      exported: 'Exportação assinada com {{rows}} pagamento(s).',
+    },
     errors: {
       duplicates_undecided: 'Decida cada possível duplicidade antes de aprovar.',
       total_mismatch: 'O valor digitado não confere com o total do lote.',
@@ -277,6 +282,11 @@ export const runs = {
       expired: 'Expired',
       failed: 'Failed',
       cancelled: 'Cancelled',
+    },
+    report: {
+      heading: 'Run report',
+      export: 'Export this run (signed)…',
+      exported: 'Signed export with {{rows}} withdrawal(s).',
     },
     errors: {
       duplicates_undecided: 'Decide every possible duplicate before approving.',
