@@ -7,6 +7,7 @@
 import { z } from 'zod'
 import { ENDPOINTS } from './api-limits'
 import { receiptsChannels, receiptsEvents } from './channels-receipts'
+import { runsChannels, runsEvents } from './channels-runs'
 import {
   credentialsInputSchema,
   liquidNetworkSchema,
@@ -373,6 +374,7 @@ export const channels = {
   },
   ...payeesChannels,
   ...receiptsChannels,
+  ...runsChannels,
 } as const
 
 export type Channels = typeof channels
@@ -400,6 +402,7 @@ export const events = {
     })
     .nullable(),
   ...receiptsEvents,
+  ...runsEvents,
 } as const satisfies Record<string, z.ZodType>
 export type Events = typeof events
 export type EventName = keyof Events

@@ -188,6 +188,8 @@ export const recordFilterSchema = z.object({
    * key or payee name, or still awaiting the deposit with the deadline at most ATTENTION_DEADLINE_MS away (or past).
    */
   attention: z.boolean().optional(),
+  /** Only the withdrawals created by this payment run (issue #15). */
+  runId: z.string().max(100).optional(),
   limit: z.number().int().min(1).max(RECORD_PAGE_MAX).optional(),
   offset: z.number().int().min(0).optional(),
   sort: z.object({ field: z.enum(SORT_FIELDS), dir: z.enum(['asc', 'desc']) }).optional(),

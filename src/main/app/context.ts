@@ -90,7 +90,14 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
   const profiles = createProfileService({
     store: o.store,
     vault: o.vault,
-    sandbox: () => (sandbox ? { baseUrl: sandbox.baseUrl, clientId: sandbox.credentials.clientId } : null),
+    sandbox: () =>
+      sandbox
+        ? {
+            baseUrl: sandbox.baseUrl,
+            clientId: sandbox.credentials.clientId,
+            ...(o.sandbox && o.sandbox.rateLimits ? { rateLimits: o.sandbox.rateLimits } : {}),
+          }
+        : null,
   })
   for (const w of profiles.warnings()) log(`profiles: ${w.code}`)
   const ledger = openLedger(join(o.dataDir, 'ledger.sqlite'))

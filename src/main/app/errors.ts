@@ -52,6 +52,7 @@ const OWN_ERRORS = [
   'SandboxControlError',
   'ExportError',
   'PayeeError',
+  'RunError',
 ]
 
 function isCoded(e: unknown): e is CodedError & Error {

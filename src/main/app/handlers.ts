@@ -12,6 +12,7 @@ import { AppError, mapServiceError } from './errors'
 import { ledgerHandlers } from './ledger-handlers'
 import { payeesHandlers } from './payees-handlers'
 import { receiptsHandlers } from './receipts-handlers'
+import { runsHandlers } from './runs-handlers'
 import { sessionView } from './runtime'
 import { fundingAmount } from './sandbox-tools'
 import { loadSigningKey, localFingerprint, publicKeyView } from './signing-key'
@@ -64,6 +65,7 @@ export function buildRouter(state: AppState, log: (line: string) => void): Route
     ...ledgerHandlers(state),
     ...payeesHandlers(state),
     ...receiptsHandlers(state),
+    ...runsHandlers(state),
     'app:info': () => {
       const p = rt().profile
       return {

@@ -37,6 +37,7 @@ import {
 } from './queries'
 import { ledgerReceipts } from './receipts'
 import { replaceWithBackup } from './restore'
+import { ledgerRuns } from './runs'
 import { openSnapshot } from './snapshot'
 import type { Ledger, LedgerOptions } from './types'
 import { verifyChain, verifyExtends } from './verify-chain'
@@ -195,6 +196,7 @@ export function openLedger(file: string, o: LedgerOptions = {}): Ledger {
       return { restored: name, safetyBackup: safety.name }
     },
     receipts: ledgerReceipts(ctx),
+    runs: ledgerRuns(ctx),
     close: () => {
       try {
         ctx.db.close()
@@ -211,6 +213,7 @@ export { SYSTEM_OPERATOR, auditHash, type AuditHead, type AuditInput } from './a
 export { BACKUPS_KEPT, type BackupInfo, type BackupReason } from './backups'
 export { openSnapshot, type LedgerSnapshot } from './snapshot'
 export type { LedgerReceipts, ReceiptRow, StoredReceipt } from './receipts'
+export type { LedgerRuns } from './runs'
 export type {
   CreatedOutcome,
   Ledger,

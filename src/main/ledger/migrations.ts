@@ -10,6 +10,7 @@ import { GENESIS_HASH } from './genesis'
 import { v5StateHashesAndIdentity } from './migration-v5'
 import { v6PayeesAndReferences } from './migration-v6'
 import { v7ReceiptsAndNotifications } from './migration-v7'
+import { v9PaymentRuns } from './migration-v9'
 // Migrations 2–5 read rows with the columns their files have: the pre-migration-6 select (rows.ts).
 import { derive, RECORD_SELECT_V5 as RECORD_SELECT, rowToRecord } from './rows'
 
@@ -193,6 +194,9 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 5, name: 'record state hashes in the audit log, ledger identity', up: v5StateHashesAndIdentity },
   { version: 6, name: 'payee book, payment references and expected payee', up: v6PayeesAndReferences },
   { version: 7, name: 'local receipts and sent notifications', up: v7ReceiptsAndNotifications },
+  // MERGE: placeholder for issue #17's migration 8 (deposits); its branch replaces this line.
+  { version: 8, name: 'reserved (issue #17)', up: () => undefined },
+  { version: 9, name: 'payment runs, their rows and waves', up: v9PaymentRuns },
 ]
 
 export const LATEST_VERSION = MIGRATIONS.length

@@ -18,6 +18,7 @@ import type { AuditHead, AuditInput } from './audit'
 import type { BackupInfo, BackupReason } from './backups'
 import type { Db } from './db'
 import type { LedgerReceipts } from './receipts'
+import type { LedgerRuns } from './runs'
 import type { LedgerSnapshot } from './snapshot'
 
 const rawObject = z.record(z.string(), z.unknown())
@@ -184,5 +185,7 @@ export interface Ledger {
 
   /** Local receipts and sent notifications (migration 7; issue #14). */
   readonly receipts: LedgerReceipts
+  /** Payment runs, their rows and waves (migration 9; issue #15). */
+  readonly runs: LedgerRuns
   close(): void
 }

@@ -28,6 +28,7 @@ import {
   type ProfileMessageCode,
   type ProfileUpdate,
   type PublicProfile,
+  type RateLimits,
   type Settings,
   type SettingsPatch,
 } from '../../shared/profile'
@@ -52,6 +53,8 @@ export interface SandboxInfo {
   network?: LiquidNetwork
   partnerRateBps?: number
   assetId?: string
+  /** The embedded sandbox's own allowances (raised in tests): the Sandbox profile's limiter follows them. */
+  rateLimits?: RateLimits
 }
 
 export type ProfileCredentials =
@@ -222,7 +225,7 @@ export function createProfileService(o: {
       // The embedded sandbox only ever listens on loopback; anything else is not it.
       baseUrl: baseUrl && isLoopbackHost(new URL(baseUrl).hostname) ? baseUrl : SANDBOX_PENDING_BASE_URL,
       network: info?.network ?? SANDBOX_DEFAULT_NETWORK,
-      rateLimits: {},
+      rateLimits: info?.rateLimits ?? {},
       partnerRateBps: info?.partnerRateBps ?? DEFAULT_PARTNER_RATE_BPS,
       ...(info?.assetId === undefined ? {} : { assetId: info.assetId }),
       ...(sandboxRefund === undefined ? {} : { defaultRefundAddress: sandboxRefund }),

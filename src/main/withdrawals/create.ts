@@ -153,6 +153,11 @@ export interface CreateAuthority {
   intentId: string
   /** Local ids of the similar records the operator confirmed as not duplicates. */
   confirmedDuplicates?: readonly string[]
+  /**
+   * The local id the record gets (default: a new UUID). A payment run commits it on its row before calling create,
+   * so after a crash the row names its record, or proves by its absence that nothing was journaled or sent.
+   */
+  localId?: string
 }
 
 /**
@@ -197,6 +202,7 @@ export async function create(
 
   const submitting = ctx.ledger.insertSubmitting(
     {
+      ...(o.localId === undefined ? {} : { localId: o.localId }),
       profile: ctx.profile,
       request: p.request as Record<string, unknown>,
       pixKey: p.request.pixKey,

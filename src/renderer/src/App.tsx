@@ -10,6 +10,7 @@ import { NewWithdrawalPage } from './pages/NewWithdrawalPage'
 import { PayeesPage } from './pages/PayeesPage'
 import { RecordsPage } from './pages/RecordsPage'
 import { ReviewPage } from './pages/ReviewPage'
+import { RunsPage } from './pages/RunsPage'
 import { SandboxToolsPage } from './pages/SandboxToolsPage'
 import { SettingsPage } from './pages/SettingsPage'
 import { TodayPage } from './pages/TodayPage'
@@ -38,6 +39,8 @@ function CurrentPage({ route }: { route: Route }): React.JSX.Element {
       return <WithdrawalDetailPage localId={route.localId} />
     case 'payees':
       return <PayeesPage />
+    case 'runs':
+      return <RunsPage />
     case 'records':
       return <RecordsPage />
     case 'review':

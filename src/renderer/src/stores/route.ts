@@ -5,6 +5,7 @@ export type Route =
   | { page: 'newWithdrawal' }
   | { page: 'funding'; localId: string }
   | { page: 'withdrawals' }
+  | { page: 'runs' }
   | { page: 'detail'; localId: string }
   | { page: 'payees' }
   | { page: 'records' }
@@ -18,6 +19,7 @@ export const NAV_PAGES = [
   'newWithdrawal',
   'withdrawals',
   'payees',
+  'runs',
   'records',
   'review',
   'settings',

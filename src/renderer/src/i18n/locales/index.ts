@@ -12,6 +12,7 @@ import { payees } from './payees'
 import { receipts } from './receipts'
 import { records } from './records'
 import { review } from './review'
+import { runs } from './runs'
 import { sandbox } from './sandbox'
 import { settings } from './settings'
 import { status } from './status'
@@ -32,5 +33,6 @@ export const namespaces = {
   layout,
   payees,
   receipts,
+  runs,
 } as const
 export type Namespace = keyof typeof namespaces
