@@ -44,6 +44,11 @@ export interface AppContextOptions {
   ports: AppPorts
   /** The embedded sandbox (default profile of a fresh install); false only where no sandbox is wanted. */
   sandbox?: SandboxOptions | false
+  /**
+   * An embedded sandbox already running, used instead of starting one (`sandbox` then only tells the profile its
+   * rate limits); close() leaves it running. Only the E2E fixture's restart sets it: the service outlives the app.
+   */
+  runningSandbox?: Sandbox
   operator: string
   /** Default true. Tests that seed many records turn the status tracker off. */
   trackerAutoStart?: boolean
@@ -86,7 +91,8 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
   const log = o.log ?? (() => undefined)
   // The app drives its sandbox in process (sandbox.control): no HTTP switches for other programs to find.
   const sandbox =
-    o.sandbox === false ? null : await startSandbox({ port: 0, httpControl: false, ...o.sandbox })
+    o.runningSandbox ??
+    (o.sandbox === false ? null : await startSandbox({ port: 0, httpControl: false, ...o.sandbox }))
   const profiles = createProfileService({
     store: o.store,
     vault: o.vault,
@@ -249,7 +255,7 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
       state.review?.close()
       state.review = null
       ledger.close()
-      await sandbox?.close()
+      if (!o.runningSandbox) await sandbox?.close()
     },
   }
 }

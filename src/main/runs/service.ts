@@ -169,6 +169,8 @@ export function createRunService(deps: RunServiceDeps): RunService {
         const end = await createWave(
           {
             ledger,
+            profile: rt.profile.id,
+            now,
             client: rt.client,
             withdrawals: rt.withdrawals,
             operator,

@@ -3,6 +3,9 @@
  * API client, services, router) in the test process, and the built renderer in Chromium bridged to its router.
  * Only the OS ports differ: the folder dialog (src/main/shell/electron-folder-dialog.ts in the app) returns what
  * the test queued, external links are recorded.
+ *
+ * The fixture starts the embedded sandbox itself (same options the context would use) and hands it to the context
+ * as `runningSandbox`, so `restart()` can quit and start the app while the sandbox — "the service" — keeps running.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -10,7 +13,7 @@ import { join, resolve } from 'node:path'
 import { test as base, expect, type Page } from '@playwright/test'
 import { createAppContext, type AppContext } from '../../../src/main/app/context'
 import { createJsonFileStore } from '../../../src/main/profiles'
-import type { Sandbox, SandboxOptions } from '../../../src/main/sandbox'
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../../src/main/sandbox'
 import { createMemoryVault } from '../../../src/main/secrets/vault'
 import { openRenderer, type Bridge } from './bridge'
 
@@ -19,7 +22,8 @@ export const SCREENS_DIR = resolve(__dirname, '../../../test-results/screens')
 export interface TestApp {
   page: Page
   bridge: Bridge
-  ctx: AppContext
+  /** The current app context (a new one after `restart()`). */
+  readonly ctx: AppContext
   sandbox: Sandbox
   dataDir: string
   /** Queues what the next OS folder dialog returns. */
@@ -36,6 +40,13 @@ export interface TestApp {
   printed: Array<{ mediaType: string; size: number }>
   /** Full-page screenshot to test-results/screens/<name>.png. */
   screenshot(name: string): Promise<void>
+  /**
+   * Quit and start the app again, as the shell does (src/main/index.ts: `before-quit` → `ctx.close()`): the
+   * context closes (creates in flight finish, a wave stops at the row boundary, the ledger closes), then a new
+   * context opens the same data dir, settings file and vault against the same running sandbox; the page's bridge
+   * is pointed at it and the page reloads (the app starts on "Hoje").
+   */
+  restart(): Promise<void>
 }
 
 export interface AppOptions {
@@ -64,40 +75,50 @@ export const test = base.extend<{ appOptions: AppOptions; app: TestApp }>({
     const opened: string[] = []
     const savePaths: Array<string | null> = []
     const printed: Array<{ mediaType: string; size: number }> = []
-    const ctx = await createAppContext({
-      dataDir,
-      vault: createMemoryVault({ reason: 'encryption_unavailable' }),
-      store: createJsonFileStore(join(dataDir, 'settings.json')),
-      app: { name: 'Tesouraria DePix', version: '0.0.0-e2e', platform: process.platform },
-      operator: 'e2e',
-      sandbox: appOptions.sandbox,
-      trackerAutoStart: appOptions.trackerAutoStart,
-      ports: {
-        chooseDirectory: () => Promise.resolve(dirs.shift() ?? null),
-        chooseFile: () => Promise.resolve(files.shift() ?? null),
-        openExternal: (url) => {
-          opened.push(url)
-          return Promise.resolve()
+    const sandbox = await startSandbox({ port: 0, httpControl: false, ...appOptions.sandbox })
+    // The OS keychain outlives the app: one vault for every context of the test.
+    const vault = createMemoryVault({ reason: 'encryption_unavailable' })
+    const openContext = (): Promise<AppContext> =>
+      createAppContext({
+        dataDir,
+        vault,
+        store: createJsonFileStore(join(dataDir, 'settings.json')),
+        app: { name: 'Tesouraria DePix', version: '0.0.0-e2e', platform: process.platform },
+        operator: 'e2e',
+        sandbox: appOptions.sandbox,
+        runningSandbox: sandbox,
+        trackerAutoStart: appOptions.trackerAutoStart,
+        ports: {
+          chooseDirectory: () => Promise.resolve(dirs.shift() ?? null),
+          chooseFile: () => Promise.resolve(files.shift() ?? null),
+          openExternal: (url) => {
+            opened.push(url)
+            return Promise.resolve()
+          },
+          chooseSavePath: () => Promise.resolve(savePaths.shift() ?? null),
+          printDocument: (bytes, mediaType) => {
+            printed.push({ mediaType, size: bytes.length })
+            return Promise.resolve(true)
+          },
         },
-        chooseSavePath: () => Promise.resolve(savePaths.shift() ?? null),
-        printDocument: (bytes, mediaType) => {
-          printed.push({ mediaType, size: bytes.length })
-          return Promise.resolve(true)
-        },
-      },
-    })
+      })
+    let ctx = await openContext()
     if (appOptions.language !== 'pt-BR') ctx.profiles.updateSettings({ language: appOptions.language })
     const bridge = await openRenderer(page, ctx.router)
     if (appOptions.startPage !== 'today') await page.getByTestId(`nav-${appOptions.startPage}`).click()
-    const off = ctx.onEvent((event, payload) => {
-      bridge.emit(event, payload).catch(() => undefined)
-    })
+    const forward = (c: AppContext): (() => void) =>
+      c.onEvent((event, payload) => {
+        bridge.emit(event, payload).catch(() => undefined)
+      })
+    let off = forward(ctx)
     mkdirSync(SCREENS_DIR, { recursive: true })
     await use({
       page,
       bridge,
-      ctx,
-      sandbox: ctx.sandbox as Sandbox,
+      get ctx() {
+        return ctx
+      },
+      sandbox,
       dataDir,
       opened,
       nextSavePath: (p) => savePaths.push(p),
@@ -113,9 +134,19 @@ export const test = base.extend<{ appOptions: AppOptions; app: TestApp }>({
       screenshot: async (name) => {
         await page.screenshot({ path: join(SCREENS_DIR, `${name}.png`), fullPage: true })
       },
+      restart: async () => {
+        // Events keep reaching the page while the context closes (the shell's "waiting for a create" notice).
+        await ctx.close()
+        off()
+        ctx = await openContext()
+        off = forward(ctx)
+        bridge.rebind(ctx.router)
+        await page.reload()
+      },
     })
     off()
     await ctx.close()
+    await sandbox.close()
     rmSync(dataDir, { recursive: true, force: true })
   },
 })

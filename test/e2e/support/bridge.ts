@@ -16,10 +16,14 @@ export interface Bridge {
   emit(event: string, payload: unknown): Promise<void>
   /** Every call the renderer made, with its result: for tests that search payloads for secrets. */
   calls: Array<{ channel: unknown; input: unknown; result: unknown }>
+  /** From now on calls go to `router` (the fixture's restart: a new app context behind the same page). */
+  rebind(router: Router): void
 }
 
 export async function openRenderer(page: Page, router: Router): Promise<Bridge> {
   const calls: Bridge['calls'] = []
+  // Playwright binds a name once per page, so a restart swaps the router behind the binding instead.
+  let current = router
   await page.route('**/*', async (route) => {
     const url = new URL(route.request().url())
     if (url.origin !== RENDERER_ORIGIN) return route.abort('blockedbyclient')
@@ -32,7 +36,7 @@ export async function openRenderer(page: Page, router: Router): Promise<Bridge> 
     })
   })
   await page.exposeBinding('__treasuryInvoke', async (_source, channel: unknown, input: unknown) => {
-    const result = await router.handle(channel, input)
+    const result = await current.handle(channel, input)
     calls.push({ channel, input, result })
     return result
   })
@@ -60,6 +64,9 @@ export async function openRenderer(page: Page, router: Router): Promise<Bridge> 
   await page.goto(`${RENDERER_ORIGIN}/index.html`)
   return {
     calls,
+    rebind: (next) => {
+      current = next
+    },
     emit: async (event, payload) => {
       await page.evaluate(
         ([e, p]) =>

@@ -6,6 +6,7 @@ import { request } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAppContext, type AppContext } from '../../../src/main/app/context'
 import { createJsonFileStore } from '../../../src/main/profiles'
+import { startSandbox } from '../../../src/main/sandbox'
 import { createMemoryVault } from '../../../src/main/secrets/vault'
 
 let dataDir: string
@@ -56,5 +57,41 @@ describe('the app’s embedded sandbox', () => {
       ok: true,
       data: { on: false },
     })
+  })
+
+  it('a running sandbox passed in is used, and left running when the context closes (the E2E restart)', async () => {
+    const sb = await startSandbox({ port: 0, httpControl: false })
+    const dir = mkdtempSync(join(tmpdir(), 'running-sandbox-'))
+    try {
+      const open = () =>
+        createAppContext({
+          dataDir: dir,
+          vault: createMemoryVault(),
+          store: createJsonFileStore(join(dir, 'settings.json')),
+          app: { name: 'Tesouraria DePix', version: '0.0.0-test', platform: 'linux' },
+          operator: 'tester',
+          trackerAutoStart: false,
+          runningSandbox: sb,
+          ports: { chooseDirectory: () => Promise.resolve(null), openExternal: () => Promise.resolve() },
+        })
+      const first = await open()
+      expect(first.sandbox).toBe(sb)
+      await first.close()
+      // Still the service: a second context signs in against it.
+      const second = await open()
+      try {
+        expect(second.sandbox).toBe(sb)
+        await second.runtime().client.signIn()
+        expect(second.runtime().client.session()).not.toBeNull()
+      } finally {
+        await second.close()
+      }
+      const r = await request(`${sb.baseUrl}/api/ping`)
+      expect(r.statusCode).not.toBe(503)
+      await r.body.dump()
+    } finally {
+      await sb.close()
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
