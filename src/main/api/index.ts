@@ -109,6 +109,8 @@ export interface DepixClient {
   deposits(q: { start: string; end: string; status?: string }): Promise<ApiResult<DepositRow[]>>
   userInfo(euid: string): Promise<ApiResult<UserInfo>>
   allowance(): Record<EndpointName, Allowance>
+  /** Calls made to `endpoint` by an earlier run of the app, `agesMs` ago, that the service still counts. */
+  spentBefore(endpoint: EndpointName, agesMs: readonly number[]): void
   onAllowanceChange(l: (a: Record<EndpointName, Allowance>) => void): () => void
   onSessionChange(l: (s: SessionInfo | null) => void): () => void
   /** Signs out (logout is best effort), refuses queued and further calls, releases the connections. */
@@ -297,6 +299,7 @@ export function createDepixClient(opts: DepixClientOptions): DepixClient {
       call(ENDPOINT_DEFS['user-info'], { query: query('user-info', { euid }) }),
     ),
     allowance: () => limiter.allowance(),
+    spentBefore: (endpoint, agesMs) => limiter.spentBefore(endpoint, agesMs),
     onAllowanceChange: (l) => limiter.onChange(l),
     onSessionChange: (l) => auth.onChange(l),
     close: async () => {

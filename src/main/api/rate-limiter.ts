@@ -132,6 +132,33 @@ export class RateLimiter {
     })
   }
 
+  /**
+   * Calls to this endpoint made before this limiter existed (a previous run of the app), as ms ago. The service's
+   * bucket still counts them while this one starts full, so they are replayed on a bucket assumed empty a minute
+   * ago (a lower bound of the service's: older calls are refilled by now) and kept only if that is lower.
+   */
+  spentBefore(endpoint: EndpointName, agesMs: readonly number[]): void {
+    if (!this.#enabled) return
+    const b = this.#bucket(endpoint)
+    const now = this.#now()
+    let tokens = 0
+    let at = now - 60_000
+    const times = agesMs
+      .filter((a) => Number.isFinite(a) && a >= 0 && a < 60_000)
+      .map((a) => now - a)
+      .sort((x, y) => x - y)
+    for (const t of times) {
+      tokens = Math.min(b.limit, tokens + (t - at) * b.rate) - 1
+      at = t
+    }
+    const replayed = Math.min(b.limit, tokens + (now - at) * b.rate)
+    if (replayed >= level(b, now)) return
+    b.tokens = replayed
+    b.at = now
+    this.#schedule(endpoint, b)
+    this.#changed()
+  }
+
   /** A 429 arrived: nothing leaves for this endpoint until `retryAfterMs` from now, then one token is there. */
   penalize(endpoint: EndpointName, retryAfterMs: number): void {
     if (!this.#enabled) return

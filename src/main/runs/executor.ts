@@ -6,10 +6,9 @@
  * whose state says what happened (recovery turns a leftover `submitting` into `outcome_unknown`).
  *
  * Pace: a create is only attempted when the client's POST /withdraw bucket has a token (create refuses rather
- * than queue), so the run never earns a 429 and never leaves a journaled POST waiting in a queue. The client's
- * bucket starts full when the app starts, but the service's does not: after a restart the POSTs of the last minute
- * (the ledger's records, each journaled just before its POST) still count there, so a wave also waits for a token
- * in a shadow bucket started from the ledger (`ServiceBucket`).
+ * than queue), so the run never earns a 429 and never leaves a journaled POST waiting in a queue. After a
+ * restart the client's bucket already counts the POSTs of the last minute (the withdrawal service replays them from
+ * the ledger), so resuming at once does not earn a 429 either.
  */
 import { randomUUID } from 'node:crypto'
 import type { RunRowRecord } from '../../shared/run'
@@ -19,10 +18,6 @@ import { WithdrawalError, type WithdrawalService } from '../withdrawals'
 
 export interface ExecutorDeps {
   ledger: Ledger
-  /** The profile whose records spent the service's allowance. */
-  profile: string
-  /** Wall clock (records' `createdAt` are wall-clock times). */
-  now: () => number
   client: DepixClient
   withdrawals: WithdrawalService
   operator: string
@@ -38,56 +33,12 @@ export type WaveEnd = 'created' | 'stopped'
 /** Longest single wait for a token; the loop re-reads the allowance after it. */
 const MAX_WAIT_MS = 10_000
 
-const MINUTE_MS = 60_000
-
-/**
- * A lower bound of the service's POST /withdraw bucket (spec §8.1: a minute's worth, refilled at limit/60 s). It
- * starts from the profile's records journaled in the last minute, assuming the bucket was empty a minute ago (a
- * full minute of refill makes anything older irrelevant), and then counts this wave's own creates.
- */
-export class ServiceBucket {
-  #tokens: number
-  #at: number
-  readonly #rate: number
-  readonly #limit: number
-
-  constructor(d: Pick<ExecutorDeps, 'ledger' | 'profile' | 'now'>, limitPerMinute: number) {
-    const now = d.now()
-    this.#limit = limitPerMinute
-    this.#rate = limitPerMinute / MINUTE_MS
-    this.#tokens = 0
-    this.#at = now - MINUTE_MS
-    const from = new Date(this.#at).toISOString()
-    const times = [...d.ledger.iterate({ profile: d.profile, from })]
-      .map((r) => Date.parse(r.createdAt))
-      .filter((t) => t <= now)
-      .sort((a, b) => a - b)
-    for (const t of times) this.spend(t)
-  }
-
-  level(now: number): number {
-    return Math.min(this.#limit, this.#tokens + Math.max(0, now - this.#at) * this.#rate)
-  }
-
-  /** Ms until one token is there (0: now). */
-  waitMs(now: number): number {
-    const lack = 1 - this.level(now)
-    return lack <= 1e-9 ? 0 : Math.ceil(lack / this.#rate)
-  }
-
-  spend(now: number): void {
-    this.#tokens = this.level(now) - 1
-    this.#at = Math.max(this.#at, now)
-  }
-}
-
-async function waitForToken(d: ExecutorDeps, service: ServiceBucket): Promise<boolean> {
+async function waitForToken(d: ExecutorDeps): Promise<boolean> {
   for (;;) {
     if (d.stopRequested()) return false
     const a = d.client.allowance().withdraw
-    const serviceWait = service.waitMs(d.now())
-    if (a.available + 1e-9 >= 1 && a.queued === 0 && serviceWait === 0) return true
-    await d.sleep(Math.min(MAX_WAIT_MS, Math.max(1, a.nextTokenInMs, serviceWait)))
+    if (a.available + 1e-9 >= 1 && a.queued === 0) return true
+    await d.sleep(Math.min(MAX_WAIT_MS, Math.max(1, a.nextTokenInMs)))
   }
 }
 
@@ -102,10 +53,10 @@ function coveredSimilar(d: ExecutorDeps, row: RunRowRecord): Set<string> {
   return covered
 }
 
-async function createRow(d: ExecutorDeps, row: RunRowRecord, service: ServiceBucket): Promise<void> {
+async function createRow(d: ExecutorDeps, row: RunRowRecord): Promise<void> {
   const { runs } = d.ledger
   for (;;) {
-    if (!(await waitForToken(d, service))) return
+    if (!(await waitForToken(d))) return
     const quote = await d.withdrawals.quote(row.draft)
     const covered = coveredSimilar(d, row)
     const unseen = quote.duplicates.filter((w) => !covered.has(w.localId))
@@ -134,8 +85,6 @@ async function createRow(d: ExecutorDeps, row: RunRowRecord, service: ServiceBuc
       'run.row_in_flight',
     )
     d.changed()
-    // Counted as sent even if create refuses before its POST: the bound stays a lower bound.
-    service.spend(d.now())
     try {
       const record = await d.withdrawals.create(row.draft, {
         intentId: quote.intent.id,
@@ -208,10 +157,9 @@ async function createRow(d: ExecutorDeps, row: RunRowRecord, service: ServiceBuc
 /** Creates the queued rows of the run's current wave, in order, until done or asked to stop. */
 export async function createWave(d: ExecutorDeps, runId: string, wave: number): Promise<WaveEnd> {
   const queued = d.ledger.runs.rows(runId).filter((r) => r.wave === wave && r.state === 'queued')
-  const service = new ServiceBucket(d, d.client.allowance().withdraw.limitPerMinute)
   for (const row of queued) {
     if (d.stopRequested()) return 'stopped'
-    await createRow(d, row, service)
+    await createRow(d, row)
   }
   return d.stopRequested() && d.ledger.runs.rows(runId).some((r) => r.wave === wave && r.state === 'queued')
     ? 'stopped'

@@ -169,8 +169,6 @@ export function createRunService(deps: RunServiceDeps): RunService {
         const end = await createWave(
           {
             ledger,
-            profile: rt.profile.id,
-            now,
             client: rt.client,
             withdrawals: rt.withdrawals,
             operator,

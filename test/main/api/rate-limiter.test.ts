@@ -79,6 +79,37 @@ describe('RateLimiter (token bucket, spec §8.1)', () => {
     l.close()
   })
 
+  it('counts the calls an earlier run of the app made in the last minute (the service still does)', async () => {
+    const l = new RateLimiter({ limits: { withdraw: 10 } })
+    // Ten POSTs 10 s to 1 s ago: a bucket empty a minute ago has refilled 8⅓ by the first, then ~0 is left.
+    l.spentBefore('withdraw', [10_000, 9_000, 8_000, 7_000, 6_000, 5_000, 4_000, 3_000, 2_000, 1_000])
+    const a = l.allowance().withdraw
+    expect(a.available).toBeLessThan(0.01)
+    expect(a.nextTokenInMs).toBeGreaterThan(5_900)
+    expect(a.nextTokenInMs).toBeLessThanOrEqual(7_000)
+    const { order } = await acquired(l, 'withdraw', 1)
+    await vi.advanceTimersByTimeAsync(5_800)
+    expect(order).toHaveLength(0)
+    await vi.advanceTimersByTimeAsync(1_300)
+    expect(order).toHaveLength(1)
+    l.close()
+  })
+
+  it('ignores calls a minute or more ago and junk ages, and never gives back tokens already spent', async () => {
+    const l = new RateLimiter({ limits: { withdraw: 10 } })
+    l.spentBefore('withdraw', [60_000, 120_000, -5, Number.NaN, Number.POSITIVE_INFINITY])
+    expect(l.allowance().withdraw.available).toBe(10)
+    // Three calls 30 s ago cost a bucket refilled for 30 s nothing: 5 − 3 + 5 = 7 now.
+    l.spentBefore('withdraw', [30_000, 30_000, 30_000])
+    expect(l.allowance().withdraw.available).toBeCloseTo(7, 6)
+    const { all } = await acquired(l, 'withdraw', 7)
+    await Promise.all(all)
+    expect(l.allowance().withdraw.available).toBeLessThan(1e-6)
+    l.spentBefore('withdraw', [])
+    expect(l.allowance().withdraw.available).toBeLessThan(1e-6)
+    l.close()
+  })
+
   it('close rejects the queue with client_closed', async () => {
     const l = new RateLimiter({ limits: { ping: 1 } })
     await l.acquire('ping')

@@ -174,6 +174,10 @@ export class FakeStatusApi {
     return out
   }
 
+  spentBefore(): void {
+    // The fake's bucket is driven by the test itself.
+  }
+
   asClient(): DepixClient {
     return this as unknown as DepixClient
   }

@@ -84,6 +84,9 @@ class StubClient {
   onSessionChange() {
     return () => undefined
   }
+  spentBefore(): void {
+    // The fake's bucket is driven by the test itself.
+  }
   asClient(): DepixClient {
     return this as unknown as DepixClient
   }
