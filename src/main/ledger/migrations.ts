@@ -8,6 +8,7 @@ import type { DatabaseSync } from 'node:sqlite'
 import { LedgerError } from './errors'
 import { GENESIS_HASH } from './genesis'
 import { v5StateHashesAndIdentity } from './migration-v5'
+import { v8Deposits } from './migration-v8'
 import { derive, RECORD_SELECT, rowToRecord } from './rows'
 
 export interface Migration {
@@ -188,9 +189,15 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 3, name: 'audit head and append-only guards', up: (db) => db.exec(v3AuditHead) },
   { version: 4, name: 'track terminal-looking statuses that can still change', up: v4ReopenLingering },
   { version: 5, name: 'record state hashes in the audit log, ledger identity', up: v5StateHashesAndIdentity },
+  { version: 8, name: 'deposits: the second record kind', up: v8Deposits },
 ]
 
-export const LATEST_VERSION = MIGRATIONS.length
+/** The last migration's number (numbers are handed out per change, so the array may skip one until all land). */
+export const LATEST_VERSION = lastVersion(MIGRATIONS)
+
+function lastVersion(migrations: readonly Migration[]): number {
+  return migrations.reduce((max, m) => Math.max(max, m.version), 0)
+}
 
 export function schemaVersion(db: DatabaseSync): number {
   const row = db.prepare('PRAGMA user_version').get()
@@ -204,7 +211,7 @@ export function migrate(
   migrations: readonly Migration[] = MIGRATIONS,
 ): number {
   let current = schemaVersion(db)
-  const latest = migrations.length
+  const latest = lastVersion(migrations)
   if (current > latest) {
     // A newer app wrote this file. Writing with an older schema could lose columns it relies on.
     throw new LedgerError('schema_too_new', `ledger schema v${current} is newer than this app (v${latest})`)

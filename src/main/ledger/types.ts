@@ -15,6 +15,7 @@ import {
 } from '../../shared/withdrawal-record'
 import type { AuditHead, AuditInput } from './audit'
 import type { BackupInfo, BackupReason } from './backups'
+import type { DepositLedger } from './deposit-types'
 import type { LedgerSnapshot } from './snapshot'
 
 const rawObject = z.record(z.string(), z.unknown())
@@ -96,6 +97,8 @@ export interface Ledger {
   readonly schemaVersion: number
   /** Random, fixed at creation (migration 5); the identity file beside the ledger names it. */
   readonly ledgerId: string
+  /** The second record kind (migration 8): deposits, "compras de DePix". */
+  readonly deposits: DepositLedger
 
   // Create flow (DESIGN §4). Each call is one transaction with its audit row.
   insertSubmitting(input: NewWithdrawal, operator: string): WithdrawalRecord
