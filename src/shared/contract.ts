@@ -6,6 +6,7 @@
  */
 import { z } from 'zod'
 import { ENDPOINTS } from './api-limits'
+import { depositsChannels, depositsEvents } from './channels-deposits'
 import {
   credentialsInputSchema,
   liquidNetworkSchema,
@@ -364,6 +365,7 @@ export const channels = {
     input: z.strictObject({ url: z.string().max(2048), localId: z.string().max(100).optional() }),
     output: z.object({ opened: z.boolean() }),
   },
+  ...depositsChannels,
 } as const
 
 export type Channels = typeof channels
@@ -390,6 +392,7 @@ export const events = {
       creates: z.number().int(),
     })
     .nullable(),
+  ...depositsEvents,
 } as const satisfies Record<string, z.ZodType>
 export type Events = typeof events
 export type EventName = keyof Events

@@ -9,6 +9,7 @@ import { compareSigner } from '../records/review'
 import { isAllowedExternalUrl } from '../shell/renderer-policy'
 import type { AppState } from './context'
 import { AppError, mapServiceError } from './errors'
+import { depositsHandlers } from './deposits-handlers'
 import { ledgerHandlers } from './ledger-handlers'
 import { sessionView } from './runtime'
 import { fundingAmount } from './sandbox-tools'
@@ -60,6 +61,7 @@ export function buildRouter(state: AppState, log: (line: string) => void): Route
 
   const handlers: Handlers = {
     ...ledgerHandlers(state),
+    ...depositsHandlers(state),
     'app:info': () => {
       const p = rt().profile
       return {
