@@ -45,7 +45,14 @@ interface CodedError {
 }
 
 /** Coded errors of our own modules; their messages are written by us and carry no secrets. */
-const OWN_ERRORS = ['WithdrawalError', 'LedgerError', 'RecordsError', 'SandboxControlError', 'ExportError']
+const OWN_ERRORS = [
+  'WithdrawalError',
+  'DepositError',
+  'LedgerError',
+  'RecordsError',
+  'SandboxControlError',
+  'ExportError',
+]
 
 function isCoded(e: unknown): e is CodedError & Error {
   return e instanceof Error && typeof (e as { code?: unknown }).code === 'string'

@@ -10,12 +10,17 @@ export type Route =
   | { page: 'review' }
   | { page: 'settings' }
   | { page: 'sandbox' }
+  | { page: 'buyDepix' }
+  | { page: 'deposits' }
+  | { page: 'depositDetail'; localId: string }
 
 /** Top-level pages in the navigation, in order. */
 export const NAV_PAGES = [
   'today',
   'newWithdrawal',
   'withdrawals',
+  'buyDepix',
+  'deposits',
   'records',
   'review',
   'settings',

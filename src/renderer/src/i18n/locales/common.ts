@@ -19,6 +19,8 @@ export const common = {
       review: 'Revisão offline',
       settings: 'Configurações',
       sandbox: 'Ferramentas do Sandbox',
+      buyDepix: 'Comprar DePix',
+      deposits: 'Compras de DePix',
     },
     about: {
       heading: 'Sobre este aplicativo',
@@ -59,6 +61,8 @@ export const common = {
       review: 'Offline review',
       settings: 'Settings',
       sandbox: 'Sandbox tools',
+      buyDepix: 'Buy DePix',
+      deposits: 'DePix top-ups',
     },
     about: {
       heading: 'About this app',

@@ -3,6 +3,7 @@
  * a unit test checks that pt-BR and en have the same keys in every namespace.
  */
 import { common } from './common'
+import { deposits } from './deposits'
 import { detail } from './detail'
 import { errors } from './errors'
 import { funding } from './funding'
@@ -28,5 +29,6 @@ export const namespaces = {
   settings,
   records,
   layout,
+  deposits,
 } as const
 export type Namespace = keyof typeof namespaces
