@@ -23,6 +23,9 @@ import { safeStorageCrypto } from './secrets/safe-storage'
 import { openFileVault } from './secrets/vault'
 import { electronSettingsStore } from './shell/electron-settings-store'
 import { chooseFolderWithDialog } from './shell/electron-folder-dialog'
+import { chooseFileWithDialog } from './shell/electron-file-dialog'
+import { electronNotifier } from './shell/electron-notifier'
+import { chooseReceiptSavePath, printReceipt } from './shell/electron-receipt-dialogs'
 import { quietSqliteExperimentalWarning } from './shell/quiet-warnings'
 import {
   APP_HOST,
@@ -140,7 +143,11 @@ async function start(): Promise<void> {
     operator: userInfo().username,
     ports: {
       chooseDirectory: chooseFolderWithDialog,
+      chooseFile: chooseFileWithDialog,
       openExternal: (url) => shell.openExternal(url),
+      chooseSavePath: chooseReceiptSavePath,
+      printDocument: printReceipt,
+      notifier: electronNotifier,
     },
     log: (line) => console.log(line),
   })

@@ -7,6 +7,8 @@
 import { z } from 'zod'
 import { ENDPOINTS } from './api-limits'
 import { depositsChannels, depositsEvents } from './channels-deposits'
+import { receiptsChannels, receiptsEvents } from './channels-receipts'
+import { runsChannels, runsEvents } from './channels-runs'
 import {
   credentialsInputSchema,
   liquidNetworkSchema,
@@ -16,6 +18,8 @@ import {
   settingsPatchSchema,
   settingsSchema,
 } from './profile'
+import { payeesChannels } from './channels-payees'
+import { expectedPayeeSchema } from './payee'
 import { withdrawalDraftSchema } from './withdrawal'
 import { recordFilterSchema, statusObservationSchema, withdrawalRecordSchema } from './withdrawal-record'
 
@@ -130,6 +134,8 @@ export const withdrawalQuoteSchema = z.object({
   refundAddress: liquidCheckSchema,
   /** Similar records (same Pix key and amount) in the last 24 h: creating needs an explicit confirmation. */
   duplicates: z.array(withdrawalRecordSchema),
+  /** The payee-book entry the draft named, as the book has it now (issue #14); null when none. */
+  payee: expectedPayeeSchema.nullable().optional(),
   /**
    * The one-use authority to create exactly this request on this profile, given the duplicates above. Valid for
    * `expiresInSeconds`; a create with it is refused once it was used or when a new similar record appeared.
@@ -200,6 +206,8 @@ export const exportRequestSchema = z.strictObject({
   filter: recordFilterSchema.omit({ limit: true, offset: true, sort: true }).optional(),
   csvDelimiter: z.enum([';', ',']).optional(),
   locale: z.enum(['pt-BR', 'en']).optional(),
+  /** Issue #14: copy the records' stored receipts into the export (listed and hashed in the manifest). */
+  includeReceipts: z.boolean().optional(),
 })
 export const exportResultSchema = z.object({
   manifestPath: z.string(),
@@ -365,6 +373,9 @@ export const channels = {
     input: z.strictObject({ url: z.string().max(2048), localId: z.string().max(100).optional() }),
     output: z.object({ opened: z.boolean() }),
   },
+  ...payeesChannels,
+  ...receiptsChannels,
+  ...runsChannels,
   ...depositsChannels,
 } as const
 
@@ -392,6 +403,8 @@ export const events = {
       creates: z.number().int(),
     })
     .nullable(),
+  ...receiptsEvents,
+  ...runsEvents,
   ...depositsEvents,
 } as const satisfies Record<string, z.ZodType>
 export type Events = typeof events

@@ -366,6 +366,8 @@ export const settingsSchema = z.object({
   csvDelimiter: csvDelimiterSchema.default(';'),
   /** Number and date format in CSV exports: pt-BR (1.234,56; dd/mm/aaaa) or en (ISO dates, decimal point). */
   csvLocale: languageSchema.default('pt-BR'),
+  /** Desktop notifications (payout made or returned, deadline near, outcome unknown); issue #14. */
+  notifications: z.boolean().default(true),
 })
 export type Settings = z.infer<typeof settingsSchema>
 
@@ -377,6 +379,7 @@ export const settingsPatchSchema = z.strictObject(
     activeProfileId: profileIdSchema.optional(),
     csvDelimiter: csvDelimiterSchema.optional(),
     csvLocale: languageSchema.optional(),
+    notifications: z.boolean().optional(),
   },
   { error: objectError },
 )

@@ -7,6 +7,7 @@
  * of it "not shown", so nothing here may drop or reinterpret what the service sent.
  */
 import { z } from 'zod'
+import { expectedPayeeSchema } from './payee'
 
 /**
  * Our side of the lifecycle (DESIGN §4):
@@ -44,6 +45,8 @@ export const RECORD_FLAGS = {
   pixKeyMismatch: 'pix_key_mismatch',
   /** Two different terminal statuses were reported (e.g. sent, then expired). */
   remoteStatusConflict: 'remote_status_conflict',
+  /** The receiver name or CPF/CNPJ the service reported is not the payee the payment was created for. */
+  payeeMismatch: 'payee_mismatch',
 } as const
 
 const rawObject = z.record(z.string(), z.unknown())
@@ -104,6 +107,20 @@ export const withdrawalRecordSchema = z.object({
   /** X-Request-ID of the create call. */
   requestId: z.string().nullable(),
   flags: z.array(z.string()),
+  /**
+   * What the payment is for (payment-references.ts), as stored at creation; absent when none was given. Plain
+   * strings here: the draft schema checked them on the way in, and exports are read back with this schema.
+   */
+  references: z
+    .strictObject({
+      invoice: z.string().optional(),
+      costCentre: z.string().optional(),
+      category: z.string().optional(),
+      note: z.string().optional(),
+    })
+    .optional(),
+  /** The payee-book entry the payment was made to, with its name and CPF/CNPJ then; absent when none was chosen. */
+  expectedPayee: expectedPayeeSchema.optional(),
 })
 export type WithdrawalRecord = z.infer<typeof withdrawalRecordSchema>
 
@@ -146,6 +163,7 @@ export const ATTENTION_FLAGS = [
   'deposit_address_invalid',
   'deposit_address_changed',
   'pix_key_mismatch',
+  'payee_mismatch',
 ] as const
 
 export const SORT_FIELDS = ['createdAt', 'amount', 'status', 'updatedAt'] as const
@@ -160,13 +178,18 @@ export const recordFilterSchema = z.object({
   from: z.iso.datetime({ offset: true }).optional(),
   /** createdAt < to (ISO 8601, exclusive). */
   to: z.iso.datetime({ offset: true }).optional(),
-  /** Substring of Pix key, receiver name, local id or remote id; case- and accent-insensitive. */
+  /**
+   * Substring of Pix key, receiver name, local id or remote id, the expected payee's name or CPF/CNPJ, or a
+   * reference (invoice, cost centre, category, note); case- and accent-insensitive.
+   */
   text: z.string().max(200).optional(),
   /**
-   * Only records that need the operator ("Precisa de ação"): outcome unknown, a flagged deposit address or Pix
-   * key, or still awaiting the deposit with the deadline at most ATTENTION_DEADLINE_MS away (or past).
+   * Only records that need the operator ("Precisa de ação"): outcome unknown, a flagged deposit address, Pix
+   * key or payee name, or still awaiting the deposit with the deadline at most ATTENTION_DEADLINE_MS away (or past).
    */
   attention: z.boolean().optional(),
+  /** Only the withdrawals created by this payment run (issue #15). */
+  runId: z.string().max(100).optional(),
   limit: z.number().int().min(1).max(RECORD_PAGE_MAX).optional(),
   offset: z.number().int().min(0).optional(),
   sort: z.object({ field: z.enum(SORT_FIELDS), dir: z.enum(['asc', 'desc']) }).optional(),

@@ -29,6 +29,11 @@ export type WithdrawalDraft = {
   refundAddress: string
   /** What the payment is for; kept in the ledger and exports, never sent to the API. */
   references?: PaymentReferences
+  /**
+   * The payee-book entry this payment is for (payee.ts); never sent to the API. Main checks that the Pix key
+   * and CPF/CNPJ are the entry's and keeps its name and document on the record for the name check.
+   */
+  payeeId?: string
 }
 
 /** Exact JSON body of `POST /withdraw`. Absent fields are absent keys, never `undefined` or "". */
@@ -109,6 +114,18 @@ const OWN_MESSAGES = {
   refund_address_characters: {
     'pt-BR': 'O endereço de devolução não pode conter espaços nem caracteres especiais.',
     en: 'The refund address must not contain spaces or special characters.',
+  },
+  payee_not_found: {
+    'pt-BR': 'Favorecido não encontrado no cadastro (pode ter sido excluído). Escolha outro ou desvincule.',
+    en: 'Payee not found in the book (it may have been removed). Choose another or unlink it.',
+  },
+  payee_key_not_in_book: {
+    'pt-BR': 'Esta chave Pix não é uma das chaves do favorecido escolhido.',
+    en: "This Pix key is not one of the chosen payee's keys.",
+  },
+  payee_document_differs: {
+    'pt-BR': 'Este CPF/CNPJ não é o do favorecido escolhido.',
+    en: "This CPF/CNPJ is not the chosen payee's.",
   },
   ...referenceMessages,
 } as const satisfies Record<string, LocalizedText>
@@ -212,6 +229,10 @@ const draftShape = z.strictObject(
       if (problem) ctx.addIssue({ code: 'custom', message: problem })
     }),
     references: paymentReferencesSchema.optional(),
+    payeeId: z.preprocess(
+      emptyAsAbsent,
+      z.string({ error: 'invalid_value' }).max(100, { error: 'invalid_value' }).optional(),
+    ),
   },
   { error: objectError },
 )

@@ -81,6 +81,8 @@ export interface Report {
   headers: { responseHeaders: Record<string, string[]> }
   devServerHeaders: { responseHeaders: Record<string, string[]> }
   hardening: { navigationPrevented: boolean; windowOpen: unknown }
+  /** Issue #14: the payout journey of the normal scenario (boot-built-main.cjs payoutJourney). */
+  payout?: unknown
 }
 export interface Boot {
   status: number | null

@@ -137,6 +137,27 @@ describe('built out/main under a recording stand-in of Electron', () => {
     expect(normal.status).toBe(0)
   })
 
+  it('issue #14: a payout notifies through Electron Notification (key masked); a click opens the record; the receipt is stored', () => {
+    const payout = normal.report.payout as {
+      localId: string
+      notifications: Array<{ title: string; body: string }>
+      opened: unknown[]
+      receipt: { state: string; mediaType?: string }
+      save: { saved: boolean }
+    }
+    expect(payout.notifications).toEqual([
+      {
+        title: 'Pagamento efetuado',
+        body: expect.stringMatching(/^Pix enviado: R\$\s[\d.,]+ para \+55\*+77$/),
+      },
+    ])
+    expect(payout.opened).toEqual([['treasury:event', 'notification:open', { localId: payout.localId }]])
+    expect(payout.receipt).toMatchObject({ state: 'stored', mediaType: 'text/html' })
+    // The stand-in's save dialog is cancelled: nothing written, no error.
+    expect(payout.save).toEqual({ saved: false })
+    expect(apis(normal.report.calls)).toContain('dialog.showSaveDialog')
+  })
+
   it('prints no SQLite ExperimentalWarning (and nothing on stderr at all)', () => {
     expect(normal.stderr).not.toContain('ExperimentalWarning')
     expect(normal.stderr.trim()).toBe('')

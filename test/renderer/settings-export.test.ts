@@ -51,6 +51,15 @@ describe('buildExportRequest', () => {
     expect(exportRequestSchema.safeParse(req).success).toBe(false)
     expect(exportRequestSchema.safeParse({ ...req, folder: FOLDER_TOKEN }).success).toBe(true)
   })
+  it('asks for the stored receipts only when the option is ticked (issue #14)', () => {
+    expect('includeReceipts' in buildExportRequest({ ...BASE, includeReceipts: false })).toBe(false)
+    const req = buildExportRequest({ ...BASE, includeReceipts: true })
+    expect(req.includeReceipts).toBe(true)
+    expect(exportRequestSchema.safeParse({ ...req, folder: FOLDER_TOKEN }).success).toBe(true)
+    expect(
+      exportRequestSchema.safeParse({ ...req, folder: FOLDER_TOKEN, includeReceipts: 'yes' }).success,
+    ).toBe(false)
+  })
   it('turns calendar days into an inclusive São Paulo range with an exclusive end', () => {
     const req = buildExportRequest({
       ...BASE,

@@ -246,12 +246,13 @@ describe('profileUpdateSchema', () => {
 })
 
 describe('settings', () => {
-  it('defaults: pt-BR, sandbox active, ; delimiter, pt-BR CSV', () => {
+  it('defaults: pt-BR, sandbox active, ; delimiter, pt-BR CSV, notifications on', () => {
     expect(settingsSchema.parse({})).toEqual({
       language: 'pt-BR',
       activeProfileId: 'sandbox',
       csvDelimiter: ';',
       csvLocale: 'pt-BR',
+      notifications: true,
     })
     expect(DEFAULT_SETTINGS).toEqual(settingsSchema.parse({}))
     expect(Object.isFrozen(DEFAULT_SETTINGS)).toBe(true)

@@ -8,6 +8,9 @@ import { events, type EventName, type EventPayload } from '../../shared/contract
 import { SANDBOX_PROFILE_ID, type Profile } from '../../shared/profile'
 import type { Router } from '../ipc/router'
 import { openLedger, type Ledger } from '../ledger'
+import { createPayeeBook, type PayeeBook } from '../payees'
+import { createNotificationService, type NotifierPort } from '../notifications'
+import { createReceiptService, type ReceiptService } from '../receipts'
 import { createProfileService, type KeyValueStore, type ProfileService } from '../profiles'
 import type { openReview } from '../records'
 import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox'
@@ -23,6 +26,14 @@ export interface AppPorts {
   chooseDirectory(purpose: FolderPurpose): Promise<string | null>
   /** Opens an already-checked https URL in the OS browser. */
   openExternal(url: string): Promise<void>
+  /** The OS file dialog for a file to read (a payee CSV to import); null when cancelled. Absent: not offered. */
+  chooseFile?(purpose: 'payees_import'): Promise<string | null>
+  /** The OS save dialog (receipts); null when cancelled. Absent: saving is not offered. */
+  chooseSavePath?(defaultName: string): Promise<string | null>
+  /** Prints a stored receipt (no scripts, no network); false when cancelled or not possible. */
+  printDocument?(bytes: Buffer, mediaType: 'application/pdf' | 'text/html'): Promise<boolean>
+  /** Desktop notifications; absent: none are shown. */
+  notifier?: NotifierPort
 }
 
 export interface AppContextOptions {
@@ -59,8 +70,11 @@ export interface AppState {
   readonly sandbox: Sandbox | null
   readonly profiles: ProfileService
   readonly ledger: Ledger
+  /** The payee book, kept in the ledger file (issue #14). */
+  readonly payees: PayeeBook
   readonly integrity: IntegrityMonitor
   readonly emit: Emit
+  readonly receipts: ReceiptService
   runtime(): ProfileRuntime
   switchProfile(id: string): Promise<Profile>
   /** Folders the dialog handed out, by one-use token. */
@@ -76,10 +90,18 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
   const profiles = createProfileService({
     store: o.store,
     vault: o.vault,
-    sandbox: () => (sandbox ? { baseUrl: sandbox.baseUrl, clientId: sandbox.credentials.clientId } : null),
+    sandbox: () =>
+      sandbox
+        ? {
+            baseUrl: sandbox.baseUrl,
+            clientId: sandbox.credentials.clientId,
+            ...(o.sandbox && o.sandbox.rateLimits ? { rateLimits: o.sandbox.rateLimits } : {}),
+          }
+        : null,
   })
   for (const w of profiles.warnings()) log(`profiles: ${w.code}`)
   const ledger = openLedger(join(o.dataDir, 'ledger.sqlite'))
+  const payees = createPayeeBook(ledger)
 
   const listeners = new Set<(event: EventName, payload: unknown) => void>()
   // Events pass through their contract schema like results do: only named fields reach the renderer.
@@ -98,13 +120,35 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
   let current: ProfileRuntime | null = null
   let unsubscribe: Array<() => void> = []
 
+  // Issue #14: receipts kept locally and desktop notifications, both fed by the tracker's record changes.
+  const receipts = createReceiptService({
+    ledger,
+    // Plain http only to the embedded sandbox's own origin, and only for a record of the Sandbox profile.
+    loopbackOrigin: (localId) =>
+      sandbox && ledger.get(localId)?.profile === SANDBOX_PROFILE_ID ? sandbox.baseUrl : null,
+    onChange: (localId) => emit('receipt:changed', { localId }),
+    log,
+  })
+  const notifications = createNotificationService({
+    ledger,
+    port: o.ports.notifier ?? { supported: () => false, show: () => undefined },
+    enabled: () => profiles.settings().notifications,
+    locale: () => profiles.settings().language,
+    open: (localId) => emit('notification:open', { localId }),
+    log,
+  })
+  if (o.trackerAutoStart !== false) {
+    receipts.start()
+    notifications.start()
+  }
+
   const open = (profile: Profile): ProfileRuntime => {
     const credentials =
       profile.id === SANDBOX_PROFILE_ID && sandbox
         ? ({ kind: 'client_credentials', ...sandbox.credentials } as const)
         : profiles.credentials(profile.id)
     if (!credentials) throw new AppError('not_signed_in', 'This profile has no credentials yet.')
-    const rt = openRuntime({ profile, credentials, ledger, operator: o.operator })
+    const rt = openRuntime({ profile, credentials, ledger, operator: o.operator, payees })
     if (o.trackerAutoStart !== false) {
       rt.withdrawals.tracker.start()
       rt.deposits.tracker.start()
@@ -113,7 +157,11 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
     unsubscribe = [
       rt.deposits.onChange((r) => emit('deposit:changed', r)),
       rt.deposits.onReconciled((r) => emit('deposits:reconciled', r)),
-      rt.withdrawals.onChange((r) => emit('withdrawal:changed', r)),
+      rt.withdrawals.onChange((r) => {
+        emit('withdrawal:changed', r)
+        receipts.notice(r)
+        notifications.onRecord(r)
+      }),
       rt.client.onSessionChange((s) => emit('session:changed', sessionView(s, profile))),
       rt.client.onAllowanceChange((a) => emit('allowance:changed', a)),
     ]
@@ -159,8 +207,10 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
     sandbox,
     profiles,
     ledger,
+    payees,
     integrity,
     emit,
+    receipts,
     folders: createFolderTokens(),
     review: null,
     runtime: () => {
@@ -199,6 +249,8 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
     runtime: state.runtime,
     close: async () => {
       await integrity.stop() // never close the ledger under a running check
+      notifications.stop()
+      await receipts.stop() // does not wait for a fetch in flight: a receipt never holds up quitting
       await closeCurrent('quit')
       state.review?.close()
       state.review = null

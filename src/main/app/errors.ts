@@ -52,6 +52,8 @@ const OWN_ERRORS = [
   'RecordsError',
   'SandboxControlError',
   'ExportError',
+  'PayeeError',
+  'RunError',
 ]
 
 function isCoded(e: unknown): e is CodedError & Error {

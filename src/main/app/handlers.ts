@@ -11,6 +11,9 @@ import type { AppState } from './context'
 import { AppError, mapServiceError } from './errors'
 import { depositsHandlers } from './deposits-handlers'
 import { ledgerHandlers } from './ledger-handlers'
+import { payeesHandlers } from './payees-handlers'
+import { receiptsHandlers } from './receipts-handlers'
+import { runsHandlers } from './runs-handlers'
 import { sessionView } from './runtime'
 import { fundingAmount } from './sandbox-tools'
 import { loadSigningKey, localFingerprint, publicKeyView } from './signing-key'
@@ -61,6 +64,9 @@ export function buildRouter(state: AppState, log: (line: string) => void): Route
 
   const handlers: Handlers = {
     ...ledgerHandlers(state),
+    ...payeesHandlers(state),
+    ...receiptsHandlers(state),
+    ...runsHandlers(state),
     ...depositsHandlers(state),
     'app:info': () => {
       const p = rt().profile
@@ -174,6 +180,7 @@ export function buildRouter(state: AppState, log: (line: string) => void): Route
         filter: { ...input.filter, profile: p.id },
         csvDelimiter: input.csvDelimiter ?? settings.csvDelimiter,
         locale: input.locale ?? settings.csvLocale,
+        includeReceipts: input.includeReceipts === true,
         signer: loadSigningKey(o.vault),
         appVersion: o.app.version,
         profile: { name: p.name, network: p.network },

@@ -7,6 +7,7 @@ import type { Profile } from '../../shared/profile'
 import { createDepixClient, type DepixClient, type SessionInfo } from '../api'
 import type { Ledger } from '../ledger'
 import { createDepositService, type DepositService } from '../deposits'
+import type { PayeeBook } from '../payees'
 import { createWithdrawalService, type WithdrawalService } from '../withdrawals'
 import type { ProfileCredentials } from '../profiles'
 
@@ -24,6 +25,8 @@ export function openRuntime(o: {
   credentials: ProfileCredentials
   ledger: Ledger
   operator: string
+  /** The payee book, for payments made to one of its entries (issue #14). */
+  payees?: PayeeBook
 }): ProfileRuntime {
   const { profile } = o
   const client = createDepixClient({
@@ -46,6 +49,7 @@ export function openRuntime(o: {
     profile: profile.id,
     partnerRateBps: profile.partnerRateBps,
     ...(profile.assetId ? { assetId: profile.assetId } : {}),
+    ...(o.payees ? { payees: o.payees } : {}),
   })
   const deposits = createDepositService({
     ledger: o.ledger,

@@ -36,7 +36,9 @@ import {
   queryRecords,
   totalsByStatus,
 } from './queries'
+import { ledgerReceipts } from './receipts'
 import { replaceWithBackup } from './restore'
+import { ledgerRuns } from './runs'
 import { openSnapshot } from './snapshot'
 import type { Ledger, LedgerOptions } from './types'
 import { verifyChain, verifyExtends } from './verify-chain'
@@ -140,6 +142,16 @@ export function openLedger(file: string, o: LedgerOptions = {}): Ledger {
     audit: (options) => readAudit(ctx.db, options),
     appendAudit: (entry) => ctx.db.tx(() => appendAuditRow(ctx.db, ctx.nowIso(), entry)),
     auditHead: () => readHead(ctx.db),
+    transact: (fn) =>
+      ctx.db.tx(() => {
+        const at = ctx.nowIso()
+        return fn({
+          stmt: (sql) => ctx.db.stmt(sql),
+          at,
+          audit: (entry) => appendAuditRow(ctx.db, at, entry),
+        })
+      }),
+    read: (fn) => fn({ stmt: (sql) => ctx.db.stmt(sql) }),
     verifyAuditChain: () => verifyChain(ctx.db),
     verifyExtends: (older) => verifyExtends(ctx.db, older),
     snapshot: () =>
@@ -185,6 +197,8 @@ export function openLedger(file: string, o: LedgerOptions = {}): Ledger {
       )
       return { restored: name, safetyBackup: safety.name }
     },
+    receipts: ledgerReceipts(ctx),
+    runs: ledgerRuns(ctx),
     close: () => {
       try {
         ctx.db.close()
@@ -201,10 +215,13 @@ export { SYSTEM_OPERATOR, auditHash, type AuditHead, type AuditInput } from './a
 export { BACKUPS_KEPT, type BackupInfo, type BackupReason } from './backups'
 export { openSnapshot, type LedgerSnapshot } from './snapshot'
 export type { DepositLedger, DepositResolution, ImportedDeposit, NewDeposit } from './deposit-types'
+export type { LedgerReceipts, ReceiptRow, StoredReceipt } from './receipts'
+export type { LedgerRuns } from './runs'
 export type {
   CreatedOutcome,
   Ledger,
   LedgerOptions,
+  LedgerTx,
   NewWithdrawal,
   ObservationInput,
   ObservationResult,

@@ -6,7 +6,7 @@
  */
 import type { DatabaseSync } from 'node:sqlite'
 import { appendAuditRow, SYSTEM_OPERATOR } from './audit'
-import { RECORD_SELECT, rowToRecord } from './rows'
+import { RECORD_SELECT_V5 as RECORD_SELECT, rowToRecord } from './rows'
 import { recordStateHash } from './state-hash'
 
 const schema = `

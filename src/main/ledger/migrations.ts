@@ -8,8 +8,12 @@ import type { DatabaseSync } from 'node:sqlite'
 import { LedgerError } from './errors'
 import { GENESIS_HASH } from './genesis'
 import { v5StateHashesAndIdentity } from './migration-v5'
+import { v6PayeesAndReferences } from './migration-v6'
+import { v7ReceiptsAndNotifications } from './migration-v7'
 import { v8Deposits } from './migration-v8'
-import { derive, RECORD_SELECT, rowToRecord } from './rows'
+import { v9PaymentRuns } from './migration-v9'
+// Migrations 2–5 read rows with the columns their files have: the pre-migration-6 select (rows.ts).
+import { derive, RECORD_SELECT_V5 as RECORD_SELECT, rowToRecord } from './rows'
 
 export interface Migration {
   version: number
@@ -189,7 +193,10 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 3, name: 'audit head and append-only guards', up: (db) => db.exec(v3AuditHead) },
   { version: 4, name: 'track terminal-looking statuses that can still change', up: v4ReopenLingering },
   { version: 5, name: 'record state hashes in the audit log, ledger identity', up: v5StateHashesAndIdentity },
+  { version: 6, name: 'payee book, payment references and expected payee', up: v6PayeesAndReferences },
+  { version: 7, name: 'local receipts and sent notifications', up: v7ReceiptsAndNotifications },
   { version: 8, name: 'deposits: the second record kind', up: v8Deposits },
+  { version: 9, name: 'payment runs, their rows and waves', up: v9PaymentRuns },
 ]
 
 /** The last migration's number (numbers are handed out per change, so the array may skip one until all land). */

@@ -3,8 +3,10 @@
  * and becomes the record's current remote status only if `decideStatus` says it is not older than what the
  * record shows (webhooks are unordered and polls can cross, spec §6.2). Stale answers are stored with
  * applied = 0 and change nothing else, except a refund (once any answer carries one, the record keeps it) and
- * flags (another deposit address or Pix key named, conflicting terminal statuses), raised whatever the order.
+ * flags (another deposit address or Pix key named, a receiver who is not the expected payee, conflicting terminal
+ * statuses), raised whatever the order.
  */
+import { checkPayeeName } from '../../shared/name-check'
 import { RECORD_FLAGS, type WithdrawalRecord } from '../../shared/withdrawal-record'
 import { decideStatus } from '../../shared/withdrawal-status'
 import { appendAuditRow, SYSTEM_OPERATOR } from './audit'
@@ -60,6 +62,10 @@ export function planObservation(
   const pixKey = stringField(body, 'pixKey')
   if (pixKey !== undefined && pixKey.trim().toLowerCase() !== rec.pixKey.trim().toLowerCase()) {
     raise(RECORD_FLAGS.pixKeyMismatch)
+  }
+  // The name check (issue #14): the key owner the service reports must be the payee the payment was made to.
+  if (rec.expectedPayee && body && checkPayeeName(rec.expectedPayee, body).verdict === 'mismatch') {
+    raise(RECORD_FLAGS.payeeMismatch)
   }
 
   if (decision.replace) {

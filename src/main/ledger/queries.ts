@@ -115,6 +115,10 @@ function compileWhere(db: Db, f: RecordFilter): Where {
       new Date(Date.now() + ATTENTION_DEADLINE_MS).toISOString(),
     )
   }
+  if (f.runId !== undefined) {
+    clauses.push('w.local_id IN (SELECT local_id FROM run_rows WHERE run_id = ? AND local_id IS NOT NULL)')
+    params.push(f.runId)
+  }
   if (f.from !== undefined) {
     clauses.push('w.created_at >= ?')
     params.push(canonicalIso(f.from))

@@ -4,6 +4,7 @@
  * every write, so they cannot drift from it.
  */
 import type { SQLInputValue, SQLOutputValue } from 'node:sqlite'
+import { REFERENCE_FIELDS } from '../../shared/payment-references'
 import type { WithdrawalErrorInfo, WithdrawalRecord } from '../../shared/withdrawal-record'
 import { isSettledStatus, normalizeStatus } from '../../shared/withdrawal-status'
 import { fromJson, toJson, type Db } from './db'
@@ -34,9 +35,15 @@ export function digitsVariant(s: string): string | null {
 }
 
 export function searchTextOf(
-  r: Pick<WithdrawalRecord, 'localId' | 'remoteId' | 'pixKey' | 'receiverName'>,
+  r: Pick<
+    WithdrawalRecord,
+    'localId' | 'remoteId' | 'pixKey' | 'receiverName' | 'references' | 'expectedPayee'
+  >,
 ): string {
   const parts = [r.localId, r.remoteId, r.pixKey, digitsVariant(r.pixKey), r.receiverName]
+  // Migration 6: the payee chosen from the book and what the payment is for are found by the same search.
+  if (r.expectedPayee) parts.push(r.expectedPayee.name, r.expectedPayee.taxNumber)
+  for (const f of REFERENCE_FIELDS) parts.push(r.references?.[f] ?? null)
   // Newline separated: a query never contains one (queries are single-line), so no match spans two fields.
   return parts
     .filter((p): p is string => typeof p === 'string' && p !== '')
@@ -87,6 +94,17 @@ const BASE_COLUMNS = [
   'request_id',
   'flags',
 ] as const
+/** Added by migration 6 (migration-v6.ts): what the payment is for, and the payee it was made to. */
+const V6_COLUMNS = [
+  'reference_invoice',
+  'reference_cost_centre',
+  'reference_category',
+  'reference_note',
+  'payee_id',
+  'payee_name',
+  'payee_tax_number',
+] as const
+const RECORD_COLUMNS = [...BASE_COLUMNS, ...V6_COLUMNS] as const
 const DERIVED_COLUMNS = [
   'remote_status_norm',
   'display_status',
@@ -94,10 +112,15 @@ const DERIVED_COLUMNS = [
   'is_open',
   'search_text',
 ] as const
-const ALL_COLUMNS = [...BASE_COLUMNS, ...DERIVED_COLUMNS]
+const ALL_COLUMNS = [...RECORD_COLUMNS, ...DERIVED_COLUMNS]
 
 /** Columns a reader needs to rebuild a record (derived ones stay in the database). */
-export const RECORD_SELECT = BASE_COLUMNS.map((c) => `w.${c}`).join(', ')
+export const RECORD_SELECT = RECORD_COLUMNS.map((c) => `w.${c}`).join(', ')
+/**
+ * The columns of a file before migration 6: what migrations 2–5 read (they run on files that do not have the
+ * later columns yet). A row read with it decodes to a record without references or expected payee.
+ */
+export const RECORD_SELECT_V5 = BASE_COLUMNS.map((c) => `w.${c}`).join(', ')
 
 const INSERT_SQL = `INSERT INTO withdrawals (${ALL_COLUMNS.join(', ')}) VALUES (${ALL_COLUMNS.map((c) => `:${c}`).join(', ')})`
 const UPDATE_SQL = `UPDATE withdrawals SET ${ALL_COLUMNS.filter((c) => c !== 'local_id' && c !== 'created_at')
@@ -133,6 +156,13 @@ export function recordParams(r: WithdrawalRecord): Record<string, SQLInputValue>
     error: toJson(r.error),
     request_id: r.requestId,
     flags: JSON.stringify(r.flags),
+    reference_invoice: r.references?.invoice ?? null,
+    reference_cost_centre: r.references?.costCentre ?? null,
+    reference_category: r.references?.category ?? null,
+    reference_note: r.references?.note ?? null,
+    payee_id: r.expectedPayee?.id ?? null,
+    payee_name: r.expectedPayee?.name ?? null,
+    payee_tax_number: r.expectedPayee?.taxNumber ?? null,
     ...derive(r),
   }
 }
@@ -154,9 +184,31 @@ const intOrNull = (v: SQLOutputValue | undefined): number | null =>
   typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : null
 
 /** Position of each column in a `RECORD_SELECT` row read as an array (`StatementSync#setReturnArrays`). */
-const C = Object.fromEntries(BASE_COLUMNS.map((c, i) => [c, i])) as Readonly<
-  Record<(typeof BASE_COLUMNS)[number], number>
+const C = Object.fromEntries(RECORD_COLUMNS.map((c, i) => [c, i])) as Readonly<
+  Record<(typeof RECORD_COLUMNS)[number], number>
 >
+
+/**
+ * The optional members of migration 6, left out (not set to undefined) when their columns are empty: a record
+ * written before it hashes (state-hash.ts) exactly as it did, so its audit entries still match.
+ */
+function v6Members(a: readonly SQLOutputValue[]): Pick<WithdrawalRecord, 'references' | 'expectedPayee'> {
+  const references: NonNullable<WithdrawalRecord['references']> = {}
+  const refs = [
+    ['invoice', a[C.reference_invoice]],
+    ['costCentre', a[C.reference_cost_centre]],
+    ['category', a[C.reference_category]],
+    ['note', a[C.reference_note]],
+  ] as const
+  for (const [k, v] of refs) if (typeof v === 'string') references[k] = v
+  const id = strOrNull(a[C.payee_id])
+  const name = strOrNull(a[C.payee_name])
+  const taxNumber = strOrNull(a[C.payee_tax_number])
+  return {
+    ...(Object.keys(references).length > 0 ? { references } : {}),
+    ...(id !== null && name !== null && taxNumber !== null ? { expectedPayee: { id, name, taxNumber } } : {}),
+  }
+}
 
 /**
  * A `RECORD_SELECT` row read as an array: the bulk path (exports read 100k rows; node:sqlite builds an array
@@ -191,10 +243,14 @@ export function arrayRowToRecord(a: readonly SQLOutputValue[]): WithdrawalRecord
     error: fromJson<WithdrawalErrorInfo>(a[C.error]),
     requestId: strOrNull(a[C.request_id]),
     flags: fromJson<string[]>(a[C.flags]) ?? [],
+    ...v6Members(a),
   }
 }
 
-/** A `RECORD_SELECT` row read as an object (single records and pages): the same decoding as the array path. */
+/**
+ * A `RECORD_SELECT` (or `RECORD_SELECT_V5`) row read as an object (single records and pages): the same decoding
+ * as the array path.
+ */
 export function rowToRecord(row: Row): WithdrawalRecord {
-  return arrayRowToRecord(BASE_COLUMNS.map((c) => row[c] as SQLOutputValue))
+  return arrayRowToRecord(RECORD_COLUMNS.map((c) => row[c] as SQLOutputValue))
 }

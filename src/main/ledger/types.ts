@@ -1,6 +1,7 @@
 /** The ledger's public surface: inputs (validated with zod at the boundary, since callers pass API data) and
  * the `Ledger` interface. */
 import { z } from 'zod'
+import { expectedPayeeSchema } from '../../shared/payee'
 import {
   amountKindSchema,
   withdrawalErrorInfoSchema,
@@ -15,7 +16,10 @@ import {
 } from '../../shared/withdrawal-record'
 import type { AuditHead, AuditInput } from './audit'
 import type { BackupInfo, BackupReason } from './backups'
+import type { Db } from './db'
 import type { DepositLedger } from './deposit-types'
+import type { LedgerReceipts } from './receipts'
+import type { LedgerRuns } from './runs'
 import type { LedgerSnapshot } from './snapshot'
 
 const rawObject = z.record(z.string(), z.unknown())
@@ -31,6 +35,17 @@ export const newWithdrawalSchema = z.object({
   amountKind: amountKindSchema,
   amountCents: z.number().int().positive(),
   flags: z.array(z.string()).optional(),
+  /** What the payment is for (already normalised: trimmed, blank fields dropped). Kept, never sent. */
+  references: z
+    .strictObject({
+      invoice: z.string().min(1).optional(),
+      costCentre: z.string().min(1).optional(),
+      category: z.string().min(1).optional(),
+      note: z.string().min(1).optional(),
+    })
+    .optional(),
+  /** The payee-book entry the payment is for, as it is now (the name check compares with it). */
+  expectedPayee: expectedPayeeSchema.optional(),
 })
 export type NewWithdrawal = z.infer<typeof newWithdrawalSchema>
 
@@ -92,6 +107,15 @@ export interface LedgerOptions {
   syncQuickCheckMaxBytes?: number
 }
 
+/** A write transaction lent to a module that keeps its own tables in the ledger file (the payee book). */
+export interface LedgerTx {
+  stmt: Db['stmt']
+  /** The transaction's time, ISO 8601 UTC. */
+  at: string
+  /** Appends an audit entry in this transaction: the change and its entry commit together or not at all. */
+  audit(entry: AuditInput): AuditEntry
+}
+
 export interface Ledger {
   readonly file: string
   readonly schemaVersion: number
@@ -147,6 +171,10 @@ export interface Ledger {
   /** A consistent read-only view on its own connection (exports, the start-up check). Close it. */
   snapshot(): LedgerSnapshot
 
+  // Other tables in the ledger file (main/payees): one transaction with its audit entries, and plain reads.
+  transact<T>(fn: (tx: LedgerTx) => T): T
+  read<T>(fn: (db: Pick<Db, 'stmt'>) => T): T
+
   // Backups (backups.ts): newest first.
   backups(): BackupInfo[]
   backup(reason: BackupReason): BackupInfo
@@ -158,5 +186,9 @@ export interface Ledger {
    */
   restoreBackup(name: string, operator: string): { restored: string; safetyBackup: string }
 
+  /** Local receipts and sent notifications (migration 7; issue #14). */
+  readonly receipts: LedgerReceipts
+  /** Payment runs, their rows and waves (migration 9; issue #15). */
+  readonly runs: LedgerRuns
   close(): void
 }

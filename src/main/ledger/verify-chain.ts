@@ -8,6 +8,7 @@ import { auditHash, readHead, rowToEntry, type AuditHead } from './audit'
 import type { Db } from './db'
 import { GENESIS_HASH } from './genesis'
 import { DEPOSIT_SELECT, rowToDeposit } from './deposit-rows'
+import { checkPayeeState, PAYEE_SUBJECT_PREFIX, verifyPayeeStates } from './payee-states'
 import { RECORD_SELECT, rowToRecord } from './rows'
 import { recordStateHash } from './state-hash'
 
@@ -101,7 +102,7 @@ export function* verifyChainSteps(db: ReadDb): Generator<void, AuditVerification
     return { ok: false, brokenAt: Math.max(rows, 1), reason: 'audit head does not match the last row' }
   }
   const records = yield* verifyRecordStates(db)
-  return records ?? { ok: true, rows }
+  return records ?? verifyPayeeStates(db) ?? { ok: true, rows }
 }
 
 /**
@@ -144,6 +145,11 @@ export function* verifyChainSinceSteps(db: ReadDb, since: AuditHead): Generator<
     }
   }
   for (const subject of subjects) {
+    if (subject.startsWith(PAYEE_SUBJECT_PREFIX)) {
+      const broken = checkPayeeState(db, subject.slice(PAYEE_SUBJECT_PREFIX.length))
+      if (broken) return broken
+      continue
+    }
     let row
     let kind
     for (const k of RECORD_KINDS) {

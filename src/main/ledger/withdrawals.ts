@@ -101,6 +101,9 @@ export function insertSubmitting(ctx: Ctx, input: NewWithdrawal, operator: strin
       error: null,
       requestId: null,
       flags: [...new Set(n.flags ?? [])],
+      // Left out when empty, so a record without them hashes as before migration 6 (rows.ts).
+      ...(n.references && Object.keys(n.references).length > 0 ? { references: { ...n.references } } : {}),
+      ...(n.expectedPayee ? { expectedPayee: { ...n.expectedPayee } } : {}),
     }
     writeRecord(ctx.db, now, null, rec, {
       operator,
@@ -110,6 +113,7 @@ export function insertSubmitting(ctx: Ctx, input: NewWithdrawal, operator: strin
         pixKey: rec.pixKey,
         amountKind: rec.amountKind,
         amountCents: rec.amountCents,
+        ...(rec.expectedPayee ? { payeeId: rec.expectedPayee.id } : {}),
       },
     })
     return rec

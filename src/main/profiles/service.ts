@@ -28,6 +28,7 @@ import {
   type ProfileMessageCode,
   type ProfileUpdate,
   type PublicProfile,
+  type RateLimits,
   type Settings,
   type SettingsPatch,
 } from '../../shared/profile'
@@ -36,6 +37,8 @@ import type { KeyValueStore } from './store'
 
 export const PROFILES_KEY = 'profiles'
 export const SETTINGS_KEY = 'settings'
+/** What the operator set on the built-in Sandbox profile (it has no stored record): its default refund address. */
+export const SANDBOX_DEFAULTS_KEY = 'sandboxProfile'
 export const SANDBOX_PROFILE_NAME = 'Sandbox'
 /**
  * The sandbox simulates the real, mainnet-only API, so its addresses are mainnet addresses (the issue requires
@@ -50,6 +53,8 @@ export interface SandboxInfo {
   network?: LiquidNetwork
   partnerRateBps?: number
   assetId?: string
+  /** The embedded sandbox's own allowances (raised in tests): the Sandbox profile's limiter follows them. */
+  rateLimits?: RateLimits
 }
 
 export type ProfileCredentials =
@@ -87,6 +92,14 @@ export interface ProfileService {
   setActive(id: string): Profile
   addLive(input: NewLiveProfileInput): PublicProfile
   update(id: string, patch: ProfileUpdate): PublicProfile
+  /**
+   * The profile's default refund address (issue #14), or none (null). The caller has already checked it with
+   * the Liquid helper for the profile's network; the previous value is returned for the audit entry.
+   */
+  setDefaultRefundAddress(
+    id: string,
+    address: string | null,
+  ): { profile: PublicProfile; previous: string | null }
   /** Re-enter or replace a live profile's sign-in (new secret, rotated credential, or a switch of kind). */
   setCredentials(id: string, input: CredentialsInput): PublicProfile
   /** Deletes the profile's secrets too. The Sandbox profile cannot be removed. */
@@ -183,6 +196,14 @@ export function createProfileService(o: {
     settings = { ...settings, activeProfileId: SANDBOX_PROFILE_ID }
   }
 
+  const rawSandbox = o.store.get(SANDBOX_DEFAULTS_KEY)
+  let sandboxRefund: string | undefined =
+    isPlainObject(rawSandbox) &&
+    typeof rawSandbox['defaultRefundAddress'] === 'string' &&
+    rawSandbox['defaultRefundAddress'].length <= 200
+      ? rawSandbox['defaultRefundAddress']
+      : undefined
+
   // ---- helpers ----
   function sandboxProfile(): Profile {
     let info: SandboxInfo | null = null
@@ -204,9 +225,10 @@ export function createProfileService(o: {
       // The embedded sandbox only ever listens on loopback; anything else is not it.
       baseUrl: baseUrl && isLoopbackHost(new URL(baseUrl).hostname) ? baseUrl : SANDBOX_PENDING_BASE_URL,
       network: info?.network ?? SANDBOX_DEFAULT_NETWORK,
-      rateLimits: {},
+      rateLimits: info?.rateLimits ?? {},
       partnerRateBps: info?.partnerRateBps ?? DEFAULT_PARTNER_RATE_BPS,
       ...(info?.assetId === undefined ? {} : { assetId: info.assetId }),
+      ...(sandboxRefund === undefined ? {} : { defaultRefundAddress: sandboxRefund }),
       auth: { kind: 'client_credentials', clientId: info?.clientId ?? SANDBOX_PROFILE_ID },
       createdAt: startedAt,
     }
@@ -351,6 +373,25 @@ export function createProfileService(o: {
       })
       persistProfiles(profiles.map((x) => (x.id === id ? next : x)))
       return toPublic(next)
+    },
+
+    setDefaultRefundAddress(id, address) {
+      if (address !== null && (address === '' || address.length > 200)) {
+        throw new ProfileError('invalid_input', 'Invalid refund address', {
+          defaultRefundAddress: 'invalid_value',
+        })
+      }
+      if (id === SANDBOX_PROFILE_ID) {
+        const previous = sandboxRefund ?? null
+        o.store.set(SANDBOX_DEFAULTS_KEY, address === null ? {} : { defaultRefundAddress: address })
+        sandboxRefund = address ?? undefined
+        return { profile: toPublic(sandboxProfile()), previous }
+      }
+      const current = requireLive(id)
+      const { defaultRefundAddress: previous, ...rest } = current
+      const next = profileSchema.parse(address === null ? rest : { ...rest, defaultRefundAddress: address })
+      persistProfiles(profiles.map((x) => (x.id === id ? next : x)))
+      return { profile: toPublic(next), previous: previous ?? null }
     },
 
     setCredentials(id, input) {

@@ -71,6 +71,9 @@ export function recordFixedHash(r: WithdrawalRecord): string {
     r.pixKey,
     r.amountKind,
     r.amountCents,
+    // Also fixed at creation (issue #14); appended only when present, so older records keep their hash.
+    ...(r.references ? [{ references: r.references }] : []),
+    ...(r.expectedPayee ? [{ expectedPayee: r.expectedPayee }] : []),
   ]
   return createHash('sha256').update(canonicalJson(fixed), 'utf8').digest('hex')
 }

@@ -5,6 +5,7 @@
  * together. Fields of the raw status body (`lastRemote`) are read defensively: the spec shows their names but the
  * service may send anything, so a non-string value is written as its JSON text, never dropped.
  */
+import { checkPayeeName } from '../../shared/name-check'
 import { maskTaxId } from '../../shared/tax-id'
 import type { WithdrawalRecord } from '../../shared/withdrawal-record'
 import { displayStatus } from './totals'
@@ -100,7 +101,43 @@ export const CSV_COLUMNS: readonly Column[] = [
   { id: 'denial_code', pt: 'Código da recusa', kind: 'text', get: (r) => r.error?.denialCode ?? null },
   { id: 'request_id', pt: 'ID da requisição', kind: 'text', get: (r) => r.requestId },
   { id: 'flags', pt: 'Alertas', kind: 'text', get: (r) => r.flags.join(' | ') },
+  // Issue #14 (migration 6), appended so every earlier column keeps its place (see HEADER_BEFORE_REFERENCES).
+  { id: 'invoice', pt: 'Nota fiscal (NF)', kind: 'text', get: (r) => r.references?.invoice ?? null },
+  { id: 'cost_centre', pt: 'Centro de custo', kind: 'text', get: (r) => r.references?.costCentre ?? null },
+  { id: 'category', pt: 'Categoria', kind: 'text', get: (r) => r.references?.category ?? null },
+  { id: 'note', pt: 'Observação', kind: 'text', get: (r) => r.references?.note ?? null },
+  {
+    id: 'payee_id',
+    pt: 'ID do favorecido no cadastro',
+    kind: 'text',
+    get: (r) => r.expectedPayee?.id ?? null,
+  },
+  {
+    id: 'payee_name',
+    pt: 'Favorecido do cadastro',
+    kind: 'text',
+    get: (r) => r.expectedPayee?.name ?? null,
+  },
+  {
+    id: 'payee_tax_number',
+    pt: 'CPF/CNPJ do favorecido do cadastro',
+    kind: 'text',
+    get: (r) => taxId(r.expectedPayee?.taxNumber ?? null),
+  },
+  {
+    id: 'payee_check',
+    pt: 'Conferência do favorecido (código)',
+    kind: 'text',
+    // match / mismatch / unknown (nothing reported yet); empty without a payee from the book.
+    get: (r) => (r.expectedPayee ? checkPayeeName(r.expectedPayee, r.lastRemote ?? {}).verdict : null),
+  },
 ]
+
+/**
+ * How many columns exports had before issue #14 appended the references and the expected payee: those exports
+ * (both languages, and PT_HEADER_V1 below) have exactly the first this-many columns, and still verify.
+ */
+export const COLUMNS_BEFORE_REFERENCES = 35
 
 /**
  * The pt-BR header of exports made before the headers were put in words (API field names such as messageCode and
@@ -164,6 +201,8 @@ export const HTML_COLUMNS: readonly Column[] = [
   pick('receiver_name'),
   pick('deposit_amount'),
   pick('payout_amount'),
+  pick('invoice'),
+  pick('category'),
   pick('remote_id'),
   pick('operator'),
 ]

@@ -43,6 +43,7 @@ import { keyFingerprint, signBytes, signingKey, type SigningKeyPair } from './si
 import { DayAccumulator, TotalsAccumulator } from './totals'
 import { meaningTotals } from '../../shared/money-totals'
 import { createFileWriter, type OutFile, type WrittenFile } from './output'
+import { writeReceiptMembers } from './receipts-member'
 
 export interface ExportOptions {
   /** Parent folder; the export gets its own new subfolder in it. */
@@ -63,6 +64,8 @@ export interface ExportOptions {
   secrets?: readonly string[]
   /** Who asked for the export, for the ledger's audit row (default 'system'). */
   operator?: string
+  /** Issue #14: copy the exported records' stored receipts into receipts/, listed and hashed in the manifest. */
+  includeReceipts?: boolean
 }
 
 export interface ExportResult {
@@ -317,6 +320,8 @@ export async function exportRecords(ledger: Ledger, o: ExportOptions): Promise<E
         locale,
       })
     }
+    const receipts = o.includeReceipts ? await writeReceiptMembers(ledger, folder, seen) : null
+    if (receipts) entries.push(...receipts.entries)
 
     const unsigned: UnsignedManifest = {
       schema: MANIFEST_SCHEMA,
@@ -353,6 +358,7 @@ export async function exportRecords(ledger: Ledger, o: ExportOptions): Promise<E
         manifestSha256: written.sha256,
         signerFingerprint: fingerprint,
         redacted: redact.count,
+        ...(receipts ? { receipts: receipts.entries.length, receiptsSkipped: receipts.skipped } : {}),
       },
     })
     return {

@@ -165,6 +165,8 @@ const TEXTS: Readonly<Record<ExportLocale, Texts>> = {
       receiver_name: 'Payee',
       deposit_amount: 'Deposit (DePix)',
       payout_amount: 'Payout (R$)',
+      invoice: 'Invoice',
+      category: 'Category',
       remote_id: 'Withdrawal ID',
       operator: 'Operator',
     },

@@ -20,6 +20,12 @@ import { findUnsafeChar } from './terminal-text'
 
 import { AUDIT_FILE } from './audit-member'
 
+/** Issue #14: the subfolder of an export that holds the included receipts. */
+export const RECEIPTS_DIR = 'receipts'
+const RECEIPT_NAME = /^receipts\/[0-9a-f]{64}\.(pdf|html)$/
+export const receiptMemberName = (sha: string, mediaType: 'application/pdf' | 'text/html'): string =>
+  `${RECEIPTS_DIR}/${sha}.${mediaType === 'application/pdf' ? 'pdf' : 'html'}`
+
 export const MANIFEST_SCHEMA = 'tesouraria-depix/export-manifest'
 export const MANIFEST_VERSION = 1
 export const MANIFEST_FILE = 'manifest.json'
@@ -74,6 +80,23 @@ export const fileEntrySchema = z.discriminatedUnion('format', [
   z.strictObject({ name: fileName('html'), format: z.literal('html'), bytes, sha256, locale }),
   /** audit.jsonl: the audit entries of the exported records (audit-member.ts). */
   z.strictObject({ name: z.literal(AUDIT_FILE), format: z.literal('audit'), bytes, sha256 }),
+  /**
+   * Issue #14: a record's stored receipt (receipts-member.ts), when the export included receipts. Its name is
+   * its own hash in the receipts/ subfolder, so a manifest cannot point anywhere else.
+   */
+  z
+    .strictObject({
+      name: z.string().regex(RECEIPT_NAME, 'must be receipts/<sha256>.pdf or .html'),
+      format: z.literal('receipt'),
+      localId: shownText.pipe(z.string().min(1).max(100)),
+      mediaType: z.enum(['application/pdf', 'text/html']),
+      bytes,
+      sha256,
+    })
+    .refine(
+      (f) => f.name === receiptMemberName(f.sha256, f.mediaType),
+      'the name must be the SHA-256 and extension of the receipt it lists',
+    ),
 ])
 export type FileEntry = z.infer<typeof fileEntrySchema>
 
@@ -83,18 +106,35 @@ export type FileEntry = z.infer<typeof fileEntrySchema>
  */
 /** The data formats plus the audit member (audit.jsonl). */
 const MAX_FILES = EXPORT_FORMATS.length + 1
+/** Issue #14: receipts are counted apart, as many as a 1 MiB manifest can list. */
+export const MAX_RECEIPTS = 3000
+
+const isReceiptEntry = (v: unknown): boolean =>
+  typeof v === 'object' && v !== null && (v as { format?: unknown }).format === 'receipt'
 
 export const fileListSchema = z
   .array(z.unknown())
   .min(1, 'lists no file')
-  .max(MAX_FILES, `lists more files than an export has (${MAX_FILES} at most)`)
+  .superRefine((files, ctx) => {
+    const receipts = files.filter(isReceiptEntry).length
+    if (files.length - receipts > MAX_FILES) {
+      ctx.addIssue({ code: 'custom', message: `lists more files than an export has (${MAX_FILES} at most)` })
+    }
+    if (receipts > MAX_RECEIPTS) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `lists more receipts than an export has (${MAX_RECEIPTS} at most)`,
+      })
+    }
+  })
   .pipe(
     z.array(fileEntrySchema).superRefine((files, ctx) => {
       const seen = new Set<string>()
       for (const [i, f] of files.entries()) {
-        if (seen.has(f.format))
-          ctx.addIssue({ code: 'custom', path: [i], message: `${f.name} is listed twice` })
-        seen.add(f.format)
+        // Receipts: one per record (two records may share one file, same bytes); other formats: once each.
+        const key = f.format === 'receipt' ? `receipt\u0000${f.localId}` : f.format
+        if (seen.has(key)) ctx.addIssue({ code: 'custom', path: [i], message: `${f.name} is listed twice` })
+        seen.add(key)
       }
     }),
   )

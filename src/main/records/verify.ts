@@ -19,7 +19,7 @@
 import { isUtf8 } from 'node:buffer'
 import { basename, dirname, join, resolve } from 'node:path'
 import type { StatusTotal } from '../../shared/withdrawal-record'
-import { columnIndex, PT_HEADER_V1 } from './columns'
+import { COLUMNS_BEFORE_REFERENCES, columnIndex, PT_HEADER_V1 } from './columns'
 import { BOM, csvHeader, csvLine, YES_NO } from './csv'
 import { countReportRows } from './html'
 import { readRecordsFile, type ExportedRecord } from './json'
@@ -41,6 +41,7 @@ import {
   statusTotalSchema,
   type FileEntry,
   type Manifest,
+  RECEIPTS_DIR,
 } from './manifest'
 import {
   DATA_FILE_MAX_BYTES,
@@ -52,6 +53,7 @@ import {
   readRegularFile,
   type Refusal,
 } from './safe-read'
+import { bytesMatch } from '../receipts/fetch'
 import { keyFingerprint, normalizeFingerprint, verifyBytes } from './sign'
 import { createChecker, type Checker } from './checker'
 import { diffTotals, sortTotals, sumTotals, TotalsAccumulator } from './totals'
@@ -354,7 +356,9 @@ function salvageEntries(v: unknown): FileEntry[] {
 
 /** Folder entries other than the manifest and its files; a bounded list (safe-read.ts). */
 async function unlistedFiles(dir: string, mname: string, entries: readonly FileEntry[]): Promise<string[]> {
-  const other = await otherNames(dir, new Set([mname, ...entries.map((e) => e.name)]))
+  // The receipts/ subfolder is the receipts' place (its files are listed one by one, each hashed).
+  const receipts = entries.some((e) => e.format === 'receipt') ? [RECEIPTS_DIR] : []
+  const other = await otherNames(dir, new Set([mname, ...receipts, ...entries.map((e) => e.name)]))
   if (other.more > 0 || other.stopped) {
     other.names.push(`(and ${other.more}${other.stopped ? ' or more' : ''} other names, not shown)`)
   }
@@ -431,6 +435,11 @@ async function checkContent(
   keep: boolean,
   checker: Checker,
 ): Promise<ExportedRecord[] | undefined> {
+  if (entry.format === 'receipt') {
+    // Issue #14: bytes and hash were checked like any file's; the content must still be what the type says.
+    if (!bytesMatch(buf, entry.mediaType)) add(entry.name, 'schema', `not a ${entry.mediaType} document`)
+    return undefined
+  }
   if (!isUtf8(buf)) {
     add(entry.name, 'schema', 'not valid UTF-8')
     return undefined
@@ -492,14 +501,18 @@ async function checkContent(
 }
 
 /**
- * The header the file must have: the current one, or for a pt-BR file that starts with it, the header of exports
- * made before headers were put in words (PT_HEADER_V1: same columns, same order). Either way every cell, row
- * and total is checked the same.
+ * The header the file must have: the current one, or one of exports made before it, when the file starts with
+ * that: before issue #14 appended the references and the expected payee (the first COLUMNS_BEFORE_REFERENCES
+ * columns, both languages), and for pt-BR before headers were put in words (PT_HEADER_V1: same columns, same
+ * order). Either way every cell, row and total is checked the same.
  */
 function expectedHeader(body: Buffer, entry: Extract<FileEntry, { format: 'csv' }>): string[] {
-  if (entry.locale === 'pt-BR') {
-    const legacy = Buffer.from(csvLine(PT_HEADER_V1, entry.delimiter), 'utf8')
-    if (body.subarray(0, legacy.length).equals(legacy)) return [...PT_HEADER_V1]
+  // Earlier headers, whole lines (CRLF included), so the current header never passes for one of them.
+  const earlier = [csvHeader(entry.locale).slice(0, COLUMNS_BEFORE_REFERENCES)]
+  if (entry.locale === 'pt-BR') earlier.push([...PT_HEADER_V1])
+  for (const header of earlier) {
+    const line = Buffer.from(csvLine(header, entry.delimiter), 'utf8')
+    if (body.subarray(0, line.length).equals(line)) return header
   }
   return csvHeader(entry.locale)
 }

@@ -57,9 +57,15 @@ export function centralBankId(atMs: number): string {
   return `E00000000${stamp}${tail}`
 }
 
-/** `https`, as the app only opens https links; `.invalid` never resolves, so no real site is implied. */
-export function receiptUrl(withdrawalId: string): string {
-  return `https://sandbox.depix.invalid/receipts/${withdrawalId}`
+/**
+ * Before the server listens there is no origin to name: `.invalid` never resolves, so no real site is implied.
+ * Once listening, the sandbox serves its receipts itself (GET /receipts/<id> on its loopback origin) so the app's
+ * receipt fetch is exercised end to end (docs/SANDBOX.md).
+ */
+export const OFFLINE_RECEIPT_ORIGIN = 'https://sandbox.depix.invalid'
+
+export function receiptUrl(origin: string, withdrawalId: string): string {
+  return `${origin}/receipts/${withdrawalId}`
 }
 
 /** Masked like Pix receipts show it: CPF '***.456.789-**', CNPJ '12.345.678/****-**'. */

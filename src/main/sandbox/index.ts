@@ -56,6 +56,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   })
   const { port } = server.address() as AddressInfo
   const baseUrl = `http://${authorityHost(host)}:${port}`
+  core.withdrawals.receiptOrigin = baseUrl
   // A wildcard bind is still driven from loopback: the control surface has one authority, 127.0.0.1.
   access.authority = `${authorityHost(WILDCARD.has(host) ? '127.0.0.1' : host)}:${port}`
   let closing: Promise<void> | undefined

@@ -17,6 +17,7 @@ import { handleControl, type ControlAccess } from './control-http'
 import { AuthError, OpError } from './errors'
 import { readBody, sendEmpty, sendJson, sendRaw, sleep } from './http'
 import { queryParams, type Params } from './params'
+import { handleReceipt, RECEIPT_PREFIX } from './receipts'
 import type { SandboxCore } from './state'
 import type { TokenClaims } from './tokens'
 import type { Fault, SandboxControl } from './types'
@@ -104,6 +105,7 @@ async function handle(
   if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) {
     return handleControl(core, control, access, req, res, method, path.slice(CONTROL_PREFIX.length), query)
   }
+  if (path.startsWith(RECEIPT_PREFIX)) return handleReceipt(core.withdrawals, method, path, res)
   const key = `${method} ${path}`
   core.count(key)
   // `//` is never normalised (spec §1.8): no route contains it, so the lookups below miss and answer 404.

@@ -11,7 +11,14 @@ import { iso, saoPauloDay, type SandboxClock } from './clock'
 import type { EndUsers } from './end-users'
 import { DEFAULT_END_USER } from './end-users'
 import { badInput, businessRefusal, missingParameter, notFound, wrongState } from './errors'
-import { centralBankId, maskReceiverTaxNumber, receiptUrl, recordId, txId } from './ids'
+import {
+  centralBankId,
+  maskReceiverTaxNumber,
+  OFFLINE_RECEIPT_ORIGIN,
+  receiptUrl,
+  recordId,
+  txId,
+} from './ids'
 import { optString, type Params } from './params'
 import { parseWithdrawRequest } from './withdraw-request'
 import type { PayoutOutcome, RuntimeOptions, WithdrawalRefund, WithdrawalView } from './types'
@@ -66,6 +73,8 @@ export class Withdrawals {
   private readonly byId = new Map<string, WithdrawalRecord>()
   private readonly byTax = new Map<string, WithdrawalRecord[]>()
   private seedAddresses: string[] = []
+  /** Set by startSandbox once the server listens: receipts are then served on the sandbox's own origin. */
+  receiptOrigin = OFFLINE_RECEIPT_ORIGIN
 
   constructor(
     private readonly clock: SandboxClock,
@@ -251,6 +260,14 @@ export class Withdrawals {
     return w
   }
 
+  /** What GET /receipts/<id> serves: the payout's data as of now, or undefined when it has no receipt (yet). */
+  receipt(id: string): WithdrawalView | undefined {
+    const w = this.byId.get(id)
+    if (w === undefined) return undefined
+    const v = this.view(this.touch(w, this.clock.now()))
+    return v.receiptUrl === undefined ? undefined : v
+  }
+
   private get(id: string): WithdrawalRecord {
     const w = typeof id === 'string' ? this.byId.get(id) : undefined
     if (w === undefined) throw notFound('withdrawal', String(id))
@@ -334,7 +351,7 @@ export class Withdrawals {
     const p = w.progress
     if (p !== undefined) v.blockchainTxID = p.blockchainTxID
     if (w.status === 'sent' && p !== undefined) {
-      v.receiptUrl = receiptUrl(w.id)
+      v.receiptUrl = receiptUrl(this.receiptOrigin, w.id)
       v.receiverName = this.users.byTaxNumber(w.taxNumber)?.name ?? 'Beneficiário Sandbox'
       v.receiverTaxNumber = maskReceiverTaxNumber(w.taxNumber)
       v.transferDate = iso(p.settledAt)

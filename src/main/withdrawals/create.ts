@@ -15,6 +15,8 @@ import {
   type WithdrawRequest,
 } from '../../shared/withdrawal'
 import type { AmountKind, WithdrawalRecord } from '../../shared/withdrawal-record'
+import { normalizeReferences, type PaymentReferences } from '../../shared/payment-references'
+import type { ExpectedPayee, Payee } from '../../shared/payee'
 import type { DepixClient, WithdrawCreated } from '../api'
 import { journaledCreate } from '../journal/create'
 import type { Ledger } from '../ledger'
@@ -34,6 +36,8 @@ export interface CreateCtx {
   partnerRateBps: number
   now: () => number
   intents: CreateIntents
+  /** The payee book (main/payees): a draft naming a payee is checked against it and keeps its name and document. */
+  payees?: { byId(id: string): Payee | undefined }
   beforePost?: (record: WithdrawalRecord) => void | Promise<void>
   /** The record changed (emit to the UI). */
   changed: (record: WithdrawalRecord) => void
@@ -48,6 +52,36 @@ interface Prepared {
   amountCents: number
   refund: LiquidAddressCheck
   duplicates: WithdrawalRecord[]
+  references: PaymentReferences
+  expectedPayee: ExpectedPayee | null
+}
+
+/**
+ * The payee the draft names, as the book has it now; refused (on the field the form shows) when it is gone or
+ * when the key or CPF/CNPJ about to be sent are not its own: the name check would compare with the wrong person.
+ */
+function payeeOf(ctx: CreateCtx, draft: WithdrawalDraft, request: WithdrawRequest): ExpectedPayee | null {
+  if (draft.payeeId === undefined) return null
+  const payee = ctx.payees?.byId(draft.payeeId)
+  if (!payee) {
+    throw new WithdrawalError('invalid_draft', 'The chosen payee is not in the book.', {
+      fields: { payeeId: 'payee_not_found' },
+    })
+  }
+  const fields: Record<string, string> = {}
+  if (!payee.pixKeys.some((k) => k.key === request.pixKey)) fields.pixKey = 'payee_key_not_in_book'
+  if (request.taxNumber !== undefined && request.taxNumber !== payee.taxNumber) {
+    fields.taxNumber = 'payee_document_differs'
+  }
+  if (Object.keys(fields).length > 0) {
+    throw new WithdrawalError('invalid_draft', "The draft differs from the chosen payee's entry.", { fields })
+  }
+  return { id: payee.id, name: payee.name, taxNumber: payee.taxNumber }
+}
+
+/** What the review showed besides the body, and the intent therefore also binds. */
+function reviewed(p: Prepared): unknown {
+  return { request: p.request, references: p.references, payeeId: p.expectedPayee?.id ?? null }
 }
 
 /** Field path → stable message code (the renderer translates codes, never zod's English). */
@@ -82,7 +116,9 @@ function prepare(ctx: CreateCtx, draft: WithdrawalDraft): Prepared {
     sinceIso: new Date(ctx.now() - DUPLICATE_WINDOW_MS).toISOString(),
     profile: ctx.profile,
   })
-  return { request, amountKind, amountCents, refund, duplicates }
+  const expectedPayee = payeeOf(ctx, parsed.data, request)
+  const references = normalizeReferences(parsed.data.references)
+  return { request, amountKind, amountCents, refund, duplicates, references, expectedPayee }
 }
 
 export function quote(ctx: CreateCtx, draft: WithdrawalDraft): WithdrawalQuote {
@@ -100,9 +136,10 @@ export function quote(ctx: CreateCtx, draft: WithdrawalDraft): WithdrawalQuote {
     partnerRateBps: ctx.partnerRateBps,
     refundAddress: p.refund,
     duplicates: p.duplicates,
+    payee: p.expectedPayee,
     intent: ctx.intents.issue(
       ctx.profile,
-      p.request,
+      reviewed(p),
       p.duplicates.map((d) => d.localId),
     ),
   }
@@ -113,6 +150,11 @@ export interface CreateAuthority {
   intentId: string
   /** Local ids of the similar records the operator confirmed as not duplicates. */
   confirmedDuplicates?: readonly string[]
+  /**
+   * The local id the record gets (default: a new UUID). A payment run commits it on its row before calling create,
+   * so after a crash the row names its record, or proves by its absence that nothing was journaled or sent.
+   */
+  localId?: string
 }
 
 /**
@@ -144,12 +186,16 @@ export async function create(
       insertSubmitting: () =>
         ctx.ledger.insertSubmitting(
           {
+            // A payment run commits the local id on its row before calling create (crash recovery by absence).
+            ...(o.localId === undefined ? {} : { localId: o.localId }),
             profile: ctx.profile,
             request: p.request as Record<string, unknown>,
             pixKey: p.request.pixKey,
             amountKind: p.amountKind,
             amountCents: p.amountCents,
             flags: p.duplicates.length > 0 ? [SERVICE_FLAGS.duplicateConfirmed] : [],
+            ...(Object.keys(p.references).length > 0 ? { references: p.references } : {}),
+            ...(p.expectedPayee ? { expectedPayee: p.expectedPayee } : {}),
           },
           ctx.operator,
         ),
@@ -160,7 +206,8 @@ export async function create(
     takeIntent: () =>
       ctx.intents.take(o.intentId, {
         profile: ctx.profile,
-        request: p.request,
+        // The intent binds what the review showed besides the body: references and the chosen payee.
+        request: reviewed(p),
         similarNow: p.duplicates,
         confirmed: o.confirmedDuplicates ?? [],
       }),

@@ -77,6 +77,7 @@ export function createWithdrawalService(deps: WithdrawalServiceDeps): Withdrawal
     changed,
     opened,
     onError,
+    ...(deps.payees ? { payees: deps.payees } : {}),
     ...(deps.beforePost ? { beforePost: deps.beforePost } : {}),
   }
 

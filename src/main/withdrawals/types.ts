@@ -1,4 +1,5 @@
 /** Public shapes of the withdrawal service and its status tracker. */
+import type { Payee } from '../../shared/payee'
 import type { FundingInstructions, WithdrawalQuote } from '../../shared/contract'
 import type { WithdrawalDraft } from '../../shared/withdrawal'
 import type { WithdrawalRecord } from '../../shared/withdrawal-record'
@@ -44,6 +45,8 @@ export interface WithdrawalServiceDeps {
   monotonic?: () => number
   timers?: Timers
   tracker?: TrackerOptions
+  /** The payee book (main/payees), for drafts that name a payee; without it such a draft is refused. */
+  payees?: { byId(id: string): Payee | undefined }
   /**
    * Test seam only (the crash tests): runs after the `submitting` record is committed and before the POST
    * leaves. If it throws, nothing is sent and the record is rejected.

@@ -10,8 +10,10 @@ import { DepositDetailPage } from './pages/DepositDetailPage'
 import { DepositsPage } from './pages/DepositsPage'
 import { FundingPage } from './pages/FundingPage'
 import { NewWithdrawalPage } from './pages/NewWithdrawalPage'
+import { PayeesPage } from './pages/PayeesPage'
 import { RecordsPage } from './pages/RecordsPage'
 import { ReviewPage } from './pages/ReviewPage'
+import { RunsPage } from './pages/RunsPage'
 import { SandboxToolsPage } from './pages/SandboxToolsPage'
 import { SettingsPage } from './pages/SettingsPage'
 import { TodayPage } from './pages/TodayPage'
@@ -39,6 +41,10 @@ function CurrentPage({ route }: { route: Route }): React.JSX.Element {
       return <WithdrawalsPage />
     case 'detail':
       return <WithdrawalDetailPage localId={route.localId} />
+    case 'payees':
+      return <PayeesPage />
+    case 'runs':
+      return <RunsPage />
     case 'records':
       return <RecordsPage />
     case 'review':
@@ -101,6 +107,8 @@ export function App(): React.JSX.Element {
   // Main holds a profile switch or quit until a create's POST has its answer; say so while it waits.
   const [waiting, setWaiting] = useState<EventPayload<'app:waiting'>>(null)
   useEvent('app:waiting', setWaiting)
+  // A clicked desktop notification opens its record.
+  useEvent('notification:open', ({ localId }) => go({ page: 'detail', localId }))
 
   const changeLanguage = (lang: Language): void => {
     void i18n.changeLanguage(lang)

@@ -42,13 +42,11 @@ test('a paid withdrawal: status history, payout data and the receipt through mai
   await expect(payout.getByTestId('central-bank-id')).toHaveText(/^E/)
   await expect(payout).toContainText('Pix pago em')
 
-  // The receipt opens through main (https + known receipt), never by navigating the renderer.
+  // The sandbox's receipt is on its loopback origin: not for the browser, kept and shown locally (issue #14,
+  // receipts.spec.ts); the URL is still listed as the service gave it.
   const receiptUrl = paid.lastRemote?.['receiptUrl'] as string
-  await payout.getByRole('button', { name: /Abrir comprovante/ }).click()
-  await expect(payout).toContainText('Aberto no navegador.')
-  expect(app.opened).toContain(receiptUrl)
-  const call = app.bridge.calls.find((c) => c.channel === 'shell:openExternal')
-  expect(call?.input).toEqual({ url: receiptUrl, localId: paid.localId })
+  await expect(payout).toContainText(receiptUrl)
+  await expect(payout.getByRole('button', { name: /Abrir comprovante/ })).toHaveCount(0)
   expect(page.url()).toMatch(/index\.html$/)
 
   // The request as sent and the ids.

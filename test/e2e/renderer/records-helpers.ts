@@ -128,7 +128,9 @@ export function seedLedger(file: string, n: number): void {
 
 /** Zero serious or critical axe violations on what the page shows now. */
 export async function expectNoSeriousAxe(page: Page): Promise<void> {
-  const result = await new AxeBuilder({ page }).analyze()
+  // A stored receipt (issue #14) is a third party's document in an iframe that may run no script: axe cannot be
+  // injected into it (it would wait forever), and its markup is not ours to fix.
+  const result = await new AxeBuilder({ page }).exclude('iframe[data-testid="receipt-frame"]').analyze()
   const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
   expect(
     bad.map((v) => ({

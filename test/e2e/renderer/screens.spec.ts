@@ -40,6 +40,13 @@ async function seed(app: TestApp): Promise<Seeded> {
     'invalid_pix_key',
   )
   const awaiting = await createWithdrawal(app, { pixKey: 'aguardando@example.com', cents: 98_765 })
+  // The payee book has someone to show.
+  await app.ctx.router.handle('payees:create', {
+    name: 'Fornecedora Exemplo Ltda',
+    taxNumber: '11.222.333/0001-81',
+    pixKeys: [{ key: 'fornecedor@example.com' }, { key: '+5561988887777' }],
+    notes: 'Vencimento dia 10',
+  })
   return { paid, refunded, awaiting }
 }
 
@@ -84,6 +91,13 @@ function pages(s: Seeded): Array<[string, Visit]> {
       async (page) => {
         await nav('withdrawals')(page)
         await expect(page.locator('tbody tr.vtable-row:not(.vtable-loading)').first()).toBeVisible()
+      },
+    ],
+    [
+      'payees',
+      async (page) => {
+        await nav('payees')(page)
+        await expect(page.getByTestId('payees-table')).toBeVisible()
       },
     ],
     ['detail-paid', detail(s.paid)],

@@ -24,10 +24,16 @@ export interface TestApp {
   dataDir: string
   /** Queues what the next OS folder dialog returns. */
   nextDirectory(dir: string): void
+  /** Queues what the next OS file dialog (a payee CSV to import) returns. */
+  nextFile(file: string): void
   /** Main's one-use token for `dir`, as dialog:chooseFolder hands it out (for calls made outside the UI). */
   folderToken(purpose: 'export' | 'review', dir: string): Promise<string>
   /** URLs main handed to the OS browser. */
   opened: string[]
+  /** Queues what the next OS save dialog returns (receipts); null: cancelled. */
+  nextSavePath(path: string | null): void
+  /** Receipts main sent to the printer. */
+  printed: Array<{ mediaType: string; size: number }>
   /** Full-page screenshot to test-results/screens/<name>.png. */
   screenshot(name: string): Promise<void>
 }
@@ -54,7 +60,10 @@ export const test = base.extend<{ appOptions: AppOptions; app: TestApp }>({
     const dataDir = mkdtempSync(join(tmpdir(), 'treasury-e2e-'))
     appOptions.beforeOpen?.(join(dataDir, 'ledger.sqlite'))
     const dirs: string[] = []
+    const files: string[] = []
     const opened: string[] = []
+    const savePaths: Array<string | null> = []
+    const printed: Array<{ mediaType: string; size: number }> = []
     const ctx = await createAppContext({
       dataDir,
       vault: createMemoryVault({ reason: 'encryption_unavailable' }),
@@ -65,9 +74,15 @@ export const test = base.extend<{ appOptions: AppOptions; app: TestApp }>({
       trackerAutoStart: appOptions.trackerAutoStart,
       ports: {
         chooseDirectory: () => Promise.resolve(dirs.shift() ?? null),
+        chooseFile: () => Promise.resolve(files.shift() ?? null),
         openExternal: (url) => {
           opened.push(url)
           return Promise.resolve()
+        },
+        chooseSavePath: () => Promise.resolve(savePaths.shift() ?? null),
+        printDocument: (bytes, mediaType) => {
+          printed.push({ mediaType, size: bytes.length })
+          return Promise.resolve(true)
         },
       },
     })
@@ -85,7 +100,10 @@ export const test = base.extend<{ appOptions: AppOptions; app: TestApp }>({
       sandbox: ctx.sandbox as Sandbox,
       dataDir,
       opened,
+      nextSavePath: (p) => savePaths.push(p),
+      printed,
       nextDirectory: (dir) => dirs.push(dir),
+      nextFile: (file) => files.push(file),
       folderToken: async (purpose, dir) => {
         dirs.push(dir)
         const r = await ctx.router.handle('dialog:chooseFolder', { purpose })

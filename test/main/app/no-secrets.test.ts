@@ -113,6 +113,11 @@ describe('no secret crosses IPC', () => {
     await call('sandbox:fund', { localId, mode: 'exact' })
     await call('sandbox:settle', { localId, outcome: 'sent' })
     await call('withdrawals:refresh', { localId })
+    // Issue #14: the receipt channels (the receipt may or may not be fetched yet: both answers are checked).
+    await call('receipts:get', { localId })
+    await call('receipts:bytes', { localId })
+    await call('receipts:save', { localId })
+    await call('receipts:print', { localId })
     await call('shell:openExternal', { url: 'https://blockstream.info/liquid/tx/' + 'a'.repeat(64) })
     await call('sandbox:maintenance', { on: true })
     await call('sandbox:maintenance', { on: false })
@@ -132,7 +137,11 @@ describe('no secret crosses IPC', () => {
     dialogAnswers.push(exportDir)
     const toExport = await call('dialog:chooseFolder', { purpose: 'export' })
     const exportToken = (toExport.data as { token: string }).token
-    const exported = await call('records:export', { folder: exportToken, formats: ['csv', 'json', 'html'] })
+    const exported = await call('records:export', {
+      folder: exportToken,
+      formats: ['csv', 'json', 'html'],
+      includeReceipts: true,
+    })
     expect(exported.ok).toBe(true)
     const manifestPath = (exported.data as { manifestPath: string }).manifestPath
     dialogAnswers.push(join(manifestPath, '..'))
@@ -145,6 +154,29 @@ describe('no secret crosses IPC', () => {
     const backups = await call('ledger:backups')
     expect(backups.ok).toBe(true)
     await call('ledger:restore', { name: 'ledger-20250101T000000000Z-manual.sqlite', confirm: true })
+
+    // The payee book, its CSV, and the profile's default refund address (issue #14).
+    const payee = await call('payees:create', {
+      name: 'Fulano de Tal',
+      taxNumber: '52998224725',
+      pixKeys: [{ key: 'fulano@example.com' }],
+    })
+    expect(payee.ok).toBe(true)
+    const payeeId = (payee.data as { id: string }).id
+    await call('payees:list', { text: 'fulano' })
+    await call('payees:get', { id: payeeId })
+    await call('payees:update', {
+      id: payeeId,
+      payee: { name: 'Fulano', taxNumber: '52998224725', pixKeys: [{ key: 'fulano@example.com' }] },
+    })
+    const bookDir = join(dataDir, 'book')
+    mkdirSync(bookDir)
+    dialogAnswers.push(bookDir)
+    const toBook = await call('dialog:chooseFolder', { purpose: 'export' })
+    await call('payees:export', { folder: (toBook.data as { token: string }).token })
+    await call('payees:import')
+    await call('payees:remove', { id: payeeId })
+    await call('profiles:setDefaultRefundAddress', { address: refund })
 
     // A live profile with client credentials, and one with a legacy token.
     const live = sandbox.control.createCredential({ label: 'live-profile' })

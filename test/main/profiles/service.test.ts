@@ -306,6 +306,7 @@ describe('settings', () => {
       activeProfileId: 'sandbox',
       csvDelimiter: ';',
       csvLocale: 'pt-BR',
+      notifications: true,
     })
     expect(svc.updateSettings({ language: 'en', csvDelimiter: ',' })).toMatchObject({
       language: 'en',
@@ -374,6 +375,7 @@ describe('reading back a damaged or hand-edited store', () => {
       activeProfileId: 'sandbox',
       csvDelimiter: ',',
       csvLocale: 'pt-BR',
+      notifications: true,
     })
     expect(svc.active().id).toBe('sandbox')
   })

@@ -10,7 +10,7 @@ import {
   unneutralise,
   type CsvDelimiter,
 } from '../../../src/main/records/csv'
-import { CSV_COLUMNS, PT_HEADER_V1 } from '../../../src/main/records/columns'
+import { COLUMNS_BEFORE_REFERENCES, CSV_COLUMNS, PT_HEADER_V1 } from '../../../src/main/records/columns'
 
 function parse(text: string, d: CsvDelimiter): string[][] {
   const rows: string[][] = []
@@ -126,7 +126,18 @@ describe('columns', () => {
     // pt-BR headers are words, not API field names or retired terms; older exports' header has every column.
     for (const h of csvHeader('pt-BR'))
       expect(h).not.toMatch(/messageCode|denialCode|X-Request-ID|saque|Status|Recebedor|\bTx\b/)
-    expect(PT_HEADER_V1.length).toBe(CSV_COLUMNS.length)
+    // Issue #14 appended columns; the older headers have the columns before them, in the same order.
+    expect(PT_HEADER_V1.length).toBe(COLUMNS_BEFORE_REFERENCES)
+    expect(CSV_COLUMNS.slice(COLUMNS_BEFORE_REFERENCES).map((c) => c.id)).toEqual([
+      'invoice',
+      'cost_centre',
+      'category',
+      'note',
+      'payee_id',
+      'payee_name',
+      'payee_tax_number',
+      'payee_check',
+    ])
     expect(new Set(csvHeader('en')).size).toBe(CSV_COLUMNS.length)
   })
 })

@@ -12,8 +12,8 @@ import {
   type ExportResult,
   type ExportVerification,
 } from '../../../src/main/records/index'
-import { PT_HEADER_V1 } from '../../../src/main/records/columns'
-import { BOM, csvLine } from '../../../src/main/records/csv'
+import { COLUMNS_BEFORE_REFERENCES, PT_HEADER_V1 } from '../../../src/main/records/columns'
+import { BOM, csvHeader, csvLine, parseCsv } from '../../../src/main/records/csv'
 import { makeRecords, seededLedger, tempDir } from './fixtures'
 import {
   exportTo,
@@ -57,6 +57,22 @@ const checks = (v: ExportVerification): string[] =>
 
 function lines(file: string): string[] {
   return fs.readFileSync(file, 'utf8').split('\r\n')
+}
+
+/**
+ * The data rows of an export's CSV as an export made before issue #14 wrote them: only the first
+ * COLUMNS_BEFORE_REFERENCES cells, copied as they are in the file (already neutralised; quoted again).
+ */
+function rowsBeforeReferences(file: string, delimiter: ';' | ','): string[] {
+  const out: string[] = []
+  parseCsv(fs.readFileSync(file).subarray(3), delimiter, (row) => {
+    const cells = Array.from(
+      { length: COLUMNS_BEFORE_REFERENCES },
+      (_, i) => `"${row.cell(i).replace(/"/g, '""')}"`,
+    )
+    out.push(cells.join(delimiter))
+  })
+  return out.slice(1)
 }
 
 describe('verifyExport on a tampered export', () => {
@@ -303,9 +319,11 @@ describe('verifyExport on a tampered export', () => {
   it('a pt-BR CSV with the headers of older exports (API names) still verifies; any other header does not', async () => {
     const ex = copy()
     const csv = fileIn(ex, 'records.csv')
-    const [, ...rest] = lines(csv)
+    const rest = [...rowsBeforeReferences(csv, ';'), '']
     expect(lines(csv)[0]).toContain('Código da recusa')
     expect(lines(csv)[0]).not.toMatch(/messageCode|X-Request-ID|saque/)
+    // The current header is a different one: the verifier never takes it for an older one.
+    expect(csvHeader('pt-BR').length).toBeGreaterThan(COLUMNS_BEFORE_REFERENCES)
     fs.writeFileSync(csv, BOM + [csvLine(PT_HEADER_V1, ';').slice(0, -2), ...rest].join('\r\n'))
     expect(lines(csv)[0]).toContain('X-Request-ID')
     const m = readManifest(ex)
@@ -322,6 +340,26 @@ describe('verifyExport on a tampered export', () => {
     resign(m, SIGNER)
     writeManifest(ex, m)
     expect(checks(await verifyExport(ex.manifestPath))).toEqual(['records.csv:schema'])
+
+    // The words header of exports made before the references were appended (issue #14) still verifies too.
+    fs.writeFileSync(
+      csv,
+      BOM +
+        [csvLine(csvHeader('pt-BR').slice(0, COLUMNS_BEFORE_REFERENCES), ';').slice(0, -2), ...rest].join(
+          '\r\n',
+        ),
+    )
+    fixHash(ex, m, 'records.csv')
+    resign(m, SIGNER)
+    writeManifest(ex, m)
+    expect((await verifyExport(ex.manifestPath)).problems).toEqual([])
+    // …but not with the new columns' cells missing under the current header: every row is malformed, so the
+    // totals recomputed from the well-formed rows (none) differ too.
+    fs.writeFileSync(csv, BOM + [csvLine(csvHeader('pt-BR'), ';').slice(0, -2), ...rest].join('\r\n'))
+    fixHash(ex, m, 'records.csv')
+    resign(m, SIGNER)
+    writeManifest(ex, m)
+    expect(checks(await verifyExport(ex.manifestPath))).toEqual(['records.csv:schema', 'records.csv:totals'])
   })
 
   it('extra files are listed as unlisted, not as problems', async () => {

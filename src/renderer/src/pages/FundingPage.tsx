@@ -11,6 +11,7 @@ import { ErrorNotice } from '../components/ErrorNotice'
 import { DateTime } from '../components/format'
 import { FundingInstructions } from '../components/funding/FundingInstructions'
 import { RecordLead } from '../components/layout/LeadSentence'
+import { ExpectedPayeeLine } from '../components/payees/PaymentContext'
 import { TechnicalDetails } from '../components/layout/TechnicalDetails'
 import { MarkFundedForm } from '../components/funding/MarkFundedForm'
 import { RemoteOutcome } from '../components/funding/RemoteOutcome'
@@ -137,6 +138,7 @@ export function FundingPage({ localId }: { localId: string }): React.JSX.Element
       {detail && record && (
         <>
           <RecordLead record={record} funding={detail.funding} />
+          <ExpectedPayeeLine record={record} />
           <StatusLine record={record} onRefreshed={() => void load()} />
           {detail.fundingProblem !== null || detail.funding === null ? (
             <FundingProblem problem={detail.fundingProblem ?? 'no_instructions'} />

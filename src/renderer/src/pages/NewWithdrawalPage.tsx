@@ -24,6 +24,8 @@ import { OutcomeUnknown } from '../components/withdrawal-form/OutcomeUnknown'
 import { ReviewStep } from '../components/withdrawal-form/ReviewStep'
 import { useLiquidCheck } from '../components/withdrawal-form/useLiquidCheck'
 import { WithdrawalForm } from '../components/withdrawal-form/WithdrawalForm'
+import { useRepeat } from '../components/payees/repeat-store'
+import { useDefaultRefund } from '../components/payees/useDefaultRefund'
 import { call } from '../ipc'
 import { useApp } from '../stores/app'
 import { useRoute } from '../stores/route'
@@ -58,6 +60,8 @@ export function NewWithdrawalPage(): React.JSX.Element {
   useEffect(() => () => useWithdrawalDraft.getState().keep(getValues()), [getValues])
   const refundAddress = useWatch({ control: form.control, name: 'refundAddress' })
   const liquid = useLiquidCheck(refundAddress, network)
+  // The profile's own refund address fills an empty field once (issue #14); the operator may change it.
+  const defaultRefund = useDefaultRefund(form)
 
   const [state, setState] = useState<Step>({ step: 'form' })
   const [formError, setFormError] = useState<{ error: IpcError; otherCodes: string[] } | null>(null)
@@ -117,6 +121,7 @@ export function NewWithdrawalPage(): React.JSX.Element {
     if (r.ok && r.data.localState === 'created') {
       // Stays "in flight" on purpose: the page is leaving, nothing more may be sent from it.
       form.reset(EMPTY_FORM)
+      useRepeat.getState().set(null)
       go({ page: 'funding', localId: r.data.localId })
       return
     }
@@ -155,6 +160,7 @@ export function NewWithdrawalPage(): React.JSX.Element {
           <WithdrawalForm
             liquid={liquid}
             network={network}
+            defaultRefund={defaultRefund}
             quoting={quoting}
             error={formError?.error ?? null}
             otherCodes={formError?.otherCodes ?? []}
@@ -166,6 +172,7 @@ export function NewWithdrawalPage(): React.JSX.Element {
         <ReviewStep
           key={state.version}
           quote={state.quote}
+          draft={state.draft}
           network={network}
           creating={creating}
           error={reviewError}

@@ -2,7 +2,9 @@
 import { useTranslation } from 'react-i18next'
 import { AllowancesSection } from '../components/settings/AllowancesSection'
 import { BackupsSection } from '../components/settings/BackupsSection'
+import { DefaultRefundSection } from '../components/payees/DefaultRefundSection'
 import { LanguageSection } from '../components/settings/LanguageSection'
+import { NotificationsSection } from '../components/settings/NotificationsSection'
 import { ProfilesSection } from '../components/settings/ProfilesSection'
 import { SessionSection } from '../components/settings/SessionSection'
 import { SigningKeySection } from '../components/settings/SigningKeySection'
@@ -14,7 +16,9 @@ export function SettingsPage(): React.JSX.Element {
       <h2>{t('title')}</h2>
       <SessionSection />
       <ProfilesSection />
+      <DefaultRefundSection />
       <LanguageSection />
+      <NotificationsSection />
       <AllowancesSection />
       <SigningKeySection />
       <BackupsSection />

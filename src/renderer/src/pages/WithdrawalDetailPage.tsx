@@ -8,6 +8,8 @@ import type { IpcError } from '../../../shared/contract'
 import type { WithdrawalRecord } from '../../../shared/withdrawal-record'
 import { FlagAlerts, FundingStatus, UnknownOutcomeNotice } from '../components/detail/RecordAlerts'
 import { PayoutInfo } from '../components/detail/PayoutInfo'
+import { PaymentContext } from '../components/payees/PaymentContext'
+import { ReceiptViewer } from '../components/receipts/ReceiptViewer'
 import { RecordSummary, RecordTechnicalFacts } from '../components/detail/RecordSummary'
 import { RefundInfo } from '../components/detail/RefundInfo'
 import { RequestInfo } from '../components/detail/RequestInfo'
@@ -143,11 +145,13 @@ export function WithdrawalDetailPage({ localId }: { localId: string }): React.JS
       <Section id="detail-summary" title={t('sections.summary')}>
         <RecordSummary record={r} />
       </Section>
+      <PaymentContext record={r} />
       {(leadKind(r) === 'paid' || leadKind(r) === 'processing' || payeeOf(r).name !== null) && (
         <Section id="detail-payout" title={t('sections.payout')}>
           <PayoutInfo record={r} network={network} />
         </Section>
       )}
+      <ReceiptViewer localId={r.localId} />
       {r.refund && (
         <Section id="detail-refund" title={t('sections.refund')}>
           <RefundInfo refund={r.refund} network={network} />

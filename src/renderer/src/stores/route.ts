@@ -5,7 +5,9 @@ export type Route =
   | { page: 'newWithdrawal' }
   | { page: 'funding'; localId: string }
   | { page: 'withdrawals' }
+  | { page: 'runs' }
   | { page: 'detail'; localId: string }
+  | { page: 'payees' }
   | { page: 'records' }
   | { page: 'review' }
   | { page: 'settings' }
@@ -19,6 +21,8 @@ export const NAV_PAGES = [
   'today',
   'newWithdrawal',
   'withdrawals',
+  'payees',
+  'runs',
   'buyDepix',
   'deposits',
   'records',

@@ -85,7 +85,8 @@ export function PayoutInfo({
             <dt>{t('payout.receipt')}</dt>
             <dd>
               <span className="mono receipt-url">{receiptUrl}</span>{' '}
-              {!readOnly && (
+              {/* Only https opens in the browser; the sandbox's loopback receipt is shown locally (ReceiptViewer). */}
+              {!readOnly && receiptUrl.startsWith('https://') && (
                 <ExternalButton url={receiptUrl} localId={record.localId} label={t('payout.openReceipt')} />
               )}
             </dd>

@@ -11,6 +11,7 @@ const LOUD_FLAGS: readonly string[] = [
   RECORD_FLAGS.depositAddressInvalid,
   RECORD_FLAGS.depositAddressChanged,
   RECORD_FLAGS.pixKeyMismatch,
+  RECORD_FLAGS.payeeMismatch,
 ]
 const KNOWN_FLAGS: readonly string[] = [
   ...Object.values(RECORD_FLAGS),

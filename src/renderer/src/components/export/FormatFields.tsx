@@ -32,6 +32,10 @@ export function FormatFields(): React.JSX.Element {
         ))}
         <FieldMessage id={`${id}-formats`} error={formatsError} />
       </fieldset>
+      <label className="option-line">
+        <input type="checkbox" data-testid="export-include-receipts" {...register('includeReceipts')} />{' '}
+        {t('receipts:exportOption')}
+      </label>
       <fieldset className="field" disabled={!formats?.includes('csv')}>
         <legend>{t('format.delimiter')}</legend>
         <label className="option-line">

@@ -40,6 +40,8 @@ export const exportFormSchema = z
       .min(1, { message: 'formats_required' }),
     csvDelimiter: z.enum([';', ',']),
     locale: z.enum(['pt-BR', 'en']),
+    /** Issue #14: copy the stored receipts into the export. */
+    includeReceipts: z.boolean().optional(),
   })
   .superRefine((v, ctx) => {
     // YYYY-MM-DD compares correctly as text.
@@ -80,6 +82,7 @@ export function buildExportRequest(v: ExportFormValues): ExportRequest {
     ...(filter ? { filter } : {}),
     ...(v.formats.includes('csv') ? { csvDelimiter: v.csvDelimiter } : {}),
     locale: v.locale,
+    ...(v.includeReceipts === true ? { includeReceipts: true } : {}),
   }
 }
 

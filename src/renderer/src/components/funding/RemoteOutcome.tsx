@@ -29,6 +29,8 @@ function ReceiptLink({ url, localId }: { url: string; localId: string }): React.
     const r = await call('shell:openExternal', { url, localId })
     setRefused(!r.ok || !r.data.opened)
   }
+  // Only https opens in the browser; the sandbox's loopback receipt is kept and shown on the detail page.
+  if (!url.startsWith('https://')) return <span className="mono">{url}</span>
   return (
     <>
       <button type="button" className="btn btn-small" onClick={() => void open()}>

@@ -2,7 +2,7 @@
  * The Liquid address the token returns to if the withdrawal cannot be completed. Required by this app although
  * optional in the API: without it a failed payout waits for a chat with the operator, and it cannot be added later.
  */
-import { useFormContext } from 'react-hook-form'
+import { useFormContext, useWatch } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import type { LiquidCheck } from '../../../../shared/contract'
 import { ErrorNotice } from '../ErrorNotice'
@@ -28,13 +28,17 @@ export function useLiquidRefusal(): (
 export function RefundAddressField({
   check,
   network,
+  defaultRefund,
 }: {
   check: LiquidCheckState
   network: string | undefined
+  /** The profile's default refund address (issue #14): when the field holds it, a note says so. */
+  defaultRefund?: string | undefined
 }): React.JSX.Element {
   const { t } = useTranslation('withdrawal')
   const refusal = useLiquidRefusal()
-  const { register, formState } = useFormContext<WithdrawalFormValues>()
+  const { register, formState, control } = useFormContext<WithdrawalFormValues>()
+  const value = useWatch({ control, name: 'refundAddress' })
   const error = formState.errors.refundAddress?.message
   const refused = check.state === 'done' && !check.check.ok ? check.check : null
   const invalid = !!error || refused !== null
@@ -59,6 +63,11 @@ export function RefundAddressField({
       <p id="refund-hint" className="field-hint">
         {t('refund.hint')}
       </p>
+      {defaultRefund && value.trim() === defaultRefund && (
+        <p className="field-hint" data-testid="refund-default">
+          {t('payees:defaultRefund.prefilled')}
+        </p>
+      )}
       <div id="refund-live" aria-live="polite">
         {check.state === 'checking' && <p className="field-hint">{t('refund.checking')}</p>}
         {check.state === 'done' && check.check.ok && (

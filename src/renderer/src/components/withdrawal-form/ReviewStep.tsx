@@ -19,9 +19,13 @@ import { useLiquidRefusal } from './RefundAddressField'
 import { ReviewLead } from '../layout/ReviewLead'
 import { TechnicalDetails } from '../layout/TechnicalDetails'
 import { useApp } from '../../stores/app'
+import type { WithdrawalDraft } from '../../../../shared/withdrawal'
+import { ReviewPayeeFacts } from '../payees/ReviewPayeeFacts'
 
 interface Props {
   quote: WithdrawalQuote
+  /** The draft reviewed: its references are shown (they are not part of the request body). */
+  draft?: WithdrawalDraft
   network: string | undefined
   creating: boolean
   error: IpcError | null
@@ -33,7 +37,15 @@ function text(v: unknown): string | null {
   return typeof v === 'string' && v !== '' ? v : null
 }
 
-export function ReviewStep({ quote, network, creating, error, onBack, onConfirm }: Props): React.JSX.Element {
+export function ReviewStep({
+  quote,
+  draft,
+  network,
+  creating,
+  error,
+  onBack,
+  onConfirm,
+}: Props): React.JSX.Element {
   const { t } = useTranslation('withdrawal')
   const lang = currentLanguage()
   const refusal = useLiquidRefusal()
@@ -59,6 +71,7 @@ export function ReviewStep({ quote, network, creating, error, onBack, onConfirm 
       <ReviewLead quote={quote} />
       <p>{t('review.intro')}</p>
       <dl data-testid="review-summary">
+        <ReviewPayeeFacts payee={quote.payee ?? null} references={draft?.references} />
         <dt>{t('review.pixKey')}</dt>
         <dd className="mono">{text(req['pixKey'])}</dd>
         {taxNumber && (

@@ -9,6 +9,9 @@ import { useTranslation } from 'react-i18next'
 import type { IpcError } from '../../../../shared/contract'
 import { currentLanguage } from '../../i18n'
 import { ErrorNotice } from '../ErrorNotice'
+import { PayeePicker } from '../payees/PayeePicker'
+import { ReferencesFields } from '../payees/ReferencesFields'
+import { RepeatNotice } from '../payees/RepeatNotice'
 import { AmountField } from './AmountField'
 import { BeneficiaryFields } from './BeneficiaryFields'
 import { describeCode, type WithdrawalFormValues } from './form-model'
@@ -19,6 +22,8 @@ import type { LiquidCheckState } from './useLiquidCheck'
 interface Props {
   liquid: LiquidCheckState
   network: string | undefined
+  /** The profile's default refund address, when the field holds it (a note says it was prefilled). */
+  defaultRefund?: string | undefined
   quoting: boolean
   error: IpcError | null
   /** Refusals main attached to no field the form shows, as codes. */
@@ -29,6 +34,7 @@ interface Props {
 export function WithdrawalForm({
   liquid,
   network,
+  defaultRefund,
   quoting,
   error,
   otherCodes,
@@ -66,10 +72,13 @@ export function WithdrawalForm({
           )}
         </div>
       )}
+      <RepeatNotice />
+      <PayeePicker />
       <PixKeyField />
       <BeneficiaryFields />
       <AmountField />
-      <RefundAddressField check={liquid} network={network} />
+      <RefundAddressField check={liquid} network={network} defaultRefund={defaultRefund} />
+      <ReferencesFields />
       <div className="actions">
         <button type="submit" className="btn btn-primary" disabled={quoting} aria-busy={quoting || undefined}>
           {quoting ? t('form.quoting') : t('form.review')}

@@ -31,7 +31,17 @@ export interface WithdrawalFormValues {
   /** Null until something is typed. Always whole cents: the input is a cents mask. */
   amountCents: number | null
   refundAddress: string
+  /** The payee-book entry chosen (issue #14); '' or absent: none. */
+  payeeId?: string
+  /** References (what the payment is for); blank means none. */
+  invoice?: string
+  costCentre?: string
+  category?: string
+  note?: string
 }
+
+/** The reference fields of the form, by the draft's `references` member they fill. */
+export const REFERENCE_FORM_FIELDS = ['invoice', 'costCentre', 'category', 'note'] as const
 
 export type FormField = keyof WithdrawalFormValues
 
@@ -43,6 +53,8 @@ export const FORM_FIELDS: readonly FormField[] = [
   'amountKind',
   'amountCents',
   'refundAddress',
+  'payeeId',
+  ...REFERENCE_FORM_FIELDS,
 ]
 
 export const EMPTY_FORM: WithdrawalFormValues = {
@@ -53,6 +65,11 @@ export const EMPTY_FORM: WithdrawalFormValues = {
   amountKind: 'payout',
   amountCents: null,
   refundAddress: '',
+  payeeId: '',
+  invoice: '',
+  costCentre: '',
+  category: '',
+  note: '',
 }
 
 /** Where form-level problems (unknown field, a refusal that names no field we show) are kept. */
@@ -64,6 +81,13 @@ export const ROOT_FIELD = 'root.server'
  */
 export function toDraft(v: WithdrawalFormValues): WithdrawalDraft {
   const amount = { kind: v.amountKind, ...(v.amountCents === null ? {} : { cents: v.amountCents }) }
+  // Blank references are left out; the rest go as typed (the schema trims and checks them).
+  const references = Object.fromEntries(
+    REFERENCE_FORM_FIELDS.flatMap((f) => {
+      const text = v[f] ?? ''
+      return text.trim() === '' ? [] : [[f, text]]
+    }),
+  )
   return {
     pixKey: v.pixKey,
     ...(v.pixKeyType === '' ? {} : { pixKeyType: v.pixKeyType }),
@@ -71,6 +95,8 @@ export function toDraft(v: WithdrawalFormValues): WithdrawalDraft {
     ...(v.euid.trim() === '' ? {} : { euid: v.euid }),
     amount: amount as WithdrawalAmount,
     refundAddress: v.refundAddress,
+    ...(Object.keys(references).length > 0 ? { references } : {}),
+    ...(v.payeeId ? { payeeId: v.payeeId } : {}),
   }
 }
 
@@ -82,6 +108,10 @@ export function draftPathToField(path: string): FormField | typeof ROOT_FIELD {
   const p = path.startsWith('draft.') ? path.slice('draft.'.length) : path
   if (p === 'amount' || p === 'amount.cents') return 'amountCents'
   if (p === 'amount.kind') return 'amountKind'
+  if (p.startsWith('references.')) {
+    const f = p.slice('references.'.length)
+    return (REFERENCE_FORM_FIELDS as readonly string[]).includes(f) ? (f as FormField) : ROOT_FIELD
+  }
   return (FORM_FIELDS as readonly string[]).includes(p) ? (p as FormField) : ROOT_FIELD
 }
 

@@ -98,6 +98,8 @@ export const detail = {
         'O serviço informou um endereço de depósito diferente do que tínhamos. Não envie nada antes de confirmar com o suporte.',
       pix_key_mismatch:
         'O serviço informou uma chave Pix diferente da que foi enviada. Confira com o suporte.',
+      payee_mismatch:
+        'O serviço informou um titular da chave Pix diferente do favorecido do cadastro. Veja a conferência abaixo.',
       remote_status_conflict:
         'O serviço informou duas situações finais diferentes para este pagamento. Confira com o suporte qual vale.',
       remote_not_found: 'A última consulta respondeu que o pagamento não existe no serviço.',
@@ -254,6 +256,7 @@ export const detail = {
       deposit_address_changed:
         'The service reported a different deposit address than the one we had. Send nothing before confirming with support.',
       pix_key_mismatch: 'The service reported a different Pix key than the one sent. Check with support.',
+      payee_mismatch: 'The service reported a Pix key owner other than the payee from the book. See below.',
       remote_status_conflict:
         'The service reported two different final statuses for this withdrawal. Check with support which one holds.',
       remote_not_found: 'The last check answered that the withdrawal does not exist at the service.',

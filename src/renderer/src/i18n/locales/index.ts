@@ -9,8 +9,11 @@ import { errors } from './errors'
 import { funding } from './funding'
 import { layout } from './layout'
 import { list } from './list'
+import { payees } from './payees'
+import { receipts } from './receipts'
 import { records } from './records'
 import { review } from './review'
+import { runs } from './runs'
 import { sandbox } from './sandbox'
 import { settings } from './settings'
 import { status } from './status'
@@ -29,6 +32,9 @@ export const namespaces = {
   settings,
   records,
   layout,
+  payees,
+  receipts,
+  runs,
   deposits,
 } as const
 export type Namespace = keyof typeof namespaces

@@ -1,0 +1,126 @@
+/**
+ * The channels of issue #14 part A (shared/channels-payees.ts): the payee book, its CSV in and out, and the
+ * active profile's default refund address. Spread into `buildRouter` with one line.
+ */
+import { constants } from 'node:fs'
+import { open } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Handlers } from '../ipc/router'
+import { checkLiquidAddress } from '../liquid'
+import { importPayeesCsv, PayeeImportError, payeesCsv } from '../payees'
+import type { AppState } from './context'
+import { AppError } from './errors'
+
+type PayeeChannel =
+  | 'payees:list'
+  | 'payees:get'
+  | 'payees:create'
+  | 'payees:update'
+  | 'payees:remove'
+  | 'payees:export'
+  | 'payees:import'
+  | 'profiles:setDefaultRefundAddress'
+
+/** `favorecidos-20261125T061500Z.csv`: sortable, and never the name of a file already there ('wx'). */
+function exportName(now: Date): string {
+  return `favorecidos-${now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z')}.csv`
+}
+
+export function payeesHandlers(state: AppState): Pick<Handlers, PayeeChannel> {
+  const { payees, profiles, ledger, o } = state
+  const operator = o.operator
+  return {
+    'payees:list': ({ text, limit, offset }) =>
+      payees.search(text ?? '', { ...(limit ? { limit } : {}), ...(offset ? { offset } : {}) }),
+    'payees:get': ({ id }) => {
+      const p = payees.byId(id)
+      if (!p) throw new AppError('payee_not_found', 'No such payee.')
+      return p
+    },
+    'payees:create': (input) => payees.create(input, operator),
+    'payees:update': ({ id, payee }) => payees.update(id, payee, operator),
+    'payees:remove': ({ id }) => {
+      payees.remove(id, operator)
+      return null
+    },
+
+    'payees:export': async ({ folder, locale, delimiter }) => {
+      const settings = profiles.settings()
+      const dir = state.folders.take(folder, 'export', state.runtime().profile.id)
+      const all = payees.all()
+      const lang = locale ?? settings.csvLocale
+      const text = payeesCsv(all, lang, delimiter ?? (lang === 'en' ? ',' : settings.csvDelimiter))
+      const fileName = exportName(new Date())
+      // Created exclusively and fsynced: an export never overwrites a file and is complete once we answer.
+      const fh = await open(
+        join(dir, fileName),
+        constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL,
+        0o644,
+      )
+      try {
+        await fh.writeFile(text, 'utf8')
+        await fh.sync()
+      } finally {
+        await fh.close()
+      }
+      return { fileName, folder: dir, count: all.length }
+    },
+
+    'payees:import': async () => {
+      const choose = o.ports.chooseFile
+      if (!choose) throw new AppError('not_supported', 'This build has no file dialog.')
+      const path = await choose('payees_import')
+      if (path === null) return null
+      try {
+        return await importPayeesCsv(payees, path, operator)
+      } catch (e) {
+        if (!(e instanceof PayeeImportError)) throw e
+        // The whole file was refused: the code says why in the screen's words; the detail is for support.
+        throw new AppError(e.code, e.message, {
+          reason: e.detail,
+          ...(e.missing.length > 0
+            ? { fields: Object.fromEntries(e.missing.map((c) => [c, 'import_missing_column'])) }
+            : {}),
+        })
+      }
+    },
+
+    'profiles:setDefaultRefundAddress': ({ address }) => {
+      const profile = state.runtime().profile
+      let value: string | null = null
+      if (address !== null && address.trim() !== '') {
+        // Checked once here, for this profile's network; the form then only prefills what passed.
+        const check = checkLiquidAddress(address.trim(), profile.network)
+        if (!check.ok) {
+          throw new AppError('refund_address_invalid', `Refund address refused: ${check.message}`, {
+            reason: check.reason,
+            fields: { address: check.reason },
+          })
+        }
+        value = check.address
+      }
+      const { profile: saved, previous } = profiles.setDefaultRefundAddress(profile.id, value)
+      if (previous !== value) {
+        try {
+          ledger.appendAudit({
+            operator,
+            action: 'profile.default_refund_address_changed',
+            subject: `profile:${profile.id}`,
+            details: { profile: profile.id, from: previous, to: value },
+          })
+        } catch (e) {
+          // No unaudited change: put the previous address back.
+          profiles.setDefaultRefundAddress(profile.id, previous)
+          throw e
+        }
+      }
+      // The runtime's copy of the profile is what main reads (top-ups, the form's prefill): keep it current.
+      if (value === null) delete profile.defaultRefundAddress
+      else profile.defaultRefundAddress = value
+      return saved
+    },
+  }
+}

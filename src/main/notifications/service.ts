@@ -1,0 +1,80 @@
+/**
+ * Desktop notifications: fed every record change (the tracker's onChange) plus a periodic pass over open records
+ * for deadlines. Off when the Settings switch is off. A key is claimed in the ledger before the notification is
+ * shown, so at most one notification per event, even after a restart or a crash right after showing it (missing
+ * one is better than repeating one; the record itself always shows the state).
+ */
+import type { MoneyLocale } from '../../shared/money'
+import type { WithdrawalRecord } from '../../shared/withdrawal-record'
+import type { Ledger } from '../ledger'
+import { eventsFor } from './events'
+import type { NotifierPort } from './port'
+import { notificationText } from './texts'
+
+const DEADLINE_PASS_MS = 30_000
+
+export interface NotificationServiceOptions {
+  ledger: Ledger
+  port: NotifierPort
+  enabled: () => boolean
+  locale: () => MoneyLocale
+  /** Clicking opens the record: an event to the renderer. */
+  open: (localId: string) => void
+  now?: () => number
+  log?: (line: string) => void
+}
+
+export interface NotificationService {
+  onRecord(r: WithdrawalRecord): void
+  /** Deadline pass over the open records; returns how many notifications were shown. */
+  checkDeadlines(): number
+  start(): void
+  stop(): void
+}
+
+export function createNotificationService(o: NotificationServiceOptions): NotificationService {
+  const now = o.now ?? Date.now
+  let timer: NodeJS.Timeout | null = null
+
+  const consider = (r: WithdrawalRecord): number => {
+    if (!o.enabled() || !o.port.supported()) return 0
+    let shown = 0
+    for (const e of eventsFor(r, now())) {
+      try {
+        if (!o.ledger.receipts.claimNotification(e.key, new Date(now()).toISOString())) continue
+        o.port.show(notificationText(e.kind, r, o.locale()), () => o.open(r.localId))
+        shown++
+      } catch (err) {
+        // A notification is a courtesy: it never breaks the tracker that reported the change.
+        o.log?.(
+          `notification ${e.kind} for ${r.localId} failed (${err instanceof Error ? err.name : 'error'})`,
+        )
+      }
+    }
+    return shown
+  }
+
+  const service: NotificationService = {
+    onRecord: (r) => void consider(r),
+    checkDeadlines: () => {
+      if (!o.enabled()) return 0
+      let shown = 0
+      try {
+        for (const r of o.ledger.listOpen()) shown += consider(r)
+      } catch {
+        o.log?.('notification deadline pass failed')
+      }
+      return shown
+    },
+    start: () => {
+      if (timer) return
+      timer = setInterval(() => service.checkDeadlines(), DEADLINE_PASS_MS)
+      timer.unref()
+    },
+    stop: () => {
+      if (timer) clearInterval(timer)
+      timer = null
+    },
+  }
+  return service
+}

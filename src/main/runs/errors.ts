@@ -1,0 +1,29 @@
+/** Refusals of the run service: nothing was created or changed when one is thrown. */
+export const RUN_ERROR_CODES = [
+  'not_found',
+  'other_profile',
+  'no_rows',
+  'illegal_state',
+  /** Rows with a possible duplicate have no keep/drop decision yet. */
+  'duplicates_undecided',
+  /** The total typed by the operator is not the run's total DePix to send. */
+  'total_mismatch',
+  /** The rows differ from what the approval named: approve again. */
+  'approval_stale',
+  /** The previous wave was not marked funded yet. */
+  'wave_not_funded',
+  'busy',
+  'wave_invalid',
+] as const
+export type RunErrorCode = (typeof RUN_ERROR_CODES)[number]
+
+export class RunError extends Error {
+  constructor(
+    readonly code: RunErrorCode,
+    message: string,
+    readonly userMessage?: { 'pt-BR': string; en: string },
+  ) {
+    super(message)
+    this.name = 'RunError'
+  }
+}

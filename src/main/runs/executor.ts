@@ -1,0 +1,165 @@
+/**
+ * Creating one wave. Each row goes through the single payment's own path — `quote` (a one-use intent for exactly
+ * this body, the duplicate guard) then `create` (journal `submitting`, POST once, store the outcome) — called,
+ * not copied. Before `create`, the row is committed as `in_flight` with the local id its record will get, so a
+ * crash at any point leaves either no record (nothing journaled, nothing sent: the row waits again) or a record
+ * whose state says what happened (recovery turns a leftover `submitting` into `outcome_unknown`).
+ *
+ * Pace: a create is only attempted when the client's POST /withdraw bucket has a token (create refuses rather
+ * than queue), so the run never earns a 429 and never leaves a journaled POST waiting in a queue.
+ */
+import { randomUUID } from 'node:crypto'
+import type { RunRowRecord } from '../../shared/run'
+import type { DepixClient } from '../api'
+import type { Ledger } from '../ledger'
+import { WithdrawalError, type WithdrawalService } from '../withdrawals'
+
+export interface ExecutorDeps {
+  ledger: Ledger
+  client: DepixClient
+  withdrawals: WithdrawalService
+  operator: string
+  sleep: (ms: number) => Promise<void>
+  /** Asked between rows: stop creating (pause or cancel). */
+  stopRequested: () => boolean
+  changed: () => void
+  onError: (e: unknown) => void
+}
+
+export type WaveEnd = 'created' | 'stopped'
+
+/** Longest single wait for a token; the loop re-reads the allowance after it. */
+const MAX_WAIT_MS = 10_000
+
+async function waitForToken(d: ExecutorDeps): Promise<boolean> {
+  for (;;) {
+    if (d.stopRequested()) return false
+    const a = d.client.allowance().withdraw
+    if (a.available + 1e-9 >= 1 && a.queued === 0) return true
+    await d.sleep(Math.min(MAX_WAIT_MS, Math.max(1, a.nextTokenInMs)))
+  }
+}
+
+/**
+ * Similar records the approval covered: the ledger duplicates shown for this row at import (the operator chose
+ * "keep"), and the records of this run's own rows (the file's duplicates, decided at approval).
+ */
+function coveredSimilar(d: ExecutorDeps, row: RunRowRecord): Set<string> {
+  const covered = new Set<string>(row.decision === 'keep' ? (row.duplicate?.ledger ?? []) : [])
+  for (const r of d.ledger.runs.rows(row.runId))
+    if (r.localId !== null && r.idx !== row.idx) covered.add(r.localId)
+  return covered
+}
+
+async function createRow(d: ExecutorDeps, row: RunRowRecord): Promise<void> {
+  const { runs } = d.ledger
+  for (;;) {
+    if (!(await waitForToken(d))) return
+    const quote = await d.withdrawals.quote(row.draft)
+    const covered = coveredSimilar(d, row)
+    const unseen = quote.duplicates.filter((w) => !covered.has(w.localId))
+    if (unseen.length > 0) {
+      runs.changeRow(
+        row.runId,
+        row.idx,
+        ['queued'],
+        { state: 'held', heldReason: 'duplicate_since_approval' },
+        d.operator,
+        'run.row_held',
+        {
+          similar: unseen.map((w) => w.localId),
+        },
+      )
+      return
+    }
+    const localId = randomUUID()
+    // Committed before create is called: from here a crash leaves a row that names its record (or its absence).
+    runs.changeRow(
+      row.runId,
+      row.idx,
+      ['queued'],
+      { state: 'in_flight', localId },
+      d.operator,
+      'run.row_in_flight',
+    )
+    d.changed()
+    try {
+      const record = await d.withdrawals.create(row.draft, {
+        intentId: quote.intent.id,
+        confirmedDuplicates: quote.duplicates.map((w) => w.localId),
+        localId,
+      })
+      runs.changeRow(
+        row.runId,
+        row.idx,
+        ['in_flight'],
+        { state: 'submitted' },
+        d.operator,
+        'run.row_submitted',
+        {
+          localState: record.localState,
+        },
+      )
+      d.changed()
+      return
+    } catch (e) {
+      if (d.ledger.get(localId) !== undefined) {
+        // Journaled: whatever happened after is in the record (e.g. ledger_write_failed kept it outcome_unknown).
+        d.onError(e)
+        runs.changeRow(
+          row.runId,
+          row.idx,
+          ['in_flight'],
+          { state: 'submitted' },
+          d.operator,
+          'run.row_submitted',
+          {
+            error: e instanceof WithdrawalError ? e.code : 'unexpected',
+          },
+        )
+        d.changed()
+        return
+      }
+      // Refused before anything was journaled, so nothing was sent. A missing token is only a wait; anything
+      // else holds the row for the operator.
+      const code = e instanceof WithdrawalError ? e.code : 'unexpected'
+      if (code === 'rate_limited') {
+        runs.changeRow(
+          row.runId,
+          row.idx,
+          ['in_flight'],
+          { state: 'queued', localId: null },
+          d.operator,
+          'run.row_requeued',
+          {
+            reason: code,
+          },
+        )
+        continue
+      }
+      d.onError(e)
+      runs.changeRow(
+        row.runId,
+        row.idx,
+        ['in_flight'],
+        { state: 'held', localId: null, heldReason: code },
+        d.operator,
+        'run.row_held',
+      )
+      d.changed()
+      return
+    }
+  }
+}
+
+/** Creates the queued rows of the run's current wave, in order, until done or asked to stop. */
+export async function createWave(d: ExecutorDeps, runId: string, wave: number): Promise<WaveEnd> {
+  const queued = d.ledger.runs.rows(runId).filter((r) => r.wave === wave && r.state === 'queued')
+  for (const row of queued) {
+    if (d.stopRequested()) return 'stopped'
+    await createRow(d, row)
+  }
+  return d.stopRequested() && d.ledger.runs.rows(runId).some((r) => r.wave === wave && r.state === 'queued')
+    ? 'stopped'
+    : 'created'
+}

@@ -1,0 +1,71 @@
+/**
+ * The wave rule. A wave's withdrawals must all be funded before the FIRST one expires, and the operator funds the
+ * wave after it is fully created. The first create starts the clock; the bucket's free tokens go at once, then one
+ * create per 60/limit seconds. So a wave of n rows needs
+ *
+ *   creation span = max(0, n − free) × (60 000 / limit) ms,  and  span + funding margin ≤ lifetime
+ *
+ * where `lifetime` is how long the service gives a withdrawal (`expiration` − creation time, read from the last
+ * wave's answers; before any answer, an assumed lifetime that the first wave then corrects).
+ */
+
+export interface WavePlanInput {
+  /** Rows still waiting. */
+  remaining: number
+  /** POST /withdraw allowance per minute in force. */
+  limitPerMinute: number
+  /** Tokens free in the bucket now. */
+  freeTokens: number
+  /** How long a withdrawal stays payable, ms (observed; or the assumption below). */
+  lifetimeMs: number
+  /** Time the operator needs to send the deposit after the wave is created, ms. */
+  fundingMarginMs: number
+}
+
+export interface WavePlan {
+  size: number
+  /** Time to create the wave, ms. */
+  creationMs: number
+  /** The wave's first deadline after its first create, ms (the lifetime). */
+  firstDeadlineMs: number
+  /** True when `lifetimeMs` is an assumption (no withdrawal seen yet). */
+  assumed: boolean
+}
+
+/** Before any withdrawal has answered: the sandbox's default and a conservative reading of the service. */
+export const ASSUMED_LIFETIME_MS = 30 * 60_000
+export const DEFAULT_FUNDING_MARGIN_MS = 10 * 60_000
+
+export function creationSpanMs(n: number, limitPerMinute: number, freeTokens: number): number {
+  const free = Math.max(0, Math.floor(freeTokens))
+  return Math.max(0, n - free) * Math.ceil(60_000 / limitPerMinute)
+}
+
+export function planWave(i: WavePlanInput, assumed = false): WavePlan {
+  if (!(i.limitPerMinute > 0)) throw new RangeError('limitPerMinute must be > 0')
+  const interval = Math.ceil(60_000 / i.limitPerMinute)
+  const free = Math.max(0, Math.min(Math.floor(i.freeTokens), Math.ceil(i.limitPerMinute)))
+  const budget = i.lifetimeMs - i.fundingMarginMs
+  // With no time left to fund, one row at a time: its own deadline is all there is.
+  const bySpan = budget <= 0 ? 1 : free + Math.floor(budget / interval)
+  const size = Math.max(0, Math.min(i.remaining, Math.max(1, bySpan)))
+  return {
+    size,
+    creationMs: creationSpanMs(size, i.limitPerMinute, free),
+    firstDeadlineMs: i.lifetimeMs,
+    assumed,
+  }
+}
+
+/** The lifetime the service gave the withdrawals of a wave: the shortest `expiration − createdAt` seen. */
+export function observedLifetimeMs(
+  records: ReadonlyArray<{ createdAt: string; expiration: string | null }>,
+): number | null {
+  let best: number | null = null
+  for (const r of records) {
+    if (r.expiration === null) continue
+    const ms = Date.parse(r.expiration) - Date.parse(r.createdAt)
+    if (Number.isFinite(ms) && ms > 0 && (best === null || ms < best)) best = ms
+  }
+  return best
+}

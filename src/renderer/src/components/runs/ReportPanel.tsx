@@ -1,0 +1,52 @@
+/**
+ * The run's report: totals by outcome on screen (the rows table has each row), and a signed export of exactly the
+ * run's withdrawals through the same exporter, manifest and verifier as any export (filter `runId`).
+ */
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import type { RunDetailView } from '../../../../shared/channels-runs'
+import type { IpcError } from '../../../../shared/contract'
+import { call } from '../../ipc'
+import { RunErrorNotice } from './run-error'
+
+export function ReportPanel({ detail }: { detail: RunDetailView }): React.JSX.Element | null {
+  const { t } = useTranslation('runs')
+  const [error, setError] = useState<IpcError | null>(null)
+  const [done, setDone] = useState<{ files: number; rows: number } | null>(null)
+  const counts = Object.entries(detail.progress.counts).filter(([, n]) => n > 0)
+  if (detail.run.wave === 0) return null
+
+  const exportRun = async (): Promise<void> => {
+    setError(null)
+    const folder = await call('dialog:chooseFolder', { purpose: 'export' })
+    if (!folder.ok) return setError(folder.error)
+    if (folder.data === null) return
+    const r = await call('records:export', {
+      folder: folder.data.token,
+      formats: ['csv', 'json', 'html'],
+      filter: { runId: detail.run.runId },
+    })
+    if (r.ok) setDone({ files: r.data.files.length, rows: r.data.rowCount })
+    else setError(r.error)
+  }
+
+  return (
+    <section className="card" aria-labelledby="run-report-heading" data-testid="run-report">
+      <h3 id="run-report-heading">{t('report.heading')}</h3>
+      <ul>
+        {counts.map(([k, n]) => (
+          <li key={k} data-outcome={k}>
+            {t(`outcome.${k}`)}: <span className="num">{n}</span>
+          </li>
+        ))}
+      </ul>
+      <p>
+        <button type="button" className="secondary" onClick={() => void exportRun()}>
+          {t('report.export')}
+        </button>{' '}
+        {done && <span role="status">{t('report.exported', { rows: done.rows })}</span>}
+      </p>
+      {error && <RunErrorNotice error={error} />}
+    </section>
+  )
+}

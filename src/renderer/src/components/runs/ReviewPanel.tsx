@@ -1,0 +1,152 @@
+/** Review and approval: totals, fees, groups, duplicate decisions, and approval by typing the total DePix. */
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import type { RunDetailView } from '../../../../shared/channels-runs'
+import type { IpcError } from '../../../../shared/contract'
+import { formatBRL, parseBRLToCents } from '../../../../shared/money'
+import { currentLanguage } from '../../i18n'
+import { call } from '../../ipc'
+import { Brl, DateTime, DePix } from '../format'
+import { RunErrorNotice } from './run-error'
+
+type Group = RunDetailView['summary']['byCategory'][number]
+
+function GroupTable({ caption, groups }: { caption: string; groups: Group[] }): React.JSX.Element {
+  const { t } = useTranslation('runs')
+  return (
+    <table className="table">
+      <caption>{caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">{caption}</th>
+          <th scope="col">{t('review.count')}</th>
+          <th scope="col">{t('review.payout')}</th>
+          <th scope="col">{t('review.deposit')}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {groups.map((g) => (
+          <tr key={g.key}>
+            <td>{g.key || t('review.none')}</td>
+            <td className="num">{g.count}</td>
+            <td>
+              <Brl cents={g.payoutCents} />
+            </td>
+            <td>
+              <DePix cents={g.depositCents} />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  )
+}
+
+export function ReviewPanel({
+  detail,
+  onChange,
+}: {
+  detail: RunDetailView
+  onChange: (d: RunDetailView) => void
+}): React.JSX.Element {
+  const { t } = useTranslation('runs')
+  const lang = currentLanguage()
+  const { run, summary } = detail
+  const [typed, setTyped] = useState('')
+  const [error, setError] = useState<IpcError | null>(null)
+  const dups = detail.rows.filter((r) => r.duplicate !== null)
+
+  const decide = async (idx: number, decision: 'keep' | 'drop'): Promise<void> => {
+    const r = await call('runs:decide', { runId: run.runId, idx, decision })
+    if (r.ok) onChange(r.data)
+    else setError(r.error)
+  }
+  const approve = async (e: React.FormEvent): Promise<void> => {
+    e.preventDefault()
+    setError(null)
+    const cents = parseBRLToCents(typed, lang)
+    if (cents === null) {
+      setError({ code: 'total_mismatch', message: 'mismatch' })
+      return
+    }
+    const r = await call('runs:approve', { runId: run.runId, confirmDepositCents: cents })
+    if (r.ok) onChange(r.data)
+    else setError(r.error)
+  }
+
+  return (
+    <section className="card" aria-labelledby="run-review-heading">
+      <h3 id="run-review-heading">{t('review.heading')}</h3>
+      <dl className="facts" data-testid="run-totals">
+        <dt>{t('review.count')}</dt>
+        <dd className="num" data-testid="run-count">
+          {summary.count}
+        </dd>
+        <dt>{t('review.payout')}</dt>
+        <dd>
+          <Brl cents={summary.payoutCents} />
+        </dd>
+        <dt>{t('review.deposit')}</dt>
+        <dd data-testid="run-deposit-total">
+          <DePix cents={summary.depositCents} />
+        </dd>
+        <dt>{t('review.fees')}</dt>
+        <dd>
+          <Brl cents={summary.feeCents} />
+        </dd>
+      </dl>
+      {summary.dropped > 0 && <p>{t('review.dropped', { count: summary.dropped })}</p>}
+      <GroupTable caption={t('review.byCategory')} groups={summary.byCategory} />
+      <GroupTable caption={t('review.byCostCentre')} groups={summary.byCostCentre} />
+      {dups.length > 0 && (
+        <div data-testid="run-duplicates">
+          <h4>{t('duplicates.heading', { count: summary.undecided })}</h4>
+          <ul>
+            {dups.map((r) => (
+              <li key={r.idx} data-line={r.line}>
+                <strong>
+                  {r.line}: {r.draft.pixKey} · {formatBRL(r.draft.amount.cents, lang)}
+                </strong>{' '}
+                {r.duplicate!.lines.length > 0 &&
+                  t('duplicates.inFile', { lines: r.duplicate!.lines.join(', ') })}{' '}
+                {r.duplicate!.ledger.length > 0 &&
+                  t('duplicates.inLedger', { count: r.duplicate!.ledger.length })}{' '}
+                {r.decision ? (
+                  <em>{r.decision === 'keep' ? t('duplicates.kept') : t('duplicates.dropped')}</em>
+                ) : null}{' '}
+                {(run.state === 'draft' || run.state === 'approved') && (
+                  <>
+                    <button type="button" className="secondary" onClick={() => void decide(r.idx, 'keep')}>
+                      {t('duplicates.keep')}
+                    </button>{' '}
+                    <button type="button" className="secondary" onClick={() => void decide(r.idx, 'drop')}>
+                      {t('duplicates.drop')}
+                    </button>
+                  </>
+                )}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {run.state === 'draft' ? (
+        <form onSubmit={(e) => void approve(e)} data-testid="approve-form">
+          <h4>{t('approve.heading')}</h4>
+          <p>{t('approve.help', { total: formatBRL(summary.depositCents, lang) })}</p>
+          <label className="field">
+            <span>{t('approve.label')}</span>
+            <input inputMode="decimal" value={typed} onChange={(e) => setTyped(e.target.value)} />
+          </label>
+          <button type="submit">{t('approve.button')}</button>
+        </form>
+      ) : (
+        run.approvedAt && (
+          <p data-testid="run-approved">
+            {t('approve.approved', { who: run.approvedBy ?? '' })} <DateTime iso={run.approvedAt} />
+          </p>
+        )
+      )}
+      {error && <RunErrorNotice error={error} />}
+    </section>
+  )
+}

@@ -1,0 +1,152 @@
+/**
+ * The funding sheet of the wave awaiting its deposit: every deposit address with its exact DePix amount, the
+ * wave's total and earliest deadline, a `liquidnetwork:` URI and QR per row, the wallet files, and "wave funded".
+ */
+import { useEffect, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import type { FundingSheetView, RunDetailView } from '../../../../shared/channels-runs'
+import type { IpcError } from '../../../../shared/contract'
+import { call } from '../../ipc'
+import { useApp } from '../../stores/app'
+import { CopyButton } from '../CopyButton'
+import { DateTime, DePix } from '../format'
+import { RunErrorNotice } from './run-error'
+
+function Qr({ svg }: { svg: string }): React.JSX.Element {
+  const [open, setOpen] = useState(false)
+  const { t } = useTranslation('runs')
+  if (!open) {
+    return (
+      <button type="button" className="link" onClick={() => setOpen(true)}>
+        {t('sheet.showQr')}
+      </button>
+    )
+  }
+  // The SVG is main's own output (qrcode's renderer), from a URI main built around a checked address.
+  return <img alt="" width={160} height={160} src={`data:image/svg+xml;utf8,${encodeURIComponent(svg)}`} />
+}
+
+export function SheetPanel({
+  detail,
+  onChange,
+}: {
+  detail: RunDetailView
+  onChange: (d: RunDetailView) => void
+}): React.JSX.Element | null {
+  const { t } = useTranslation('runs')
+  const sandbox = useApp((s) => s.info?.sandbox ?? false)
+  const { run } = detail
+  const wave = run.wave
+  const [sheet, setSheet] = useState<FundingSheetView | null>(null)
+  const [error, setError] = useState<IpcError | null>(null)
+  const [txId, setTxId] = useState('')
+  const [saved, setSaved] = useState<string | null>(null)
+  const show = run.state === 'awaiting_funding' && wave > 0
+
+  useEffect(() => {
+    if (!show) return
+    let live = true
+    void call('runs:sheet', { runId: run.runId, wave }).then((r) => {
+      if (!live) return
+      if (r.ok) setSheet(r.data)
+      else setError(r.error)
+    })
+    return () => {
+      live = false
+    }
+  }, [show, run.runId, wave])
+
+  if (!show) return null
+
+  const save = async (): Promise<void> => {
+    const folder = await call('dialog:chooseFolder', { purpose: 'export' })
+    if (!folder.ok) return setError(folder.error)
+    if (folder.data === null) return
+    const r = await call('runs:saveSheet', { runId: run.runId, wave, folder: folder.data.token })
+    if (r.ok) setSaved(r.data.files.join(', '))
+    else setError(r.error)
+  }
+  const funded = async (channel: 'runs:markWaveFunded' | 'runs:sandboxFundWave'): Promise<void> => {
+    setError(null)
+    const r =
+      channel === 'runs:markWaveFunded'
+        ? await call(channel, { runId: run.runId, wave, ...(txId.trim() ? { txId: txId.trim() } : {}) })
+        : await call(channel, { runId: run.runId, wave })
+    if (r.ok) onChange(r.data)
+    else setError(r.error)
+  }
+
+  return (
+    <section className="card" aria-labelledby="run-sheet-heading" data-testid="funding-sheet">
+      <h3 id="run-sheet-heading">{t('sheet.heading', { n: wave })}</h3>
+      {sheet && (
+        <>
+          <dl className="facts">
+            <dt>{t('sheet.total')}</dt>
+            <dd data-testid="sheet-total">
+              <DePix cents={sheet.totalCents} /> <CopyButton text={sheet.totalDepix} />
+            </dd>
+            <dt>{t('sheet.earliest')}</dt>
+            <dd data-testid="sheet-deadline">
+              <DateTime iso={sheet.earliestDeadline} />
+            </dd>
+          </dl>
+          {sheet.problems.length > 0 && (
+            <p className="alert alert-warning">{t('sheet.problems', { count: sheet.problems.length })}</p>
+          )}
+          <p>{t('sheet.filesNote')}</p>
+          {sheet.filesProblem === 'repeated_address' ? (
+            <p className="alert alert-warning">{t('sheet.repeated')}</p>
+          ) : (
+            <p>
+              <button type="button" className="secondary" onClick={() => void save()}>
+                {t('sheet.save')}
+              </button>{' '}
+              {saved && <span role="status">{t('sheet.saved', { files: saved })}</span>}
+            </p>
+          )}
+          <table className="table" data-testid="sheet-lines">
+            <thead>
+              <tr>
+                <th scope="col">{t('sheet.payee')}</th>
+                <th scope="col">{t('sheet.address')}</th>
+                <th scope="col">{t('sheet.amount')}</th>
+                <th scope="col">{t('sheet.qr')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {sheet.lines.map((l) => (
+                <tr key={l.localId}>
+                  <td>{l.payee ?? l.pixKey}</td>
+                  <td>
+                    <code className="mono">{l.address}</code> <CopyButton text={l.address} />
+                  </td>
+                  <td>
+                    <DePix cents={l.cents} /> <CopyButton text={l.depixAmount} />
+                  </td>
+                  <td>
+                    <Qr svg={l.qrSvg} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+      <p>
+        <label className="field-inline">
+          {t('sheet.txId')} <input value={txId} maxLength={128} onChange={(e) => setTxId(e.target.value)} />
+        </label>{' '}
+        <button type="button" onClick={() => void funded('runs:markWaveFunded')}>
+          {t('sheet.funded')}
+        </button>{' '}
+        {sandbox && (
+          <button type="button" className="secondary" onClick={() => void funded('runs:sandboxFundWave')}>
+            {t('sheet.sandboxFund')}
+          </button>
+        )}
+      </p>
+      {error && <RunErrorNotice error={error} />}
+    </section>
+  )
+}

@@ -1,0 +1,149 @@
+/** Waves and control: the proposed size, "create wave", progress, next create slot, pause / resume / cancel. */
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import type { ChannelName, IpcError } from '../../../../shared/contract'
+import type { RunDetailView } from '../../../../shared/channels-runs'
+import { call } from '../../ipc'
+import { DateTime } from '../format'
+import { RunErrorNotice } from './run-error'
+
+type Control = Extract<ChannelName, 'runs:pause' | 'runs:resume' | 'runs:cancel'>
+
+function Bar({
+  label,
+  done,
+  total,
+  id,
+}: {
+  label: string
+  done: number
+  total: number
+  id: string
+}): React.JSX.Element {
+  const { t } = useTranslation('runs')
+  return (
+    <div className="run-progress-line">
+      <span id={`${id}-label`}>{label}</span>{' '}
+      <progress
+        aria-labelledby={`${id}-label`}
+        max={Math.max(1, total)}
+        value={done}
+        data-testid={id}
+        data-done={done}
+      />{' '}
+      <span className="num">{t('progress.of', { done, total })}</span>
+    </div>
+  )
+}
+
+export function WavePanel({
+  detail,
+  onChange,
+}: {
+  detail: RunDetailView
+  onChange: (d: RunDetailView) => void
+}): React.JSX.Element {
+  const { t } = useTranslation('runs')
+  const { run, progress, proposal } = detail
+  const [size, setSize] = useState('')
+  const [error, setError] = useState<IpcError | null>(null)
+  const total = progress.total - progress.counts.dropped
+
+  const start = async (): Promise<void> => {
+    setError(null)
+    const n = Number.parseInt(size, 10)
+    const r = await call('runs:startWave', {
+      runId: run.runId,
+      ...(Number.isSafeInteger(n) && n > 0 ? { size: n } : {}),
+    })
+    if (r.ok) onChange(r.data)
+    else setError(r.error)
+  }
+  const control = async (channel: Control): Promise<void> => {
+    setError(null)
+    if (channel === 'runs:cancel' && !window.confirm(t('wave.cancelConfirm'))) return
+    const r = await call(channel, { runId: run.runId })
+    if (r.ok) onChange(r.data)
+    else setError(r.error)
+  }
+
+  return (
+    <section className="card" aria-labelledby="run-wave-heading">
+      <h3 id="run-wave-heading">{t('wave.heading')}</h3>
+      <div role="group" aria-label={t('progress.label')} data-testid="run-progress">
+        <Bar id="progress-created" label={t('progress.created')} done={progress.created} total={total} />
+        <Bar id="progress-funded" label={t('progress.funded')} done={progress.funded} total={total} />
+        <Bar id="progress-paid" label={t('progress.paid')} done={progress.paid} total={total} />
+        <Bar id="progress-returned" label={t('progress.returned')} done={progress.returned} total={total} />
+      </div>
+      <p data-testid="next-slot">
+        {detail.nextCreateInMs > 0
+          ? t('wave.nextSlot', { seconds: Math.ceil(detail.nextCreateInMs / 1000) })
+          : t('wave.slotFree')}
+      </p>
+      {proposal && proposal.size > 0 && (
+        <div data-testid="wave-proposal" data-size={proposal.size}>
+          <p>
+            {t('wave.proposal', {
+              size: proposal.size,
+              minutes: Math.ceil(proposal.creationMs / 60_000),
+              deadline: Math.floor(proposal.firstDeadlineMs / 60_000),
+            })}
+          </p>
+          {proposal.assumed && <p className="muted">{t('wave.assumed')}</p>}
+          {run.state === 'approved' && (
+            <p>
+              <label className="field-inline">
+                {t('wave.size')}{' '}
+                <input
+                  inputMode="numeric"
+                  size={5}
+                  placeholder={String(proposal.size)}
+                  value={size}
+                  onChange={(e) => setSize(e.target.value)}
+                />
+              </label>{' '}
+              <button type="button" onClick={() => void start()}>
+                {t('wave.start')}
+              </button>
+            </p>
+          )}
+        </div>
+      )}
+      <p>
+        {run.state === 'creating' && (
+          <button type="button" className="secondary" onClick={() => void control('runs:pause')}>
+            {t('wave.pause')}
+          </button>
+        )}{' '}
+        {run.state === 'paused' && (
+          <button type="button" onClick={() => void control('runs:resume')}>
+            {t('wave.resume')}
+          </button>
+        )}{' '}
+        {run.state !== 'completed' && run.state !== 'cancelled' && run.state !== 'draft' && (
+          <button type="button" className="danger" onClick={() => void control('runs:cancel')}>
+            {t('wave.cancel')}
+          </button>
+        )}
+      </p>
+      {detail.waves.length > 0 && (
+        <ul data-testid="run-waves">
+          {detail.waves.map((w) => (
+            <li key={w.wave}>
+              {t('wave.waveN', { n: w.wave })} · {w.planned} ·{' '}
+              {w.fundedAt ? (
+                <>
+                  {t('wave.fundedAt', { when: '' })} <DateTime iso={w.fundedAt} short />
+                </>
+              ) : (
+                t('wave.notFunded')
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      {error && <RunErrorNotice error={error} />}
+    </section>
+  )
+}

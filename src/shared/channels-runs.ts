@@ -1,0 +1,197 @@
+/**
+ * IPC channels of payment runs (issue #15), spread into `channels` / `events` of contract.ts. This file must not
+ * import contract.ts (contract.ts imports it), so the few shapes it shares are restated here.
+ */
+import { z } from 'zod'
+import {
+  duplicateSchema,
+  payeeMatchSchema,
+  ROW_DECISIONS,
+  RUN_FILE_MAX_BYTES,
+  RUN_ROW_STATES,
+  runIssueSchema,
+  runRecordSchema,
+  runWaveSchema,
+} from './run'
+import { withdrawalDraftSchema } from './withdrawal'
+
+const runId = z.string().regex(/^run-[0-9a-f-]{36}$/)
+/** A folder handed out by `dialog:chooseFolder` (same shape as contract.ts's folderTokenSchema). */
+const folderToken = z.string().regex(/^[A-Za-z0-9_-]{43}$/)
+
+export const ROW_OUTCOME_VALUES = [
+  'pending',
+  'queued',
+  'in_flight',
+  'held',
+  'dropped',
+  'rejected',
+  'outcome_unknown',
+  'not_created',
+  'created',
+  'funded',
+  'paid',
+  'returned',
+  'expired',
+  'failed',
+  'cancelled',
+] as const
+
+const totalsSchema = z.object({
+  count: z.number().int(),
+  payoutCents: z.number().int(),
+  depositCents: z.number().int(),
+  feeCents: z.number().int(),
+})
+
+export const runDetailSchema = z.object({
+  run: runRecordSchema,
+  summary: totalsSchema.extend({
+    byCategory: z.array(totalsSchema.extend({ key: z.string() })),
+    byCostCentre: z.array(totalsSchema.extend({ key: z.string() })),
+    undecided: z.number().int(),
+    dropped: z.number().int(),
+  }),
+  progress: z.object({
+    total: z.number().int(),
+    counts: z.record(z.enum(ROW_OUTCOME_VALUES), z.number().int()),
+    created: z.number().int(),
+    funded: z.number().int(),
+    paid: z.number().int(),
+    returned: z.number().int(),
+  }),
+  rows: z.array(
+    z.object({
+      idx: z.number().int(),
+      line: z.number().int(),
+      draft: withdrawalDraftSchema,
+      payee: payeeMatchSchema,
+      duplicate: duplicateSchema.nullable(),
+      decision: z.enum(ROW_DECISIONS).nullable(),
+      state: z.enum(RUN_ROW_STATES),
+      wave: z.number().int().nullable(),
+      localId: z.string().nullable(),
+      heldReason: z.string().nullable(),
+      outcome: z.enum(ROW_OUTCOME_VALUES),
+    }),
+  ),
+  waves: z.array(runWaveSchema),
+  nextCreateInMs: z.number().int().nonnegative(),
+  proposal: z
+    .object({
+      size: z.number().int(),
+      creationMs: z.number().int(),
+      firstDeadlineMs: z.number().int(),
+      assumed: z.boolean(),
+    })
+    .nullable(),
+})
+export type RunDetailView = z.infer<typeof runDetailSchema>
+
+const sheetLineSchema = z.object({
+  idx: z.number().int(),
+  line: z.number().int(),
+  localId: z.string(),
+  payee: z.string().nullable(),
+  pixKey: z.string(),
+  address: z.string(),
+  cents: z.number().int(),
+  depixAmount: z.string(),
+  uri: z.string(),
+  qrSvg: z.string(),
+  expiration: z.string().nullable(),
+})
+
+export const fundingSheetSchema = z.object({
+  runId: z.string(),
+  wave: z.number().int(),
+  lines: z.array(sheetLineSchema),
+  problems: z.array(
+    z.object({
+      idx: z.number().int(),
+      line: z.number().int(),
+      localId: z.string().nullable(),
+      problem: z.string(),
+    }),
+  ),
+  totalCents: z.number().int(),
+  totalDepix: z.string(),
+  earliestDeadline: z.string().nullable(),
+  assetId: z.string().nullable(),
+  filesProblem: z.enum(['no_lines', 'repeated_address']).nullable(),
+  /** `elements-cli -named sendmany …` for this wave (also in the saved JSON). */
+  command: z.string().nullable(),
+})
+export type FundingSheetView = z.infer<typeof fundingSheetSchema>
+
+const runOnly = z.strictObject({ runId })
+const detail = runDetailSchema
+/** Base64 of at most RUN_FILE_MAX_BYTES: 4 characters per 3 bytes. */
+const BASE64_MAX = Math.ceil(RUN_FILE_MAX_BYTES / 3) * 4
+
+export const runsChannels = {
+  /** Writes the empty template (pt-BR and en) into a folder chosen with `dialog:chooseFolder`. */
+  'runs:saveTemplate': {
+    input: z.strictObject({ folder: folderToken }),
+    output: z.object({ files: z.array(z.string()) }),
+  },
+  /** The file's bytes (base64): the renderer read a file the operator picked; main checks everything. */
+  'runs:import': {
+    input: z.strictObject({
+      name: z.string().max(260),
+      contentBase64: z.string().max(BASE64_MAX, { error: 'file_too_large' }),
+    }),
+    output: z.object({
+      runId: z.string().nullable(),
+      kind: z.enum(['csv', 'xlsx']).nullable(),
+      lines: z.number().int(),
+      rows: z.number().int(),
+      issues: z.array(runIssueSchema),
+    }),
+  },
+  'runs:list': { input: z.undefined(), output: z.array(runRecordSchema) },
+  'runs:get': { input: runOnly, output: detail },
+  'runs:decide': {
+    input: z.strictObject({ runId, idx: z.number().int().min(0).max(999), decision: z.enum(ROW_DECISIONS) }),
+    output: detail,
+  },
+  /** The operator types the run's total DePix to send, in cents: it must match. */
+  'runs:approve': {
+    input: z.strictObject({ runId, confirmDepositCents: z.number().int().nonnegative() }),
+    output: detail,
+  },
+  'runs:startWave': {
+    input: z.strictObject({ runId, size: z.number().int().min(1).max(1000).optional() }),
+    output: detail,
+  },
+  'runs:pause': { input: runOnly, output: detail },
+  'runs:resume': { input: runOnly, output: detail },
+  'runs:cancel': { input: runOnly, output: detail },
+  'runs:sheet': {
+    input: z.strictObject({ runId, wave: z.number().int().min(1).max(1000) }),
+    output: fundingSheetSchema,
+  },
+  /** Writes the wave's CSV and sendmany JSON into a folder chosen with `dialog:chooseFolder`. */
+  'runs:saveSheet': {
+    input: z.strictObject({ runId, wave: z.number().int().min(1).max(1000), folder: folderToken }),
+    output: z.object({ files: z.array(z.string()) }),
+  },
+  'runs:markWaveFunded': {
+    input: z.strictObject({
+      runId,
+      wave: z.number().int().min(1).max(1000),
+      txId: z.string().trim().max(128).optional(),
+    }),
+    output: detail,
+  },
+  /** Sandbox profile only: sends every deposit of the wave, exactly, as a wallet would. */
+  'runs:sandboxFundWave': {
+    input: z.strictObject({ runId, wave: z.number().int().min(1).max(1000) }),
+    output: detail,
+  },
+} as const
+
+export const runsEvents = {
+  /** A run or one of its rows changed. */
+  'run:changed': z.object({ runId: z.string() }),
+} as const

@@ -1,0 +1,47 @@
+/** The wave rule: a wave is as large as can be created and then funded before its first withdrawal expires. */
+import { describe, expect, it } from 'vitest'
+import { creationSpanMs, planWave } from '../../../src/main/runs'
+import { observedLifetimeMs } from '../../../src/main/runs/planner'
+
+const base = { limitPerMinute: 10, freeTokens: 10, lifetimeMs: 30 * 60_000, fundingMarginMs: 10 * 60_000 }
+
+describe('planWave', () => {
+  it('at 10/min with a full bucket, 30 min lifetime and 10 min to fund: 10 at once + 20 min × 10 = 210', () => {
+    const p = planWave({ ...base, remaining: 1000 })
+    expect(p.size).toBe(210)
+    // The first ten go at once; the other 200 one every 6 s: exactly the 20 minutes left before funding.
+    expect(p.creationMs).toBe(200 * 6_000)
+    expect(p.creationMs + base.fundingMarginMs).toBeLessThanOrEqual(base.lifetimeMs)
+  })
+
+  it('one row more would not be fundable before the first deadline', () => {
+    const p = planWave({ ...base, remaining: 1000 })
+    expect(creationSpanMs(p.size + 1, 10, 10) + base.fundingMarginMs).toBeGreaterThan(base.lifetimeMs)
+  })
+
+  it('an empty bucket costs its wait; never more than the rows left; never zero while rows wait', () => {
+    expect(planWave({ ...base, freeTokens: 0, remaining: 1000 }).size).toBe(200)
+    expect(planWave({ ...base, freeTokens: 0.99, remaining: 1000 }).size).toBe(200)
+    expect(planWave({ ...base, remaining: 45 }).size).toBe(45)
+    expect(planWave({ ...base, lifetimeMs: 5 * 60_000, remaining: 45 }).size).toBe(1)
+    expect(planWave({ ...base, remaining: 0 }).size).toBe(0)
+  })
+
+  it('a short lifetime seen from the service shrinks the wave; a higher allowance grows it', () => {
+    expect(planWave({ ...base, lifetimeMs: 15 * 60_000, remaining: 1000 }).size).toBe(10 + 50)
+    expect(planWave({ ...base, limitPerMinute: 60, freeTokens: 60, remaining: 2000 }).size).toBe(60 + 1200)
+    expect(() => planWave({ ...base, limitPerMinute: 0, remaining: 1 })).toThrow(RangeError)
+  })
+
+  it('reads the shortest lifetime the service gave, ignoring records without an expiration', () => {
+    const at = '2026-11-25T10:00:00.000Z'
+    expect(
+      observedLifetimeMs([
+        { createdAt: at, expiration: '2026-11-25T10:30:00.000Z' },
+        { createdAt: at, expiration: '2026-11-25T10:20:00.000Z' },
+        { createdAt: at, expiration: null },
+      ]),
+    ).toBe(20 * 60_000)
+    expect(observedLifetimeMs([{ createdAt: at, expiration: 'garbage' }])).toBeNull()
+  })
+})
