@@ -178,6 +178,41 @@ describe('no secret crosses IPC', () => {
     await call('payees:remove', { id: payeeId })
     await call('profiles:setDefaultRefundAddress', { address: refund })
 
+    // A payment run (issue #15): import, review, approval by the total, one wave, its sheet, funding, controls.
+    const runCsv = [
+      'Favorecido;Chave Pix;CPF/CNPJ;Valor do Pix (R$)',
+      'Beltrano;beltrano@example.com;52998224725;25,00',
+    ]
+    const imported = await call('runs:import', {
+      name: 'lote.csv',
+      contentBase64: Buffer.from(runCsv.join('\r\n')).toString('base64'),
+    })
+    expect(imported.ok).toBe(true)
+    const runId = (imported.data as { runId: string }).runId
+    await call('runs:list')
+    const runDetail = await call('runs:get', { runId })
+    await call('runs:decide', { runId, idx: 0, decision: 'keep' })
+    const depositCents = (runDetail.data as { summary: { depositCents: number } }).summary.depositCents
+    expect((await call('runs:approve', { runId, confirmDepositCents: depositCents })).ok).toBe(true)
+    expect((await call('runs:startWave', { runId })).ok).toBe(true)
+    await call('runs:sheet', { runId, wave: 1 })
+    const sheetDir = join(dataDir, 'sheet')
+    mkdirSync(sheetDir)
+    dialogAnswers.push(sheetDir, sheetDir)
+    await call('runs:saveSheet', {
+      runId,
+      wave: 1,
+      folder: ((await call('dialog:chooseFolder', { purpose: 'export' })).data as { token: string }).token,
+    })
+    await call('runs:saveTemplate', {
+      folder: ((await call('dialog:chooseFolder', { purpose: 'export' })).data as { token: string }).token,
+    })
+    await call('runs:sandboxFundWave', { runId, wave: 1 })
+    await call('runs:markWaveFunded', { runId, wave: 1, txId: 'b'.repeat(64) })
+    await call('runs:pause', { runId })
+    await call('runs:resume', { runId })
+    await call('runs:cancel', { runId })
+
     // A live profile with client credentials, and one with a legacy token.
     const live = sandbox.control.createCredential({ label: 'live-profile' })
     secrets.add(live.clientSecret)

@@ -6,7 +6,7 @@ import path from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import { describe, expect, it } from 'vitest'
 import { openLedger } from '../../../src/main/ledger/index'
-import { migrate } from '../../../src/main/ledger/migrations'
+import { LATEST_VERSION, migrate } from '../../../src/main/ledger/migrations'
 import { tempDir, track } from './helpers'
 
 function oldLedgerWithRecords(): string {
@@ -27,7 +27,7 @@ describe('migration 7: receipts and sent notifications', () => {
   it('runs forward on an older ledger with records; the audit chain verifies before and after receipt writes', () => {
     const file = oldLedgerWithRecords()
     const ledger = track(openLedger(file))
-    expect(ledger.schemaVersion).toBe(7)
+    expect(ledger.schemaVersion).toBe(LATEST_VERSION)
     expect(ledger.verifyAuditChain().ok).toBe(true)
     expect(ledger.get('a')?.lastRemote?.['receiptUrl']).toBe('https://r.example/1')
     expect(ledger.receipts.get('a')).toBeNull()
