@@ -208,6 +208,8 @@ export const exportRequestSchema = z.strictObject({
   locale: z.enum(['pt-BR', 'en']).optional(),
   /** Issue #14: copy the records' stored receipts into the export (listed and hashed in the manifest). */
   includeReceipts: z.boolean().optional(),
+  /** Issue #17: which record kind the export holds (default withdrawals; deposits are "compras de DePix"). */
+  recordKind: z.enum(['withdrawal', 'deposit']).optional(),
 })
 export const exportResultSchema = z.object({
   manifestPath: z.string(),

@@ -181,6 +181,7 @@ export function buildRouter(state: AppState, log: (line: string) => void): Route
         csvDelimiter: input.csvDelimiter ?? settings.csvDelimiter,
         locale: input.locale ?? settings.csvLocale,
         includeReceipts: input.includeReceipts === true,
+        ...(input.recordKind ? { kind: input.recordKind } : {}),
         signer: loadSigningKey(o.vault),
         appVersion: o.app.version,
         profile: { name: p.name, network: p.network },

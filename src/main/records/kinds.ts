@@ -14,7 +14,8 @@ import type { MoneyLocale } from '../../shared/money'
 import { statusInWords } from '../../shared/status-words'
 import { withdrawalRecordSchema, type WithdrawalRecord } from '../../shared/withdrawal-record'
 import { canonicalJson } from '../ledger/canonical-json'
-import { CSV_COLUMNS, HTML_COLUMNS, type Column } from './columns'
+import { recordFixedHash } from './audit-member'
+import { columnIndex, CSV_COLUMNS, HTML_COLUMNS, type Column } from './columns'
 import { DEPOSIT_CSV_COLUMNS, DEPOSIT_HTML_COLUMNS, displayStatusOf } from './deposit-columns'
 import type { TotalsRow } from './totals'
 import { displayStatus } from './totals'
@@ -48,6 +49,11 @@ export interface RecordsKind<R extends AnyRecord = AnyRecord> {
   statusCodeWords(status: string, hasRefund: boolean, locale: MoneyLocale): string
   /** Hash of what never changes after the record is created: two exports differing here prove an edit. */
   fixedHash(r: R): string
+  /**
+   * Where the verifier reads a CSV row's totals: status code, refunded/reversed (yes/no), the amount summed as
+   * deposit, the amount summed as payout (-1: the kind has none, read as empty, i.e. 0).
+   */
+  csvAt: { status: number; refunded: number; deposit: number; payout: number }
 }
 
 const sha = (v: unknown): string => createHash('sha256').update(canonicalJson(v), 'utf8').digest('hex')
@@ -69,9 +75,16 @@ export const WITHDRAWAL_KIND: RecordsKind<WithdrawalRecord> = {
   }),
   statusWords: (r, locale) => statusInWords(displayStatus(r), r.refund !== null, locale),
   statusCodeWords: statusInWords,
-  fixedHash: (r) =>
-    sha([r.localId, r.profile, r.operator, r.createdAt, r.request, r.pixKey, r.amountKind, r.amountCents]),
+  fixedHash: recordFixedHash,
+  csvAt: {
+    status: columnIndex('status'),
+    refunded: columnIndex('refunded'),
+    deposit: columnIndex('deposit_amount'),
+    payout: columnIndex('payout_amount'),
+  },
 }
+
+const depositColumn = (id: string): number => DEPOSIT_CSV_COLUMNS.findIndex((c) => c.id === id)
 
 const OUTSIDE: Readonly<Record<MoneyLocale, string>> = {
   'pt-BR': 'feita fora do aplicativo',
@@ -88,7 +101,8 @@ export const DEPOSIT_KIND: RecordsKind<DepositRecord> = {
   hasPayout: false,
   totalsRow: (r) => ({
     status: displayStatusOf(r),
-    hasRefund: false,
+    // A MED reversal is the deposit's "returned": the CSV's `reversed` column, so the verifier can recount it.
+    hasRefund: r.reversedAt !== null,
     depositCents: depositAmountOf(r),
     payoutCents: 0,
     refundFeeCents: 0,
@@ -100,6 +114,12 @@ export const DEPOSIT_KIND: RecordsKind<DepositRecord> = {
   statusCodeWords: (status, _refund, locale) => depositStatusInWords(status, locale),
   fixedHash: (r) =>
     sha([r.localId, r.profile, r.operator, r.createdAt, r.origin, r.request, r.amountCents, r.depixAddress]),
+  csvAt: {
+    status: depositColumn('status'),
+    refunded: depositColumn('reversed'),
+    deposit: depositColumn('amount'),
+    payout: -1,
+  },
 }
 
 export function recordsKind(id: RecordKindId | undefined): RecordsKind {

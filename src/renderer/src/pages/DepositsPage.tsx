@@ -10,6 +10,7 @@ import type { IpcError } from '../../../shared/contract'
 import { DEPOSIT_ATTENTION_FLAGS } from '../../../shared/deposit-record'
 import { MEANINGS, meaningTotals } from '../../../shared/money-totals'
 import { ErrorNotice } from '../components/ErrorNotice'
+import { DepositExport } from '../components/deposits/DepositExport'
 import { DepositStatusBadge } from '../components/deposits/DepositStatus'
 import { ReconciliationPanel } from '../components/deposits/Reconciliation'
 import { UserInfoPanel } from '../components/deposits/UserInfoPanel'
@@ -121,6 +122,7 @@ export function DepositsPage(): React.JSX.Element {
         </table>
       )}
       <ReconciliationPanel onImported={() => void load()} />
+      <DepositExport />
       <UserInfoPanel />
     </div>
   )

@@ -113,6 +113,15 @@ export const deposits = {
       import: 'Importar para acompanhar',
       imported: 'Importada.',
     },
+    export: {
+      heading: 'Exportar compras de DePix',
+      intro:
+        'CSV, JSON e relatório HTML das compras deste perfil, com manifesto assinado que a revisão offline confere.',
+      run: 'Escolher pasta e exportar',
+      running: 'Exportando…',
+      progress: '{{done}} de {{total}} compras',
+      done: '{{count}} compra(s) exportada(s). Manifesto: {{path}}',
+    },
     userInfo: {
       heading: 'Limite diário do pagador (EUID)',
       check: 'Consultar limite',
@@ -259,6 +268,15 @@ export const deposits = {
       outsideHeading: 'Made outside the app',
       import: 'Import to follow',
       imported: 'Imported.',
+    },
+    export: {
+      heading: 'Export DePix top-ups',
+      intro:
+        "CSV, JSON and HTML report of this profile's top-ups, with a signed manifest the offline review checks.",
+      run: 'Choose folder and export',
+      running: 'Exporting…',
+      progress: '{{done}} of {{total}} top-ups',
+      done: '{{count}} top-up(s) exported. Manifest: {{path}}',
     },
     userInfo: {
       heading: "Payer's daily limit (EUID)",
