@@ -1,5 +1,6 @@
 /** The channels of deposits ("Comprar DePix", issue #17), bound to the active profile's deposit service. */
 import { SANDBOX_PROFILE_ID } from '../../shared/profile'
+import { generateLiquidAddress } from '../liquid'
 import type { Handlers } from '../ipc/router'
 import type { AppState } from './context'
 import { AppError } from './errors'
@@ -77,16 +78,13 @@ export function depositsHandlers(state: AppState): DepositHandlers {
       // Made at the service by "someone else": the app's client, ledger and allowance are not involved.
       const d = sandbox.control.createDeposit({
         amountInCents: amountCents,
-        depixAddress: rt().profile.defaultRefundAddress ?? sandboxAddress(),
+        // A fresh address of the profile's network when it has none of its own: the payee of an outside deposit.
+        depixAddress:
+          rt().profile.defaultRefundAddress ?? generateLiquidAddress(rt().profile.network).address,
         endUserTaxNumber: '52998224725',
       })
       if (pay) sandbox.control.payDeposit(d.qrId)
       return { qrId: d.qrId }
     },
   }
-}
-
-/** A valid mainnet address of nobody, for an outside deposit when the profile has no address of its own. */
-function sandboxAddress(): string {
-  return 'ex1qq2jw3rjsfddfl5xu2ktlujm35t6k7a5z5m6q8l'
 }

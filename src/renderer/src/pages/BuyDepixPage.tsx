@@ -38,6 +38,13 @@ function toDraft(f: Form): DepositDraft {
   return draft
 }
 
+/** Field codes keyed by the draft's own paths: main's router names them `draft.<field>`, the service `<field>`. */
+function draftFields(fields: Record<string, string> | undefined): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [k, v] of Object.entries(fields ?? {})) out[k.startsWith('draft.') ? k.slice(6) : k] = v
+  return out
+}
+
 function FieldMessage({ id, code }: { id: string; code: string | undefined }): React.JSX.Element | null {
   if (!code) return null
   const lang = currentLanguage()
@@ -121,7 +128,7 @@ export function BuyDepixPage(): React.JSX.Element {
       setConfirmed(false)
       return
     }
-    setFields(r.error.fields ?? {})
+    setFields(draftFields(r.error.fields))
     setError(depositError(r.error))
   }
 
@@ -141,7 +148,7 @@ export function BuyDepixPage(): React.JSX.Element {
     }
     // The intent is spent or void on most refusals: a new review is needed, the form keeps what was typed.
     setQuote(null)
-    setFields(r.error.fields ?? {})
+    setFields(draftFields(r.error.fields))
     setError(depositError(r.error))
   }
 

@@ -24,14 +24,16 @@ export function depositStatusOf(r: Pick<DepositRecord, 'localState' | 'remoteSta
 
 export function DepositStatusBadge({
   record,
+  testId = 'deposit-status',
 }: {
   record: Pick<DepositRecord, 'localState' | 'remoteStatus'>
+  testId?: string
 }): React.JSX.Element {
   useTranslation()
   const status = depositStatusOf(record)
   const meaning = meaningOf(status, false, 'deposit')
   return (
-    <span className={`badge ${CLASS_OF[meaning]}`} data-testid="deposit-status" data-status={status}>
+    <span className={`badge ${CLASS_OF[meaning]}`} data-testid={testId} data-status={status}>
       {depositStatusInWords(status, currentLanguage())}
     </span>
   )

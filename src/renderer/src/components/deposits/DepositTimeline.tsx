@@ -32,7 +32,10 @@ export function DepositTimeline({
             {o.remoteStatus === '' ? (
               <span className="field-hint">{t('timeline.emptyStatus')}</span>
             ) : (
-              <DepositStatusBadge record={{ localState: 'created', remoteStatus: o.remoteStatus }} />
+              <DepositStatusBadge
+                record={{ localState: 'created', remoteStatus: o.remoteStatus }}
+                testId="timeline-status"
+              />
             )}
           </div>
           {!o.applied && (
