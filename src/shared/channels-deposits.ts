@@ -135,6 +135,8 @@ export const depositsChannels = {
     input: z.strictObject({ qrId: z.string().trim().min(1).max(200) }),
     output: depositRecordSchema,
   },
+  /** The deposits of the opened offline review (a deposit export loaded into the review's own ledger). */
+  'deposits:reviewList': { input: recordFilterSchema, output: depositPageSchema },
   'deposits:userInfo': {
     input: z.strictObject({ euid: z.string().trim().min(1).max(200) }),
     output: userInfoViewSchema,

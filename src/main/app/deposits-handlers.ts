@@ -18,6 +18,7 @@ type DepositHandlers = Pick<
   | 'deposits:reconciliation'
   | 'deposits:import'
   | 'deposits:userInfo'
+  | 'deposits:reviewList'
   | 'sandbox:payDeposit'
   | 'sandbox:fileMed'
   | 'sandbox:outsideDeposit'
@@ -60,6 +61,12 @@ export function depositsHandlers(state: AppState): DepositHandlers {
     'deposits:reconciliation': () => rt().deposits.lastReconciliation(),
     'deposits:import': ({ qrId }) => rt().deposits.importOutside(qrId),
     'deposits:userInfo': ({ euid }) => rt().deposits.userInfo(euid),
+    'deposits:reviewList': (filter) => {
+      const review = state.review
+      if (!review) throw new AppError('no_review', 'Open an export folder first.')
+      const page = review.ledger.deposits.query(filter)
+      return { rows: page.rows, total: page.total, totals: review.ledger.deposits.totalsByStatus(filter) }
+    },
     'sandbox:payDeposit': async ({ localId }) => {
       const { sandbox, remoteId } = sandboxDeposit(localId)
       sandbox.control.payDeposit(remoteId)

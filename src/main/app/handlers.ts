@@ -221,9 +221,13 @@ export function buildRouter(state: AppState, log: (line: string) => void): Route
               network: m.profile.network,
               exportedAt: m.exportedAt,
               rowCount: m.rowCount,
+              ...(m.recordKind ? { recordKind: m.recordKind } : {}),
             }
           : null,
-        rowCount: review.ledger.query({ limit: 1 }).total,
+        rowCount:
+          m?.recordKind === 'deposit'
+            ? review.ledger.deposits.query({ limit: 1 }).total
+            : review.ledger.query({ limit: 1 }).total,
       }
     },
     'review:checkSigner': ({ expected }) => {

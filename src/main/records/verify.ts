@@ -24,6 +24,7 @@ import { BOM, csvHeader, csvLine, YES_NO } from './csv'
 import { countReportRows } from './html'
 import { readRecordsFile, type ExportedRecord } from './json'
 import { recordsKind, type AnyRecord, type RecordsKind } from './kinds'
+import type { DepositRecord } from '../../shared/deposit-record'
 import { recordStateHash } from '../ledger/state-hash'
 import { AUDIT_FILE, compareRecords, readAuditMember, type AuditCollected, type Head } from './audit-member'
 import {
@@ -71,6 +72,8 @@ export interface ExportVerification {
   manifest: Manifest | null
   /** The records of the JSON file that passed the schema, when asked for (`keepRecords`). */
   records?: ExportedRecord[]
+  /** Same, for a deposit export (`recordKind: "deposit"`): its records, for the review's ledger. */
+  depositRecords?: DepositRecord[]
   /** Files in the folder that the manifest does not list (not covered by the signature). */
   unlisted: string[]
   /** The audit member as read, and the exported records' state hashes (for --against); see audit-member.ts. */
@@ -225,7 +228,7 @@ export async function verifyExport(manifestPath: string, o: VerifyOptions = {}):
   }
   checkManifestTotals(manifest, mname, add)
 
-  let records: ExportedRecord[] | undefined
+  let records: AnyRecord[] | undefined
   const checker = createChecker()
   try {
     // Each file is read (and hashed, on the checker's thread) while the one before it is checked; the CSV is
@@ -264,7 +267,11 @@ export async function verifyExport(manifestPath: string, o: VerifyOptions = {}):
     signerFingerprint,
     manifest,
     unlisted: await unlistedFiles(dir, mname, entries),
-    ...(o.keepRecords ? { records: records ?? [] } : {}),
+    ...(!o.keepRecords
+      ? {}
+      : expect.kind.id === 'deposit'
+        ? { records: [], depositRecords: (records ?? []) as DepositRecord[] }
+        : { records: (records ?? []) as ExportedRecord[] }),
     ...(audit ? { audit } : {}),
   })
 }
@@ -390,7 +397,7 @@ async function readEntry(dir: string, entry: FileEntry, checker: Checker): Promi
 interface FileOutcome {
   problems: Array<Parameters<Add>>
   /** The JSON file's valid records, in review mode. */
-  records?: ExportedRecord[]
+  records?: AnyRecord[]
 }
 
 /**
@@ -411,7 +418,7 @@ async function checkFile(
   }
   const { buf } = read
   const content: Array<Parameters<Add>> = []
-  let records: ExportedRecord[] | undefined
+  let records: AnyRecord[] | undefined
   try {
     records = await checkContent(entry, buf, expect, (...p) => content.push(p), keep, checker)
   } finally {
@@ -432,7 +439,7 @@ async function checkContent(
   add: Add,
   keep: boolean,
   checker: Checker,
-): Promise<ExportedRecord[] | undefined> {
+): Promise<AnyRecord[] | undefined> {
   if (entry.format === 'receipt') {
     // Issue #14: bytes and hash were checked like any file's; the content must still be what the type says.
     if (!bytesMatch(buf, entry.mediaType)) add(entry.name, 'schema', `not a ${entry.mediaType} document`)
@@ -485,8 +492,7 @@ async function checkContent(
       if (expect.audit) Object.assign(expect.audit, { stateHashes, fixedHashes })
       rows(read.entries, 'records')
       totals(acc.result())
-      // Review mode imports withdrawals only; a deposit export's records stay out of the review ledger.
-      return kind.id === 'withdrawal' ? (kept as ExportedRecord[] | undefined) : undefined
+      return kept
     }
     case 'html':
       rows(countReportRows(buf), 'report rows')

@@ -98,6 +98,18 @@ test('buy R$ 500,00: QR and copia e cola, paid in the sandbox, txid shown, liste
   expect(v.manifest?.recordKind).toBe('deposit')
   expect(v.manifest?.rowCount).toBe(1)
   expect(v.manifest?.meaningTotals?.paid.depositCents).toBe(50_000)
+
+  // The offline review opens the deposit export and lists it as a top-up, with its totals.
+  await nav(page, 'Revisão offline').click()
+  app.nextDirectory(path.dirname(manifest!))
+  await page.getByRole('button', { name: 'Abrir pasta de exportação…' }).click()
+  await expect(page.locator('.page-review')).toHaveAttribute('data-verdict', 'verified')
+  const reviewed = page.getByTestId('deposit-review')
+  await expect(reviewed.getByTestId('deposit-row')).toHaveCount(1)
+  await expect(reviewed.getByTestId('deposit-row')).toContainText('DePix recebido')
+  await expect(reviewed.getByTestId('deposit-totals').locator('[data-meaning="paid"]')).toContainText(
+    'R$ 500,00',
+  )
 })
 
 test('an outside deposit is found by reconciliation and imported; a MED raises the alert', async ({

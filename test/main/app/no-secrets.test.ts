@@ -237,6 +237,7 @@ describe('no secret crosses IPC', () => {
     // Refused (the deposit is not in outcome_unknown): the error must carry no secret either.
     await call('deposits:resolveUnknown', { localId: depositId, resolution: { notCreated: true } })
     await call('deposits:userInfo', { euid: 'EU-no-secrets' })
+    await call('deposits:reviewList', {})
 
     // A live profile with client credentials, and one with a legacy token.
     const live = sandbox.control.createCredential({ label: 'live-profile' })

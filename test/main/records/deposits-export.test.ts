@@ -7,7 +7,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { openLedger, type Ledger } from '../../../src/main/ledger/index'
-import { verifyExport } from '../../../src/main/records/index'
+import { openReview, verifyExport } from '../../../src/main/records/index'
 import { exportTo, fileIn, fixHash, readManifest, resign, SIGNER, track, writeManifest } from './helpers'
 import { tempDir } from './fixtures'
 
@@ -99,6 +99,28 @@ describe('deposit export', () => {
     const v = await verifyExport(res.manifestPath, { expectFingerprint: undefined })
     expect(v.problems).toEqual([])
     expect(v.ok).toBe(true)
+  })
+
+  it('the offline review loads a deposit export as deposits, with the same totals', async () => {
+    const ledger = seeded()
+    const res = await exportTo(ledger, { kind: 'deposit' })
+    const review = await openReview(res.manifestPath)
+    try {
+      expect(review.verification.ok).toBe(true)
+      expect(review.ledger.query({}).total).toBe(0)
+      const page = review.ledger.deposits.query({})
+      expect(page.total).toBe(4)
+      expect(page.rows.map((r) => r.localId).sort()).toEqual(
+        ledger.deposits
+          .query({})
+          .rows.map((r) => r.localId)
+          .sort(),
+      )
+      expect(review.ledger.deposits.totalsByStatus({})).toEqual(ledger.deposits.totalsByStatus({}))
+      expect(review.ledger.verifyAuditChain().ok).toBe(true)
+    } finally {
+      review.close()
+    }
   })
 
   it('a withdrawal export of the same ledger holds no deposit and names no kind', async () => {
