@@ -153,6 +153,13 @@ test('an outside deposit is found by reconciliation and imported; a MED raises t
       .locator(`[data-testid="deposit-row"][data-local-id="${localId}"]`)
       .getByTestId('deposit-needs-action'),
   ).toBeVisible()
+  // And on "Hoje", next to the payments that need action, with principal and date; the line opens the record.
+  await page.getByTestId('nav-today').click()
+  const med = page.getByTestId('today-deposit-attention').locator(`[data-local-id="${localId}"]`)
+  await expect(med).toContainText('Devolvida por MED em')
+  await expect(med).toContainText('R$ 200,00')
+  await med.click()
+  await expect(page.getByTestId('deposit-detail')).toHaveAttribute('data-local-id', localId)
 })
 
 test('an Arkade address is refused with its own message and nothing is sent', async ({ app }) => {

@@ -113,6 +113,11 @@ export const deposits = {
       import: 'Importar para acompanhar',
       imported: 'Importada.',
     },
+    today: {
+      heading: 'Compras de DePix que precisam de ação',
+      med: 'Devolvida por MED em {{date}}',
+      other: 'Confira esta compra',
+    },
     export: {
       heading: 'Exportar compras de DePix',
       intro:
@@ -268,6 +273,11 @@ export const deposits = {
       outsideHeading: 'Made outside the app',
       import: 'Import to follow',
       imported: 'Imported.',
+    },
+    today: {
+      heading: 'DePix top-ups that need action',
+      med: 'Returned by MED on {{date}}',
+      other: 'Check this top-up',
     },
     export: {
       heading: 'Export DePix top-ups',
