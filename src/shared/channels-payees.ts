@@ -4,11 +4,10 @@
  * main, outputs parsed before they leave). This file imports nothing from contract.ts, which imports it.
  */
 import { z } from 'zod'
+import { folderTokenSchema } from './folder-token'
 import { payeeInputSchema, payeeSchema } from './payee'
 import { publicProfileSchema } from './profile'
 
-/** The same one-use folder token as contract.ts `folderTokenSchema` (from `dialog:chooseFolder`, purpose export). */
-const folderToken = z.string().regex(/^[A-Za-z0-9_-]{43}$/)
 const payeeId = z.string().min(1).max(100)
 
 export const payeePageSchema = z.object({ rows: z.array(payeeSchema), total: z.number().int() })
@@ -45,7 +44,7 @@ export const payeesChannels = {
   /** Writes the whole book as CSV into a folder main's own dialog handed out. */
   'payees:export': {
     input: z.strictObject({
-      folder: folderToken,
+      folder: folderTokenSchema,
       locale: z.enum(['pt-BR', 'en']).optional(),
       delimiter: z.enum([';', ',']).optional(),
     }),

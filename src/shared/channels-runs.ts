@@ -1,12 +1,14 @@
 /**
  * IPC channels of payment runs (issue #15), spread into `channels` / `events` of contract.ts. This file must not
- * import contract.ts (contract.ts imports it), so the few shapes it shares are restated here.
+ * import contract.ts (contract.ts imports it).
  */
 import { z } from 'zod'
+import { folderTokenSchema } from './folder-token'
 import {
   duplicateSchema,
   payeeMatchSchema,
   ROW_DECISIONS,
+  ROW_OUTCOMES,
   RUN_FILE_MAX_BYTES,
   RUN_ROW_STATES,
   runIssueSchema,
@@ -16,26 +18,6 @@ import {
 import { withdrawalDraftSchema } from './withdrawal'
 
 const runId = z.string().regex(/^run-[0-9a-f-]{36}$/)
-/** A folder handed out by `dialog:chooseFolder` (same shape as contract.ts's folderTokenSchema). */
-const folderToken = z.string().regex(/^[A-Za-z0-9_-]{43}$/)
-
-export const ROW_OUTCOME_VALUES = [
-  'pending',
-  'queued',
-  'in_flight',
-  'held',
-  'dropped',
-  'rejected',
-  'outcome_unknown',
-  'not_created',
-  'created',
-  'funded',
-  'paid',
-  'returned',
-  'expired',
-  'failed',
-  'cancelled',
-] as const
 
 const totalsSchema = z.object({
   count: z.number().int(),
@@ -54,7 +36,7 @@ export const runDetailSchema = z.object({
   }),
   progress: z.object({
     total: z.number().int(),
-    counts: z.record(z.enum(ROW_OUTCOME_VALUES), z.number().int()),
+    counts: z.record(z.enum(ROW_OUTCOMES), z.number().int()),
     created: z.number().int(),
     funded: z.number().int(),
     paid: z.number().int(),
@@ -72,7 +54,7 @@ export const runDetailSchema = z.object({
       wave: z.number().int().nullable(),
       localId: z.string().nullable(),
       heldReason: z.string().nullable(),
-      outcome: z.enum(ROW_OUTCOME_VALUES),
+      outcome: z.enum(ROW_OUTCOMES),
     }),
   ),
   waves: z.array(runWaveSchema),
@@ -132,7 +114,7 @@ const BASE64_MAX = Math.ceil(RUN_FILE_MAX_BYTES / 3) * 4
 export const runsChannels = {
   /** Writes the empty template (pt-BR and en) into a folder chosen with `dialog:chooseFolder`. */
   'runs:saveTemplate': {
-    input: z.strictObject({ folder: folderToken }),
+    input: z.strictObject({ folder: folderTokenSchema }),
     output: z.object({ files: z.array(z.string()) }),
   },
   /** The file's bytes (base64): the renderer read a file the operator picked; main checks everything. */
@@ -173,7 +155,7 @@ export const runsChannels = {
   },
   /** Writes the wave's CSV and sendmany JSON into a folder chosen with `dialog:chooseFolder`. */
   'runs:saveSheet': {
-    input: z.strictObject({ runId, wave: z.number().int().min(1).max(1000), folder: folderToken }),
+    input: z.strictObject({ runId, wave: z.number().int().min(1).max(1000), folder: folderTokenSchema }),
     output: z.object({ files: z.array(z.string()) }),
   },
   'runs:markWaveFunded': {

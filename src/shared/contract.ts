@@ -7,6 +7,7 @@
 import { z } from 'zod'
 import { ENDPOINTS } from './api-limits'
 import { depositsChannels, depositsEvents } from './channels-deposits'
+import { folderTokenSchema } from './folder-token'
 import { receiptsChannels, receiptsEvents } from './channels-receipts'
 import { runsChannels, runsEvents } from './channels-runs'
 import {
@@ -189,8 +190,7 @@ export const unknownResolutionSchema = z.union([
   z.strictObject({ notCreated: z.literal(true) }),
 ])
 
-/** A one-use token for a folder main's own dialog handed out (32 random bytes, base64url); never a path. */
-export const folderTokenSchema = z.string().regex(/^[A-Za-z0-9_-]{43}$/)
+export { folderTokenSchema }
 export const FOLDER_PURPOSES = ['export', 'review'] as const
 export const folderChoiceSchema = z.object({
   token: z.string(),

@@ -15,18 +15,20 @@ import {
   type PixKeyType,
 } from './pix-key'
 import { normalizeTaxId, taxIdKind } from './tax-id'
+import { beneficiaryFieldMessages, commonFieldMessages, EUID_MAX_LENGTH } from './field-messages'
 
 export const PAYEE_NAME_MAX = 120
 export const PAYEE_NOTES_MAX = 500
-export const PAYEE_EUID_MAX = 200
+/** The same bound as a payment's EUID: a payee's EUID is sent as one. */
+export const PAYEE_EUID_MAX = EUID_MAX_LENGTH
 /** Keys per payee: a supplier has a handful; a bound keeps a hostile import row small. */
 export const PAYEE_KEYS_MAX = 10
 
 type PixKeyMessageCode = `pix_key_${PixKeyReason}`
 
 const OWN_MESSAGES = {
-  invalid_value: { 'pt-BR': 'Valor inválido.', en: 'Invalid value.' },
-  unknown_field: { 'pt-BR': 'Campo não reconhecido.', en: 'Unrecognised field.' },
+  ...commonFieldMessages,
+  ...beneficiaryFieldMessages,
   payee_name_required: { 'pt-BR': 'Informe o nome do favorecido.', en: "Enter the payee's name." },
   payee_name_too_long: {
     'pt-BR': `O nome pode ter no máximo ${PAYEE_NAME_MAX} caracteres.`,
@@ -40,14 +42,6 @@ const OWN_MESSAGES = {
     'pt-BR': 'Informe o CPF/CNPJ do favorecido.',
     en: "Enter the payee's CPF/CNPJ.",
   },
-  tax_number_format: {
-    'pt-BR': 'Informe um CPF (11 dígitos) ou CNPJ (14 caracteres).',
-    en: 'Enter a CPF (11 digits) or a CNPJ (14 characters).',
-  },
-  tax_number_check_digits: {
-    'pt-BR': 'CPF/CNPJ inválido: confira os dígitos verificadores.',
-    en: 'Invalid CPF/CNPJ: check the check digits.',
-  },
   payee_keys_required: {
     'pt-BR': 'Informe ao menos uma chave Pix.',
     en: 'Enter at least one Pix key.',
@@ -59,11 +53,6 @@ const OWN_MESSAGES = {
   payee_key_repeated: {
     'pt-BR': 'Esta chave Pix já está na lista.',
     en: 'This Pix key is already in the list.',
-  },
-  pix_key_type_invalid: { 'pt-BR': 'Tipo de chave Pix desconhecido.', en: 'Unknown Pix key type.' },
-  euid_too_long: {
-    'pt-BR': `O EUID pode ter no máximo ${PAYEE_EUID_MAX} caracteres.`,
-    en: `The EUID can be at most ${PAYEE_EUID_MAX} characters long.`,
   },
   payee_tax_number_taken: {
     'pt-BR': 'Já existe um favorecido com este CPF/CNPJ no cadastro.',

@@ -5,6 +5,7 @@
  * never shows zod's own English.
  */
 import { z } from 'zod'
+import { commonFieldMessages } from './field-messages'
 import { ENDPOINTS } from './api-limits'
 import type { LocalizedText } from './pix-key'
 
@@ -37,8 +38,7 @@ export const CLIENT_SECRET_MAX_LENGTH = 2048
 export const LEGACY_TOKEN_MAX_LENGTH = 8192
 
 export const profileMessages = {
-  invalid_value: { 'pt-BR': 'Valor inválido.', en: 'Invalid value.' },
-  unknown_field: { 'pt-BR': 'Campo não reconhecido.', en: 'Unrecognised field.' },
+  ...commonFieldMessages,
   name_required: { 'pt-BR': 'Dê um nome ao perfil.', en: 'Give the profile a name.' },
   name_too_long: {
     'pt-BR': `O nome pode ter no máximo ${PROFILE_NAME_MAX_LENGTH} caracteres.`,

@@ -276,6 +276,26 @@ export const runMessages = {
 } as const satisfies Record<string, LocalizedText>
 export type RunMessageCode = keyof typeof runMessages
 
+/** Where a run row stands for the operator: its own state, then its withdrawal's (src/main/runs/outcome.ts). */
+export const ROW_OUTCOMES = [
+  'pending',
+  'queued',
+  'in_flight',
+  'held',
+  'dropped',
+  'rejected',
+  'outcome_unknown',
+  'not_created',
+  'created',
+  'funded',
+  'paid',
+  'returned',
+  'expired',
+  'failed',
+  'cancelled',
+] as const
+export type RowOutcome = (typeof ROW_OUTCOMES)[number]
+
 export const ROW_DECISIONS = ['keep', 'drop'] as const
 export type RowDecision = (typeof ROW_DECISIONS)[number]
 

@@ -15,6 +15,7 @@ import {
   pixKeyMessages,
 } from './pix-key'
 import { normalizeTaxId, taxIdKind } from './tax-id'
+import { beneficiaryFieldMessages, commonFieldMessages, EUID_MAX_LENGTH } from './field-messages'
 import { type PaymentReferences, paymentReferencesSchema, referenceMessages } from './payment-references'
 
 export type WithdrawalAmount = { kind: 'deposit'; cents: number } | { kind: 'payout'; cents: number }
@@ -52,32 +53,18 @@ export type WithdrawRequest = {
  * partner in chat, and it cannot be supplied later (spec §3.2). Its Liquid validity is checked in main.
  */
 export const REFUND_ADDRESS_MAX_LENGTH = 200
-/** Not in the spec; a bound so a paste accident cannot put kilobytes into a request. */
-export const EUID_MAX_LENGTH = 200
+export { EUID_MAX_LENGTH }
 
 type PixKeyMessageCode = `pix_key_${PixKeyReason}`
 
 const OWN_MESSAGES = {
-  invalid_value: { 'pt-BR': 'Valor inválido.', en: 'Invalid value.' },
-  unknown_field: { 'pt-BR': 'Campo não reconhecido.', en: 'Unrecognised field.' },
+  ...commonFieldMessages,
+  ...beneficiaryFieldMessages,
   not_canonical: {
     'pt-BR': 'Valor fora da forma canônica enviada à API.',
     en: 'Value is not in the canonical form sent to the API.',
   },
-  pix_key_type_invalid: { 'pt-BR': 'Tipo de chave Pix desconhecido.', en: 'Unknown Pix key type.' },
-  tax_number_format: {
-    'pt-BR': 'Informe um CPF (11 dígitos) ou CNPJ (14 caracteres).',
-    en: 'Enter a CPF (11 digits) or a CNPJ (14 characters).',
-  },
-  tax_number_check_digits: {
-    'pt-BR': 'CPF/CNPJ inválido: confira os dígitos verificadores.',
-    en: 'Invalid CPF/CNPJ: check the check digits.',
-  },
   euid_invalid: { 'pt-BR': 'EUID inválido.', en: 'Invalid EUID.' },
-  euid_too_long: {
-    'pt-BR': `O EUID pode ter no máximo ${EUID_MAX_LENGTH} caracteres.`,
-    en: `The EUID can be at most ${EUID_MAX_LENGTH} characters long.`,
-  },
   beneficiary_required: {
     'pt-BR': 'Identifique o favorecido: informe o CPF/CNPJ ou o EUID.',
     en: 'Identify the beneficiary: enter the CPF/CNPJ or the EUID.',

@@ -55,6 +55,7 @@ describe('toRecordFilter', () => {
         fromDay: '2025-01-01',
         toDay: '2025-06-30',
         text: 'Conceição',
+        run: { id: 'run-00000000-0000-4000-8000-000000000000', name: 'Folha de março' },
       },
       { field: 'status', dir: 'desc' },
     )
@@ -67,6 +68,22 @@ describe('toRecordFilter', () => {
     const c = toRecordFilter({ ...EMPTY_FILTER, text: 'ana' }, { field: 'createdAt', dir: 'asc' })
     expect(queryKey(a)).toBe(queryKey(b))
     expect(queryKey(a)).not.toBe(queryKey(c))
+  })
+
+  it('narrows to one payment run by its id (the name is only shown), and the run is part of the query key', () => {
+    const run = { id: 'run-11111111-1111-4111-8111-111111111111', name: 'Fornecedores' }
+    const one = toRecordFilter({ ...EMPTY_FILTER, run }, DEFAULT_SORT)
+    expect(one.runId).toBe(run.id)
+    expect(JSON.stringify(one)).not.toContain('Fornecedores')
+    const renamed = toRecordFilter({ ...EMPTY_FILTER, run: { ...run, name: 'Outro nome' } }, DEFAULT_SORT)
+    expect(queryKey(renamed)).toBe(queryKey(one))
+    const other = toRecordFilter(
+      { ...EMPTY_FILTER, run: { id: 'run-22222222-2222-4222-8222-222222222222', name: 'Fornecedores' } },
+      DEFAULT_SORT,
+    )
+    expect(queryKey(other)).not.toBe(queryKey(one))
+    expect(queryKey(toRecordFilter(EMPTY_FILTER, DEFAULT_SORT))).not.toBe(queryKey(one))
+    expect(toRecordFilter(EMPTY_FILTER, DEFAULT_SORT)).not.toHaveProperty('runId')
   })
 
   it('offers every local state and every known remote status once', () => {

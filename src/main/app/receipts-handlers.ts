@@ -2,32 +2,12 @@
  * The channels of local receipts (issue #14): their state, their bytes (hash checked again on every read), and
  * saving or printing them from main. The renderer names a record; it never sends or receives a path.
  */
-import { randomBytes } from 'node:crypto'
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs'
-import { dirname, join } from 'node:path'
 import type { Handlers } from '../ipc/router'
+import { writeFileAtomic } from '../secrets/atomic-file'
 import type { AppState } from './context'
 import { AppError } from './errors'
 
 type ReceiptHandlers = Pick<Handlers, 'receipts:get' | 'receipts:bytes' | 'receipts:save' | 'receipts:print'>
-
-/** Written beside the target and renamed over it: a crash never leaves half a receipt under the chosen name. */
-function writeAtomic(target: string, bytes: Buffer): void {
-  const tmp = join(dirname(target), `.${randomBytes(6).toString('hex')}.tmp`)
-  const fd = openSync(tmp, 'wx', 0o600)
-  try {
-    writeSync(fd, bytes)
-    fsyncSync(fd)
-  } finally {
-    closeSync(fd)
-  }
-  try {
-    renameSync(tmp, target)
-  } catch (e) {
-    rmSync(tmp, { force: true })
-    throw e
-  }
-}
 
 export function receiptsHandlers(state: AppState): ReceiptHandlers {
   const stored = (localId: string) => {
@@ -55,7 +35,8 @@ export function receiptsHandlers(state: AppState): ReceiptHandlers {
       const ext = b.mediaType === 'application/pdf' ? 'pdf' : 'html'
       const target = await choose(`comprovante-${localId.replace(/[^A-Za-z0-9-]/g, '').slice(0, 40)}.${ext}`)
       if (target === null) return { saved: false }
-      writeAtomic(target, b.bytes)
+      // Beside the target and renamed over it: a crash never leaves half a receipt under the chosen name.
+      writeFileAtomic(target, b.bytes)
       return { saved: true }
     },
     'receipts:print': async ({ localId }) => {

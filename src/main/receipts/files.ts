@@ -3,18 +3,10 @@
  * are stored once and a file's name says what it must contain. Written atomically (temporary file, fsync,
  * rename); read back only after the hash matches, so a file changed on disk is reported, never shown.
  */
-import { createHash, randomBytes } from 'node:crypto'
-import {
-  closeSync,
-  fsyncSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeSync,
-} from 'node:fs'
+import { createHash } from 'node:crypto'
+import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
+import { writeFileAtomic } from '../secrets/atomic-file'
 import type { ReceiptMediaType } from './fetch'
 
 export const extensionOf = (t: ReceiptMediaType): 'pdf' | 'html' => (t === 'application/pdf' ? 'pdf' : 'html')
@@ -31,22 +23,7 @@ export function receiptFileName(sha256: string, t: ReceiptMediaType): string {
 /** Writes the bytes under their hash; returns the hash. An existing file of that name is replaced atomically. */
 export function writeReceiptFile(dir: string, bytes: Uint8Array, t: ReceiptMediaType): string {
   const sha256 = sha256Hex(bytes)
-  mkdirSync(dir, { recursive: true })
-  const final = join(dir, receiptFileName(sha256, t))
-  const tmp = join(dir, `.${randomBytes(8).toString('hex')}.tmp`)
-  const fd = openSync(tmp, 'wx', 0o600)
-  try {
-    writeSync(fd, bytes)
-    fsyncSync(fd)
-  } finally {
-    closeSync(fd)
-  }
-  try {
-    renameSync(tmp, final)
-  } catch (e) {
-    rmSync(tmp, { force: true })
-    throw e
-  }
+  writeFileAtomic(join(dir, receiptFileName(sha256, t)), bytes)
   return sha256
 }
 

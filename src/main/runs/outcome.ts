@@ -1,26 +1,9 @@
 /** Where a run row stands, from its own state and, once submitted, its withdrawal record. */
-import type { RunRowRecord } from '../../shared/run'
+import { ROW_OUTCOMES, type RowOutcome, type RunRowRecord } from '../../shared/run'
 import type { WithdrawalRecord } from '../../shared/withdrawal-record'
 import { statusCategory } from '../../shared/withdrawal-status'
 
-export const ROW_OUTCOMES = [
-  'pending',
-  'queued',
-  'in_flight',
-  'held',
-  'dropped',
-  'rejected',
-  'outcome_unknown',
-  'not_created',
-  'created',
-  'funded',
-  'paid',
-  'returned',
-  'expired',
-  'failed',
-  'cancelled',
-] as const
-export type RowOutcome = (typeof ROW_OUTCOMES)[number]
+export { ROW_OUTCOMES, type RowOutcome }
 
 export function rowOutcome(row: RunRowRecord, record: WithdrawalRecord | undefined): RowOutcome {
   if (row.state !== 'submitted') return row.state

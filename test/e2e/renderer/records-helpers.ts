@@ -142,7 +142,8 @@ export async function expectNoSeriousAxe(page: Page): Promise<void> {
 }
 
 export async function openNav(page: Page, name: string | RegExp): Promise<void> {
-  await page.getByRole('navigation').getByRole('button', { name }).click()
+  // Exact: "Pagamentos" is also a word of "Lotes de pagamentos".
+  await page.getByRole('navigation').getByRole('button', { name, exact: true }).click()
 }
 
 export async function setLanguage(page: Page, lang: 'pt-BR' | 'en'): Promise<void> {

@@ -120,6 +120,27 @@ test('50 lines with 5 bad → 45 approved → two waves funded in the sandbox �
     expect(posts()).toBe(45)
     const withdrawals = sandbox.control.state().withdrawals
     expect(new Set(withdrawals.map((w) => w.pixKey)).size).toBe(45)
+
+    // One payment outside the run, then the list narrowed to the run from its report: 45 of the ledger's 46.
+    const draft = {
+      pixKey: 'avulso@example.com',
+      taxNumber: CPF,
+      amount: { kind: 'payout' as const, cents: 1_500 },
+      refundAddress: refund,
+    }
+    const quote = (await ctx.router.handle('withdrawals:quote', { draft })) as {
+      ok: boolean
+      data: { intent: { id: string } }
+    }
+    expect(quote.ok).toBe(true)
+    const single = await ctx.router.handle('withdrawals:create', { draft, intentId: quote.data.intent.id })
+    expect((single as { ok: boolean }).ok).toBe(true)
+    await page.getByRole('button', { name: 'Ver os pagamentos do lote' }).click()
+    await expect(page.getByTestId('run-filter')).toContainText('lote-novembro')
+    await expect(page.getByTestId('records-count')).toContainText('45')
+    await page.getByRole('button', { name: 'Mostrar todos os pagamentos' }).click()
+    await expect(page.getByTestId('run-filter')).toHaveCount(0)
+    await expect(page.getByTestId('records-count')).toContainText('46')
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

@@ -59,6 +59,14 @@ export function RecordFilters({ input, onChange, onClear, readOnly }: RecordFilt
         {t('filters.heading')}
       </h3>
       <StatusChips input={input} onChange={onChange} readOnly={readOnly} />
+      {input.run && (
+        <p className="run-filter" data-testid="run-filter">
+          <span>{t('filters.run', { name: input.run.name })}</span>{' '}
+          <button type="button" className="btn btn-small" onClick={() => onChange({ run: null })}>
+            {t('filters.runClear')}
+          </button>
+        </p>
+      )}
       <div className="filter-row">
         <div className="field field-grow">
           {/* Named by its label for assistive technology; the placeholder shows the same word. */}

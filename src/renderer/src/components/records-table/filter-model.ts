@@ -22,8 +22,17 @@ export interface FilterInput {
   fromDay: string
   toDay: string
   text: string
+  /** Only one payment run's withdrawals (opened from the run's page); its name is shown on the chip. */
+  run: { id: string; name: string } | null
 }
-export const EMPTY_FILTER: FilterInput = { statuses: [], attention: false, fromDay: '', toDay: '', text: '' }
+export const EMPTY_FILTER: FilterInput = {
+  statuses: [],
+  attention: false,
+  fromDay: '',
+  toDay: '',
+  text: '',
+  run: null,
+}
 
 /**
  * The list's status chips: one choice at a time, each a set of statuses (local states or normalised remote
@@ -84,6 +93,7 @@ export function toRecordFilter(input: FilterInput, sort: SortState): RecordFilte
   if (input.attention) f.attention = true
   const text = input.text.trim().slice(0, 200)
   if (text !== '') f.text = text
+  if (input.run) f.runId = input.run.id
   if (dateRangeProblem(input) === null) {
     const from = input.fromDay === '' ? null : dayStartIso(input.fromDay)
     const after = input.toDay === '' ? null : nextCalendarDay(input.toDay)
@@ -102,6 +112,7 @@ export function queryKey(filter: RecordFilter): string {
     filter.from ?? '',
     filter.to ?? '',
     filter.text ?? '',
+    filter.runId ?? '',
     filter.sort ?? null,
   ])
 }

@@ -7,12 +7,17 @@ import { useTranslation } from 'react-i18next'
 import type { RunDetailView } from '../../../../shared/channels-runs'
 import type { IpcError } from '../../../../shared/contract'
 import { call } from '../../ipc'
+import { useRoute } from '../../stores/route'
+import { EMPTY_FILTER } from '../records-table/filter-model'
+import { useTableStore } from '../records-table/table-store'
 import { RunErrorNotice } from './run-error'
 
 export function ReportPanel({ detail }: { detail: RunDetailView }): React.JSX.Element | null {
   const { t } = useTranslation('runs')
   const [error, setError] = useState<IpcError | null>(null)
   const [done, setDone] = useState<{ files: number; rows: number } | null>(null)
+  const go = useRoute((s) => s.go)
+  const updateTable = useTableStore((s) => s.update)
   const counts = Object.entries(detail.progress.counts).filter(([, n]) => n > 0)
   if (detail.run.wave === 0) return null
 
@@ -43,6 +48,20 @@ export function ReportPanel({ detail }: { detail: RunDetailView }): React.JSX.El
       <p>
         <button type="button" className="secondary" onClick={() => void exportRun()}>
           {t('report.export')}
+        </button>{' '}
+        <button
+          type="button"
+          className="secondary"
+          onClick={() => {
+            // The withdrawals list, narrowed to this run: the same table, filters and totals as any other view.
+            updateTable('withdrawals', {
+              input: { ...EMPTY_FILTER, run: { id: detail.run.runId, name: detail.run.name } },
+              scrollTop: 0,
+            })
+            go({ page: 'withdrawals' })
+          }}
+        >
+          {t('report.showInList')}
         </button>{' '}
         {done && <span role="status">{t('report.exported', { rows: done.rows })}</span>}
       </p>

@@ -12,6 +12,8 @@ export function RowsTable({ rows }: { rows: RunDetailView['rows'] }): React.JSX.
   const { t } = useTranslation('runs')
   const lang = currentLanguage()
   const scroller = useRef<HTMLDivElement>(null)
+  // TanStack Virtual is knowingly not memoizable by the React Compiler; the table re-renders on scroll anyway.
+  // eslint-disable-next-line react-hooks/incompatible-library
   const v = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scroller.current,

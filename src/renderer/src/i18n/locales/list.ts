@@ -20,6 +20,8 @@ export const list = {
       dateHint:
         'Dias no horário de Brasília (America/Sao_Paulo), qualquer que seja o fuso deste computador: "De" começa às 00:00 e "Até" inclui o dia inteiro, até 23:59:59.',
       text: 'Buscar',
+      run: 'Somente o lote “{{name}}”',
+      runClear: 'Mostrar todos os pagamentos',
       textHint:
         'Chave Pix, nome do favorecido, ID local ou ID do pagamento. Maiúsculas e acentos não importam.',
       clear: 'Limpar filtros',
@@ -98,6 +100,8 @@ export const list = {
       dateHint:
         'Days in Brasília time (America/Sao_Paulo), whatever this computer’s time zone: "From" starts at 00:00 and "To" includes the whole day, up to 23:59:59.',
       text: 'Search',
+      run: 'Only the run “{{name}}”',
+      runClear: 'Show every withdrawal',
       textHint: 'Pix key, payee name, local ID or withdrawal ID. Case and accents do not matter.',
       clear: 'Clear filters',
       problems: {

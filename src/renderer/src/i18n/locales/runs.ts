@@ -136,6 +136,7 @@ export const runs = {
     report: {
       heading: 'Relatório do lote',
       export: 'Exportar este lote (assinado)…',
+      showInList: 'Ver os pagamentos do lote',
       exported: 'Exportação assinada com {{rows}} pagamento(s).',
     },
     errors: {
@@ -286,6 +287,7 @@ export const runs = {
     report: {
       heading: 'Run report',
       export: 'Export this run (signed)…',
+      showInList: 'Show the run’s withdrawals',
       exported: 'Signed export with {{rows}} withdrawal(s).',
     },
     errors: {
