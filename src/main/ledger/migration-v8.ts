@@ -77,3 +77,30 @@ END;
 export function v8Deposits(db: DatabaseSync): void {
   db.exec(schema)
 }
+
+/**
+ * Main carried a no-op placeholder for migration 8 while this branch was open (merge of p15): a ledger opened by
+ * such a build is at user_version ≥ 8 without the deposit tables, and would fail at the first deposit query. This
+ * runs the real migration 8 on such a file, once, in its own transaction; any other file is left untouched.
+ */
+export function healReservedV8(db: DatabaseSync, version: number): boolean {
+  if (version < 8) return false
+  const has = db.prepare("SELECT 1 AS x FROM sqlite_master WHERE type = 'table' AND name = 'deposits'").get()
+  if (has) return false
+  db.exec('BEGIN IMMEDIATE')
+  try {
+    const again = db
+      .prepare("SELECT 1 AS x FROM sqlite_master WHERE type = 'table' AND name = 'deposits'")
+      .get()
+    if (!again) v8Deposits(db)
+    db.exec('COMMIT')
+    return !again
+  } catch (e) {
+    try {
+      db.exec('ROLLBACK')
+    } catch {
+      // already rolled back by SQLite
+    }
+    throw e
+  }
+}

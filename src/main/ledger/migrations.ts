@@ -10,7 +10,7 @@ import { GENESIS_HASH } from './genesis'
 import { v5StateHashesAndIdentity } from './migration-v5'
 import { v6PayeesAndReferences } from './migration-v6'
 import { v7ReceiptsAndNotifications } from './migration-v7'
-import { v8Deposits } from './migration-v8'
+import { healReservedV8, v8Deposits } from './migration-v8'
 import { v9PaymentRuns } from './migration-v9'
 // Migrations 2–5 read rows with the columns their files have: the pre-migration-6 select (rows.ts).
 import { derive, RECORD_SELECT_V5 as RECORD_SELECT, rowToRecord } from './rows'
@@ -246,5 +246,6 @@ export function migrate(
     }
     current = m.version
   }
+  if (to >= 8 && migrations === MIGRATIONS) healReservedV8(db, current)
   return current
 }
