@@ -173,3 +173,17 @@ test('an Arkade address is refused with its own message and nothing is sent', as
   await expect(page.getByLabel('Valor da compra (R$)')).toHaveValue('R$ 500,00')
   expect(app.ctx.ledger.deposits.query({}).total).toBe(0)
 })
+
+test("the payer's EUID on the form shows its daily limit, what was used today and when it resets", async ({
+  app,
+}) => {
+  const { page } = app
+  app.sandbox.control.registerEndUser({ euid: 'EU-TESTE-1', taxNumber: CPF, maxDailyInCents: 300_000 })
+  await nav(page, 'Comprar DePix').click()
+  await page.getByLabel('EUID do pagador (opcional)').fill('EU-TESTE-1')
+  await page.getByRole('button', { name: 'Consultar limite' }).click()
+  const info = page.getByTestId('user-info')
+  await expect(info).toContainText('R$ 3.000,00')
+  await expect(info).toContainText('Usado hoje')
+  await expect(info).toContainText('Renova em')
+})

@@ -11,6 +11,7 @@ import type { IpcError } from '../../../shared/contract'
 import { depositMessages, nonLiquidNetwork, type DepositDraft } from '../../../shared/deposit-draft'
 import { formatBRL } from '../../../shared/money'
 import { ErrorNotice } from '../components/ErrorNotice'
+import { UserInfoPanel } from '../components/deposits/UserInfoPanel'
 import { depositError } from '../components/deposits/error-text'
 import { useLiquidCheck } from '../components/withdrawal-form/useLiquidCheck'
 import { centsFromTypedDigits } from '../components/withdrawal-form/form-model'
@@ -218,6 +219,9 @@ export function BuyDepixPage(): React.JSX.Element {
           />
           <FieldMessage id="euid-error" code={fields['euid']} />
         </div>
+        {form.euid.trim() !== '' && !fields['euid'] && (
+          <UserInfoPanel key={form.euid.trim()} fixedEuid={form.euid.trim()} />
+        )}
         <div className="field">
           <label htmlFor="deposit-delay">{t('buy.delay')}</label>
           <input

@@ -8,9 +8,11 @@ import { ErrorNotice } from '../ErrorNotice'
 import { Brl, DateTime } from '../format'
 import { depositError } from './error-text'
 
-export function UserInfoPanel(): React.JSX.Element {
+/** With `fixedEuid` (the buy form's payer EUID) the panel asks about that one and has no field of its own. */
+export function UserInfoPanel({ fixedEuid }: { fixedEuid?: string }): React.JSX.Element {
   const { t } = useTranslation('deposits')
-  const [euid, setEuid] = useState('')
+  const [typed, setEuid] = useState('')
+  const euid = fixedEuid ?? typed
   const [info, setInfo] = useState<UserInfoView | null>(null)
   const [error, setError] = useState<IpcError | null>(null)
   const [busy, setBusy] = useState(false)
@@ -26,16 +28,18 @@ export function UserInfoPanel(): React.JSX.Element {
   return (
     <section className="card" aria-labelledby="user-info-heading">
       <h3 id="user-info-heading">{t('userInfo.heading')}</h3>
-      <div className="field">
-        <label htmlFor="user-info-euid">EUID</label>
-        <input
-          id="user-info-euid"
-          type="text"
-          value={euid}
-          maxLength={200}
-          onChange={(e) => setEuid(e.target.value)}
-        />
-      </div>
+      {fixedEuid === undefined && (
+        <div className="field">
+          <label htmlFor="user-info-euid">EUID</label>
+          <input
+            id="user-info-euid"
+            type="text"
+            value={typed}
+            maxLength={200}
+            onChange={(e) => setEuid(e.target.value)}
+          />
+        </div>
+      )}
       <button
         type="button"
         className="btn"
