@@ -6,6 +6,7 @@
  */
 import { z } from 'zod'
 import { ENDPOINTS } from './api-limits'
+import { depositsChannels, depositsEvents } from './channels-deposits'
 import { folderTokenSchema } from './folder-token'
 import { receiptsChannels, receiptsEvents } from './channels-receipts'
 import { runsChannels, runsEvents } from './channels-runs'
@@ -207,6 +208,8 @@ export const exportRequestSchema = z.strictObject({
   locale: z.enum(['pt-BR', 'en']).optional(),
   /** Issue #14: copy the records' stored receipts into the export (listed and hashed in the manifest). */
   includeReceipts: z.boolean().optional(),
+  /** Issue #17: which record kind the export holds (default withdrawals; deposits are "compras de DePix"). */
+  recordKind: z.enum(['withdrawal', 'deposit']).optional(),
 })
 export const exportResultSchema = z.object({
   manifestPath: z.string(),
@@ -375,6 +378,7 @@ export const channels = {
   ...payeesChannels,
   ...receiptsChannels,
   ...runsChannels,
+  ...depositsChannels,
 } as const
 
 export type Channels = typeof channels
@@ -403,6 +407,7 @@ export const events = {
     .nullable(),
   ...receiptsEvents,
   ...runsEvents,
+  ...depositsEvents,
 } as const satisfies Record<string, z.ZodType>
 export type Events = typeof events
 export type EventName = keyof Events

@@ -36,10 +36,33 @@ const BY_STATUS: Readonly<Record<string, Meaning>> = {
   not_created: 'ended',
 }
 
+/**
+ * Deposits ("compras de DePix"): `paid` is DePix that reached the treasury (`depix_sent`); a Pix received whose
+ * DePix is still on its way (`approved`, `delayed`) or a QR not paid yet (`pending`) is open; a MED reversal
+ * (`refunded`) is returned; an expired QR, a refusal or a create declared not made ended.
+ */
+const BY_DEPOSIT_STATUS: Readonly<Record<string, Meaning>> = {
+  depix_sent: 'paid',
+  pending: 'open',
+  approved: 'open',
+  delayed: 'open',
+  created: 'open',
+  submitting: 'open',
+  outcome_unknown: 'open',
+  refunded: 'returned',
+  expired: 'ended',
+  rejected: 'ended',
+  not_created: 'ended',
+}
+
+/** The record kinds whose totals are grouped by meaning. */
+export type TotalsKind = 'withdrawal' | 'deposit'
+
 /** `status` is a display status (normalised remote status of a created record, else the local state). */
-export function meaningOf(status: string, hasRefund: boolean): Meaning {
+export function meaningOf(status: string, hasRefund: boolean, kind: TotalsKind = 'withdrawal'): Meaning {
   if (hasRefund) return 'returned'
-  return Object.hasOwn(BY_STATUS, status) ? (BY_STATUS[status] as Meaning) : 'other'
+  const table = kind === 'deposit' ? BY_DEPOSIT_STATUS : BY_STATUS
+  return Object.hasOwn(table, status) ? (table[status] as Meaning) : 'other'
 }
 
 export interface MeaningGroup {
@@ -65,8 +88,14 @@ export interface MeaningTotals {
 
 const emptyGroup = (): MeaningGroup => ({ count: 0, depositCents: 0, payoutCents: 0 })
 
-/** Groups per-status totals by meaning (see MEANINGS). */
-export function meaningTotals(totals: readonly StatusTotal[]): MeaningTotals {
+/**
+ * Groups per-status totals by meaning (see MEANINGS). For deposits `depositCents` is the Pix amount and there is
+ * no payout: the fees are 0 (the contract reports no fee per deposit).
+ */
+export function meaningTotals(
+  totals: readonly StatusTotal[],
+  kind: TotalsKind = 'withdrawal',
+): MeaningTotals {
   const out: MeaningTotals = {
     paid: emptyGroup(),
     open: emptyGroup(),
@@ -77,7 +106,7 @@ export function meaningTotals(totals: readonly StatusTotal[]): MeaningTotals {
     feesWithheldCents: 0,
   }
   for (const t of totals) {
-    const g = out[meaningOf(t.status, t.hasRefund)]
+    const g = out[meaningOf(t.status, t.hasRefund, kind)]
     g.count += t.count
     g.depositCents += t.depositCents
     g.payoutCents += t.payoutCents
@@ -87,7 +116,7 @@ export function meaningTotals(totals: readonly StatusTotal[]): MeaningTotals {
       out.feesWithheldCents += t.refundFeeCents
     }
   }
-  out.feesPaidCents = out.paid.depositCents - out.paid.payoutCents
+  out.feesPaidCents = kind === 'deposit' ? 0 : out.paid.depositCents - out.paid.payoutCents
   return out
 }
 

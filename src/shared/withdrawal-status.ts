@@ -5,6 +5,12 @@
  *
  * Pure: imported by main (ledger, status tracker) and by the renderer (badges, grouping).
  */
+import {
+  decideByVocabulary,
+  type StatusDecision,
+  type StatusPoint,
+  type StatusVocabulary,
+} from './status-order'
 
 /** Lower-case, surrounding blanks dropped, runs of '-', '_' and whitespace folded into one '_'. 'canceled' and
  * 'cancelled' are one status (both spellings occur in payment APIs), so the normal form is 'cancelled'. */
@@ -136,19 +142,7 @@ export function statusCategory(raw: string, hasRefund: boolean): StatusCategory 
   }
 }
 
-export interface StatusPoint {
-  status: string
-  hasRefund: boolean
-  /** ISO 8601 UTC; when we observed it. */
-  at: string
-}
-
-export interface StatusDecision {
-  /** Whether `next` becomes the current remote status. */
-  replace: boolean
-  /** Two different terminal statuses were reported for one withdrawal: worth a human look. */
-  conflict: boolean
-}
+export type { StatusDecision, StatusPoint } from './status-order'
 
 /** A deposit after expiry or cancellation is returned: these lead to `refunded` without contradicting it. */
 const NORMAL_TERMINAL_MOVES = new Set(['error>refunded', 'expired>refunded', 'cancelled>refunded'])
@@ -167,18 +161,13 @@ const NORMAL_TERMINAL_MOVES = new Set(['error>refunded', 'expired>refunded', 'ca
  * two different terminal statuses is a conflict, applied or not.
  */
 export function decideStatus(current: StatusPoint | null, next: StatusPoint): StatusDecision {
-  if (current === null) return { replace: true, conflict: false }
-  const hasRefund = next.hasRefund || current.hasRefund
-  const cur = normalizeStatus(current.status)
-  const nxt = normalizeStatus(next.status)
-  const curTerminal = isTerminalStatus(cur, current.hasRefund)
-  const nextTerminal = isTerminalStatus(nxt, hasRefund)
-  const conflict = curTerminal && nextTerminal && cur !== nxt && !NORMAL_TERMINAL_MOVES.has(`${cur}>${nxt}`)
-  if (curTerminal && !nextTerminal) return { replace: false, conflict }
-  if (!isKnownStatus(cur) || !isKnownStatus(nxt)) return { replace: next.at >= current.at, conflict }
-  const rc = statusRank(cur)
-  const rn = statusRank(nxt)
-  if (rn !== rc) return { replace: rn > rc, conflict }
-  if (curTerminal && nextTerminal && cur !== nxt) return { replace: false, conflict }
-  return { replace: next.at >= current.at, conflict }
+  return decideByVocabulary(VOCABULARY, current, next)
+}
+
+const VOCABULARY: StatusVocabulary = {
+  normalize: normalizeStatus,
+  isKnown: isKnownStatus,
+  rank: statusRank,
+  isTerminal: isTerminalStatus,
+  normalTerminalMoves: NORMAL_TERMINAL_MOVES,
 }

@@ -155,8 +155,14 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
         : profiles.credentials(profile.id)
     if (!credentials) throw new AppError('not_signed_in', 'This profile has no credentials yet.')
     const rt = openRuntime({ profile, credentials, ledger, operator: o.operator, payees })
-    if (o.trackerAutoStart !== false) rt.withdrawals.tracker.start()
+    if (o.trackerAutoStart !== false) {
+      rt.withdrawals.tracker.start()
+      rt.deposits.tracker.start()
+      rt.deposits.startReconciling()
+    }
     unsubscribe = [
+      rt.deposits.onChange((r) => emit('deposit:changed', r)),
+      rt.deposits.onReconciled((r) => emit('deposits:reconciled', r)),
       rt.withdrawals.onChange((r) => {
         emit('withdrawal:changed', r)
         receipts.notice(r)
@@ -180,11 +186,11 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
   const closeCurrent = async (action: 'switch_profile' | 'quit'): Promise<void> => {
     const rt = current
     current = null
-    const creates = rt?.withdrawals.creating() ?? 0
+    const creates = (rt?.withdrawals.creating() ?? 0) + (rt?.deposits.creating() ?? 0)
     if (rt && creates > 0) {
       log(`${action}: waiting for ${creates} create(s) in flight`)
       emit('app:waiting', { reason: 'create_in_flight', action, creates })
-      await rt.withdrawals.createsSettled()
+      await Promise.all([rt.withdrawals.createsSettled(), rt.deposits.createsSettled()])
       emit('app:waiting', null)
     }
     for (const u of unsubscribe) u()

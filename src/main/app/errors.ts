@@ -47,6 +47,7 @@ interface CodedError {
 /** Coded errors of our own modules; their messages are written by us and carry no secrets. */
 const OWN_ERRORS = [
   'WithdrawalError',
+  'DepositError',
   'LedgerError',
   'RecordsError',
   'SandboxControlError',

@@ -9,6 +9,7 @@ import { compareSigner } from '../records/review'
 import { isAllowedExternalUrl } from '../shell/renderer-policy'
 import type { AppState } from './context'
 import { AppError, mapServiceError } from './errors'
+import { depositsHandlers } from './deposits-handlers'
 import { ledgerHandlers } from './ledger-handlers'
 import { payeesHandlers } from './payees-handlers'
 import { receiptsHandlers } from './receipts-handlers'
@@ -66,6 +67,7 @@ export function buildRouter(state: AppState, log: (line: string) => void): Route
     ...payeesHandlers(state),
     ...receiptsHandlers(state),
     ...runsHandlers(state),
+    ...depositsHandlers(state),
     'app:info': () => {
       const p = rt().profile
       return {
@@ -179,6 +181,7 @@ export function buildRouter(state: AppState, log: (line: string) => void): Route
         csvDelimiter: input.csvDelimiter ?? settings.csvDelimiter,
         locale: input.locale ?? settings.csvLocale,
         includeReceipts: input.includeReceipts === true,
+        ...(input.recordKind ? { kind: input.recordKind } : {}),
         signer: loadSigningKey(o.vault),
         appVersion: o.app.version,
         profile: { name: p.name, network: p.network },
@@ -218,9 +221,13 @@ export function buildRouter(state: AppState, log: (line: string) => void): Route
               network: m.profile.network,
               exportedAt: m.exportedAt,
               rowCount: m.rowCount,
+              ...(m.recordKind ? { recordKind: m.recordKind } : {}),
             }
           : null,
-        rowCount: review.ledger.query({ limit: 1 }).total,
+        rowCount:
+          m?.recordKind === 'deposit'
+            ? review.ledger.deposits.query({ limit: 1 }).total
+            : review.ledger.query({ limit: 1 }).total,
       }
     },
     'review:checkSigner': ({ expected }) => {

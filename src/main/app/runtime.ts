@@ -6,6 +6,7 @@ import type { SessionView } from '../../shared/contract'
 import type { Profile } from '../../shared/profile'
 import { createDepixClient, type DepixClient, type SessionInfo } from '../api'
 import type { Ledger } from '../ledger'
+import { createDepositService, type DepositService } from '../deposits'
 import type { PayeeBook } from '../payees'
 import { createWithdrawalService, type WithdrawalService } from '../withdrawals'
 import type { ProfileCredentials } from '../profiles'
@@ -14,6 +15,8 @@ export interface ProfileRuntime {
   profile: Profile
   client: DepixClient
   withdrawals: WithdrawalService
+  /** Top-ups ("Comprar DePix"): the ledger's second record kind. */
+  deposits: DepositService
   close(): Promise<void>
 }
 
@@ -48,12 +51,21 @@ export function openRuntime(o: {
     ...(profile.assetId ? { assetId: profile.assetId } : {}),
     ...(o.payees ? { payees: o.payees } : {}),
   })
+  const deposits = createDepositService({
+    ledger: o.ledger,
+    client,
+    operator: o.operator,
+    network: profile.network,
+    profile: profile.id,
+  })
   return {
     profile,
     client,
     withdrawals,
+    deposits,
     close: async () => {
       await withdrawals.tracker.stop()
+      await deposits.stop()
       await client.close()
     },
   }

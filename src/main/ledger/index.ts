@@ -19,6 +19,7 @@ import {
 } from './backups'
 import type { Ctx } from './context'
 import type { Db } from './db'
+import { depositLedger } from './deposit-ledger'
 import { LedgerError } from './errors'
 import { quickCheckFile } from './file-check'
 import { identityPath, refusal, writeIdentity } from './identity'
@@ -119,6 +120,7 @@ export function openLedger(file: string, o: LedgerOptions = {}): Ledger {
     get ledgerId() {
       return ledgerId
     },
+    deposits: depositLedger(ctx),
     insertSubmitting: (input, operator) => w.insertSubmitting(ctx, input, operator),
     markCreated: (localId, outcome) => w.markCreated(ctx, localId, outcome),
     applyJournaledCreate: (localId, outcome) => w.applyJournaledCreate(ctx, localId, outcome),
@@ -212,6 +214,7 @@ export { createdOutcomeSchema } from './types'
 export { SYSTEM_OPERATOR, auditHash, type AuditHead, type AuditInput } from './audit'
 export { BACKUPS_KEPT, type BackupInfo, type BackupReason } from './backups'
 export { openSnapshot, type LedgerSnapshot } from './snapshot'
+export type { DepositLedger, DepositResolution, ImportedDeposit, NewDeposit } from './deposit-types'
 export type { LedgerReceipts, ReceiptRow, StoredReceipt } from './receipts'
 export type { LedgerRuns } from './runs'
 export type {

@@ -10,6 +10,7 @@ import { GENESIS_HASH } from './genesis'
 import { v5StateHashesAndIdentity } from './migration-v5'
 import { v6PayeesAndReferences } from './migration-v6'
 import { v7ReceiptsAndNotifications } from './migration-v7'
+import { healReservedV8, v8Deposits } from './migration-v8'
 import { v9PaymentRuns } from './migration-v9'
 // Migrations 2–5 read rows with the columns their files have: the pre-migration-6 select (rows.ts).
 import { derive, RECORD_SELECT_V5 as RECORD_SELECT, rowToRecord } from './rows'
@@ -194,12 +195,16 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 5, name: 'record state hashes in the audit log, ledger identity', up: v5StateHashesAndIdentity },
   { version: 6, name: 'payee book, payment references and expected payee', up: v6PayeesAndReferences },
   { version: 7, name: 'local receipts and sent notifications', up: v7ReceiptsAndNotifications },
-  // MERGE: placeholder for issue #17's migration 8 (deposits); its branch replaces this line.
-  { version: 8, name: 'reserved (issue #17)', up: () => undefined },
+  { version: 8, name: 'deposits: the second record kind', up: v8Deposits },
   { version: 9, name: 'payment runs, their rows and waves', up: v9PaymentRuns },
 ]
 
-export const LATEST_VERSION = MIGRATIONS.length
+/** The last migration's number (numbers are handed out per change, so the array may skip one until all land). */
+export const LATEST_VERSION = lastVersion(MIGRATIONS)
+
+function lastVersion(migrations: readonly Migration[]): number {
+  return migrations.reduce((max, m) => Math.max(max, m.version), 0)
+}
 
 export function schemaVersion(db: DatabaseSync): number {
   const row = db.prepare('PRAGMA user_version').get()
@@ -213,7 +218,7 @@ export function migrate(
   migrations: readonly Migration[] = MIGRATIONS,
 ): number {
   let current = schemaVersion(db)
-  const latest = migrations.length
+  const latest = lastVersion(migrations)
   if (current > latest) {
     // A newer app wrote this file. Writing with an older schema could lose columns it relies on.
     throw new LedgerError('schema_too_new', `ledger schema v${current} is newer than this app (v${latest})`)
@@ -241,5 +246,6 @@ export function migrate(
     }
     current = m.version
   }
+  if (to >= 8 && migrations === MIGRATIONS) healReservedV8(db, current)
   return current
 }

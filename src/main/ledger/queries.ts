@@ -62,7 +62,7 @@ export function findRecentSimilar(db: Db, q: SimilarQuery): WithdrawalRecord[] {
 }
 
 /** Stored timestamps are `toISOString()` output; a bound must be in the same form to compare as strings. */
-function canonicalIso(iso: string): string {
+export function canonicalIso(iso: string): string {
   const t = Date.parse(iso)
   if (Number.isNaN(t)) throw new LedgerError('invalid_input', `not a date: ${iso}`)
   return new Date(t).toISOString()
@@ -251,7 +251,7 @@ export function totalsByStatus(db: Db, filter?: RecordFilter): StatusTotal[] {
     }))
 }
 
-function rowToObservation(r: Record<string, SQLOutputValue>): StatusObservation {
+export function rowToObservation(r: Record<string, SQLOutputValue>): StatusObservation {
   return {
     id: Number(r.id),
     localId: String(r.local_id),

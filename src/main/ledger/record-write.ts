@@ -3,7 +3,7 @@
  * transaction. An update that changes only bookkeeping (`remoteCheckedAt`, see state-hash.ts) writes no entry;
  * any other change must say what happened. Everything that writes records (lifecycle, observations, import, a
  * replay of the side journal) goes through here, so `verifyChain` can demand that every record matches its
- * latest entry.
+ * latest entry. Every record kind goes through the same function (`writeKindRecord`), each with its own table.
  */
 import type { AuditEntry, WithdrawalRecord } from '../../shared/withdrawal-record'
 import { appendAuditRow, type AuditInput } from './audit'
@@ -13,6 +13,20 @@ import { insertRecordRow, updateRecordRow } from './rows'
 import { recordStateHash } from './state-hash'
 
 export type RecordAudit = Omit<AuditInput, 'subject' | 'stateHash'>
+
+/** What a record kind needs from the write path: the rows of its own table. */
+export interface RecordTable<R extends AuditedRecord> {
+  insertRow(db: Pick<Db, 'stmt'>, r: R): void
+  updateRow(db: Pick<Db, 'stmt'>, r: R): void
+}
+
+/** Any record kind: identified by its local id; `remoteCheckedAt` is bookkeeping (state-hash.ts). */
+export interface AuditedRecord {
+  localId: string
+  remoteCheckedAt: string | null
+}
+
+const WITHDRAWALS: RecordTable<WithdrawalRecord> = { insertRow: insertRecordRow, updateRow: updateRecordRow }
 
 /**
  * Inserts (`prev` null) or updates `next` and appends its audit entry, returning it (null when only bookkeeping
@@ -25,10 +39,22 @@ export function writeRecord(
   next: WithdrawalRecord,
   audit: RecordAudit | null,
 ): AuditEntry | null {
+  return writeKindRecord(db, WITHDRAWALS, at, prev, next, audit)
+}
+
+/** `writeRecord` for any record kind: the same checks, hash and entry, in `table`. */
+export function writeKindRecord<R extends AuditedRecord>(
+  db: Pick<Db, 'stmt'>,
+  table: RecordTable<R>,
+  at: string,
+  prev: R | null,
+  next: R,
+  audit: RecordAudit | null,
+): AuditEntry | null {
   const stateHash = recordStateHash(next)
   if (prev !== null) assertUntampered(db, prev)
-  if (prev === null) insertRecordRow(db, next)
-  else updateRecordRow(db, next)
+  if (prev === null) table.insertRow(db, next)
+  else table.updateRow(db, next)
   if (prev !== null && recordStateHash(prev) === stateHash) return null
   if (audit === null) throw new Error(`ledger: record ${next.localId} changed without an audit entry`)
   return appendAuditRow(db, at, { ...audit, subject: next.localId, stateHash })
@@ -38,7 +64,7 @@ export function writeRecord(
  * A write must start from the state the audit trail last recorded: otherwise its new entry would launder an
  * edit made outside the app (the start-up check would have seen it, the next one would not).
  */
-function assertUntampered(db: Pick<Db, 'stmt'>, prev: WithdrawalRecord): void {
+function assertUntampered(db: Pick<Db, 'stmt'>, prev: AuditedRecord): void {
   const row = db
     .stmt(
       `SELECT seq, state_hash FROM audit_log WHERE subject = ? AND state_hash IS NOT NULL

@@ -14,11 +14,15 @@ import type {
 import { readHead, rowToEntry, type AuditHead } from './audit'
 import type { Db } from './db'
 import { iterateRecords } from './queries'
+import { iterateDeposits } from './deposit-queries'
+import type { DepositRecord } from '../../shared/deposit-record'
 import { verifyChainSinceSteps, verifyChainSteps } from './verify-chain'
 
 export interface LedgerSnapshot {
   auditHead(): AuditHead
   iterate(filter?: RecordFilter): Generator<WithdrawalRecord, void, undefined>
+  /** The deposits (second record kind) matching the filter, from the same snapshot. */
+  iterateDeposits(filter?: RecordFilter): Generator<DepositRecord, void, undefined>
   /** Entries about the given records (by subject), in seq order. */
   auditEntriesOf(subjects: ReadonlySet<string>): Generator<AuditEntry, void, undefined>
   /** verifyAuditChain over this snapshot, pausing for the event loop every few thousand rows. */
@@ -68,6 +72,7 @@ export function openSnapshot(file: string, trust?: () => SnapshotTrust): LedgerS
   return {
     auditHead: () => readHead(db),
     iterate: (filter) => iterateRecords(db, filter),
+    iterateDeposits: (filter) => iterateDeposits(db, filter),
     *auditEntriesOf(subjects) {
       for (const row of db
         .fresh('SELECT * FROM audit_log WHERE subject IS NOT NULL ORDER BY seq')

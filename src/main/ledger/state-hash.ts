@@ -5,10 +5,10 @@
  * state it produced, so a row edited outside the app no longer matches its latest entry.
  */
 import { createHash } from 'node:crypto'
-import type { WithdrawalRecord } from '../../shared/withdrawal-record'
 import { canonicalJson } from './canonical-json'
 
-export function recordStateHash(r: WithdrawalRecord): string {
+/** Any record kind (withdrawal, deposit): the same rule. */
+export function recordStateHash(r: { remoteCheckedAt?: string | null }): string {
   const { remoteCheckedAt: _bookkeeping, ...state } = r
   return createHash('sha256').update(canonicalJson(state), 'utf8').digest('hex')
 }

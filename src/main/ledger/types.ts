@@ -17,6 +17,7 @@ import {
 import type { AuditHead, AuditInput } from './audit'
 import type { BackupInfo, BackupReason } from './backups'
 import type { Db } from './db'
+import type { DepositLedger } from './deposit-types'
 import type { LedgerReceipts } from './receipts'
 import type { LedgerRuns } from './runs'
 import type { LedgerSnapshot } from './snapshot'
@@ -120,6 +121,8 @@ export interface Ledger {
   readonly schemaVersion: number
   /** Random, fixed at creation (migration 5); the identity file beside the ledger names it. */
   readonly ledgerId: string
+  /** The second record kind (migration 8): deposits, "compras de DePix". */
+  readonly deposits: DepositLedger
 
   // Create flow (DESIGN §4). Each call is one transaction with its audit row.
   insertSubmitting(input: NewWithdrawal, operator: string): WithdrawalRecord

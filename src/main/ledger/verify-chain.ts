@@ -7,6 +7,7 @@ import type { AuditEntry, AuditVerification } from '../../shared/withdrawal-reco
 import { auditHash, readHead, rowToEntry, type AuditHead } from './audit'
 import type { Db } from './db'
 import { GENESIS_HASH } from './genesis'
+import { DEPOSIT_SELECT, rowToDeposit } from './deposit-rows'
 import { checkPayeeState, PAYEE_SUBJECT_PREFIX, verifyPayeeStates } from './payee-states'
 import { RECORD_SELECT, rowToRecord } from './rows'
 import { recordStateHash } from './state-hash'
@@ -16,6 +17,17 @@ type ReadDb = Pick<Db, 'stmt' | 'fresh'>
 const STEP_ROWS = 2000
 
 type Broken = Extract<AuditVerification, { ok: false }>
+
+/** Every record kind's table: each record must match the state hash of its latest entry. */
+const RECORD_KINDS: ReadonlyArray<{
+  /** `SELECT … FROM table alias`: the alias is `a`, the last word. */
+  from: string
+  toRecord: (row: Parameters<typeof rowToRecord>[0]) => object
+}> = [
+  { from: `SELECT ${RECORD_SELECT} FROM withdrawals w`, toRecord: rowToRecord },
+  { from: `SELECT ${DEPOSIT_SELECT} FROM deposits d`, toRecord: rowToDeposit },
+]
+const alias = (from: string): string => from.slice(from.lastIndexOf(' ') + 1)
 
 /** One row of the walk: it must be the expected seq, parse, link to the previous hash and hash to itself. */
 function checkLink(
@@ -138,8 +150,14 @@ export function* verifyChainSinceSteps(db: ReadDb, since: AuditHead): Generator<
       if (broken) return broken
       continue
     }
-    const row = db.stmt(`SELECT ${RECORD_SELECT} FROM withdrawals w WHERE w.local_id = ?`).get(subject)
-    if (!row) continue
+    let row
+    let kind
+    for (const k of RECORD_KINDS) {
+      row = db.stmt(`${k.from} WHERE ${alias(k.from)}.local_id = ?`).get(subject)
+      kind = k
+      if (row) break
+    }
+    if (!row || !kind) continue
     const latest = db
       .stmt(
         'SELECT seq, state_hash FROM audit_log WHERE subject = ? AND state_hash IS NOT NULL ORDER BY seq DESC LIMIT 1',
@@ -147,7 +165,7 @@ export function* verifyChainSinceSteps(db: ReadDb, since: AuditHead): Generator<
       .get(subject)
     let record
     try {
-      record = rowToRecord(row)
+      record = kind.toRecord(row)
     } catch {
       return { ok: false, brokenAt: 0, reason: `record ${subject}: a JSON column is not valid JSON` }
     }
@@ -182,27 +200,29 @@ function* verifyRecordStates(db: ReadDb): Generator<void, AuditVerification | nu
     if (++n % STEP_ROWS === 0) yield
     latest.set(String(row.subject), { seq: Number(row.seq), stateHash: String(row.state_hash) })
   }
-  for (const row of db.fresh(`SELECT ${RECORD_SELECT} FROM withdrawals w ORDER BY w.id`).iterate()) {
-    if (++n % STEP_ROWS === 0) yield
-    let record
-    try {
-      record = rowToRecord(row)
-    } catch {
-      return {
-        ok: false,
-        brokenAt: 0,
-        reason: `record ${String(row.local_id)}: a JSON column is not valid JSON`,
+  for (const kind of RECORD_KINDS) {
+    for (const row of db.fresh(`${kind.from} ORDER BY ${alias(kind.from)}.id`).iterate()) {
+      if (++n % STEP_ROWS === 0) yield
+      let record: { localId: string; remoteCheckedAt: string | null }
+      try {
+        record = kind.toRecord(row) as typeof record
+      } catch {
+        return {
+          ok: false,
+          brokenAt: 0,
+          reason: `record ${String(row.local_id)}: a JSON column is not valid JSON`,
+        }
       }
-    }
-    const entry = latest.get(record.localId)
-    if (!entry) {
-      return { ok: false, brokenAt: 0, reason: `record ${record.localId} has no audit entry for its state` }
-    }
-    if (recordStateHash(record) !== entry.stateHash) {
-      return {
-        ok: false,
-        brokenAt: entry.seq,
-        reason: `record ${record.localId} differs from the state its last audit entry (seq ${entry.seq}) recorded`,
+      const entry = latest.get(record.localId)
+      if (!entry) {
+        return { ok: false, brokenAt: 0, reason: `record ${record.localId} has no audit entry for its state` }
+      }
+      if (recordStateHash(record) !== entry.stateHash) {
+        return {
+          ok: false,
+          brokenAt: entry.seq,
+          reason: `record ${record.localId} differs from the state its last audit entry (seq ${entry.seq}) recorded`,
+        }
       }
     }
   }

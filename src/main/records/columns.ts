@@ -12,14 +12,15 @@ import { displayStatus } from './totals'
 
 export type ColumnKind = 'text' | 'date' | 'amount' | 'bool'
 
-export interface Column {
+/** One column of a record kind (withdrawals here; deposits in deposit-columns.ts). */
+export interface Column<R = WithdrawalRecord> {
   id: string
   pt: string
   kind: ColumnKind
-  get: (r: WithdrawalRecord) => string | number | boolean | null
+  get: (r: R) => string | number | boolean | null
 }
 
-function text(v: unknown): string | null {
+export function text(v: unknown): string | null {
   if (v === null || v === undefined) return null
   if (typeof v === 'string') return v
   if (typeof v === 'number' || typeof v === 'boolean') return String(v)

@@ -35,8 +35,12 @@ export const csvCell: (text: string) => string = K.csvCell
 /** One CSV line (CRLF included) of already formatted cells. */
 export const csvLine: (cells: readonly string[], delimiter: CsvDelimiter) => string = K.csvLine
 
-export function csvHeader(locale: ExportLocale): string[] {
-  return CSV_COLUMNS.map((c) => (locale === 'pt-BR' ? c.pt : c.id))
+/** The header of a kind's CSV (withdrawals by default). */
+export function csvHeader(
+  locale: ExportLocale,
+  columns: readonly Pick<Column<never>, 'id' | 'pt'>[] = CSV_COLUMNS,
+): string[] {
+  return columns.map((c) => (locale === 'pt-BR' ? c.pt : c.id))
 }
 
 export const YES_NO: Readonly<Record<ExportLocale, readonly [string, string]>> = {

@@ -20,7 +20,8 @@ import { AUDIT_FILE, auditLine, redactedLine } from './audit-member'
 import { csvHeader, csvLine, BOM, type CsvDelimiter } from './csv'
 import type { ExportLocale } from './format'
 import { REPORT_TAIL, reportHead } from './html'
-import { JSON_HEAD, JSON_SEPARATOR, JSON_TAIL } from './json'
+import { jsonHead, JSON_SEPARATOR, JSON_TAIL } from './json'
+import { recordsKind, type AnyRecord, type RecordKindId } from './kinds'
 import { rowPlan } from './layout'
 import {
   canonicalManifestBytes,
@@ -66,6 +67,8 @@ export interface ExportOptions {
   operator?: string
   /** Issue #14: copy the exported records' stored receipts into receipts/, listed and hashed in the manifest. */
   includeReceipts?: boolean
+  /** The record kind exported (default withdrawals; deposits: "compras de DePix"). One export holds one kind. */
+  kind?: RecordKindId
 }
 
 export interface ExportResult {
@@ -188,11 +191,15 @@ export async function exportRecords(ledger: Ledger, o: ExportOptions): Promise<E
   const locale: ExportLocale = o.locale ?? 'pt-BR'
   const delimiter: CsvDelimiter = o.csvDelimiter ?? (locale === 'pt-BR' ? ';' : ',')
   const exportedAt = (o.now ?? (() => new Date()))()
+  const kind = recordsKind(o.kind)
+  const isDeposit = kind.id === 'deposit'
   // Records, audit entries and head all come from one snapshot, so each record is exactly the state its latest
   // entry names even while the tracker keeps writing.
   const snap = await intactSnapshot(ledger)
   const auditHead = snap.auditHead()
-  const total = ledger.query({ ...filter, limit: 1 }).total
+  const total = (
+    isDeposit ? ledger.deposits.query({ ...filter, limit: 1 }) : ledger.query({ ...filter, limit: 1 })
+  ).total
 
   const folder = resolve(
     await createFolder(o.dir, o.profile.name, exportedAt).catch((e: unknown) => {
@@ -211,20 +218,23 @@ export async function exportRecords(ledger: Ledger, o: ExportOptions): Promise<E
     const csv = formats.includes('csv') ? await track(FILE_NAMES.csv) : null
     const json = formats.includes('json') ? await track(FILE_NAMES.json) : null
     const htmlRows = formats.includes('html') ? await track(HTML_SCRATCH, false) : null
-    csv?.write(BOM + csvLine(csvHeader(locale), delimiter))
-    json?.write(JSON_HEAD)
+    csv?.write(BOM + csvLine(csvHeader(locale, kind.csvColumns), delimiter))
+    json?.write(jsonHead(kind))
 
     const redact = makeRedactor(o.secrets)
     const plan =
-      csv || htmlRows ? rowPlan(locale, delimiter, { csv: csv !== null, html: htmlRows !== null }) : null
+      csv || htmlRows
+        ? rowPlan(locale, delimiter, { csv: csv !== null, html: htmlRows !== null }, kind)
+        : null
     const rows = plan ? await writer.rows(plan.layout, csv, htmlRows) : null
     const totals = new TotalsAccumulator()
-    const days = new DayAccumulator()
+    const days = new DayAccumulator(kind.totals)
+    const source: Iterable<AnyRecord> = isDeposit ? snap.iterateDeposits(filter) : snap.iterate(filter)
     const seen = new Set<string>()
     const redactedIds: string[] = []
     let first: string | null = null
     let last: string | null = null
-    for (const rec of snap.iterate(filter)) {
+    for (const rec of source) {
       if (seen.has(rec.localId)) continue
       seen.add(rec.localId)
       const redactedBefore = redact.count
@@ -235,8 +245,9 @@ export async function exportRecords(ledger: Ledger, o: ExportOptions): Promise<E
         if (totals.count > 0) json.write(JSON_SEPARATOR)
         json.write(text)
       }
-      totals.addRecord(record)
-      days.add(record)
+      const row = kind.totalsRow(record)
+      totals.add(row)
+      days.addRow(record.createdAt, row)
       if (first === null || record.createdAt < first) first = record.createdAt
       if (last === null || record.createdAt > last) last = record.createdAt
       if (totals.count % PROGRESS_EVERY === 0) {
@@ -282,6 +293,7 @@ export async function exportRecords(ledger: Ledger, o: ExportOptions): Promise<E
           statusTotals,
           days.result(),
           locale,
+          kind,
         ),
       )
       await html.append(join(folder, HTML_SCRATCH))
@@ -320,7 +332,7 @@ export async function exportRecords(ledger: Ledger, o: ExportOptions): Promise<E
         locale,
       })
     }
-    const receipts = o.includeReceipts ? await writeReceiptMembers(ledger, folder, seen) : null
+    const receipts = o.includeReceipts && !isDeposit ? await writeReceiptMembers(ledger, folder, seen) : null
     if (receipts) entries.push(...receipts.entries)
 
     const unsigned: UnsignedManifest = {
@@ -333,7 +345,8 @@ export async function exportRecords(ledger: Ledger, o: ExportOptions): Promise<E
       exportedAt: exportedAt.toISOString(),
       rowCount: totals.count,
       totals: statusTotals,
-      meaningTotals: meaningTotals(statusTotals),
+      meaningTotals: meaningTotals(statusTotals, kind.totals),
+      ...(isDeposit ? { recordKind: kind.id } : {}),
       auditHead,
       files: entries,
       publicKey: o.signer.publicKeyPem,
@@ -351,6 +364,7 @@ export async function exportRecords(ledger: Ledger, o: ExportOptions): Promise<E
       action: 'records.exported',
       subject: null,
       details: {
+        ...(isDeposit ? { recordKind: kind.id } : {}),
         folder,
         formats,
         filter,

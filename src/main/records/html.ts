@@ -9,13 +9,15 @@
  * needs the totals, so the exporter writes rows to a scratch file and assembles head + rows + tail at the end.
  */
 import type { StatusTotal } from '../../shared/withdrawal-record'
-import { HTML_COLUMNS, type Column } from './columns'
+import type { Column } from './columns'
+import { DEPOSIT_HTML_LABELS_EN } from './deposit-columns'
 import { formatAmount, formatDateTime, formatDay, type ExportLocale } from './format'
 import type { ExportFilter } from './manifest'
 import { kernel as K } from './kernel'
+import { WITHDRAWAL_KIND, type RecordsKind } from './kinds'
 import { CSS, NOSCRIPT_CSS, REPORT_CSP, SCRIPT } from './report-assets'
 import { MEANINGS, meaningTotals, type MeaningGroup } from '../../shared/money-totals'
-import { MEANING_WORDS, statusInWords } from '../../shared/status-words'
+import { MEANING_WORDS } from '../../shared/status-words'
 import { sumTotals, type DayTotal } from './totals'
 
 /** `&<>"'` as entities. */
@@ -171,6 +173,31 @@ const TEXTS: Readonly<Record<ExportLocale, Texts>> = {
   },
 }
 
+/** What a deposit report ("compras de DePix") says differently: there is no payout and no fee. */
+const DEPOSIT_TEXTS: Readonly<Record<ExportLocale, Partial<Texts>>> = {
+  'pt-BR': {
+    title: 'Tesouraria DePix — relatório de compras de DePix',
+    meaningNote:
+      'Só "Pago" é DePix que chegou à tesouraria. Pix recebido com DePix a caminho, QR em aberto, devolvido por ' +
+      'MED, expirado e situação não reconhecida nunca entram no valor recebido.',
+    byDay: 'Compras por dia de criação (horário de Brasília)',
+    deposit: 'Valor (R$)',
+    paidCount: 'Com DePix recebido',
+    paidPayout: 'Valor recebido (R$)',
+  },
+  en: {
+    title: 'Tesouraria DePix — top-up report',
+    meaningNote:
+      'Only "Paid" is DePix that reached the treasury. A Pix received with its DePix on the way, an open QR, a MED ' +
+      'reversal, an expired QR and unrecognised statuses are never counted as received.',
+    byDay: 'Top-ups by day created (São Paulo time)',
+    deposit: 'Amount (R$)',
+    paidCount: 'DePix received',
+    paidPayout: 'Amount received (R$)',
+    labels: DEPOSIT_HTML_LABELS_EN,
+  },
+}
+
 export interface ReportFacts {
   appVersion: string
   profile: { name: string; network: string }
@@ -201,12 +228,12 @@ const FILTER_WORDS: Readonly<Record<ExportLocale, Readonly<Record<string, string
 }
 
 /** The filter in words, with the manifest's own values (the exact filter is in manifest.json). */
-function describeFilter(f: ExportFilter, locale: ExportLocale): string {
+function describeFilter(f: ExportFilter, locale: ExportLocale, kind: RecordsKind): string {
   const w = FILTER_WORDS[locale]
   const parts: string[] = []
   if (f.profile !== undefined) parts.push(`${w.profile}: ${f.profile}`)
   if (f.statuses !== undefined && f.statuses.length > 0)
-    parts.push(`${w.status}: ${f.statuses.map((s) => statusInWords(s, false, locale)).join(', ')}`)
+    parts.push(`${w.status}: ${f.statuses.map((s) => kind.statusCodeWords(s, false, locale)).join(', ')}`)
   if (f.from !== undefined) parts.push(`${w.from} ${formatDateTime(f.from, locale)}`)
   if (f.to !== undefined) parts.push(`${w.to} ${formatDateTime(f.to, locale)}`)
   if (f.text !== undefined && f.text !== '') parts.push(`${w.text}: "${f.text}"`)
@@ -219,17 +246,21 @@ const num = (s: string, v?: string | number): string =>
 
 const sumCount = (d: DayTotal): number => MEANINGS.reduce((n, k) => n + d.totals[k].count, 0)
 
-function columnLabel(c: Column, locale: ExportLocale): string {
-  return locale === 'pt-BR' ? c.pt : (TEXTS.en.labels[c.id] ?? c.id)
+function columnLabel(c: Pick<Column<never>, 'id' | 'pt'>, locale: ExportLocale, t: Texts): string {
+  return locale === 'pt-BR' ? c.pt : (t.labels[c.id] ?? c.id)
 }
 
+/** The report's head for a record kind (withdrawals by default): facts, totals, then the records table's head. */
 export function reportHead(
   facts: ReportFacts,
   totals: readonly StatusTotal[],
   days: readonly DayTotal[],
   locale: ExportLocale,
+  kind: RecordsKind = WITHDRAWAL_KIND as unknown as RecordsKind,
 ): string {
-  const t = TEXTS[locale]
+  const t: Texts = kind.id === 'deposit' ? { ...TEXTS[locale], ...DEPOSIT_TEXTS[locale] } : TEXTS[locale]
+  // A kind without a payout (deposits) has no payout column and no fees: only the amount is shown.
+  const pay = kind.hasPayout
   const e = escapeHtml
   const fact = (k: string, v: string): string => `<dt>${e(k)}</dt><dd>${e(v)}</dd>`
   const range =
@@ -237,9 +268,10 @@ export function reportHead(
       ? '—'
       : `${formatDateTime(facts.createdAtRange.first, locale)} — ${formatDateTime(facts.createdAtRange.last, locale)}`
   const sum = sumTotals(totals)
-  const meaning = meaningTotals(totals)
+  const meaning = meaningTotals(totals, kind.totals)
   const amounts = (g: MeaningGroup): string =>
-    `${num(String(g.count))}${num(formatAmount(g.depositCents, locale))}${num(formatAmount(g.payoutCents, locale))}`
+    `${num(String(g.count))}${num(formatAmount(g.depositCents, locale))}` +
+    (pay ? num(formatAmount(g.payoutCents, locale)) : '')
   const meaningRows = MEANINGS.filter((k) => k !== 'other' || meaning.other.count > 0)
     .map(
       (k) =>
@@ -247,37 +279,47 @@ export function reportHead(
     )
     .join('\n')
   const withheld = meaning.feesWithheldCents
-  const feeRows =
-    `<tr id="fees-paid"><th scope="row" colspan="3">${e(t.feesPaid)}</th>` +
-    `${num(formatAmount(meaning.feesPaidCents, locale), meaning.feesPaidCents)}</tr>\n` +
-    `<tr id="fees-withheld"><th scope="row" colspan="3">${e(t.feesWithheld)}</th>` +
-    (withheld === null
-      ? `<td class="n">${e(t.notRecorded)}</td>`
-      : num(formatAmount(withheld, locale), withheld)) +
-    '</tr>'
+  const feeRows = !pay
+    ? ''
+    : `<tr id="fees-paid"><th scope="row" colspan="3">${e(t.feesPaid)}</th>` +
+      `${num(formatAmount(meaning.feesPaidCents, locale), meaning.feesPaidCents)}</tr>\n` +
+      `<tr id="fees-withheld"><th scope="row" colspan="3">${e(t.feesWithheld)}</th>` +
+      (withheld === null
+        ? `<td class="n">${e(t.notRecorded)}</td>`
+        : num(formatAmount(withheld, locale), withheld)) +
+      '</tr>'
   const statusRows = totals
     .map(
       (s) =>
-        `<tr><td>${e(statusInWords(s.status, false, locale))}</td><td>${s.hasRefund ? t.yes : t.no}</td>` +
-        `${num(String(s.count))}${num(formatAmount(s.depositCents, locale))}${num(formatAmount(s.payoutCents, locale))}</tr>`,
+        `<tr><td>${e(kind.statusCodeWords(s.status, false, locale))}</td><td>${s.hasRefund ? t.yes : t.no}</td>` +
+        `${num(String(s.count))}${num(formatAmount(s.depositCents, locale))}` +
+        `${pay ? num(formatAmount(s.payoutCents, locale)) : ''}</tr>`,
     )
     .join('\n')
   const dayRows = days
     .map(
       (d) =>
         `<tr><td>${e(d.day === '' ? '?' : formatDay(d.day, locale))}</td>${num(String(sumCount(d)))}` +
-        `${num(String(d.totals.paid.count))}${num(formatAmount(d.totals.paid.payoutCents, locale))}` +
-        `${num(formatAmount(d.totals.feesPaidCents, locale))}</tr>`,
+        `${num(String(d.totals.paid.count))}` +
+        (pay
+          ? `${num(formatAmount(d.totals.paid.payoutCents, locale))}${num(formatAmount(d.totals.feesPaidCents, locale))}`
+          : num(formatAmount(d.totals.paid.depositCents, locale))) +
+        '</tr>',
     )
     .join('\n')
   const dayFoot =
     `${num(String(sum.count))}${num(String(meaning.paid.count))}` +
-    `${num(formatAmount(meaning.paid.payoutCents, locale))}${num(formatAmount(meaning.feesPaidCents, locale))}`
-  const headers = HTML_COLUMNS.map((c) => {
-    const type = c.kind === 'amount' ? 'num' : c.kind === 'date' ? 'iso' : 'text'
-    const cls = c.kind === 'amount' ? ' class="n"' : ''
-    return `<th scope="col" data-type="${type}"${cls}><button type="button">${e(columnLabel(c, locale))}</button></th>`
-  }).join('')
+    (pay
+      ? `${num(formatAmount(meaning.paid.payoutCents, locale))}${num(formatAmount(meaning.feesPaidCents, locale))}`
+      : num(formatAmount(meaning.paid.depositCents, locale)))
+  const th = (label: string): string => `<th scope="col" class="n">${e(label)}</th>`
+  const headers = kind.htmlColumns
+    .map((c) => {
+      const type = c.kind === 'amount' ? 'num' : c.kind === 'date' ? 'iso' : 'text'
+      const cls = c.kind === 'amount' ? ' class="n"' : ''
+      return `<th scope="col" data-type="${type}"${cls}><button type="button">${e(columnLabel(c, locale, t))}</button></th>`
+    })
+    .join('')
   return `<!doctype html>
 <html lang="${locale}">
 <head>
@@ -295,7 +337,7 @@ export function reportHead(
 ${fact(t.appVersion, facts.appVersion)}
 ${fact(t.profile, facts.profile.name)}
 ${fact(t.network, facts.profile.network)}
-${fact(t.filter, describeFilter(facts.filter, locale))}
+${fact(t.filter, describeFilter(facts.filter, locale, kind))}
 ${fact(t.exportedAt, `${formatDateTime(facts.exportedAt, locale)} (${facts.exportedAt})`)}
 ${fact(t.rowCount, String(facts.rowCount))}
 ${fact(t.range, range)}
@@ -305,7 +347,7 @@ ${fact(t.signer, facts.signerFingerprint)}
 </section>
 <h2>${e(t.byMeaning)}</h2>
 <table id="totals-meaning">
-<thead><tr><th scope="col">${e(t.meaning)}</th><th scope="col" class="n">${e(t.count)}</th><th scope="col" class="n">${e(t.deposit)}</th><th scope="col" class="n">${e(t.payout)}</th></tr></thead>
+<thead><tr><th scope="col">${e(t.meaning)}</th>${th(t.count)}${th(t.deposit)}${pay ? th(t.payout) : ''}</tr></thead>
 <tbody>
 ${meaningRows}
 </tbody>
@@ -316,15 +358,15 @@ ${feeRows}
 <p class="note">${e(t.meaningNote)}</p>
 <h2>${e(t.byStatus)}</h2>
 <table id="totals-status">
-<thead><tr><th scope="col">${e(t.status)}</th><th scope="col">${e(t.refund)}</th><th scope="col" class="n">${e(t.count)}</th><th scope="col" class="n">${e(t.deposit)}</th><th scope="col" class="n">${e(t.payout)}</th></tr></thead>
+<thead><tr><th scope="col">${e(t.status)}</th><th scope="col">${e(t.refund)}</th>${th(t.count)}${th(t.deposit)}${pay ? th(t.payout) : ''}</tr></thead>
 <tbody>
 ${statusRows}
 </tbody>
-<tfoot><tr><td colspan="2">${e(t.total)}</td>${num(String(sum.count))}<td></td><td></td></tr></tfoot>
+<tfoot><tr><td colspan="2">${e(t.total)}</td>${num(String(sum.count))}<td></td>${pay ? '<td></td>' : ''}</tr></tfoot>
 </table>
 <h2>${e(t.byDay)}</h2>
 <table id="totals-day">
-<thead><tr><th scope="col">${e(t.day)}</th><th scope="col" class="n">${e(t.count)}</th><th scope="col" class="n">${e(t.paidCount)}</th><th scope="col" class="n">${e(t.paidPayout)}</th><th scope="col" class="n">${e(t.feesPaid)}</th></tr></thead>
+<thead><tr><th scope="col">${e(t.day)}</th>${th(t.count)}${th(t.paidCount)}${th(t.paidPayout)}${pay ? th(t.feesPaid) : ''}</tr></thead>
 <tbody>
 ${dayRows}
 </tbody>

@@ -5,28 +5,49 @@
  * reading validates each one with the shared zod schema, strictly (an unknown member is an error).
  */
 import { z } from 'zod'
-import { withdrawalRecordSchema, type WithdrawalRecord } from '../../shared/withdrawal-record'
+import type { WithdrawalRecord } from '../../shared/withdrawal-record'
+import { WITHDRAWAL_KIND, type AnyRecord, type RecordsKind } from './kinds'
 import { compileSchemaPrecheck } from './schema-precheck'
 
-export const RECORDS_SCHEMA = 'tesouraria-depix/records'
+export const RECORDS_SCHEMA = WITHDRAWAL_KIND.jsonSchema
 export const RECORDS_VERSION = 1
 
 export type ExportedRecord = WithdrawalRecord
-export const exportedRecordSchema = withdrawalRecordSchema.strict()
-/** Accepts only what the schema accepts (fast-check.ts); null if the schema ever outgrows it. */
-const fastCheck = compileSchemaPrecheck(exportedRecordSchema)
+export const exportedRecordSchema = WITHDRAWAL_KIND.recordSchema
 
-export const JSON_HEAD = `{"schema":"${RECORDS_SCHEMA}","version":${RECORDS_VERSION},"records":[\n`
+/** The head of a kind's records.json; `schema` names the kind (withdrawals: tesouraria-depix/records). */
+export function jsonHead(kind: Pick<RecordsKind, 'jsonSchema'>): string {
+  return `{"schema":"${kind.jsonSchema}","version":${RECORDS_VERSION},"records":[\n`
+}
+
+export const JSON_HEAD = jsonHead(WITHDRAWAL_KIND)
 export const JSON_TAIL = '\n]}\n'
 export const JSON_SEPARATOR = ',\n'
-const HEAD_BYTES = Buffer.from(JSON_HEAD, 'utf8')
 const TAIL_BYTES = Buffer.from(JSON_TAIL, 'utf8')
 
-const envelopeSchema = z.strictObject({
-  schema: z.literal(RECORDS_SCHEMA),
-  version: z.literal(RECORDS_VERSION),
-  records: z.array(z.unknown()),
-})
+/** Per kind: the fast check compiled from its schema (null if the schema outgrows it), the envelope schema. */
+const readers = new Map<
+  string,
+  { fast: ((v: unknown) => boolean) | null; envelope: z.ZodType; head: Buffer }
+>()
+
+function readerOf(kind: RecordsKind) {
+  let r = readers.get(kind.id)
+  if (!r) {
+    r = {
+      // Accepts only what the schema accepts (schema-precheck.ts).
+      fast: compileSchemaPrecheck(kind.recordSchema),
+      envelope: z.strictObject({
+        schema: z.literal(kind.jsonSchema),
+        version: z.literal(RECORDS_VERSION),
+        records: z.array(z.unknown()),
+      }),
+      head: Buffer.from(jsonHead(kind), 'utf8'),
+    }
+    readers.set(kind.id, r)
+  }
+  return r
+}
 
 export interface RecordsFileRead {
   /** Number of entries in `records`, valid or not: what row counts compare. */
@@ -56,23 +77,25 @@ function describeIssues(error: z.ZodError, prefix: string): string[] {
  * same result as JSON.parse of the whole (a JSON string cannot hold a raw line break, so a record cannot span
  * lines), without 100k records alive at once. Any other text is parsed whole.
  */
-export function readRecordsFile(
+export function readRecordsFile<R extends AnyRecord = ExportedRecord>(
   buf: Buffer,
-  onRecord: (r: ExportedRecord) => void,
-  o: { exact?: boolean } = {},
+  onRecord: (r: R) => void,
+  o: { exact?: boolean; kind?: RecordsKind<R> } = {},
 ): RecordsFileRead {
+  const kind = (o.kind ?? WITHDRAWAL_KIND) as unknown as RecordsKind
+  const reader = readerOf(kind)
   const issues: string[] = []
   let entries = 0
   let invalid = 0
-  const fast = o.exact === true ? null : fastCheck
+  const fast = o.exact === true ? null : reader.fast
   const take = (raw: unknown): void => {
     if (fast?.(raw)) {
-      onRecord(raw as ExportedRecord)
+      onRecord(raw as R)
       entries += 1
       return
     }
-    const r = exportedRecordSchema.safeParse(raw)
-    if (r.success) onRecord(r.data)
+    const r = kind.recordSchema.safeParse(raw)
+    if (r.success) onRecord(r.data as R)
     else {
       invalid += 1
       if (issues.length < MAX_ISSUES)
@@ -86,6 +109,7 @@ export function readRecordsFile(
   }
 
   // Line by line on the bytes: V8 decodes a 180 MB UTF-8 string several times slower than many small ones.
+  const HEAD_BYTES = reader.head
   const head = HEAD_BYTES.length
   const tail = TAIL_BYTES.length
   if (
@@ -127,10 +151,10 @@ export function readRecordsFile(
   } catch (e) {
     return { entries: 0, issues: [`not JSON: ${(e as Error).message}`], readable: false }
   }
-  const env = envelopeSchema.safeParse(parsed)
+  const env = reader.envelope.safeParse(parsed)
   if (!env.success) {
     return { entries: 0, issues: describeIssues(env.error, '').slice(0, MAX_ISSUES), readable: false }
   }
-  for (const raw of env.data.records) take(raw)
+  for (const raw of (env.data as { records: unknown[] }).records) take(raw)
   return finish()
 }

@@ -4,20 +4,17 @@
  * masking, amounts — and nothing else), and the formatter, on the writer's worker thread or inline, turns them
  * into the CSV line and the report row. Same cells as `cellText` in csv.ts, column by column.
  */
-import { statusInWords } from '../../shared/status-words'
-import type { WithdrawalRecord } from '../../shared/withdrawal-record'
-import { CSV_COLUMNS, HTML_COLUMNS } from './columns'
 import { YES_NO, type CsvDelimiter } from './csv'
 import { formatAmount, type ExportLocale } from './format'
 import { PAGE_BREAK, ROW_START } from './html'
 import type { RowLayout } from './kernel'
+import { WITHDRAWAL_KIND, type AnyRecord, type RecordsKind } from './kinds'
 import { REPORT_PAGE_ROWS } from './report-assets'
-import { displayStatus } from './totals'
 
-export interface RowPlan {
+export interface RowPlan<R = AnyRecord> {
   layout: RowLayout
   /** The inputs of one record, in the layout's order. */
-  inputs: (r: WithdrawalRecord) => string[]
+  inputs: (r: R) => string[]
 }
 
 /**
@@ -26,13 +23,16 @@ export interface RowPlan {
  * column (its `data-v`).
  * Kinds and locale are decided once: an export builds 3.6 M of these.
  */
-export function rowPlan(
+export function rowPlan<R extends AnyRecord>(
   locale: ExportLocale,
   delimiter: CsvDelimiter,
   formats: { csv: boolean; html: boolean },
-): RowPlan {
+  kind: RecordsKind<R> = WITHDRAWAL_KIND as unknown as RecordsKind<R>,
+): RowPlan<R> {
   const [yes, no] = YES_NO[locale]
-  const getters = CSV_COLUMNS.map((col): ((r: WithdrawalRecord) => string) => {
+  const CSV_COLUMNS = kind.csvColumns
+  const HTML_COLUMNS = kind.htmlColumns
+  const getters = CSV_COLUMNS.map((col): ((r: R) => string) => {
     const get = col.get
     switch (col.kind) {
       case 'date':
@@ -58,7 +58,7 @@ export function rowPlan(
       if (col.id === 'status') {
         // The CSV keeps the status code (scripts and the verifier group by it); the report says it in words.
         report.push({ cell: getters.length, kind: 'text', raw: getters.length })
-        getters.push((r) => statusInWords(displayStatus(r), r.refund !== null, locale))
+        getters.push((r) => kind.statusWords(r, locale))
       } else if (col.kind === 'amount') {
         report.push({ cell, kind: 'amount', raw: getters.length })
         getters.push((r) => {
@@ -88,7 +88,7 @@ export function rowPlan(
     },
     inputs: (r) => {
       const out = new Array<string>(n)
-      for (let i = 0; i < n; i++) out[i] = (getters[i] as (r: WithdrawalRecord) => string)(r)
+      for (let i = 0; i < n; i++) out[i] = (getters[i] as (r: R) => string)(r)
       return out
     },
   }

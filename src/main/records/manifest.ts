@@ -204,6 +204,11 @@ export const manifestSchema = z.strictObject({
   rowCount: count,
   totals: z.array(statusTotalSchema),
   meaningTotals: meaningTotalsSchema.optional(),
+  /**
+   * Which record kind the export holds (records/kinds.ts). Absent: withdrawals, as every export made before
+   * deposits; written only for other kinds, so a withdrawal export's manifest is unchanged.
+   */
+  recordKind: z.enum(['withdrawal', 'deposit']).optional(),
   /** The ledger's audit-chain head when the export was made: anchors the chain outside the database file. */
   auditHead: z.strictObject({ seq: count, hash: shownText }).nullable(),
   files: fileListSchema,

@@ -47,15 +47,17 @@ function hasSecretName(v: unknown): boolean {
 /** Shorter values would redact ordinary text, and no credential is that short. */
 export const MIN_SECRET_LENGTH = 8
 
-export interface Redacted {
+export interface Redacted<R = WithdrawalRecord> {
   /** The record itself when clean (the common case, no copy), else a redacted deep copy. */
-  record: WithdrawalRecord
+  record: R
   /** JSON.stringify(record): computed for the check anyway, and what the JSON export writes. */
   json: string
 }
 
 export interface Redactor {
   (r: WithdrawalRecord): Redacted
+  /** Any record kind (deposits): the same checks; members a kind lacks are absent, so never suspect. */
+  <R extends object>(r: R): Redacted<R>
   /** How many strings were replaced so far. */
   readonly count: number
 }
@@ -89,7 +91,7 @@ export function makeRedactor(knownSecrets: readonly string[] = []): Redactor {
     return v
   }
 
-  const redact = ((r: WithdrawalRecord): Redacted => {
+  const redact = ((r: WithdrawalRecord): Redacted<WithdrawalRecord> => {
     const json = JSON.stringify(r)
     // Cheap tests first (plain substring search); the record is walked only when one of them hits.
     const suspect =

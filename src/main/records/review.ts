@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { openLedger, type Ledger } from '../ledger/index'
 import { importRecords } from '../ledger/import'
+import { importDepositRecords } from '../ledger/deposit-import'
 import { isFingerprint, normalizeFingerprint } from './sign'
 import { verifyExport, type ExportVerification } from './verify'
 
@@ -30,12 +31,17 @@ export async function openReview(
 ): Promise<Review> {
   const verification = await verifyExport(manifestPath, { keepRecords: true, ...o })
   const records = verification.records ?? []
+  const deposits = verification.depositRecords ?? []
   delete verification.records
+  delete verification.depositRecords
   const dir = mkdtempSync(join(tmpdir(), 'depix-review-'))
   const file = join(dir, 'review.sqlite')
   try {
     try {
-      importRecords(file, records, { details: { source: 'review', manifest: basename(manifestPath) } })
+      const details = { source: 'review', manifest: basename(manifestPath) }
+      // A deposit export (issue #17) loads its records as deposits: the review lists them with their own queries.
+      if (verification.manifest?.recordKind === 'deposit') importDepositRecords(file, deposits, { details })
+      else importRecords(file, records, { details })
     } catch (e) {
       // Only a tampered file gets here (e.g. two records sharing a remote id). The import is one transaction,
       // so the file is a migrated, empty ledger: say why, review nothing.

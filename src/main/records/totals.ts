@@ -5,7 +5,7 @@
  * whether a refund is recorded; best-knowledge amounts, null counting as 0; the fee withheld on refunds. What
  * the groups mean (paid, open, returned…) is decided by `meaningTotals` (shared/money-totals.ts), from these.
  */
-import { meaningTotals, refundFeeCents, type MeaningTotals } from '../../shared/money-totals'
+import { meaningTotals, refundFeeCents, type MeaningTotals, type TotalsKind } from '../../shared/money-totals'
 import type { StatusTotal, WithdrawalRecord } from '../../shared/withdrawal-record'
 import { normalizeStatus } from '../../shared/withdrawal-status'
 import { saoPauloDay } from './format'
@@ -97,19 +97,32 @@ export function sortTotals(totals: StatusTotal[]): StatusTotal[] {
 export class DayAccumulator {
   private readonly byDay = new Map<string, TotalsAccumulator>()
 
+  constructor(private readonly kind: TotalsKind = 'withdrawal') {}
+
+  /** A withdrawal record; any kind through `addRow`. */
   add(r: WithdrawalRecord): void {
-    const day = saoPauloDay(r.createdAt) ?? ''
+    this.addRow(r.createdAt, {
+      status: displayStatus(r),
+      hasRefund: r.refund !== null,
+      depositCents: r.depositAmountCents,
+      payoutCents: r.payoutAmountCents,
+      refundFeeCents: refundFeeCents(r.refund),
+    })
+  }
+
+  addRow(createdAt: string, row: TotalsRow): void {
+    const day = saoPauloDay(createdAt) ?? ''
     let t = this.byDay.get(day)
     if (!t) {
       t = new TotalsAccumulator()
       this.byDay.set(day, t)
     }
-    t.addRecord(r)
+    t.add(row)
   }
 
   result(): DayTotal[] {
     return [...this.byDay.entries()]
-      .map(([day, acc]) => ({ day, totals: meaningTotals(acc.result()) }))
+      .map(([day, acc]) => ({ day, totals: meaningTotals(acc.result(), this.kind) }))
       .sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0))
   }
 }

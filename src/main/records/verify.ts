@@ -19,19 +19,14 @@
 import { isUtf8 } from 'node:buffer'
 import { basename, dirname, join, resolve } from 'node:path'
 import type { StatusTotal } from '../../shared/withdrawal-record'
-import { COLUMNS_BEFORE_REFERENCES, columnIndex, PT_HEADER_V1 } from './columns'
+import { COLUMNS_BEFORE_REFERENCES, PT_HEADER_V1 } from './columns'
 import { BOM, csvHeader, csvLine, YES_NO } from './csv'
 import { countReportRows } from './html'
 import { readRecordsFile, type ExportedRecord } from './json'
+import { recordsKind, type AnyRecord, type RecordsKind } from './kinds'
+import type { DepositRecord } from '../../shared/deposit-record'
 import { recordStateHash } from '../ledger/state-hash'
-import {
-  AUDIT_FILE,
-  compareRecords,
-  readAuditMember,
-  recordFixedHash,
-  type AuditCollected,
-  type Head,
-} from './audit-member'
+import { AUDIT_FILE, compareRecords, readAuditMember, type AuditCollected, type Head } from './audit-member'
 import {
   canonicalManifestBytes,
   fileListSchema,
@@ -77,6 +72,8 @@ export interface ExportVerification {
   manifest: Manifest | null
   /** The records of the JSON file that passed the schema, when asked for (`keepRecords`). */
   records?: ExportedRecord[]
+  /** Same, for a deposit export (`recordKind: "deposit"`): its records, for the review's ledger. */
+  depositRecords?: DepositRecord[]
   /** Files in the folder that the manifest does not list (not covered by the signature). */
   unlisted: string[]
   /** The audit member as read, and the exported records' state hashes (for --against); see audit-member.ts. */
@@ -91,6 +88,8 @@ export interface VerifyOptions {
 }
 
 interface Expectation {
+  /** The record kind the manifest names (absent: withdrawals): schema, columns and totals rule of the files. */
+  kind: RecordsKind
   rowCount: number | null
   totals: StatusTotal[] | null
   auditHead: Head | null
@@ -216,6 +215,7 @@ export async function verifyExport(manifestPath: string, o: VerifyOptions = {}):
 
   // What the files are compared with: from the valid manifest, or what can be salvaged from an invalid one.
   const expect: Expectation = {
+    kind: recordsKind(manifest?.recordKind ?? (obj.recordKind === 'deposit' ? 'deposit' : undefined)),
     rowCount: manifest?.rowCount ?? (Number.isSafeInteger(obj.rowCount) ? (obj.rowCount as number) : null),
     totals: manifest?.totals ?? salvageTotals(obj.totals),
     auditHead: manifest?.auditHead ?? null,
@@ -228,7 +228,7 @@ export async function verifyExport(manifestPath: string, o: VerifyOptions = {}):
   }
   checkManifestTotals(manifest, mname, add)
 
-  let records: ExportedRecord[] | undefined
+  let records: AnyRecord[] | undefined
   const checker = createChecker()
   try {
     // Each file is read (and hashed, on the checker's thread) while the one before it is checked; the CSV is
@@ -267,7 +267,11 @@ export async function verifyExport(manifestPath: string, o: VerifyOptions = {}):
     signerFingerprint,
     manifest,
     unlisted: await unlistedFiles(dir, mname, entries),
-    ...(o.keepRecords ? { records: records ?? [] } : {}),
+    ...(!o.keepRecords
+      ? {}
+      : expect.kind.id === 'deposit'
+        ? { records: [], depositRecords: (records ?? []) as DepositRecord[] }
+        : { records: (records ?? []) as ExportedRecord[] }),
     ...(audit ? { audit } : {}),
   })
 }
@@ -314,7 +318,8 @@ function checkManifestTotals(m: Manifest | null, mname: string, add: Add): void 
     add(mname, 'totals', `status totals count ${sum.count} records, rowCount is ${m.rowCount}`)
   }
   if (m.meaningTotals !== undefined) {
-    for (const d of diffMeaningTotals(m.meaningTotals, meaningTotals(m.totals))) add(mname, 'totals', d)
+    const kind = recordsKind(m.recordKind).totals
+    for (const d of diffMeaningTotals(m.meaningTotals, meaningTotals(m.totals, kind))) add(mname, 'totals', d)
   }
 }
 
@@ -392,7 +397,7 @@ async function readEntry(dir: string, entry: FileEntry, checker: Checker): Promi
 interface FileOutcome {
   problems: Array<Parameters<Add>>
   /** The JSON file's valid records, in review mode. */
-  records?: ExportedRecord[]
+  records?: AnyRecord[]
 }
 
 /**
@@ -413,7 +418,7 @@ async function checkFile(
   }
   const { buf } = read
   const content: Array<Parameters<Add>> = []
-  let records: ExportedRecord[] | undefined
+  let records: AnyRecord[] | undefined
   try {
     records = await checkContent(entry, buf, expect, (...p) => content.push(p), keep, checker)
   } finally {
@@ -434,7 +439,7 @@ async function checkContent(
   add: Add,
   keep: boolean,
   checker: Checker,
-): Promise<ExportedRecord[] | undefined> {
+): Promise<AnyRecord[] | undefined> {
   if (entry.format === 'receipt') {
     // Issue #14: bytes and hash were checked like any file's; the content must still be what the type says.
     if (!bytesMatch(buf, entry.mediaType)) add(entry.name, 'schema', `not a ${entry.mediaType} document`)
@@ -459,12 +464,13 @@ async function checkContent(
   }
   switch (entry.format) {
     case 'csv':
-      await checkCsv(entry, buf, add, rows, totals, checker)
+      await checkCsv(entry, buf, add, rows, totals, checker, expect.kind)
       return undefined
     case 'json': {
       const ids = new Set<string>()
       const acc = new TotalsAccumulator()
-      const kept: ExportedRecord[] | undefined = keep ? [] : undefined
+      const kept: AnyRecord[] | undefined = keep ? [] : undefined
+      const kind = expect.kind
       const stateHashes = expect.audit ? new Map<string, string>() : null
       const fixedHashes = expect.audit ? new Map<string, string>() : null
       let dup = 0
@@ -474,11 +480,11 @@ async function checkContent(
           if (ids.has(r.localId)) dup += 1
           ids.add(r.localId)
           stateHashes?.set(r.localId, recordStateHash(r))
-          fixedHashes?.set(r.localId, recordFixedHash(r))
-          acc.addRecord(r)
+          fixedHashes?.set(r.localId, kind.fixedHash(r))
+          acc.add(kind.totalsRow(r))
           kept?.push(r)
         },
-        { exact: keep },
+        { exact: keep, kind },
       )
       for (const issue of read.issues) add(entry.name, 'schema', issue)
       if (!read.readable) return undefined
@@ -524,6 +530,7 @@ async function checkCsv(
   rows: (n: number, what: string) => void,
   totals: (t: StatusTotal[]) => void,
   checker: Checker,
+  kind: RecordsKind,
 ): Promise<void> {
   const bom = buf.subarray(0, BOM_BYTES.length).equals(BOM_BYTES)
   if (!bom) add(entry.name, 'schema', 'no UTF-8 byte order mark')
@@ -531,13 +538,9 @@ async function checkCsv(
   const r = await checker.checkCsv(body, {
     delimiter: entry.delimiter,
     locale: entry.locale,
-    header: expectedHeader(body, entry),
-    at: {
-      status: columnIndex('status'),
-      refunded: columnIndex('refunded'),
-      deposit: columnIndex('deposit_amount'),
-      payout: columnIndex('payout_amount'),
-    },
+    // Earlier headers exist only for withdrawals: deposits were exported with today's columns from the start.
+    header: kind.id === 'withdrawal' ? expectedHeader(body, entry) : csvHeader(entry.locale, kind.csvColumns),
+    at: kind.csvAt,
     yesNo: [...YES_NO[entry.locale]],
     maxListed: MAX_LISTED,
   })

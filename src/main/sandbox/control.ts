@@ -3,9 +3,16 @@
  * the world — the payer, the Liquid network, the banking processor, the operator, and the clock.
  */
 import type { EndpointName } from '../../shared/api-limits'
-import { badInput } from './errors'
+import { badInput, OpError } from './errors'
 import type { SandboxCore } from './state'
-import type { Fault, PayoutOutcome, RuntimeOptions, SandboxControl, SandboxStateSnapshot } from './types'
+import type {
+  DepositView,
+  Fault,
+  PayoutOutcome,
+  RuntimeOptions,
+  SandboxControl,
+  SandboxStateSnapshot,
+} from './types'
 
 const OUTCOMES: ReadonlySet<string> = new Set([
   'sent',
@@ -27,6 +34,17 @@ export function createControl(core: SandboxCore): SandboxControl {
     },
     cancelWithdrawal: (id) => core.withdrawals.cancel(id),
     seedWithdrawals: (count, o) => core.withdrawals.seed(count, o?.payoutAmountInCents),
+    createDeposit: (body) => {
+      if (typeof body !== 'object' || body === null) throw badInput('body must be an object')
+      try {
+        core.deposits.create(body as Record<string, unknown>)
+      } catch (e) {
+        // The operation's refusal, as a control error: this is the tools talking, not the API.
+        if (e instanceof OpError) throw badInput(`${e.fields.messageCode ?? 'refused'}: ${e.message}`)
+        throw e
+      }
+      return core.deposits.views(core.deposits.size - 1, 1)[0] as DepositView
+    },
     payDeposit: (id, o) => core.deposits.pay(id, o),
     fileMed: (qrId) => core.deposits.fileMed(qrId),
     setMaintenance: (on) => {

@@ -159,6 +159,11 @@ export interface SandboxControl {
   cancelWithdrawal(id: string): WithdrawalView
   /** Bench/test fast path: stores `count` fresh withdrawals without HTTP. Returns their ids. */
   seedWithdrawals(count: number, o?: { payoutAmountInCents?: number }): string[]
+  /**
+   * A deposit made at the service by someone else (not through the API client of the app): the same checks as
+   * POST /deposit, no request counted. Returns its view.
+   */
+  createDeposit(body: Record<string, unknown>): DepositView
   payDeposit(id: string, o?: { payerName?: string; payerTaxNumber?: string }): DepositView
   fileMed(qrId: string): DepositView
   setMaintenance(on: boolean): void

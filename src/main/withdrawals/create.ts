@@ -1,11 +1,8 @@
 /**
- * The create flow (DESIGN §4). The API has no idempotency (spec §1.6), so the order is the whole point:
- *
- *   validate → duplicate guard → journal `submitting` (committed, fsynced) → POST /withdraw once → store outcome
- *
- * A crash between the journal and the stored outcome leaves `submitting`, which the next start turns into
- * `outcome_unknown`. Nothing here ever sends the POST a second time; an unclear answer becomes `outcome_unknown`
- * and waits for the operator.
+ * The withdrawal create flow (DESIGN §4): validate → duplicate guard → the shared journaled create
+ * (journal/create.ts: intent, journal `submitting`, POST /withdraw once, store the outcome) → funding facts.
+ * Nothing here ever sends the POST a second time; an unclear answer becomes `outcome_unknown` and waits for the
+ * operator.
  */
 import type { WithdrawalQuote } from '../../shared/contract'
 import { quoteWithdrawal } from '../../shared/fees'
@@ -17,15 +14,15 @@ import {
   type WithdrawalDraft,
   type WithdrawRequest,
 } from '../../shared/withdrawal'
-import type { AmountKind, WithdrawalErrorInfo, WithdrawalRecord } from '../../shared/withdrawal-record'
+import type { AmountKind, WithdrawalRecord } from '../../shared/withdrawal-record'
 import { normalizeReferences, type PaymentReferences } from '../../shared/payment-references'
 import type { ExpectedPayee, Payee } from '../../shared/payee'
-import { ApiError, type ApiResult, type DepixClient, type WithdrawCreated } from '../api'
-import { LedgerError, type CreatedOutcome, type Ledger } from '../ledger'
+import type { DepixClient, WithdrawCreated } from '../api'
+import { journaledCreate } from '../journal/create'
+import type { Ledger } from '../ledger'
 import { checkLiquidAddress, type LiquidAddressCheck, type LiquidNetwork } from '../liquid'
-import { SERVICE_FLAGS, WithdrawalError } from './errors'
+import { SERVICE_FLAGS, WITHDRAWAL_WORDS, WithdrawalError, withdrawalRefusal } from './errors'
 import type { CreateIntents } from './intents'
-import { appendSideJournal, createdEntry, sideJournalPath } from './side-journal'
 import { reviewFlags, storeStatus } from './observe'
 
 export const DUPLICATE_WINDOW_MS = 24 * 60 * 60 * 1000
@@ -161,8 +158,8 @@ export interface CreateAuthority {
 }
 
 /**
- * Everything before the first `await` below runs synchronously, so two concurrent calls cannot both pass the
- * intent: the first one takes it and its `submitting` record is in the ledger before the second one looks.
+ * The shared journaled create (journal/create.ts) with the withdrawal's own body, checks and follow-up. Everything
+ * before its first `await` runs synchronously, so two concurrent calls cannot both pass the intent.
  */
 export async function create(
   ctx: CreateCtx,
@@ -176,110 +173,70 @@ export async function create(
       reason: p.refund.reason,
     })
   }
-  if (ctx.client.session() === null) {
-    throw new WithdrawalError('not_signed_in', 'Sign in before creating a withdrawal.')
-  }
-  // A POST that waited in the limiter's queue would sit journaled but unsent; a crash then would leave an
-  // outcome_unknown record that never left. Refuse instead while no token is free.
-  const slot = ctx.client.allowance().withdraw
-  if (slot.available + 1e-9 < 1 || slot.queued > 0) {
-    const retryAfterSeconds = Math.max(1, Math.ceil(slot.nextTokenInMs / 1000))
-    throw new WithdrawalError(
-      'rate_limited',
-      `No POST /withdraw allowance free; retry in ${retryAfterSeconds} s.`,
-      {
-        retryAfterSeconds,
-      },
-    )
-  }
-  // Last check before the journal, and it consumes the intent: nothing may run between it and insertSubmitting.
-  ctx.intents.take(o.intentId, {
+  const result = await journaledCreate<WithdrawalRecord, WithdrawCreated>({
+    kind: 'withdrawal',
+    words: WITHDRAWAL_WORDS,
+    refuse: withdrawalRefusal,
+    client: ctx.client,
+    endpoint: 'withdraw',
+    ledgerFile: ctx.ledger.file,
     profile: ctx.profile,
-    request: reviewed(p),
-    similarNow: p.duplicates,
-    confirmed: o.confirmedDuplicates ?? [],
-  })
-
-  const submitting = ctx.ledger.insertSubmitting(
-    {
-      ...(o.localId === undefined ? {} : { localId: o.localId }),
-      profile: ctx.profile,
-      request: p.request as Record<string, unknown>,
-      pixKey: p.request.pixKey,
-      amountKind: p.amountKind,
-      amountCents: p.amountCents,
-      flags: p.duplicates.length > 0 ? [SERVICE_FLAGS.duplicateConfirmed] : [],
-      ...(Object.keys(p.references).length > 0 ? { references: p.references } : {}),
-      ...(p.expectedPayee ? { expectedPayee: p.expectedPayee } : {}),
+    now: ctx.now,
+    store: {
+      insertSubmitting: () =>
+        ctx.ledger.insertSubmitting(
+          {
+            // A payment run commits the local id on its row before calling create (crash recovery by absence).
+            ...(o.localId === undefined ? {} : { localId: o.localId }),
+            profile: ctx.profile,
+            request: p.request as Record<string, unknown>,
+            pixKey: p.request.pixKey,
+            amountKind: p.amountKind,
+            amountCents: p.amountCents,
+            flags: p.duplicates.length > 0 ? [SERVICE_FLAGS.duplicateConfirmed] : [],
+            ...(Object.keys(p.references).length > 0 ? { references: p.references } : {}),
+            ...(p.expectedPayee ? { expectedPayee: p.expectedPayee } : {}),
+          },
+          ctx.operator,
+        ),
+      markCreated: (localId, outcome) => ctx.ledger.markCreated(localId, outcome),
+      markRejected: (localId, info) => ctx.ledger.markRejected(localId, info),
+      markOutcomeUnknown: (localId, info, reason) => ctx.ledger.markOutcomeUnknown(localId, info, reason),
     },
-    ctx.operator,
-  )
-  const localId = submitting.localId
-  ctx.changed(submitting)
-
-  if (ctx.beforePost) {
-    try {
-      await ctx.beforePost(submitting)
-    } catch (e) {
-      ctx.onError(e, localId)
-      return finish(ctx, localId, () =>
-        ctx.ledger.markRejected(localId, { ...EMPTY_INFO, kind: 'aborted_before_send' }),
-      )
-    }
-  }
-
-  let res: ApiResult<WithdrawCreated>
-  try {
-    res = await ctx.client.withdraw(p.request)
-  } catch (e) {
-    const info = errorInfo(e)
-    if (createVerdict(e) === 'rejected')
-      return finish(ctx, localId, () => ctx.ledger.markRejected(localId, info))
-    const reason = e instanceof ApiError ? (e.code ?? e.kind) : 'unexpected_error'
-    return finish(ctx, localId, () => ctx.ledger.markOutcomeUnknown(localId, info, reason))
-  }
-  return settleCreated(ctx, localId, res)
+    takeIntent: () =>
+      ctx.intents.take(o.intentId, {
+        profile: ctx.profile,
+        // The intent binds what the review showed besides the body: references and the chosen payee.
+        request: reviewed(p),
+        similarNow: p.duplicates,
+        confirmed: o.confirmedDuplicates ?? [],
+      }),
+    post: () => ctx.client.withdraw(p.request),
+    outcomeOf: (res) => {
+      const d = res.data
+      return {
+        remoteId: d.withdrawalId,
+        createResponse: d as Record<string, unknown>,
+        requestId: res.requestId,
+        nonce: res.nonce,
+        depositAddress: d.depositAddress ?? null,
+        depositAmountCents: d.depositAmountInCents ?? null,
+        payoutAmountCents: d.payoutAmountInCents ?? null,
+        expiration: d.expiration ?? null,
+        status: d.status ?? null,
+      }
+    },
+    changed: ctx.changed,
+    onError: ctx.onError,
+    ...(ctx.beforePost ? { beforePost: ctx.beforePost } : {}),
+  })
+  return result.created ? afterCreated(ctx, result.record) : result.record
 }
 
-async function settleCreated(
-  ctx: CreateCtx,
-  localId: string,
-  res: ApiResult<WithdrawCreated>,
-): Promise<WithdrawalRecord> {
-  const d = res.data
-  const outcome: CreatedOutcome = {
-    remoteId: d.withdrawalId,
-    createResponse: d as Record<string, unknown>,
-    requestId: res.requestId,
-    nonce: res.nonce,
-    depositAddress: d.depositAddress ?? null,
-    depositAmountCents: d.depositAmountInCents ?? null,
-    payoutAmountCents: d.payoutAmountInCents ?? null,
-    expiration: d.expiration ?? null,
-    status: d.status ?? null,
-  }
-  let record: WithdrawalRecord
-  try {
-    record = ctx.ledger.markCreated(localId, outcome)
-  } catch (e) {
-    ctx.onError(e, localId)
-    const info: WithdrawalErrorInfo = {
-      ...EMPTY_INFO,
-      kind: 'store_failed',
-      requestId: res.requestId,
-      status: res.status,
-      createdId: d.withdrawalId,
-    }
-    // The ledger refused the answer on purpose (e.g. an id already linked elsewhere): keep what is known where
-    // the operator will look, and never as created-and-payable.
-    if (e instanceof LedgerError) {
-      return finish(ctx, localId, () => ctx.ledger.markOutcomeUnknown(localId, info, 'store_failed'))
-    }
-    // The ledger could not write (disk full, I/O): the withdrawal exists and its id must survive this moment.
-    return storeFailed(ctx, localId, outcome, info)
-  }
-  ctx.changed(record)
-
+/** What follows a created withdrawal: the funding facts (one status read when the answer was minimal), flags. */
+async function afterCreated(ctx: CreateCtx, created: WithdrawalRecord): Promise<WithdrawalRecord> {
+  let record = created
+  const localId = record.localId
   if (record.depositAddress === null && record.remoteId !== null) {
     // Minimal create response: one status read for the funding facts. If it fails the tracker fills them later.
     try {
@@ -295,138 +252,4 @@ async function settleCreated(
   return record
 }
 
-/**
- * A created withdrawal whose answer the ledger could not write. The answer goes to the side journal (replayed
- * into the ledger at the next start or create), the record is marked outcome_unknown with the id if the ledger
- * still takes that, and the operator is told the withdrawal id now, whatever else failed.
- */
-function storeFailed(
-  ctx: CreateCtx,
-  localId: string,
-  outcome: CreatedOutcome,
-  info: WithdrawalErrorInfo,
-): never {
-  let kept = false
-  const file = sideJournalPath(ctx.ledger.file)
-  if (file !== null) {
-    try {
-      appendSideJournal(file, createdEntry(localId, ctx.profile, new Date(ctx.now()).toISOString(), outcome))
-      kept = true
-    } catch (e) {
-      ctx.onError(e, localId)
-    }
-  }
-  try {
-    ctx.changed(ctx.ledger.markOutcomeUnknown(localId, info, 'store_failed'))
-  } catch (e) {
-    // Still `submitting`: the next start replays the side journal, or turns it into outcome_unknown.
-    ctx.onError(e, localId)
-  }
-  const id = outcome.remoteId
-  const where = kept
-    ? {
-        en: 'It was kept in the side journal and will be written to the ledger at the next start.',
-        'pt-BR': 'Ele foi guardado no diário auxiliar e será gravado no livro-razão no próximo início.',
-      }
-    : {
-        en: 'It could not be saved anywhere: write it down now.',
-        'pt-BR': 'Ele não pôde ser salvo em lugar nenhum: anote-o agora.',
-      }
-  throw new WithdrawalError(
-    'ledger_write_failed',
-    `Withdrawal ${id} WAS CREATED, but the local ledger could not store it (${localId}). ${where.en} ` +
-      'Do not create it again.',
-    {
-      localId,
-      reason: kept ? 'side_journal' : 'not_saved',
-      withdrawalId: id,
-      requestId: outcome.requestId,
-      userMessage: {
-        'pt-BR':
-          `O pagamento ${id} FOI CRIADO, mas o registro local não pôde ser gravado. ${where['pt-BR']} ` +
-          'Não o crie de novo.',
-        en: `Withdrawal ${id} WAS CREATED, but the local record could not be saved. ${where.en} Do not create it again.`,
-      },
-    },
-  )
-}
-
-/** Writes the final state; a ledger failure here leaves `submitting`, which a restart turns into outcome_unknown. */
-function finish(ctx: CreateCtx, localId: string, write: () => WithdrawalRecord): WithdrawalRecord {
-  let record: WithdrawalRecord
-  try {
-    record = write()
-  } catch (e) {
-    ctx.onError(e, localId)
-    throw new WithdrawalError(
-      'ledger_write_failed',
-      `The answer for ${localId} could not be stored; the record stays "submitting" and becomes outcome_unknown ` +
-        'at the next start. Do not resend: check the withdrawal with support first.',
-      { localId, reason: e instanceof Error ? e.name : 'unknown' },
-    )
-  }
-  ctx.changed(record)
-  return record
-}
-
-const EMPTY_INFO: WithdrawalErrorInfo = {
-  kind: 'unknown',
-  status: null,
-  messageCode: null,
-  denialCode: null,
-  requestId: null,
-}
-
-/**
- * What a failed POST means for the money. Only answers that prove nothing was created are `rejected`; anything
- * else — including an error we did not foresee — is `outcome_unknown`.
- */
-export function createVerdict(e: unknown): 'rejected' | 'outcome_unknown' {
-  if (!(e instanceof ApiError)) return 'outcome_unknown'
-  if (e.kind === 'outcome_unknown') return 'outcome_unknown'
-  // The session could not be obtained (login/refresh failed): the POST itself never left.
-  if (e.endpoint?.startsWith('auth/') || e.nothingSent) return 'rejected'
-  switch (e.kind) {
-    case 'business': // 520: final refusal
-    case 'compliance': // 422: definitive
-    case 'bad_request': // 400/413/415 and other 4xx
-    case 'forbidden': // 403: stopped before the operation
-    case 'unauthorized': // 401: stopped before the operation
-    case 'rate_limited': // 429: stopped before the operation
-    case 'maintenance': // 503 + Retry-After: nothing was created
-    case 'route_not_found': // 404: no operation matched
-    case 'network': // the client only uses `network` for a create when nothing was sent
-      return 'rejected'
-    default:
-      // `server` and `invalid_response` are classified as outcome_unknown by the client for creates; if one
-      // still arrives here we cannot tell whether the withdrawal exists.
-      return 'outcome_unknown'
-  }
-}
-
-/** The error as the ledger keeps it: codes and ids, never tokens (ApiError carries none). */
-export function errorInfo(e: unknown): WithdrawalErrorInfo {
-  if (!(e instanceof ApiError)) {
-    return { ...EMPTY_INFO, kind: 'unexpected', message: e instanceof Error ? e.name : typeof e }
-  }
-  const info: WithdrawalErrorInfo = {
-    kind: e.kind,
-    status: e.status,
-    messageCode: e.messageCode ?? null,
-    denialCode: e.denialCode ?? null,
-    requestId: e.requestId,
-    message: e.errorMessage ?? null,
-  }
-  const extra: Record<string, unknown> = {
-    nonce: e.nonce,
-    code: e.code,
-    endpoint: e.endpoint,
-    denialMessage: e.denialMessage,
-    supportReference: e.supportReference,
-    retryAfterSeconds: e.retryAfterSeconds,
-    causeCode: e.causeCode,
-    createdId: e.createdId,
-  }
-  for (const [k, v] of Object.entries(extra)) if (v !== undefined && v !== null) info[k] = v
-  return info
-}
+export { createVerdict, errorInfo } from '../journal/create'

@@ -4,6 +4,7 @@
  * operator fix the input.
  */
 import type { WithdrawalRecord } from '../../shared/withdrawal-record'
+import type { KindWords, Refuse } from '../journal/refusals'
 import { LedgerError } from '../ledger'
 
 export const WITHDRAWAL_ERROR_CODES = [
@@ -82,6 +83,25 @@ export class WithdrawalError extends Error {
     if (extra.requestId !== undefined) this.requestId = extra.requestId
     if (extra.userMessage !== undefined) this.userMessage = extra.userMessage
   }
+}
+
+/** The shared create mechanism's refusals (journal/refusals.ts) as WithdrawalError. */
+export const withdrawalRefusal: Refuse = (code, message, extra = {}) =>
+  new WithdrawalError(code, message, {
+    ...(extra.duplicates ? { duplicates: extra.duplicates as WithdrawalRecord[] } : {}),
+    ...(extra.retryAfterSeconds !== undefined ? { retryAfterSeconds: extra.retryAfterSeconds } : {}),
+    ...(extra.localId !== undefined ? { localId: extra.localId } : {}),
+    ...(extra.reason !== undefined ? { reason: extra.reason } : {}),
+    ...(extra.requestId !== undefined ? { requestId: extra.requestId } : {}),
+    ...(extra.createdId !== undefined ? { withdrawalId: extra.createdId } : {}),
+    ...(extra.userMessage !== undefined ? { userMessage: extra.userMessage } : {}),
+  })
+
+export const WITHDRAWAL_WORDS: KindWords = {
+  en: 'withdrawal',
+  ptSubject: 'O pagamento',
+  ptCreated: 'CRIADO',
+  ptPronoun: 'o',
 }
 
 /** Flags this module raises that `RECORD_FLAGS` (shared) does not name yet. */

@@ -1,30 +1,18 @@
 /**
- * The status tracker: polls GET /withdraw-status for this profile's open records (created, not terminal), within
- * the endpoint's allowance, and stores every answer in the ledger. Decisions live in scheduler.ts; this file only
- * owns the timer, the in-flight polls and the mapping of errors to backoff.
- *
- * Allowance: the tracker takes a token only while the client's bucket holds more than `reserve` (default 10% of
- * the limit, at least 2), so the operator's "check now" never waits behind it; its own TokenBudget keeps it within
- * the limit even if the client's limiter is off. A 429 that still arrives blocks every poll for its Retry-After.
+ * The withdrawal status tracker: the shared engine (src/main/tracking/engine.ts) polling GET /withdraw-status for
+ * this profile's open withdrawals. What is the withdrawal's own: open means created and not settled (sent, or a
+ * refund recorded), funded records are "hot", lingering statuses are polled slowly, WITHDRAW_NOT_FOUND flags the
+ * record, and an answer goes through `storeStatus` (observe.ts).
  */
 import type { WithdrawalRecord } from '../../shared/withdrawal-record'
 import { isLingeringStatus, isSettledStatus } from '../../shared/withdrawal-status'
-import { ApiError, type DepixClient } from '../api'
-import { clampTimerMs, WallToMonotonic } from '../clock'
-import { MAINTENANCE_RETRY_AFTER_SECONDS } from '../../shared/api-limits'
+import { ApiError, type DepixClient, type WithdrawalStatus, type ApiResult } from '../api'
 import type { Ledger } from '../ledger'
 import type { LiquidNetwork } from '../liquid'
+import { createTracker, type TrackerKind } from '../tracking/engine'
 import { ledgerCall, SERVICE_FLAGS, WithdrawalError } from './errors'
 import { reviewFlags, storeStatus } from './observe'
-import {
-  DEFAULT_CADENCE,
-  defaultReserve,
-  msUntilPollAllowed,
-  PollScheduler,
-  TokenBudget,
-  type TrackedRecord,
-} from './scheduler'
-import type { StatusTracker, Timers, TrackerOptions, TrackerState } from './types'
+import type { StatusTracker, Timers, TrackerOptions } from './types'
 
 export interface TrackerDeps extends TrackerOptions {
   ledger: Ledger
@@ -39,295 +27,40 @@ export interface TrackerDeps extends TrackerOptions {
   changed: (record: WithdrawalRecord) => void
 }
 
-const DEFAULT_MAX_IN_FLIGHT = 4
-
-/** The record's stored (wall-clock) times, mapped onto the monotonic clock the scheduler runs on. */
-function tracked(r: WithdrawalRecord, clock: WallToMonotonic): TrackedRecord {
-  const t = (iso: string | null): number | null => {
-    if (iso === null) return null
-    const ms = Date.parse(iso)
-    return Number.isNaN(ms) ? null : clock.map(ms)
-  }
-  return {
-    localId: r.localId,
-    createdAt: t(r.createdAt) ?? clock.map(0),
-    fundedAt: t(r.fundedAt),
-    lastCheckedAt: t(r.remoteCheckedAt),
-    lingering: isLingeringStatus(r.remoteStatus ?? '', r.refund !== null),
-  }
-}
-
-/** Not settled: a created record whose money can still move (lingering ones only within their window). */
-function isOpen(r: WithdrawalRecord, scheduler: PollScheduler, clock: WallToMonotonic, now: number): boolean {
-  return (
-    r.localState === 'created' &&
-    r.remoteId !== null &&
-    !isSettledStatus(r.remoteStatus ?? '', r.refund !== null) &&
-    scheduler.stillWorthAsking(tracked(r, clock), now)
-  )
-}
-
 export function isRemoteNotFound(e: unknown): boolean {
   return e instanceof ApiError && e.kind === 'business' && e.messageCode === 'WITHDRAW_NOT_FOUND'
 }
 
-export function createStatusTracker(deps: TrackerDeps): StatusTracker {
-  const { ledger, client, now, timers } = deps
-  const mono = deps.monotonic ?? now
-  const wallToMono = new WallToMonotonic(now, mono)
-  const scheduler = new PollScheduler({ ...DEFAULT_CADENCE, ...deps.cadence })
-  const maxInFlight = Math.max(1, deps.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT)
-  const onError = deps.onError ?? (() => undefined)
-  const inFlight = new Map<string, Promise<WithdrawalRecord>>()
-  let state: TrackerState = 'idle'
-  let timer: unknown = null
-  let timerAt = Infinity
-  let lastSyncAt = -Infinity
-  let budget: TokenBudget | null = null
-  let polls = 0
-  let failures = 0
-  let unsubscribe: (() => void) | null = null
-
-  const limit = (): number => client.allowance()['withdraw-status'].limitPerMinute
-  const reserve = (): number => deps.reserve ?? defaultReserve(limit())
-
-  function ownBudget(t: number): TokenBudget {
-    const l = limit()
-    const capacity = Math.max(1, l - reserve())
-    if (budget === null || budget.capacity !== capacity) budget = new TokenBudget(capacity, l, t)
-    return budget
-  }
-
-  function clearTimer(): void {
-    if (timer !== null) timers.clearTimeout(timer)
-    timer = null
-    timerAt = Infinity
-  }
-
-  /** Arms the one timer for `ms` from now, unless it is already due sooner. */
-  function wake(ms: number): void {
-    if (state !== 'running') return
-    // Clamped: a delay beyond 2^31−1 ms would fire at once, and a tick that re-arms it would spin.
-    const delay = clampTimerMs(ms)
-    const at = mono() + delay
-    if (timer !== null && timerAt <= at) return
-    clearTimer()
-    timerAt = at
-    timer = timers.setTimeout(() => {
-      timer = null
-      timerAt = Infinity
-      tick()
-    }, delay)
-  }
-
-  function sync(t: number): void {
-    lastSyncAt = t
-    let open: WithdrawalRecord[]
-    try {
-      open = ledger
-        .listOpen()
-        .filter((r) => r.profile === deps.profile && isOpen(r, scheduler, wallToMono, t))
-    } catch (e) {
-      onError(e, null)
-      return
-    }
-    scheduler.retain(new Set(open.map((r) => r.localId)))
-    for (const r of open) scheduler.upsert(tracked(r, wallToMono), t)
-  }
-
-  function tick(): void {
-    if (state !== 'running') return
-    const t = mono()
-    if (t - lastSyncAt >= scheduler.cadence.resyncMs) sync(t)
-    const blocked = scheduler.blockedUntil(t)
-    if (blocked !== null) return wake(blocked - t)
-    while (inFlight.size < maxInFlight) {
-      const localId = scheduler.pick(t, inFlight)
-      if (localId === undefined) break
-      const wait = msUntilPollAllowed(client.allowance()['withdraw-status'], reserve(), ownBudget(t), t)
-      if (wait > 0) return wake(wait)
-      ownBudget(t).take(t)
-      launch(localId, false).catch((e: unknown) => onError(e, localId))
-    }
-    // At capacity: the poll that finishes first wakes the loop (a timer now would spin).
-    if (inFlight.size >= maxInFlight) return
-    const next = scheduler.nextDueAt(inFlight)
-    const resync = lastSyncAt + scheduler.cadence.resyncMs
-    wake(Math.min(next ?? Infinity, resync) - t)
-  }
-
-  function launch(localId: string, manual: boolean): Promise<WithdrawalRecord> {
-    const p = poll(localId, manual).finally(() => {
-      inFlight.delete(localId)
-      wake(0)
-    })
-    inFlight.set(localId, p)
-    return p
-  }
-
-  async function poll(localId: string, manual: boolean): Promise<WithdrawalRecord> {
-    const record = ledgerCall(localId, () => ledger.get(localId))
-    if (record === undefined || record.remoteId === null || record.localState !== 'created') {
-      scheduler.remove(localId)
-      if (record === undefined) throw new WithdrawalError('not_found', `No withdrawal record ${localId}.`)
-      throw new WithdrawalError(
-        'illegal_state',
-        `${localId} is ${record.localState}: it has no withdrawal id.`,
-      )
-    }
-    polls += 1
-    let res
-    try {
-      res = await client.withdrawStatus(record.remoteId)
-    } catch (e) {
-      failures += 1
-      return failedPoll(record, e, manual)
-    }
-    const t = mono()
-    const observedAt = now()
-    if (res.data.id !== record.remoteId) {
-      failures += 1
-      scheduler.failed(localId, t)
-      const e = new WithdrawalError(
-        'remote_mismatch',
-        `Status answer for ${res.data.id}, not ${record.remoteId}.`,
-      )
-      onError(e, localId)
-      if (manual) throw e
-      return record
-    }
-    // Stored even after stop(): the answer is a fact about money, and writing it is cheap.
-    let stored
-    try {
-      stored = ledgerCall(localId, () =>
-        storeStatus({ ledger, network: deps.network }, localId, res, observedAt),
-      )
-    } catch (e) {
-      failures += 1
-      scheduler.failed(localId, t)
-      onError(e, localId)
-      if (manual) throw e
-      return record
-    }
-    if (!isOpen(stored.record, scheduler, wallToMono, t)) scheduler.remove(localId)
-    else scheduler.upsert(tracked(stored.record, wallToMono), t)
-    scheduler.succeeded(localId, t)
-    if (stored.changed) deps.changed(stored.record)
-    return stored.record
-  }
-
-  function failedPoll(record: WithdrawalRecord, e: unknown, manual: boolean): WithdrawalRecord {
-    const t = mono()
-    const localId = record.localId
-    onError(e, localId)
-    if (isRemoteNotFound(e)) {
-      // A created record the service does not know: flag it for a human, keep asking now and then.
-      scheduler.failed(localId, t)
-      try {
-        const flagged = reviewFlags({ ledger, network: deps.network }, record, {
-          add: [SERVICE_FLAGS.remoteNotFound],
-        })
-        if (flagged !== record) deps.changed(flagged)
-      } catch (le) {
-        onError(le, localId)
-      }
-      if (manual) {
-        throw new WithdrawalError(
-          'remote_not_found',
-          `The API does not know withdrawal ${record.remoteId}.`,
-          {
-            localId,
-          },
-        )
-      }
-      return record
-    }
-    if (e instanceof ApiError) {
-      switch (e.kind) {
-        case 'rate_limited':
-          scheduler.block(t, (e.retryAfterSeconds ?? 60) * 1000)
-          break
-        case 'maintenance':
-          scheduler.block(t, (e.retryAfterSeconds ?? MAINTENANCE_RETRY_AFTER_SECONDS) * 1000)
-          break
-        case 'business':
-        case 'invalid_response':
-          // About this record's answer only.
-          scheduler.failed(localId, t)
-          break
-        default:
-          // network, server, unauthorized, forbidden, bad_request, route_not_found: nothing will work for a while.
-          scheduler.globalFailure(t)
-      }
-    } else {
-      scheduler.failed(localId, t)
-    }
-    if (manual) throw e
-    return record
-  }
-
+export function withdrawalTrackerKind(
+  deps: Pick<TrackerDeps, 'ledger' | 'client' | 'network'>,
+): TrackerKind<WithdrawalRecord, ApiResult<WithdrawalStatus>> {
+  const { ledger, client, network } = deps
   return {
-    start() {
-      if (state === 'running' || state === 'paused') return
-      state = 'running'
-      lastSyncAt = -Infinity
-      // A session that comes back ends a backoff earned by "not signed in".
-      unsubscribe =
-        client.onSessionChange?.((s) => {
-          if (s !== null) {
-            scheduler.unblock()
-            wake(0)
-          }
-        }) ?? null
-      wake(0)
-    },
-    pause() {
-      if (state !== 'running') return
-      state = 'paused'
-      clearTimer()
-    },
-    resume() {
-      if (state !== 'paused') return
-      state = 'running'
-      wake(0)
-    },
-    async stop() {
-      state = 'stopped'
-      clearTimer()
-      unsubscribe?.()
-      unsubscribe = null
-      await Promise.allSettled([...inFlight.values()])
-      // A poll that finished during the wait may have re-armed nothing (state is stopped), but be sure.
-      clearTimer()
-    },
-    pollNow(localId) {
-      const running = inFlight.get(localId)
-      if (running) return running
-      return launch(localId, true)
-    },
-    track(localId) {
-      const r = ledger.get(localId)
-      if (r === undefined || r.profile !== deps.profile) return
-      const t = mono()
-      if (!isOpen(r, scheduler, wallToMono, t)) {
-        scheduler.remove(localId)
-        return
-      }
-      scheduler.upsert(tracked(r, wallToMono), t, { urgent: r.remoteStatus === null })
-      wake(0)
-    },
-    stats() {
-      const t = mono()
-      const blocked = scheduler.blockedUntil(t)
-      return {
-        state,
-        tracked: scheduler.size,
-        inFlight: inFlight.size,
-        // Shown as a time of day: the monotonic deadline, expressed on the wall clock.
-        blockedUntil: blocked === null ? null : now() + (blocked - t),
-        polls,
-        failures,
-      }
-    },
+    endpoint: 'withdraw-status',
+    noun: 'withdrawal',
+    get: (localId) => ledger.get(localId),
+    listOpen: () => ledger.listOpen(),
+    fetch: (remoteId) => client.withdrawStatus(remoteId),
+    answerId: (res) => res.data.id,
+    store: (localId, res, observedAt) => storeStatus({ ledger, network }, localId, res, observedAt),
+    isOpen: (r) =>
+      r.localState === 'created' &&
+      r.remoteId !== null &&
+      !isSettledStatus(r.remoteStatus ?? '', r.refund !== null),
+    times: (r) => ({
+      createdAt: r.createdAt,
+      fundedAt: r.fundedAt,
+      checkedAt: r.remoteCheckedAt,
+      lingering: isLingeringStatus(r.remoteStatus ?? '', r.refund !== null),
+    }),
+    isNotFound: isRemoteNotFound,
+    flagNotFound: (r) => reviewFlags({ ledger, network }, r, { add: [SERVICE_FLAGS.remoteNotFound] }),
+    refuse: (code, message, localId) =>
+      new WithdrawalError(code, message, localId !== undefined ? { localId } : {}),
+    call: ledgerCall,
   }
+}
+
+export function createStatusTracker(deps: TrackerDeps): StatusTracker {
+  return createTracker({ ...deps, kind: withdrawalTrackerKind(deps) })
 }

@@ -113,7 +113,8 @@ export interface TrackerStats {
   failures: number
 }
 
-export interface StatusTracker {
+/** The status tracker of one record kind (tracking/engine.ts); withdrawals by default. */
+export interface StatusTracker<R = WithdrawalRecord> {
   start(): void
   /** No new polls; polls in flight finish. */
   pause(): void
@@ -121,7 +122,7 @@ export interface StatusTracker {
   /** No timer left, polls in flight awaited. `start()` may follow. */
   stop(): Promise<void>
   /** One poll now, regardless of cadence and pause (not of the limiter). Joins a poll already in flight. */
-  pollNow(localId: string): Promise<WithdrawalRecord>
+  pollNow(localId: string): Promise<R>
   /** Tells the tracker a record was created, funded or linked: it is (re)read and, if open, polled soon. */
   track(localId: string): void
   stats(): TrackerStats

@@ -5,6 +5,9 @@ import { useTranslation } from 'react-i18next'
 import { IntegrityBanner } from './components/IntegrityBanner'
 import { call, useEvent } from './ipc'
 import { LANGUAGES, type Language } from './i18n'
+import { BuyDepixPage } from './pages/BuyDepixPage'
+import { DepositDetailPage } from './pages/DepositDetailPage'
+import { DepositsPage } from './pages/DepositsPage'
 import { FundingPage } from './pages/FundingPage'
 import { NewWithdrawalPage } from './pages/NewWithdrawalPage'
 import { PayeesPage } from './pages/PayeesPage'
@@ -22,6 +25,7 @@ import { NAV_PAGES, useRoute, type NavPage, type Route } from './stores/route'
 function navPageOf(route: Route): NavPage {
   if (route.page === 'funding') return 'newWithdrawal'
   if (route.page === 'detail') return 'withdrawals'
+  if (route.page === 'depositDetail') return 'deposits'
   return route.page
 }
 
@@ -49,6 +53,12 @@ function CurrentPage({ route }: { route: Route }): React.JSX.Element {
       return <SettingsPage />
     case 'sandbox':
       return <SandboxToolsPage />
+    case 'buyDepix':
+      return <BuyDepixPage />
+    case 'deposits':
+      return <DepositsPage />
+    case 'depositDetail':
+      return <DepositDetailPage localId={route.localId} />
   }
 }
 

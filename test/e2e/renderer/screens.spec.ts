@@ -114,6 +114,9 @@ function pages(s: Seeded): Array<[string, Visit]> {
     ['offline-review', nav('review')],
     ['settings', nav('settings')],
     ['sandbox-tools', nav('sandbox')],
+    // Issue #17: the top-up form and the list of purchases (with reconciliation, export and the payer's limit).
+    ['buy-depix', nav('buyDepix')],
+    ['deposits', nav('deposits')],
   ]
 }
 

@@ -213,6 +213,32 @@ describe('no secret crosses IPC', () => {
     await call('runs:resume', { runId })
     await call('runs:cancel', { runId })
 
+    // Top-ups (issue #17): buy, pay its QR, MED, an outside deposit found by reconciliation and imported, limits.
+    const depositDraft = { amountCents: 50_000, depixAddress: refund, endUserTaxNumber: '52998224725' }
+    await call('deposits:defaults')
+    const depositQuote = await call('deposits:quote', { draft: depositDraft })
+    expect(depositQuote.ok).toBe(true)
+    const deposit = await call('deposits:create', {
+      draft: depositDraft,
+      intentId: (depositQuote.data as { intent: { id: string } }).intent.id,
+    })
+    expect(deposit.ok).toBe(true)
+    const depositId = (deposit.data as { localId: string }).localId
+    await call('deposits:get', { localId: depositId })
+    await call('deposits:list', {})
+    await call('sandbox:payDeposit', { localId: depositId })
+    await call('deposits:refresh', { localId: depositId })
+    await call('sandbox:fileMed', { localId: depositId })
+    const outside = await call('sandbox:outsideDeposit', { amountCents: 30_000, pay: true })
+    expect(outside.ok).toBe(true)
+    await call('deposits:reconcile', { days: 1 })
+    await call('deposits:reconciliation')
+    await call('deposits:import', { qrId: (outside.data as { qrId: string }).qrId })
+    // Refused (the deposit is not in outcome_unknown): the error must carry no secret either.
+    await call('deposits:resolveUnknown', { localId: depositId, resolution: { notCreated: true } })
+    await call('deposits:userInfo', { euid: 'EU-no-secrets' })
+    await call('deposits:reviewList', {})
+
     // A live profile with client credentials, and one with a legacy token.
     const live = sandbox.control.createCredential({ label: 'live-profile' })
     secrets.add(live.clientSecret)

@@ -14,6 +14,7 @@ import { ReadOnlyRecordPanel } from '../components/detail/ReadOnlyRecordPanel'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { DateTime } from '../components/format'
 import { RecordsTable } from '../components/records-table/RecordsTable'
+import { DepositReviewList } from '../components/deposits/DepositReviewList'
 import { SignerVerdict } from '../components/review/SignerVerdict'
 import { useTableStore } from '../components/records-table/table-store'
 import { call } from '../ipc'
@@ -194,15 +195,19 @@ export function ReviewPage(): React.JSX.Element {
           <ManifestFacts summary={summary} />
           <section className="card" aria-labelledby="review-records">
             <h3 id="review-records">{failed ? t('unverifiedRecords') : t('records')}</h3>
-            <RecordsTable
-              key={opened}
-              tableId={REVIEW_TABLE}
-              source="review:list"
-              live={false}
-              readOnly
-              selectedId={selected?.localId ?? null}
-              onOpen={setSelected}
-            />
+            {summary.manifest?.['recordKind'] === 'deposit' ? (
+              <DepositReviewList key={opened} />
+            ) : (
+              <RecordsTable
+                key={opened}
+                tableId={REVIEW_TABLE}
+                source="review:list"
+                live={false}
+                readOnly
+                selectedId={selected?.localId ?? null}
+                onOpen={setSelected}
+              />
+            )}
           </section>
           {selected && (
             <ReadOnlyRecordPanel record={selected} network={network} onClose={() => setSelected(null)} />

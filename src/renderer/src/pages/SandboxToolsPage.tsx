@@ -8,6 +8,7 @@ import type { ChannelInput, IpcError } from '../../../shared/contract'
 import { formatBRL } from '../../../shared/money'
 import type { WithdrawalRecord } from '../../../shared/withdrawal-record'
 import { ErrorNotice } from '../components/ErrorNotice'
+import { SandboxDepositTools } from '../components/deposits/SandboxDepositTools'
 import { DateTime, formatDateTime } from '../components/format'
 import { badgeModel, StatusBadge } from '../components/StatusBadge'
 import { withAreaMessage } from '../components/withdrawal-form/error-text'
@@ -216,6 +217,8 @@ export function SandboxToolsPage(): React.JSX.Element {
           </button>
         </div>
       </section>
+
+      <SandboxDepositTools />
 
       <section className="card" aria-labelledby="sandbox-result-heading" aria-live="polite">
         <h3 id="sandbox-result-heading">{t('result.heading')}</h3>

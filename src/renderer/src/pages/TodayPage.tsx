@@ -9,6 +9,7 @@ import type { IpcError, RecordPageView } from '../../../shared/contract'
 import { formatBRL, formatDePix } from '../../../shared/money'
 import type { RecordFilter, WithdrawalRecord } from '../../../shared/withdrawal-record'
 import { ErrorNotice } from '../components/ErrorNotice'
+import { DepositAttention } from '../components/deposits/DepositAttention'
 import { shortDateTime, timeLeft } from '../components/layout/deadline'
 import { depositCentsOf, payeeOf, payeeText, payoutCentsOf } from '../components/layout/payee'
 import { todayTotals, monthStartIso, todayStartIso, type TodayTotals } from '../components/layout/today-model'
@@ -281,6 +282,7 @@ export function TodayPage(): React.JSX.Element {
             kind="returns"
             now={now}
           />
+          <DepositAttention />
           <Totals today={data.today} month={data.month} />
         </div>
       )}

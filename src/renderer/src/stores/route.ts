@@ -12,6 +12,9 @@ export type Route =
   | { page: 'review' }
   | { page: 'settings' }
   | { page: 'sandbox' }
+  | { page: 'buyDepix' }
+  | { page: 'deposits' }
+  | { page: 'depositDetail'; localId: string }
 
 /** Top-level pages in the navigation, in order. */
 export const NAV_PAGES = [
@@ -20,6 +23,8 @@ export const NAV_PAGES = [
   'withdrawals',
   'payees',
   'runs',
+  'buyDepix',
+  'deposits',
   'records',
   'review',
   'settings',

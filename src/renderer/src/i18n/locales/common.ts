@@ -21,6 +21,8 @@ export const common = {
       review: 'Revisão offline',
       settings: 'Configurações',
       sandbox: 'Ferramentas do Sandbox',
+      buyDepix: 'Comprar DePix',
+      deposits: 'Compras de DePix',
     },
     about: {
       heading: 'Sobre este aplicativo',
@@ -63,6 +65,8 @@ export const common = {
       review: 'Offline review',
       settings: 'Settings',
       sandbox: 'Sandbox tools',
+      buyDepix: 'Buy DePix',
+      deposits: 'DePix top-ups',
     },
     about: {
       heading: 'About this app',

@@ -3,6 +3,7 @@
  * a unit test checks that pt-BR and en have the same keys in every namespace.
  */
 import { common } from './common'
+import { deposits } from './deposits'
 import { detail } from './detail'
 import { errors } from './errors'
 import { funding } from './funding'
@@ -34,5 +35,6 @@ export const namespaces = {
   payees,
   receipts,
   runs,
+  deposits,
 } as const
 export type Namespace = keyof typeof namespaces

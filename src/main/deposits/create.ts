@@ -1,0 +1,160 @@
+/**
+ * The top-up create flow ("Comprar DePix"): validate the draft → the destination must be a Liquid address of the
+ * profile's network (Arkade and Spark refused: withdrawals are Liquid-only, spec §1.4) → duplicate guard → the
+ * shared journaled create (journal/create.ts: intent, journal `submitting`, POST /deposit once, store the outcome).
+ * Never resent: an unclear answer becomes `outcome_unknown` and waits for the operator.
+ */
+import type { DepositQuote } from '../../shared/channels-deposits'
+import {
+  depositDraftFields,
+  depositDraftSchema,
+  toDepositRequest,
+  type DepositDraft,
+  type DepositRequestBody,
+} from '../../shared/deposit-draft'
+import { DEPOSIT_FLAGS, type DepositRecord } from '../../shared/deposit-record'
+import type { DepixClient, DepositCreated } from '../api'
+import { journaledCreate } from '../journal/create'
+import type { OneUseIntents } from '../journal/intents'
+import type { Ledger } from '../ledger'
+import { checkLiquidAddress, type LiquidAddressCheck, type LiquidNetwork } from '../liquid'
+import { DEPOSIT_WORDS, DepositError, depositRefusal } from './errors'
+
+export const DEPOSIT_DUPLICATE_WINDOW_MS = 24 * 60 * 60 * 1000
+
+export interface DepositCreateCtx {
+  ledger: Ledger
+  client: DepixClient
+  operator: string
+  network: LiquidNetwork
+  profile: string
+  now: () => number
+  intents: OneUseIntents<DepositRecord>
+  beforePost?: (record: DepositRecord) => void | Promise<void>
+  changed: (record: DepositRecord) => void
+  opened: (localId: string) => void
+  onError: (e: unknown, localId: string | null) => void
+}
+
+interface Prepared {
+  request: DepositRequestBody
+  address: LiquidAddressCheck
+  duplicates: DepositRecord[]
+}
+
+function prepare(ctx: DepositCreateCtx, draft: DepositDraft): Prepared {
+  const parsed = depositDraftSchema.safeParse(draft)
+  if (!parsed.success) {
+    throw new DepositError('invalid_draft', 'The top-up draft is invalid.', {
+      fields: depositDraftFields(parsed.error.issues),
+    })
+  }
+  const address = checkLiquidAddress(parsed.data.depixAddress, ctx.network)
+  // The address the Liquid helper validated is the one sent (a pasted URI becomes the plain address it names).
+  const request = toDepositRequest(
+    parsed.data,
+    address.ok ? address.address : parsed.data.depixAddress.trim(),
+  )
+  const duplicates = address.ok
+    ? ctx.ledger.deposits.findRecentSimilar({
+        profile: ctx.profile,
+        amountCents: request.amountInCents,
+        depixAddress: request.depixAddress,
+        sinceIso: new Date(ctx.now() - DEPOSIT_DUPLICATE_WINDOW_MS).toISOString(),
+      })
+    : []
+  return { request, address, duplicates }
+}
+
+function addressView(a: LiquidAddressCheck): DepositQuote['address'] {
+  return a.ok
+    ? { ok: true, address: a.address, network: a.network, confidential: a.confidential }
+    : { ok: false, reason: a.reason, message: a.message }
+}
+
+/** What would be sent, with a one-use intent for exactly that; writes nothing, sends nothing. */
+export function quoteDeposit(ctx: DepositCreateCtx, draft: DepositDraft): DepositQuote {
+  const p = prepare(ctx, draft)
+  return {
+    request: p.request as unknown as Record<string, unknown>,
+    address: addressView(p.address),
+    duplicates: p.duplicates,
+    intent: ctx.intents.issue(
+      ctx.profile,
+      p.request,
+      p.duplicates.map((d) => d.localId),
+    ),
+  }
+}
+
+export interface DepositCreateAuthority {
+  intentId: string
+  confirmedDuplicates?: readonly string[]
+}
+
+export async function createDeposit(
+  ctx: DepositCreateCtx,
+  draft: DepositDraft,
+  o: DepositCreateAuthority,
+): Promise<DepositRecord> {
+  const p = prepare(ctx, draft)
+  if (!p.address.ok) {
+    throw new DepositError('address_invalid', `Destination refused: ${p.address.message}`, {
+      fields: { depixAddress: p.address.reason },
+      reason: p.address.reason,
+    })
+  }
+  const result = await journaledCreate<DepositRecord, DepositCreated>({
+    kind: 'deposit',
+    words: DEPOSIT_WORDS,
+    refuse: depositRefusal,
+    client: ctx.client,
+    endpoint: 'deposit',
+    ledgerFile: ctx.ledger.file,
+    profile: ctx.profile,
+    now: ctx.now,
+    store: {
+      insertSubmitting: () =>
+        ctx.ledger.deposits.insertSubmitting(
+          {
+            profile: ctx.profile,
+            request: p.request as unknown as Record<string, unknown>,
+            flags: p.duplicates.length > 0 ? [DEPOSIT_FLAGS.duplicateConfirmed] : [],
+          },
+          ctx.operator,
+        ),
+      markCreated: (localId, outcome) => ctx.ledger.deposits.markCreated(localId, outcome),
+      markRejected: (localId, info) => ctx.ledger.deposits.markRejected(localId, info),
+      markOutcomeUnknown: (localId, info, reason) =>
+        ctx.ledger.deposits.markOutcomeUnknown(localId, info, reason),
+    },
+    takeIntent: () =>
+      ctx.intents.take(o.intentId, {
+        profile: ctx.profile,
+        request: p.request,
+        similarNow: p.duplicates,
+        confirmed: o.confirmedDuplicates ?? [],
+      }),
+    post: () => ctx.client.deposit(p.request),
+    outcomeOf: (res) => {
+      const d = res.data
+      return {
+        remoteId: d.id,
+        // The whole answer, raw: what it carries beyond `id` is not in the contract, so all of it is kept.
+        createResponse: (typeof res.raw === 'object' && res.raw !== null ? res.raw : d) as Record<
+          string,
+          unknown
+        >,
+        requestId: res.requestId,
+        nonce: res.nonce,
+        expiration: d.expiration ?? null,
+        status: d.status ?? null,
+      }
+    },
+    changed: ctx.changed,
+    onError: ctx.onError,
+    ...(ctx.beforePost ? { beforePost: ctx.beforePost } : {}),
+  })
+  if (result.created) ctx.opened(result.record.localId)
+  return result.record
+}

@@ -1,0 +1,244 @@
+/**
+ * The deposit service of one profile ("Comprar DePix", issue #17): quote and create (the shared journaled create,
+ * POSTed once), the QR, tracking (the shared tracker engine on GET /deposit-status), the operator's resolutions,
+ * reconciliation with GET /deposits (on demand and on a slow schedule), end-user limits. The ledger is shared with
+ * withdrawals; deposits are its second record kind.
+ *
+ *   const deposits = createDepositService({ ledger, client, operator, network, profile })
+ *   deposits.tracker.start(); deposits.startReconciling()
+ */
+import type { DepositQuote, Reconciliation, UserInfoView } from '../../shared/channels-deposits'
+import type { DepositDraft } from '../../shared/deposit-draft'
+import type { DepositRecord } from '../../shared/deposit-record'
+import type { DepixClient } from '../api'
+import { monotonicNow } from '../clock'
+import { OneUseIntents } from '../journal/intents'
+import { recoverOnce, replayPending } from '../journal/recovery'
+import type { Ledger } from '../ledger'
+import type { LiquidNetwork } from '../liquid'
+import type { StatusTracker, Timers, TrackerOptions } from '../withdrawals/types'
+import { createDeposit, quoteDeposit, type DepositCreateAuthority, type DepositCreateCtx } from './create'
+import { DepositError, depositRefusal } from './errors'
+import { depositQr } from './qr'
+import { reconcileDeposits } from './reconcile'
+import { importOutsideDeposit, resolveUnknownDeposit, type DepositResolutionInput } from './resolve'
+import { createDepositTracker } from './tracker'
+import { userInfo } from './user-info'
+
+/** The slow schedule of reconciliation: often enough to see a MED the same day, cheap on a 12/min allowance. */
+export const RECONCILE_EVERY_MS = 30 * 60_000
+
+export interface DepositServiceDeps {
+  ledger: Ledger
+  client: DepixClient
+  operator: string
+  network: LiquidNetwork
+  profile: string
+  now?: () => number
+  monotonic?: () => number
+  timers?: Timers
+  tracker?: TrackerOptions
+  /** Milliseconds between scheduled reconciliations (default RECONCILE_EVERY_MS). */
+  reconcileEveryMs?: number
+  /** Test seam only (the crash tests): after `submitting` is committed, before the POST. */
+  beforePost?: (record: DepositRecord) => void | Promise<void>
+}
+
+export interface DepositService {
+  quote(draft: DepositDraft): Promise<DepositQuote>
+  create(draft: DepositDraft, o: DepositCreateAuthority): Promise<DepositRecord>
+  detail(localId: string): Promise<{
+    record: DepositRecord
+    observations: ReturnType<Ledger['deposits']['observations']>
+    qr: Awaited<ReturnType<typeof depositQr>>
+  }>
+  refresh(localId: string): Promise<DepositRecord>
+  resolveUnknown(localId: string, r: DepositResolutionInput): Promise<DepositRecord>
+  reconcile(days?: number): Promise<Reconciliation>
+  lastReconciliation(): Reconciliation | null
+  importOutside(qrId: string): Promise<DepositRecord>
+  userInfo(euid: string): Promise<UserInfoView>
+  onChange(l: (r: DepositRecord) => void): () => void
+  onReconciled(l: (r: Reconciliation) => void): () => void
+  creating(): number
+  createsSettled(): Promise<void>
+  /** Reconciliation on a slow schedule (first one soon after start); stopped by `stop`. */
+  startReconciling(): void
+  stop(): Promise<void>
+  tracker: StatusTracker<DepositRecord>
+}
+
+const realTimers: Timers = {
+  setTimeout: (fn, ms) => {
+    const h = setTimeout(fn, ms)
+    // A scheduled sweep must never keep the process alive on its own.
+    h.unref?.()
+    return h
+  },
+  clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
+}
+
+export function createDepositService(deps: DepositServiceDeps): DepositService {
+  const { ledger, client, operator, network, profile } = deps
+  if (!operator) throw new TypeError('operator is required')
+  const now = deps.now ?? (() => Date.now())
+  const monotonic = deps.monotonic ?? deps.now ?? monotonicNow
+  const timers = deps.timers ?? realTimers
+  const onError = deps.tracker?.onError ?? (() => undefined)
+  const listeners = new Set<(r: DepositRecord) => void>()
+  const reconciledListeners = new Set<(r: Reconciliation) => void>()
+  const changed = (r: DepositRecord): void => {
+    for (const l of listeners) {
+      try {
+        l(r)
+      } catch (e) {
+        onError(e, r.localId)
+      }
+    }
+  }
+
+  // Once per opened ledger, whichever service comes first: every kind's leftovers become outcome_unknown.
+  recoverOnce(ledger, (e) => onError(e, null))
+
+  const tracker = createDepositTracker({
+    ...deps.tracker,
+    ledger,
+    client,
+    profile,
+    now,
+    monotonic,
+    timers,
+    changed,
+  })
+  const opened = (localId: string): void => tracker.track(localId)
+  const creates = new Set<Promise<DepositRecord>>()
+  const createCtx: DepositCreateCtx = {
+    ledger,
+    client,
+    operator,
+    network,
+    profile,
+    now,
+    intents: new OneUseIntents<DepositRecord>(monotonic, depositRefusal, 'top-up'),
+    changed,
+    opened,
+    onError,
+    ...(deps.beforePost ? { beforePost: deps.beforePost } : {}),
+  }
+  const resolveCtx = { ledger, client, operator, profile, now, changed, opened }
+
+  function own(localId: string): DepositRecord {
+    const r = ledger.deposits.get(localId)
+    if (r === undefined) throw new DepositError('not_found', `No deposit record ${localId}.`, { localId })
+    if (r.profile !== profile) {
+      throw new DepositError('other_profile', `${localId} belongs to profile ${r.profile}.`, { localId })
+    }
+    return r
+  }
+
+  let last: Reconciliation | null = null
+  let sweeping: Promise<Reconciliation> | null = null
+  let timer: unknown = null
+  let stopped = false
+  const reconcile = (days?: number): Promise<Reconciliation> => {
+    // One sweep at a time: a second caller joins the one under way.
+    sweeping ??= reconcileDeposits(
+      { ledger, client, profile, now, refresh: (id) => tracker.pollNow(id), onError },
+      days,
+    )
+      .then((r) => {
+        last = r
+        for (const l of reconciledListeners) l(r)
+        return r
+      })
+      .finally(() => {
+        sweeping = null
+      })
+    return sweeping
+  }
+  const schedule = (ms: number): void => {
+    if (stopped) return
+    timer = timers.setTimeout(() => {
+      timer = null
+      reconcile()
+        .catch((e: unknown) => onError(e, null))
+        .finally(() => schedule(deps.reconcileEveryMs ?? RECONCILE_EVERY_MS))
+    }, ms)
+  }
+
+  return {
+    quote: async (draft) => quoteDeposit(createCtx, draft),
+    create: (draft, o) => {
+      for (const entry of replayPending(ledger, (e) => onError(e, null))?.applied ?? []) {
+        const r = ledger.deposits.get(entry.localId)
+        if (r) {
+          changed(r)
+          opened(r.localId)
+        }
+      }
+      const p = createDeposit(createCtx, draft, o)
+      creates.add(p)
+      const done = (): void => void creates.delete(p)
+      p.then(done, done)
+      return p
+    },
+    detail: async (localId) => {
+      const record = own(localId)
+      return { record, observations: ledger.deposits.observations(localId), qr: await depositQr(record) }
+    },
+    refresh: async (localId) => {
+      const r = own(localId)
+      if (r.localState !== 'created' || r.remoteId === null) {
+        throw new DepositError(
+          'illegal_state',
+          `${localId} is ${r.localState}: there is nothing to ask the API.`,
+          {
+            localId,
+          },
+        )
+      }
+      return tracker.pollNow(localId)
+    },
+    resolveUnknown: (localId, r) => resolveUnknownDeposit(resolveCtx, localId, r),
+    reconcile,
+    lastReconciliation: () => last,
+    importOutside: async (qrId) => {
+      const record = await importOutsideDeposit(resolveCtx, qrId)
+      // The deposit is ours to follow now: it leaves the "made outside" list at once.
+      if (last !== null) {
+        last = { ...last, outside: last.outside.filter((o) => o.qrId !== record.remoteId) }
+        for (const l of reconciledListeners) l(last)
+      }
+      return record
+    },
+    userInfo: (euid) => userInfo(client, euid),
+    onChange: (l) => {
+      listeners.add(l)
+      return () => listeners.delete(l)
+    },
+    onReconciled: (l) => {
+      reconciledListeners.add(l)
+      return () => reconciledListeners.delete(l)
+    },
+    creating: () => creates.size,
+    createsSettled: async () => {
+      while (creates.size > 0) await Promise.allSettled([...creates])
+    },
+    startReconciling: () => {
+      if (timer !== null || stopped) return
+      // Soon after start (a MED that happened while the app was closed), not during start-up itself.
+      schedule(60_000)
+    },
+    stop: async () => {
+      stopped = true
+      if (timer !== null) timers.clearTimeout(timer)
+      timer = null
+      await tracker.stop()
+      await sweeping?.catch(() => undefined)
+    },
+    tracker,
+  }
+}
+
+export { DepositError, DEPOSIT_ERROR_CODES, type DepositErrorCode } from './errors'
+export { createVerdict } from '../journal/create'

@@ -1,0 +1,101 @@
+/**
+ * The columns of a deposit export ("compras de DePix"): every CSV column and the report's readable subset. Ids are
+ * the English headers; pt-BR headers are labels in words (docs/GLOSSARY.md). Code columns (status, local state,
+ * error kind) hold the code and say so. An imported deposit (made outside the app) says so in its own column, so
+ * it is never read as one of ours.
+ */
+import type { DepositRecord } from '../../shared/deposit-record'
+import { depositAmountOf, depositDisplayStatus } from '../../shared/deposit-record'
+import { normalizeDepositStatus } from '../../shared/deposit-status'
+import { maskTaxId } from '../../shared/tax-id'
+import { text, type Column } from './columns'
+
+const remote = (r: DepositRecord, key: string): string | null => text(r.lastRemote?.[key])
+
+/** Must equal the ledger's derived `display_status` (ledger/deposit-rows.ts): the same shared rule. */
+export const displayStatusOf = (r: Pick<DepositRecord, 'localState' | 'remoteStatus'>): string =>
+  depositDisplayStatus(r, normalizeDepositStatus)
+
+export const DEPOSIT_CSV_COLUMNS: readonly Column<DepositRecord>[] = [
+  { id: 'local_id', pt: 'ID local', kind: 'text', get: (r) => r.localId },
+  { id: 'remote_id', pt: 'ID da compra no serviço', kind: 'text', get: (r) => r.remoteId },
+  { id: 'origin', pt: 'Origem (código)', kind: 'text', get: (r) => r.origin },
+  { id: 'profile', pt: 'Perfil', kind: 'text', get: (r) => r.profile },
+  { id: 'operator', pt: 'Operador', kind: 'text', get: (r) => r.operator },
+  { id: 'created_at', pt: 'Criada em', kind: 'date', get: (r) => r.createdAt },
+  { id: 'updated_at', pt: 'Atualizada em', kind: 'date', get: (r) => r.updatedAt },
+  { id: 'local_state', pt: 'Estado do pedido (código)', kind: 'text', get: (r) => r.localState },
+  { id: 'remote_status', pt: 'Situação no serviço (como enviada)', kind: 'text', get: (r) => r.remoteStatus },
+  { id: 'status', pt: 'Situação (código)', kind: 'text', get: (r) => displayStatusOf(r) },
+  { id: 'requested_amount', pt: 'Valor solicitado (R$)', kind: 'amount', get: (r) => r.amountCents },
+  { id: 'amount', pt: 'Valor da compra (R$)', kind: 'amount', get: (r) => depositAmountOf(r) },
+  { id: 'depix_address', pt: 'Endereço Liquid de destino', kind: 'text', get: (r) => r.depixAddress },
+  {
+    id: 'payer_tax_number',
+    pt: 'CPF/CNPJ do pagador',
+    kind: 'text',
+    get: (r) => {
+      const v = text(r.request.endUserTaxNumber) ?? remote(r, 'payerTaxNumber')
+      return v === null ? null : maskTaxId(v)
+    },
+  },
+  { id: 'euid', pt: 'EUID', kind: 'text', get: (r) => text(r.request.euid) ?? remote(r, 'payerEUID') },
+  { id: 'payer_name', pt: 'Pagador', kind: 'text', get: (r) => r.payerName },
+  {
+    id: 'delay_hours',
+    pt: 'Retenção pedida (horas)',
+    kind: 'text',
+    get: (r) => text(r.request.delayDepixInHours),
+  },
+  { id: 'delay_until', pt: 'DePix retido até', kind: 'date', get: (r) => remote(r, 'delayUntil') },
+  { id: 'expiration', pt: 'QR válido até', kind: 'date', get: (r) => r.expiration },
+  { id: 'bank_tx_id', pt: 'ID da transação bancária do Pix', kind: 'text', get: (r) => r.bankTxId },
+  { id: 'blockchain_tx_id', pt: 'Transação Liquid do DePix', kind: 'text', get: (r) => r.blockchainTxId },
+  { id: 'reversed', pt: 'Devolvida por MED', kind: 'bool', get: (r) => r.reversedAt !== null },
+  { id: 'reversed_at', pt: 'MED registrado em', kind: 'date', get: (r) => r.reversedAt },
+  {
+    id: 'rejection_reasons',
+    pt: 'Motivos de retenção ou recusa (códigos)',
+    kind: 'text',
+    get: (r) => {
+      const v = r.lastRemote?.rejectionReasons
+      return Array.isArray(v) ? v.map((x) => text(x) ?? '').join(' | ') : text(v)
+    },
+  },
+  { id: 'error_kind', pt: 'Tipo de erro (código)', kind: 'text', get: (r) => r.error?.kind ?? null },
+  {
+    id: 'message_code',
+    pt: 'Código da mensagem do serviço',
+    kind: 'text',
+    get: (r) => r.error?.messageCode ?? null,
+  },
+  { id: 'denial_code', pt: 'Código da recusa', kind: 'text', get: (r) => r.error?.denialCode ?? null },
+  { id: 'request_id', pt: 'ID da requisição', kind: 'text', get: (r) => r.requestId },
+  { id: 'flags', pt: 'Alertas', kind: 'text', get: (r) => r.flags.join(' | ') },
+]
+
+function pick(id: string): Column<DepositRecord> {
+  const c = DEPOSIT_CSV_COLUMNS.find((x) => x.id === id)
+  if (!c) throw new Error(`no deposit column ${id}`)
+  return c
+}
+
+export const DEPOSIT_HTML_COLUMNS: readonly Column<DepositRecord>[] = [
+  pick('created_at'),
+  pick('status'),
+  pick('amount'),
+  pick('payer_name'),
+  pick('blockchain_tx_id'),
+  pick('remote_id'),
+  pick('operator'),
+]
+
+export const DEPOSIT_HTML_LABELS_EN: Readonly<Record<string, string>> = {
+  created_at: 'Created at',
+  status: 'Status',
+  amount: 'Amount (R$)',
+  payer_name: 'Payer',
+  blockchain_tx_id: 'DePix Liquid transaction',
+  remote_id: 'Top-up ID',
+  operator: 'Operator',
+}

@@ -1,0 +1,127 @@
+/**
+ * The record kinds an export carries, and what each brings of its own: its record schema and JSON envelope name,
+ * its CSV columns and report columns, how a record groups into totals, its status in words, and what never
+ * changes after creation (for `--against`). Everything else of the records module — streaming, the kernel's
+ * formatting, hashing, the signed manifest, the audit member, verification, the review ledger — is one code path
+ * for every kind. A manifest without `recordKind` is a withdrawal export (every export made before deposits).
+ */
+import { createHash } from 'node:crypto'
+import type { z } from 'zod'
+import { depositRecordSchema, type DepositRecord, depositAmountOf } from '../../shared/deposit-record'
+import { depositStatusInWords } from '../../shared/deposit-words'
+import { refundFeeCents, type TotalsKind } from '../../shared/money-totals'
+import type { MoneyLocale } from '../../shared/money'
+import { statusInWords } from '../../shared/status-words'
+import { withdrawalRecordSchema, type WithdrawalRecord } from '../../shared/withdrawal-record'
+import { canonicalJson } from '../ledger/canonical-json'
+import { recordFixedHash } from './audit-member'
+import { columnIndex, CSV_COLUMNS, HTML_COLUMNS, type Column } from './columns'
+import { DEPOSIT_CSV_COLUMNS, DEPOSIT_HTML_COLUMNS, displayStatusOf } from './deposit-columns'
+import type { TotalsRow } from './totals'
+import { displayStatus } from './totals'
+
+export const RECORD_KINDS = ['withdrawal', 'deposit'] as const
+export type RecordKindId = (typeof RECORD_KINDS)[number]
+
+/** Any kind's record, as the shared code sees it. */
+export interface AnyRecord {
+  localId: string
+  createdAt: string
+  remoteCheckedAt: string | null
+}
+
+export interface RecordsKind<R extends AnyRecord = AnyRecord> {
+  id: RecordKindId
+  totals: TotalsKind
+  /** `schema` of records.json. */
+  jsonSchema: string
+  /** The record schema, strict: an unknown member in an export is an error. */
+  recordSchema: z.ZodType<R>
+  csvColumns: readonly Column<R>[]
+  htmlColumns: readonly Column<R>[]
+  /** Whether totals have a payout side (withdrawals: deposit and payout; deposits: the Pix amount only). */
+  hasPayout: boolean
+  /** How one record counts in the totals (display status, refund, amounts). */
+  totalsRow(r: R): TotalsRow
+  /** The report's status cell, in words. */
+  statusWords(r: R, locale: MoneyLocale): string
+  /** A display status (totals, filters) in words. */
+  statusCodeWords(status: string, hasRefund: boolean, locale: MoneyLocale): string
+  /** Hash of what never changes after the record is created: two exports differing here prove an edit. */
+  fixedHash(r: R): string
+  /**
+   * Where the verifier reads a CSV row's totals: status code, refunded/reversed (yes/no), the amount summed as
+   * deposit, the amount summed as payout (-1: the kind has none, read as empty, i.e. 0).
+   */
+  csvAt: { status: number; refunded: number; deposit: number; payout: number }
+}
+
+const sha = (v: unknown): string => createHash('sha256').update(canonicalJson(v), 'utf8').digest('hex')
+
+export const WITHDRAWAL_KIND: RecordsKind<WithdrawalRecord> = {
+  id: 'withdrawal',
+  totals: 'withdrawal',
+  jsonSchema: 'tesouraria-depix/records',
+  recordSchema: withdrawalRecordSchema.strict(),
+  csvColumns: CSV_COLUMNS,
+  htmlColumns: HTML_COLUMNS,
+  hasPayout: true,
+  totalsRow: (r) => ({
+    status: displayStatus(r),
+    hasRefund: r.refund !== null,
+    depositCents: r.depositAmountCents,
+    payoutCents: r.payoutAmountCents,
+    refundFeeCents: refundFeeCents(r.refund),
+  }),
+  statusWords: (r, locale) => statusInWords(displayStatus(r), r.refund !== null, locale),
+  statusCodeWords: statusInWords,
+  fixedHash: recordFixedHash,
+  csvAt: {
+    status: columnIndex('status'),
+    refunded: columnIndex('refunded'),
+    deposit: columnIndex('deposit_amount'),
+    payout: columnIndex('payout_amount'),
+  },
+}
+
+const depositColumn = (id: string): number => DEPOSIT_CSV_COLUMNS.findIndex((c) => c.id === id)
+
+const OUTSIDE: Readonly<Record<MoneyLocale, string>> = {
+  'pt-BR': 'feita fora do aplicativo',
+  en: 'made outside the app',
+}
+
+export const DEPOSIT_KIND: RecordsKind<DepositRecord> = {
+  id: 'deposit',
+  totals: 'deposit',
+  jsonSchema: 'tesouraria-depix/deposits',
+  recordSchema: depositRecordSchema.strict(),
+  csvColumns: DEPOSIT_CSV_COLUMNS,
+  htmlColumns: DEPOSIT_HTML_COLUMNS,
+  hasPayout: false,
+  totalsRow: (r) => ({
+    status: displayStatusOf(r),
+    // A MED reversal is the deposit's "returned": the CSV's `reversed` column, so the verifier can recount it.
+    hasRefund: r.reversedAt !== null,
+    depositCents: depositAmountOf(r),
+    payoutCents: 0,
+    refundFeeCents: 0,
+  }),
+  statusWords: (r, locale) => {
+    const words = depositStatusInWords(displayStatusOf(r), locale)
+    return r.origin === 'imported' ? `${words} (${OUTSIDE[locale]})` : words
+  },
+  statusCodeWords: (status, _refund, locale) => depositStatusInWords(status, locale),
+  fixedHash: (r) =>
+    sha([r.localId, r.profile, r.operator, r.createdAt, r.origin, r.request, r.amountCents, r.depixAddress]),
+  csvAt: {
+    status: depositColumn('status'),
+    refunded: depositColumn('reversed'),
+    deposit: depositColumn('amount'),
+    payout: -1,
+  },
+}
+
+export function recordsKind(id: RecordKindId | undefined): RecordsKind {
+  return (id === 'deposit' ? DEPOSIT_KIND : WITHDRAWAL_KIND) as unknown as RecordsKind
+}
