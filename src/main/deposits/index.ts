@@ -13,6 +13,7 @@ import type { DepositRecord } from '../../shared/deposit-record'
 import type { DepixClient } from '../api'
 import { monotonicNow } from '../clock'
 import { OneUseIntents } from '../journal/intents'
+import { lastMinute, replaySpentAllowance } from '../journal/allowance'
 import { recoverOnce, replayPending } from '../journal/recovery'
 import type { Ledger } from '../ledger'
 import type { LiquidNetwork } from '../liquid'
@@ -99,6 +100,8 @@ export function createDepositService(deps: DepositServiceDeps): DepositService {
 
   // Once per opened ledger, whichever service comes first: every kind's leftovers become outcome_unknown.
   recoverOnce(ledger, (e) => onError(e, null))
+  const openedAt = now()
+  replaySpentAllowance(client, 'deposit', ledger.deposits.iterate(lastMinute(profile, openedAt)), openedAt)
 
   const tracker = createDepositTracker({
     ...deps.tracker,

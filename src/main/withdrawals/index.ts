@@ -13,6 +13,7 @@ import { create, quote, type CreateCtx } from './create'
 import { ledgerCall, WithdrawalError } from './errors'
 import { fundingFor } from './funding'
 import { CreateIntents } from './intents'
+import { lastMinute, replaySpentAllowance } from '../journal/allowance'
 import { recoverOnce, replayPending } from './recovery'
 import { resolveUnknown } from './resolve'
 import { createStatusTracker } from './tracker'
@@ -49,14 +50,8 @@ export function createWithdrawalService(deps: WithdrawalServiceDeps): Withdrawal
   // Once per opened ledger: side-journal answers go in, whatever a crash left between "journaled" and "answer
   // stored" is outcome_unknown from now on (never resent). A later service on the same ledger does not repeat it.
   recoverOnce(ledger, (e) => onError(e, null))
-  // The service still counts the POSTs an earlier run of the app made in the last minute, while this client's
-  // bucket starts full: every record is journaled just before its POST, so the ledger knows them (spec §8.1).
-  const since = now()
-  const recent = [...ledger.iterate({ profile, from: new Date(since - 60_000).toISOString() })]
-  client.spentBefore(
-    'withdraw',
-    recent.map((r) => since - Date.parse(r.createdAt)),
-  )
+  const openedAt = now()
+  replaySpentAllowance(client, 'withdraw', ledger.iterate(lastMinute(profile, openedAt)), openedAt)
 
   const tracker = createStatusTracker({
     ...deps.tracker,
