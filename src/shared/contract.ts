@@ -18,6 +18,7 @@ import {
   settingsSchema,
 } from './profile'
 import { payeesChannels } from './channels-payees'
+import { reviewChannels } from './channels-review'
 import { expectedPayeeSchema } from './payee'
 import { withdrawalDraftSchema } from './withdrawal'
 import { recordFilterSchema, statusObservationSchema, withdrawalRecordSchema } from './withdrawal-record'
@@ -375,6 +376,7 @@ export const channels = {
   ...payeesChannels,
   ...receiptsChannels,
   ...runsChannels,
+  ...reviewChannels,
 } as const
 
 export type Channels = typeof channels

@@ -12,6 +12,7 @@ import { AppError, mapServiceError } from './errors'
 import { ledgerHandlers } from './ledger-handlers'
 import { payeesHandlers } from './payees-handlers'
 import { receiptsHandlers } from './receipts-handlers'
+import { reviewHandlers } from './review-handlers'
 import { runsHandlers } from './runs-handlers'
 import { sessionView } from './runtime'
 import { fundingAmount } from './sandbox-tools'
@@ -66,6 +67,7 @@ export function buildRouter(state: AppState, log: (line: string) => void): Route
     ...payeesHandlers(state),
     ...receiptsHandlers(state),
     ...runsHandlers(state),
+    ...reviewHandlers(state),
     'app:info': () => {
       const p = rt().profile
       return {
