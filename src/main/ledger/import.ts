@@ -21,6 +21,13 @@ export interface ImportOptions {
   details?: Record<string, unknown>
   /** Epoch milliseconds, for the audit row. */
   now?: () => number
+  /**
+   * The records were already parsed by withdrawalRecordSchema (or stricter) by the caller — the offline review's
+   * verifier does — so they are not validated a second time.
+   */
+  validated?: boolean
+  /** localId → recordStateHash of that very record, when the caller computed it (the review's verifier). */
+  stateHashes?: ReadonlyMap<string, string>
 }
 
 const FTS_INSERT_TRIGGER = 'withdrawals_fts_insert'
@@ -65,12 +72,15 @@ export function importRecords(
         const at = new Date((o.now ?? Date.now)()).toISOString()
         const operator = o.operator ?? SYSTEM_OPERATOR
         for (const input of records) {
-          const parsed = withdrawalRecordSchema.safeParse(input)
+          const parsed = o.validated
+            ? ({ success: true, data: input } as const)
+            : withdrawalRecordSchema.safeParse(input)
           if (!parsed.success) {
             throw new LedgerError('invalid_input', `import: record #${n + 1}: ${parsed.error.message}`)
           }
           try {
-            writeRecord(db, at, null, parsed.data, { operator, action: 'withdrawal.imported' })
+            const known = o.stateHashes?.get(parsed.data.localId)
+            writeRecord(db, at, null, parsed.data, { operator, action: 'withdrawal.imported' }, known)
           } catch (e) {
             const msg = e instanceof Error ? e.message : String(e)
             throw new LedgerError('invalid_input', `import: record ${parsed.data.localId}: ${msg}`)

@@ -24,8 +24,10 @@ export function writeRecord(
   prev: WithdrawalRecord | null,
   next: WithdrawalRecord,
   audit: RecordAudit | null,
+  /** recordStateHash(next) when the caller already computed it (a bulk import): not computed twice. */
+  nextStateHash?: string,
 ): AuditEntry | null {
-  const stateHash = recordStateHash(next)
+  const stateHash = nextStateHash ?? recordStateHash(next)
   if (prev !== null) assertUntampered(db, prev)
   if (prev === null) insertRecordRow(db, next)
   else updateRecordRow(db, next)

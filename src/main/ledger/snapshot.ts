@@ -21,6 +21,13 @@ export interface LedgerSnapshot {
   iterate(filter?: RecordFilter): Generator<WithdrawalRecord, void, undefined>
   /** Entries about the given records (by subject), in seq order. */
   auditEntriesOf(subjects: ReadonlySet<string>): Generator<AuditEntry, void, undefined>
+  /**
+   * The same entries as auditEntriesOf, with the details as their stored text (canonical JSON, as appendAuditRow
+   * wrote it) instead of parsed: an export writes them as they are.
+   */
+  auditTextsOf(
+    subjects: ReadonlySet<string>,
+  ): Generator<{ entry: Omit<AuditEntry, 'details'>; detailsText: string }, void, undefined>
   /** seq, hash and subject of every entry up to `seq`, in seq order (no JSON parsed: cheap per row). */
   auditHashesUpTo(
     seq: number,
@@ -77,6 +84,33 @@ export function openSnapshot(file: string, trust?: () => SnapshotTrust): LedgerS
         .fresh('SELECT * FROM audit_log WHERE subject IS NOT NULL ORDER BY seq')
         .iterate()) {
         if (subjects.has(String(row.subject))) yield rowToEntry(row)
+      }
+    },
+    *auditTextsOf(subjects) {
+      const rows = db
+        .fresh(
+          `SELECT seq, at, operator, action, subject, details, prev_hash, hash, state_hash
+           FROM audit_log WHERE subject IS NOT NULL ORDER BY seq`,
+        )
+        .iterate()
+      for (const row of rows) {
+        const subject = String(row.subject)
+        if (!subjects.has(subject)) continue
+        // As rowToEntry reads a row, less the JSON.parse of the details.
+        const stateHash = typeof row.state_hash === 'string' ? row.state_hash : null
+        yield {
+          entry: {
+            seq: Number(row.seq),
+            at: String(row.at),
+            operator: String(row.operator),
+            action: String(row.action),
+            subject,
+            prevHash: String(row.prev_hash),
+            hash: String(row.hash),
+            ...(stateHash ? { stateHash } : {}),
+          },
+          detailsText: String(row.details),
+        }
       }
     },
     *auditHashesUpTo(seq) {

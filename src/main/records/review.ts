@@ -35,7 +35,12 @@ export async function openReview(
   const file = join(dir, 'review.sqlite')
   try {
     try {
-      importRecords(file, records, { details: { source: 'review', manifest: basename(manifestPath) } })
+      // The verifier parsed every record with the strict schema and hashed its state: neither is done twice.
+      importRecords(file, records, {
+        details: { source: 'review', manifest: basename(manifestPath) },
+        validated: true,
+        ...(verification.audit?.stateHashes ? { stateHashes: verification.audit.stateHashes } : {}),
+      })
     } catch (e) {
       // Only a tampered file gets here (e.g. two records sharing a remote id). The import is one transaction,
       // so the file is a migrated, empty ledger: say why, review nothing.
