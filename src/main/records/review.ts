@@ -39,6 +39,7 @@ export async function openReview(
       importRecords(file, records, {
         details: { source: 'review', manifest: basename(manifestPath) },
         validated: true,
+        scratch: true,
         ...(verification.audit?.stateHashes ? { stateHashes: verification.audit.stateHashes } : {}),
       })
     } catch (e) {
