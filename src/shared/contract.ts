@@ -20,6 +20,7 @@ import {
   settingsSchema,
 } from './profile'
 import { payeesChannels } from './channels-payees'
+import { reviewChannels } from './channels-review'
 import { expectedPayeeSchema } from './payee'
 import { withdrawalDraftSchema } from './withdrawal'
 import { recordFilterSchema, statusObservationSchema, withdrawalRecordSchema } from './withdrawal-record'
@@ -379,6 +380,7 @@ export const channels = {
   ...receiptsChannels,
   ...runsChannels,
   ...depositsChannels,
+  ...reviewChannels,
 } as const
 
 export type Channels = typeof channels

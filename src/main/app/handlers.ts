@@ -13,6 +13,7 @@ import { depositsHandlers } from './deposits-handlers'
 import { ledgerHandlers } from './ledger-handlers'
 import { payeesHandlers } from './payees-handlers'
 import { receiptsHandlers } from './receipts-handlers'
+import { reviewHandlers } from './review-handlers'
 import { runsHandlers } from './runs-handlers'
 import { sessionView } from './runtime'
 import { fundingAmount } from './sandbox-tools'
@@ -68,6 +69,7 @@ export function buildRouter(state: AppState, log: (line: string) => void): Route
     ...receiptsHandlers(state),
     ...runsHandlers(state),
     ...depositsHandlers(state),
+    ...reviewHandlers(state),
     'app:info': () => {
       const p = rt().profile
       return {

@@ -38,8 +38,10 @@ export function writeRecord(
   prev: WithdrawalRecord | null,
   next: WithdrawalRecord,
   audit: RecordAudit | null,
+  /** recordStateHash(next) when the caller already computed it (a bulk import): not computed twice. */
+  nextStateHash?: string,
 ): AuditEntry | null {
-  return writeKindRecord(db, WITHDRAWALS, at, prev, next, audit)
+  return writeKindRecord(db, WITHDRAWALS, at, prev, next, audit, nextStateHash)
 }
 
 /** `writeRecord` for any record kind: the same checks, hash and entry, in `table`. */
@@ -50,8 +52,9 @@ export function writeKindRecord<R extends AuditedRecord>(
   prev: R | null,
   next: R,
   audit: RecordAudit | null,
+  nextStateHash?: string,
 ): AuditEntry | null {
-  const stateHash = recordStateHash(next)
+  const stateHash = nextStateHash ?? recordStateHash(next)
   if (prev !== null) assertUntampered(db, prev)
   if (prev === null) table.insertRow(db, next)
   else table.updateRow(db, next)

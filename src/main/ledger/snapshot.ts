@@ -25,6 +25,17 @@ export interface LedgerSnapshot {
   iterateDeposits(filter?: RecordFilter): Generator<DepositRecord, void, undefined>
   /** Entries about the given records (by subject), in seq order. */
   auditEntriesOf(subjects: ReadonlySet<string>): Generator<AuditEntry, void, undefined>
+  /**
+   * The same entries as auditEntriesOf, with the details as their stored text (canonical JSON, as appendAuditRow
+   * wrote it) instead of parsed: an export writes them as they are.
+   */
+  auditTextsOf(
+    subjects: ReadonlySet<string>,
+  ): Generator<{ entry: Omit<AuditEntry, 'details'>; detailsText: string }, void, undefined>
+  /** seq, hash and subject of every entry up to `seq`, in seq order (no JSON parsed: cheap per row). */
+  auditHashesUpTo(
+    seq: number,
+  ): Generator<{ seq: number; hash: string; subject: string | null }, void, undefined>
   /** verifyAuditChain over this snapshot, pausing for the event loop every few thousand rows. */
   verify(): Promise<AuditVerification>
   close(): void
@@ -78,6 +89,44 @@ export function openSnapshot(file: string, trust?: () => SnapshotTrust): LedgerS
         .fresh('SELECT * FROM audit_log WHERE subject IS NOT NULL ORDER BY seq')
         .iterate()) {
         if (subjects.has(String(row.subject))) yield rowToEntry(row)
+      }
+    },
+    *auditTextsOf(subjects) {
+      const rows = db
+        .fresh(
+          `SELECT seq, at, operator, action, subject, details, prev_hash, hash, state_hash
+           FROM audit_log WHERE subject IS NOT NULL ORDER BY seq`,
+        )
+        .iterate()
+      for (const row of rows) {
+        const subject = String(row.subject)
+        if (!subjects.has(subject)) continue
+        // As rowToEntry reads a row, less the JSON.parse of the details.
+        const stateHash = typeof row.state_hash === 'string' ? row.state_hash : null
+        yield {
+          entry: {
+            seq: Number(row.seq),
+            at: String(row.at),
+            operator: String(row.operator),
+            action: String(row.action),
+            subject,
+            prevHash: String(row.prev_hash),
+            hash: String(row.hash),
+            ...(stateHash ? { stateHash } : {}),
+          },
+          detailsText: String(row.details),
+        }
+      }
+    },
+    *auditHashesUpTo(seq) {
+      for (const row of db
+        .fresh('SELECT seq, hash, subject FROM audit_log WHERE seq <= ? ORDER BY seq')
+        .iterate(seq)) {
+        yield {
+          seq: Number(row.seq),
+          hash: String(row.hash),
+          subject: row.subject === null ? null : String(row.subject),
+        }
       }
     },
     async verify() {

@@ -15,7 +15,7 @@
 import { createHash } from 'node:crypto'
 import { z } from 'zod'
 import { auditEntrySchema, type AuditEntry, type WithdrawalRecord } from '../../shared/withdrawal-record'
-import { auditHash } from '../ledger/audit-hash'
+import { auditHashOfText } from '../ledger/audit-hash'
 import { canonicalJson } from '../ledger/canonical-json'
 
 export const AUDIT_FILE = 'audit.jsonl'
@@ -27,6 +27,23 @@ export interface Head {
 
 export function auditLine(e: AuditEntry): string {
   return `${canonicalJson(e)}\n`
+}
+
+/**
+ * auditLine(e) from the entry's fields and its details' canonical text, without parsing or canonicalising the
+ * details: the members in canonicalJson's (sorted) order, `stateHash` left out when absent as canonicalJson
+ * leaves out undefined. Equal to auditLine(e) when `detailsText` is canonicalJson(e.details) (a test holds the
+ * two together). The export splices the ledger's stored text (always canonicalJson's output, appendAuditRow),
+ * the verifier the text it canonicalised once for both the line and the hash.
+ */
+export function auditLineOfText(e: Omit<AuditEntry, 'details'>, detailsText: string): string {
+  const state = e.stateHash === undefined ? '' : `"stateHash":${JSON.stringify(e.stateHash)},`
+  return (
+    `{"action":${JSON.stringify(e.action)},"at":${JSON.stringify(e.at)},"details":${detailsText},` +
+    `"hash":${JSON.stringify(e.hash)},"operator":${JSON.stringify(e.operator)},` +
+    `"prevHash":${JSON.stringify(e.prevHash)},"seq":${JSON.stringify(e.seq)},${state}` +
+    `"subject":${JSON.stringify(e.subject)}}\n`
+  )
 }
 
 /**
@@ -119,8 +136,10 @@ export function readAuditMember(text: string, head: Head | null): AuditSummary {
     }
     const e = parsed.data
     out.entries += 1
-    if (auditLine(e) !== `${line}\n`) problem(`entry ${e.seq}: not in canonical form`)
-    if (auditHash(e) !== e.hash) problem(`entry ${e.seq}: its hash does not match its content`)
+    // The details canonicalised once, for both checks (the line's canonical form and the entry's hash).
+    const details = canonicalJson(e.details)
+    if (auditLineOfText(e, details) !== `${line}\n`) problem(`entry ${e.seq}: not in canonical form`)
+    if (auditHashOfText(e, details) !== e.hash) problem(`entry ${e.seq}: its hash does not match its content`)
     if (prev && e.seq <= prev.seq) problem(`entry ${e.seq}: out of order (after ${prev.seq})`)
     if (prev && e.seq === prev.seq + 1 && e.prevHash !== prev.hash) {
       problem(`entry ${e.seq}: prevHash does not link to entry ${prev.seq}`)

@@ -16,7 +16,7 @@ import { mkdir, open, rm, unlink } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { SYSTEM_OPERATOR, type Ledger, type LedgerSnapshot } from '../ledger/index'
 import { recordFilterSchema, type RecordFilter } from '../../shared/withdrawal-record'
-import { AUDIT_FILE, auditLine, redactedLine } from './audit-member'
+import { AUDIT_FILE, auditLineOfText, redactedLine } from './audit-member'
 import { csvHeader, csvLine, BOM, type CsvDelimiter } from './csv'
 import type { ExportLocale } from './format'
 import { REPORT_TAIL, reportHead } from './html'
@@ -260,8 +260,10 @@ export async function exportRecords(ledger: Ledger, o: ExportOptions): Promise<E
     json?.write(JSON_TAIL)
     const audit = await track(AUDIT_FILE)
     let n = 0
-    for (const entry of snap.auditEntriesOf(seen)) {
-      audit.write(auditLine(entry))
+    // The stored details text is spliced in as it is (canonical since appendAuditRow wrote it): no parse and
+    // re-canonicalisation of 200k entries. A row edited by hand into another form shows at the verifier.
+    for (const { entry, detailsText } of snap.auditTextsOf(seen)) {
+      audit.write(auditLineOfText(entry, detailsText))
       if (++n % PROGRESS_EVERY === 0) await audit.drain()
     }
     if (redactedIds.length > 0) audit.write(redactedLine(redactedIds))

@@ -41,7 +41,15 @@ export async function openReview(
       const details = { source: 'review', manifest: basename(manifestPath) }
       // A deposit export (issue #17) loads its records as deposits: the review lists them with their own queries.
       if (verification.manifest?.recordKind === 'deposit') importDepositRecords(file, deposits, { details })
-      else importRecords(file, records, { details })
+      else {
+        // The verifier parsed every record with the strict schema and hashed its state: neither is done twice.
+        importRecords(file, records, {
+          details,
+          validated: true,
+          scratch: true,
+          ...(verification.audit?.stateHashes ? { stateHashes: verification.audit.stateHashes } : {}),
+        })
+      }
     } catch (e) {
       // Only a tampered file gets here (e.g. two records sharing a remote id). The import is one transaction,
       // so the file is a migrated, empty ledger: say why, review nothing.

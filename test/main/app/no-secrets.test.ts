@@ -148,6 +148,7 @@ describe('no secret crosses IPC', () => {
     const toReview = await call('dialog:chooseFolder', { purpose: 'review' })
     await call('review:open', { folder: (toReview.data as { token: string }).token })
     await call('review:checkSigner', { expected: '' })
+    await call('review:checkLedger')
     await call('review:list', {})
     await call('review:close')
     await call('ledger:integrity')

@@ -1,5 +1,6 @@
 /** src/main/ledger/import.ts (added for the review mode and for seeding): bulk import into a ledger file. */
 import path from 'node:path'
+import { DatabaseSync } from 'node:sqlite'
 import { describe, expect, it } from 'vitest'
 import { importRecords } from '../../../src/main/ledger/import'
 import { LedgerError, openLedger } from '../../../src/main/ledger/index'
@@ -62,5 +63,33 @@ describe('importRecords', () => {
     importRecords(file, recs)
     const again = track(openLedger(file))
     expect(again.query({ text: recs[4]!.localId }).total).toBe(1)
+  })
+
+  it('the indexes deferred to the end of an import into an empty table are all back, after a failure too', () => {
+    const file = path.join(tempDir(), 'l.sqlite')
+    const indexes = (): string[] => {
+      const db = new DatabaseSync(file, { readOnly: true })
+      try {
+        return db
+          .prepare(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'withdrawals' ORDER BY name",
+          )
+          .all()
+          .map((r) => String(r.name))
+      } finally {
+        db.close()
+      }
+    }
+    importRecords(file, [])
+    const before = indexes()
+    expect(before.length).toBeGreaterThan(5)
+    const recs = [...makeRecords(30)]
+    expect(() => importRecords(file, [...recs, recs[0]!], { scratch: true })).toThrow(LedgerError)
+    expect(indexes()).toEqual(before)
+    importRecords(file, recs, { scratch: true })
+    expect(indexes()).toEqual(before)
+    const ledger = track(openLedger(file))
+    expect(ledger.query({ limit: 100 }).total).toBe(30)
+    expect(ledger.verifyAuditChain().ok).toBe(true)
   })
 })

@@ -15,6 +15,7 @@ import { ErrorNotice } from '../components/ErrorNotice'
 import { DateTime } from '../components/format'
 import { RecordsTable } from '../components/records-table/RecordsTable'
 import { DepositReviewList } from '../components/deposits/DepositReviewList'
+import { LedgerCheck } from '../components/review/LedgerCheck'
 import { SignerVerdict } from '../components/review/SignerVerdict'
 import { useTableStore } from '../components/records-table/table-store'
 import { call } from '../ipc'
@@ -193,6 +194,7 @@ export function ReviewPage(): React.JSX.Element {
         <>
           <Verdict summary={summary} />
           <ManifestFacts summary={summary} />
+          <LedgerCheck key={opened} />
           <section className="card" aria-labelledby="review-records">
             <h3 id="review-records">{failed ? t('unverifiedRecords') : t('records')}</h3>
             {summary.manifest?.['recordKind'] === 'deposit' ? (

@@ -58,6 +58,40 @@ export const review = {
       rowCount: 'Linhas declaradas',
       rowsRead: 'Linhas lidas',
     },
+    ledgerCheck: {
+      heading: 'Conferência com o livro-caixa',
+      intro:
+        'Confere se a trilha de auditoria desta exportação faz parte do histórico do livro-caixa deste computador, sem alterações. Serve para exportações feitas neste computador.',
+      button: 'Conferir com o livro-caixa deste computador',
+      checking: 'Conferindo…',
+      checkedAt: 'Conferido em',
+      verdicts: {
+        match: {
+          title: 'Confere com o livro-caixa deste computador.',
+          body: 'A trilha de auditoria da exportação (até a entrada {{exportSeq}}) é a mesma deste livro-caixa, que hoje vai até a entrada {{ledgerSeq}}: os registros exportados são os que este livro-caixa registrou.',
+        },
+        not_in_ledger: {
+          title: 'NÃO confere: a exportação vai além deste livro-caixa.',
+          body: 'A exportação chega à entrada {{exportSeq}} da trilha de auditoria, mas este livro-caixa termina na entrada {{ledgerSeq}}. Ela veio de outro computador, ou este livro-caixa foi substituído por uma cópia mais antiga.',
+        },
+        different_history: {
+          title: 'NÃO confere: o histórico da exportação é outro.',
+          body: 'A entrada {{exportSeq}} da trilha de auditoria da exportação não é a deste livro-caixa. A exportação veio de outro livro-caixa, ou o histórico de um dos dois foi reescrito.',
+        },
+        entries_differ: {
+          title: 'NÃO confere: entradas da trilha de auditoria faltam ou diferem.',
+          body: 'O ponto final da exportação confere, mas entradas da trilha de auditoria dela faltam ou diferem das deste livro-caixa: a exportação foi alterada e assinada de novo.',
+        },
+        ledger_broken: {
+          title: 'Não foi possível conferir: a trilha de auditoria deste livro-caixa não confere.',
+          body: 'O livro-caixa deste computador foi alterado fora do aplicativo e não serve de referência. Restaure um backup em Configurações ou procure o responsável.',
+        },
+        no_audit: {
+          title: 'Nada a conferir: esta exportação não tem trilha de auditoria.',
+          body: 'Ela foi feita por uma versão anterior do aplicativo.',
+        },
+      },
+    },
     records: 'Registros da exportação',
     unverifiedRecords: 'Registros NÃO verificados',
     panel: {
@@ -121,6 +155,40 @@ export const review = {
       exportedAt: 'Exported at',
       rowCount: 'Rows declared',
       rowsRead: 'Rows read',
+    },
+    ledgerCheck: {
+      heading: 'Check with the ledger',
+      intro:
+        'Checks that this export’s audit trail is part of this computer’s ledger history, unchanged. Meant for exports made on this computer.',
+      button: 'Check with this computer’s ledger',
+      checking: 'Checking…',
+      checkedAt: 'Checked at',
+      verdicts: {
+        match: {
+          title: 'Matches this computer’s ledger.',
+          body: 'The export’s audit trail (up to entry {{exportSeq}}) is this ledger’s, which now goes up to entry {{ledgerSeq}}: the exported records are the ones this ledger recorded.',
+        },
+        not_in_ledger: {
+          title: 'Does NOT match: the export goes beyond this ledger.',
+          body: 'The export reaches audit entry {{exportSeq}}, but this ledger ends at entry {{ledgerSeq}}. It came from another computer, or this ledger was replaced by an older copy.',
+        },
+        different_history: {
+          title: 'Does NOT match: the export has another history.',
+          body: 'Audit entry {{exportSeq}} of the export is not this ledger’s. The export came from another ledger, or the history of one of them was rewritten.',
+        },
+        entries_differ: {
+          title: 'Does NOT match: audit entries are missing or differ.',
+          body: 'The export’s last entry matches, but some of its audit entries are missing or differ from this ledger’s: the export was altered and signed again.',
+        },
+        ledger_broken: {
+          title: 'Cannot check: this ledger’s audit trail does not check out.',
+          body: 'This computer’s ledger was changed outside the app and is no reference. Restore a backup in Settings or ask whoever is responsible.',
+        },
+        no_audit: {
+          title: 'Nothing to check: this export has no audit trail.',
+          body: 'It was made by an earlier version of the app.',
+        },
+      },
     },
     records: 'Records in the export',
     unverifiedRecords: 'UNVERIFIED records',
