@@ -14,3 +14,5 @@ export { PG_LATEST_VERSION, ANALYST_GROUP, SCHEMA as PG_SCHEMA } from './pg/sche
 export type { Approval, ApprovalsApi } from './pg/approvals'
 export { TeamLedgerError, type TeamLedgerErrorCode } from './errors'
 export type { DuplicateGuard, GuardedCreate, LedgerStore, StoreAuditInput, StoreEngine } from './types'
+export { startLeadership, type RecordChange, type TrackerLeadership } from './pg/leader'
+export { sharedLimiter, sharedRateBudget, type LimiterLike, type SharedRateBudget } from './pg/rate-budget'
