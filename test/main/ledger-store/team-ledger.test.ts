@@ -5,7 +5,7 @@
  * real concurrent connections, and four-eyes approval enforced by the database.
  */
 import { randomUUID } from 'node:crypto'
-import pg from 'pg'
+import type pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { NewWithdrawal } from '../../../src/main/ledger'
 import { auditHash } from '../../../src/main/ledger/audit'
