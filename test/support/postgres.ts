@@ -211,6 +211,9 @@ export async function startCluster(o: ClusterOptions = {}): Promise<PgCluster> {
     restart: async () => {
       stopServer()
       startServer()
+      // pg_ctl ran synchronously: let clients see their connections' end before the test goes on, as a live
+      // app's event loop would have while the server was down.
+      await new Promise((r) => setTimeout(r, 100))
     },
     stopServer,
     startServer,

@@ -22,7 +22,7 @@ import * as life from './lifecycle'
 import { checkSchema } from './migrate'
 import * as q from './queries'
 import { SCHEMA } from './schema'
-import { read, withTx, type Tx } from './tx'
+import { begin, read, release, withTx, type Tx } from './tx'
 import { approvalsApi, type ApprovalsApi } from './approvals'
 
 function parse<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
@@ -169,18 +169,18 @@ export async function openPgStore(o: PgStoreOptions): Promise<PgLedgerStore> {
     query: (filter) => read(pool, (c) => q.queryRecords(c, filter)),
     iterate: async function* (filter) {
       // One REPEATABLE READ snapshot for the whole walk: an export is one moment of a live ledger.
-      const c = await pool.connect().catch((e: unknown) => {
-        throw mapPgError(e)
-      })
+      const c = await begin(pool, 'REPEATABLE READ READ ONLY')
+      let broken = false
       try {
-        await c.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY')
         yield* q.iterateRecords(c, filter)
         await c.query('COMMIT')
       } catch (e) {
-        await c.query('ROLLBACK').catch(() => undefined)
+        await c.query('ROLLBACK').catch(() => {
+          broken = true
+        })
         throw mapPgError(e)
       } finally {
-        c.release()
+        release(c, broken)
       }
     },
     totalsByStatus: (filter) => read(pool, (c) => q.totalsByStatus(c, filter)),

@@ -16,20 +16,46 @@ export interface Tx {
   identity: string
 }
 
+const ignore = (): void => undefined
+
+/**
+ * A pooled connection with BEGIN already sent. A connection the server dropped while it sat idle in the pool
+ * (restart, terminated backend) fails at BEGIN, before anything was written: that one is discarded and a fresh
+ * connection tried (as many times as the pool may hold stale ones). A checked-out client's late 'error' event is absorbed (the failing query reports it).
+ */
+export async function begin(pool: pg.Pool, isolation: string): Promise<pg.PoolClient> {
+  for (let attempt = 1; ; attempt++) {
+    let c: pg.PoolClient
+    try {
+      c = await pool.connect()
+    } catch (e) {
+      throw mapPgError(e)
+    }
+    c.on('error', ignore)
+    try {
+      await c.query(`BEGIN ISOLATION LEVEL ${isolation}`)
+      return c
+    } catch (e) {
+      c.off('error', ignore)
+      c.release(true)
+      if (attempt > (pool.options.max ?? 10)) throw mapPgError(e)
+    }
+  }
+}
+
+export function release(c: pg.PoolClient, broken: boolean): void {
+  c.off('error', ignore)
+  c.release(broken ? true : undefined)
+}
+
 export async function withTx<T>(
   pool: pg.Pool,
   fn: (tx: Tx) => Promise<T>,
   isolation: 'READ COMMITTED' | 'REPEATABLE READ' = 'READ COMMITTED',
 ): Promise<T> {
-  let c: pg.PoolClient
-  try {
-    c = await pool.connect()
-  } catch (e) {
-    throw mapPgError(e)
-  }
+  const c = await begin(pool, isolation)
   let broken = false
   try {
-    await c.query(`BEGIN ISOLATION LEVEL ${isolation}`)
     const r = await c.query(`SELECT ${ISO_NOW_SQL} AS now, session_user AS who`)
     const out = await fn({ c, now: String(r.rows[0]?.now), identity: String(r.rows[0]?.who) })
     await c.query('COMMIT')
@@ -43,7 +69,7 @@ export async function withTx<T>(
     throw mapPgError(e)
   } finally {
     // A connection that failed to roll back is dropped, never handed to the next caller mid-transaction.
-    c.release(broken ? true : undefined)
+    release(c, broken)
   }
 }
 
