@@ -2,14 +2,18 @@
  * What only the PostgreSQL engine promises, tested against a real server with real roles: migrations and the
  * newer-schema refusal, identity from the database, audit rows only through the chaining function and never
  * changed, tamper detection, privileges (and a clear message without them), the cross-desk duplicate guard under
- * real concurrent connections, and four-eyes approval enforced by the database.
+ * real concurrent connections, four-eyes approval enforced by the database, and the import of a desk ledger.
  */
 import { randomUUID } from 'node:crypto'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
 import type pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { NewWithdrawal } from '../../../src/main/ledger'
+import { openLedger, type NewWithdrawal } from '../../../src/main/ledger'
 import { auditHash } from '../../../src/main/ledger/audit'
 import {
+  importDeskLedger,
   openPgStore,
   PG_LATEST_VERSION,
   TeamLedgerError,
@@ -280,6 +284,93 @@ describe.skipIf(PG_SKIP_REASON !== null)('team ledger on PostgreSQL', () => {
         operator: 'ana',
         details: { note: 'chave errada' },
       })
+    })
+  })
+  describe('import of a desk ledger', () => {
+    it('brings records, status history and the desk trail in once, keeping local ids', async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'desk-import-'))
+      const desk = openLedger(path.join(dir, 'desk.sqlite'))
+      try {
+        const a = desk.insertSubmitting(input(), 'Carla')
+        desk.markCreated(a.localId, {
+          remoteId: `w-${randomUUID()}`,
+          createResponse: { status: 'pending' },
+          requestId: 'r',
+          status: 'pending',
+        })
+        desk.recordObservation(a.localId, { status: 'sent', body: { status: 'sent' } })
+        const b = desk.insertSubmitting(input(), 'Carla')
+        desk.markRejected(b.localId, {
+          kind: 'business',
+          status: 422,
+          messageCode: 'x',
+          denialCode: null,
+          requestId: null,
+        })
+        const clash = desk.insertSubmitting(input(), 'Carla')
+        desk.markOutcomeUnknown(clash.localId, null, 'timeout')
+        // The team ledger already has a record with that id from elsewhere.
+        await ana.insertSubmitting({ ...input(), localId: clash.localId }, 'ana')
+
+        const first = await importDeskLedger(bia.pool, desk, 'bia')
+        expect(first).toMatchObject({ imported: 2, skipped: 0, conflicts: [clash.localId] })
+        expect(first.origin).toContain(desk.ledgerId)
+        const again = await importDeskLedger(bia.pool, desk, 'bia')
+        expect(again).toMatchObject({ imported: 0, skipped: 2, conflicts: [clash.localId] })
+
+        expect(await ana.get(a.localId)).toEqual(desk.get(a.localId))
+        expect(await ana.get(b.localId)).toEqual(desk.get(b.localId))
+        expect((await ana.observations(a.localId)).map((o) => [o.remoteStatus, o.observedAt])).toEqual(
+          desk.observations(a.localId).map((o) => [o.remoteStatus, o.observedAt]),
+        )
+        const row = await owner.query('SELECT imported_from, db_user FROM withdrawals WHERE local_id = $1', [
+          a.localId,
+        ])
+        expect(row.rows[0]).toEqual({ imported_from: first.origin, db_user: 'bia' })
+        const entry = (await ana.audit({ subject: a.localId })).rows[0]
+        expect(entry).toMatchObject({ action: 'withdrawal.imported', operator: 'bia' })
+        const history = entry?.details.history as (Parameters<typeof auditHash>[0] & { hash: string })[]
+        expect(history).toHaveLength(desk.audit({ subject: a.localId }).total)
+        for (const { hash, ...rest } of history) expect(auditHash(rest)).toBe(hash)
+        // One summary, anchoring the desk's head: the idempotent second run wrote nothing.
+        const summaries = await owner.query(`SELECT details FROM audit_log WHERE action = 'ledger.imported'`)
+        expect(summaries.rows).toHaveLength(1)
+        expect(JSON.parse(String(summaries.rows[0]?.details))).toMatchObject({
+          deskHead: desk.auditHead(),
+          imported: 2,
+        })
+        expect(await ana.verifyAuditChain()).toMatchObject({ ok: true })
+        // Imported history can be worked on like any record.
+        expect(
+          (await bia.recordObservation(a.localId, { status: 'sent', body: { status: 'sent', x: 1 } }))
+            .changed,
+        ).toBe(true)
+      } finally {
+        desk.close()
+        fs.rmSync(dir, { recursive: true, force: true })
+      }
+    })
+
+    it('refuses a desk ledger with an unfinished create', async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'desk-import-'))
+      const desk = openLedger(path.join(dir, 'desk.sqlite'))
+      try {
+        desk.insertSubmitting(input(), 'Carla')
+        await expect(importDeskLedger(bia.pool, desk, 'bia')).rejects.toMatchObject({ code: 'invalid_input' })
+        // Nor can a desk sneak one in as "imported" to skip approval.
+        expect(
+          await pgCode(
+            bia.pool.query(
+              `INSERT INTO withdrawals (local_id, profile, operator, db_user, created_at, updated_at, local_state, request,
+                 pix_key, amount_kind, amount_cents, display_status, has_refund, is_open, search_text, imported_from)
+               VALUES ('sneak', 'p', 'o', 'x', 'a', 'a', 'submitting', '{}', 'k', 'payout', 1, 'submitting', false, false, '', 'x')`,
+            ),
+          ),
+        ).toBe('22023')
+      } finally {
+        desk.close()
+        fs.rmSync(dir, { recursive: true, force: true })
+      }
     })
   })
 })

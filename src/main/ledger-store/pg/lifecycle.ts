@@ -58,6 +58,15 @@ async function assertRemoteIdFree(tx: Tx, remoteId: string, localId: string): Pr
   }
 }
 
+/** A new row only; the caller appends its audit entry in the same transaction. */
+export async function insertRow(
+  tx: Tx,
+  rec: WithdrawalRecord,
+  insert: { approvalId?: string | null; importedFrom?: string | null },
+): Promise<void> {
+  await tx.c.query(INSERT_SQL, [...recordValues(rec), insert.approvalId ?? null, insert.importedFrom ?? null])
+}
+
 /** record-write.ts on PostgreSQL: the row, then the audit entry of the state it produced. */
 export async function writeRecord(
   tx: Tx,

@@ -237,6 +237,11 @@ BEGIN
   END IF;
   NEW.db_user := session_user;
   IF NEW.imported_from IS NOT NULL THEN
+    -- A desk's history, brought in after the fact: it never sends anything, so it needs no approval; an
+    -- unfinished create cannot be imported (the desk resolves it first), so this is no way around four-eyes.
+    IF NEW.local_state = 'submitting' THEN
+      RAISE EXCEPTION 'record % is still being submitted on its desk', NEW.local_id USING ERRCODE = '22023';
+    END IF;
     RETURN NEW;
   END IF;
   SELECT approval_above_cents INTO threshold FROM team_settings WHERE id = 1;
