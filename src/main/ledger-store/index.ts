@@ -17,3 +17,4 @@ export type { DuplicateGuard, GuardedCreate, LedgerStore, StoreAuditInput, Store
 export { startLeadership, type RecordChange, type TrackerLeadership } from './pg/leader'
 export { sharedLimiter, sharedRateBudget, type LimiterLike, type SharedRateBudget } from './pg/rate-budget'
 export { importDeskLedger, type ImportResult } from './pg/import'
+export { teamConnection } from './connection'
