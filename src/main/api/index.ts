@@ -72,6 +72,10 @@ export interface DepixClientOptions {
   limiter?: 'on' | 'off'
   /** A call that would wait longer than this for a limiter token fails at once (nothing sent). Default 120 s. */
   limiterMaxWaitMs?: number
+  /** Puts another budget behind the desk's limiter: the team ledger's shared one (src/main/ledger-store). */
+  wrapLimiter?: (
+    own: RateLimiter,
+  ) => Pick<RateLimiter, 'enabled' | 'acquire' | 'penalize' | 'allowance' | 'onChange' | 'close'>
   retry?: Partial<RetryPolicy>
   /** Wall clock, epoch ms: HTTP dates and displayed times only. Injectable for tests. */
   now?: () => number
@@ -130,12 +134,13 @@ export function createDepixClient(opts: DepixClientOptions): DepixClient {
   const timeouts = resolveTimeouts(opts)
   const redactor = new Redactor()
   const transport = new Transport(base, timeouts.connectMs, opts.userAgent ?? 'tesouraria-depix')
-  const limiter = new RateLimiter({
+  const ownLimiter = new RateLimiter({
     limits: opts.rateLimits,
     enabled: opts.limiter !== 'off',
     maxWaitMs: opts.limiterMaxWaitMs,
     now: monotonic,
   })
+  const limiter = opts.wrapLimiter ? opts.wrapLimiter(ownLimiter) : ownLimiter
   const auth = new AuthSession(opts.auth, { transport, timeouts, redactor, now, monotonic })
   let closed = false
 

@@ -159,7 +159,8 @@ describe.skipIf(PG_SKIP_REASON !== null)('team coordination on PostgreSQL', () =
       const waits = await Promise.all(
         Array.from({ length: 12 }, (_, i) => budgets[i % 2]?.tryTake('withdraw') ?? Promise.resolve(-1)),
       )
-      expect(waits.filter((w) => w === 0)).toHaveLength(5)
+      // A minute's worth less the headroom (5%, at least one token) kept for arrival jitter at the service.
+      expect(waits.filter((w) => w === 0)).toHaveLength(4)
       // One token every 12 s at 5 a minute.
       for (const w of waits.filter((x) => x !== 0)) {
         expect(w).toBeGreaterThan(0)
@@ -179,7 +180,7 @@ describe.skipIf(PG_SKIP_REASON !== null)('team coordination on PostgreSQL', () =
       await (
         await team.owner()
       ).query(
-        `UPDATE rate_buckets SET per_minute = 3, tokens = 3, at = clock_timestamp() WHERE endpoint = 'user-info'`,
+        `UPDATE rate_buckets SET per_minute = 4, tokens = 4, at = clock_timestamp() WHERE endpoint = 'user-info'`,
       )
       const limiters = [ana, bia].map((s) =>
         sharedLimiter(

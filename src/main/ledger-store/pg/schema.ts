@@ -292,7 +292,8 @@ CREATE TRIGGER observations_append_only BEFORE UPDATE OR DELETE ON observations
 
 /*
  * The account's shared rate budget: one token bucket per endpoint (spec §8.1 model: capacity one minute's worth,
- * continuous refill). Taken atomically by take_rate_token; the owner may lower per_minute (a team allowance).
+ * continuous refill, burst kept a little short of it). Taken atomically by take_rate_token; the owner may lower
+ * per_minute (a team allowance).
  */
 CREATE TABLE rate_buckets (
   endpoint text PRIMARY KEY,
@@ -309,13 +310,17 @@ LANGUAGE plpgsql SECURITY DEFINER SET search_path = ${SCHEMA}, pg_temp AS $$
 DECLARE
   b rate_buckets;
   t timestamptz := clock_timestamp();
+  cap double precision;
   lvl double precision;
 BEGIN
   SELECT * INTO b FROM rate_buckets WHERE endpoint = p_endpoint FOR UPDATE;
   IF NOT FOUND THEN
     RAISE EXCEPTION 'unknown endpoint %', p_endpoint USING ERRCODE = '22023';
   END IF;
-  lvl := least(b.per_minute, b.tokens + extract(epoch FROM (t - b.at)) * b.per_minute / 60.0);
+  -- The burst is 5% (at least one token) short of a minute's worth: the service counts arrivals, we count
+  -- grants, and the few hundred ms between the two on five desks must never add up to one call too many.
+  cap := greatest(1, b.per_minute - ceil(b.per_minute * 0.05));
+  lvl := least(cap, b.tokens + extract(epoch FROM (t - b.at)) * b.per_minute / 60.0);
   IF t >= b.at AND lvl >= 1 - 1e-9 THEN
     UPDATE rate_buckets SET tokens = lvl - 1, at = t WHERE endpoint = p_endpoint;
     RETURN 0;
