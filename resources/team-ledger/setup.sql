@@ -5,7 +5,7 @@
 --
 -- It creates
 --   depix_owner     the role that owns the database and the `ledger` schema and applies the app's migrations
---                   (connect the app once with it: Configurações → Livro-razão da equipe → Preparar banco);
+--                   with `npx tsx src/main/ledger-store/cli.ts migrate` (libpq PG* variables, see cli.ts);
 --   depix_analysts  a group role (no login) holding the analysts' privileges, granted by the migrations;
 --   depix_team      the database.
 -- The analysts' privileges are exactly what the migrations grant to depix_analysts: read everything, insert and

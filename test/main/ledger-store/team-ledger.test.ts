@@ -12,6 +12,7 @@ import type pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openLedger, type NewWithdrawal } from '../../../src/main/ledger'
 import { auditHash } from '../../../src/main/ledger/audit'
+import { main as ownerCli } from '../../../src/main/ledger-store/cli'
 import {
   importDeskLedger,
   openPgStore,
@@ -66,6 +67,19 @@ describe.skipIf(PG_SKIP_REASON !== null)('team ledger on PostgreSQL', () => {
       const r = await owner.query('SELECT version, applied_by FROM schema_version ORDER BY version')
       expect(r.rows).toEqual([{ version: PG_LATEST_VERSION, applied_by: OWNER }])
       expect(ana.schemaVersion).toBe(PG_LATEST_VERSION)
+    })
+
+    it('gives the owner a tool to check and apply migrations', async () => {
+      expect(await ownerCli(['status'], team.config(OWNER))).toBe(
+        `team ledger schema v${PG_LATEST_VERSION} (this app: v${PG_LATEST_VERSION})`,
+      )
+      expect(await ownerCli(['migrate'], team.config(OWNER))).toBe(
+        `team ledger schema already at v${PG_LATEST_VERSION}`,
+      )
+      // An analyst cannot create the schema's objects.
+      await expect(ownerCli(['migrate'], team.config('ana'))).rejects.toMatchObject({
+        code: 'permission_denied',
+      })
     })
 
     it('refuses a schema newer than the app, with a clear message', async () => {

@@ -5,7 +5,7 @@
 import path from 'node:path'
 import pg from 'pg'
 import { migratePg, openPgStore, type PgLedgerStore } from '../../../src/main/ledger-store'
-import { startCluster, type PgCluster } from '../../support/postgres'
+import { startCluster, type ClusterOptions, type PgCluster } from '../../support/postgres'
 
 export const DATABASE = 'depix_team'
 export const OWNER = 'depix_owner'
@@ -23,8 +23,8 @@ export interface Team {
   stop(): Promise<void>
 }
 
-export async function startTeam(): Promise<Team> {
-  const cluster = await startCluster()
+export async function startTeam(o: ClusterOptions = {}): Promise<Team> {
+  const cluster = await startCluster(o)
   const stores: PgLedgerStore[] = []
   const clients: pg.Client[] = []
   const roles = new Set<string>()

@@ -57,6 +57,17 @@ export async function migrate(
       en: `The ${ANALYST_GROUP} group role does not exist on the server: run resources/team-ledger/setup.sql first.`,
     })
   }
+  const owner = await c.query(
+    `SELECT pg_get_userbyid(nspowner) AS owner, current_user AS me FROM pg_namespace WHERE nspname = $1`,
+    [SCHEMA],
+  )
+  const schemaOwner = owner.rows[0] as { owner: string; me: string } | undefined
+  if (schemaOwner && schemaOwner.owner !== schemaOwner.me) {
+    throw new TeamLedgerError('permission_denied', `only ${schemaOwner.owner} applies migrations`, {
+      'pt-BR': `Só o responsável pelo banco (${schemaOwner.owner}) atualiza o esquema do livro-razão da equipe.`,
+      en: `Only the database owner (${schemaOwner.owner}) upgrades the team ledger's schema.`,
+    })
+  }
   await c.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK])
   try {
     await c.query(`CREATE SCHEMA IF NOT EXISTS ${SCHEMA}`)
