@@ -54,7 +54,7 @@ export function unavailable(cause: unknown): TeamLedgerError {
     'the team ledger server cannot be reached or the connection was lost',
     {
       'pt-BR':
-        'O livro-razão da equipe (servidor PostgreSQL) não respondeu ou a conexão caiu. Verifique a rede e tente de novo; nenhum pagamento é reenviado automaticamente.',
+        'O livro-caixa da equipe (servidor PostgreSQL) não respondeu ou a conexão caiu. Verifique a rede e tente de novo; nenhum pagamento é reenviado automaticamente.',
       en: 'The team ledger (PostgreSQL server) did not answer or the connection dropped. Check the network and try again; no payment is resent automatically.',
     },
     { cause },

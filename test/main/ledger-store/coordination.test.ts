@@ -226,6 +226,15 @@ describe.skipIf(PG_SKIP_REASON !== null)('team coordination on PostgreSQL', () =
         await team.owner()
       ).query('SELECT count(*)::int AS n FROM withdrawals WHERE pix_key = $1', [rec.pixKey])
       expect(copies.rows[0]?.n).toBe(1)
+      // The answer the desk kept (the side journal's role) is applied once the server is back: outcome recorded,
+      // no second POST needed.
+      const replay = await ana.applyJournaledCreate(rec.localId, {
+        remoteId: `w-late-${rec.localId}`,
+        createResponse: { withdrawalId: `w-late-${rec.localId}` },
+        requestId: 'req-late',
+      })
+      expect(replay.applied).toBe(true)
+      expect(replay.record).toMatchObject({ localState: 'created', remoteId: `w-late-${rec.localId}` })
       expect(await bia.verifyAuditChain()).toMatchObject({ ok: true })
     })
   })

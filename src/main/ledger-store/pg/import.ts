@@ -45,7 +45,7 @@ export async function importDeskLedger(pool: pg.Pool, desk: Ledger, operator: st
       'invalid_input',
       `desk ledger chain is broken at ${check.brokenAt}: ${check.reason}`,
       {
-        'pt-BR': `A trilha de auditoria do livro-razão desta estação está quebrada (entrada ${check.brokenAt}); ele não é importado.`,
+        'pt-BR': `A trilha de auditoria do livro-caixa desta estação está quebrada (entrada ${check.brokenAt}); ele não é importado.`,
         en: `This desk ledger's audit trail is broken (entry ${check.brokenAt}); it is not imported.`,
       },
     )
@@ -53,7 +53,7 @@ export async function importDeskLedger(pool: pg.Pool, desk: Ledger, operator: st
   if (desk.query({ statuses: ['submitting'], limit: 1 }).total > 0) {
     throw new LedgerError('invalid_input', 'desk ledger has unfinished creates', {
       'pt-BR':
-        'Há pagamentos em envio neste livro-razão: reinicie o aplicativo (a recuperação os marca como resultado desconhecido) e resolva-os antes de importar.',
+        'Há pagamentos em envio neste livro-caixa: reinicie o aplicativo (a recuperação os marca como resultado desconhecido) e resolva-os antes de importar.',
       en: 'This ledger has payments still being submitted: restart the app (recovery marks them outcome unknown) and resolve them before importing.',
     })
   }

@@ -23,7 +23,7 @@ function tooNew(found: number, known: number): TeamLedgerError {
     'schema_too_new',
     `team ledger schema v${found} is newer than this app (v${known})`,
     {
-      'pt-BR': `O livro-razão da equipe está na versão ${found} do esquema, mais nova que a deste aplicativo (${known}). Atualize o aplicativo antes de conectar.`,
+      'pt-BR': `O livro-caixa da equipe está na versão ${found} do esquema, mais nova que a deste aplicativo (${known}). Atualize o aplicativo antes de conectar.`,
       en: `The team ledger is at schema version ${found}, newer than this app's (${known}). Update the app before connecting.`,
     },
   )
@@ -35,7 +35,7 @@ export async function checkSchema(c: Client, known = PG_LATEST_VERSION): Promise
   if (v > known) throw tooNew(v, known)
   if (v < known) {
     throw new TeamLedgerError('schema_too_old', `team ledger schema v${v}, this app needs v${known}`, {
-      'pt-BR': `O livro-razão da equipe está na versão ${v} do esquema; este aplicativo precisa da ${known}. Peça ao responsável pelo banco para atualizá-lo.`,
+      'pt-BR': `O livro-caixa da equipe está na versão ${v} do esquema; este aplicativo precisa da ${known}. Peça ao responsável pelo banco para atualizá-lo.`,
       en: `The team ledger is at schema version ${v}; this app needs ${known}. Ask the database owner to upgrade it.`,
     })
   }
@@ -64,7 +64,7 @@ export async function migrate(
   const schemaOwner = owner.rows[0] as { owner: string; me: string } | undefined
   if (schemaOwner && schemaOwner.owner !== schemaOwner.me) {
     throw new TeamLedgerError('permission_denied', `only ${schemaOwner.owner} applies migrations`, {
-      'pt-BR': `Só o responsável pelo banco (${schemaOwner.owner}) atualiza o esquema do livro-razão da equipe.`,
+      'pt-BR': `Só o responsável pelo banco (${schemaOwner.owner}) atualiza o esquema do livro-caixa da equipe.`,
       en: `Only the database owner (${schemaOwner.owner}) upgrades the team ledger's schema.`,
     })
   }
