@@ -104,6 +104,17 @@ export async function run(): Promise<TeamLedgerBenchResult | { skipped: string }
       }
       return { ms, totals }
     }
+    if (process.env.TEAM_BENCH_EXPLAIN) {
+      const where = `display_status = 'sent' AND created_at >= '2025-03-01T00:00:00.000Z' AND created_at < '2025-03-31T00:00:00.000Z'`
+      for (const sql of [
+        `SELECT local_id FROM withdrawals w WHERE ${where} AND search_text LIKE '%silva%' ORDER BY created_at DESC, id DESC LIMIT 50`,
+        `SELECT count(*) FROM withdrawals w WHERE ${where} AND search_text LIKE '%silva%'`,
+        `SELECT count(*) FROM withdrawals w WHERE ${where}`,
+      ]) {
+        const plan = await owner.query(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`)
+        console.log(plan.rows.map((r) => String(r['QUERY PLAN'])).join('\n'))
+      }
+    }
     await page(true) // warm the cache, as a desk that has been open a while
     const withText = await page(true)
     const noText = await page(false)

@@ -100,7 +100,10 @@ export async function queryRecords(c: Queryable, filter?: RecordFilter): Promise
   return { rows, total }
 }
 
-/** Keyset batches in the filter's order would need the sort keys; an offset walk inside one snapshot is enough. */
+/**
+ * Every matching record in the filter's order, fetched in batches through a server-side cursor. Must run inside
+ * the caller's transaction (a REPEATABLE READ snapshot for an export: one moment of a live ledger).
+ */
 export async function* iterateRecords(
   c: Queryable,
   filter: RecordFilter | undefined,
@@ -108,14 +111,16 @@ export async function* iterateRecords(
 ): AsyncGenerator<WithdrawalRecord, void, undefined> {
   const f = parseFilter(filter)
   const where = compileWhere(f)
-  for (let offset = 0; ; offset += batch) {
-    const r = await c.query(
-      `SELECT ${RECORD_SELECT} FROM withdrawals w ${where.sql} ${compileOrder(f)} LIMIT ${batch} OFFSET ${offset}`,
-      where.params,
-    )
+  await c.query(
+    `DECLARE export_walk NO SCROLL CURSOR FOR SELECT ${RECORD_SELECT} FROM withdrawals w ${where.sql} ${compileOrder(f)}`,
+    where.params,
+  )
+  for (;;) {
+    const r = await c.query(`FETCH ${batch} FROM export_walk`)
     for (const row of r.rows) yield rowToRecord(row)
-    if (r.rows.length < batch) return
+    if (r.rows.length < batch) break
   }
+  await c.query('CLOSE export_walk')
 }
 
 const REFUND_FEE_SQL = `CASE ${REFUND_FEE_KEYS.map(
