@@ -13,7 +13,7 @@ import type { AuditEntry, WithdrawalRecord } from '../../../shared/withdrawal-re
 import { LedgerError, SYSTEM_OPERATOR, type Ledger } from '../../ledger'
 import { recordStateHash } from '../../ledger/state-hash'
 import { appendAudit } from './audit'
-import { insertRow } from './lifecycle'
+import { insertRow } from './record-write'
 import { withTx } from './tx'
 import type pg from 'pg'
 

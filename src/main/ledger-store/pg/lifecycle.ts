@@ -19,24 +19,9 @@ import {
 } from '../../ledger'
 import { canonicalJson } from '../../ledger/canonical-json'
 import { planObservation } from '../../ledger/observations'
-import { recordStateHash } from '../../ledger/state-hash'
-import { appendAudit, lastStateHash } from './audit'
-import { INSERT_SQL, RECORD_SELECT, recordValues, rowToRecord, UPDATE_SQL } from './rows'
+import { appendAudit } from './audit'
+import { getRecord, writeRecord } from './record-write'
 import type { Tx } from './tx'
-
-type RecordAudit = { operator: string; action: string; details: Record<string, unknown> }
-
-export async function getRecord(
-  c: Tx['c'] | { query: Tx['c']['query'] },
-  localId: string,
-  forUpdate = false,
-): Promise<WithdrawalRecord | undefined> {
-  const r = await c.query(
-    `SELECT ${RECORD_SELECT} FROM withdrawals w WHERE w.local_id = $1${forUpdate ? ' FOR UPDATE' : ''}`,
-    [localId],
-  )
-  return r.rows[0] ? rowToRecord(r.rows[0]) : undefined
-}
 
 async function mustGet(tx: Tx, localId: string): Promise<WithdrawalRecord> {
   const r = await getRecord(tx.c, localId, true)
@@ -56,49 +41,6 @@ async function assertRemoteIdFree(tx: Tx, remoteId: string, localId: string): Pr
   if (typeof other === 'string' && other !== localId) {
     throw new LedgerError('duplicate_remote_id', `withdrawal ${remoteId} is already linked to ${other}`)
   }
-}
-
-/** A new row only; the caller appends its audit entry in the same transaction. */
-export async function insertRow(
-  tx: Tx,
-  rec: WithdrawalRecord,
-  insert: { approvalId?: string | null; importedFrom?: string | null },
-): Promise<void> {
-  await tx.c.query(INSERT_SQL, [...recordValues(rec), insert.approvalId ?? null, insert.importedFrom ?? null])
-}
-
-/** record-write.ts on PostgreSQL: the row, then the audit entry of the state it produced. */
-export async function writeRecord(
-  tx: Tx,
-  prev: WithdrawalRecord | null,
-  next: WithdrawalRecord,
-  audit: RecordAudit | null,
-  insert: { approvalId?: string | null; importedFrom?: string | null } = {},
-): Promise<void> {
-  const stateHash = recordStateHash(next)
-  if (prev !== null) {
-    const last = await lastStateHash(tx.c, prev.localId)
-    if (!last || last.hash !== recordStateHash(prev)) {
-      throw new LedgerError(
-        'record_tampered',
-        `record ${prev.localId} differs from the state its last audit entry${last ? ` (seq ${last.seq})` : ''} recorded`,
-        {
-          'pt-BR': `O registro ${prev.localId} foi alterado fora do aplicativo (não confere com a trilha de auditoria); nada mais é gravado nele.`,
-          en: `Record ${prev.localId} was changed outside the app (it does not match the audit trail); nothing more is written to it.`,
-        },
-      )
-    }
-    await tx.c.query(UPDATE_SQL, recordValues(next))
-    if (recordStateHash(prev) === stateHash) return
-  } else {
-    await tx.c.query(INSERT_SQL, [
-      ...recordValues(next),
-      insert.approvalId ?? null,
-      insert.importedFrom ?? null,
-    ])
-  }
-  if (audit === null) throw new Error(`ledger: record ${next.localId} changed without an audit entry`)
-  await appendAudit(tx.c, tx.identity, { ...audit, subject: next.localId, stateHash })
 }
 
 function assertMatchesRequest(input: NewWithdrawal): void {

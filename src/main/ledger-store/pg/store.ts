@@ -19,6 +19,7 @@ import { mapPgError } from '../errors'
 import type { LedgerStore } from '../types'
 import { appendAudit, readAudit, readHead, verifyChain } from './audit'
 import * as life from './lifecycle'
+import { getRecord } from './record-write'
 import { checkSchema } from './migrate'
 import * as q from './queries'
 import { SCHEMA } from './schema'
@@ -158,11 +159,11 @@ export async function openPgStore(o: PgStoreOptions): Promise<PgLedgerStore> {
         throw new LedgerError('invalid_input', 'bad flag')
       return tx((t) => life.setFlags(t, id, [...new Set(flags)], operator))
     },
-    get: (id) => read(pool, (c) => life.getRecord(c, id)),
+    get: (id) => read(pool, (c) => getRecord(c, id)),
     findByRemoteId: (remoteId) =>
       read(pool, async (c) => {
         const r = await c.query('SELECT local_id FROM withdrawals WHERE remote_id = $1', [remoteId])
-        return r.rows[0] ? life.getRecord(c, String(r.rows[0].local_id)) : undefined
+        return r.rows[0] ? getRecord(c, String(r.rows[0].local_id)) : undefined
       }),
     listOpen: () => read(pool, (c) => q.listOpen(c)),
     findRecentSimilar: (query) => read(pool, (c) => q.findRecentSimilar(c, query)),
