@@ -14,7 +14,7 @@ export { PG_LATEST_VERSION, ANALYST_GROUP, SCHEMA as PG_SCHEMA } from './pg/sche
 export type { Approval, ApprovalsApi } from './pg/approvals'
 export { TeamLedgerError, type TeamLedgerErrorCode } from './errors'
 export type { DuplicateGuard, GuardedCreate, LedgerStore, StoreAuditInput, StoreEngine } from './types'
-export { startLeadership, type RecordChange, type TrackerLeadership } from './pg/leader'
+export { startLeadership, type ApprovalEvent, type RecordChange, type TrackerLeadership } from './pg/leader'
 export { sharedLimiter, sharedRateBudget, type LimiterLike, type SharedRateBudget } from './pg/rate-budget'
 export { importDeskLedger, type ImportResult } from './pg/import'
 export { teamConnection } from './connection'

@@ -13,6 +13,7 @@ import {
   sharedLimiter,
   sharedRateBudget,
   startLeadership,
+  type ApprovalEvent,
   type PgLedgerStore,
   type RecordChange,
   type TrackerLeadership,
@@ -144,6 +145,22 @@ describe.skipIf(PG_SKIP_REASON !== null)('team coordination on PostgreSQL', () =
         'submitting',
         'created',
         'sent',
+      ])
+    })
+  })
+
+  describe('approval notifications', () => {
+    it('tells every desk about a request and its decision', async () => {
+      const watcher = lead('caio')
+      await watcher.ready()
+      const seen: ApprovalEvent[] = []
+      watcher.on('approval', (a) => seen.push(a))
+      const req = await ana.requestApproval(input(250_000))
+      await bia.reject(req.id, 'sem nota fiscal')
+      await until('two approval events', () => seen.filter((a) => a.id === req.id).length >= 2, 5000)
+      expect(seen.filter((a) => a.id === req.id)).toEqual([
+        { id: req.id, localId: req.localId, state: 'pending', requestedBy: 'ana', decidedBy: null },
+        { id: req.id, localId: req.localId, state: 'rejected', requestedBy: 'ana', decidedBy: 'bia' },
       ])
     })
   })

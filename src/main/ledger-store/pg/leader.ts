@@ -1,7 +1,8 @@
 /**
  * One status tracker per team. Every desk runs a `TrackerLeadership`; the one holding a session-level advisory
  * lock on its own dedicated connection is the leader and polls the API, the others read statuses from the ledger
- * and hear changes through LISTEN depix_records (schema.ts notifies on every record change).
+ * and hear changes through LISTEN depix_records (schema.ts notifies on every record change) and approval
+ * requests and decisions through LISTEN depix_approvals.
  *
  * The lock lives as long as the leader's connection: if its desk crashes, loses the network or its backend is
  * terminated, PostgreSQL releases the lock and the next desk's attempt (every `retryMs`, default 10 s, well inside
@@ -22,6 +23,15 @@ export interface RecordChange {
   updatedAt: string
 }
 
+/** An approval requested or decided on some desk (the queue and its notifications). */
+export interface ApprovalEvent {
+  id: string
+  localId: string
+  state: string
+  requestedBy: string
+  decidedBy: string | null
+}
+
 export interface LeadershipOptions {
   connection: pg.ClientConfig
   /** How often a follower tries to take the lead, and a broken connection is reopened. Default 10 s. */
@@ -34,7 +44,8 @@ export interface TrackerLeadership {
   readonly backendPid: number | null
   on(event: 'leader', l: (isLeader: boolean) => void): void
   on(event: 'change', l: (c: RecordChange) => void): void
-  off(event: 'leader' | 'change', l: (v: never) => void): void
+  on(event: 'approval', l: (a: ApprovalEvent) => void): void
+  off(event: 'leader' | 'change' | 'approval', l: (v: never) => void): void
   /** Resolves after the first attempt (connected or not). */
   ready(): Promise<void>
   stop(): Promise<void>
@@ -51,6 +62,23 @@ function parseChange(payload: string | undefined): RecordChange | null {
       return null
     }
     return { localId: v.localId, displayStatus: v.displayStatus, updatedAt: v.updatedAt }
+  } catch {
+    return null
+  }
+}
+
+function parseApproval(payload: string | undefined): ApprovalEvent | null {
+  try {
+    const v = JSON.parse(payload ?? '') as Record<string, unknown>
+    const str = (x: unknown): x is string => typeof x === 'string'
+    if (!str(v.id) || !str(v.localId) || !str(v.state) || !str(v.requestedBy)) return null
+    return {
+      id: v.id,
+      localId: v.localId,
+      state: v.state,
+      requestedBy: v.requestedBy,
+      decidedBy: str(v.decidedBy) ? v.decidedBy : null,
+    }
   } catch {
     return null
   }
@@ -85,12 +113,16 @@ export function startLeadership(o: LeadershipOptions): TrackerLeadership {
     c.on('error', () => drop(c))
     c.on('end', () => drop(c))
     c.on('notification', (n) => {
-      if (n.channel !== 'depix_records') return
-      const change = parseChange(n.payload)
-      if (change) events.emit('change', change)
+      if (n.channel === 'depix_records') {
+        const change = parseChange(n.payload)
+        if (change) events.emit('change', change)
+      } else if (n.channel === 'depix_approvals') {
+        const a = parseApproval(n.payload)
+        if (a) events.emit('approval', a)
+      }
     })
     await c.connect()
-    await c.query('LISTEN depix_records')
+    await c.query('LISTEN depix_records; LISTEN depix_approvals')
     pid = Number((await c.query('SELECT pg_backend_pid() AS pid')).rows[0]?.pid)
     return c
   }

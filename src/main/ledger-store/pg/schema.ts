@@ -168,6 +168,9 @@ BEGIN
       '{"approvalId":' || to_json(NEW.id::text)::text || ',"note":' || coalesce(to_json(NEW.decision_note)::text, 'null')
         || ',"requestedBy":' || to_json(NEW.requested_by)::text || '}', NULL);
   END IF;
+  -- Every desk's approvals queue and notifications: LISTEN depix_approvals.
+  PERFORM pg_notify('depix_approvals', json_build_object('id', NEW.id, 'localId', NEW.local_id,
+    'state', NEW.state, 'requestedBy', NEW.requested_by, 'decidedBy', NEW.decided_by)::text);
   RETURN NULL;
 END $$;
 CREATE TRIGGER approvals_audit AFTER INSERT OR UPDATE ON approvals FOR EACH ROW EXECUTE FUNCTION approvals_audit();
