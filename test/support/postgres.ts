@@ -17,6 +17,12 @@ import path from 'node:path'
 import pg from 'pg'
 
 function findBinary(name: string): string | null {
+  // PG_BINDIR pins the directory (another PostgreSQL version, or a nonexistent one to see the skip path).
+  const pinned = process.env.PG_BINDIR
+  if (pinned) {
+    const p = path.join(pinned, name)
+    return fs.existsSync(p) ? fs.realpathSync(p) : null
+  }
   const dirs = [...(process.env.PATH ?? '').split(path.delimiter), '/usr/lib/postgresql/15/bin']
   // Debian keeps the server binaries under /usr/lib/postgresql/<major>/bin, off PATH.
   try {
