@@ -106,6 +106,8 @@ export interface PgCluster {
 export interface ClusterOptions {
   /** Durable commits (fsync on) for benchmarks; tests run with fsync off. */
   durable?: boolean
+  /** Serve TLS with this certificate and key (PEM); plain connections stay allowed. */
+  tls?: { certPem: string; keyPem: string }
 }
 
 export async function startCluster(o: ClusterOptions = {}): Promise<PgCluster> {
@@ -154,6 +156,17 @@ export async function startCluster(o: ClusterOptions = {}): Promise<PgCluster> {
     `shared_buffers = 128MB`,
     `log_min_messages = warning`,
   ]
+  if (o.tls) {
+    for (const [name, pem] of [
+      ['server.crt', o.tls.certPem],
+      ['server.key', o.tls.keyPem],
+    ] as const) {
+      const f = path.join(data, name)
+      fs.writeFileSync(f, pem, { mode: 0o600 })
+      if (runAs) fs.chownSync(f, runAs.uid, runAs.gid)
+    }
+    conf.push(`ssl = on`)
+  }
   fs.appendFileSync(path.join(data, 'postgresql.conf'), `\n${conf.join('\n')}\n`)
   const log = path.join(dir, 'server.log')
   const ctl = (args: string[]): void => {
