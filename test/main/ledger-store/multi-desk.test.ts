@@ -117,6 +117,17 @@ describe.skipIf(PG_SKIP_REASON !== null)('five desks, one team ledger, one accou
   })
 
   it('pays concurrently: no duplicate POST, no 429, every record on every desk', async () => {
+    // A sixth connection (desk5's tracker connection) hears every desk's changes as they commit.
+    const watcher = startLeadership({ connection: team.config('desk5'), retryMs: 500 })
+    leaders.push(watcher)
+    await watcher.ready()
+    const heard = new Map<string, number>()
+    let maxLagMs = 0
+    watcher.on('change', (c) => {
+      if (c.displayStatus === 'submitting') return
+      heard.set(c.localId, Date.now())
+      maxLagMs = Math.max(maxLagMs, Date.now() - Date.parse(c.updatedAt))
+    })
     const contested = `contested-${randomUUID()}@example.com`
     const jobs: Promise<PayResult>[] = []
     for (const d of desks) {
@@ -140,10 +151,17 @@ describe.skipIf(PG_SKIP_REASON !== null)('five desks, one team ledger, one accou
       for (const r of page.rows) if (r.remoteId) remoteIds.add(r.remoteId)
     }
     expect(remoteIds.size).toBe(created.length)
+    const deadline = Date.now() + 5000
+    while (created.some((r) => !heard.has(r.localId ?? '')) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 25))
+    }
+    expect(created.filter((r) => !heard.has(r.localId ?? ''))).toEqual([])
+    console.info(`multi-desk: every create heard live by another desk; worst lag ${maxLagMs} ms`)
     expect(await desks[0]?.store.verifyAuditChain()).toMatchObject({ ok: true })
   }, 120_000)
 
   it('has exactly one tracker leader, and another within 30 s when its connection is killed', async () => {
+    for (const l of leaders.splice(0)) await l.stop()
     for (const d of desks) leaders.push(startLeadership({ connection: team.config(d.name), retryMs: 500 }))
     await Promise.all(leaders.map((l) => l.ready()))
     const deadline = Date.now() + 5000
