@@ -18,3 +18,4 @@ export { startLeadership, type ApprovalEvent, type RecordChange, type TrackerLea
 export { sharedLimiter, sharedRateBudget, type LimiterLike, type SharedRateBudget } from './pg/rate-budget'
 export { importDeskLedger, type ImportResult } from './pg/import'
 export { teamConnection } from './connection'
+export { trackWhileLeading } from './leader-tracker'

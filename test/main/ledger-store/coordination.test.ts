@@ -13,6 +13,7 @@ import {
   sharedLimiter,
   sharedRateBudget,
   startLeadership,
+  trackWhileLeading,
   type ApprovalEvent,
   type PgLedgerStore,
   type RecordChange,
@@ -101,6 +102,28 @@ describe.skipIf(PG_SKIP_REASON !== null)('team coordination on PostgreSQL', () =
       expect(maxLeaders).toBe(1)
       expect(desks.filter((d) => d.isLeader)).toHaveLength(1)
       expect(first?.isLeader).toBe(false)
+    })
+
+    it('runs the status tracker only on the leading desk, handing it over on failover', async () => {
+      const calls: Record<string, string[]> = { ana: [], bia: [] }
+      const fake = (name: string) => ({
+        start: () => calls[name]?.push('start'),
+        pause: () => calls[name]?.push('pause'),
+        resume: () => calls[name]?.push('resume'),
+      })
+      const a = lead('ana')
+      await a.ready()
+      trackWhileLeading(a, fake('ana'))
+      const b = lead('bia')
+      await b.ready()
+      trackWhileLeading(b, fake('bia'))
+      expect(calls).toEqual({ ana: ['start'], bia: [] })
+      await team.cluster.admin('SELECT pg_terminate_backend($1)', [a.backendPid])
+      await until('bia leads', () => b.isLeader, 30_000)
+      await until('ana paused', () => calls.ana?.includes('pause') === true, 5000)
+      expect(calls.bia).toEqual(['start'])
+      expect(calls.ana?.slice(0, 2)).toEqual(['start', 'pause'])
+      expect([a, b].filter((d) => d.isLeader)).toHaveLength(1)
     })
 
     it('hands over at once when the leader stops', async () => {
