@@ -283,6 +283,30 @@ describe.each(engines)('LedgerStore on $name', (engine) => {
     expect(open.some((r) => r.localId === ids[0])).toBe(false)
   })
 
+  it('lists what needs action: unknown outcomes, risky flags and deposits about to expire', async () => {
+    const profile = `p-${randomUUID()}`
+    const unknown = await store.insertSubmitting(newInput({ profile }), 'Ana')
+    await store.markOutcomeUnknown(unknown.localId, null, 'timeout')
+    const flagged = await store.insertSubmitting(newInput({ profile }), 'Ana')
+    await store.markCreated(flagged.localId, outcome(`w-${randomUUID()}`, 'sent'))
+    await store.setFlags(flagged.localId, ['pix_key_mismatch'], 'Ana')
+    const expiring = await store.insertSubmitting(newInput({ profile }), 'Ana')
+    await store.markCreated(expiring.localId, {
+      ...outcome(`w-${randomUUID()}`, 'unsent'),
+      expiration: new Date(Date.now() + 60_000).toISOString(),
+    })
+    const later = await store.insertSubmitting(newInput({ profile }), 'Ana')
+    await store.markCreated(later.localId, {
+      ...outcome(`w-${randomUUID()}`, 'unsent'),
+      expiration: 'not a date',
+    })
+    const calm = await store.insertSubmitting(newInput({ profile }), 'Ana')
+    await store.markCreated(calm.localId, outcome(`w-${randomUUID()}`, 'sent'))
+    await store.setFlags(calm.localId, ['checked'], 'Ana')
+    const ids = (await store.query({ profile, attention: true })).rows.map((r) => r.localId).sort()
+    expect(ids).toEqual([unknown.localId, flagged.localId, expiring.localId].sort())
+  })
+
   it('finds similar payments case-insensitively, ignoring those that moved no money', async () => {
     const profile = `p-${randomUUID()}`
     const key = `Dup-${randomUUID()}@Example.com`
