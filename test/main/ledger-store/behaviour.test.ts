@@ -307,6 +307,24 @@ describe.each(engines)('LedgerStore on $name', (engine) => {
     expect(ids).toEqual([unknown.localId, flagged.localId, expiring.localId].sort())
   })
 
+  it('totals refund fees by the first valid fee field, as the desk ledger does', async () => {
+    const profile = `p-${randomUUID()}`
+    const refunds = [
+      { feeInCents: 100 },
+      { feeInCents: '100', withheldFeeInCents: 50 },
+      { feeInCents: -1, feeWithheldInCents: 1.5, withheldFeeInCents: 25 },
+      { reason: 'no fee field' },
+    ]
+    for (const refund of refunds) {
+      const r = await store.insertSubmitting(newInput({ profile }), 'Ana')
+      await store.markCreated(r.localId, outcome(`w-${randomUUID()}`, null))
+      await store.recordObservation(r.localId, { status: 'refunded', body: { status: 'refunded', refund } })
+    }
+    const totals = await store.totalsByStatus({ profile })
+    expect(totals).toHaveLength(1)
+    expect(totals[0]).toMatchObject({ hasRefund: true, count: 4, refundFeeCents: 175 })
+  })
+
   it('finds similar payments case-insensitively, ignoring those that moved no money', async () => {
     const profile = `p-${randomUUID()}`
     const key = `Dup-${randomUUID()}@Example.com`
