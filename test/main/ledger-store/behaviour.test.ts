@@ -307,6 +307,17 @@ describe.each(engines)('LedgerStore on $name', (engine) => {
     expect(ids).toEqual([unknown.localId, flagged.localId, expiring.localId].sort())
   })
 
+  it('finds a CPF key typed with or without punctuation, and treats LIKE characters literally', async () => {
+    const profile = `p-${randomUUID()}`
+    const cpf = await store.insertSubmitting(newInput({ profile, pixKey: '529.982.247-25' }), 'Ana')
+    const odd = await store.insertSubmitting(newInput({ profile, pixKey: 'a_b%c@example.com' }), 'Ana')
+    await store.insertSubmitting(newInput({ profile, pixKey: 'axbyc@example.com' }), 'Ana')
+    const ids = async (text: string) => (await store.query({ profile, text })).rows.map((r) => r.localId)
+    expect(await ids('52998224725')).toEqual([cpf.localId])
+    expect(await ids('982.247')).toEqual([cpf.localId])
+    expect(await ids('a_b%c')).toEqual([odd.localId])
+  })
+
   it('totals refund fees by the first valid fee field, as the desk ledger does', async () => {
     const profile = `p-${randomUUID()}`
     const refunds = [
