@@ -134,6 +134,18 @@ export function mapPgError(e: unknown): unknown {
         return new LedgerError('invalid_input', 'a record with this local id already exists')
       }
       return e
+    case '22P05':
+    case '22021':
+      // PostgreSQL text and jsonb cannot hold U+0000; SQLite can. Nothing was written (the transaction rolled back).
+      return new LedgerError(
+        'invalid_input',
+        'text with a NUL character cannot be stored in the team ledger',
+        {
+          'pt-BR':
+            'Os dados contêm um caractere nulo (U+0000), que o livro-caixa da equipe não consegue guardar; nada foi gravado. Veja os detalhes técnicos.',
+          en: 'The data contains a NUL character (U+0000), which the team ledger cannot store; nothing was written. See the technical details.',
+        },
+      )
     case '22023':
       return new LedgerError('invalid_input', e instanceof Error ? e.message : 'invalid input')
     default:

@@ -170,6 +170,31 @@ describe.skipIf(PG_SKIP_REASON !== null)('team ledger on PostgreSQL', () => {
       expect(await bia.verifyAuditChain()).toMatchObject({ ok: true })
     })
 
+    it('refuses text PostgreSQL cannot hold (U+0000) with a clear error, writing nothing', async () => {
+      const rec = await ana.insertSubmitting(input(), 'ana')
+      await ana.markCreated(rec.localId, {
+        remoteId: `w-${randomUUID()}`,
+        createResponse: null,
+        requestId: null,
+      })
+      const head = await ana.auditHead()
+      for (const obs of [
+        { status: 'sent', body: { status: 'sent', receiverName: 'a\u0000b' } },
+        { status: 'se\u0000nt', body: null },
+      ]) {
+        const e = await ana.recordObservation(rec.localId, obs).then(
+          () => null,
+          (x: unknown) => x,
+        )
+        expect(e).toMatchObject({ code: 'invalid_input' })
+        expect((e as { userMessage?: { 'pt-BR': string } }).userMessage?.['pt-BR']).toContain(
+          'caractere nulo',
+        )
+      }
+      expect(await ana.auditHead()).toEqual(head)
+      expect(await ana.observations(rec.localId)).toEqual([])
+    })
+
     it('tells a role without the analysts’ privileges what to ask for', async () => {
       await team.addAnalyst('intruder', false)
       const e = await openPgStore({ connection: team.config('intruder') }).then(
