@@ -10,6 +10,7 @@
 import type pg from 'pg'
 import { ENDPOINTS, type EndpointName } from '../../../shared/api-limits'
 import { ApiError } from '../../api/errors'
+import { monotonicNow } from '../../clock'
 import type { Allowances, RateLimiter } from '../../api/rate-limiter'
 import { mapPgError } from '../errors'
 
@@ -40,11 +41,12 @@ export function sharedRateBudget(
   return {
     tryTake,
     take: async (endpoint) => {
-      const started = Date.now()
+      // Monotonic: a wall-clock step must not stretch or cut the wait (src/main/clock.ts).
+      const started = monotonicNow()
       for (;;) {
         const wait = await tryTake(endpoint)
         if (wait === 0) return
-        if (Date.now() - started + wait > maxWaitMs) {
+        if (monotonicNow() - started + wait > maxWaitMs) {
           throw new ApiError({
             kind: 'rate_limited',
             code: 'local_rate_limit_wait',
