@@ -119,7 +119,7 @@ describe.skipIf(PG_SKIP_REASON !== null)('team coordination on PostgreSQL', () =
       trackWhileLeading(b, fake('bia'))
       expect(calls).toEqual({ ana: ['start'], bia: [] })
       await team.cluster.admin('SELECT pg_terminate_backend($1)', [a.backendPid])
-      await until('bia leads', () => b.isLeader, 30_000)
+      await until('bia leads', () => b.isLeader, 20_000)
       await until('ana paused', () => calls.ana?.includes('pause') === true, 5000)
       expect(calls.bia).toEqual(['start'])
       expect(calls.ana?.slice(0, 2)).toEqual(['start', 'pause'])

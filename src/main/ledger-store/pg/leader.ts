@@ -11,6 +11,7 @@
  */
 import { EventEmitter } from 'node:events'
 import pg from 'pg'
+import { monotonicNow } from '../../clock'
 import { SCHEMA } from './schema'
 
 /** Advisory-lock key (two int4s): the team's tracker. */
@@ -100,10 +101,13 @@ export function startLeadership(o: LeadershipOptions): TrackerLeadership {
     events.emit('leader', v)
   }
 
+  /** When this desk last lost its connection (monotonic ms); null: never. */
+  let lostAt: number | null = null
   const drop = (c: pg.Client): void => {
     if (client !== c) return
     client = null
     pid = null
+    lostAt = monotonicNow()
     setLeader(false)
     c.end().catch(() => undefined)
   }
@@ -129,6 +133,9 @@ export function startLeadership(o: LeadershipOptions): TrackerLeadership {
 
   const attempt = async (): Promise<void> => {
     if (stopped) return
+    // A desk whose connection just broke sits out a few rounds before reconnecting: a healthy desk takes the lead
+    // first, rather than the one whose network is flapping winning it back.
+    if (!client && lostAt !== null && monotonicNow() - lostAt < 3 * retryMs) return
     try {
       if (!client) client = await connect()
       if (!leader) {
