@@ -72,6 +72,10 @@ export interface DepixClientOptions {
   limiter?: 'on' | 'off'
   /** A call that would wait longer than this for a limiter token fails at once (nothing sent). Default 120 s. */
   limiterMaxWaitMs?: number
+  /** Puts another budget behind the desk's limiter: the team ledger's shared one (src/main/ledger-store). */
+  wrapLimiter?: (
+    own: RateLimiter,
+  ) => Pick<RateLimiter, 'enabled' | 'acquire' | 'penalize' | 'allowance' | 'onChange' | 'close'>
   retry?: Partial<RetryPolicy>
   /** Wall clock, epoch ms: HTTP dates and displayed times only. Injectable for tests. */
   now?: () => number
@@ -132,12 +136,13 @@ export function createDepixClient(opts: DepixClientOptions): DepixClient {
   const timeouts = resolveTimeouts(opts)
   const redactor = new Redactor()
   const transport = new Transport(base, timeouts.connectMs, opts.userAgent ?? 'tesouraria-depix')
-  const limiter = new RateLimiter({
+  const ownLimiter = new RateLimiter({
     limits: opts.rateLimits,
     enabled: opts.limiter !== 'off',
     maxWaitMs: opts.limiterMaxWaitMs,
     now: monotonic,
   })
+  const limiter = opts.wrapLimiter ? opts.wrapLimiter(ownLimiter) : ownLimiter
   const auth = new AuthSession(opts.auth, { transport, timeouts, redactor, now, monotonic })
   let closed = false
 
@@ -299,7 +304,8 @@ export function createDepixClient(opts: DepixClientOptions): DepixClient {
       call(ENDPOINT_DEFS['user-info'], { query: query('user-info', { euid }) }),
     ),
     allowance: () => limiter.allowance(),
-    spentBefore: (endpoint, agesMs) => limiter.spentBefore(endpoint, agesMs),
+    // The desk's own bucket: a team budget behind it (wrapLimiter) keeps its count in the database.
+    spentBefore: (endpoint, agesMs) => ownLimiter.spentBefore(endpoint, agesMs),
     onAllowanceChange: (l) => limiter.onChange(l),
     onSessionChange: (l) => auth.onChange(l),
     close: async () => {

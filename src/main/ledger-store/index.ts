@@ -1,0 +1,21 @@
+/**
+ * The ledger behind an async interface (types.ts), on two engines: the embedded SQLite ledger of one desk
+ * (sqlite-store.ts, the default) and a team's PostgreSQL server (pg/). The app still uses the synchronous
+ * SQLite `Ledger` directly; moving its callers onto `LedgerStore` is the next step (docs/DECISIONS.md).
+ */
+export { sqliteStore } from './sqlite-store'
+export { openPgStore, pgPool, type PgLedgerStore, type PgStoreOptions } from './pg/store'
+export {
+  migrate as migratePg,
+  checkSchema as checkPgSchema,
+  schemaVersion as pgSchemaVersion,
+} from './pg/migrate'
+export { PG_LATEST_VERSION, ANALYST_GROUP, SCHEMA as PG_SCHEMA } from './pg/schema'
+export type { Approval, ApprovalsApi } from './pg/approvals'
+export { TeamLedgerError, type TeamLedgerErrorCode } from './errors'
+export type { DuplicateGuard, GuardedCreate, LedgerStore, StoreAuditInput, StoreEngine } from './types'
+export { startLeadership, type ApprovalEvent, type RecordChange, type TrackerLeadership } from './pg/leader'
+export { sharedLimiter, sharedRateBudget, type LimiterLike, type SharedRateBudget } from './pg/rate-budget'
+export { importDeskLedger, type ImportResult } from './pg/import'
+export { teamConnection } from './connection'
+export { trackWhileLeading } from './leader-tracker'

@@ -1,0 +1,149 @@
+/**
+ * Four-eyes approval (PostgreSQL only). A payment above the team's threshold is first a request (the exact body
+ * that will be POSTed); another analyst approves or rejects it; only then can a desk insert it as `submitting`
+ * with the approval's id. The database decides who is who (session_user), refuses a self-decision and audits
+ * every request and decision itself (schema.ts); here we only send the statements and map the refusals.
+ */
+import { randomUUID } from 'node:crypto'
+import type pg from 'pg'
+import { z } from 'zod'
+import { LedgerError, type NewWithdrawal } from '../../ledger'
+import { newWithdrawalSchema } from '../../ledger/types'
+import { mapPgError } from '../errors'
+import { withTx } from './tx'
+
+export const APPROVAL_STATES = ['pending', 'approved', 'rejected'] as const
+
+export interface Approval {
+  id: string
+  localId: string
+  profile: string
+  request: Record<string, unknown>
+  pixKey: string
+  amountKind: 'deposit' | 'payout'
+  amountCents: number
+  note: string | null
+  requestedBy: string
+  requestedAt: string
+  state: (typeof APPROVAL_STATES)[number]
+  decidedBy: string | null
+  decidedAt: string | null
+  decisionNote: string | null
+}
+
+export interface ApprovalsApi {
+  /** Cents above which a payment needs approval (0: every payment); null: approval is off. */
+  approvalThreshold(): Promise<number | null>
+  /** Owner role only (analysts lack the privilege and get permission_denied). */
+  setApprovalThreshold(cents: number | null): Promise<void>
+  /** Whether a payment of this amount must be approved before it is sent. */
+  needsApproval(amountCents: number): Promise<boolean>
+  requestApproval(input: NewWithdrawal, note?: string): Promise<Approval>
+  approve(id: string, note?: string): Promise<Approval>
+  reject(id: string, note: string): Promise<Approval>
+  getApproval(id: string): Promise<Approval | undefined>
+  /** Oldest first: the approvals queue. */
+  pendingApprovals(): Promise<Approval[]>
+}
+
+const noteSchema = z.string().max(500)
+const idSchema = z.uuid()
+
+function rowToApproval(r: Record<string, unknown>): Approval {
+  return {
+    id: String(r.id),
+    localId: String(r.local_id),
+    profile: String(r.profile),
+    request: (r.request ?? {}) as Record<string, unknown>,
+    pixKey: String(r.pix_key),
+    amountKind: r.amount_kind === 'deposit' ? 'deposit' : 'payout',
+    amountCents: Number(r.amount_cents),
+    note: typeof r.note === 'string' ? r.note : null,
+    requestedBy: String(r.requested_by),
+    requestedAt: String(r.requested_at),
+    state: APPROVAL_STATES.find((s) => s === r.state) ?? 'pending',
+    decidedBy: typeof r.decided_by === 'string' ? r.decided_by : null,
+    decidedAt: typeof r.decided_at === 'string' ? r.decided_at : null,
+    decisionNote: typeof r.decision_note === 'string' ? r.decision_note : null,
+  }
+}
+
+export function approvalsApi(pool: pg.Pool): ApprovalsApi {
+  const q = async (sql: string, params: unknown[] = []): Promise<Record<string, unknown>[]> => {
+    try {
+      return (await pool.query(sql, params)).rows
+    } catch (e) {
+      throw mapPgError(e)
+    }
+  }
+  const threshold = async (): Promise<number | null> => {
+    const v = (await q('SELECT approval_above_cents AS v FROM team_settings WHERE id = 1'))[0]?.v
+    return v === null || v === undefined ? null : Number(v)
+  }
+  const decide = async (
+    id: string,
+    state: 'approved' | 'rejected',
+    note: string | null,
+  ): Promise<Approval> => {
+    if (!idSchema.safeParse(id).success) throw new LedgerError('invalid_input', 'approval id must be a UUID')
+    if (note !== null && !noteSchema.safeParse(note).success)
+      throw new LedgerError('invalid_input', 'note is too long')
+    return withTx(pool, async (t) => {
+      const r = await t.c.query(
+        'UPDATE approvals SET state = $2, decision_note = $3 WHERE id = $1 RETURNING *',
+        [id, state, note],
+      )
+      if (!r.rows[0]) throw new LedgerError('not_found', `no approval ${id}`)
+      return rowToApproval(r.rows[0])
+    })
+  }
+  return {
+    approvalThreshold: threshold,
+    setApprovalThreshold: async (cents) => {
+      if (cents !== null && !(Number.isSafeInteger(cents) && cents >= 0)) {
+        throw new LedgerError('invalid_input', 'threshold must be whole cents ≥ 0, or null')
+      }
+      await q('UPDATE team_settings SET approval_above_cents = $1, updated_by = session_user WHERE id = 1', [
+        cents,
+      ])
+    },
+    needsApproval: async (amountCents) => {
+      const t = await threshold()
+      return t !== null && amountCents > t
+    },
+    requestApproval: async (input, note) => {
+      const r = newWithdrawalSchema.safeParse(input)
+      if (!r.success) throw new LedgerError('invalid_input', `new withdrawal: ${r.error.message}`)
+      if (note !== undefined && !noteSchema.safeParse(note).success)
+        throw new LedgerError('invalid_input', 'note is too long')
+      const n = r.data
+      return withTx(pool, async (t) => {
+        const row = await t.c.query(
+          `INSERT INTO approvals (local_id, profile, request, pix_key, amount_kind, amount_cents, note)
+           VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,
+          [
+            n.localId ?? randomUUID(),
+            n.profile,
+            JSON.stringify(n.request),
+            n.pixKey,
+            n.amountKind,
+            n.amountCents,
+            note ?? null,
+          ],
+        )
+        return rowToApproval(row.rows[0] ?? {})
+      })
+    },
+    approve: (id, note) => decide(id, 'approved', note ?? null),
+    reject: (id, note) => decide(id, 'rejected', note),
+    getApproval: async (id) => {
+      if (!idSchema.safeParse(id).success) return undefined
+      const r = (await q('SELECT * FROM approvals WHERE id = $1', [id]))[0]
+      return r ? rowToApproval(r) : undefined
+    },
+    pendingApprovals: async () =>
+      (await q(`SELECT * FROM approvals WHERE state = 'pending' ORDER BY requested_at, id`)).map(
+        rowToApproval,
+      ),
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * Moving a desk's SQLite ledger into the team ledger. Idempotent: a record already imported from the same desk
+ * ledger is skipped, so an interrupted import is simply run again. Local ids are kept (the journal, exports and
+ * support tickets name them), status history comes along as it was (observations with their original times), and
+ * each record's desk audit entries travel inside its `withdrawal.imported` entry, hashes included, so the desk's
+ * trail stays checkable; a `ledger.imported` entry anchors the desk's chain head.
+ *
+ * Refused: a desk ledger whose own chain does not verify, and one still holding an unfinished create (run its
+ * recovery first: the answer of that POST is unknown and must be resolved on the desk that sent it).
+ */
+import path from 'node:path'
+import type { AuditEntry, WithdrawalRecord } from '../../../shared/withdrawal-record'
+import { LedgerError, SYSTEM_OPERATOR, type Ledger } from '../../ledger'
+import { recordStateHash } from '../../ledger/state-hash'
+import { appendAudit } from './audit'
+import { insertRow } from './record-write'
+import { withTx } from './tx'
+import type pg from 'pg'
+
+export interface ImportResult {
+  origin: string
+  imported: number
+  /** Already imported from this desk ledger. */
+  skipped: number
+  /** Local ids already in the team ledger from somewhere else: left as they are, listed for the operator. */
+  conflicts: string[]
+}
+
+const BATCH = 100
+
+function deskHistory(desk: Ledger, localId: string): AuditEntry[] {
+  const rows: AuditEntry[] = []
+  for (let offset = 0; ; offset += 1000) {
+    const page = desk.audit({ subject: localId, limit: 1000, offset })
+    rows.push(...page.rows)
+    if (rows.length >= page.total || page.rows.length === 0) break
+  }
+  return rows.reverse()
+}
+
+export async function importDeskLedger(pool: pg.Pool, desk: Ledger, operator: string): Promise<ImportResult> {
+  const check = desk.verifyAuditChain()
+  if (!check.ok) {
+    throw new LedgerError(
+      'invalid_input',
+      `desk ledger chain is broken at ${check.brokenAt}: ${check.reason}`,
+      {
+        'pt-BR': `A trilha de auditoria do livro-caixa desta estação está quebrada (entrada ${check.brokenAt}); ele não é importado.`,
+        en: `This desk ledger's audit trail is broken (entry ${check.brokenAt}); it is not imported.`,
+      },
+    )
+  }
+  if (desk.query({ statuses: ['submitting'], limit: 1 }).total > 0) {
+    throw new LedgerError('invalid_input', 'desk ledger has unfinished creates', {
+      'pt-BR':
+        'Há pagamentos em envio neste livro-caixa: reinicie o aplicativo (a recuperação os marca como resultado desconhecido) e resolva-os antes de importar.',
+      en: 'This ledger has payments still being submitted: restart the app (recovery marks them outcome unknown) and resolve them before importing.',
+    })
+  }
+  const origin = `${desk.ledgerId}:${path.basename(desk.file)}`
+  const result: ImportResult = { origin, imported: 0, skipped: 0, conflicts: [] }
+  let batch: WithdrawalRecord[] = []
+  const flush = async (): Promise<void> => {
+    const records = batch
+    batch = []
+    if (records.length === 0) return
+    await withTx(pool, async (tx) => {
+      const existing = await tx.c.query(
+        'SELECT local_id, imported_from FROM withdrawals WHERE local_id = ANY($1::text[])',
+        [records.map((r) => r.localId)],
+      )
+      const there = new Map(existing.rows.map((r) => [String(r.local_id), r.imported_from as string | null]))
+      for (const rec of records) {
+        if (there.has(rec.localId)) {
+          if (there.get(rec.localId) === origin) result.skipped += 1
+          else result.conflicts.push(rec.localId)
+          continue
+        }
+        await insertRow(tx, rec, { importedFrom: origin })
+        for (const o of desk.observations(rec.localId)) {
+          await tx.c.query(
+            `INSERT INTO observations (local_id, observed_at, remote_status, body, request_id, nonce, applied)
+             VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+            [
+              rec.localId,
+              o.observedAt,
+              o.remoteStatus,
+              o.body === null ? null : JSON.stringify(o.body),
+              o.requestId,
+              o.nonce,
+              o.applied,
+            ],
+          )
+        }
+        await appendAudit(tx.c, tx.identity, {
+          operator,
+          action: 'withdrawal.imported',
+          subject: rec.localId,
+          details: { origin, history: deskHistory(desk, rec.localId) },
+          stateHash: recordStateHash(rec),
+        })
+        result.imported += 1
+      }
+    })
+  }
+  for (const rec of desk.iterate({ sort: { field: 'createdAt', dir: 'asc' } })) {
+    batch.push(rec)
+    if (batch.length >= BATCH) await flush()
+  }
+  await flush()
+  if (result.imported > 0) {
+    await withTx(pool, (tx) =>
+      appendAudit(tx.c, tx.identity, {
+        operator: operator || SYSTEM_OPERATOR,
+        action: 'ledger.imported',
+        details: { origin, deskHead: desk.auditHead(), imported: result.imported, skipped: result.skipped },
+      }),
+    )
+  }
+  return result
+}

@@ -1,0 +1,389 @@
+/**
+ * The local lifecycle on PostgreSQL, mirroring src/main/ledger/withdrawals.ts rule for rule (same transitions,
+ * same audit actions and details, same LedgerError codes). Each function runs inside the caller's transaction
+ * (tx.ts) and locks the record row first (SELECT … FOR UPDATE): two desks acting on one record take turns.
+ */
+import { randomUUID } from 'node:crypto'
+import {
+  canTransition,
+  type LocalState,
+  type WithdrawalErrorInfo,
+  type WithdrawalRecord,
+} from '../../../shared/withdrawal-record'
+import {
+  LedgerError,
+  SYSTEM_OPERATOR,
+  type CreatedOutcome,
+  type NewWithdrawal,
+  type UnknownResolution,
+} from '../../ledger'
+import { canonicalJson } from '../../ledger/canonical-json'
+import { planObservation } from '../../ledger/observations'
+import { appendAudit } from './audit'
+import { getRecord, writeRecord } from './record-write'
+import type { Tx } from './tx'
+
+async function mustGet(tx: Tx, localId: string): Promise<WithdrawalRecord> {
+  const r = await getRecord(tx.c, localId, true)
+  if (!r) throw new LedgerError('not_found', `no withdrawal record ${localId}`)
+  return r
+}
+
+function assertTransition(rec: WithdrawalRecord, from: LocalState, to: LocalState): void {
+  if (rec.localState !== from || !canTransition(from, to)) {
+    throw new LedgerError('illegal_transition', `${rec.localId}: ${rec.localState} → ${to} is not allowed`)
+  }
+}
+
+async function assertRemoteIdFree(tx: Tx, remoteId: string, localId: string): Promise<void> {
+  const r = await tx.c.query('SELECT local_id FROM withdrawals WHERE remote_id = $1', [remoteId])
+  const other = r.rows[0]?.local_id
+  if (typeof other === 'string' && other !== localId) {
+    throw new LedgerError('duplicate_remote_id', `withdrawal ${remoteId} is already linked to ${other}`)
+  }
+}
+
+function assertMatchesRequest(input: NewWithdrawal): void {
+  const req = input.request
+  if (typeof req.pixKey === 'string' && req.pixKey !== input.pixKey) {
+    throw new LedgerError('invalid_input', 'pixKey differs from request.pixKey')
+  }
+  const amountField = input.amountKind === 'deposit' ? 'depositAmountInCents' : 'payoutAmountInCents'
+  const otherField = input.amountKind === 'deposit' ? 'payoutAmountInCents' : 'depositAmountInCents'
+  if (req[amountField] !== undefined && req[amountField] !== input.amountCents) {
+    throw new LedgerError('invalid_input', `amountCents differs from request.${amountField}`)
+  }
+  if (req[otherField] !== undefined) {
+    throw new LedgerError(
+      'invalid_input',
+      `request carries ${otherField} but amountKind is ${input.amountKind}`,
+    )
+  }
+}
+
+/** The new record as insertSubmitting builds it (withdrawals.ts), at the database's time. */
+export function submittingRecord(n: NewWithdrawal, operator: string, now: string): WithdrawalRecord {
+  assertMatchesRequest(n)
+  return {
+    localId: n.localId ?? randomUUID(),
+    profile: n.profile,
+    operator,
+    createdAt: now,
+    updatedAt: now,
+    localState: 'submitting',
+    request: n.request,
+    pixKey: n.pixKey,
+    amountKind: n.amountKind,
+    amountCents: n.amountCents,
+    createResponse: null,
+    remoteId: null,
+    remoteStatus: null,
+    remoteStatusAt: null,
+    remoteCheckedAt: null,
+    lastRemote: null,
+    depositAddress: null,
+    depositAmountCents: n.amountKind === 'deposit' ? n.amountCents : null,
+    payoutAmountCents: n.amountKind === 'payout' ? n.amountCents : null,
+    expiration: null,
+    fundedAt: null,
+    fundingTxId: null,
+    refund: null,
+    receiverName: null,
+    error: null,
+    requestId: null,
+    flags: [...new Set(n.flags ?? [])],
+  }
+}
+
+export async function insertSubmitting(
+  tx: Tx,
+  n: NewWithdrawal,
+  operator: string,
+  approvalId: string | null,
+): Promise<WithdrawalRecord> {
+  const rec = submittingRecord(n, operator, tx.now)
+  if (await getRecord(tx.c, rec.localId)) {
+    throw new LedgerError('invalid_input', `withdrawal record ${rec.localId} already exists`)
+  }
+  await writeRecord(
+    tx,
+    null,
+    rec,
+    {
+      operator,
+      action: 'withdrawal.submitting',
+      details: {
+        profile: rec.profile,
+        pixKey: rec.pixKey,
+        amountKind: rec.amountKind,
+        amountCents: rec.amountCents,
+        ...(approvalId ? { approvalId } : {}),
+      },
+    },
+    { approvalId },
+  )
+  return rec
+}
+
+async function storeObservation(
+  tx: Tx,
+  rec: WithdrawalRecord,
+  obs: {
+    status: string
+    body: Record<string, unknown> | null
+    observedAt: string
+    requestId: string | null
+    nonce: string | null
+  },
+): Promise<{ record: WithdrawalRecord; applied: boolean }> {
+  const plan = planObservation(rec, obs)
+  await tx.c.query(
+    `INSERT INTO observations (local_id, observed_at, remote_status, body, request_id, nonce, applied)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [
+      rec.localId,
+      obs.observedAt,
+      obs.status,
+      obs.body === null ? null : JSON.stringify(obs.body),
+      obs.requestId,
+      obs.nonce,
+      plan.applied,
+    ],
+  )
+  const contentChanged = canonicalJson(plan.record) !== canonicalJson(rec)
+  const record = {
+    ...plan.record,
+    remoteCheckedAt: tx.now,
+    updatedAt: contentChanged ? tx.now : rec.updatedAt,
+  }
+  if (plan.raised.length > 0) {
+    await appendAudit(tx.c, tx.identity, {
+      operator: SYSTEM_OPERATOR,
+      action: 'withdrawal.flagged',
+      subject: rec.localId,
+      details: { flags: plan.raised, remoteStatus: obs.status, requestId: obs.requestId },
+    })
+  }
+  return { record, applied: plan.applied }
+}
+
+async function writeCreated(
+  tx: Tx,
+  rec: WithdrawalRecord,
+  o: CreatedOutcome,
+  auditExtra: Record<string, unknown>,
+): Promise<WithdrawalRecord> {
+  await assertRemoteIdFree(tx, o.remoteId, rec.localId)
+  let next: WithdrawalRecord = {
+    ...rec,
+    localState: 'created',
+    updatedAt: tx.now,
+    remoteId: o.remoteId,
+    createResponse: o.createResponse,
+    requestId: o.requestId,
+    depositAddress: o.depositAddress ?? rec.depositAddress,
+    depositAmountCents: o.depositAmountCents ?? rec.depositAmountCents,
+    payoutAmountCents: o.payoutAmountCents ?? rec.payoutAmountCents,
+    expiration: o.expiration ?? rec.expiration,
+  }
+  if (typeof o.status === 'string') {
+    next = (
+      await storeObservation(tx, next, {
+        status: o.status,
+        body: o.createResponse,
+        observedAt: tx.now,
+        requestId: o.requestId,
+        nonce: o.nonce ?? null,
+      })
+    ).record
+  }
+  await writeRecord(tx, rec, next, {
+    operator: rec.operator,
+    action: 'withdrawal.created',
+    details: { remoteId: o.remoteId, requestId: o.requestId, status: o.status ?? null, ...auditExtra },
+  })
+  return next
+}
+
+export async function markCreated(tx: Tx, localId: string, o: CreatedOutcome): Promise<WithdrawalRecord> {
+  const rec = await mustGet(tx, localId)
+  assertTransition(rec, 'submitting', 'created')
+  return writeCreated(tx, rec, o, {})
+}
+
+export async function applyJournaledCreate(
+  tx: Tx,
+  localId: string,
+  o: CreatedOutcome,
+): Promise<{ record: WithdrawalRecord; applied: boolean }> {
+  const rec = await mustGet(tx, localId)
+  if (rec.localState === 'created' && rec.remoteId === o.remoteId) return { record: rec, applied: false }
+  if (rec.localState !== 'outcome_unknown') assertTransition(rec, 'submitting', 'created')
+  else assertTransition(rec, 'outcome_unknown', 'created')
+  return {
+    record: await writeCreated(tx, rec, o, { replayed: 'side_journal', from: rec.localState }),
+    applied: true,
+  }
+}
+
+export async function markFailed(
+  tx: Tx,
+  localId: string,
+  to: 'rejected' | 'outcome_unknown',
+  err: WithdrawalErrorInfo | null,
+  details: Record<string, unknown>,
+): Promise<WithdrawalRecord> {
+  const rec = await mustGet(tx, localId)
+  assertTransition(rec, 'submitting', to)
+  const next: WithdrawalRecord = {
+    ...rec,
+    localState: to,
+    updatedAt: tx.now,
+    error: err,
+    requestId: err?.requestId ?? null,
+  }
+  await writeRecord(tx, rec, next, {
+    operator: rec.operator,
+    action: `withdrawal.${to}`,
+    details: { ...details, error: err },
+  })
+  return next
+}
+
+/** Only this role's records: another desk's `submitting` record may be waiting for its POST's answer right now. */
+export async function recoverInterrupted(tx: Tx): Promise<number> {
+  const r = await tx.c.query(
+    `SELECT local_id FROM withdrawals WHERE local_state = 'submitting' AND db_user = session_user ORDER BY id`,
+  )
+  let recovered = 0
+  for (const row of r.rows) {
+    const rec = await mustGet(tx, String(row.local_id))
+    await writeRecord(
+      tx,
+      rec,
+      { ...rec, localState: 'outcome_unknown', updatedAt: tx.now },
+      {
+        operator: SYSTEM_OPERATOR,
+        action: 'withdrawal.outcome_unknown',
+        details: { reason: 'interrupted', submittedBy: rec.operator, submittedAt: rec.createdAt },
+      },
+    )
+    recovered += 1
+  }
+  return recovered
+}
+
+export async function resolveUnknown(
+  tx: Tx,
+  localId: string,
+  r: UnknownResolution,
+  operator: string,
+): Promise<WithdrawalRecord> {
+  const rec = await mustGet(tx, localId)
+  let next: WithdrawalRecord
+  if ('withdrawalId' in r) {
+    assertTransition(rec, 'outcome_unknown', 'created')
+    await assertRemoteIdFree(tx, r.withdrawalId, localId)
+    next = { ...rec, localState: 'created', remoteId: r.withdrawalId, updatedAt: tx.now }
+  } else {
+    assertTransition(rec, 'outcome_unknown', 'not_created')
+    next = { ...rec, localState: 'not_created', updatedAt: tx.now }
+  }
+  await writeRecord(tx, rec, next, {
+    operator,
+    action: 'withdrawal.resolved',
+    details: {
+      resolution: 'withdrawalId' in r ? 'linked' : 'not_created',
+      remoteId: next.remoteId,
+      note: r.note ?? null,
+    },
+  })
+  return next
+}
+
+export async function recordObservation(
+  tx: Tx,
+  localId: string,
+  obs: {
+    status: string
+    body: Record<string, unknown> | null
+    observedAt?: string
+    requestId?: string | null
+    nonce?: string | null
+  },
+): Promise<{ changed: boolean; applied: boolean; record: WithdrawalRecord }> {
+  const rec = await mustGet(tx, localId)
+  if (rec.localState !== 'created') {
+    throw new LedgerError(
+      'illegal_transition',
+      `cannot observe ${localId}: it is ${rec.localState}, not created`,
+    )
+  }
+  const observedAt = obs.observedAt === undefined ? tx.now : new Date(obs.observedAt).toISOString()
+  const last = await tx.c.query(
+    'SELECT remote_status, body FROM observations WHERE local_id = $1 ORDER BY id DESC LIMIT 1',
+    [localId],
+  )
+  const l = last.rows[0]
+  if (l && l.remote_status === obs.status && canonicalJson(l.body ?? null) === canonicalJson(obs.body)) {
+    const record = { ...rec, remoteCheckedAt: tx.now }
+    await writeRecord(tx, rec, record, null)
+    return { changed: false, applied: false, record }
+  }
+  const plan = await storeObservation(tx, rec, {
+    status: obs.status,
+    body: obs.body,
+    observedAt,
+    requestId: obs.requestId ?? null,
+    nonce: obs.nonce ?? null,
+  })
+  await writeRecord(tx, rec, plan.record, {
+    operator: SYSTEM_OPERATOR,
+    action: 'withdrawal.observed',
+    details: { remoteStatus: obs.status, applied: plan.applied, requestId: obs.requestId ?? null },
+  })
+  return { changed: true, applied: plan.applied, record: plan.record }
+}
+
+export async function markFunded(
+  tx: Tx,
+  localId: string,
+  txId: string | null,
+  operator: string,
+): Promise<WithdrawalRecord> {
+  const rec = await mustGet(tx, localId)
+  if (rec.localState !== 'created') {
+    throw new LedgerError(
+      'illegal_transition',
+      `cannot fund ${localId}: it is ${rec.localState}, not created`,
+    )
+  }
+  if (rec.fundedAt !== null && (txId === null || txId === rec.fundingTxId)) return rec
+  const next = {
+    ...rec,
+    fundedAt: rec.fundedAt ?? tx.now,
+    fundingTxId: txId ?? rec.fundingTxId,
+    updatedAt: tx.now,
+  }
+  await writeRecord(tx, rec, next, {
+    operator,
+    action: 'withdrawal.funded',
+    details: { txId, repeat: rec.fundedAt !== null },
+  })
+  return next
+}
+
+export async function setFlags(
+  tx: Tx,
+  localId: string,
+  wanted: string[],
+  operator: string,
+): Promise<WithdrawalRecord> {
+  const rec = await mustGet(tx, localId)
+  const added = wanted.filter((f) => !rec.flags.includes(f))
+  const removed = rec.flags.filter((f) => !wanted.includes(f))
+  if (added.length === 0 && removed.length === 0) return rec
+  const next = { ...rec, flags: wanted, updatedAt: tx.now }
+  await writeRecord(tx, rec, next, { operator, action: 'withdrawal.flags', details: { added, removed } })
+  return next
+}

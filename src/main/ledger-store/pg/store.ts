@@ -1,0 +1,202 @@
+/**
+ * The team ledger on PostgreSQL (node-postgres pool). One desk = one analyst role; what the role may do is decided
+ * by the database's privileges (schema.ts), what it did is recorded under its name by the database.
+ *
+ *   const store = await openPgStore({ connection: { host, port, database, user, password, ssl } })
+ *   const r = await store.createGuarded(input, operator, { sinceIso })   // atomic across every desk
+ */
+import pg from 'pg'
+import type { z } from 'zod'
+import { LedgerError } from '../../ledger'
+import {
+  createdOutcomeSchema,
+  errorInfoOrNull,
+  newWithdrawalSchema,
+  observationInputSchema,
+  unknownResolutionSchema,
+} from '../../ledger/types'
+import { mapPgError } from '../errors'
+import type { LedgerStore } from '../types'
+import { appendAudit, readAudit, readHead, verifyChain } from './audit'
+import * as life from './lifecycle'
+import { getRecord } from './record-write'
+import { checkSchema } from './migrate'
+import * as q from './queries'
+import { SCHEMA } from './schema'
+import { begin, read, release, withTx, type Tx } from './tx'
+import { approvalsApi, type ApprovalsApi } from './approvals'
+
+function parse<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
+  const r = schema.safeParse(value)
+  if (!r.success) throw new LedgerError('invalid_input', `${what}: ${r.error.message}`)
+  return r.data
+}
+
+export interface PgStoreOptions {
+  connection: pg.PoolConfig
+  /** Connections this desk keeps (default 4). */
+  poolSize?: number
+}
+
+export interface PgLedgerStore extends LedgerStore, ApprovalsApi {
+  readonly engine: 'postgres'
+  readonly pool: pg.Pool
+  readonly schemaVersion: number
+}
+
+/** The advisory-lock key of the duplicate guard: one per (key, kind, amount), case-insensitive like the lookup. */
+const GUARD_KEY_SQL = `SELECT pg_advisory_xact_lock(hashtextextended(lower($1) || '|' || $2 || '|' || $3::text, 727016))`
+
+export function pgPool(o: PgStoreOptions): pg.Pool {
+  const pool = new pg.Pool({
+    ...o.connection,
+    max: o.poolSize ?? 4,
+    // Every connection works in the ledger schema and gives up on a hung server instead of waiting forever.
+    options: `-c search_path=${SCHEMA},pg_temp -c statement_timeout=30000`,
+    connectionTimeoutMillis: o.connection.connectionTimeoutMillis ?? 10_000,
+  })
+  // An idle connection the server dropped (restart, pg_terminate_backend) must not crash the app: the pool
+  // discards it and the next query opens a new one.
+  pool.on('error', () => undefined)
+  return pool
+}
+
+export async function openPgStore(o: PgStoreOptions): Promise<PgLedgerStore> {
+  const pool = pgPool(o)
+  let identity: string
+  let version: number
+  try {
+    const c = await pool.connect().catch((e: unknown) => {
+      throw mapPgError(e)
+    })
+    try {
+      version = await checkSchema(c)
+      identity = String((await c.query('SELECT session_user AS who')).rows[0]?.who)
+    } finally {
+      c.release()
+    }
+  } catch (e) {
+    await pool.end().catch(() => undefined)
+    throw mapPgError(e)
+  }
+  const tx = <T>(fn: (t: Tx) => Promise<T>): Promise<T> => withTx(pool, fn)
+
+  const insert = async (t: Tx, input: unknown, operator: string, approvalId: string | null) => {
+    const n = parse(newWithdrawalSchema, input, 'new withdrawal')
+    await t.c.query(GUARD_KEY_SQL, [n.pixKey.trim(), n.amountKind, n.amountCents])
+    return life.insertSubmitting(t, n, operator, approvalId)
+  }
+  const needOperator = (operator: string): void => {
+    if (!operator) throw new LedgerError('invalid_input', 'operator is required')
+  }
+
+  return {
+    engine: 'postgres',
+    identity,
+    pool,
+    schemaVersion: version,
+    insertSubmitting: async (input, operator, opts) => {
+      needOperator(operator)
+      return tx((t) => insert(t, input, operator, opts?.approvalId ?? null))
+    },
+    createGuarded: async (input, operator, guard, opts) => {
+      needOperator(operator)
+      const n = parse(newWithdrawalSchema, input, 'new withdrawal')
+      return tx(async (t) => {
+        // The lock serialises every create of this key and amount across desks; the lookup after it sees every
+        // create committed before it was granted (READ COMMITTED takes a new snapshot per statement).
+        await t.c.query(GUARD_KEY_SQL, [n.pixKey.trim(), n.amountKind, n.amountCents])
+        if (!guard.confirmed) {
+          const similar = await q.findRecentSimilar(t.c, {
+            pixKey: n.pixKey,
+            amountKind: n.amountKind,
+            amountCents: n.amountCents,
+            sinceIso: guard.sinceIso,
+          })
+          if (similar.length > 0) return { kind: 'duplicate' as const, similar }
+        }
+        return {
+          kind: 'inserted' as const,
+          record: await life.insertSubmitting(t, n, operator, opts?.approvalId ?? null),
+        }
+      })
+    },
+    markCreated: async (id, outcome) => {
+      const o2 = parse(createdOutcomeSchema, outcome, 'created outcome')
+      return tx((t) => life.markCreated(t, id, o2))
+    },
+    applyJournaledCreate: async (id, outcome) => {
+      const o2 = parse(createdOutcomeSchema, outcome, 'created outcome')
+      return tx((t) => life.applyJournaledCreate(t, id, o2))
+    },
+    markRejected: async (id, error) => {
+      if (error === null) throw new LedgerError('invalid_input', 'a rejection needs its error info')
+      const err = parse(errorInfoOrNull, error, 'error info')
+      return tx((t) => life.markFailed(t, id, 'rejected', err, {}))
+    },
+    markOutcomeUnknown: async (id, error, reason) => {
+      const err = parse(errorInfoOrNull, error, 'error info')
+      return tx((t) => life.markFailed(t, id, 'outcome_unknown', err, { reason }))
+    },
+    recoverInterrupted: () => tx((t) => life.recoverInterrupted(t)),
+    resolveUnknown: async (id, resolution, operator) => {
+      const r = parse(unknownResolutionSchema, resolution, 'resolution')
+      needOperator(operator)
+      return tx((t) => life.resolveUnknown(t, id, r, operator))
+    },
+    recordObservation: async (id, observation) => {
+      const obs = parse(observationInputSchema, observation, 'observation')
+      return tx((t) => life.recordObservation(t, id, obs))
+    },
+    markFunded: async (id, funding, operator) => {
+      needOperator(operator)
+      const txId = typeof funding.txId === 'string' && funding.txId.trim() !== '' ? funding.txId.trim() : null
+      return tx((t) => life.markFunded(t, id, txId, operator))
+    },
+    setFlags: async (id, flags, operator) => {
+      needOperator(operator)
+      if (!flags.every((f) => typeof f === 'string' && f !== ''))
+        throw new LedgerError('invalid_input', 'bad flag')
+      return tx((t) => life.setFlags(t, id, [...new Set(flags)], operator))
+    },
+    get: (id) => read(pool, (c) => getRecord(c, id)),
+    findByRemoteId: (remoteId) =>
+      read(pool, async (c) => {
+        const r = await c.query('SELECT local_id FROM withdrawals WHERE remote_id = $1', [remoteId])
+        return r.rows[0] ? getRecord(c, String(r.rows[0].local_id)) : undefined
+      }),
+    listOpen: () => read(pool, (c) => q.listOpen(c)),
+    findRecentSimilar: (query) => read(pool, (c) => q.findRecentSimilar(c, query)),
+    query: (filter) => read(pool, (c) => q.queryRecords(c, filter)),
+    iterate: async function* (filter) {
+      // One REPEATABLE READ snapshot for the whole walk: an export is one moment of a live ledger.
+      const c = await begin(pool, 'REPEATABLE READ READ ONLY')
+      let broken = false
+      try {
+        yield* q.iterateRecords(c, filter)
+        await c.query('COMMIT')
+      } catch (e) {
+        await c.query('ROLLBACK').catch(() => {
+          broken = true
+        })
+        throw mapPgError(e)
+      } finally {
+        release(c, broken)
+      }
+    },
+    totalsByStatus: (filter) => read(pool, (c) => q.totalsByStatus(c, filter)),
+    observations: (id) => read(pool, (c) => q.listObservations(c, id)),
+    audit: (options) => read(pool, (c) => readAudit(c, options)),
+    appendAudit: async (entry) => {
+      if (!entry.operator || !entry.action)
+        throw new LedgerError('invalid_input', 'audit entry needs operator and action')
+      return tx((t) => appendAudit(t.c, t.identity, entry))
+    },
+    auditHead: () => read(pool, (c) => readHead(c)),
+    verifyAuditChain: () => withTx(pool, (t) => verifyChain(t.c), 'REPEATABLE READ'),
+    ...approvalsApi(pool),
+    close: async () => {
+      await pool.end()
+    },
+  }
+}

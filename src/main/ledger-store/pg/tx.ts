@@ -1,0 +1,83 @@
+/**
+ * One transaction on a pooled connection, with the database's clock read once at its start (every timestamp a
+ * write stores comes from the server, not from a desk's clock). PostgreSQL errors leave as TeamLedgerError or
+ * LedgerError (errors.ts); a connection cut mid-COMMIT is `unavailable`: the caller must treat the write's
+ * outcome as unknown (for a create: the POST is not sent).
+ */
+import type pg from 'pg'
+import { mapPgError } from '../errors'
+import { ISO_NOW_SQL } from './schema'
+
+export interface Tx {
+  c: pg.PoolClient
+  /** The server's time at the start of the transaction, ISO 8601 UTC with milliseconds. */
+  now: string
+  /** The database role of this connection (session_user). */
+  identity: string
+}
+
+const ignore = (): void => undefined
+
+/**
+ * A pooled connection with BEGIN already sent. A connection the server dropped while it sat idle in the pool
+ * (restart, terminated backend) fails at BEGIN, before anything was written: that one is discarded and a fresh
+ * connection tried (as many times as the pool may hold stale ones). A checked-out client's late 'error' event is absorbed (the failing query reports it).
+ */
+export async function begin(pool: pg.Pool, isolation: string): Promise<pg.PoolClient> {
+  for (let attempt = 1; ; attempt++) {
+    let c: pg.PoolClient
+    try {
+      c = await pool.connect()
+    } catch (e) {
+      throw mapPgError(e)
+    }
+    c.on('error', ignore)
+    try {
+      await c.query(`BEGIN ISOLATION LEVEL ${isolation}`)
+      return c
+    } catch (e) {
+      c.off('error', ignore)
+      c.release(true)
+      if (attempt > (pool.options.max ?? 10)) throw mapPgError(e)
+    }
+  }
+}
+
+export function release(c: pg.PoolClient, broken: boolean): void {
+  c.off('error', ignore)
+  c.release(broken ? true : undefined)
+}
+
+export async function withTx<T>(
+  pool: pg.Pool,
+  fn: (tx: Tx) => Promise<T>,
+  isolation: 'READ COMMITTED' | 'REPEATABLE READ' = 'READ COMMITTED',
+): Promise<T> {
+  const c = await begin(pool, isolation)
+  let broken = false
+  try {
+    const r = await c.query(`SELECT ${ISO_NOW_SQL} AS now, session_user AS who`)
+    const out = await fn({ c, now: String(r.rows[0]?.now), identity: String(r.rows[0]?.who) })
+    await c.query('COMMIT')
+    return out
+  } catch (e) {
+    try {
+      await c.query('ROLLBACK')
+    } catch {
+      broken = true
+    }
+    throw mapPgError(e)
+  } finally {
+    // A connection that failed to roll back is dropped, never handed to the next caller mid-transaction.
+    release(c, broken)
+  }
+}
+
+/** A read outside any explicit transaction. */
+export async function read<T>(pool: pg.Pool, fn: (c: pg.Pool) => Promise<T>): Promise<T> {
+  try {
+    return await fn(pool)
+  } catch (e) {
+    throw mapPgError(e)
+  }
+}
