@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { DEPOSIT_ID_PREFIX, type DepositRecord } from '../../shared/deposit-record'
-import { canTransition, type LocalState, type WithdrawalErrorInfo } from '../../shared/withdrawal-record'
+import type { WithdrawalErrorInfo } from '../../shared/withdrawal-record'
 import { SYSTEM_OPERATOR } from './audit'
 import { parseInput, type Ctx } from './context'
 import { getDeposit, getDepositByRemoteId, mustGetDeposit } from './deposit-queries'
@@ -21,8 +21,9 @@ import {
   type NewDeposit,
 } from './deposit-types'
 import { LedgerError } from './errors'
+import { assertTransition, markFailed, recoverInterrupted, type RecordKind } from './lifecycle'
 import { writeKindRecord, type RecordAudit } from './record-write'
-import { createdOutcomeSchema, errorInfoOrNull, type CreatedOutcome } from './types'
+import { createdOutcomeSchema, type CreatedOutcome } from './types'
 
 /** Names the create answer may give the Pix "copia e cola" payload (the contract shows none; the sandbox's first). */
 export const QR_PAYLOAD_KEYS = [
@@ -52,10 +53,11 @@ const write = (
   audit: RecordAudit | null,
 ) => writeKindRecord(ctx.db, DEPOSIT_TABLE, at, prev, next, audit)
 
-function assertTransition(rec: DepositRecord, from: LocalState, to: LocalState): void {
-  if (rec.localState !== from || !canTransition(from, to)) {
-    throw new LedgerError('illegal_transition', `${rec.localId}: ${rec.localState} → ${to} is not allowed`)
-  }
+const DEPOSIT: RecordKind<DepositRecord> = {
+  action: 'deposit',
+  table: 'deposits',
+  mustGet: mustGetDeposit,
+  write: (ctx, at, prev, next, audit) => void write(ctx, at, prev, next, audit),
 }
 
 function assertRemoteIdFree(ctx: Ctx, profile: string, remoteId: string, localId: string | null): void {
@@ -205,37 +207,8 @@ export function applyJournaledDepositCreate(
   })
 }
 
-function markFailed(
-  ctx: Ctx,
-  localId: string,
-  to: 'rejected' | 'outcome_unknown',
-  error: WithdrawalErrorInfo | null,
-  details: Record<string, unknown>,
-): DepositRecord {
-  const err = parseInput(errorInfoOrNull, error, 'error info')
-  return ctx.db.tx(() => {
-    const rec = mustGetDeposit(ctx, localId)
-    assertTransition(rec, 'submitting', to)
-    const now = ctx.nowIso()
-    const next: DepositRecord = {
-      ...rec,
-      localState: to,
-      updatedAt: now,
-      error: err,
-      requestId: err?.requestId ?? null,
-    }
-    write(ctx, now, rec, next, {
-      operator: rec.operator,
-      action: `deposit.${to}`,
-      details: { ...details, error: err },
-    })
-    return next
-  })
-}
-
 export function markDepositRejected(ctx: Ctx, localId: string, error: WithdrawalErrorInfo): DepositRecord {
-  if (error === null) throw new LedgerError('invalid_input', 'a rejection needs its error info')
-  return markFailed(ctx, localId, 'rejected', error, {})
+  return markFailed(DEPOSIT, ctx, localId, 'rejected', error, {})
 }
 
 export function markDepositOutcomeUnknown(
@@ -244,40 +217,12 @@ export function markDepositOutcomeUnknown(
   error: WithdrawalErrorInfo | null,
   reason: string,
 ): DepositRecord {
-  return markFailed(ctx, localId, 'outcome_unknown', error, { reason })
+  return markFailed(DEPOSIT, ctx, localId, 'outcome_unknown', error, { reason })
 }
 
 /** A crash between "submitting committed" and "answer stored": nobody knows whether the POST arrived. */
 export function recoverInterruptedDeposits(ctx: Ctx): number {
-  return ctx.db.tx(() => {
-    const ids = ctx.db
-      .stmt("SELECT local_id FROM deposits WHERE local_state = 'submitting' ORDER BY id")
-      .all()
-      .map((r) => String(r.local_id))
-    const now = ctx.nowIso()
-    let recovered = 0
-    for (const localId of ids) {
-      const rec = mustGetDeposit(ctx, localId)
-      try {
-        write(
-          ctx,
-          now,
-          rec,
-          { ...rec, localState: 'outcome_unknown', updatedAt: now },
-          {
-            operator: SYSTEM_OPERATOR,
-            action: 'deposit.outcome_unknown',
-            details: { reason: 'interrupted', submittedBy: rec.operator, submittedAt: rec.createdAt },
-          },
-        )
-        recovered += 1
-      } catch (e) {
-        // Edited outside the app: left as it is (the integrity check reports it); start-up must go on.
-        if (!(e instanceof LedgerError && e.code === 'record_tampered')) throw e
-      }
-    }
-    return recovered
-  })
+  return recoverInterrupted(DEPOSIT, ctx)
 }
 
 export function resolveUnknownDeposit(

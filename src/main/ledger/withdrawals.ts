@@ -1,24 +1,23 @@
 /**
- * The local lifecycle (DESIGN §4). Each function is one transaction: the state change and its audit row commit
- * together or not at all. Transitions are checked against LOCAL_TRANSITIONS; anything else is refused with
- * LedgerError('illegal_transition') and writes nothing.
+ * The withdrawal lifecycle (DESIGN §4) on the shared local lifecycle (lifecycle.ts). Each function is one
+ * transaction: the state change and its audit row commit together or not at all. Transitions are checked against
+ * LOCAL_TRANSITIONS; anything else is refused with LedgerError('illegal_transition') and writes nothing.
  */
 import { randomUUID } from 'node:crypto'
-import {
-  canTransition,
-  type LocalState,
-  type WithdrawalErrorInfo,
-  type WithdrawalRecord,
-} from '../../shared/withdrawal-record'
-import { SYSTEM_OPERATOR } from './audit'
+import { type WithdrawalErrorInfo, type WithdrawalRecord } from '../../shared/withdrawal-record'
 import { mustGet, parseInput, type Ctx } from './context'
 import { LedgerError } from './errors'
+import {
+  assertTransition,
+  markFailed,
+  recoverInterrupted as recoverInterruptedOf,
+  type RecordKind,
+} from './lifecycle'
 import { storeObservation } from './observations'
 import { getByRemoteId, getRecord } from './queries'
 import { writeRecord } from './record-write'
 import {
   createdOutcomeSchema,
-  errorInfoOrNull,
   newWithdrawalSchema,
   unknownResolutionSchema,
   type CreatedOutcome,
@@ -26,11 +25,11 @@ import {
   type UnknownResolution,
 } from './types'
 
-/** `from` names the one state this operation starts from (several operations lead to the same target). */
-function assertTransition(rec: WithdrawalRecord, from: LocalState, to: LocalState): void {
-  if (rec.localState !== from || !canTransition(from, to)) {
-    throw new LedgerError('illegal_transition', `${rec.localId}: ${rec.localState} → ${to} is not allowed`)
-  }
+const WITHDRAWAL: RecordKind<WithdrawalRecord> = {
+  action: 'withdrawal',
+  table: 'withdrawals',
+  mustGet,
+  write: (ctx, at, prev, next, audit) => void writeRecord(ctx.db, at, prev, next, audit),
 }
 
 function assertRemoteIdFree(ctx: Ctx, remoteId: string, localId: string): void {
@@ -193,38 +192,8 @@ function writeCreated(
   return next
 }
 
-function markFailed(
-  ctx: Ctx,
-  localId: string,
-  to: 'rejected' | 'outcome_unknown',
-  error: WithdrawalErrorInfo | null,
-  details: Record<string, unknown>,
-  operator?: string,
-): WithdrawalRecord {
-  const err = parseInput(errorInfoOrNull, error, 'error info')
-  return ctx.db.tx(() => {
-    const rec = mustGet(ctx, localId)
-    assertTransition(rec, 'submitting', to)
-    const now = ctx.nowIso()
-    const next: WithdrawalRecord = {
-      ...rec,
-      localState: to,
-      updatedAt: now,
-      error: err,
-      requestId: err?.requestId ?? null,
-    }
-    writeRecord(ctx.db, now, rec, next, {
-      operator: operator ?? rec.operator,
-      action: `withdrawal.${to}`,
-      details: { ...details, error: err },
-    })
-    return next
-  })
-}
-
 export function markRejected(ctx: Ctx, localId: string, error: WithdrawalErrorInfo): WithdrawalRecord {
-  if (error === null) throw new LedgerError('invalid_input', 'a rejection needs its error info')
-  return markFailed(ctx, localId, 'rejected', error, {})
+  return markFailed(WITHDRAWAL, ctx, localId, 'rejected', error, {})
 }
 
 export function markOutcomeUnknown(
@@ -233,44 +202,11 @@ export function markOutcomeUnknown(
   error: WithdrawalErrorInfo | null,
   reason: string,
 ): WithdrawalRecord {
-  return markFailed(ctx, localId, 'outcome_unknown', error, { reason })
+  return markFailed(WITHDRAWAL, ctx, localId, 'outcome_unknown', error, { reason })
 }
 
-/**
- * After a crash or kill between "submitting committed" and "response written", nobody knows whether the POST
- * reached the service. Every such record becomes outcome_unknown (never resent); the operator resolves it.
- */
 export function recoverInterrupted(ctx: Ctx): number {
-  return ctx.db.tx(() => {
-    const ids = ctx.db
-      .stmt("SELECT local_id FROM withdrawals WHERE local_state = 'submitting' ORDER BY id")
-      .all()
-      .map((r) => String(r.local_id))
-    const now = ctx.nowIso()
-    let recovered = 0
-    for (const localId of ids) {
-      const rec = mustGet(ctx, localId)
-      try {
-        writeRecord(
-          ctx.db,
-          now,
-          rec,
-          { ...rec, localState: 'outcome_unknown', updatedAt: now },
-          {
-            operator: SYSTEM_OPERATOR,
-            action: 'withdrawal.outcome_unknown',
-            details: { reason: 'interrupted', submittedBy: rec.operator, submittedAt: rec.createdAt },
-          },
-        )
-        recovered += 1
-      } catch (e) {
-        // A record edited outside the app is left as it is (nothing was written for it): the integrity check
-        // reports it, and start-up must still reach the operator to say so.
-        if (!(e instanceof LedgerError && e.code === 'record_tampered')) throw e
-      }
-    }
-    return recovered
-  })
+  return recoverInterruptedOf(WITHDRAWAL, ctx)
 }
 
 export function resolveUnknown(
