@@ -1,26 +1,32 @@
 /** The shell: environment banner (Sandbox, or production with real money), top bar, navigation, the page. */
-import { useEffect, useState } from 'react'
+import { lazy, Suspense, useEffect, useState } from 'react'
 import type { EventPayload } from '../../shared/contract'
 import { useTranslation } from 'react-i18next'
 import { IntegrityBanner } from './components/IntegrityBanner'
 import { call, useEvent } from './ipc'
 import { LANGUAGES, type Language } from './i18n'
-import { BuyDepixPage } from './pages/BuyDepixPage'
-import { DepositDetailPage } from './pages/DepositDetailPage'
-import { DepositsPage } from './pages/DepositsPage'
 import { FundingPage } from './pages/FundingPage'
 import { NewWithdrawalPage } from './pages/NewWithdrawalPage'
-import { PayeesPage } from './pages/PayeesPage'
 import { RecordsPage } from './pages/RecordsPage'
 import { ReviewPage } from './pages/ReviewPage'
-import { RunsPage } from './pages/RunsPage'
-import { SandboxToolsPage } from './pages/SandboxToolsPage'
 import { SettingsPage } from './pages/SettingsPage'
 import { TodayPage } from './pages/TodayPage'
 import { WithdrawalDetailPage } from './pages/WithdrawalDetailPage'
 import { WithdrawalsPage } from './pages/WithdrawalsPage'
 import { useApp } from './stores/app'
 import { NAV_PAGES, useRoute, type NavPage, type Route } from './stores/route'
+
+// Pages an analyst opens now and then load on first visit: the first screen's script stays small (#6 budget).
+const BuyDepixPage = lazy(() => import('./pages/BuyDepixPage').then((m) => ({ default: m.BuyDepixPage })))
+const DepositDetailPage = lazy(() =>
+  import('./pages/DepositDetailPage').then((m) => ({ default: m.DepositDetailPage })),
+)
+const DepositsPage = lazy(() => import('./pages/DepositsPage').then((m) => ({ default: m.DepositsPage })))
+const PayeesPage = lazy(() => import('./pages/PayeesPage').then((m) => ({ default: m.PayeesPage })))
+const RunsPage = lazy(() => import('./pages/RunsPage').then((m) => ({ default: m.RunsPage })))
+const SandboxToolsPage = lazy(() =>
+  import('./pages/SandboxToolsPage').then((m) => ({ default: m.SandboxToolsPage })),
+)
 
 function navPageOf(route: Route): NavPage {
   if (route.page === 'funding') return 'newWithdrawal'
@@ -178,7 +184,9 @@ export function App(): React.JSX.Element {
           )}
         </nav>
         <main className="content" id="main">
-          <CurrentPage route={route} />
+          <Suspense fallback={null}>
+            <CurrentPage route={route} />
+          </Suspense>
         </main>
       </div>
     </div>
