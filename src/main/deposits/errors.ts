@@ -3,8 +3,7 @@
  * for the API or changes in the ledger, except `ledger_write_failed`, so the operator can fix the input.
  */
 import type { DepositRecord } from '../../shared/deposit-record'
-import type { KindWords, Refuse } from '../journal/refusals'
-import { LedgerError } from '../ledger'
+import { refusalOfLedgerError, type KindWords, type Refuse } from '../journal/refusals'
 
 export const DEPOSIT_ERROR_CODES = [
   /** The draft failed `depositDraftSchema`; `fields` maps field paths to message codes. */
@@ -88,18 +87,6 @@ export function depositLedgerCall<T>(localId: string, fn: () => T): T {
   try {
     return fn()
   } catch (e) {
-    if (!(e instanceof LedgerError)) throw e
-    switch (e.code) {
-      case 'not_found':
-        throw new DepositError('not_found', `No deposit record ${localId}.`, { localId })
-      case 'illegal_transition':
-        throw new DepositError('illegal_state', e.message, { localId, reason: e.code })
-      case 'duplicate_remote_id':
-        throw new DepositError('remote_id_in_use', e.message, { localId, reason: e.code })
-      case 'invalid_input':
-        throw new DepositError('invalid_input', e.message, { localId, reason: e.code })
-      default:
-        throw e
-    }
+    throw refusalOfLedgerError(e, localId, 'deposit', depositRefusal)
   }
 }

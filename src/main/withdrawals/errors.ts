@@ -4,8 +4,7 @@
  * operator fix the input.
  */
 import type { WithdrawalRecord } from '../../shared/withdrawal-record'
-import type { KindWords, Refuse } from '../journal/refusals'
-import { LedgerError } from '../ledger'
+import { refusalOfLedgerError, type KindWords, type Refuse } from '../journal/refusals'
 
 export const WITHDRAWAL_ERROR_CODES = [
   /** The draft failed `withdrawalDraftSchema`; `fields` maps field paths to message codes. */
@@ -119,19 +118,7 @@ export const SERVICE_FLAGS = {
 
 /** Ledger refusals seen through the service's vocabulary; anything else (SQLite, disk) passes unchanged. */
 export function fromLedgerError(e: unknown, localId: string): unknown {
-  if (!(e instanceof LedgerError)) return e
-  switch (e.code) {
-    case 'not_found':
-      return new WithdrawalError('not_found', `No withdrawal record ${localId}.`, { localId })
-    case 'illegal_transition':
-      return new WithdrawalError('illegal_state', e.message, { localId, reason: e.code })
-    case 'duplicate_remote_id':
-      return new WithdrawalError('remote_id_in_use', e.message, { localId, reason: e.code })
-    case 'invalid_input':
-      return new WithdrawalError('invalid_input', e.message, { localId, reason: e.code })
-    default:
-      return e
-  }
+  return refusalOfLedgerError(e, localId, 'withdrawal', withdrawalRefusal)
 }
 
 /** Runs a ledger call and rethrows its refusals as WithdrawalError. */
