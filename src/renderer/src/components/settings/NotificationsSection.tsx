@@ -12,13 +12,20 @@ export function NotificationsSection(): React.JSX.Element {
   const [failure, setFailure] = useState<IpcError | null>(null)
 
   useEffect(() => {
-    void call('settings:get').then((r) => r.ok && setOn(r.data.notifications))
+    // A late first answer must not undo a change the operator already made.
+    void call('settings:get').then((r) => r.ok && setOn((now) => now ?? r.data.notifications))
   }, [])
 
   const change = async (notifications: boolean): Promise<void> => {
     setFailure(null)
+    const before = on
+    // The box follows the click at once; main's answer confirms it, a refusal puts it back.
+    setOn(notifications)
     const r = await call('settings:update', { notifications })
-    if (!r.ok) return setFailure(r.error)
+    if (!r.ok) {
+      setOn(before)
+      return setFailure(r.error)
+    }
     setOn(r.data.notifications)
   }
 
