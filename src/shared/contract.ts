@@ -143,6 +143,11 @@ export const withdrawalQuoteSchema = z.object({
    * `expiresInSeconds`; a create with it is refused once it was used or when a new similar record appeared.
    */
   intent: z.object({ id: z.string(), expiresInSeconds: z.number().int() }),
+  /**
+   * Team ledger only (issue #16): the amount is above the team's threshold, so the payment is not created but
+   * sent for another analyst's approval (`approvals:request`, src/shared/channels-team.ts). Absent: false.
+   */
+  needsApproval: z.boolean().optional(),
 })
 export type WithdrawalQuote = z.infer<typeof withdrawalQuoteSchema>
 

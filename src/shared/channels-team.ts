@@ -1,0 +1,138 @@
+/**
+ * IPC of the team ledger (issue #16): the active profile's connection to the team's PostgreSQL server, the
+ * desk's standing in the team (identity, leader, connected), and four-eyes approvals. The role's password crosses
+ * IPC only inward (`team:save`, `team:test`) and never comes back: views carry `hasPassword`.
+ *
+ * The approval flow: `withdrawals:quote` says `needsApproval`; the analyst asks for it (`approvals:request`, the
+ * quoted body and its intent, so what is approved is exactly what was reviewed); another analyst approves or
+ * rejects (the database refuses a self-decision); any analyst then sends the approved payment
+ * (`approvals:send`: the body comes from the approval in the database, never from the renderer) through the one
+ * journaled create.
+ */
+import { z } from 'zod'
+import { withdrawalDraftSchema } from './withdrawal'
+import { withdrawalRecordSchema } from './withdrawal-record'
+import { teamLedgerSettingsSchema, teamLedgerViewSchema } from './team-ledger'
+
+const none = z.undefined()
+
+/** The role's password: typed by the analyst, kept in main's vault. */
+const passwordSchema = z.string().min(1, 'password_required').max(1024, 'password_too_long')
+
+export const TEAM_TEST_VERDICTS = [
+  /** Connected, schema current, the role may work on the ledger. */
+  'ok',
+  'unavailable',
+  'auth_failed',
+  'tls_failed',
+  'permission_denied',
+  'schema_too_new',
+  'schema_too_old',
+  'no_password',
+  'invalid_settings',
+] as const
+export type TeamTestVerdict = (typeof TEAM_TEST_VERDICTS)[number]
+
+export const teamTestResultSchema = z.object({
+  verdict: z.enum(TEAM_TEST_VERDICTS),
+  /** The database's name for this desk (`session_user`); null when the connection failed. */
+  identity: z.string().nullable(),
+  schemaVersion: z.number().int().nullable(),
+  /** Cents above which a payment needs another analyst's approval; null: approval off. */
+  approvalAboveCents: z.number().int().nullable(),
+  /** English, for "Detalhes técnicos": the driver's code or SQLSTATE, never a password. */
+  detail: z.string().nullable(),
+})
+export type TeamTestResult = z.infer<typeof teamTestResultSchema>
+
+/** Where this desk stands: the engine of the active profile's ledger and, on a team, its role in it. */
+export const teamStatusSchema = z.object({
+  engine: z.enum(['sqlite', 'postgres']),
+  identity: z.string().nullable(),
+  connected: z.boolean(),
+  /** This desk runs the team's status tracker (advisory lock held). */
+  leader: z.boolean(),
+  approvalAboveCents: z.number().int().nullable(),
+})
+export type TeamStatus = z.infer<typeof teamStatusSchema>
+
+export const APPROVAL_VIEW_STATES = ['pending', 'approved', 'rejected', 'sent'] as const
+
+export const approvalViewSchema = z.object({
+  id: z.string(),
+  /** The record id the payment will have once sent. */
+  localId: z.string(),
+  profile: z.string(),
+  /** The exact body that will be POSTed. */
+  request: z.looseObject({}),
+  pixKey: z.string(),
+  amountKind: z.enum(['deposit', 'payout']),
+  amountCents: z.number().int(),
+  note: z.string().nullable(),
+  requestedBy: z.string(),
+  requestedAt: z.string(),
+  state: z.enum(APPROVAL_VIEW_STATES),
+  decidedBy: z.string().nullable(),
+  decidedAt: z.string().nullable(),
+  decisionNote: z.string().nullable(),
+  /** Asked for by this desk's role: it may not decide it. */
+  mine: z.boolean(),
+})
+export type ApprovalView = z.infer<typeof approvalViewSchema>
+
+const approvalIdInput = z.strictObject({ id: z.uuid() })
+const noteSchema = z.string().trim().max(500, 'note_too_long')
+
+/** The connection settings (Settings → "Livro-caixa da equipe"). */
+export const teamConnectionChannels = {
+  /** The active profile's team connection (null settings: the profile uses this computer's ledger). */
+  'team:get': { input: none, output: teamLedgerViewSchema },
+  /** Saves and reconnects the active profile; a password is kept in the vault (omit it to keep the stored one). */
+  'team:save': {
+    input: z.strictObject({ settings: teamLedgerSettingsSchema, password: passwordSchema.optional() }),
+    output: teamLedgerViewSchema,
+  },
+  /** Connects once with these settings (or the stored ones) without saving anything. */
+  'team:test': {
+    input: z
+      .strictObject({ settings: teamLedgerSettingsSchema, password: passwordSchema.optional() })
+      .optional(),
+    output: teamTestResultSchema,
+  },
+  /** Back to this computer's ledger for the active profile; the stored password is deleted. */
+  'team:forget': { input: none, output: teamLedgerViewSchema },
+} as const
+
+/** The desk's standing in the team and the four-eyes approvals. */
+export const teamChannels = {
+  'team:status': { input: none, output: teamStatusSchema },
+
+  /** Pending approvals and approved ones not yet sent, oldest first. */
+  'approvals:list': { input: none, output: z.array(approvalViewSchema) },
+  'approvals:request': {
+    input: z.strictObject({
+      draft: withdrawalDraftSchema,
+      /** `withdrawals:quote`'s `intent.id`: what is approved is what was reviewed. */
+      intentId: z.string().min(1).max(100),
+      confirmedDuplicates: z.array(z.string().min(1).max(100)).max(100).optional(),
+      note: noteSchema.optional(),
+    }),
+    output: approvalViewSchema,
+  },
+  'approvals:approve': {
+    input: approvalIdInput.extend({ note: noteSchema.optional() }),
+    output: approvalViewSchema,
+  },
+  'approvals:reject': {
+    input: approvalIdInput.extend({ note: noteSchema.min(1, 'note_required') }),
+    output: approvalViewSchema,
+  },
+  /** Sends an approved payment: one journaled POST /withdraw with the approval's stored body. */
+  'approvals:send': { input: approvalIdInput, output: withdrawalRecordSchema },
+} as const
+
+export const teamEvents = {
+  'team:status': teamStatusSchema,
+  /** An approval was asked for, decided or sent, on any desk (LISTEN/NOTIFY). */
+  'approval:changed': approvalViewSchema,
+} as const satisfies Record<string, z.ZodType>
