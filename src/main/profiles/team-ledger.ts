@@ -9,7 +9,9 @@
  * a new password is refused unless host, port, role and TLS (mode and CA) are the ones stored with it, so a
  * settings change (or a hostile renderer) cannot send a stored password to another server or over weaker TLS.
  */
+import type { z } from 'zod'
 import {
+  teamLedgerMessages,
   teamLedgerSettingsSchema,
   type TeamLedgerMessageCode,
   type TeamLedgerSettings,
@@ -27,7 +29,7 @@ export type TeamLedgerWarning =
 
 /** Why a save was refused, by field, with the codes of `teamLedgerMessages`. */
 export class TeamSettingsRefusal extends Error {
-  constructor(readonly fields: Record<string, TeamLedgerMessageCode | 'password_required'>) {
+  constructor(readonly fields: Record<string, TeamLedgerMessageCode>) {
     super('Invalid team ledger settings')
     this.name = 'TeamSettingsRefusal'
   }
@@ -35,6 +37,18 @@ export class TeamSettingsRefusal extends Error {
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v)
+}
+
+/** Field path → a code of `teamLedgerMessages`; zod's own English never gets through (→ invalid_value). */
+function issueCodes(error: z.ZodError): Record<string, TeamLedgerMessageCode> {
+  const out: Record<string, TeamLedgerMessageCode> = {}
+  for (const issue of error.issues) {
+    const field = issue.path.map(String).join('.') || '(input)'
+    out[field] ??= Object.hasOwn(teamLedgerMessages, issue.message)
+      ? (issue.message as TeamLedgerMessageCode)
+      : 'invalid_value'
+  }
+  return out
 }
 
 /** The fields a stored password is bound to (see the module comment). */
@@ -73,11 +87,7 @@ export function createTeamLedgers(o: { store: KeyValueStore; vault: Vault }): Te
         valid.set(id, parsed.data)
         continue
       }
-      const fields: Record<string, string> = {}
-      for (const issue of parsed.error.issues) {
-        const field = issue.path.map(String).join('.') || '(entry)'
-        fields[field] ??= /^[a-z_]+$/.test(issue.message) ? issue.message : 'invalid_value'
-      }
+      const fields = issueCodes(parsed.error)
       // The key itself came from the file: only a plausible slug is quoted in a warning.
       warnings.push({
         code: 'team_ledger_dropped',
@@ -122,11 +132,7 @@ export function createTeamLedgers(o: { store: KeyValueStore; vault: Vault }): Te
     save(id, input, password) {
       const parsed = teamLedgerSettingsSchema.safeParse(input)
       if (!parsed.success) {
-        const fields: Record<string, TeamLedgerMessageCode> = {}
-        for (const issue of parsed.error.issues) {
-          fields[issue.path.map(String).join('.') || 'settings'] ??= issue.message as TeamLedgerMessageCode
-        }
-        throw new TeamSettingsRefusal(fields)
+        throw new TeamSettingsRefusal(issueCodes(parsed.error))
       }
       const settings = parsed.data
       if (password === '' || api.passwordFor(id, settings, password) === null) {
