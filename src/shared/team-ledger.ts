@@ -42,7 +42,8 @@ export const teamLedgerMessages = {
     en: 'The authority (CA) certificate must be PEM (-----BEGIN CERTIFICATE-----).',
   },
   password_required: {
-    'pt-BR': 'Informe a senha do usuário do banco (para outro servidor, usuário ou TLS ela é pedida de novo).',
+    'pt-BR':
+      'Informe a senha do usuário do banco (para outro servidor, usuário ou TLS ela é pedida de novo).',
     en: 'Enter the database role’s password (it is asked again for another server, role or TLS).',
   },
   password_too_long: {

@@ -11,7 +11,15 @@ import { startTeam, TEAM_DATABASE, TEAM_SKIP_REASON, type Team } from '../suppor
 import { foreignWords } from './rendered-language'
 
 test.skip(TEAM_SKIP_REASON !== null, TEAM_SKIP_REASON ?? '')
-test.use({ appOptions: { language: 'pt-BR', sandbox: {}, beforeOpen: null, trackerAutoStart: false, startPage: 'today' } })
+test.use({
+  appOptions: {
+    language: 'pt-BR',
+    sandbox: {},
+    beforeOpen: null,
+    trackerAutoStart: false,
+    startPage: 'today',
+  },
+})
 
 let team: Team
 test.beforeAll(async () => {
@@ -30,7 +38,9 @@ async function openSettings(page: Page): Promise<void> {
   await expect(page.getByRole('heading', { level: 2, name: 'Configurações' })).toBeVisible()
 }
 
-test('team ledger connection: field errors keep the input, test, save, back to this computer', async ({ app }) => {
+test('team ledger connection: field errors keep the input, test, save, back to this computer', async ({
+  app,
+}) => {
   const { page } = app
   await openSettings(page)
   const section = page.getByTestId('team-ledger')

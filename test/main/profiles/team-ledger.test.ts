@@ -97,7 +97,9 @@ describe('team ledger settings of a profile', () => {
     expect(refusal(() => svc.saveTeamLedger(id, settings))).toEqual({ password: 'password_required' })
     svc.saveTeamLedger(id, settings, PASSWORD)
     // Another database on the same server, same role and TLS: the password stays.
-    expect(svc.saveTeamLedger(id, { ...settings, database: 'depix_other' })).toMatchObject({ hasPassword: true })
+    expect(svc.saveTeamLedger(id, { ...settings, database: 'depix_other' })).toMatchObject({
+      hasPassword: true,
+    })
     expect(svc.teamLedgerConnection(id)?.password).toBe(PASSWORD)
     for (const change of [
       { host: 'evil.example' },

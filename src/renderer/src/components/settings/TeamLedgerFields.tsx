@@ -18,7 +18,10 @@ export function TeamLedgerFields({
   onChange: (field: TeamFormField, value: string) => void
 }): React.JSX.Element {
   const { t } = useTranslation('teamLedger')
-  const text = (field: 'host' | 'port' | 'database' | 'role', o: { hint?: string; numeric?: boolean } = {}) => (
+  const text = (
+    field: 'host' | 'port' | 'database' | 'role',
+    o: { hint?: string; numeric?: boolean } = {},
+  ) => (
     <Field id={`${id}-${field}`} label={t(field)} hint={o.hint} error={errors[field]}>
       {(aria) => (
         <input
@@ -58,7 +61,11 @@ export function TeamLedgerFields({
       </Field>
       <Field id={`${id}-tls`} label={t('tls')} error={errors.tls}>
         {(aria) => (
-          <select value={values.tls} onChange={(e) => onChange('tls', e.target.value as TeamTlsMode)} {...aria}>
+          <select
+            value={values.tls}
+            onChange={(e) => onChange('tls', e.target.value as TeamTlsMode)}
+            {...aria}
+          >
             {TEAM_TLS_MODES.map((mode) => (
               <option key={mode} value={mode}>
                 {t(`tlsModes.${mode}`)}

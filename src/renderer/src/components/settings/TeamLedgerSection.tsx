@@ -6,7 +6,7 @@
 import { useCallback, useEffect, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { TeamTestResult } from '../../../../shared/channels-team'
-import type { IpcError } from '../../../../shared/contract'
+import type { IpcError, IpcResult } from '../../../../shared/contract'
 import type { TeamLedgerView } from '../../../../shared/team-ledger'
 import { currentLanguage } from '../../i18n'
 import { call, useEvent } from '../../ipc'
@@ -35,17 +35,23 @@ export function TeamLedgerSection(): React.JSX.Element {
   const [notice, setNotice] = useState<'saved' | 'forgotten' | null>(null)
   const [busy, setBusy] = useState<Busy>(null)
 
-  const load = useCallback(async () => {
-    const r = await call('team:get')
+  /** The profile's stored connection replaces the form (a fresh start, or another profile's settings). */
+  const apply = useCallback((r: IpcResult<TeamLedgerView>): void => {
     if (!r.ok) return setFailure(r.error)
     setView(r.data)
     setValues(formOf(r.data.settings))
     setErrors({})
     setResult(null)
   }, [])
-  useEffect(() => void load(), [load])
+  useEffect(() => {
+    let live = true
+    void call('team:get').then((r) => live && apply(r))
+    return () => {
+      live = false
+    }
+  }, [apply])
   // Another profile chosen (or this one re-opened): its own team settings.
-  useEvent('profile:changed', () => void load())
+  useEvent('profile:changed', () => void call('team:get').then(apply))
 
   const refused = (error: IpcError): void => {
     if (error.fields && Object.keys(error.fields).length > 0) setErrors(fieldMessages(error.fields, lang))

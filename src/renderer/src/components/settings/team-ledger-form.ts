@@ -91,6 +91,7 @@ export function checkTeamForm(v: TeamFormValues, lang: Language, needPassword: b
   }
   if (v.password === '' && needPassword) fields['password'] = 'password_required'
   if (v.password.length > 1024) fields['password'] = 'password_too_long'
-  if (!parsed.success || Object.keys(fields).length > 0) return { ok: false, errors: fieldMessages(fields, lang) }
+  if (!parsed.success || Object.keys(fields).length > 0)
+    return { ok: false, errors: fieldMessages(fields, lang) }
   return { ok: true, settings: parsed.data, password: v.password === '' ? undefined : v.password }
 }
