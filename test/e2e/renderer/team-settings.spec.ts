@@ -4,6 +4,7 @@
  * password from a working connection (the role, the approval threshold in R$); save, test with the stored
  * password, and back to this computer's ledger.
  */
+import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 import { teamLedgerMessages, teamTestMessages } from '../../../src/shared/team-ledger'
 import { expect, test } from '../support/app-fixture'
@@ -104,6 +105,10 @@ test('team ledger connection: field errors keep the input, test, save, back to t
   await expect(result.getByTestId('team-approval')).toHaveText('acima de R$ 5.000,00')
   await expect(result.getByTestId('team-test-technical')).toHaveCount(0)
   expect(await foreignWords(page, 'pt-BR')).toEqual([])
+  const { violations } = await new AxeBuilder({ page }).include('[data-testid="team-ledger"]').analyze()
+  expect(
+    violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id),
+  ).toEqual([])
   await app.screenshot('team-settings-pt-BR')
 
   // Saved: the password is kept by main and never shown back; a test reuses it for the same server.
