@@ -21,6 +21,8 @@ import { teamLedgerSecretKey, type Vault } from '../secrets/vault'
 import type { KeyValueStore } from './store'
 
 export const TEAM_LEDGERS_KEY = 'teamLedgers'
+/** As `team:save`'s input schema (src/shared/channels-team.ts): the service does not rely on IPC having checked. */
+const TEAM_PASSWORD_MAX_LENGTH = 1024
 
 export type TeamLedgerWarning =
   | { code: 'team_ledgers_not_an_object' }
@@ -137,6 +139,9 @@ export function createTeamLedgers(o: { store: KeyValueStore; vault: Vault }): Te
       const settings = parsed.data
       if (password === '' || api.passwordFor(id, settings, password) === null) {
         throw new TeamSettingsRefusal({ password: 'password_required' })
+      }
+      if (password !== undefined && password.length > TEAM_PASSWORD_MAX_LENGTH) {
+        throw new TeamSettingsRefusal({ password: 'password_too_long' })
       }
       const key = teamLedgerSecretKey(id)
       const previous = o.vault.get(key)

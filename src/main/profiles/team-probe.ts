@@ -78,19 +78,29 @@ export function serverOffersTls(host: string, port: number, timeoutMs: number): 
 
 async function connectFailure(e: unknown, s: TeamLedgerSettings, timeoutMs: number): Promise<TeamTestResult> {
   const code = codeOf(e)
-  if (code === '28P01' || code === '28000') return result('auth_failed', `SQLSTATE ${code}`)
-  if (code === '42501') return result('permission_denied', `SQLSTATE ${code}`)
-  if (code === '3D000') return result('database_not_found', `SQLSTATE ${code}`)
+  if (code === '28P01' || code === '28000') return result('auth_failed', detailOf(code))
+  if (code === '42501') return result('permission_denied', detailOf(code))
+  if (code === '3D000') return result('database_not_found', detailOf(code))
   if (code.startsWith('ERR_TLS_') || code.startsWith('ERR_SSL_') || TLS_CODES.has(code)) {
     return result('tls_failed', code)
   }
-  if (NETWORK_CODES.has(code) || code.startsWith('08') || code.startsWith('57P')) {
-    return result('unavailable', code.length === 5 && /^\d/.test(code) ? `SQLSTATE ${code}` : code)
+  if (code === '' && s.tls !== 'disable') {
+    // Short: after a connect timeout the analyst has already waited once.
+    if ((await serverOffersTls(s.host, s.port, Math.min(timeoutMs, 2_000))) === false) {
+      return result('tls_failed', 'server does not offer TLS (SSLRequest answered N)')
+    }
   }
-  if (code === '' && s.tls !== 'disable' && (await serverOffersTls(s.host, s.port, timeoutMs)) === false) {
-    return result('tls_failed', 'server does not offer TLS (SSLRequest answered N)')
-  }
-  return result('unavailable', code === '' ? 'connection failed or timed out (no driver code)' : code)
+  // Network codes, class 08 (connection exception), 57P (shutdown, cannot connect now), 53300 (too many
+  // connections) and anything else: the server cannot be used right now.
+  return result(
+    'unavailable',
+    code === '' ? 'connection failed or timed out (no driver code)' : detailOf(code),
+  )
+}
+
+/** SQLSTATEs are five characters; Node's codes are words (EPIPE is both: it is in the network set). */
+function detailOf(code: string): string {
+  return code.length === 5 && !NETWORK_CODES.has(code) ? `SQLSTATE ${code}` : code
 }
 
 /** Connects once with `settings` and `password`; never throws, never saves anything. */
@@ -152,7 +162,7 @@ export async function probeTeamLedger(
   } catch (e) {
     const code = codeOf(e)
     const verdict: TeamTestVerdict = code === '42501' ? 'permission_denied' : 'unavailable'
-    return result(verdict, code ? `SQLSTATE ${code}` : 'query failed (no driver code)', {
+    return result(verdict, code ? detailOf(code) : 'query failed (no driver code)', {
       identity,
       schemaVersion: version,
     })

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAppContext, type AppContext } from '../../../src/main/app/context'
 import { PG_LATEST_VERSION } from '../../../src/main/ledger-store'
 import { createJsonFileStore } from '../../../src/main/profiles'
+import { probeTeamLedger } from '../../../src/main/profiles/team-probe'
 import { createMemoryVault, teamLedgerSecretKey, type Vault } from '../../../src/main/secrets/vault'
 import type { TeamTestResult } from '../../../src/shared/channels-team'
 import { SANDBOX_PROFILE_ID } from '../../../src/shared/profile'
@@ -238,5 +239,30 @@ describe.skipIf(PG_SKIP_REASON !== null)('team connection channels', () => {
       (s) => s.includes(PW) || s.includes('carlos-pw') || s.includes('not-her-password'),
     )
     expect(leaks).toEqual([])
+  })
+})
+
+describe('a server that accepts the connection and never answers', () => {
+  it('is unavailable after the timeout, with or without TLS, and nothing hangs', async () => {
+    const sockets: net.Socket[] = []
+    const silent = net.createServer((sock) => sockets.push(sock))
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+    const port = (silent.address() as net.AddressInfo).port
+    try {
+      for (const tls of ['disable', 'verify-full'] as const) {
+        const started = Date.now()
+        const r = await probeTeamLedger(
+          { host: '127.0.0.1', port, database: 'depix_team', role: 'ana', tls, caPem: null },
+          PW,
+          { timeoutMs: 400 },
+        )
+        expect(r).toMatchObject({ verdict: 'unavailable', identity: null })
+        expect(r.detail).not.toContain(PW)
+        expect(Date.now() - started).toBeLessThan(3_000)
+      }
+    } finally {
+      for (const sock of sockets) sock.destroy()
+      await new Promise((resolve) => silent.close(resolve))
+    }
   })
 })

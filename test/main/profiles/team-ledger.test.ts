@@ -95,6 +95,10 @@ describe('team ledger settings of a profile', () => {
     const { svc } = open()
     const id = addLive(svc)
     expect(refusal(() => svc.saveTeamLedger(id, settings))).toEqual({ password: 'password_required' })
+    expect(refusal(() => svc.saveTeamLedger(id, settings, ''))).toEqual({ password: 'password_required' })
+    expect(refusal(() => svc.saveTeamLedger(id, settings, 'x'.repeat(1025)))).toEqual({
+      password: 'password_too_long',
+    })
     svc.saveTeamLedger(id, settings, PASSWORD)
     // Another database on the same server, same role and TLS: the password stays.
     expect(svc.saveTeamLedger(id, { ...settings, database: 'depix_other' })).toMatchObject({
