@@ -24,6 +24,8 @@ export const TEAM_TEST_VERDICTS = [
   'ok',
   'unavailable',
   'auth_failed',
+  /** The server answered but has no database of that name (SQLSTATE 3D000). */
+  'database_not_found',
   'tls_failed',
   'permission_denied',
   'schema_too_new',

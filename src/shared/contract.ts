@@ -10,6 +10,7 @@ import { depositsChannels, depositsEvents } from './channels-deposits'
 import { folderTokenSchema } from './folder-token'
 import { receiptsChannels, receiptsEvents } from './channels-receipts'
 import { runsChannels, runsEvents } from './channels-runs'
+import { teamConnectionChannels } from './channels-team'
 import {
   credentialsInputSchema,
   liquidNetworkSchema,
@@ -386,6 +387,7 @@ export const channels = {
   ...runsChannels,
   ...depositsChannels,
   ...reviewChannels,
+  ...teamConnectionChannels,
 } as const
 
 export type Channels = typeof channels

@@ -5,6 +5,7 @@
  * from `teamLedgerMessages`, translated by the UI.
  */
 import { z } from 'zod'
+import type { TeamTestVerdict } from './channels-team'
 
 /** `disable` only for a server on this machine (loopback); `verify-full` checks the certificate and host name. */
 export const TEAM_TLS_MODES = ['disable', 'require', 'verify-ca', 'verify-full'] as const
@@ -40,8 +41,65 @@ export const teamLedgerMessages = {
     'pt-BR': 'O certificado da autoridade (CA) deve estar em formato PEM (-----BEGIN CERTIFICATE-----).',
     en: 'The authority (CA) certificate must be PEM (-----BEGIN CERTIFICATE-----).',
   },
+  password_required: {
+    'pt-BR':
+      'Informe a senha do usuário do banco (para outro servidor, usuário ou TLS ela é pedida de novo).',
+    en: 'Enter the database role’s password (it is asked again for another server, role or TLS).',
+  },
+  password_too_long: {
+    'pt-BR': 'A senha tem no máximo 1024 caracteres.',
+    en: 'The password has at most 1024 characters.',
+  },
+  invalid_value: { 'pt-BR': 'Valor inválido.', en: 'Invalid value.' },
 } as const
 export type TeamLedgerMessageCode = keyof typeof teamLedgerMessages
+
+/** "Testar conexão": one sentence per verdict of `team:test` (src/shared/channels-team.ts). */
+export const teamTestMessages = {
+  ok: {
+    'pt-BR': 'Conexão funcionando: este computador pode usar o livro-caixa da equipe.',
+    en: 'Connection works: this computer can use the team ledger.',
+  },
+  unavailable: {
+    'pt-BR': 'O servidor não respondeu. Confira o endereço, a porta e a rede (VPN, firewall).',
+    en: 'The server did not answer. Check the address, the port and the network (VPN, firewall).',
+  },
+  auth_failed: {
+    'pt-BR': 'Usuário do banco ou senha incorretos.',
+    en: 'Wrong database role or password.',
+  },
+  database_not_found: {
+    'pt-BR': 'O servidor respondeu, mas não tem um banco com esse nome.',
+    en: 'The server answered but has no database with that name.',
+  },
+  tls_failed: {
+    'pt-BR':
+      'Falha na conexão segura (TLS): o certificado do servidor não confere com o nome ou com a autoridade (CA) informada, ou o servidor não oferece TLS.',
+    en: 'Secure connection (TLS) failed: the server’s certificate does not match the name or the authority (CA) given, or the server does not offer TLS.',
+  },
+  permission_denied: {
+    'pt-BR':
+      'Conectado, mas este usuário do banco não pode trabalhar no livro-caixa: peça ao responsável para incluí-lo no grupo dos analistas.',
+    en: 'Connected, but this database role may not work on the ledger: ask the owner to add it to the analysts’ group.',
+  },
+  schema_too_new: {
+    'pt-BR': 'O livro-caixa da equipe é de uma versão mais nova que este aplicativo: atualize o aplicativo.',
+    en: 'The team ledger is from a newer version than this app: update the app.',
+  },
+  schema_too_old: {
+    'pt-BR':
+      'O livro-caixa da equipe ainda não foi preparado para esta versão: peça ao responsável pelo banco para atualizá-lo.',
+    en: 'The team ledger is not yet prepared for this version: ask the database owner to upgrade it.',
+  },
+  no_password: {
+    'pt-BR': 'Informe a senha: não há senha guardada para este servidor, usuário e TLS.',
+    en: 'Enter the password: none is stored for this server, role and TLS.',
+  },
+  invalid_settings: {
+    'pt-BR': 'Preencha os dados do servidor da equipe antes de testar.',
+    en: 'Fill in the team server’s details before testing.',
+  },
+} as const satisfies Record<TeamTestVerdict, { 'pt-BR': string; en: string }>
 
 export const teamLedgerSettingsSchema = z
   .object({

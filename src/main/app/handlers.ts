@@ -15,6 +15,7 @@ import { payeesHandlers } from './payees-handlers'
 import { receiptsHandlers } from './receipts-handlers'
 import { reviewHandlers } from './review-handlers'
 import { runsHandlers } from './runs-handlers'
+import { teamConnectionHandlers } from './team-connection-handlers'
 import { sessionView } from './runtime'
 import { fundingAmount } from './sandbox-tools'
 import { loadSigningKey, localFingerprint, publicKeyView } from './signing-key'
@@ -70,6 +71,7 @@ export function buildRouter(state: AppState, log: (line: string) => void): Route
     ...runsHandlers(state),
     ...depositsHandlers(state),
     ...reviewHandlers(state),
+    ...teamConnectionHandlers(state),
     'app:info': () => {
       const p = rt().profile
       return {

@@ -11,6 +11,7 @@ export {
   type ProfileWarning,
   type SandboxInfo,
 } from './service'
+export { TEAM_LEDGERS_KEY, TeamSettingsRefusal, type TeamLedgerWarning } from './team-ledger'
 export {
   createJsonFileStore,
   openRecoveringStore,

@@ -32,8 +32,10 @@ import {
   type Settings,
   type SettingsPatch,
 } from '../../shared/profile'
+import type { TeamLedgerSettings, TeamLedgerView } from '../../shared/team-ledger'
 import { profileSecretKey, type SecretKey, type Vault } from '../secrets/vault'
 import type { KeyValueStore } from './store'
+import { createTeamLedgers, type TeamLedgerWarning } from './team-ledger'
 
 export const PROFILES_KEY = 'profiles'
 export const SETTINGS_KEY = 'settings'
@@ -69,6 +71,7 @@ export type ProfileWarning =
   | { code: 'settings_not_an_object' }
   | { code: 'setting_reset'; field: string }
   | { code: 'active_profile_missing' }
+  | TeamLedgerWarning
 
 export type ProfileErrorCode = 'invalid_input' | 'not_found' | 'sandbox_readonly' | 'name_taken'
 
@@ -110,6 +113,19 @@ export interface ProfileService {
   updateSettings(patch: SettingsPatch): Settings
   /** What was found wrong in the store when the service opened. */
   warnings(): readonly ProfileWarning[]
+  /** The profile's team ledger connection as the renderer may see it (issue #16): never the password. */
+  teamLedger(id: string): TeamLedgerView
+  /**
+   * Validates and stores the profile's team ledger settings, and the role's password when given; without one the
+   * stored password is kept only for the same server, role and TLS (else `TeamSettingsRefusal` password_required).
+   */
+  saveTeamLedger(id: string, settings: unknown, password?: string): TeamLedgerView
+  /** Back to this computer's ledger: the settings and the stored password are deleted. */
+  forgetTeamLedger(id: string): TeamLedgerView
+  /** The password to try `settings` with: the given one, else the stored one if `settings` is its server. */
+  teamLedgerPassword(id: string, settings: TeamLedgerSettings, password?: string): string | null
+  /** Main-only: what the runtime connects with; null when the profile uses this computer's ledger. */
+  teamLedgerConnection(profileId: string): { settings: TeamLedgerSettings; password: string } | null
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
@@ -196,6 +212,9 @@ export function createProfileService(o: {
     settings = { ...settings, activeProfileId: SANDBOX_PROFILE_ID }
   }
 
+  const teams = createTeamLedgers({ store: o.store, vault: o.vault })
+  warnings.push(...teams.warnings())
+
   const rawSandbox = o.store.get(SANDBOX_DEFAULTS_KEY)
   let sandboxRefund: string | undefined =
     isPlainObject(rawSandbox) &&
@@ -236,6 +255,11 @@ export function createProfileService(o: {
 
   function findLive(id: string): Profile | undefined {
     return profiles.find((p) => p.id === id)
+  }
+
+  /** Team ledger settings belong to any existing profile, the built-in Sandbox included (a team can rehearse). */
+  function requireProfile(id: string): void {
+    if (id !== SANDBOX_PROFILE_ID && !findLive(id)) throw new ProfileError('not_found', 'No such profile')
   }
 
   function requireLive(id: string): Profile {
@@ -348,6 +372,7 @@ export function createProfileService(o: {
       } satisfies Profile)
       // A secret left behind by an earlier profile of the same id must never sign this one in.
       deleteSecrets(id)
+      teams.forget(id)
       // Secret first: the profile never appears without it; if the record cannot be saved, the secret goes.
       putSecret(id, v.auth)
       try {
@@ -417,6 +442,7 @@ export function createProfileService(o: {
       requireLive(id)
       // Secrets first: if anything fails after, the profile is still listed and the removal can be retried.
       deleteSecrets(id)
+      teams.forget(id)
       persistProfiles(profiles.filter((p) => p.id !== id))
       if (settings.activeProfileId === id)
         persistSettings({ ...settings, activeProfileId: SANDBOX_PROFILE_ID })
@@ -454,6 +480,32 @@ export function createProfileService(o: {
 
     warnings() {
       return Object.freeze([...warnings])
+    },
+
+    teamLedger(id) {
+      requireProfile(id)
+      return teams.view(id)
+    },
+
+    saveTeamLedger(id, settings, password) {
+      requireProfile(id)
+      return teams.save(id, settings, password)
+    },
+
+    forgetTeamLedger(id) {
+      requireProfile(id)
+      teams.forget(id)
+      return teams.view(id)
+    },
+
+    teamLedgerPassword(id, settings, password) {
+      requireProfile(id)
+      return teams.passwordFor(id, settings, password)
+    },
+
+    teamLedgerConnection(profileId) {
+      if (profileId !== SANDBOX_PROFILE_ID && !findLive(profileId)) return null
+      return teams.connection(profileId)
     },
   }
 }

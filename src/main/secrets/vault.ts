@@ -1,5 +1,5 @@
 /**
- * The secret vault: client secrets, legacy tokens and the export signing key. Electron-free; the OS keyring
+ * The secret vault: client secrets, legacy tokens, team ledger passwords and the export signing key. Electron-free; the OS keyring
  * comes in through `VaultCrypto` (src/main/secrets/safe-storage.ts in the app, a fake in tests).
  *
  * Nothing here logs, and no thrown error or warning carries a secret value (nor a key name taken from
@@ -8,10 +8,14 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { z } from 'zod'
 import { PROFILE_ID_PATTERN } from '../../shared/profile'
+import { teamLedgerPasswordKey } from '../../shared/team-ledger'
 import { errnoCode, moveAside, writeFileAtomic } from './atomic-file'
 
 export type SecretKey =
-  `profile:${string}:clientSecret` | `profile:${string}:legacyToken` | 'export:signingKey'
+  | `profile:${string}:clientSecret`
+  | `profile:${string}:legacyToken`
+  | `team-ledger:${string}:password`
+  | 'export:signingKey'
 
 export type ProfileSecretKind = 'clientSecret' | 'legacyToken'
 
@@ -68,7 +72,7 @@ export const SECRET_MAX_LENGTH = 16_384
 const FILE_MAX_BYTES = 1024 * 1024
 
 const SECRET_KEY_PATTERN = new RegExp(
-  `^(?:profile:${PROFILE_ID_PATTERN.source.slice(1, -1)}:(?:clientSecret|legacyToken)|export:signingKey)$`,
+  `^(?:profile:${PROFILE_ID_PATTERN.source.slice(1, -1)}:(?:clientSecret|legacyToken)|team-ledger:${PROFILE_ID_PATTERN.source.slice(1, -1)}:password|export:signingKey)$`,
 )
 
 export function isSecretKey(key: unknown): key is SecretKey {
@@ -77,6 +81,13 @@ export function isSecretKey(key: unknown): key is SecretKey {
 
 export function profileSecretKey(profileId: string, kind: ProfileSecretKind): SecretKey {
   const key = `profile:${profileId}:${kind}` as const
+  if (!isSecretKey(key)) throw new VaultError('invalid_key', 'Not a valid profile id for a vault key')
+  return key
+}
+
+/** The team ledger role's password of a connection profile (issue #16), under `teamLedgerPasswordKey`'s name. */
+export function teamLedgerSecretKey(profileId: string): SecretKey {
+  const key = teamLedgerPasswordKey(profileId)
   if (!isSecretKey(key)) throw new VaultError('invalid_key', 'Not a valid profile id for a vault key')
   return key
 }

@@ -240,6 +240,26 @@ describe('no secret crosses IPC', () => {
     await call('deposits:userInfo', { euid: 'EU-no-secrets' })
     await call('deposits:reviewList', {})
 
+    // Issue #16: the team ledger connection of the active profile, its role password typed in and tested on a
+    // port where nothing listens (the channels' answers and events are what is checked here; the verdicts against
+    // a real server are in team-connection.test.ts).
+    const teamPassword = 'team-role-password-0123456789'
+    secrets.add(teamPassword)
+    const teamSettings = {
+      host: '127.0.0.1',
+      port: 1,
+      database: 'depix_team',
+      role: 'ana',
+      tls: 'disable',
+      caPem: null,
+    }
+    await call('team:get')
+    await call('team:test', { settings: teamSettings, password: teamPassword })
+    expect((await call('team:save', { settings: teamSettings, password: teamPassword })).ok).toBe(true)
+    await call('team:test')
+    await call('team:get')
+    expect((await call('team:forget')).ok).toBe(true)
+
     // A live profile with client credentials, and one with a legacy token.
     const live = sandbox.control.createCredential({ label: 'live-profile' })
     secrets.add(live.clientSecret)

@@ -1,4 +1,4 @@
-/** Configurações: profiles and the vault, the session, language, rate-limit allowances, the export signing key. */
+/** Configurações: profiles and the vault, the active profile's team ledger, the session, language, rate-limit allowances, the export signing key. */
 import { useTranslation } from 'react-i18next'
 import { AllowancesSection } from '../components/settings/AllowancesSection'
 import { BackupsSection } from '../components/settings/BackupsSection'
@@ -8,6 +8,7 @@ import { NotificationsSection } from '../components/settings/NotificationsSectio
 import { ProfilesSection } from '../components/settings/ProfilesSection'
 import { SessionSection } from '../components/settings/SessionSection'
 import { SigningKeySection } from '../components/settings/SigningKeySection'
+import { TeamLedgerSection } from '../components/settings/TeamLedgerSection'
 
 export function SettingsPage(): React.JSX.Element {
   const { t } = useTranslation('settings')
@@ -16,6 +17,7 @@ export function SettingsPage(): React.JSX.Element {
       <h2>{t('title')}</h2>
       <SessionSection />
       <ProfilesSection />
+      <TeamLedgerSection />
       <DefaultRefundSection />
       <LanguageSection />
       <NotificationsSection />

@@ -17,6 +17,7 @@ import { runs } from './runs'
 import { sandbox } from './sandbox'
 import { settings } from './settings'
 import { status } from './status'
+import { teamLedger } from './team-ledger'
 import { withdrawal } from './withdrawal'
 
 export const namespaces = {
@@ -36,5 +37,6 @@ export const namespaces = {
   receipts,
   runs,
   deposits,
+  teamLedger,
 } as const
 export type Namespace = keyof typeof namespaces

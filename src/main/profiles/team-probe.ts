@@ -1,0 +1,172 @@
+/**
+ * "Testar conexão" of the team ledger settings (issue #16): one connection with exactly what the runtime would use
+ * (`teamConnection`), then the checks a desk needs before it may work on the team's record — the role is an
+ * analyst, the schema is the one this app knows — and what the analyst should see (identity, schema version, the
+ * approval threshold). Every failure is classified by the driver's error code or SQLSTATE, never by message text,
+ * and `detail` is built from those codes only: a server's or driver's message could quote anything.
+ */
+import net from 'node:net'
+import pg from 'pg'
+import type { TeamTestResult, TeamTestVerdict } from '../../shared/channels-team'
+import type { TeamLedgerSettings } from '../../shared/team-ledger'
+import { teamConnection } from '../ledger-store/connection'
+import { schemaVersion } from '../ledger-store/pg/migrate'
+import { ANALYST_GROUP, PG_LATEST_VERSION, SCHEMA } from '../ledger-store/pg/schema'
+
+export const TEAM_PROBE_TIMEOUT_MS = 5_000
+
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EADDRNOTAVAIL',
+])
+
+/** Node's certificate verification codes (tls.TLSSocket#authorizationError) and its TLS error codes. */
+const TLS_CODES = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'CERT_UNTRUSTED',
+  'CERT_REJECTED',
+  'CERT_SIGNATURE_FAILURE',
+  'HOSTNAME_MISMATCH',
+  'EPROTO',
+])
+
+function codeOf(e: unknown): string {
+  const c = typeof e === 'object' && e !== null ? (e as { code?: unknown }).code : undefined
+  return typeof c === 'string' && /^[A-Z0-9_]{1,64}$/.test(c) ? c : ''
+}
+
+function result(verdict: TeamTestVerdict, detail: string | null, o: Partial<TeamTestResult> = {}) {
+  return { verdict, identity: null, schemaVersion: null, approvalAboveCents: null, detail, ...o }
+}
+
+/**
+ * Whether the server answers PostgreSQL's SSLRequest with "S" (it speaks TLS) or "N" (it does not). node-postgres
+ * reports an "N" as a plain Error without a code, so this is how a server without TLS is told apart without
+ * reading a message.
+ */
+export function serverOffersTls(host: string, port: number, timeoutMs: number): Promise<boolean | null> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: host.replace(/^\[|\]$/g, ''), port })
+    let done = false
+    const finish = (v: boolean | null): void => {
+      if (done) return
+      done = true
+      socket.destroy()
+      resolve(v)
+    }
+    socket.setTimeout(timeoutMs, () => finish(null))
+    socket.on('error', () => finish(null))
+    socket.on('close', () => finish(null))
+    // Length 8, then the SSLRequest code 80877103 (protocol docs, "SSL Session Encryption").
+    socket.on('connect', () => socket.write(Buffer.from([0, 0, 0, 8, 0x04, 0xd2, 0x16, 0x2f])))
+    socket.on('data', (b) => finish(b[0] === 0x53 ? true : b[0] === 0x4e ? false : null))
+  })
+}
+
+async function connectFailure(e: unknown, s: TeamLedgerSettings, timeoutMs: number): Promise<TeamTestResult> {
+  const code = codeOf(e)
+  if (code === '28P01' || code === '28000') return result('auth_failed', detailOf(code))
+  if (code === '42501') return result('permission_denied', detailOf(code))
+  if (code === '3D000') return result('database_not_found', detailOf(code))
+  if (code.startsWith('ERR_TLS_') || code.startsWith('ERR_SSL_') || TLS_CODES.has(code)) {
+    return result('tls_failed', code)
+  }
+  if (code === '' && s.tls !== 'disable') {
+    // Short: after a connect timeout the analyst has already waited once.
+    if ((await serverOffersTls(s.host, s.port, Math.min(timeoutMs, 2_000))) === false) {
+      return result('tls_failed', 'server does not offer TLS (SSLRequest answered N)')
+    }
+  }
+  // Network codes, class 08 (connection exception), 57P (shutdown, cannot connect now), 53300 (too many
+  // connections) and anything else: the server cannot be used right now.
+  return result(
+    'unavailable',
+    code === '' ? 'connection failed or timed out (no driver code)' : detailOf(code),
+  )
+}
+
+/** SQLSTATEs are five characters; Node's codes are words (EPIPE is both: it is in the network set). */
+function detailOf(code: string): string {
+  return code.length === 5 && !NETWORK_CODES.has(code) ? `SQLSTATE ${code}` : code
+}
+
+/** Connects once with `settings` and `password`; never throws, never saves anything. */
+export async function probeTeamLedger(
+  settings: TeamLedgerSettings,
+  password: string,
+  o: { timeoutMs?: number } = {},
+): Promise<TeamTestResult> {
+  const timeoutMs = o.timeoutMs ?? TEAM_PROBE_TIMEOUT_MS
+  const client = new pg.Client({
+    ...teamConnection(settings, password),
+    connectionTimeoutMillis: timeoutMs,
+    statement_timeout: timeoutMs,
+    query_timeout: timeoutMs,
+  })
+  // A server that cuts the connection later must not become an uncaught 'error' event.
+  client.on('error', () => undefined)
+  try {
+    await client.connect()
+  } catch (e) {
+    await client.end().catch(() => undefined)
+    return connectFailure(e, settings, timeoutMs)
+  }
+  let identity: string | null = null
+  let version: number | null = null
+  try {
+    const who = await client.query<{ who: string; analyst: boolean | null }>(
+      `SELECT session_user AS who,
+         (SELECT pg_has_role(session_user, r.oid, 'MEMBER') FROM pg_roles r WHERE r.rolname = $1) AS analyst`,
+      [ANALYST_GROUP],
+    )
+    identity = String(who.rows[0]?.who ?? '') || null
+    if (who.rows[0]?.analyst !== true) {
+      return result('permission_denied', `role is not a member of ${ANALYST_GROUP}`, { identity })
+    }
+    version = await schemaVersion(client)
+    if (version > PG_LATEST_VERSION) {
+      return result('schema_too_new', `schema v${version}, this app knows v${PG_LATEST_VERSION}`, {
+        identity,
+        schemaVersion: version,
+      })
+    }
+    if (version < PG_LATEST_VERSION) {
+      return result('schema_too_old', `schema v${version}, this app needs v${PG_LATEST_VERSION}`, {
+        identity,
+        schemaVersion: version,
+      })
+    }
+    const t = await client.query<{ v: string | null }>(
+      `SELECT approval_above_cents::text AS v FROM ${SCHEMA}.team_settings WHERE id = 1`,
+    )
+    const raw = t.rows[0]?.v ?? null
+    const cents = raw === null ? null : Number(raw)
+    return result('ok', null, {
+      identity,
+      schemaVersion: version,
+      approvalAboveCents: cents !== null && Number.isSafeInteger(cents) ? cents : null,
+    })
+  } catch (e) {
+    const code = codeOf(e)
+    const verdict: TeamTestVerdict = code === '42501' ? 'permission_denied' : 'unavailable'
+    return result(verdict, code ? detailOf(code) : 'query failed (no driver code)', {
+      identity,
+      schemaVersion: version,
+    })
+  } finally {
+    await client.end().catch(() => undefined)
+  }
+}
