@@ -195,7 +195,7 @@ export function buildRouter(state: AppState, log: (line: string) => void): Route
         secrets: [
           ...o.vault
             .keys()
-            .filter((k) => k.startsWith('profile:'))
+            .filter((k) => k.startsWith('profile:') || k.startsWith('team-ledger:'))
             .map((k) => o.vault.get(k)),
           state.sandbox?.credentials.clientSecret,
         ].filter((v): v is string => typeof v === 'string'),
