@@ -6,7 +6,15 @@
  * recomputed and re-signed with the same key are each told apart, never green.
  */
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -20,6 +28,7 @@ import { auditLine } from '../../../src/main/records/audit-member'
 import { manifestFileText } from '../../../src/main/records/manifest'
 import { createMemoryVault } from '../../../src/main/secrets/vault'
 import type { IpcResult } from '../../../src/shared/contract'
+import { SANDBOX_PROFILE_ID } from '../../../src/shared/profile'
 import type { ReviewOlderCheck } from '../../../src/shared/channels-review'
 import type { AuditEntry } from '../../../src/shared/withdrawal-record'
 import { makeRecords } from '../records/fixtures'
@@ -361,5 +370,47 @@ describe('review:compareOlder', () => {
     const r = await compare(dir)
     expect(r.verdict).toBe('no_audit')
     expect(r.problems[0]).toContain('the older export has no audit head')
+  })
+  it('an older folder crowded with 12,000 other names is still compared, quickly (the scan stops at 10,000)', async () => {
+    const dir = folder('crowded')
+    execFileSync('cp', ['-r', `${older}/.`, dir])
+    execFileSync('bash', ['-c', 'cd "$1" && seq -f "n%.0f" 1 12000 | xargs touch', '_', dir])
+    expect(readdirSync(dir).length).toBeGreaterThan(12_000)
+    expect(await openReview(newer)).toBe(true)
+    const r = await compare(dir)
+    // Names the manifest does not list are not covered by the signature, but they do not make it tampered.
+    expect(r.verdict).toBe('extends')
+    expect(r.ms).toBeLessThan(3000)
+  })
+
+  it('a folder chosen under another profile is refused by review:compareOlder, review:open and records:export', async () => {
+    expect(await openReview(newer)).toBe(true)
+    const forOlder = await token(older)
+    const forReview = await token(older)
+    const outDir = folder('other-profile-out')
+    const forExport = await token(outDir, 'export')
+    const live = ctx.sandbox!.control.createCredential({ label: 'review-older' })
+    const added = await call<{ id: string }>('profiles:addLive', {
+      name: 'Outro perfil',
+      baseUrl: ctx.sandbox!.baseUrl,
+      network: 'liquid',
+      auth: { kind: 'client_credentials', clientId: live.clientId, clientSecret: live.clientSecret },
+    })
+    if (!added.ok) throw new Error(added.error.code)
+    expect((await call('profiles:select', { id: added.data.id })).ok).toBe(true)
+    try {
+      const compared = await call('review:compareOlder', { folder: forOlder })
+      expect(!compared.ok && compared.error.code).toBe('folder_token_other_profile')
+      const opened = await call('review:open', { folder: forReview })
+      expect(!opened.ok && opened.error.code).toBe('folder_token_other_profile')
+      const exported = await call('records:export', { folder: forExport, formats: ['json'] })
+      expect(!exported.ok && exported.error.code).toBe('folder_token_other_profile')
+      expect(readdirSync(outDir)).toEqual([])
+    } finally {
+      expect((await call('profiles:select', { id: SANDBOX_PROFILE_ID })).ok).toBe(true)
+    }
+    // Spent, even though refused: back on the profile it was chosen under, it names nothing.
+    const again = await call('review:compareOlder', { folder: forOlder })
+    expect(!again.ok && again.error.code).toBe('folder_token_invalid')
   })
 })
