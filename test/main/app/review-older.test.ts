@@ -7,6 +7,7 @@
  */
 import { execFileSync } from 'node:child_process'
 import {
+  copyFileSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -74,8 +75,8 @@ function folder(name: string): string {
  * A ledger of its own with six records: their import entries, then `records.imported` (about no record, so no
  * export carries it).
  */
-function freshLedger(): Ledger {
-  const file = join(folder('ledger'), 'ledger.sqlite')
+function freshLedger(dir = folder('ledger')): Ledger {
+  const file = join(dir, 'ledger.sqlite')
   importRecords(file, makeRecords(6, { profile: ctx.runtime().profile.id }))
   const l = openLedger(file)
   ledgers.push(l)
@@ -348,6 +349,29 @@ describe('review:compareOlder', () => {
     r = await compare(older)
     expect(r.verdict).toBe('diverged')
     expect(r.problems.join('\n')).toMatch(/was rewritten/)
+  })
+
+  it('a copy of the ledger that went on separately (a fork, the same head seq): diverged', async () => {
+    const dir = folder('ledger')
+    const l = freshLedger(dir)
+    grow(l, 4)
+    const backup = l.backup('manual')
+    const copyFile = join(folder('fork'), 'ledger.sqlite')
+    copyFileSync(join(dir, 'backups', backup.name), copyFile)
+    const copy = openLedger(copyFile)
+    ledgers.push(copy)
+    // One write on each side: the same seq, different entries.
+    grow(l, 5)
+    grow(copy, 6)
+    expect(copy.auditHead().seq).toBe(l.auditHead().seq)
+    const fromCopy = await exportOf(copy)
+    const fromOriginal = await exportOf(l)
+    expect(await openReview(fromOriginal)).toBe(true)
+    const r = await compare(fromCopy)
+    expect(r.verdict).toBe('diverged')
+    expect(r.problems).toContain(
+      `same audit head seq ${r.openHead!.seq} with a different hash: history was rewritten`,
+    )
   })
 
   it('an open export that does not verify: open_not_intact, whatever the older one', async () => {
