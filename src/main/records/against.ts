@@ -1,6 +1,6 @@
 /**
  * A newer export checked against an older one an auditor kept (its manifest head and audit.jsonl): the CLI's
- * `verify-export --against` (checkAgainst) and the review page's "Comparar com uma exportação anterior"
+ * `verify-export --against` (against) and the review page's "Comparar com uma exportação anterior"
  * (compareWithOlderExport). Both exports must verify on their own; then compareWithOlder (audit-member.ts) checks
  * that the newer one only added to the history the older one showed. What this proves and what it does not:
  * docs/RECORDS.md.
@@ -10,34 +10,62 @@ import { compareWithOlder, type Head } from './audit-member'
 import { normalizeFingerprint } from './sign'
 import { verifyExport, type ExportVerification, type VerificationProblem } from './verify'
 
-export async function checkAgainst(
-  newer: ExportVerification,
-  olderManifestPath: string,
-): Promise<VerificationProblem[]> {
+/**
+ * What `verify-export --against` reports: `problems` (the newer export then does not verify: exit status 1) and
+ * `notes` (printed, not failures): what the review page shows amber and is no fault of the newer export — its
+ * history cannot be linked to the older head from these two files, or the two were signed by different keys.
+ */
+export interface AgainstOutcome {
+  problems: VerificationProblem[]
+  notes: string[]
+}
+
+export async function against(newer: ExportVerification, olderManifestPath: string): Promise<AgainstOutcome> {
   const file = 'against'
   const older = await verifyExport(olderManifestPath)
   if (!older.ok) {
-    return [
-      {
-        file,
-        check: 'audit',
-        detail: `the older export does not verify (${older.problems.length} problems): ${older.problems
-          .slice(0, 3)
-          .map(problemLine)
-          .join('; ')}`,
-      },
-    ]
+    return {
+      problems: [
+        {
+          file,
+          check: 'audit',
+          detail: `the older export does not verify (${older.problems.length} problems): ${older.problems
+            .slice(0, 3)
+            .map(problemLine)
+            .join('; ')}`,
+        },
+      ],
+      notes: [],
+    }
   }
   const o = older.audit
   const n = newer.audit
   if (!o?.summary || !o.fixedHashes || !n?.summary || !n.fixedHashes) {
-    return [{ file, check: 'audit', detail: 'both exports need records.json and audit.jsonl to be compared' }]
+    return {
+      problems: [
+        { file, check: 'audit', detail: 'both exports need records.json and audit.jsonl to be compared' },
+      ],
+      notes: [],
+    }
   }
   const problems = compareWithOlder(
     { head: newer.manifest?.auditHead ?? null, audit: n.summary, fixed: n.fixedHashes },
     { head: older.manifest?.auditHead ?? null, audit: o.summary, fixed: o.fixedHashes },
   )
-  return problems.map((detail) => ({ file, check: 'audit', detail }))
+  const seen = compareWithOlderExport(newer, older)
+  const amber = seen.verdict === 'head_not_carried' || seen.verdict === 'other_signer'
+  return {
+    problems: problems.map((detail) => ({ file, check: 'audit', detail })),
+    notes: amber ? seen.problems : [],
+  }
+}
+
+/** The problems of `against` alone. */
+export async function checkAgainst(
+  newer: ExportVerification,
+  olderManifestPath: string,
+): Promise<VerificationProblem[]> {
+  return (await against(newer, olderManifestPath)).problems
 }
 
 const problemLine = (p: VerificationProblem): string => `${p.file} [${p.check}] ${p.detail}`
@@ -87,7 +115,7 @@ export function compareWithOlderExport(open: Compared, older: Compared): OlderCo
   })
   if (!open.ok) {
     return say('open_not_intact', [
-      `the open export does not verify (${open.problems.length} problems): nothing to compare`,
+      `this export does not verify (${open.problems.length} problems): nothing to compare`,
     ])
   }
   if (!older.ok) {
@@ -99,14 +127,14 @@ export function compareWithOlderExport(open: Compared, older: Compared): OlderCo
   const n = open.audit
   const o = older.audit
   if (!openHead || !olderHead || !n?.summary || !n.fixedHashes || !o?.summary || !o.fixedHashes) {
-    const which = !openHead || !n?.summary || !n.fixedHashes ? 'open' : 'older'
+    const which = !openHead || !n?.summary || !n.fixedHashes ? 'this' : 'the older'
     return say('no_audit', [
-      `the ${which} export has no audit head, audit.jsonl or records.json (made before the audit trail)`,
+      `${which} export has no audit head, audit.jsonl or records.json (made before the audit trail)`,
     ])
   }
   if (normalizeFingerprint(open.signerFingerprint) !== normalizeFingerprint(older.signerFingerprint)) {
     return say('other_signer', [
-      `the older export was signed by key ${older.signerFingerprint}, the open one by ${open.signerFingerprint}`,
+      `the older export was signed by key ${older.signerFingerprint}, this one by ${open.signerFingerprint}`,
     ])
   }
   let common = 0
@@ -114,7 +142,7 @@ export function compareWithOlderExport(open: Compared, older: Compared): OlderCo
   base.commonRecords = common
   if (olderHead.seq > openHead.seq) {
     return say('older_is_newer', [
-      `the older export's audit head is entry ${olderHead.seq}, after the open export's (${openHead.seq})`,
+      `the older export's audit head is entry ${olderHead.seq}, after this export's (${openHead.seq})`,
     ])
   }
   const diverged = compareWithOlder(
@@ -125,7 +153,7 @@ export function compareWithOlderExport(open: Compared, older: Compared): OlderCo
   const sameHead = openHead.seq === olderHead.seq && openHead.hash === olderHead.hash
   if (!sameHead && n.summary.hashes.get(olderHead.seq)?.hash !== olderHead.hash) {
     return say('head_not_carried', [
-      `the open export does not carry entry ${olderHead.seq} (the older export's audit head): ` +
+      `this export does not carry entry ${olderHead.seq} (the older export's audit head): ` +
         `${common} records both exports carry agree, but the link between the two heads cannot be shown`,
     ])
   }

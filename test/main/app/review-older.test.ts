@@ -247,7 +247,7 @@ describe('review:compareOlder', () => {
     expect(await openReview(older)).toBe(true)
     const r = await compare(newer)
     expect(r.verdict).toBe('older_is_newer')
-    expect(r.problems[0]).toContain(`entry ${r.olderHead!.seq}, after the open export's (${r.openHead!.seq})`)
+    expect(r.problems[0]).toContain(`entry ${r.olderHead!.seq}, after this export's (${r.openHead!.seq})`)
   })
 
   it('an older export whose head the open one does not carry: head_not_carried, not green', async () => {
