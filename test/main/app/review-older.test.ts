@@ -6,180 +6,31 @@
  * recomputed and re-signed with the same key are each told apart, never green.
  */
 import { execFileSync } from 'node:child_process'
-import {
-  copyFileSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs'
-import { tmpdir } from 'node:os'
+import { copyFileSync, readdirSync, rmSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createAppContext, type AppContext } from '../../../src/main/app/context'
-import { importRecords } from '../../../src/main/ledger/import'
-import { auditHash } from '../../../src/main/ledger/audit-hash'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { openLedger, type Ledger } from '../../../src/main/ledger'
-import { createJsonFileStore } from '../../../src/main/profiles'
-import { exportRecords, generateSigningKeyPair, type SigningKeyPair } from '../../../src/main/records'
-import { auditLine } from '../../../src/main/records/audit-member'
-import { manifestFileText } from '../../../src/main/records/manifest'
-import { createMemoryVault } from '../../../src/main/secrets/vault'
-import type { IpcResult } from '../../../src/shared/contract'
 import { SANDBOX_PROFILE_ID } from '../../../src/shared/profile'
 import type { ReviewOlderCheck } from '../../../src/shared/channels-review'
-import type { AuditEntry } from '../../../src/shared/withdrawal-record'
-import { makeRecords } from '../records/fixtures'
-import { fixHash, flipByte, resign } from '../records/helpers'
-
-let dataDir: string
-let ctx: AppContext
-const dialog: Array<string | null> = []
-const ledgers: Ledger[] = []
-/** The key both exports of a ledger are signed with (the exporting computer's), and a stranger's. */
-const KEY = generateSigningKeyPair()
-const STRANGER = generateSigningKeyPair()
-let made = 0
-
-beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'review-older-'))
-  ctx = await createAppContext({
-    dataDir,
-    vault: createMemoryVault(),
-    store: createJsonFileStore(join(dataDir, 'settings.json')),
-    app: { name: 'Tesouraria DePix', version: '0.0.0-test', platform: 'linux' },
-    operator: 'tester',
-    trackerAutoStart: false,
-    ports: {
-      chooseDirectory: () => Promise.resolve(dialog.shift() ?? null),
-      openExternal: () => Promise.resolve(),
-    },
-  })
-})
-afterAll(async () => {
-  for (const l of ledgers) l.close()
-  await ctx.close()
-  rmSync(dataDir, { recursive: true, force: true })
-})
-
-function folder(name: string): string {
-  const dir = join(dataDir, `${name}-${++made}`)
-  mkdirSync(dir, { recursive: true })
-  return dir
-}
-
-/**
- * A ledger of its own with six records: their import entries, then `records.imported` (about no record, so no
- * export carries it).
- */
-function freshLedger(dir = folder('ledger')): Ledger {
-  const file = join(dir, 'ledger.sqlite')
-  importRecords(file, makeRecords(6, { profile: ctx.runtime().profile.id }))
-  const l = openLedger(file)
-  ledgers.push(l)
-  return l
-}
-
-/** The ledger grows: a payment is asked for and another record flagged (entries about exported records). */
-function grow(l: Ledger, i: number): void {
-  const pixKey = `anterior.${i}@example.com`
-  l.insertSubmitting(
-    {
-      profile: ctx.runtime().profile.id,
-      pixKey,
-      amountKind: 'payout',
-      amountCents: 2_000 + i,
-      request: { pixKey, payoutAmountInCents: 2_000 + i },
-    },
-    'tester',
-  )
-  l.setFlags(l.query({ limit: 1 }).rows[0]!.localId, ['checked'], 'tester')
-}
-
-async function exportOf(l: Ledger, signer: SigningKeyPair = KEY): Promise<string> {
-  const r = await exportRecords(l, {
-    dir: folder('export'),
-    formats: ['json'],
-    signer,
-    appVersion: '0.0.0-test',
-    profile: { name: 'Sandbox', network: 'liquid' },
-  })
-  return r.folder
-}
-
-async function call<T = unknown>(channel: string, input?: unknown): Promise<IpcResult<T>> {
-  return (await ctx.router.handle(channel, input)) as IpcResult<T>
-}
-
-/** A one-use token for `dir`, as the page gets one: main's (fake) dialog answers it. */
-async function token(dir: string, purpose: 'review' | 'export' = 'review'): Promise<string> {
-  dialog.push(dir)
-  const chosen = await call<{ token: string } | null>('dialog:chooseFolder', { purpose })
-  if (!chosen.ok || chosen.data === null) throw new Error('no token')
-  return chosen.data.token
-}
-
-async function openReview(dir: string): Promise<boolean> {
-  const r = await call<{ ok: boolean }>('review:open', { folder: await token(dir) })
-  if (!r.ok) throw new Error(r.error.code)
-  return r.data.ok
-}
-
-async function compare(dir: string): Promise<ReviewOlderCheck & { ms: number }> {
-  const t0 = performance.now()
-  const r = await call<ReviewOlderCheck>('review:compareOlder', { folder: await token(dir) })
-  if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`)
-  return { ...r.data, ms: performance.now() - t0 }
-}
-
-function manifestOf(dir: string): Record<string, unknown> & { files: Array<Record<string, unknown>> } {
-  return JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as Record<string, unknown> & {
-    files: Array<Record<string, unknown>>
-  }
-}
-
-/** Re-signs `dir`'s manifest after `edit`, as whoever holds `signer` would. */
-function resignWith(
-  dir: string,
-  signer: SigningKeyPair,
-  edit: (m: ReturnType<typeof manifestOf>) => void,
-): void {
-  const m = manifestOf(dir)
-  edit(m)
-  resign(m, signer)
-  writeFileSync(join(dir, 'manifest.json'), manifestFileText(m))
-}
-
-/**
- * What someone holding the signing key does to an export's history: the first entry's details rewritten, its
- * hash and every later entry's link and hash recomputed, the manifest's head moved, the file hash fixed, and the
- * manifest re-signed with the same key. The export then verifies on its own.
- */
-function rewriteHistory(dir: string): void {
-  const file = join(dir, 'audit.jsonl')
-  const entries = readFileSync(file, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as AuditEntry)
-  entries[0] = { ...entries[0]!, details: { ...entries[0]!.details, note: 'rewritten' } }
-  let prev: AuditEntry | null = null
-  for (const e of entries) {
-    if (prev && e.seq === prev.seq + 1) e.prevHash = prev.hash
-    const { hash: _old, ...rest } = e
-    e.hash = auditHash(rest)
-    prev = e
-  }
-  writeFileSync(file, entries.map(auditLine).join(''))
-  resignWith(dir, KEY, (m) => {
-    const head = m['auditHead'] as { seq: number; hash: string }
-    const last = entries[entries.length - 1]!
-    if (last.seq === head.seq) head.hash = last.hash
-    fixHash({ folder: dir } as never, m, 'audit.jsonl')
-  })
-}
+import { flipByte } from '../records/helpers'
+import {
+  app,
+  call,
+  compare,
+  copyOf,
+  exportOf,
+  folder,
+  freshLedger,
+  grow,
+  KEY,
+  ledgers,
+  manifestOf,
+  openReview,
+  resignWith,
+  rewriteHistory,
+  STRANGER,
+  token,
+} from './review-older-fixture'
 
 describe('review:compareOlder', () => {
   let older: string
@@ -304,8 +155,7 @@ describe('review:compareOlder', () => {
       },
       {
         make: () => {
-          const dir = folder('tampered')
-          execFileSync('cp', ['-r', `${older}/.`, dir])
+          const dir = copyOf(older, 'tampered')
           flipByte(join(dir, 'records.json'), 40)
           return dir
         },
@@ -322,8 +172,7 @@ describe('review:compareOlder', () => {
   })
 
   it('an older export re-signed by another key: other_signer', async () => {
-    const dir = folder('stranger')
-    execFileSync('cp', ['-r', `${older}/.`, dir])
+    const dir = copyOf(older, 'stranger')
     resignWith(dir, STRANGER, () => undefined)
     expect(await openReview(newer)).toBe(true)
     const r = await compare(dir)
@@ -333,8 +182,7 @@ describe('review:compareOlder', () => {
 
   it('a history rewritten with every hash recomputed and re-signed with the same key: diverged', async () => {
     // The older side rewritten (what the auditor was handed differs from what the ledger now shows)…
-    const forgedOlder = folder('forged-older')
-    execFileSync('cp', ['-r', `${older}/.`, forgedOlder])
+    const forgedOlder = copyOf(older, 'forged-older')
     rewriteHistory(forgedOlder)
     expect(await openReview(newer)).toBe(true)
     let r = await compare(forgedOlder)
@@ -342,8 +190,7 @@ describe('review:compareOlder', () => {
     expect(r.problems.join('\n')).toMatch(/entry \d+ about .* was rewritten/)
 
     // …and the open side rewritten (the ledger's history changed after the auditor got the older export).
-    const forgedNewer = folder('forged-newer')
-    execFileSync('cp', ['-r', `${newer}/.`, forgedNewer])
+    const forgedNewer = copyOf(newer, 'forged-newer')
     rewriteHistory(forgedNewer)
     expect(await openReview(forgedNewer)).toBe(true) // self-consistent on its own
     r = await compare(older)
@@ -375,16 +222,14 @@ describe('review:compareOlder', () => {
   })
 
   it('an open export that does not verify: open_not_intact, whatever the older one', async () => {
-    const dir = folder('open-tampered')
-    execFileSync('cp', ['-r', `${newer}/.`, dir])
+    const dir = copyOf(newer, 'open-tampered')
     flipByte(join(dir, 'records.json'), 40)
     expect(await openReview(dir)).toBe(false)
     expect((await compare(older)).verdict).toBe('open_not_intact')
   })
 
   it('an older export made before the audit trail: no_audit', async () => {
-    const dir = folder('no-audit')
-    execFileSync('cp', ['-r', `${older}/.`, dir])
+    const dir = copyOf(older, 'no-audit')
     rmSync(join(dir, 'audit.jsonl'))
     resignWith(dir, KEY, (m) => {
       m['auditHead'] = null
@@ -396,8 +241,7 @@ describe('review:compareOlder', () => {
     expect(r.problems[0]).toContain('the older export has no audit head')
   })
   it('an older folder crowded with 12,000 other names is still compared, quickly (the scan stops at 10,000)', async () => {
-    const dir = folder('crowded')
-    execFileSync('cp', ['-r', `${older}/.`, dir])
+    const dir = copyOf(older, 'crowded')
     execFileSync('bash', ['-c', 'cd "$1" && seq -f "n%.0f" 1 12000 | xargs touch', '_', dir])
     expect(readdirSync(dir).length).toBeGreaterThan(12_000)
     expect(await openReview(newer)).toBe(true)
@@ -413,10 +257,10 @@ describe('review:compareOlder', () => {
     const forReview = await token(older)
     const outDir = folder('other-profile-out')
     const forExport = await token(outDir, 'export')
-    const live = ctx.sandbox!.control.createCredential({ label: 'review-older' })
+    const live = app().sandbox!.control.createCredential({ label: 'review-older' })
     const added = await call<{ id: string }>('profiles:addLive', {
       name: 'Outro perfil',
-      baseUrl: ctx.sandbox!.baseUrl,
+      baseUrl: app().sandbox!.baseUrl,
       network: 'liquid',
       auth: { kind: 'client_credentials', clientId: live.clientId, clientSecret: live.clientSecret },
     })
