@@ -8,7 +8,7 @@
 import path from 'node:path'
 // Not records/index: that pulls in the ledger (node:sqlite), which an auditor's verification never needs.
 import { isFingerprint } from '../src/main/records/sign'
-import { checkAgainst } from '../src/main/records/against'
+import { against } from '../src/main/records/against'
 import { escapeForTerminal } from '../src/main/records/terminal-text'
 import { verifyExport, type ExportVerification } from '../src/main/records/verify'
 
@@ -17,7 +17,8 @@ const USAGE = `usage: verify-export <manifest.json | export folder> [--expect-ke
   --expect-key  the signing key fingerprint shown in the app (Settings), e.g. "ab12 cd34 … (8 groups)";
                 spaces, colons and case are ignored
   --against     an earlier export of the same ledger (kept by the auditor): checks that the audit history
-                only grew since that export's audit head
+                only grew since that export's audit head; a "note" line says when these two files cannot
+                show it (that head is not in this export, or another key signed it)
   --json        print the full result as JSON
 Exit status: 0 intact, 1 not intact, 2 usage error.`
 
@@ -76,8 +77,13 @@ function verdict(v: ExportVerification): string {
     : `RESULT: NOT INTACT — ${v.problems.length} problem${v.problems.length === 1 ? '' : 's'}`
 }
 
-/** The report's lines, unescaped: `print` escapes every one. */
-function reportLines(v: ExportVerification, manifestArg: string, expectKey?: string): string[] {
+/** The report's lines, unescaped: `print` escapes every one. `notes`: what --against could not show. */
+function reportLines(
+  v: ExportVerification,
+  manifestArg: string,
+  expectKey?: string,
+  notes: readonly string[] = [],
+): string[] {
   const lines: string[] = [verdict(v), `Export:      ${path.resolve(manifestArg)}`]
   const m = v.manifest
   const signer = v.signerFingerprint || '(no usable key)'
@@ -97,13 +103,19 @@ function reportLines(v: ExportVerification, manifestArg: string, expectKey?: str
   for (const p of v.problems) lines.push(`PROBLEM  ${p.file}  [${p.check}]  ${p.detail}`)
   for (const u of v.unlisted)
     lines.push(`note     ${u}  is not listed in the manifest (not covered by the signature)`)
+  for (const n of notes) lines.push(`note     against  ${n}`)
   lines.push(verdict(v))
   return lines
 }
 
 /** The report as printed: every line escaped (terminal-text.ts). */
-export function report(v: ExportVerification, manifestArg: string, expectKey?: string): string {
-  return printable(reportLines(v, manifestArg, expectKey).join('\n'))
+export function report(
+  v: ExportVerification,
+  manifestArg: string,
+  expectKey?: string,
+  notes: readonly string[] = [],
+): string {
+  return printable(reportLines(v, manifestArg, expectKey, notes).join('\n'))
 }
 
 /**
@@ -128,16 +140,23 @@ export async function main(argv: readonly string[]): Promise<number> {
     args.manifest,
     args.expectKey !== undefined ? { expectFingerprint: args.expectKey } : {},
   )
+  // Notes are not failures: the review page shows the same cases amber (records/against.ts).
+  let notes: string[] = []
   if (args.against !== undefined) {
-    const problems = await checkAgainst(v, args.against)
-    v.problems.push(...problems)
-    v.ok = v.ok && problems.length === 0
+    const r = await against(v, args.against)
+    v.problems.push(...r.problems)
+    v.ok = v.ok && r.problems.length === 0
+    notes = r.notes
   }
   // The collected audit data is for the check above, not for printing.
   const { audit: _audit, ...shown } = v
   // JSON text escaped stays JSON with the same meaning (\uXXXX is a JSON escape).
   console.log(
-    args.json ? printable(JSON.stringify(shown, null, 2)) : report(v, args.manifest, args.expectKey),
+    args.json
+      ? printable(
+          JSON.stringify(args.against === undefined ? shown : { ...shown, againstNotes: notes }, null, 2),
+        )
+      : report(v, args.manifest, args.expectKey, notes),
   )
   return v.ok ? 0 : 1
 }

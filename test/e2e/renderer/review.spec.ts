@@ -71,14 +71,14 @@ test('a verified export: verdict, signer fingerprint, manifest facts, the same t
   await expect(verified).toHaveCSS('background-color', GREEN)
   // No expected signer: amber, "signed by an unknown key", never green.
   await expectedSigner.fill('')
-  await page.getByRole('button', { name: 'Comparar' }).click()
+  await page.getByRole('button', { name: 'Comparar', exact: true }).click()
   const unknown = page.getByTestId('review-unknown-signer')
   await expect(unknown).toContainText('assinado por uma chave desconhecida')
   await expect(unknown).toHaveCSS('background-color', AMBER)
   await expect(page.getByTestId('review-verified')).toHaveCount(0)
   await expect(page.locator('.page-review')).toHaveAttribute('data-verdict', 'unknown_signer')
   await expectedSigner.fill(fingerprint.replace(/ /g, '').toUpperCase())
-  await page.getByRole('button', { name: 'Comparar' }).click()
+  await page.getByRole('button', { name: 'Comparar', exact: true }).click()
   await expect(verified).toContainText('Verificação OK')
   await expect(page.locator('.page-review')).toHaveAttribute('data-verdict', 'verified')
 
@@ -191,18 +191,18 @@ test('an intact export signed by another key: amber "unknown key" until the expe
 
   // This computer's key is not the signer: still amber, and it says the fingerprint does not match.
   await expectedSigner.fill(own)
-  await page.getByRole('button', { name: 'Comparar' }).click()
+  await page.getByRole('button', { name: 'Comparar', exact: true }).click()
   await expect(unknown).toHaveAttribute('data-signer', 'mismatch')
   await expect(unknown).toContainText('NÃO é a da chave que assinou')
   await expect(unknown).toHaveCSS('background-color', AMBER)
 
   await expectedSigner.fill('zz')
-  await page.getByRole('button', { name: 'Comparar' }).click()
+  await page.getByRole('button', { name: 'Comparar', exact: true }).click()
   await expect(page.getByText('Uma impressão digital tem 32 dígitos hexadecimais')).toBeVisible()
   await expect(expectedSigner).toHaveAttribute('aria-invalid', 'true')
 
   await expectedSigner.fill(stranger)
-  await page.getByRole('button', { name: 'Comparar' }).click()
+  await page.getByRole('button', { name: 'Comparar', exact: true }).click()
   const verified = page.getByTestId('review-verified')
   await expect(verified).toContainText('Verificação OK')
   await expect(verified).toHaveCSS('background-color', GREEN)
@@ -210,7 +210,7 @@ test('an intact export signed by another key: amber "unknown key" until the expe
 
   await setLanguage(page, 'en')
   await page.getByLabel('Expected signer fingerprint').fill('')
-  await page.getByRole('button', { name: 'Compare' }).click()
+  await page.getByRole('button', { name: 'Compare', exact: true }).click()
   await expect(page.getByTestId('review-unknown-signer')).toContainText('signed by an unknown key')
   await expectNoSeriousAxe(page)
   await app.screenshot('review-unknown-signer-en')

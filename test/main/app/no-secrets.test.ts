@@ -149,6 +149,11 @@ describe('no secret crosses IPC', () => {
     await call('review:open', { folder: (toReview.data as { token: string }).token })
     await call('review:checkSigner', { expected: '' })
     await call('review:checkLedger')
+    // The same export as the older one (its folder again, through a token of its own).
+    dialogAnswers.push(join(manifestPath, '..'))
+    const toOlder = await call('dialog:chooseFolder', { purpose: 'review' })
+    const compared = await call('review:compareOlder', { folder: (toOlder.data as { token: string }).token })
+    expect(compared.ok).toBe(true)
     await call('review:list', {})
     await call('review:close')
     await call('ledger:integrity')

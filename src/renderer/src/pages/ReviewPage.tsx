@@ -16,6 +16,7 @@ import { DateTime } from '../components/format'
 import { RecordsTable } from '../components/records-table/RecordsTable'
 import { DepositReviewList } from '../components/deposits/DepositReviewList'
 import { LedgerCheck } from '../components/review/LedgerCheck'
+import { OlderCheck } from '../components/review/OlderCheck'
 import { SignerVerdict } from '../components/review/SignerVerdict'
 import { useTableStore } from '../components/records-table/table-store'
 import { call } from '../ipc'
@@ -194,7 +195,9 @@ export function ReviewPage(): React.JSX.Element {
         <>
           <Verdict summary={summary} />
           <ManifestFacts summary={summary} />
-          <LedgerCheck key={opened} />
+          {/* Keyed per review opened (each starts with no result); the keys of siblings must differ. */}
+          <LedgerCheck key={`ledger-${opened}`} />
+          <OlderCheck key={`older-${opened}`} />
           <section className="card" aria-labelledby="review-records">
             <h3 id="review-records">{failed ? t('unverifiedRecords') : t('records')}</h3>
             {summary.manifest?.['recordKind'] === 'deposit' ? (

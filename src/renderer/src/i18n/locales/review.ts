@@ -92,6 +92,50 @@ export const review = {
         },
       },
     },
+    olderCheck: {
+      heading: 'Comparação com uma exportação anterior',
+      intro:
+        'Se você guardou fora deste computador uma exportação anterior do mesmo livro-caixa, compare as duas: o aplicativo confere que o histórico desta exportação continua o daquela, só com acréscimos. Só uma cópia guardada fora do computador protege contra quem consegue reescrever o livro-caixa inteiro.',
+      button: 'Comparar com uma exportação anterior…',
+      checking: 'Comparando…',
+      checkedAt: 'Comparado em',
+      olderExportedAt: 'Exportação anterior feita em',
+      olderSigner: 'Impressão digital da chave que assinou a exportação anterior',
+      verdicts: {
+        extends: {
+          title: 'Comprovado: o histórico só cresceu desde a exportação anterior.',
+          body: 'A trilha de auditoria desta exportação passa pela entrada {{olderSeq}}, a última da exportação anterior, e segue até a entrada {{openSeq}}. Registros presentes nas duas: {{common}}; neles, as entradas e os dados do pedido são os mesmos. Nada foi reescrito, só acrescentado.',
+        },
+        head_not_carried: {
+          title: 'Não foi possível comprovar: esta exportação não traz a última entrada da anterior.',
+          body: 'A entrada {{olderSeq}}, a última da exportação anterior, não é sobre nenhum registro desta exportação (por exemplo, outra exportação feita logo antes), então a ligação entre as duas não pode ser mostrada. Registros presentes nas duas: {{common}}; neles, nada diverge. Compare com outra exportação anterior, ou confira com o livro-caixa no computador que exportou.',
+        },
+        older_is_newer: {
+          title: 'Não foi possível comprovar: a exportação escolhida como anterior é mais recente que esta.',
+          body: 'A escolhida chega à entrada {{olderSeq}} da trilha de auditoria; esta, só à entrada {{openSeq}}. Abra a exportação mais recente e compare com a mais antiga. Se esta for de fato a mais recente, o histórico voltou atrás: procure o responsável.',
+        },
+        other_signer: {
+          title: 'Não foi possível comprovar: a exportação anterior foi assinada por outra chave.',
+          body: 'As duas não vieram do mesmo computador, ou a chave de assinatura foi trocada entre elas. Confirme por outro canal (telefone, pessoalmente) qual chave cada uma deveria ter.',
+        },
+        no_audit: {
+          title: 'Não foi possível comprovar: uma das exportações não tem trilha de auditoria.',
+          body: 'Ela foi feita por uma versão anterior do aplicativo, ou não inclui o arquivo JSON dos registros.',
+        },
+        diverged: {
+          title: 'NÃO confere: o histórico foi reescrito desde a exportação anterior.',
+          body: 'Entradas da trilha de auditoria ou dados do pedido (chave Pix, valor) de registros presentes nas duas exportações diferem, ou a entrada {{olderSeq}}, a última da anterior, é outra. Não use estes registros como prova e procure o responsável.',
+        },
+        older_not_intact: {
+          title: 'NÃO confere: a exportação anterior não passou na verificação.',
+          body: 'Um arquivo da pasta escolhida foi alterado, falta, ou não é um arquivo comum (um atalho, por exemplo): ela não serve de referência. Os problemas estão nos detalhes técnicos.',
+        },
+        open_not_intact: {
+          title: 'Nada a comparar: esta exportação não passou na verificação.',
+          body: 'Uma exportação que não confere não prova nada. Veja os problemas acima.',
+        },
+      },
+    },
     records: 'Registros da exportação',
     unverifiedRecords: 'Registros NÃO verificados',
     panel: {
@@ -187,6 +231,50 @@ export const review = {
         no_audit: {
           title: 'Nothing to check: this export has no audit trail.',
           body: 'It was made by an earlier version of the app.',
+        },
+      },
+    },
+    olderCheck: {
+      heading: 'Comparison with an earlier export',
+      intro:
+        'If you kept an earlier export of the same ledger off this computer, compare the two: the app checks that this export’s history continues that one’s, with additions only. Only a copy kept off the computer protects against someone who can rewrite the whole ledger.',
+      button: 'Compare with an earlier export…',
+      checking: 'Comparing…',
+      checkedAt: 'Compared at',
+      olderExportedAt: 'Earlier export made at',
+      olderSigner: 'Fingerprint of the key that signed the earlier export',
+      verdicts: {
+        extends: {
+          title: 'Proven: the history only grew since the earlier export.',
+          body: 'This export’s audit trail passes through entry {{olderSeq}}, the earlier export’s last, and goes on to entry {{openSeq}}. Records both carry: {{common}}; in them, the entries and what was asked for are the same. Nothing was rewritten, only added.',
+        },
+        head_not_carried: {
+          title: 'Cannot prove it: this export does not carry the earlier one’s last entry.',
+          body: 'Entry {{olderSeq}}, the earlier export’s last, is about none of this export’s records (for instance, another export made just before), so the link between the two cannot be shown. Records both carry: {{common}}; in them, nothing differs. Compare with another earlier export, or check with the ledger on the computer that exported.',
+        },
+        older_is_newer: {
+          title: 'Cannot prove it: the export chosen as earlier is newer than this one.',
+          body: 'The chosen one reaches audit entry {{olderSeq}}; this one only entry {{openSeq}}. Open the newer export and compare it with the older. If this one really is the newer, its history went back: ask whoever is responsible.',
+        },
+        other_signer: {
+          title: 'Cannot prove it: the earlier export was signed by another key.',
+          body: 'The two did not come from the same computer, or the signing key was changed between them. Confirm over another channel (phone, in person) which key each should have.',
+        },
+        no_audit: {
+          title: 'Cannot prove it: one of the exports has no audit trail.',
+          body: 'It was made by an earlier version of the app, or it does not include the records’ JSON file.',
+        },
+        diverged: {
+          title: 'Does NOT match: the history was rewritten since the earlier export.',
+          body: 'Audit entries, or what was asked for (Pix key, amount), of records both exports carry differ, or entry {{olderSeq}}, the earlier export’s last, is another. Do not rely on these records as evidence; ask whoever is responsible.',
+        },
+        older_not_intact: {
+          title: 'Does NOT match: the earlier export did not pass verification.',
+          body: 'A file in the chosen folder was altered, is missing, or is not a plain file (a link, for instance): it is no reference. The problems are in the technical details.',
+        },
+        open_not_intact: {
+          title: 'Nothing to compare: this export did not pass verification.',
+          body: 'An export that does not check out proves nothing. See the problems above.',
         },
       },
     },
