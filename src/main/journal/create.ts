@@ -17,14 +17,20 @@ import type { WithdrawalErrorInfo } from '../../shared/withdrawal-record'
 import { ApiError, type ApiResult, type DepixClient } from '../api'
 import { LedgerError, type CreatedOutcome } from '../ledger'
 import type { KindWords, Refuse } from './refusals'
-import { appendSideJournal, createdEntry, sideJournalPath, type JournaledKind } from './side-journal'
+import { appendSideJournal, createdEntry, type JournaledKind } from './side-journal'
 
-/** The record store of one kind, as the create flow uses it. */
+type MaybePromise<T> = T | Promise<T>
+
+/**
+ * The record store of one kind, as the create flow uses it: the embedded ledger answers at once, the team ledger
+ * (src/main/ledger-store) with a promise. `insertSubmitting` may refuse (a duplicate another desk created since the
+ * review): nothing is journaled then, nothing sent.
+ */
 export interface CreateStore<R extends { localId: string }> {
-  insertSubmitting(): R
-  markCreated(localId: string, outcome: CreatedOutcome): R
-  markRejected(localId: string, info: WithdrawalErrorInfo): R
-  markOutcomeUnknown(localId: string, info: WithdrawalErrorInfo | null, reason: string): R
+  insertSubmitting(): MaybePromise<R>
+  markCreated(localId: string, outcome: CreatedOutcome): MaybePromise<R>
+  markRejected(localId: string, info: WithdrawalErrorInfo): MaybePromise<R>
+  markOutcomeUnknown(localId: string, info: WithdrawalErrorInfo | null, reason: string): MaybePromise<R>
 }
 
 export interface JournaledCreate<R extends { localId: string }, T> {
@@ -34,7 +40,8 @@ export interface JournaledCreate<R extends { localId: string }, T> {
   client: Pick<DepixClient, 'session' | 'allowance'>
   /** The create endpoint: its allowance must have a token free now. */
   endpoint: Extract<EndpointName, 'withdraw' | 'deposit'>
-  ledgerFile: string
+  /** The side journal file (journal/side-journal.ts); null: none (an in-memory ledger). */
+  sideJournal: string | null
   profile: string
   now: () => number
   store: CreateStore<R>
@@ -53,8 +60,9 @@ export type CreateResult<R, T> =
   { created: true; record: R; res: ApiResult<T> } | { created: false; record: R }
 
 /**
- * Everything before the first `await` runs synchronously, so two concurrent calls cannot both pass the intent:
- * the first one takes it and its `submitting` record is in the ledger before the second one looks.
+ * Everything up to the insert runs synchronously, so two concurrent calls cannot both pass the intent: the first
+ * one takes it and its insert is under way (done, on the embedded ledger) before the second one looks. The
+ * `submitting` record is committed before the POST leaves: the insert is awaited first.
  */
 export async function journaledCreate<R extends { localId: string }, T>(
   c: JournaledCreate<R, T>,
@@ -75,7 +83,7 @@ export async function journaledCreate<R extends { localId: string }, T>(
   }
   // Last check before the journal, and it consumes the intent: nothing may run between it and the insert.
   c.takeIntent()
-  const submitting = c.store.insertSubmitting()
+  const submitting = await c.store.insertSubmitting()
   const localId = submitting.localId
   c.changed(submitting)
 
@@ -86,7 +94,7 @@ export async function journaledCreate<R extends { localId: string }, T>(
       c.onError(e, localId)
       return {
         created: false,
-        record: finish(c, localId, () =>
+        record: await finish(c, localId, () =>
           c.store.markRejected(localId, { ...EMPTY_INFO, kind: 'aborted_before_send' }),
         ),
       }
@@ -99,19 +107,19 @@ export async function journaledCreate<R extends { localId: string }, T>(
   } catch (e) {
     const info = errorInfo(e)
     if (createVerdict(e) === 'rejected') {
-      return { created: false, record: finish(c, localId, () => c.store.markRejected(localId, info)) }
+      return { created: false, record: await finish(c, localId, () => c.store.markRejected(localId, info)) }
     }
     const reason = e instanceof ApiError ? (e.code ?? e.kind) : 'unexpected_error'
     return {
       created: false,
-      record: finish(c, localId, () => c.store.markOutcomeUnknown(localId, info, reason)),
+      record: await finish(c, localId, () => c.store.markOutcomeUnknown(localId, info, reason)),
     }
   }
 
   const outcome = c.outcomeOf(res)
   let record: R
   try {
-    record = c.store.markCreated(localId, outcome)
+    record = await c.store.markCreated(localId, outcome)
   } catch (e) {
     c.onError(e, localId)
     const info: WithdrawalErrorInfo = {
@@ -126,10 +134,11 @@ export async function journaledCreate<R extends { localId: string }, T>(
     if (e instanceof LedgerError) {
       return {
         created: false,
-        record: finish(c, localId, () => c.store.markOutcomeUnknown(localId, info, 'store_failed')),
+        record: await finish(c, localId, () => c.store.markOutcomeUnknown(localId, info, 'store_failed')),
       }
     }
-    // The ledger could not write (disk full, I/O): the record exists at the service and its id must survive.
+    // The ledger could not write (disk full, I/O, the team server gone): the record exists at the service and its
+    // id must survive.
     return storeFailed(c, localId, outcome, info)
   }
   c.changed(record)
@@ -141,14 +150,14 @@ export async function journaledCreate<R extends { localId: string }, T>(
  * at the next start or create), the record is marked outcome_unknown with the id if the ledger still takes that,
  * and the operator is told the id now, whatever else failed.
  */
-function storeFailed<R extends { localId: string }, T>(
+async function storeFailed<R extends { localId: string }, T>(
   c: JournaledCreate<R, T>,
   localId: string,
   outcome: CreatedOutcome,
   info: WithdrawalErrorInfo,
-): never {
+): Promise<never> {
   let kept = false
-  const file = sideJournalPath(c.ledgerFile)
+  const file = c.sideJournal
   if (file !== null) {
     try {
       appendSideJournal(
@@ -161,7 +170,7 @@ function storeFailed<R extends { localId: string }, T>(
     }
   }
   try {
-    c.changed(c.store.markOutcomeUnknown(localId, info, 'store_failed'))
+    c.changed(await c.store.markOutcomeUnknown(localId, info, 'store_failed'))
   } catch (e) {
     // Still `submitting`: the next start replays the side journal, or turns it into outcome_unknown.
     c.onError(e, localId)
@@ -198,14 +207,14 @@ function storeFailed<R extends { localId: string }, T>(
 }
 
 /** Writes the final state; a ledger failure here leaves `submitting`, which a restart turns into outcome_unknown. */
-function finish<R extends { localId: string }, T>(
+async function finish<R extends { localId: string }, T>(
   c: JournaledCreate<R, T>,
   localId: string,
-  write: () => R,
-): R {
+  write: () => MaybePromise<R>,
+): Promise<R> {
   let record: R
   try {
-    record = write()
+    record = await write()
   } catch (e) {
     c.onError(e, localId)
     throw c.refuse(
