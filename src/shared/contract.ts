@@ -21,6 +21,7 @@ import {
 } from './profile'
 import { payeesChannels } from './channels-payees'
 import { reviewChannels } from './channels-review'
+import { teamChannels, teamEvents } from './channels-team'
 import { expectedPayeeSchema } from './payee'
 import { withdrawalDraftSchema } from './withdrawal'
 import { recordFilterSchema, statusObservationSchema, withdrawalRecordSchema } from './withdrawal-record'
@@ -386,6 +387,7 @@ export const channels = {
   ...runsChannels,
   ...depositsChannels,
   ...reviewChannels,
+  ...teamChannels,
 } as const
 
 export type Channels = typeof channels
@@ -415,6 +417,7 @@ export const events = {
   ...receiptsEvents,
   ...runsEvents,
   ...depositsEvents,
+  ...teamEvents,
 } as const satisfies Record<string, z.ZodType>
 export type Events = typeof events
 export type EventName = keyof Events
