@@ -213,8 +213,8 @@ export function takeIntent(ctx: CreateCtx, p: Prepared, o: CreateAuthority): voi
 
 export const APPROVAL_REQUIRED_TEXT = {
   'pt-BR':
-    'Este pagamento está acima do limite da equipe: peça a aprovação de outro analista (botão "Pedir aprovação") antes de enviá-lo.',
-  en: 'This payment is above the team’s limit: ask another analyst for approval ("Ask for approval") before sending it.',
+    'Este pagamento está acima do limite da equipe: peça a aprovação de outro analista antes de enviá-lo.',
+  en: 'This payment is above the team’s limit: ask another analyst for approval before sending it.',
 }
 
 /**
