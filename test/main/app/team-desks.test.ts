@@ -212,6 +212,8 @@ describe.skipIf(PG_SKIP_REASON !== null)('desks on one team ledger, through the 
   it('a payment made on one desk is listed on every desk within a second', async () => {
     const [alice, bob, carol] = desks as [Desk, Desk, Desk]
     const d = draft('everywhere@example.com', 1_234)
+    const owner = await team.owner()
+    const t0 = (await owner.query('SELECT clock_timestamp() AS t')).rows[0].t as Date
     const q = await carol.call('withdrawals:quote', { draft: d })
     const made = await carol.call('withdrawals:create', {
       draft: d,
@@ -219,6 +221,9 @@ describe.skipIf(PG_SKIP_REASON !== null)('desks on one team ledger, through the 
     })
     expect(made.ok).toBe(true)
     const localId = (made.data as { localId: string }).localId
+    // The POST took its token from the team's shared budget too (take_rate_token stamps the bucket).
+    const bucket = await owner.query(`SELECT at FROM rate_buckets WHERE endpoint = 'withdraw'`)
+    expect((bucket.rows[0].at as Date).getTime()).toBeGreaterThanOrEqual(t0.getTime())
     const started = Date.now()
     for (const other of [alice, bob]) {
       await until(
