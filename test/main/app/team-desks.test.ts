@@ -251,6 +251,31 @@ describe.skipIf(PG_SKIP_REASON !== null)('desks on one team ledger, through the 
     )
   })
 
+  it('the leading desk polls the status of a payment another desk made (no poll from the others)', async () => {
+    const statuses = await Promise.all(desks.map(statusOf))
+    const follower = desks[statuses.findIndex((x) => !x.leader)]!
+    const leader = desks[statuses.findIndex((x) => x.leader)]!
+    const d = draft('tracked-by-leader@example.com', 2_222)
+    const q = await follower.call('withdrawals:quote', { draft: d })
+    const made = await follower.call('withdrawals:create', {
+      draft: d,
+      intentId: (q.data as { intent: { id: string } }).intent.id,
+    })
+    const rec = made.data as { localId: string; remoteCheckedAt: string }
+    const leaderPolls = leader.ctx.runtime().withdrawals.tracker.stats().polls
+    // Funded on the follower: the leader hears of it and polls it at once (a funded payment is "hot").
+    expect((await follower.call('withdrawals:markFunded', { localId: rec.localId })).ok).toBe(true)
+    const checked = await until('the leader polled it', async () => {
+      const got = await follower.call('withdrawals:get', { localId: rec.localId })
+      const r = (got.data as { record: { remoteCheckedAt: string } }).record
+      return r.remoteCheckedAt > rec.remoteCheckedAt ? r : undefined
+    })
+    expect(checked.remoteCheckedAt > rec.remoteCheckedAt).toBe(true)
+    expect(leader.ctx.runtime().withdrawals.tracker.stats().polls).toBeGreaterThan(leaderPolls)
+    for (const d2 of desks)
+      if (d2 !== leader) expect(d2.ctx.runtime().withdrawals.tracker.stats().polls).toBe(0)
+  })
+
   it('above the threshold: asked on one desk, refused to its requester, approved on another, sent once', async () => {
     const [alice, bob, carol] = desks as [Desk, Desk, Desk]
     const owner = await team.owner()
