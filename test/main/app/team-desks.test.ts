@@ -433,6 +433,33 @@ describe.skipIf(PG_SKIP_REASON !== null)('desks on one team ledger, through the 
     expect(await statusOf(carol)).toMatchObject({ engine: 'postgres', identity: 'carol', connected: true })
   })
 
+  it('the leader leaving the team profile hands the lead to another desk, which tells its renderer', async () => {
+    const team3 = desks.slice(0, 3)
+    const before = await Promise.all(team3.map(statusOf))
+    const leader = team3[before.findIndex((x) => x.leader)]!
+    const profiles = (await leader.call('profiles:list')).data as {
+      profiles: Array<{ id: string; kind: string }>
+    }
+    const sandboxId = profiles.profiles.find((p) => p.kind === 'sandbox')!.id
+    expect((await leader.call('profiles:select', { id: sandboxId })).ok).toBe(true)
+    const others = team3.filter((d) => d !== leader)
+    const next = await until('a new leader', async () => {
+      const all = await Promise.all(others.map(statusOf))
+      const i = all.findIndex((x) => x.leader)
+      return i >= 0 && all.filter((x) => x.leader).length === 1 ? others[i] : undefined
+    })
+    await until('its team:status event', async () =>
+      next.events.some((e) => e.event === 'team:status' && (e.payload as { leader: boolean }).leader)
+        ? true
+        : undefined,
+    )
+    expect(next.ctx.runtime().withdrawals.tracker.stats().state).toBe('running')
+    // Back on the team profile it follows: still exactly one leader.
+    expect((await leader.call('profiles:select', { id: leader.profileId })).ok).toBe(true)
+    const after = await Promise.all(team3.map(statusOf))
+    expect(after.filter((x) => x.leader)).toHaveLength(1)
+  }, 20_000)
+
   it('no role password reaches a result or an event', () => {
     const leaks = desks.flatMap((d) => d.payloads.filter((p) => passwords.some((pw) => p.includes(pw))))
     expect(desks.flatMap((d) => d.payloads).length).toBeGreaterThan(50)
