@@ -180,7 +180,7 @@ async function storeFailed<R extends { localId: string }, T>(
   const where = kept
     ? {
         en: 'It was kept in the side journal and will be written to the ledger at the next start.',
-        'pt-BR': 'Ele foi guardado no diário auxiliar e será gravado no livro-razão no próximo início.',
+        'pt-BR': 'Ele foi guardado no diário auxiliar e será gravado no livro-caixa no próximo início.',
       }
     : {
         en: 'It could not be saved anywhere: write it down now.',

@@ -137,7 +137,8 @@ describe.skipIf(PG_SKIP_REASON !== null)('desks on one team ledger, through the 
 
   beforeAll(async () => {
     team = await startTeam()
-    sb = await startSandbox({ port: 0, httpControl: false })
+    // Every desk and every re-selected profile signs in with the same client id.
+    sb = await startSandbox({ port: 0, httpControl: false, loginRateLimitPerMinute: 100 })
     for (const role of ['alice', 'bob', 'carol']) {
       await team.addAnalyst(role)
       passwords.push(`${role}-pw`)
@@ -425,6 +426,21 @@ describe.skipIf(PG_SKIP_REASON !== null)('desks on one team ledger, through the 
     expect((await dead.call('profiles:select', { id: sandboxId })).ok).toBe(true)
     expect(await statusOf(dead)).toMatchObject({ engine: 'sqlite', connected: true })
     expect(await dead.call('withdrawals:list', {})).toMatchObject({ ok: true })
+  }, 30_000)
+
+  it('a wrong password: connected false, reason auth_failed, nothing written', async () => {
+    passwords.push('not-bobs-password')
+    const wrong = await openDesk('bob', settingsFor('bob'), 'not-bobs-password')
+    try {
+      expect(await statusOf(wrong)).toMatchObject({ connected: false, reason: 'auth_failed', identity: null })
+      const list = await wrong.call('withdrawals:list', {})
+      expect(list).toMatchObject({ ok: false, error: { code: 'unavailable' } })
+      expect((list.error as { userMessage: { 'pt-BR': string } }).userMessage['pt-BR']).toMatch(/senha/)
+      expect(wrong.ctx.ledger.query({}).total).toBe(0)
+    } finally {
+      await wrong.ctx.close()
+      rmSync(wrong.dir, { recursive: true, force: true })
+    }
   }, 30_000)
 
   it('re-selecting the active profile re-opens it with its current connection', async () => {
