@@ -37,7 +37,7 @@ export interface JournaledCreate<R extends { localId: string }, T> {
   kind: JournaledKind
   words: KindWords
   refuse: Refuse
-  client: Pick<DepixClient, 'session' | 'allowance'>
+  client: Pick<DepixClient, 'session' | 'allowance'> & Partial<Pick<DepixClient, 'reserve'>>
   /** The create endpoint: its allowance must have a token free now. */
   endpoint: Extract<EndpointName, 'withdraw' | 'deposit'>
   /** The side journal file (journal/side-journal.ts); null: none (an in-memory ledger). */
@@ -70,11 +70,15 @@ export async function journaledCreate<R extends { localId: string }, T>(
   if (c.client.session() === null) {
     throw c.refuse('not_signed_in', `Sign in before creating a ${c.words.en}.`)
   }
+  // A budget behind the desk's (the team's, shared by every desk) must have the token now too: a create never
+  // journals and then waits in a queue for it. Taken here, the POST uses it. Awaited before the desk's own check,
+  // so that check, the intent and the insert still follow one another synchronously.
+  const teamWait = c.client.reserve ? await c.client.reserve(c.endpoint) : 0
   // A POST that waited in the limiter's queue would sit journaled but unsent; a crash then would leave an
   // outcome_unknown record that never left. Refuse instead while no token is free.
   const slot = c.client.allowance()[c.endpoint]
-  if (slot.available + 1e-9 < 1 || slot.queued > 0) {
-    const retryAfterSeconds = Math.max(1, Math.ceil(slot.nextTokenInMs / 1000))
+  if (teamWait > 0 || slot.available + 1e-9 < 1 || slot.queued > 0) {
+    const retryAfterSeconds = Math.max(1, Math.ceil(Math.max(teamWait, slot.nextTokenInMs) / 1000))
     throw c.refuse(
       'rate_limited',
       `No POST /${c.endpoint} allowance free; retry in ${retryAfterSeconds} s.`,

@@ -382,6 +382,38 @@ describe.skipIf(PG_SKIP_REASON !== null)('desks on one team ledger, through the 
     await owner.query('UPDATE team_settings SET approval_above_cents = NULL WHERE id = 1')
   })
 
+  it("the team's budget empty: a create is refused before anything is journaled or sent", async () => {
+    // Carol: her last create used its reserved token (a desk that lost a race a moment ago may still hold one for
+    // a few seconds, RESERVED_TOKEN_TTL_MS).
+    const carol = desks[2]!
+    const owner = await team.owner()
+    const saved = (
+      await owner.query(`SELECT per_minute, tokens FROM rate_buckets WHERE endpoint = 'withdraw'`)
+    ).rows[0] as { per_minute: number; tokens: number }
+    await owner.query(
+      `UPDATE rate_buckets SET tokens = 0, at = clock_timestamp() WHERE endpoint = 'withdraw'`,
+    )
+    try {
+      const d = draft('team-budget@example.com', 3_333)
+      const q = await carol.call('withdrawals:quote', { draft: d })
+      const before = posts
+      const total = (await carol.call('withdrawals:list', {})).data as { total: number }
+      const r = await carol.call('withdrawals:create', {
+        draft: d,
+        intentId: (q.data as { intent: { id: string } }).intent.id,
+      })
+      expect(r).toMatchObject({ ok: false, error: { code: 'rate_limited' } })
+      expect((r.error as { retryAfterSeconds: number }).retryAfterSeconds).toBeGreaterThan(0)
+      expect(posts).toBe(before)
+      expect(((await carol.call('withdrawals:list', {})).data as { total: number }).total).toBe(total.total)
+    } finally {
+      await owner.query(
+        `UPDATE rate_buckets SET per_minute = $1, tokens = $2, at = clock_timestamp() WHERE endpoint = 'withdraw'`,
+        [saved.per_minute, saved.tokens],
+      )
+    }
+  })
+
   it('features kept on this computer refuse on a team profile, in pt-BR and English', async () => {
     const [alice] = desks as [Desk]
     for (const channel of ['deposits:defaults', 'runs:list', 'receipts:get'] as const) {
