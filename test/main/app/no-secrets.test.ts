@@ -132,7 +132,7 @@ describe('no secret crosses IPC', () => {
     await call('withdrawals:resolveUnknown', { localId: unknownId, resolution: { notCreated: true } })
 
     // The team channels (issue #16) on this computer's ledger: the status says sqlite, approvals refuse. They are
-    // driven on a team profile, with the role's password searched for, in test/main/app/team-desks.test.ts.
+    // driven on a team profile, with the role's password searched for, in test/main/app/team-desks.test.ts and team-approvals.test.ts.
     const status = await call('team:status')
     expect(status).toMatchObject({ ok: true, data: { engine: 'sqlite' } })
     expect(await call('approvals:list')).toMatchObject({ ok: false, error: { code: 'unsupported' } })
