@@ -55,6 +55,8 @@ export const teamStatusSchema = z.object({
   /** This desk runs the team's status tracker (advisory lock held). */
   leader: z.boolean(),
   approvalAboveCents: z.number().int().nullable(),
+  /** Why `connected` is false (the connection test's verdicts); null or absent when connected. */
+  reason: z.enum(TEAM_TEST_VERDICTS).exclude(['ok']).nullable().optional(),
 })
 export type TeamStatus = z.infer<typeof teamStatusSchema>
 

@@ -22,6 +22,7 @@ import {
 } from './profile'
 import { payeesChannels } from './channels-payees'
 import { reviewChannels } from './channels-review'
+import { teamChannels, teamEvents } from './channels-team'
 import { expectedPayeeSchema } from './payee'
 import { withdrawalDraftSchema } from './withdrawal'
 import { recordFilterSchema, statusObservationSchema, withdrawalRecordSchema } from './withdrawal-record'
@@ -388,6 +389,7 @@ export const channels = {
   ...depositsChannels,
   ...reviewChannels,
   ...teamConnectionChannels,
+  ...teamChannels,
 } as const
 
 export type Channels = typeof channels
@@ -417,6 +419,7 @@ export const events = {
   ...receiptsEvents,
   ...runsEvents,
   ...depositsEvents,
+  ...teamEvents,
 } as const satisfies Record<string, z.ZodType>
 export type Events = typeof events
 export type EventName = keyof Events

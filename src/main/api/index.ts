@@ -73,9 +73,12 @@ export interface DepixClientOptions {
   /** A call that would wait longer than this for a limiter token fails at once (nothing sent). Default 120 s. */
   limiterMaxWaitMs?: number
   /** Puts another budget behind the desk's limiter: the team ledger's shared one (src/main/ledger-store). */
-  wrapLimiter?: (
-    own: RateLimiter,
-  ) => Pick<RateLimiter, 'enabled' | 'acquire' | 'penalize' | 'allowance' | 'onChange' | 'close'>
+  wrapLimiter?: (own: RateLimiter) => Pick<
+    RateLimiter,
+    'enabled' | 'acquire' | 'penalize' | 'allowance' | 'onChange' | 'close'
+  > & {
+    reserve?: (endpoint: EndpointName) => Promise<number>
+  }
   retry?: Partial<RetryPolicy>
   /** Wall clock, epoch ms: HTTP dates and displayed times only. Injectable for tests. */
   now?: () => number
@@ -115,6 +118,11 @@ export interface DepixClient {
   allowance(): Record<EndpointName, Allowance>
   /** Calls made to `endpoint` by an earlier run of the app, `agesMs` ago, that the service still counts. */
   spentBefore(endpoint: EndpointName, agesMs: readonly number[]): void
+  /**
+   * Takes the next `endpoint` call's token from a budget behind the desk's own (the team's) now, so a create does
+   * not journal and then wait for it: 0 when taken, else ms until one is due (nothing taken). 0 without one.
+   */
+  reserve(endpoint: EndpointName): Promise<number>
   onAllowanceChange(l: (a: Record<EndpointName, Allowance>) => void): () => void
   onSessionChange(l: (s: SessionInfo | null) => void): () => void
   /** Signs out (logout is best effort), refuses queued and further calls, releases the connections. */
@@ -142,7 +150,9 @@ export function createDepixClient(opts: DepixClientOptions): DepixClient {
     maxWaitMs: opts.limiterMaxWaitMs,
     now: monotonic,
   })
-  const limiter = opts.wrapLimiter ? opts.wrapLimiter(ownLimiter) : ownLimiter
+  const limiter: ReturnType<NonNullable<DepixClientOptions['wrapLimiter']>> = opts.wrapLimiter
+    ? opts.wrapLimiter(ownLimiter)
+    : ownLimiter
   const auth = new AuthSession(opts.auth, { transport, timeouts, redactor, now, monotonic })
   let closed = false
 
@@ -306,6 +316,7 @@ export function createDepixClient(opts: DepixClientOptions): DepixClient {
     allowance: () => limiter.allowance(),
     // The desk's own bucket: a team budget behind it (wrapLimiter) keeps its count in the database.
     spentBefore: (endpoint, agesMs) => ownLimiter.spentBefore(endpoint, agesMs),
+    reserve: (endpoint) => limiter.reserve?.(endpoint) ?? Promise.resolve(0),
     onAllowanceChange: (l) => limiter.onChange(l),
     onSessionChange: (l) => auth.onChange(l),
     close: async () => {

@@ -6,6 +6,7 @@
 import { join } from 'node:path'
 import { events, type EventName, type EventPayload } from '../../shared/contract'
 import { SANDBOX_PROFILE_ID, type Profile } from '../../shared/profile'
+import type { TeamLedgerSettings } from '../../shared/team-ledger'
 import type { Router } from '../ipc/router'
 import { openLedger, type Ledger } from '../ledger'
 import { createPayeeBook, type PayeeBook } from '../payees'
@@ -20,6 +21,7 @@ import { createFolderTokens, type FolderPurpose, type FolderTokens } from './fol
 import { buildRouter } from './handlers'
 import { createIntegrityMonitor, type IntegrityMonitor } from './integrity'
 import { openRuntime, sessionView, type ProfileRuntime } from './runtime'
+import { teamEvents } from './team-handlers'
 
 export interface AppPorts {
   /** The OS folder dialog (src/main/shell/electron-folder-dialog.ts); null when the user cancels. */
@@ -52,6 +54,13 @@ export interface AppContextOptions {
   operator: string
   /** Default true. Tests that seed many records turn the status tracker off. */
   trackerAutoStart?: boolean
+  /**
+   * A profile's team ledger connection (issue #16); when it returns one, the profile's runtime opens on that
+   * PostgreSQL server. The app passes `profiles.teamLedgerConnection`; absent: every profile on this computer.
+   */
+  teamLedgerFor?: (profileId: string) => { settings: TeamLedgerSettings; password: string } | null
+  /** Test seam: how often a follower desk tries to take the team's tracker lead (default 10 s). */
+  teamLeaderRetryMs?: number
   log?: (line: string) => void
 }
 
@@ -148,24 +157,34 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
     notifications.start()
   }
 
-  const open = (profile: Profile): ProfileRuntime => {
+  const open = async (profile: Profile): Promise<ProfileRuntime> => {
     const credentials =
       profile.id === SANDBOX_PROFILE_ID && sandbox
         ? ({ kind: 'client_credentials', ...sandbox.credentials } as const)
         : profiles.credentials(profile.id)
     if (!credentials) throw new AppError('not_signed_in', 'This profile has no credentials yet.')
-    const rt = openRuntime({ profile, credentials, ledger, operator: o.operator, payees })
-    if (o.trackerAutoStart !== false) {
-      rt.withdrawals.tracker.start()
-      rt.deposits.tracker.start()
-      rt.deposits.startReconciling()
-    }
+    // The connection saved in Settings (team:save); tests may give their own.
+    const team = (o.teamLedgerFor ?? ((id: string) => profiles.teamLedgerConnection(id)))(profile.id)
+    const rt = await openRuntime({
+      profile,
+      credentials,
+      ledger,
+      operator: o.operator,
+      payees,
+      team,
+      dataDir: o.dataDir,
+      log,
+      ...(o.teamLeaderRetryMs !== undefined ? { leaderRetryMs: o.teamLeaderRetryMs } : {}),
+    })
+    if (o.trackerAutoStart !== false) rt.startTracking()
     unsubscribe = [
+      ...teamEvents(rt, emit, log),
       rt.deposits.onChange((r) => emit('deposit:changed', r)),
       rt.deposits.onReconciled((r) => emit('deposits:reconciled', r)),
       rt.withdrawals.onChange((r) => {
         emit('withdrawal:changed', r)
-        receipts.notice(r)
+        // Stored receipts live in this computer's ledger: not kept for a team's records (docs/DECISIONS.md).
+        if (!rt.team) receipts.notice(r)
         notifications.onRecord(r)
       }),
       rt.client.onSessionChange((s) => emit('session:changed', sessionView(s, profile))),
@@ -200,12 +219,12 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
 
   let active = profiles.active()
   try {
-    current = open(active)
+    current = await open(active)
   } catch (e) {
     // A live profile whose secret was memory-only last session: fall back to the sandbox, say so in the log.
     log(`profile ${active.id} could not open (${e instanceof AppError ? e.code : 'error'}); using Sandbox`)
     active = profiles.setActive(SANDBOX_PROFILE_ID)
-    current = open(active)
+    current = await open(active)
   }
 
   const state: AppState = {
@@ -226,11 +245,12 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
     switchProfile: async (id) => {
       const next = profiles.get(id)
       if (!next) throw new AppError('not_found', 'No such profile.')
+      // Switching to the active profile re-opens it: after its team ledger settings changed, with the new ledger.
       await closeCurrent('switch_profile')
       try {
-        current = open(next)
+        current = await open(next)
       } catch (e) {
-        current = open(profiles.active())
+        current = await open(profiles.active())
         throw e
       }
       const selected = profiles.setActive(id)

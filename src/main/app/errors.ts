@@ -54,6 +54,7 @@ const OWN_ERRORS = [
   'ExportError',
   'PayeeError',
   'RunError',
+  'TeamLedgerError',
 ]
 
 function isCoded(e: unknown): e is CodedError & Error {

@@ -17,11 +17,15 @@ import { reviewHandlers } from './review-handlers'
 import { runsHandlers } from './runs-handlers'
 import { teamConnectionHandlers } from './team-connection-handlers'
 import { sessionView } from './runtime'
+import { localOnly, localOnlyError, teamHandlers } from './team-handlers'
 import { fundingAmount } from './sandbox-tools'
 import { loadSigningKey, localFingerprint, publicKeyView } from './signing-key'
 
-function record(state: AppState, localId: string) {
-  const r = state.ledger.get(localId)
+/** The active profile's record store: this computer's ledger, or the team's (every desk's payments). */
+const store = (state: AppState) => state.runtime().withdrawals.store
+
+async function record(state: AppState, localId: string) {
+  const r = await store(state).get(localId)
   if (!r) throw new AppError('not_found', 'No such withdrawal.')
   return r
 }
@@ -34,14 +38,18 @@ function sandboxOnly(state: AppState) {
   return sandbox
 }
 
-function remoteIdOf(state: AppState, localId: string): string {
-  const r = record(state, localId)
+async function remoteIdOf(state: AppState, localId: string): Promise<string> {
+  const r = await record(state, localId)
   if (!r.remoteId) throw new AppError('not_created', 'This withdrawal has no id at the service.')
   return r.remoteId
 }
 
-/** The live list shows the active profile's records unless the filter names one. */
+/**
+ * The live list shows the active profile's records unless the filter names one; on a team ledger every desk's
+ * (each desk's profile has its own id, and they are all the team's one account).
+ */
 function scoped(state: AppState, filter: RecordFilter): RecordFilter {
+  if (state.runtime().team) return filter
   return { ...filter, profile: filter.profile ?? state.runtime().profile.id }
 }
 
@@ -51,8 +59,27 @@ function displayFingerprint(input: string): string {
   return hex.match(/.{4}/g)?.join(' ') ?? hex
 }
 
+/** The payee book reads on every profile; its writes only on this computer's ledger. */
+function payeesWithTeam(state: AppState) {
+  const all = payeesHandlers(state)
+  const {
+    'payees:list': list,
+    'payees:get': get,
+    'payees:export': exportBook,
+    'profiles:setDefaultRefundAddress': setDefaultRefund,
+    ...writes
+  } = all
+  return {
+    ...localOnly(state, 'payees', writes),
+    'payees:list': list,
+    'payees:get': get,
+    'payees:export': exportBook,
+    'profiles:setDefaultRefundAddress': setDefaultRefund,
+  }
+}
+
 export function buildRouter(state: AppState, log: (line: string) => void): Router {
-  const { o, profiles, ledger } = state
+  const { o, profiles } = state
   const rt = () => state.runtime()
 
   /** Prefilled only when the export carries this installation's own key; otherwise nothing is trusted. */
@@ -66,11 +93,15 @@ export function buildRouter(state: AppState, log: (line: string) => void): Route
 
   const handlers: Handlers = {
     ...ledgerHandlers(state),
-    ...payeesHandlers(state),
-    ...receiptsHandlers(state),
-    ...runsHandlers(state),
-    ...depositsHandlers(state),
+    ...payeesWithTeam(state),
+    ...localOnly(state, 'receipts', receiptsHandlers(state)),
+    ...localOnly(state, 'runs', runsHandlers(state)),
+    ...localOnly(state, 'deposits', depositsHandlers(state)),
+    // Reviewing an export folder does not touch the live ledger, so it works on every profile; only comparing it
+    // with "this computer's ledger" means nothing on a team profile.
     ...reviewHandlers(state),
+    ...localOnly(state, 'review', { 'review:checkLedger': reviewHandlers(state)['review:checkLedger'] }),
+    ...teamHandlers(state),
     ...teamConnectionHandlers(state),
     'app:info': () => {
       const p = rt().profile
@@ -124,15 +155,17 @@ export function buildRouter(state: AppState, log: (line: string) => void): Route
     'withdrawals:quote': ({ draft }) => rt().withdrawals.quote(draft),
     'withdrawals:create': ({ draft, intentId, confirmedDuplicates }) =>
       rt().withdrawals.create(draft, { intentId, confirmedDuplicates: confirmedDuplicates ?? [] }),
-    'withdrawals:list': (filter) => {
+    'withdrawals:list': async (filter) => {
       const f = scoped(state, filter)
-      const page = ledger.query(f)
-      return { rows: page.rows, total: page.total, totals: ledger.totalsByStatus(f) }
+      const s = store(state)
+      const [page, totals] = await Promise.all([s.query(f), s.totalsByStatus(f)])
+      return { rows: page.rows, total: page.total, totals }
     },
     'withdrawals:get': async ({ localId }) => {
-      const r = record(state, localId)
+      const r = await record(state, localId)
       const { funding, problem } = await rt().withdrawals.funding(localId)
-      return { record: r, observations: ledger.observations(localId), funding, fundingProblem: problem }
+      const observations = await store(state).observations(localId)
+      return { record: r, observations, funding, fundingProblem: problem }
     },
     'withdrawals:markFunded': ({ localId, txId }) =>
       rt().withdrawals.markFunded(localId, txId ? { txId } : {}),
@@ -142,8 +175,8 @@ export function buildRouter(state: AppState, log: (line: string) => void): Route
 
     'sandbox:fund': async ({ localId, mode }) => {
       const sandbox = sandboxOnly(state)
-      const r = record(state, localId)
-      const remoteId = remoteIdOf(state, localId)
+      const r = await record(state, localId)
+      const remoteId = await remoteIdOf(state, localId)
       if (r.depositAmountCents === null)
         throw new AppError('no_amount', 'The withdrawal has no deposit amount yet.')
       sandbox.control.fundWithdrawal(remoteId, fundingAmount(r.depositAmountCents, mode))
@@ -151,7 +184,7 @@ export function buildRouter(state: AppState, log: (line: string) => void): Route
     },
     'sandbox:settle': async ({ localId, outcome }) => {
       const sandbox = sandboxOnly(state)
-      sandbox.control.settlePayout(remoteIdOf(state, localId), outcome)
+      sandbox.control.settlePayout(await remoteIdOf(state, localId), outcome)
       return rt().withdrawals.refresh(localId)
     },
     'sandbox:maintenance': ({ on }) => {
@@ -168,6 +201,7 @@ export function buildRouter(state: AppState, log: (line: string) => void): Route
     },
 
     'records:export': async (input) => {
+      if (rt().team) throw localOnlyError('export')
       const p = rt().profile
       // Checked before the token is spent, so a refused filter does not cost the folder choice.
       if (input.filter?.profile !== undefined && input.filter.profile !== p.id) {
@@ -178,7 +212,7 @@ export function buildRouter(state: AppState, log: (line: string) => void): Route
       }
       const dir = state.folders.take(input.folder, 'export', p.id)
       const settings = profiles.settings()
-      const result = await exportRecords(ledger, {
+      const result = await exportRecords(state.ledger, {
         dir,
         formats: input.formats,
         filter: { ...input.filter, profile: p.id },
@@ -263,7 +297,7 @@ export function buildRouter(state: AppState, log: (line: string) => void): Route
     },
 
     'shell:openExternal': async ({ url, localId }) => {
-      const receipt = localId ? state.ledger.get(localId)?.lastRemote?.['receiptUrl'] : undefined
+      const receipt = localId ? (await store(state).get(localId))?.lastRemote?.['receiptUrl'] : undefined
       const known = typeof receipt === 'string' ? [receipt] : []
       if (!isAllowedExternalUrl(url, known)) return { opened: false }
       await o.ports.openExternal(url)

@@ -1,34 +1,65 @@
 /**
  * What exists for the active profile: its API client, its withdrawal service and status tracker. Switching
- * profile closes one runtime and opens another; the ledger is shared (records carry their profile id).
+ * profile closes one runtime and opens another; this computer's ledger is shared by its profiles (records carry
+ * their profile id). A team profile (issue #16) keeps its withdrawals on the team's PostgreSQL ledger instead
+ * (team-runtime.ts): its client takes every token from the team's shared budget too, and its tracker runs only
+ * while this desk leads.
  */
+import { join } from 'node:path'
 import type { SessionView } from '../../shared/contract'
 import type { Profile } from '../../shared/profile'
 import { createDepixClient, type DepixClient, type SessionInfo } from '../api'
 import type { Ledger } from '../ledger'
+import { sharedLimiter, sharedRateBudget, trackWhileLeading } from '../ledger-store'
 import { createDepositService, type DepositService } from '../deposits'
 import type { PayeeBook } from '../payees'
 import { createWithdrawalService, type WithdrawalService } from '../withdrawals'
 import type { ProfileCredentials } from '../profiles'
+import { openTeamSide, type TeamConnectionInput, type TeamSide } from './team-runtime'
 
 export interface ProfileRuntime {
   profile: Profile
   client: DepixClient
   withdrawals: WithdrawalService
-  /** Top-ups ("Comprar DePix"): the ledger's second record kind. */
+  /** Top-ups ("Comprar DePix"): the ledger's second record kind (this computer's ledger only). */
   deposits: DepositService
+  /** The team ledger side; null for a profile on this computer's ledger. */
+  team: TeamSide | null
+  /** Starts the status trackers: at once on this computer's ledger, while this desk leads on a team. */
+  startTracking(): void
   close(): Promise<void>
 }
 
-export function openRuntime(o: {
+export interface RuntimeOptions {
   profile: Profile
   credentials: ProfileCredentials
   ledger: Ledger
   operator: string
   /** The payee book, for payments made to one of its entries (issue #14). */
   payees?: PayeeBook
-}): ProfileRuntime {
+  /** The profile's team ledger connection; absent or null: this computer's ledger. */
+  team?: TeamConnectionInput | null
+  /** Where a team profile's side journal lives (the app's data dir). */
+  dataDir?: string
+  /** Test seam: how often a follower desk tries to take the lead. */
+  leaderRetryMs?: number
+  log?: (line: string) => void
+}
+
+/** The team profile's side journal: a local file named after the profile (the team ledger has no file beside it). */
+export function teamSideJournal(dataDir: string, profileId: string): string {
+  return join(dataDir, `team-${profileId.replace(/[^A-Za-z0-9_-]/g, '_')}.created.jsonl`)
+}
+
+export async function openRuntime(o: RuntimeOptions): Promise<ProfileRuntime> {
   const { profile } = o
+  const team = o.team
+    ? await openTeamSide(o.team, {
+        ...(o.leaderRetryMs !== undefined ? { leaderRetryMs: o.leaderRetryMs } : {}),
+        ...(o.log ? { log: o.log } : {}),
+      })
+    : null
+  const pg = team?.pg ?? null
   const client = createDepixClient({
     baseUrl: profile.baseUrl,
     auth:
@@ -40,9 +71,10 @@ export function openRuntime(o: {
           }
         : { kind: 'legacy_token', token: o.credentials.token },
     rateLimits: profile.rateLimits,
+    // Every desk of the team spends one account's allowance: a token leaves only when the team has one too.
+    ...(pg ? { wrapLimiter: (own) => sharedLimiter(own, sharedRateBudget(pg.pool)) } : {}),
   })
-  const withdrawals = createWithdrawalService({
-    ledger: o.ledger,
+  const common = {
     client,
     operator: o.operator,
     network: profile.network,
@@ -50,7 +82,15 @@ export function openRuntime(o: {
     partnerRateBps: profile.partnerRateBps,
     ...(profile.assetId ? { assetId: profile.assetId } : {}),
     ...(o.payees ? { payees: o.payees } : {}),
-  })
+  }
+  const withdrawals = team
+    ? createWithdrawalService({
+        ...common,
+        store: team.store,
+        sideJournal: o.dataDir ? teamSideJournal(o.dataDir, profile.id) : null,
+        ...(pg ? { approvals: pg } : {}),
+      })
+    : createWithdrawalService({ ...common, ledger: o.ledger })
   const deposits = createDepositService({
     ledger: o.ledger,
     client,
@@ -58,15 +98,32 @@ export function openRuntime(o: {
     network: profile.network,
     profile: profile.id,
   })
+  const unsubscribe: Array<() => void> = []
+  if (team) {
+    // Another desk's change (or this desk's own, echoed): a leader starts tracking a record another desk created.
+    unsubscribe.push(team.onRecordChange((c) => withdrawals.tracker.track(c.localId)))
+  }
   return {
     profile,
     client,
     withdrawals,
     deposits,
+    team,
+    startTracking: () => {
+      if (team) {
+        if (team.leadership) unsubscribe.push(trackWhileLeading(team.leadership, withdrawals.tracker))
+        return
+      }
+      withdrawals.tracker.start()
+      deposits.tracker.start()
+      deposits.startReconciling()
+    },
     close: async () => {
+      for (const u of unsubscribe.splice(0)) u()
       await withdrawals.tracker.stop()
       await deposits.stop()
       await client.close()
+      await team?.close()
     },
   }
 }

@@ -15,6 +15,7 @@ import {
 import { DEPOSIT_FLAGS, type DepositRecord } from '../../shared/deposit-record'
 import type { DepixClient, DepositCreated } from '../api'
 import { journaledCreate } from '../journal/create'
+import { sideJournalPath } from '../journal/side-journal'
 import type { OneUseIntents } from '../journal/intents'
 import type { Ledger } from '../ledger'
 import { checkLiquidAddress, type LiquidAddressCheck, type LiquidNetwork } from '../liquid'
@@ -110,7 +111,7 @@ export async function createDeposit(
     refuse: depositRefusal,
     client: ctx.client,
     endpoint: 'deposit',
-    ledgerFile: ctx.ledger.file,
+    sideJournal: sideJournalPath(ctx.ledger.file),
     profile: ctx.profile,
     now: ctx.now,
     store: {

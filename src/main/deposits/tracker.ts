@@ -18,7 +18,8 @@ import type { Ledger } from '../ledger'
 import { createTracker, type TrackerKind } from '../tracking/engine'
 import type { Cadence } from '../withdrawals/scheduler'
 import type { StatusTracker, Timers, TrackerOptions } from '../withdrawals/types'
-import { DepositError, depositLedgerCall } from './errors'
+import { refusalOfLedgerError } from '../journal/refusals'
+import { DepositError, depositRefusal } from './errors'
 import { setDepositFlags, storeDepositStatus } from './observe'
 
 const MINUTE = 60_000
@@ -63,7 +64,7 @@ export function depositTrackerKind(
     flagNotFound: (r) => setDepositFlags(ledger, r, { add: [DEPOSIT_FLAGS.remoteNotFound] }),
     refuse: (code, message, localId) =>
       new DepositError(code, message, localId !== undefined ? { localId } : {}),
-    call: depositLedgerCall,
+    fromLedgerError: (e, localId) => refusalOfLedgerError(e, localId, 'deposit', depositRefusal),
   }
 }
 

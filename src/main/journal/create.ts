@@ -17,24 +17,31 @@ import type { WithdrawalErrorInfo } from '../../shared/withdrawal-record'
 import { ApiError, type ApiResult, type DepixClient } from '../api'
 import { LedgerError, type CreatedOutcome } from '../ledger'
 import type { KindWords, Refuse } from './refusals'
-import { appendSideJournal, createdEntry, sideJournalPath, type JournaledKind } from './side-journal'
+import { appendSideJournal, createdEntry, type JournaledKind } from './side-journal'
 
-/** The record store of one kind, as the create flow uses it. */
+type MaybePromise<T> = T | Promise<T>
+
+/**
+ * The record store of one kind, as the create flow uses it: the embedded ledger answers at once, the team ledger
+ * (src/main/ledger-store) with a promise. `insertSubmitting` may refuse (a duplicate another desk created since the
+ * review): nothing is journaled then, nothing sent.
+ */
 export interface CreateStore<R extends { localId: string }> {
-  insertSubmitting(): R
-  markCreated(localId: string, outcome: CreatedOutcome): R
-  markRejected(localId: string, info: WithdrawalErrorInfo): R
-  markOutcomeUnknown(localId: string, info: WithdrawalErrorInfo | null, reason: string): R
+  insertSubmitting(): MaybePromise<R>
+  markCreated(localId: string, outcome: CreatedOutcome): MaybePromise<R>
+  markRejected(localId: string, info: WithdrawalErrorInfo): MaybePromise<R>
+  markOutcomeUnknown(localId: string, info: WithdrawalErrorInfo | null, reason: string): MaybePromise<R>
 }
 
 export interface JournaledCreate<R extends { localId: string }, T> {
   kind: JournaledKind
   words: KindWords
   refuse: Refuse
-  client: Pick<DepixClient, 'session' | 'allowance'>
+  client: Pick<DepixClient, 'session' | 'allowance'> & Partial<Pick<DepixClient, 'reserve'>>
   /** The create endpoint: its allowance must have a token free now. */
   endpoint: Extract<EndpointName, 'withdraw' | 'deposit'>
-  ledgerFile: string
+  /** The side journal file (journal/side-journal.ts); null: none (an in-memory ledger). */
+  sideJournal: string | null
   profile: string
   now: () => number
   store: CreateStore<R>
@@ -53,8 +60,9 @@ export type CreateResult<R, T> =
   { created: true; record: R; res: ApiResult<T> } | { created: false; record: R }
 
 /**
- * Everything before the first `await` runs synchronously, so two concurrent calls cannot both pass the intent:
- * the first one takes it and its `submitting` record is in the ledger before the second one looks.
+ * Everything up to the insert runs synchronously, so two concurrent calls cannot both pass the intent: the first
+ * one takes it and its insert is under way (done, on the embedded ledger) before the second one looks. The
+ * `submitting` record is committed before the POST leaves: the insert is awaited first.
  */
 export async function journaledCreate<R extends { localId: string }, T>(
   c: JournaledCreate<R, T>,
@@ -62,11 +70,15 @@ export async function journaledCreate<R extends { localId: string }, T>(
   if (c.client.session() === null) {
     throw c.refuse('not_signed_in', `Sign in before creating a ${c.words.en}.`)
   }
+  // A budget behind the desk's (the team's, shared by every desk) must have the token now too: a create never
+  // journals and then waits in a queue for it. Taken here, the POST uses it. Awaited before the desk's own check,
+  // so that check, the intent and the insert still follow one another synchronously.
+  const teamWait = c.client.reserve ? await c.client.reserve(c.endpoint) : 0
   // A POST that waited in the limiter's queue would sit journaled but unsent; a crash then would leave an
   // outcome_unknown record that never left. Refuse instead while no token is free.
   const slot = c.client.allowance()[c.endpoint]
-  if (slot.available + 1e-9 < 1 || slot.queued > 0) {
-    const retryAfterSeconds = Math.max(1, Math.ceil(slot.nextTokenInMs / 1000))
+  if (teamWait > 0 || slot.available + 1e-9 < 1 || slot.queued > 0) {
+    const retryAfterSeconds = Math.max(1, Math.ceil(Math.max(teamWait, slot.nextTokenInMs) / 1000))
     throw c.refuse(
       'rate_limited',
       `No POST /${c.endpoint} allowance free; retry in ${retryAfterSeconds} s.`,
@@ -75,7 +87,7 @@ export async function journaledCreate<R extends { localId: string }, T>(
   }
   // Last check before the journal, and it consumes the intent: nothing may run between it and the insert.
   c.takeIntent()
-  const submitting = c.store.insertSubmitting()
+  const submitting = await c.store.insertSubmitting()
   const localId = submitting.localId
   c.changed(submitting)
 
@@ -86,7 +98,7 @@ export async function journaledCreate<R extends { localId: string }, T>(
       c.onError(e, localId)
       return {
         created: false,
-        record: finish(c, localId, () =>
+        record: await finish(c, localId, () =>
           c.store.markRejected(localId, { ...EMPTY_INFO, kind: 'aborted_before_send' }),
         ),
       }
@@ -99,19 +111,19 @@ export async function journaledCreate<R extends { localId: string }, T>(
   } catch (e) {
     const info = errorInfo(e)
     if (createVerdict(e) === 'rejected') {
-      return { created: false, record: finish(c, localId, () => c.store.markRejected(localId, info)) }
+      return { created: false, record: await finish(c, localId, () => c.store.markRejected(localId, info)) }
     }
     const reason = e instanceof ApiError ? (e.code ?? e.kind) : 'unexpected_error'
     return {
       created: false,
-      record: finish(c, localId, () => c.store.markOutcomeUnknown(localId, info, reason)),
+      record: await finish(c, localId, () => c.store.markOutcomeUnknown(localId, info, reason)),
     }
   }
 
   const outcome = c.outcomeOf(res)
   let record: R
   try {
-    record = c.store.markCreated(localId, outcome)
+    record = await c.store.markCreated(localId, outcome)
   } catch (e) {
     c.onError(e, localId)
     const info: WithdrawalErrorInfo = {
@@ -126,10 +138,11 @@ export async function journaledCreate<R extends { localId: string }, T>(
     if (e instanceof LedgerError) {
       return {
         created: false,
-        record: finish(c, localId, () => c.store.markOutcomeUnknown(localId, info, 'store_failed')),
+        record: await finish(c, localId, () => c.store.markOutcomeUnknown(localId, info, 'store_failed')),
       }
     }
-    // The ledger could not write (disk full, I/O): the record exists at the service and its id must survive.
+    // The ledger could not write (disk full, I/O, the team server gone): the record exists at the service and its
+    // id must survive.
     return storeFailed(c, localId, outcome, info)
   }
   c.changed(record)
@@ -141,14 +154,14 @@ export async function journaledCreate<R extends { localId: string }, T>(
  * at the next start or create), the record is marked outcome_unknown with the id if the ledger still takes that,
  * and the operator is told the id now, whatever else failed.
  */
-function storeFailed<R extends { localId: string }, T>(
+async function storeFailed<R extends { localId: string }, T>(
   c: JournaledCreate<R, T>,
   localId: string,
   outcome: CreatedOutcome,
   info: WithdrawalErrorInfo,
-): never {
+): Promise<never> {
   let kept = false
-  const file = sideJournalPath(c.ledgerFile)
+  const file = c.sideJournal
   if (file !== null) {
     try {
       appendSideJournal(
@@ -161,7 +174,7 @@ function storeFailed<R extends { localId: string }, T>(
     }
   }
   try {
-    c.changed(c.store.markOutcomeUnknown(localId, info, 'store_failed'))
+    c.changed(await c.store.markOutcomeUnknown(localId, info, 'store_failed'))
   } catch (e) {
     // Still `submitting`: the next start replays the side journal, or turns it into outcome_unknown.
     c.onError(e, localId)
@@ -171,7 +184,7 @@ function storeFailed<R extends { localId: string }, T>(
   const where = kept
     ? {
         en: 'It was kept in the side journal and will be written to the ledger at the next start.',
-        'pt-BR': 'Ele foi guardado no diário auxiliar e será gravado no livro-razão no próximo início.',
+        'pt-BR': 'Ele foi guardado no diário auxiliar e será gravado no livro-caixa no próximo início.',
       }
     : {
         en: 'It could not be saved anywhere: write it down now.',
@@ -198,14 +211,14 @@ function storeFailed<R extends { localId: string }, T>(
 }
 
 /** Writes the final state; a ledger failure here leaves `submitting`, which a restart turns into outcome_unknown. */
-function finish<R extends { localId: string }, T>(
+async function finish<R extends { localId: string }, T>(
   c: JournaledCreate<R, T>,
   localId: string,
-  write: () => R,
-): R {
+  write: () => MaybePromise<R>,
+): Promise<R> {
   let record: R
   try {
-    record = write()
+    record = await write()
   } catch (e) {
     c.onError(e, localId)
     throw c.refuse(

@@ -11,12 +11,15 @@
  * answer (see app/context.ts, which also waits for it before switching). Whichever service of a kind is built
  * first recovers every kind, before either can create.
  */
-import type { Ledger } from '../ledger'
+import { LedgerError, type Ledger } from '../ledger'
+import type { LedgerStore } from '../ledger-store/types'
 import {
   ensureSideJournalReserve,
   replaySideJournal,
+  replaySideJournalInto,
   sideJournalPath,
   type ReplayResult,
+  type SideJournalEntry,
 } from './side-journal'
 
 const recovered = new WeakSet<Ledger>()
@@ -52,6 +55,61 @@ export function recoverOnce(ledger: Ledger, onError: (e: unknown) => void): Reco
 export function replayPending(ledger: Ledger, onError: (e: unknown) => void): ReplayResult | null {
   try {
     return replaySideJournal(ledger)
+  } catch (e) {
+    onError(e)
+    return null
+  }
+}
+
+/** A side-journal entry into a withdrawal store; the team ledger keeps no other kind (deposits stay local). */
+function applyToStore(store: LedgerStore): (entry: SideJournalEntry) => Promise<{ applied: boolean }> {
+  return async (entry) => {
+    if (entry.record === 'deposit') {
+      throw new LedgerError('invalid_input', 'the team ledger keeps no top-ups')
+    }
+    return store.applyJournaledCreate(entry.localId, entry.outcome)
+  }
+}
+
+const recoveredStores = new WeakSet<LedgerStore>()
+
+/**
+ * `recoverOnce` for a record store opened by itself (the team ledger): the side journal is a local file named by
+ * the caller (the team ledger has no file beside it), and only this desk's role's `submitting` records are
+ * recovered (another desk's may be mid-POST, src/main/ledger-store/types.ts).
+ */
+export async function recoverStoreOnce(
+  store: LedgerStore,
+  sideJournal: string | null,
+  onError: (e: unknown) => void,
+): Promise<RecoveryReport | null> {
+  if (recoveredStores.has(store)) return null
+  recoveredStores.add(store)
+  let replay: ReplayResult | null = null
+  try {
+    replay = await replaySideJournalInto(sideJournal, applyToStore(store))
+  } catch (e) {
+    onError(e)
+  }
+  const interrupted = await store.recoverInterrupted()
+  if (sideJournal !== null) {
+    try {
+      ensureSideJournalReserve(sideJournal)
+    } catch (e) {
+      onError(e)
+    }
+  }
+  return { replay, interrupted }
+}
+
+/** `replayPending` for a record store. */
+export async function replayPendingInto(
+  store: LedgerStore,
+  sideJournal: string | null,
+  onError: (e: unknown) => void,
+): Promise<ReplayResult | null> {
+  try {
+    return await replaySideJournalInto(sideJournal, applyToStore(store))
   } catch (e) {
     onError(e)
     return null

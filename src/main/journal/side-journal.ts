@@ -183,12 +183,41 @@ export function replaySideJournal(ledger: Ledger): ReplayResult {
       result.refused.push({ entry, reason: e.code })
     }
   }
+  return keepRefused(file, result, invalid)
+}
+
+/** Rewrites the journal with only what the ledger refused and the unreadable lines. */
+function keepRefused(file: string, result: ReplayResult, invalid: readonly string[]): ReplayResult {
   try {
     rewrite(file, [...result.refused.map((r) => JSON.stringify(r.entry)), ...invalid])
   } catch {
     // The ledger holds the answers now; a journal left as it was only costs a no-op replay next time.
   }
   return result
+}
+
+/**
+ * `replaySideJournal` for an async record store (the team ledger, src/main/ledger-store): `apply` writes one
+ * entry (idempotent); the same rules for refusals, failures and the rewrite.
+ */
+export async function replaySideJournalInto(
+  file: string | null,
+  apply: (entry: SideJournalEntry) => Promise<{ applied: boolean }>,
+): Promise<ReplayResult> {
+  const result: ReplayResult = { applied: [], refused: [], invalidLines: 0 }
+  if (file === null) return result
+  const { entries, invalid } = readSideJournal(file)
+  result.invalidLines = invalid.length
+  if (entries.length === 0) return result
+  for (const entry of entries) {
+    try {
+      if ((await apply(entry)).applied) result.applied.push(entry)
+    } catch (e) {
+      if (!(e instanceof LedgerError)) throw e
+      result.refused.push({ entry, reason: e.code })
+    }
+  }
+  return keepRefused(file, result, invalid)
 }
 
 export function createdEntry(

@@ -1,7 +1,9 @@
 /**
  * The ledger behind an async interface (types.ts), on two engines: the embedded SQLite ledger of one desk
- * (sqlite-store.ts, the default) and a team's PostgreSQL server (pg/). The app still uses the synchronous
- * SQLite `Ledger` directly; moving its callers onto `LedgerStore` is the next step (docs/DECISIONS.md).
+ * (sqlite-store.ts, the default) and a team's PostgreSQL server (pg/). The withdrawal service and its tracker work on
+ * a `LedgerStore`; a team profile's runtime (src/main/app/team-runtime.ts) opens the PostgreSQL one, or the offline
+ * stand-in (offline.ts) when the server is out of reach. Top-ups, runs, payees, receipts and exports still use the
+ * synchronous SQLite `Ledger` (docs/DECISIONS.md).
  */
 export { sqliteStore } from './sqlite-store'
 export { openPgStore, pgPool, type PgLedgerStore, type PgStoreOptions } from './pg/store'
@@ -19,3 +21,4 @@ export { sharedLimiter, sharedRateBudget, type LimiterLike, type SharedRateBudge
 export { importDeskLedger, type ImportResult } from './pg/import'
 export { teamConnection } from './connection'
 export { trackWhileLeading } from './leader-tracker'
+export { notConnected, offlineStore, openFailureVerdict } from './offline'

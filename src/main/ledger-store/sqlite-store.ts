@@ -4,7 +4,13 @@
  * another create (one process owns the file, lock.ts).
  */
 import type { Ledger } from '../ledger'
+import { TeamLedgerError } from './errors'
 import type { LedgerStore } from './types'
+
+const UNSUPPORTED_APPROVAL = {
+  'pt-BR': 'Aprovações existem só no livro-caixa da equipe.',
+  en: 'Approvals exist only on the team ledger.',
+}
 
 /** Runs `fn` and turns a synchronous throw into a rejection, like an async engine. */
 function later<T>(fn: () => T): Promise<T> {
@@ -23,15 +29,26 @@ export function sqliteStore(
     engine: 'sqlite',
     identity: o.identity ?? 'local',
     insertSubmitting: (input, operator) => later(() => ledger.insertSubmitting(input, operator)),
-    createGuarded: (input, operator, guard) =>
+    createGuarded: (input, operator, guard, opts) =>
       later(() => {
+        if (opts?.approvalId !== undefined) {
+          throw new TeamLedgerError(
+            'unsupported',
+            'approvals exist only on the team ledger',
+            UNSUPPORTED_APPROVAL,
+          )
+        }
         if (!guard.confirmed) {
-          const similar = ledger.findRecentSimilar({
-            pixKey: input.pixKey,
-            amountKind: input.amountKind,
-            amountCents: input.amountCents,
-            sinceIso: guard.sinceIso,
-          })
+          const allowed = new Set(guard.allow ?? [])
+          const similar = ledger
+            .findRecentSimilar({
+              pixKey: input.pixKey,
+              amountKind: input.amountKind,
+              amountCents: input.amountCents,
+              sinceIso: guard.sinceIso,
+              ...(guard.profile === undefined ? {} : { profile: guard.profile }),
+            })
+            .filter((r) => !allowed.has(r.localId))
           if (similar.length > 0) return { kind: 'duplicate' as const, similar }
         }
         return { kind: 'inserted' as const, record: ledger.insertSubmitting(input, operator) }

@@ -43,6 +43,13 @@ export interface DuplicateGuard {
   sinceIso: string
   /** The operator saw the warning and confirmed: insert anyway. */
   confirmed?: boolean
+  /**
+   * Local ids of similar records the operator saw at review and confirmed: they do not count, any other does (one
+   * created by another desk between the review and this insert).
+   */
+  allow?: readonly string[]
+  /** Only records of this profile count (one desk's ledger shared by its profiles); absent: every record. */
+  profile?: string
 }
 
 export type GuardedCreate =

@@ -10,43 +10,11 @@ import pg from 'pg'
 import type { TeamTestResult, TeamTestVerdict } from '../../shared/channels-team'
 import type { TeamLedgerSettings } from '../../shared/team-ledger'
 import { teamConnection } from '../ledger-store/connection'
+import { failureCode, failureDetail, verdictOfCode } from '../ledger-store/failure'
 import { schemaVersion } from '../ledger-store/pg/migrate'
 import { ANALYST_GROUP, PG_LATEST_VERSION, SCHEMA } from '../ledger-store/pg/schema'
 
 export const TEAM_PROBE_TIMEOUT_MS = 5_000
-
-const NETWORK_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'EPIPE',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EADDRNOTAVAIL',
-])
-
-/** Node's certificate verification codes (tls.TLSSocket#authorizationError) and its TLS error codes. */
-const TLS_CODES = new Set([
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'SELF_SIGNED_CERT_IN_CHAIN',
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'UNABLE_TO_GET_ISSUER_CERT',
-  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-  'CERT_HAS_EXPIRED',
-  'CERT_NOT_YET_VALID',
-  'CERT_UNTRUSTED',
-  'CERT_REJECTED',
-  'CERT_SIGNATURE_FAILURE',
-  'HOSTNAME_MISMATCH',
-  'EPROTO',
-])
-
-function codeOf(e: unknown): string {
-  const c = typeof e === 'object' && e !== null ? (e as { code?: unknown }).code : undefined
-  return typeof c === 'string' && /^[A-Z0-9_]{1,64}$/.test(c) ? c : ''
-}
 
 function result(verdict: TeamTestVerdict, detail: string | null, o: Partial<TeamTestResult> = {}) {
   return { verdict, identity: null, schemaVersion: null, approvalAboveCents: null, detail, ...o }
@@ -77,13 +45,9 @@ export function serverOffersTls(host: string, port: number, timeoutMs: number): 
 }
 
 async function connectFailure(e: unknown, s: TeamLedgerSettings, timeoutMs: number): Promise<TeamTestResult> {
-  const code = codeOf(e)
-  if (code === '28P01' || code === '28000') return result('auth_failed', detailOf(code))
-  if (code === '42501') return result('permission_denied', detailOf(code))
-  if (code === '3D000') return result('database_not_found', detailOf(code))
-  if (code.startsWith('ERR_TLS_') || code.startsWith('ERR_SSL_') || TLS_CODES.has(code)) {
-    return result('tls_failed', code)
-  }
+  const code = failureCode(e)
+  const known = verdictOfCode(code)
+  if (known) return result(known, failureDetail(code))
   if (code === '' && s.tls !== 'disable') {
     // Short: after a connect timeout the analyst has already waited once.
     if ((await serverOffersTls(s.host, s.port, Math.min(timeoutMs, 2_000))) === false) {
@@ -94,13 +58,8 @@ async function connectFailure(e: unknown, s: TeamLedgerSettings, timeoutMs: numb
   // connections) and anything else: the server cannot be used right now.
   return result(
     'unavailable',
-    code === '' ? 'connection failed or timed out (no driver code)' : detailOf(code),
+    code === '' ? 'connection failed or timed out (no driver code)' : failureDetail(code),
   )
-}
-
-/** SQLSTATEs are five characters; Node's codes are words (EPIPE is both: it is in the network set). */
-function detailOf(code: string): string {
-  return code.length === 5 && !NETWORK_CODES.has(code) ? `SQLSTATE ${code}` : code
 }
 
 /** Connects once with `settings` and `password`; never throws, never saves anything. */
@@ -160,9 +119,9 @@ export async function probeTeamLedger(
       approvalAboveCents: cents !== null && Number.isSafeInteger(cents) ? cents : null,
     })
   } catch (e) {
-    const code = codeOf(e)
+    const code = failureCode(e)
     const verdict: TeamTestVerdict = code === '42501' ? 'permission_denied' : 'unavailable'
-    return result(verdict, code ? detailOf(code) : 'query failed (no driver code)', {
+    return result(verdict, code ? failureDetail(code) : 'query failed (no driver code)', {
       identity,
       schemaVersion: version,
     })

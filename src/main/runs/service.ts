@@ -388,11 +388,8 @@ export function createRunService(deps: RunServiceDeps): RunService {
         if (r.wave !== wave || r.localId === null) continue
         const rec = ledger.get(r.localId)
         if (rec?.localState !== 'created' || rec.fundedAt !== null) continue
-        try {
-          rt.withdrawals.markFunded(r.localId, tx ? { txId: tx } : {})
-        } catch (e) {
-          onError(e)
-        }
+        // The service writes asynchronously (its store may be the team's); a refusal is logged like before.
+        rt.withdrawals.markFunded(r.localId, tx ? { txId: tx } : {}).catch((e: unknown) => onError(e))
       }
       const left = runs.rows(runId).some((r) => r.state === 'pending' && r.decision !== 'drop')
       runs.setState(

@@ -33,27 +33,30 @@ export interface TrackableRecord {
 
 export type TrackerRefusal = 'not_found' | 'illegal_state' | 'remote_mismatch' | 'remote_not_found'
 
+type MaybePromise<T> = T | Promise<T>
+
 export interface TrackerKind<R extends TrackableRecord, Res> {
   /** The status endpoint, whose allowance the tracker spends. */
   endpoint: 'withdraw-status' | 'deposit-status'
   /** "withdrawal", "deposit": English fallback texts only. */
   noun: string
-  get(localId: string): R | undefined
-  listOpen(): R[]
+  /** The embedded ledger answers at once, the team ledger (src/main/ledger-store) with a promise. */
+  get(localId: string): MaybePromise<R | undefined>
+  listOpen(): MaybePromise<R[]>
   fetch(remoteId: string): Promise<Res>
   /** The id the answer is about (it must be the one asked for). */
   answerId(res: Res): string
-  store(localId: string, res: Res, observedAtMs: number): { record: R; changed: boolean }
+  store(localId: string, res: Res, observedAtMs: number): MaybePromise<{ record: R; changed: boolean }>
   /** Created and not settled: the money can still move. */
   isOpen(r: R): boolean
   /** The record's stored (wall-clock ISO) times, and whether its status is a slow-polled lingering one. */
   times(r: R): { createdAt: string; fundedAt: string | null; checkedAt: string | null; lingering: boolean }
   isNotFound(e: unknown): boolean
   /** Raises the kind's "not found at the service" flag; returns the record unchanged when already raised. */
-  flagNotFound(r: R): R
+  flagNotFound(r: R): MaybePromise<R>
   refuse(code: TrackerRefusal, message: string, localId?: string): Error
-  /** Runs a ledger call, turning its refusals into the kind's errors. */
-  call<T>(localId: string, fn: () => T): T
+  /** A ledger refusal as the kind's error; anything else returned unchanged. */
+  fromLedgerError(e: unknown, localId: string): unknown
 }
 
 export interface EngineDeps<R extends TrackableRecord, Res> extends TrackerOptions {
@@ -66,6 +69,11 @@ export interface EngineDeps<R extends TrackableRecord, Res> extends TrackerOptio
   monotonic?: () => number
   timers: Timers
   changed: (record: R) => void
+  /**
+   * Every open record of the ledger, whatever its profile: a team ledger is one account's, and its leader tracks
+   * every desk's payments. Default false: only `profile`'s.
+   */
+  allProfiles?: boolean
 }
 
 const DEFAULT_MAX_IN_FLIGHT = 4
@@ -118,6 +126,18 @@ export function createTracker<R extends TrackableRecord, Res>(deps: EngineDeps<R
   let polls = 0
   let failures = 0
   let unsubscribe: (() => void) | null = null
+  /** The tick under way (it awaits the ledger); a tick asked for meanwhile runs right after it. */
+  let ticking = false
+  let tickAgain = false
+
+  const ours = (r: R): boolean => deps.allProfiles === true || r.profile === deps.profile
+  async function call<T>(localId: string, fn: () => MaybePromise<T>): Promise<T> {
+    try {
+      return await fn()
+    } catch (e) {
+      throw kind.fromLedgerError(e, localId)
+    }
+  }
 
   const limit = (): number => client.allowance()[kind.endpoint].limitPerMinute
   const reserve = (): number => deps.reserve ?? defaultReserve(limit())
@@ -151,13 +171,11 @@ export function createTracker<R extends TrackableRecord, Res>(deps: EngineDeps<R
     }, delay)
   }
 
-  function sync(t: number): void {
+  async function sync(t: number): Promise<void> {
     lastSyncAt = t
     let open: R[]
     try {
-      open = kind
-        .listOpen()
-        .filter((r) => r.profile === deps.profile && isOpen(kind, r, scheduler, wallToMono, t))
+      open = (await kind.listOpen()).filter((r) => ours(r) && isOpen(kind, r, scheduler, wallToMono, t))
     } catch (e) {
       onError(e, null)
       return
@@ -167,9 +185,31 @@ export function createTracker<R extends TrackableRecord, Res>(deps: EngineDeps<R
   }
 
   function tick(): void {
+    if (ticking) {
+      tickAgain = true
+      return
+    }
+    ticking = true
+    void (async () => {
+      do {
+        tickAgain = false
+        await tickOnce()
+      } while (tickAgain)
+    })()
+      .catch((e: unknown) => onError(e, null))
+      .finally(() => {
+        ticking = false
+      })
+  }
+
+  async function tickOnce(): Promise<void> {
     if (state !== 'running') return
-    const t = mono()
-    if (t - lastSyncAt >= scheduler.cadence.resyncMs) sync(t)
+    let t = mono()
+    if (t - lastSyncAt >= scheduler.cadence.resyncMs) {
+      await sync(t)
+      if (state !== 'running') return
+      t = mono()
+    }
     const blocked = scheduler.blockedUntil(t)
     if (blocked !== null) return wake(blocked - t)
     while (inFlight.size < maxInFlight) {
@@ -197,7 +237,7 @@ export function createTracker<R extends TrackableRecord, Res>(deps: EngineDeps<R
   }
 
   async function poll(localId: string, manual: boolean): Promise<R> {
-    const record = kind.call(localId, () => kind.get(localId))
+    const record = await call(localId, () => kind.get(localId))
     if (record === undefined || record.remoteId === null || record.localState !== 'created') {
       scheduler.remove(localId)
       if (record === undefined) throw kind.refuse('not_found', `No ${kind.noun} record ${localId}.`)
@@ -210,7 +250,7 @@ export function createTracker<R extends TrackableRecord, Res>(deps: EngineDeps<R
       res = await kind.fetch(remoteId)
     } catch (e) {
       failures += 1
-      return failedPoll(record, e, manual)
+      return await failedPoll(record, e, manual)
     }
     const t = mono()
     const observedAt = now()
@@ -226,7 +266,7 @@ export function createTracker<R extends TrackableRecord, Res>(deps: EngineDeps<R
     // Stored even after stop(): the answer is a fact about money, and writing it is cheap.
     let stored: { record: R; changed: boolean }
     try {
-      stored = kind.call(localId, () => kind.store(localId, res, observedAt))
+      stored = await call(localId, () => kind.store(localId, res, observedAt))
     } catch (e) {
       failures += 1
       scheduler.failed(localId, t)
@@ -241,7 +281,7 @@ export function createTracker<R extends TrackableRecord, Res>(deps: EngineDeps<R
     return stored.record
   }
 
-  function failedPoll(record: R, e: unknown, manual: boolean): R {
+  async function failedPoll(record: R, e: unknown, manual: boolean): Promise<R> {
     const t = mono()
     const localId = record.localId
     onError(e, localId)
@@ -249,7 +289,7 @@ export function createTracker<R extends TrackableRecord, Res>(deps: EngineDeps<R
       // A created record the service does not know: flag it for a human, keep asking now and then.
       scheduler.failed(localId, t)
       try {
-        const flagged = kind.flagNotFound(record)
+        const flagged = await kind.flagNotFound(record)
         if (flagged !== record) deps.changed(flagged)
       } catch (le) {
         onError(le, localId)
@@ -327,15 +367,17 @@ export function createTracker<R extends TrackableRecord, Res>(deps: EngineDeps<R
       return launch(localId, true)
     },
     track(localId) {
-      const r = kind.get(localId)
-      if (r === undefined || r.profile !== deps.profile) return
-      const t = mono()
-      if (!isOpen(kind, r, scheduler, wallToMono, t)) {
-        scheduler.remove(localId)
-        return
-      }
-      scheduler.upsert(tracked(kind, r, wallToMono), t, { urgent: r.remoteStatus === null })
-      wake(0)
+      void (async () => {
+        const r = await kind.get(localId)
+        if (r === undefined || !ours(r)) return
+        const t = mono()
+        if (!isOpen(kind, r, scheduler, wallToMono, t)) {
+          scheduler.remove(localId)
+          return
+        }
+        scheduler.upsert(tracked(kind, r, wallToMono), t, { urgent: r.remoteStatus === null })
+        wake(0)
+      })().catch((e: unknown) => onError(e, localId))
     },
     stats() {
       const t = mono()

@@ -19,7 +19,9 @@ import { normalizeReferences, type PaymentReferences } from '../../shared/paymen
 import type { ExpectedPayee, Payee } from '../../shared/payee'
 import type { DepixClient, WithdrawCreated } from '../api'
 import { journaledCreate } from '../journal/create'
-import type { Ledger } from '../ledger'
+import type { NewWithdrawal } from '../ledger'
+import type { ApprovalsApi } from '../ledger-store/pg/approvals'
+import type { LedgerStore } from '../ledger-store/types'
 import { checkLiquidAddress, type LiquidAddressCheck, type LiquidNetwork } from '../liquid'
 import { SERVICE_FLAGS, WITHDRAWAL_WORDS, WithdrawalError, withdrawalRefusal } from './errors'
 import type { CreateIntents } from './intents'
@@ -28,7 +30,16 @@ import { reviewFlags, storeStatus } from './observe'
 export const DUPLICATE_WINDOW_MS = 24 * 60 * 60 * 1000
 
 export interface CreateCtx {
-  ledger: Ledger
+  store: LedgerStore
+  /** Where a create's answer goes when the store cannot take it (journal/side-journal.ts); null: nowhere. */
+  sideJournal: string | null
+  /**
+   * A team ledger: every record is the account's, whichever desk (profile) created it, so duplicates and records
+   * are looked for across profiles.
+   */
+  shared: boolean
+  /** The team's four-eyes approvals; absent on the embedded ledger. */
+  approvals?: Pick<ApprovalsApi, 'needsApproval'>
   client: DepixClient
   operator: string
   network: LiquidNetwork
@@ -46,7 +57,7 @@ export interface CreateCtx {
   onError: (e: unknown, localId: string | null) => void
 }
 
-interface Prepared {
+export interface Prepared {
   request: WithdrawRequest
   amountKind: AmountKind
   amountCents: number
@@ -95,7 +106,13 @@ function draftFields(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; m
   return out
 }
 
-function prepare(ctx: CreateCtx, draft: WithdrawalDraft): Prepared {
+/** The duplicate guard's reach: the last 24 h, on this profile (embedded ledger) or the whole team's ledger. */
+function similarScope(ctx: CreateCtx): { sinceIso: string; profile?: string } {
+  const sinceIso = new Date(ctx.now() - DUPLICATE_WINDOW_MS).toISOString()
+  return ctx.shared ? { sinceIso } : { sinceIso, profile: ctx.profile }
+}
+
+export async function prepare(ctx: CreateCtx, draft: WithdrawalDraft): Promise<Prepared> {
   const parsed = withdrawalDraftSchema.safeParse(draft)
   if (!parsed.success) {
     throw new WithdrawalError('invalid_draft', 'The withdrawal draft is invalid.', {
@@ -109,20 +126,20 @@ function prepare(ctx: CreateCtx, draft: WithdrawalDraft): Prepared {
   const request: WithdrawRequest = refund.ok ? { ...body, refundAddress: refund.address } : body
   const amountKind: AmountKind = request.depositAmountInCents !== undefined ? 'deposit' : 'payout'
   const amountCents = (request.depositAmountInCents ?? request.payoutAmountInCents) as number
-  const duplicates = ctx.ledger.findRecentSimilar({
+  const duplicates = await ctx.store.findRecentSimilar({
     pixKey: request.pixKey,
     amountKind,
     amountCents,
-    sinceIso: new Date(ctx.now() - DUPLICATE_WINDOW_MS).toISOString(),
-    profile: ctx.profile,
+    ...similarScope(ctx),
   })
   const expectedPayee = payeeOf(ctx, parsed.data, request)
   const references = normalizeReferences(parsed.data.references)
   return { request, amountKind, amountCents, refund, duplicates, references, expectedPayee }
 }
 
-export function quote(ctx: CreateCtx, draft: WithdrawalDraft): WithdrawalQuote {
-  const p = prepare(ctx, draft)
+export async function quote(ctx: CreateCtx, draft: WithdrawalDraft): Promise<WithdrawalQuote> {
+  const p = await prepare(ctx, draft)
+  const needsApproval = ctx.approvals ? await ctx.approvals.needsApproval(p.amountCents) : false
   const amount =
     p.amountKind === 'deposit'
       ? { depositAmountInCents: p.amountCents }
@@ -142,6 +159,7 @@ export function quote(ctx: CreateCtx, draft: WithdrawalDraft): WithdrawalQuote {
       reviewed(p),
       p.duplicates.map((d) => d.localId),
     ),
+    ...(needsApproval ? { needsApproval } : {}),
   }
 }
 
@@ -157,60 +175,112 @@ export interface CreateAuthority {
   localId?: string
 }
 
-/**
- * The shared journaled create (journal/create.ts) with the withdrawal's own body, checks and follow-up. Everything
- * before its first `await` runs synchronously, so two concurrent calls cannot both pass the intent.
- */
-export async function create(
-  ctx: CreateCtx,
-  draft: WithdrawalDraft,
-  o: CreateAuthority,
-): Promise<WithdrawalRecord> {
-  const p = prepare(ctx, draft)
+/** The record the store inserts as `submitting` for a prepared payment. */
+export function newWithdrawal(ctx: CreateCtx, p: Prepared, localId?: string): NewWithdrawal {
+  return {
+    // A payment run commits the local id on its row before calling create (crash recovery by absence).
+    ...(localId === undefined ? {} : { localId }),
+    profile: ctx.profile,
+    request: p.request as Record<string, unknown>,
+    pixKey: p.request.pixKey,
+    amountKind: p.amountKind,
+    amountCents: p.amountCents,
+    flags: p.duplicates.length > 0 ? [SERVICE_FLAGS.duplicateConfirmed] : [],
+    ...(Object.keys(p.references).length > 0 ? { references: p.references } : {}),
+    ...(p.expectedPayee ? { expectedPayee: p.expectedPayee } : {}),
+  }
+}
+
+export function refundMustBeValid(p: Prepared): void {
   if (!p.refund.ok) {
     throw new WithdrawalError('refund_address_invalid', `Refund address refused: ${p.refund.message}`, {
       fields: { refundAddress: p.refund.reason },
       reason: p.refund.reason,
     })
   }
+}
+
+/** The review's intent, checked against what is about to be sent and consumed (synchronous, one use). */
+export function takeIntent(ctx: CreateCtx, p: Prepared, o: CreateAuthority): void {
+  ctx.intents.take(o.intentId, {
+    profile: ctx.profile,
+    // The intent binds what the review showed besides the body: references and the chosen payee.
+    request: reviewed(p),
+    similarNow: p.duplicates,
+    confirmed: o.confirmedDuplicates ?? [],
+  })
+}
+
+export const APPROVAL_REQUIRED_TEXT = {
+  'pt-BR':
+    'Este pagamento está acima do limite da equipe: peça a aprovação de outro analista antes de enviá-lo.',
+  en: 'This payment is above the team’s limit: ask another analyst for approval before sending it.',
+}
+
+/**
+ * The shared journaled create (journal/create.ts) with the withdrawal's own body, checks and follow-up. The intent
+ * is taken synchronously right before the insert.
+ */
+export async function create(
+  ctx: CreateCtx,
+  draft: WithdrawalDraft,
+  o: CreateAuthority,
+): Promise<WithdrawalRecord> {
+  const p = await prepare(ctx, draft)
+  refundMustBeValid(p)
+  if (ctx.approvals && (await ctx.approvals.needsApproval(p.amountCents))) {
+    throw new WithdrawalError('approval_required', 'This payment needs another analyst’s approval first.', {
+      userMessage: APPROVAL_REQUIRED_TEXT,
+    })
+  }
+  return journal(ctx, p, newWithdrawal(ctx, p, o.localId), { take: () => takeIntent(ctx, p, o) })
+}
+
+/**
+ * The one journaled create of a prepared payment: the duplicate guard and the insert are one step of the store
+ * (`createGuarded`: atomic across desks on the team ledger), then POST /withdraw once. `take` is the one-use
+ * authority (the review's intent, or an approval), taken synchronously right before the insert.
+ */
+export async function journal(
+  ctx: CreateCtx,
+  p: Prepared,
+  input: NewWithdrawal,
+  auth: { take: () => void; approvalId?: string },
+): Promise<WithdrawalRecord> {
   const result = await journaledCreate<WithdrawalRecord, WithdrawCreated>({
     kind: 'withdrawal',
     words: WITHDRAWAL_WORDS,
     refuse: withdrawalRefusal,
     client: ctx.client,
     endpoint: 'withdraw',
-    ledgerFile: ctx.ledger.file,
+    sideJournal: ctx.sideJournal,
     profile: ctx.profile,
     now: ctx.now,
     store: {
-      insertSubmitting: () =>
-        ctx.ledger.insertSubmitting(
-          {
-            // A payment run commits the local id on its row before calling create (crash recovery by absence).
-            ...(o.localId === undefined ? {} : { localId: o.localId }),
-            profile: ctx.profile,
-            request: p.request as Record<string, unknown>,
-            pixKey: p.request.pixKey,
-            amountKind: p.amountKind,
-            amountCents: p.amountCents,
-            flags: p.duplicates.length > 0 ? [SERVICE_FLAGS.duplicateConfirmed] : [],
-            ...(Object.keys(p.references).length > 0 ? { references: p.references } : {}),
-            ...(p.expectedPayee ? { expectedPayee: p.expectedPayee } : {}),
-          },
+      insertSubmitting: async () => {
+        const guarded = await ctx.store.createGuarded(
+          input,
           ctx.operator,
-        ),
-      markCreated: (localId, outcome) => ctx.ledger.markCreated(localId, outcome),
-      markRejected: (localId, info) => ctx.ledger.markRejected(localId, info),
-      markOutcomeUnknown: (localId, info, reason) => ctx.ledger.markOutcomeUnknown(localId, info, reason),
+          // The similar records the operator confirmed do not count; one that appeared since (another desk's
+          // create, or a concurrent one here) does.
+          { ...similarScope(ctx), allow: p.duplicates.map((d) => d.localId) },
+          auth.approvalId === undefined ? undefined : { approvalId: auth.approvalId },
+        )
+        if (guarded.kind === 'duplicate') {
+          throw withdrawalRefusal(
+            'duplicate_since_review',
+            `${guarded.similar.length} similar withdrawal(s) appeared since the review (maybe on another desk): ` +
+              'review again.',
+            { duplicates: [...p.duplicates, ...guarded.similar] },
+          )
+        }
+        return guarded.record
+      },
+      markCreated: (localId, outcome) => ctx.store.markCreated(localId, outcome),
+      markRejected: (localId, info) => ctx.store.markRejected(localId, info),
+      markOutcomeUnknown: (localId, info, reason) => ctx.store.markOutcomeUnknown(localId, info, reason),
     },
-    takeIntent: () =>
-      ctx.intents.take(o.intentId, {
-        profile: ctx.profile,
-        // The intent binds what the review showed besides the body: references and the chosen payee.
-        request: reviewed(p),
-        similarNow: p.duplicates,
-        confirmed: o.confirmedDuplicates ?? [],
-      }),
+    takeIntent: auth.take,
     post: () => ctx.client.withdraw(p.request),
     outcomeOf: (res) => {
       const d = res.data
@@ -241,12 +311,12 @@ async function afterCreated(ctx: CreateCtx, created: WithdrawalRecord): Promise<
     // Minimal create response: one status read for the funding facts. If it fails the tracker fills them later.
     try {
       const status = await ctx.client.withdrawStatus(record.remoteId)
-      record = storeStatus(ctx, localId, status, ctx.now()).record
+      record = (await storeStatus(ctx, localId, status, ctx.now())).record
     } catch (e) {
       ctx.onError(e, localId)
     }
   }
-  record = reviewFlags(ctx, record)
+  record = await reviewFlags(ctx, record)
   ctx.opened(localId)
   ctx.changed(record)
   return record

@@ -39,6 +39,10 @@ export const WITHDRAWAL_ERROR_CODES = [
   'invalid_input',
   /** The API answered but the ledger could not store it; see the message for the record's state. */
   'ledger_write_failed',
+  /** Team ledger: the payment is above the team's threshold and needs another analyst's approval first. */
+  'approval_required',
+  /** Team ledger: the approval is not (or no longer) approved, or its payment was already sent. */
+  'approval_not_sendable',
 ] as const
 export type WithdrawalErrorCode = (typeof WITHDRAWAL_ERROR_CODES)[number]
 
@@ -122,9 +126,9 @@ export function fromLedgerError(e: unknown, localId: string): unknown {
 }
 
 /** Runs a ledger call and rethrows its refusals as WithdrawalError. */
-export function ledgerCall<T>(localId: string, fn: () => T): T {
+export async function ledgerCall<T>(localId: string, fn: () => T | Promise<T>): Promise<T> {
   try {
-    return fn()
+    return await fn()
   } catch (e) {
     throw fromLedgerError(e, localId)
   }

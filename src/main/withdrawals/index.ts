@@ -14,7 +14,12 @@ import { ledgerCall, WithdrawalError } from './errors'
 import { fundingFor } from './funding'
 import { CreateIntents } from './intents'
 import { lastMinute, replaySpentAllowance } from '../journal/allowance'
-import { recoverOnce, replayPending } from './recovery'
+import { recoverOnce, recoverStoreOnce, replayPending, replayPendingInto } from '../journal/recovery'
+import { sideJournalPath } from '../journal/side-journal'
+import type { Ledger } from '../ledger'
+import { TeamLedgerError } from '../ledger-store/errors'
+import { sqliteStore } from '../ledger-store/sqlite-store'
+import { requestApproval, sendApproved, type ApprovalCtx } from './approvals'
 import { resolveUnknown } from './resolve'
 import { createStatusTracker } from './tracker'
 import type { Timers, WithdrawalService, WithdrawalServiceDeps } from './types'
@@ -29,6 +34,13 @@ const realTimers: Timers = {
 export function createWithdrawalService(deps: WithdrawalServiceDeps): WithdrawalService {
   const { ledger, client, operator, network, profile } = deps
   if (!operator) throw new TypeError('operator is required')
+  if ((ledger === undefined) === (deps.store === undefined)) {
+    throw new TypeError('exactly one of ledger and store is required')
+  }
+  const store = deps.store ?? sqliteStore(ledger as Ledger, { closeLedger: false })
+  // A team ledger is one account's: every desk's records are this service's too (tracker, funding, resolution).
+  const shared = store.engine === 'postgres'
+  const sideJournal = ledger ? sideJournalPath(ledger.file) : (deps.sideJournal ?? null)
   const now = deps.now ?? (() => Date.now())
   // An injected wall clock alone (tests) drives the timing too; otherwise timing is monotonic (src/main/clock.ts).
   const monotonic = deps.monotonic ?? deps.now ?? monotonicNow
@@ -49,13 +61,25 @@ export function createWithdrawalService(deps: WithdrawalServiceDeps): Withdrawal
 
   // Once per opened ledger: side-journal answers go in, whatever a crash left between "journaled" and "answer
   // stored" is outcome_unknown from now on (never resent). A later service on the same ledger does not repeat it.
-  recoverOnce(ledger, (e) => onError(e, null))
+  // The embedded ledger does it now, synchronously; a team store before the first create.
   const openedAt = now()
-  replaySpentAllowance(client, 'withdraw', ledger.iterate(lastMinute(profile, openedAt)), openedAt)
+  const recentFilter = shared ? { from: lastMinute(profile, openedAt).from } : lastMinute(profile, openedAt)
+  let ready: Promise<void> = Promise.resolve()
+  if (ledger) {
+    recoverOnce(ledger, (e) => onError(e, null))
+    replaySpentAllowance(client, 'withdraw', ledger.iterate(recentFilter), openedAt)
+  } else {
+    ready = (async () => {
+      await recoverStoreOnce(store, sideJournal, (e) => onError(e, null))
+      const recent: WithdrawalRecord[] = []
+      for await (const r of store.iterate(recentFilter)) recent.push(r)
+      replaySpentAllowance(client, 'withdraw', recent, openedAt)
+    })().catch((e: unknown) => onError(e, null))
+  }
 
   const tracker = createStatusTracker({
     ...deps.tracker,
-    ledger,
+    store,
     client,
     profile,
     network,
@@ -63,13 +87,17 @@ export function createWithdrawalService(deps: WithdrawalServiceDeps): Withdrawal
     monotonic,
     timers: deps.timers ?? realTimers,
     changed,
+    allProfiles: shared,
   })
   const opened = (localId: string): void => tracker.track(localId)
   // Creates in progress: a profile switch or quit waits for them (app/context.ts) instead of cutting the POST.
   const creates = new Set<Promise<WithdrawalRecord>>()
+  const sending = new Set<string>()
 
   const createCtx: CreateCtx = {
-    ledger,
+    store,
+    sideJournal,
+    shared,
     client,
     operator,
     network,
@@ -80,57 +108,87 @@ export function createWithdrawalService(deps: WithdrawalServiceDeps): Withdrawal
     changed,
     opened,
     onError,
+    ...(deps.approvals ? { approvals: deps.approvals } : {}),
     ...(deps.payees ? { payees: deps.payees } : {}),
     ...(deps.beforePost ? { beforePost: deps.beforePost } : {}),
   }
 
-  function ownRecord(localId: string): WithdrawalRecord {
-    const r = ledger.get(localId)
+  async function ownRecord(localId: string): Promise<WithdrawalRecord> {
+    const r = await store.get(localId)
     if (r === undefined)
       throw new WithdrawalError('not_found', `No withdrawal record ${localId}.`, { localId })
-    if (r.profile !== profile) {
+    if (!shared && r.profile !== profile) {
       throw new WithdrawalError('other_profile', `${localId} belongs to profile ${r.profile}.`, { localId })
     }
     return r
   }
 
+  /** Answers kept in the side journal while the ledger could not take them go in before a new create. */
+  async function replayBeforeCreate(): Promise<void> {
+    const replay = ledger
+      ? replayPending(ledger, (e) => onError(e, null))
+      : await replayPendingInto(store, sideJournal, (e) => onError(e, null))
+    for (const entry of replay?.applied ?? []) {
+      const r = await store.get(entry.localId)
+      if (r) changed(r)
+      opened(entry.localId)
+    }
+  }
+
+  /** A create of any origin (a review's intent, an approval): counted until it settles. */
+  function counted(run: () => Promise<WithdrawalRecord>): Promise<WithdrawalRecord> {
+    const p = (async () => {
+      await ready
+      await replayBeforeCreate()
+      return run()
+    })()
+    creates.add(p)
+    const done = (): void => void creates.delete(p)
+    p.then(done, done)
+    return p
+  }
+
+  function approvalCtx(): ApprovalCtx {
+    if (!deps.approvals) throw unsupportedApprovals()
+    return { ...createCtx, approvals: deps.approvals }
+  }
+
   return {
-    quote: async (draft) => quote(createCtx, draft),
-    create: (draft, o) => {
-      for (const entry of replayPending(ledger, (e) => onError(e, null))?.applied ?? []) {
-        const r = ledger.get(entry.localId)
-        if (r) changed(r)
-        opened(entry.localId)
-      }
-      const p = create(createCtx, draft, o)
-      creates.add(p)
-      const done = (): void => void creates.delete(p)
-      p.then(done, done)
-      return p
+    store,
+    quote: (draft) => quote(createCtx, draft),
+    create: (draft, o) => counted(() => create(createCtx, draft, o)),
+    requestApproval: async (draft, o, note) => {
+      const ctx = approvalCtx()
+      await ready
+      return requestApproval(ctx, draft, o, note)
+    },
+    sendApproved: (id) => {
+      const ctx = approvalCtx()
+      return counted(() => sendApproved(ctx, sending, id))
     },
     creating: () => creates.size,
     createsSettled: async () => {
       while (creates.size > 0) await Promise.allSettled([...creates])
     },
     funding: async (localId) => {
-      const r = ledger.get(localId)
+      const r = await store.get(localId)
       if (r === undefined)
         throw new WithdrawalError('not_found', `No withdrawal record ${localId}.`, { localId })
-      return fundingFor({ network, profile, assetId, now }, r)
+      return fundingFor({ network, profile: shared ? r.profile : profile, assetId, now }, r)
     },
-    markFunded: (localId, o) => {
-      ownRecord(localId)
+    markFunded: async (localId, o) => {
+      await ownRecord(localId)
       const txId = o.txId?.trim()
-      const r = ledgerCall(localId, () => ledger.markFunded(localId, txId ? { txId } : {}, operator))
+      const r = await ledgerCall(localId, () => store.markFunded(localId, txId ? { txId } : {}, operator))
       // Funded now: the tracker polls it first and every ≤ 30 s for the next 15 minutes.
       tracker.track(localId)
       changed(r)
       return r
     },
     resolveUnknown: (localId, r) =>
-      resolveUnknown({ ledger, client, operator, profile, network, now, changed, opened }, localId, r),
+      resolveUnknown({ store, shared, client, operator, profile, network, now, changed, opened }, localId, r),
     refresh: async (localId) => {
-      const r = ownRecord(localId)
+      const r = await ownRecord(localId)
       if (r.localState !== 'created' || r.remoteId === null) {
         throw new WithdrawalError(
           'illegal_state',
@@ -148,6 +206,13 @@ export function createWithdrawalService(deps: WithdrawalServiceDeps): Withdrawal
     },
     tracker,
   }
+}
+
+function unsupportedApprovals(): TeamLedgerError {
+  return new TeamLedgerError('unsupported', 'approvals exist only on a team ledger', {
+    'pt-BR': 'Aprovações existem só em um perfil com livro-caixa da equipe.',
+    en: 'Approvals exist only on a profile with a team ledger.',
+  })
 }
 
 export { WithdrawalError, SERVICE_FLAGS, WITHDRAWAL_ERROR_CODES, type WithdrawalErrorCode } from './errors'

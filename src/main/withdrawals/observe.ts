@@ -9,12 +9,13 @@
  */
 import { RECORD_FLAGS, type WithdrawalRecord } from '../../shared/withdrawal-record'
 import { invalidStatusFields, type ApiResult, type WithdrawalStatus } from '../api'
-import { SYSTEM_OPERATOR, type Ledger } from '../ledger'
+import { SYSTEM_OPERATOR } from '../ledger'
+import type { LedgerStore } from '../ledger-store/types'
 import { checkLiquidAddress, type LiquidNetwork } from '../liquid'
 import { SERVICE_FLAGS } from './errors'
 
 export interface ObserveCtx {
-  ledger: Ledger
+  store: LedgerStore
   network: LiquidNetwork
 }
 
@@ -29,18 +30,18 @@ export interface Stored {
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v)
 
-export function storeStatus(
+export async function storeStatus(
   ctx: ObserveCtx,
   localId: string,
   res: ApiResult<WithdrawalStatus>,
   observedAtMs: number,
-): Stored {
+): Promise<Stored> {
   const raw = isObject(res.raw) ? res.raw : (res.data as Record<string, unknown>)
   const invalid = invalidStatusFields(raw, res.data)
   // An unreadable status claims no change: the observation is filed under the status the record already shows
   // ('' when it has none, the ledger's "no status"), while its other fields still count.
-  const status = res.data.status ?? ctx.ledger.get(localId)?.remoteStatus ?? ''
-  const r = ctx.ledger.recordObservation(localId, {
+  const status = res.data.status ?? (await ctx.store.get(localId))?.remoteStatus ?? ''
+  const r = await ctx.store.recordObservation(localId, {
     status,
     body: raw,
     requestId: res.requestId,
@@ -48,7 +49,7 @@ export function storeStatus(
     observedAt: new Date(observedAtMs).toISOString(),
   })
   const flag = SERVICE_FLAGS.remoteFieldsInvalid
-  const reviewed = reviewFlags(ctx, r.record, {
+  const reviewed = await reviewFlags(ctx, r.record, {
     remove: invalid.length > 0 ? [SERVICE_FLAGS.remoteNotFound] : [SERVICE_FLAGS.remoteNotFound, flag],
     add: invalid.length > 0 ? [flag] : [],
   })
@@ -61,11 +62,11 @@ export function storeStatus(
  * automatically. `add`/`remove` apply other flags in the same audited write. Returns the record unchanged (same
  * object) when there is nothing to do.
  */
-export function reviewFlags(
+export async function reviewFlags(
   ctx: ObserveCtx,
   record: WithdrawalRecord,
   o: { add?: readonly string[]; remove?: readonly string[] } = {},
-): WithdrawalRecord {
+): Promise<WithdrawalRecord> {
   const wanted = new Set(record.flags)
   for (const f of o.remove ?? []) wanted.delete(f)
   for (const f of o.add ?? []) wanted.add(f)
@@ -74,5 +75,5 @@ export function reviewFlags(
   }
   const same = wanted.size === record.flags.length && record.flags.every((f) => wanted.has(f))
   if (same) return record
-  return ctx.ledger.setFlags(record.localId, [...wanted], SYSTEM_OPERATOR)
+  return ctx.store.setFlags(record.localId, [...wanted], SYSTEM_OPERATOR)
 }

@@ -6,7 +6,7 @@
  */
 import type { WithdrawalRecord } from '../../shared/withdrawal-record'
 import type { ApiResult, DepixClient, WithdrawalStatus } from '../api'
-import type { Ledger } from '../ledger'
+import type { LedgerStore } from '../ledger-store/types'
 import type { LiquidNetwork } from '../liquid'
 import { ledgerCall, WithdrawalError } from './errors'
 import { storeStatus } from './observe'
@@ -14,7 +14,9 @@ import { isRemoteNotFound } from './tracker'
 import type { UnknownResolutionInput } from './types'
 
 export interface ResolveCtx {
-  ledger: Ledger
+  store: LedgerStore
+  /** A team ledger: every record is the account's, whichever desk (profile) created it. */
+  shared: boolean
   client: DepixClient
   operator: string
   profile: string
@@ -24,11 +26,11 @@ export interface ResolveCtx {
   opened: (localId: string) => void
 }
 
-function mustBeUnknown(ctx: ResolveCtx, localId: string): WithdrawalRecord {
-  const rec = ctx.ledger.get(localId)
+async function mustBeUnknown(ctx: ResolveCtx, localId: string): Promise<WithdrawalRecord> {
+  const rec = await ctx.store.get(localId)
   if (rec === undefined)
     throw new WithdrawalError('not_found', `No withdrawal record ${localId}.`, { localId })
-  if (rec.profile !== ctx.profile) {
+  if (!ctx.shared && rec.profile !== ctx.profile) {
     throw new WithdrawalError('other_profile', `${localId} belongs to profile ${rec.profile}.`, { localId })
   }
   if (rec.localState !== 'outcome_unknown') {
@@ -46,12 +48,12 @@ export async function resolveUnknown(
   localId: string,
   r: UnknownResolutionInput,
 ): Promise<WithdrawalRecord> {
-  const rec = mustBeUnknown(ctx, localId)
+  const rec = await mustBeUnknown(ctx, localId)
   if ('notCreated' in r) {
     if (r.notCreated !== true)
       throw new WithdrawalError('invalid_input', 'notCreated must be true.', { localId })
-    const done = ledgerCall(localId, () =>
-      ctx.ledger.resolveUnknown(localId, { notCreated: true }, ctx.operator),
+    const done = await ledgerCall(localId, () =>
+      ctx.store.resolveUnknown(localId, { notCreated: true }, ctx.operator),
     )
     ctx.changed(done)
     return done
@@ -61,7 +63,7 @@ export async function resolveUnknown(
   if (withdrawalId === '' || withdrawalId.length > 200) {
     throw new WithdrawalError('invalid_input', 'A withdrawal id is required.', { localId })
   }
-  const other = ctx.ledger.findByRemoteId(withdrawalId)
+  const other = await ctx.store.findByRemoteId(withdrawalId)
   if (other !== undefined && other.localId !== localId) {
     throw new WithdrawalError('remote_id_in_use', `${withdrawalId} is already linked to ${other.localId}.`, {
       localId,
@@ -98,8 +100,8 @@ export async function resolveUnknown(
   }
 
   // Re-checked inside the ledger's transaction: another resolution during the await is refused there.
-  ledgerCall(localId, () =>
-    ctx.ledger.resolveUnknown(
+  await ledgerCall(localId, () =>
+    ctx.store.resolveUnknown(
       localId,
       {
         withdrawalId,
@@ -108,7 +110,7 @@ export async function resolveUnknown(
       ctx.operator,
     ),
   )
-  const stored = ledgerCall(localId, () => storeStatus(ctx, localId, res, ctx.now()))
+  const stored = await ledgerCall(localId, () => storeStatus(ctx, localId, res, ctx.now()))
   ctx.opened(localId)
   ctx.changed(stored.record)
   return stored.record

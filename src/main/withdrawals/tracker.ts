@@ -7,15 +7,15 @@
 import type { WithdrawalRecord } from '../../shared/withdrawal-record'
 import { isLingeringStatus, isSettledStatus } from '../../shared/withdrawal-status'
 import { ApiError, type DepixClient, type WithdrawalStatus, type ApiResult } from '../api'
-import type { Ledger } from '../ledger'
+import type { LedgerStore } from '../ledger-store/types'
 import type { LiquidNetwork } from '../liquid'
 import { createTracker, type TrackerKind } from '../tracking/engine'
-import { ledgerCall, SERVICE_FLAGS, WithdrawalError } from './errors'
+import { fromLedgerError, SERVICE_FLAGS, WithdrawalError } from './errors'
 import { reviewFlags, storeStatus } from './observe'
 import type { StatusTracker, Timers, TrackerOptions } from './types'
 
 export interface TrackerDeps extends TrackerOptions {
-  ledger: Ledger
+  store: LedgerStore
   client: Pick<DepixClient, 'withdrawStatus' | 'allowance'> & Partial<Pick<DepixClient, 'onSessionChange'>>
   profile: string
   network: LiquidNetwork
@@ -25,6 +25,8 @@ export interface TrackerDeps extends TrackerOptions {
   monotonic?: () => number
   timers: Timers
   changed: (record: WithdrawalRecord) => void
+  /** A team ledger: every record is the account's, whichever desk (profile) created it. */
+  allProfiles?: boolean
 }
 
 export function isRemoteNotFound(e: unknown): boolean {
@@ -32,17 +34,17 @@ export function isRemoteNotFound(e: unknown): boolean {
 }
 
 export function withdrawalTrackerKind(
-  deps: Pick<TrackerDeps, 'ledger' | 'client' | 'network'>,
+  deps: Pick<TrackerDeps, 'store' | 'client' | 'network'>,
 ): TrackerKind<WithdrawalRecord, ApiResult<WithdrawalStatus>> {
-  const { ledger, client, network } = deps
+  const { store, client, network } = deps
   return {
     endpoint: 'withdraw-status',
     noun: 'withdrawal',
-    get: (localId) => ledger.get(localId),
-    listOpen: () => ledger.listOpen(),
+    get: (localId) => store.get(localId),
+    listOpen: () => store.listOpen(),
     fetch: (remoteId) => client.withdrawStatus(remoteId),
     answerId: (res) => res.data.id,
-    store: (localId, res, observedAt) => storeStatus({ ledger, network }, localId, res, observedAt),
+    store: (localId, res, observedAt) => storeStatus({ store, network }, localId, res, observedAt),
     isOpen: (r) =>
       r.localState === 'created' &&
       r.remoteId !== null &&
@@ -54,10 +56,10 @@ export function withdrawalTrackerKind(
       lingering: isLingeringStatus(r.remoteStatus ?? '', r.refund !== null),
     }),
     isNotFound: isRemoteNotFound,
-    flagNotFound: (r) => reviewFlags({ ledger, network }, r, { add: [SERVICE_FLAGS.remoteNotFound] }),
+    flagNotFound: (r) => reviewFlags({ store, network }, r, { add: [SERVICE_FLAGS.remoteNotFound] }),
     refuse: (code, message, localId) =>
       new WithdrawalError(code, message, localId !== undefined ? { localId } : {}),
-    call: ledgerCall,
+    fromLedgerError,
   }
 }
 

@@ -5,6 +5,8 @@ import type { WithdrawalDraft } from '../../shared/withdrawal'
 import type { WithdrawalRecord } from '../../shared/withdrawal-record'
 import type { DepixClient } from '../api'
 import type { Ledger } from '../ledger'
+import type { Approval, ApprovalsApi } from '../ledger-store/pg/approvals'
+import type { LedgerStore } from '../ledger-store/types'
 import type { LiquidNetwork } from '../liquid'
 import type { CreateAuthority } from './create'
 import type { Cadence } from './scheduler'
@@ -30,7 +32,17 @@ export interface TrackerOptions {
 }
 
 export interface WithdrawalServiceDeps {
-  ledger: Ledger
+  /** The embedded ledger (one desk): recovered synchronously at construction, its side journal beside its file. */
+  ledger?: Ledger
+  /**
+   * The record store when there is no embedded ledger (the team ledger, src/main/ledger-store): recovered before
+   * the first create, its side journal at `sideJournal`. Exactly one of `ledger` and `store`.
+   */
+  store?: LedgerStore
+  /** With `store`: the local side-journal file (the app's data dir, named after the profile); null: none. */
+  sideJournal?: string | null
+  /** With `store`: the team's four-eyes approvals (the PostgreSQL store itself). */
+  approvals?: ApprovalsApi
   client: DepixClient
   operator: string
   network: LiquidNetwork
@@ -85,11 +97,20 @@ export interface WithdrawalService {
    */
   create(draft: WithdrawalDraft, o: CreateAuthority): Promise<WithdrawalRecord>
   funding(localId: string): Promise<FundingResult>
-  markFunded(localId: string, o: { txId?: string }): WithdrawalRecord
+  markFunded(localId: string, o: { txId?: string }): Promise<WithdrawalRecord>
   resolveUnknown(localId: string, r: UnknownResolutionInput): Promise<WithdrawalRecord>
   /** Polls now (the UI's "check now"), through the client's limiter. */
   refresh(localId: string): Promise<WithdrawalRecord>
   onChange(l: (r: WithdrawalRecord) => void): () => void
+  /**
+   * Team ledger only (`unsupported` otherwise): files a reviewed draft for another analyst's approval, checking and
+   * consuming its intent like `create`.
+   */
+  requestApproval(draft: WithdrawalDraft, o: CreateAuthority, note?: string): Promise<Approval>
+  /** Team ledger only: sends an approved payment once, through the same journaled create. */
+  sendApproved(approvalId: string): Promise<WithdrawalRecord>
+  /** The record store the service writes (the embedded ledger wrapped, or the team's). */
+  readonly store: LedgerStore
   /** Creates in progress (journaled or about to be, POST maybe in flight). */
   creating(): number
   /**

@@ -131,6 +131,21 @@ describe('no secret crosses IPC', () => {
     const unknownId = (unknown.data as { localId: string }).localId
     await call('withdrawals:resolveUnknown', { localId: unknownId, resolution: { notCreated: true } })
 
+    // The team channels (issue #16) on this computer's ledger: the status says sqlite, approvals refuse. They are
+    // driven on a team profile, with the role's password searched for, in test/main/app/team-desks.test.ts and team-approvals.test.ts.
+    const status = await call('team:status')
+    expect(status).toMatchObject({ ok: true, data: { engine: 'sqlite' } })
+    expect(await call('approvals:list')).toMatchObject({ ok: false, error: { code: 'unsupported' } })
+    const quote3 = await call('withdrawals:quote', { draft: { ...draft(9_000), refundAddress: refund } })
+    await call('approvals:request', {
+      draft: { ...draft(9_000), refundAddress: refund },
+      intentId: (quote3.data as { intent: { id: string } }).intent.id,
+    })
+    const noApproval = '00000000-0000-4000-8000-000000000000'
+    await call('approvals:approve', { id: noApproval })
+    await call('approvals:reject', { id: noApproval, note: 'não' })
+    await call('approvals:send', { id: noApproval })
+
     // Exports and review, through the (fake) folder dialog's one-use tokens.
     const exportDir = join(dataDir, 'exports')
     mkdirSync(exportDir)

@@ -385,6 +385,44 @@ describe.each(engines)('LedgerStore on $name', (engine) => {
     expect(confirmed.kind).toBe('inserted')
   })
 
+  it('counts only similar records not already confirmed, and only the guarded profile when one is named', async () => {
+    const profile = `p-${randomUUID()}`
+    const key = `allow-${randomUUID()}@example.com`
+    const first = await store.createGuarded(newInput({ profile, pixKey: key }), 'Ana', {
+      sinceIso: sinceLongAgo,
+    })
+    if (first.kind !== 'inserted') throw new Error('first not inserted')
+    // The operator saw and confirmed `first`: it does not count.
+    const second = await store.createGuarded(newInput({ profile, pixKey: key }), 'Ana', {
+      sinceIso: sinceLongAgo,
+      allow: [first.record.localId],
+    })
+    expect(second.kind).toBe('inserted')
+    // A record that appeared since (`second`) counts even with `first` confirmed.
+    const third = await store.createGuarded(newInput({ profile, pixKey: key }), 'Ana', {
+      sinceIso: sinceLongAgo,
+      allow: [first.record.localId],
+    })
+    expect(third.kind === 'duplicate' && third.similar.map((r) => r.localId)).toEqual([
+      second.kind === 'inserted' && second.record.localId,
+    ])
+    // Another profile's payments do not count when the guard names a profile, and do when it names none.
+    const other = `p-${randomUUID()}`
+    const scoped = await store.createGuarded(newInput({ profile: other, pixKey: key }), 'Ana', {
+      sinceIso: sinceLongAgo,
+      profile: other,
+    })
+    expect(scoped.kind).toBe('inserted')
+    const unscoped = await store.createGuarded(
+      newInput({ profile: `p-${randomUUID()}`, pixKey: key }),
+      'Ana',
+      {
+        sinceIso: sinceLongAgo,
+      },
+    )
+    expect(unscoped.kind).toBe('duplicate')
+  })
+
   it('turns interrupted submissions into unknown outcomes, never resending', async () => {
     const profile = `p-${randomUUID()}`
     const a = await store.insertSubmitting(newInput({ profile }), 'Ana')

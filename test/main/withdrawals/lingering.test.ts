@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import type { Ledger } from '../../../src/main/ledger'
+import { sqliteStore } from '../../../src/main/ledger-store'
 import { createStatusTracker, type StatusTracker } from '../../../src/main/withdrawals'
 import type { WithdrawalRecord } from '../../../src/shared/withdrawal-record'
 import { statusCategory } from '../../../src/shared/withdrawal-status'
@@ -26,7 +27,7 @@ function rig(reply: (id: string, nth: number) => StatusReply): Rig {
   const ledger = testLedger(clock.now)
   const api = new FakeStatusApi(clock, reply)
   const tracker = createStatusTracker({
-    ledger,
+    store: sqliteStore(ledger, { closeLedger: false }),
     client: api.asClient(),
     profile: 'sandbox',
     network: 'liquid',

@@ -23,7 +23,7 @@ import {
   INTENT_TTL_MS,
   WithdrawalError,
 } from '../../../src/main/withdrawals'
-import { FakeClock, seedCreated, testLedger } from './helpers'
+import { FakeClock, seedCreated, settle, testLedger } from './helpers'
 import { reviewedCreate } from './reviewed'
 
 const REFUND = generateLiquidAddress('liquid', { confidential: false }).address
@@ -411,6 +411,9 @@ describe('create intents: one review authorises one POST', () => {
     expect(mine.duplicates).toEqual([])
     const other = await s.service.quote(draft())
     const first = s.service.create(draft(), authority(other))
+    // Journaled (committed `submitting`) and its POST waiting for the answer.
+    await settle()
+    expect(s.client.posts).toHaveLength(1)
     const inFlight = s.ledger.query().rows[0]
     expect(inFlight?.localState).toBe('submitting')
     const e = await s.service
@@ -631,7 +634,7 @@ describe('operator actions', () => {
     const rec = await reviewedCreate(s.service, draft())
     const changes: string[] = []
     s.service.onChange((r) => changes.push(r.localId))
-    const funded = s.service.markFunded(rec.localId, { txId: ' abc ' })
+    const funded = await s.service.markFunded(rec.localId, { txId: ' abc ' })
     expect(funded).toMatchObject({ fundingTxId: 'abc' })
     expect(funded.fundedAt).not.toBeNull()
     expect(changes).toEqual([rec.localId])
@@ -642,10 +645,8 @@ describe('operator actions', () => {
     expect(s.client.statusCalls).toHaveLength(2)
     await s.service.tracker.stop()
     const other = await unknownRecord(s, 3_000)
-    expect(() => s.service.markFunded(other.localId, {})).toThrow(
-      expect.objectContaining({ code: 'illegal_state' }),
-    )
-    expect(() => s.service.markFunded('nope', {})).toThrow(expect.objectContaining({ code: 'not_found' }))
+    await expect(s.service.markFunded(other.localId, {})).rejects.toMatchObject({ code: 'illegal_state' })
+    await expect(s.service.markFunded('nope', {})).rejects.toMatchObject({ code: 'not_found' })
   })
 
   it('a submitting record left by a crash becomes outcome_unknown when the service starts', () => {

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import { ApiError } from '../../../src/main/api'
 import type { Ledger } from '../../../src/main/ledger'
+import { sqliteStore } from '../../../src/main/ledger-store'
 import { createStatusTracker, SERVICE_FLAGS, type StatusTracker } from '../../../src/main/withdrawals'
 import type { WithdrawalRecord } from '../../../src/shared/withdrawal-record'
 import { FakeClock, FakeStatusApi, seedCreated, T0, testLedger, type StatusReply } from './helpers'
@@ -28,7 +29,7 @@ function rig(reply: (id: string, nth: number) => StatusReply, o: { memory?: bool
   const changes: WithdrawalRecord[] = []
   const errors: unknown[] = []
   const tracker = createStatusTracker({
-    ledger,
+    store: sqliteStore(ledger, { closeLedger: false }),
     client: api.asClient(),
     profile: 'sandbox',
     network: 'liquid',

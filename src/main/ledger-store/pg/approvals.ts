@@ -44,6 +44,10 @@ export interface ApprovalsApi {
   getApproval(id: string): Promise<Approval | undefined>
   /** Oldest first: the approvals queue. */
   pendingApprovals(): Promise<Approval[]>
+  /** Oldest first: pending ones and approved ones whose payment was not sent yet (no record with their id). */
+  openApprovals(): Promise<Approval[]>
+  /** Whether the approval's payment was sent (its record exists). */
+  approvalSent(a: Pick<Approval, 'localId'>): Promise<boolean>
 }
 
 const noteSchema = z.string().max(500)
@@ -141,6 +145,17 @@ export function approvalsApi(pool: pg.Pool): ApprovalsApi {
       const r = (await q('SELECT * FROM approvals WHERE id = $1', [id]))[0]
       return r ? rowToApproval(r) : undefined
     },
+    openApprovals: async () =>
+      (
+        await q(
+          `SELECT a.* FROM approvals a
+           WHERE a.state = 'pending'
+              OR (a.state = 'approved' AND NOT EXISTS (SELECT 1 FROM withdrawals w WHERE w.local_id = a.local_id))
+           ORDER BY a.requested_at, a.id`,
+        )
+      ).map(rowToApproval),
+    approvalSent: async (a) =>
+      (await q('SELECT 1 FROM withdrawals WHERE local_id = $1', [a.localId])).length > 0,
     pendingApprovals: async () =>
       (await q(`SELECT * FROM approvals WHERE state = 'pending' ORDER BY requested_at, id`)).map(
         rowToApproval,

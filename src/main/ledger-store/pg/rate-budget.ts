@@ -80,20 +80,50 @@ export function sharedRateBudget(
 export type LimiterLike = Pick<
   RateLimiter,
   'enabled' | 'acquire' | 'penalize' | 'allowance' | 'onChange' | 'close'
->
+> & {
+  /** Takes the next call's team token now: 0 when taken, else ms until one is due (nothing taken). */
+  reserve(endpoint: EndpointName): Promise<number>
+}
+
+/**
+ * How long a reserved team token waits for its call. A create reserves right before it journals and POSTs, so it
+ * is used within one ledger round trip; an unused one (the create was refused) lapses instead of letting a later
+ * call skip the team's budget.
+ */
+export const RESERVED_TOKEN_TTL_MS = 5_000
 
 /**
  * A limiter with the desk's RateLimiter interface whose `acquire` also takes the team's token. Penalties go to
  * both; allowance and listeners stay the desk's (what this desk may send right now).
  */
-export function sharedLimiter(local: RateLimiter, budget: SharedRateBudget): LimiterLike {
+export function sharedLimiter(
+  local: RateLimiter,
+  budget: SharedRateBudget,
+  o: { now?: () => number } = {},
+): LimiterLike {
+  const now = o.now ?? monotonicNow
+  /** One reserved team token per endpoint at most, with when it was taken (monotonic ms). */
+  const reserved = new Map<EndpointName, number>()
+  const takeReserved = (endpoint: EndpointName): boolean => {
+    const at = reserved.get(endpoint)
+    reserved.delete(endpoint)
+    return at !== undefined && now() - at <= RESERVED_TOKEN_TTL_MS
+  }
   return {
     get enabled() {
       return local.enabled
     },
     acquire: (endpoint) => {
       const own = local.acquire(endpoint)
+      if (takeReserved(endpoint)) return own
       return (own ?? Promise.resolve()).then(() => budget.take(endpoint))
+    },
+    reserve: async (endpoint) => {
+      const at = reserved.get(endpoint)
+      if (at !== undefined && now() - at <= RESERVED_TOKEN_TTL_MS) return 0
+      const wait = await budget.tryTake(endpoint)
+      if (wait === 0) reserved.set(endpoint, now())
+      return wait
     },
     penalize: (endpoint, ms) => {
       local.penalize(endpoint, ms)

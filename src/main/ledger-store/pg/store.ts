@@ -107,12 +107,16 @@ export async function openPgStore(o: PgStoreOptions): Promise<PgLedgerStore> {
         // create committed before it was granted (READ COMMITTED takes a new snapshot per statement).
         await t.c.query(GUARD_KEY_SQL, [n.pixKey.trim(), n.amountKind, n.amountCents])
         if (!guard.confirmed) {
-          const similar = await q.findRecentSimilar(t.c, {
-            pixKey: n.pixKey,
-            amountKind: n.amountKind,
-            amountCents: n.amountCents,
-            sinceIso: guard.sinceIso,
-          })
+          const allowed = new Set(guard.allow ?? [])
+          const similar = (
+            await q.findRecentSimilar(t.c, {
+              pixKey: n.pixKey,
+              amountKind: n.amountKind,
+              amountCents: n.amountCents,
+              sinceIso: guard.sinceIso,
+              ...(guard.profile === undefined ? {} : { profile: guard.profile }),
+            })
+          ).filter((r) => !allowed.has(r.localId))
           if (similar.length > 0) return { kind: 'duplicate' as const, similar }
         }
         return {

@@ -1,0 +1,154 @@
+/**
+ * The team channels (src/shared/channels-team.ts, issue #16): the desk's standing and four-eyes approvals, and
+ * the refusal of features that still live only in this computer's ledger when the active profile is a team's.
+ * Approvals go through the withdrawal service (withdrawals/approvals.ts), so a request checks and consumes the
+ * review's intent and a send is the one journaled create.
+ */
+import type { ApprovalView } from '../../shared/channels-team'
+import type { EventName, EventPayload } from '../../shared/contract'
+import type { Handlers } from '../ipc/router'
+import { TeamLedgerError, type Approval, type PgLedgerStore } from '../ledger-store'
+import type { AppState } from './context'
+import type { ProfileRuntime } from './runtime'
+import { SQLITE_STATUS } from './team-runtime'
+
+type TeamHandlers = Pick<
+  Handlers,
+  | 'team:status'
+  | 'approvals:list'
+  | 'approvals:request'
+  | 'approvals:approve'
+  | 'approvals:reject'
+  | 'approvals:send'
+>
+
+type Emit = <E extends EventName>(event: E, payload: EventPayload<E>) => void
+
+/** What an approval looks like to this desk: sent or not, and whether this desk's role asked for it. */
+export async function approvalView(store: PgLedgerStore, a: Approval): Promise<ApprovalView> {
+  const sent = a.state === 'approved' && (await store.approvalSent(a))
+  return { ...a, state: sent ? 'sent' : a.state, mine: a.requestedBy === store.identity }
+}
+
+const unsupportedApprovals = (): TeamLedgerError =>
+  new TeamLedgerError('unsupported', 'approvals exist only on a team ledger', {
+    'pt-BR': 'Aprovações existem só em um perfil com livro-caixa da equipe.',
+    en: 'Approvals exist only on a profile with a team ledger.',
+  })
+
+/** The connected team store of the active profile, or the refusal saying why there is none. */
+function teamStore(rt: ProfileRuntime): PgLedgerStore {
+  if (!rt.team) throw unsupportedApprovals()
+  if (!rt.team.pg) throw rt.team.refusal()
+  return rt.team.pg
+}
+
+export function teamHandlers(state: AppState): TeamHandlers {
+  const rt = (): ProfileRuntime => state.runtime()
+  const store = (): PgLedgerStore => teamStore(rt())
+  return {
+    'team:status': async () => {
+      const team = rt().team
+      return team ? team.status() : SQLITE_STATUS
+    },
+    'approvals:list': async () => {
+      const s = store()
+      const open = await s.openApprovals()
+      return Promise.all(open.map((a) => approvalView(s, a)))
+    },
+    'approvals:request': async ({ draft, intentId, confirmedDuplicates, note }) => {
+      const s = store()
+      const a = await rt().withdrawals.requestApproval(
+        draft,
+        { intentId, confirmedDuplicates: confirmedDuplicates ?? [] },
+        note === undefined || note === '' ? undefined : note,
+      )
+      return approvalView(s, a)
+    },
+    'approvals:approve': async ({ id, note }) => {
+      const s = store()
+      return approvalView(s, await s.approve(id, note === undefined || note === '' ? undefined : note))
+    },
+    'approvals:reject': async ({ id, note }) => {
+      const s = store()
+      return approvalView(s, await s.reject(id, note))
+    },
+    'approvals:send': async ({ id }) => {
+      store()
+      return rt().withdrawals.sendApproved(id)
+    },
+  }
+}
+
+/**
+ * The team's events for the renderer while `rt` is the active runtime: its standing, record changes made on any
+ * desk (LISTEN/NOTIFY: every desk sees every payment within a second) and approvals. Returns the unsubscribers.
+ */
+export function teamEvents(rt: ProfileRuntime, emit: Emit, log: (line: string) => void): Array<() => void> {
+  const team = rt.team
+  emit('team:status', team ? team.snapshot() : SQLITE_STATUS)
+  if (!team) return []
+  const pg = team.pg
+  return [
+    team.onStatus((s) => emit('team:status', s)),
+    team.onRecordChange((c) => {
+      team.store
+        .get(c.localId)
+        .then((r) => {
+          if (r) emit('withdrawal:changed', r)
+        })
+        .catch(() => log('team ledger: a changed record could not be read'))
+    }),
+    team.onApproval((ev) => {
+      if (!pg) return
+      pg.getApproval(ev.id)
+        .then(async (a) => {
+          if (a) emit('approval:changed', await approvalView(pg, a))
+        })
+        .catch(() => log('team ledger: a changed approval could not be read'))
+    }),
+  ]
+}
+
+/** Features kept in this computer's ledger only, refused on a team profile (docs/DECISIONS.md, issue #16). */
+export type LocalOnlyFeature = 'deposits' | 'runs' | 'payees' | 'receipts' | 'export' | 'review'
+
+const FEATURE_TEXT: Record<LocalOnlyFeature, { 'pt-BR': string; en: string }> = {
+  deposits: { 'pt-BR': 'Comprar DePix', en: 'Buying DePix' },
+  runs: { 'pt-BR': 'Lotes de pagamentos', en: 'Payment runs' },
+  payees: { 'pt-BR': 'Alterar o cadastro de favorecidos', en: 'Changing the payee book' },
+  receipts: { 'pt-BR': 'Comprovantes guardados', en: 'Stored receipts' },
+  export: { 'pt-BR': 'Exportar registros', en: 'Exporting records' },
+  review: {
+    'pt-BR': 'Conferir uma exportação com o livro-caixa deste computador',
+    en: "Checking an export against this computer's ledger",
+  },
+}
+
+export function localOnlyError(feature: LocalOnlyFeature): TeamLedgerError {
+  const t = FEATURE_TEXT[feature]
+  return new TeamLedgerError('unsupported', `${feature} is not available on a team ledger yet`, {
+    'pt-BR': `${t['pt-BR']}: ainda não disponível em um perfil com livro-caixa da equipe. Use um perfil com o livro-caixa deste computador.`,
+    en: `${t.en}: not available yet on a profile with a team ledger. Use a profile on this computer's ledger.`,
+  })
+}
+
+/**
+ * The given handlers, each refusing first when the active profile is on a team ledger: those features would
+ * otherwise write into this computer's ledger, out of the team's sight.
+ */
+export function localOnly<H extends Partial<Handlers>>(
+  state: AppState,
+  feature: LocalOnlyFeature,
+  handlers: H,
+): H {
+  const out: Record<string, unknown> = {}
+  for (const [channel, h] of Object.entries(handlers)) {
+    const handler = h as (input: unknown) => unknown
+    out[channel] = (input: unknown) => {
+      if (state.runtime().team) throw localOnlyError(feature)
+      return handler(input)
+    }
+  }
+  return out as H
+}
