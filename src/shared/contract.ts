@@ -10,6 +10,7 @@ import { depositsChannels, depositsEvents } from './channels-deposits'
 import { folderTokenSchema } from './folder-token'
 import { receiptsChannels, receiptsEvents } from './channels-receipts'
 import { runsChannels, runsEvents } from './channels-runs'
+import { teamChannels, teamEvents } from './channels-team'
 import {
   credentialsInputSchema,
   liquidNetworkSchema,
@@ -386,6 +387,7 @@ export const channels = {
   ...runsChannels,
   ...depositsChannels,
   ...reviewChannels,
+  ...teamChannels,
 } as const
 
 export type Channels = typeof channels
@@ -415,6 +417,7 @@ export const events = {
   ...receiptsEvents,
   ...runsEvents,
   ...depositsEvents,
+  ...teamEvents,
 } as const satisfies Record<string, z.ZodType>
 export type Events = typeof events
 export type EventName = keyof Events
