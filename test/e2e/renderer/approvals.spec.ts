@@ -227,6 +227,47 @@ test.describe('team ledger', () => {
     await expectPtBR(page)
   })
 
+  test('the limit was lowered after the review: the create is refused, the fresh review asks for approval', async ({
+    app,
+  }) => {
+    const { page } = app
+    const team = await onTeam(app)
+    await page.getByTestId('nav-newWithdrawal').click()
+    await fillForm(page, {
+      pixKey: 'limite@example.com',
+      taxNumber: cpf('529982247'),
+      kind: 'payout',
+      amountDigits: '50000',
+      refundAddress: refundAddressFor(app),
+    })
+    await page.getByRole('button', { name: 'Revisar' }).click()
+    await expect(page.getByRole('button', { name: /Criar pagamento no perfil/ })).toBeVisible()
+    await team.setStatus({ approvalAboveCents: 10_000 })
+    await page.getByRole('button', { name: /Criar pagamento no perfil/ }).click()
+    await expect(page.getByRole('button', { name: 'Pedir aprovação' })).toBeVisible()
+    await expect(page.getByTestId('approval-needed')).toContainText('acima de R$ 100,00')
+    await expect(
+      page.getByRole('alert').filter({ hasText: 'precisa da aprovação de outro analista' }),
+    ).toBeVisible()
+    await expectPtBR(page)
+    expect((await rpc(app, 'withdrawals:list', {})).total).toBe(0)
+  })
+
+  test('notes are shown as typed, never as markup', async ({ app }) => {
+    const { page } = app
+    const team = await onTeam(app)
+    await team.requestFrom(
+      'ana',
+      draft('markup@example.com', 150_000),
+      '<img src=x onerror="window.pwned=1"><b>NF</b>',
+    )
+    await openApprovals(page)
+    const item = card(page, 'markup@example.com')
+    await expect(item).toContainText('<img src=x onerror="window.pwned=1"><b>NF</b>')
+    await expect(item.locator('img, b')).toHaveCount(0)
+    expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined()
+  })
+
   test('a refusal from main shows its pt-BR sentence; the raw code only under Detalhes técnicos', async ({
     app,
   }) => {

@@ -66,7 +66,9 @@ export function approvalsStandIn(
   const refusals = new Map<string, string>()
   const calls: ApprovalsStandIn['calls'] = []
 
-  const above = (draft: WithdrawalDraft): boolean => draft.amount.cents > opts.approvalAboveCents
+  // The limit in force is the status's (a test may change it between a quote and a create).
+  const above = (draft: WithdrawalDraft): boolean =>
+    status.approvalAboveCents !== null && draft.amount.cents > status.approvalAboveCents
   // `mine` is relative to the desk looking: this desk is `opts.identity`.
   const view = (s: Stored): ApprovalView =>
     approvalViewSchema.parse({ ...s.view, mine: s.view.requestedBy === opts.identity })

@@ -45,6 +45,11 @@ const REVIEW_AGAIN = new Set([
   'approval_required',
 ])
 
+/** A refusal on the review: the payment area's words, else the approvals area's (issue #16). */
+function reviewMessage(error: IpcError): IpcError {
+  return withAreaMessage(withAreaMessage(error, 'withdrawal'), 'approvals')
+}
+
 type Step =
   | { step: 'form' }
   | { step: 'review'; quote: WithdrawalQuote; draft: WithdrawalDraft; version: number }
@@ -144,7 +149,7 @@ export function NewWithdrawalPage(): React.JSX.Element {
     if (REVIEW_AGAIN.has(r.error.code)) {
       // Something similar appeared since the review, or the review is spent or stale: show a fresh review (its
       // list and a new intent) and ask again. Nothing was sent.
-      setReviewError(withAreaMessage(r.error, 'withdrawal'))
+      setReviewError(reviewMessage(r.error))
       return quote(draft)
     }
     showOnForm(r.error)
@@ -176,12 +181,12 @@ export function NewWithdrawalPage(): React.JSX.Element {
       return setState({ step: 'requested', approval: r.data })
     }
     if (REVIEW_AGAIN.has(r.error.code)) {
-      setReviewError(withAreaMessage(r.error, 'withdrawal'))
+      setReviewError(reviewMessage(r.error))
       return quote(draft)
     }
     if (r.error.fields) return showOnForm(r.error)
     // Team refusals (unavailable, permission_denied…): the review stays, with everything reviewed still there.
-    setReviewError(withAreaMessage(r.error, 'approvals'))
+    setReviewError(reviewMessage(r.error))
   }
 
   const backToForm = (): void => {

@@ -75,7 +75,7 @@ export function ReviewStep({
         {t('review.heading')}
       </h3>
       <ReviewLead quote={quote} />
-      <p>{t('review.intro')}</p>
+      <p>{t(needsApproval ? 'approvals:request.intro' : 'review.intro')}</p>
       <dl data-testid="review-summary">
         <ReviewPayeeFacts payee={quote.payee ?? null} references={draft?.references} />
         <dt>{t('review.pixKey')}</dt>

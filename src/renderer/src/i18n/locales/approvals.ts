@@ -51,6 +51,8 @@ export const approvals = {
       busy: 'Gravando a decisão…',
     },
     request: {
+      intro:
+        'Confira tudo. Nada foi enviado ainda: este pagamento passa antes pela aprovação de outro analista.',
       needed:
         'A equipe exige a aprovação de outro analista para pagamentos acima de {{limit}}. Este pagamento não será criado agora: ele vai para a fila de Aprovações.',
       neededNoLimit:
@@ -146,6 +148,8 @@ export const approvals = {
       busy: 'Recording the decision…',
     },
     request: {
+      intro:
+        'Check everything. Nothing has been sent yet: this withdrawal first needs another analyst’s approval.',
       needed:
         'The team requires another analyst’s approval for withdrawals above {{limit}}. This withdrawal is not created now: it goes to the Approvals queue.',
       neededNoLimit:
