@@ -10,7 +10,7 @@ export const approvals = {
     fields: {
       amount: 'Valor',
       pixKey: 'Chave Pix',
-      payee: 'Favorecido',
+      payee: 'CPF/CNPJ do favorecido',
       requester: 'Solicitante',
       requestedAt: 'Pedido em',
       note: 'Observação do solicitante',
@@ -108,7 +108,7 @@ export const approvals = {
     fields: {
       amount: 'Amount',
       pixKey: 'Pix key',
-      payee: 'Payee',
+      payee: 'Payee’s CPF/CNPJ',
       requester: 'Requested by',
       requestedAt: 'Requested',
       note: 'Requester’s note',
