@@ -10,7 +10,6 @@ import { depositsChannels, depositsEvents } from './channels-deposits'
 import { folderTokenSchema } from './folder-token'
 import { receiptsChannels, receiptsEvents } from './channels-receipts'
 import { runsChannels, runsEvents } from './channels-runs'
-import { teamConnectionChannels } from './channels-team'
 import {
   credentialsInputSchema,
   liquidNetworkSchema,
@@ -22,7 +21,7 @@ import {
 } from './profile'
 import { payeesChannels } from './channels-payees'
 import { reviewChannels } from './channels-review'
-import { teamChannels, teamEvents } from './channels-team'
+import { teamChannels, teamConnectionChannels, teamEvents } from './channels-team'
 import { expectedPayeeSchema } from './payee'
 import { withdrawalDraftSchema } from './withdrawal'
 import { recordFilterSchema, statusObservationSchema, withdrawalRecordSchema } from './withdrawal-record'

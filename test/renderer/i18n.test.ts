@@ -81,6 +81,15 @@ const ENGLISH = [
   'X-Request-ID',
   'POST',
   'WITHDRAW_NOT_FOUND',
+  // Issue #16: four-eyes approval.
+  'approval',
+  'approve',
+  'approved',
+  'reject',
+  'rejected',
+  'requester',
+  'approver',
+  'team',
 ]
 /** pt-BR words retired by the glossary: owner's draw, cash-out, reimbursement, other names for the payee or fee. */
 const RETIRED = [
@@ -124,6 +133,15 @@ const PORTUGUESE = [
   'reconhecida',
   'carteira',
   'copia',
+  // Issue #16: four-eyes approval.
+  'aprovação',
+  'aprovar',
+  'aprovado',
+  'recusar',
+  'recusado',
+  'solicitante',
+  'aprovador',
+  'equipe',
 ]
 
 /** English synonyms the glossary retired: one English term per concept too. */

@@ -3,6 +3,10 @@ import { lazy, Suspense, useEffect, useState } from 'react'
 import type { EventPayload } from '../../shared/contract'
 import { useTranslation } from 'react-i18next'
 import { IntegrityBanner } from './components/IntegrityBanner'
+import { ApprovalToast } from './components/approvals/ApprovalToast'
+import { badgeCount } from './components/approvals/approval-model'
+import { TeamStatusLine } from './components/approvals/TeamStatusLine'
+import { useTeamSync } from './components/approvals/useTeamSync'
 import { call, useEvent } from './ipc'
 import { LANGUAGES, type Language } from './i18n'
 import { FundingPage } from './pages/FundingPage'
@@ -15,8 +19,10 @@ import { WithdrawalDetailPage } from './pages/WithdrawalDetailPage'
 import { WithdrawalsPage } from './pages/WithdrawalsPage'
 import { useApp } from './stores/app'
 import { NAV_PAGES, useRoute, type NavPage, type Route } from './stores/route'
+import { useTeam } from './stores/team'
 
 // Pages an analyst opens now and then load on first visit: the first screen's script stays small (#6 budget).
+const ApprovalsPage = lazy(() => import('./pages/ApprovalsPage').then((m) => ({ default: m.ApprovalsPage })))
 const BuyDepixPage = lazy(() => import('./pages/BuyDepixPage').then((m) => ({ default: m.BuyDepixPage })))
 const DepositDetailPage = lazy(() =>
   import('./pages/DepositDetailPage').then((m) => ({ default: m.DepositDetailPage })),
@@ -45,6 +51,8 @@ function CurrentPage({ route }: { route: Route }): React.JSX.Element {
       return <FundingPage localId={route.localId} />
     case 'withdrawals':
       return <WithdrawalsPage />
+    case 'approvals':
+      return <ApprovalsPage />
     case 'detail':
       return <WithdrawalDetailPage localId={route.localId} />
     case 'payees':
@@ -121,7 +129,12 @@ export function App(): React.JSX.Element {
     void call('settings:update', { language: lang })
   }
 
-  const pages = NAV_PAGES.filter((p) => p !== 'sandbox' || info?.sandbox)
+  // Team ledger (issue #16): its status line, live approval changes and the queue's badge.
+  useTeamSync()
+  const onTeam = useTeam((s) => s.status?.engine === 'postgres')
+  const toAct = useTeam((s) => badgeCount(s.approvals))
+
+  const pages = NAV_PAGES.filter((p) => (p !== 'sandbox' || info?.sandbox) && (p !== 'approvals' || onTeam))
   const current = navPageOf(route)
   const profile = info ? (info.profileName ?? (info.sandbox ? t('about.sandbox') : t('about.live'))) : null
 
@@ -134,6 +147,7 @@ export function App(): React.JSX.Element {
         </div>
       )}
       <IntegrityBanner />
+      <ApprovalToast />
       <header className="topbar">
         <h1>{t('app.title')}</h1>
         <div className="topbar-facts">
@@ -148,6 +162,7 @@ export function App(): React.JSX.Element {
               </span>
             </span>
           )}
+          <TeamStatusLine />
           {infoError && <span role="alert">{t('about.failed', { code: infoError.code })}</span>}
           <label className="lang">
             {t('language.label')}{' '}
@@ -173,6 +188,12 @@ export function App(): React.JSX.Element {
                   onClick={() => go({ page: p } as Route)}
                 >
                   {p === 'today' ? t('layout:today.title') : t(`nav.${p}`)}
+                  {p === 'approvals' && toAct > 0 && (
+                    <span className="nav-badge" data-testid="approvals-badge">
+                      <span aria-hidden="true">{toAct}</span>
+                      <span className="visually-hidden">{t('approvals:badge', { count: toAct })}</span>
+                    </span>
+                  )}
                 </button>
               </li>
             ))}

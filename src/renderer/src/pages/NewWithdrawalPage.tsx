@@ -1,12 +1,15 @@
 /**
  * Nova retirada: form → review (main's quote of the exact request) → create. A created withdrawal goes to its
  * funding page; a refusal comes back to the form with everything typed still there; an unknown outcome is
- * explained, never retried.
+ * explained, never retried. On a team ledger above its limit the review asks for approval instead (issue #16):
+ * nothing is created, the request waits in "Aprovações" for another analyst.
  */
 import { useEffect, useRef, useState } from 'react'
 import { FormProvider, useForm, useWatch } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
+import type { ApprovalView } from '../../../shared/channels-team'
 import type { IpcError, WithdrawalQuote } from '../../../shared/contract'
+import { ApprovalRequested } from '../components/approvals/ApprovalRequest'
 import type { WithdrawalDraft } from '../../../shared/withdrawal'
 import type { WithdrawalRecord } from '../../../shared/withdrawal-record'
 import {
@@ -29,6 +32,7 @@ import { useDefaultRefund } from '../components/payees/useDefaultRefund'
 import { call } from '../ipc'
 import { useApp } from '../stores/app'
 import { useRoute } from '../stores/route'
+import { useTeam } from '../stores/team'
 
 /** Refusals of create that a fresh review answers (main's create-intent rules). */
 const REVIEW_AGAIN = new Set([
@@ -37,12 +41,20 @@ const REVIEW_AGAIN = new Set([
   'intent_invalid',
   'intent_expired',
   'intent_mismatch',
+  // The team's limit or threshold changed since the review: the fresh quote says whether approval is needed.
+  'approval_required',
 ])
+
+/** A refusal on the review: the payment area's words, else the approvals area's (issue #16). */
+function reviewMessage(error: IpcError): IpcError {
+  return withAreaMessage(withAreaMessage(error, 'withdrawal'), 'approvals')
+}
 
 type Step =
   | { step: 'form' }
   | { step: 'review'; quote: WithdrawalQuote; draft: WithdrawalDraft; version: number }
   | { step: 'unknown'; record: WithdrawalRecord | null; requestId: string | null }
+  | { step: 'requested'; approval: ApprovalView }
 
 export function NewWithdrawalPage(): React.JSX.Element {
   const { t } = useTranslation('withdrawal')
@@ -137,10 +149,44 @@ export function NewWithdrawalPage(): React.JSX.Element {
     if (REVIEW_AGAIN.has(r.error.code)) {
       // Something similar appeared since the review, or the review is spent or stale: show a fresh review (its
       // list and a new intent) and ask again. Nothing was sent.
-      setReviewError(withAreaMessage(r.error, 'withdrawal'))
+      setReviewError(reviewMessage(r.error))
       return quote(draft)
     }
     showOnForm(r.error)
+  }
+
+  const requestApproval = async (
+    draft: WithdrawalDraft,
+    quoted: WithdrawalQuote,
+    confirmDuplicate: boolean,
+    note: string,
+  ): Promise<void> => {
+    if (inFlight.current) return
+    inFlight.current = true
+    setCreating(true)
+    setReviewError(null)
+    // What is approved is exactly what was reviewed: the same draft, intent and confirmed similar records.
+    const r = await call('approvals:request', {
+      draft,
+      intentId: quoted.intent.id,
+      ...(confirmDuplicate ? { confirmedDuplicates: quoted.duplicates.map((d) => d.localId) } : {}),
+      ...(note ? { note } : {}),
+    })
+    inFlight.current = false
+    setCreating(false)
+    if (r.ok) {
+      form.reset(EMPTY_FORM)
+      useRepeat.getState().set(null)
+      useTeam.getState().changed(r.data, false)
+      return setState({ step: 'requested', approval: r.data })
+    }
+    if (REVIEW_AGAIN.has(r.error.code)) {
+      setReviewError(reviewMessage(r.error))
+      return quote(draft)
+    }
+    if (r.error.fields) return showOnForm(r.error)
+    // Team refusals (unavailable, permission_denied…): the review stays, with everything reviewed still there.
+    setReviewError(reviewMessage(r.error))
   }
 
   const backToForm = (): void => {
@@ -153,7 +199,15 @@ export function NewWithdrawalPage(): React.JSX.Element {
     <div className="page new-withdrawal">
       <h2 id="new-withdrawal-heading">{t('title')}</h2>
       <p className="field-hint" aria-live="polite">
-        {t(state.step === 'form' ? 'steps.form' : state.step === 'review' ? 'steps.review' : 'steps.unknown')}
+        {t(
+          state.step === 'form'
+            ? 'steps.form'
+            : state.step === 'review'
+              ? 'steps.review'
+              : state.step === 'requested'
+                ? 'steps.requested'
+                : 'steps.unknown',
+        )}
       </p>
       <FormProvider {...form}>
         {state.step === 'form' && (
@@ -177,7 +231,18 @@ export function NewWithdrawalPage(): React.JSX.Element {
           creating={creating}
           error={reviewError}
           onBack={backToForm}
-          onConfirm={(confirmDuplicate) => void create(state.draft, state.quote, confirmDuplicate)}
+          onConfirm={(confirmDuplicate, note) =>
+            void (state.quote.needsApproval
+              ? requestApproval(state.draft, state.quote, confirmDuplicate, note ?? '')
+              : create(state.draft, state.quote, confirmDuplicate))
+          }
+        />
+      )}
+      {state.step === 'requested' && (
+        <ApprovalRequested
+          approval={state.approval}
+          onOpenQueue={() => go({ page: 'approvals' })}
+          onAnother={backToForm}
         />
       )}
       {state.step === 'unknown' && (

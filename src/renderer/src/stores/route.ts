@@ -5,6 +5,7 @@ export type Route =
   | { page: 'newWithdrawal' }
   | { page: 'funding'; localId: string }
   | { page: 'withdrawals' }
+  | { page: 'approvals' }
   | { page: 'runs' }
   | { page: 'detail'; localId: string }
   | { page: 'payees' }
@@ -21,6 +22,7 @@ export const NAV_PAGES = [
   'today',
   'newWithdrawal',
   'withdrawals',
+  'approvals',
   'payees',
   'runs',
   'buyDepix',

@@ -1,7 +1,8 @@
 /**
  * The last look before money moves: the exact JSON body that will be sent, the expected fee and both amounts
  * from main's quote, the refund address as main checked it, and any similar withdrawal of the last 24 hours,
- * which must be explicitly confirmed as not a duplicate before Create is allowed.
+ * which must be explicitly confirmed as not a duplicate before Create is allowed. Above a team's limit (quote
+ * `needsApproval`, issue #16) the same review asks another analyst's approval instead of creating.
  */
 import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -21,6 +22,7 @@ import { TechnicalDetails } from '../layout/TechnicalDetails'
 import { useApp } from '../../stores/app'
 import type { WithdrawalDraft } from '../../../../shared/withdrawal'
 import { ReviewPayeeFacts } from '../payees/ReviewPayeeFacts'
+import { ApprovalNeeded } from '../approvals/ApprovalRequest'
 
 interface Props {
   quote: WithdrawalQuote
@@ -30,7 +32,8 @@ interface Props {
   creating: boolean
   error: IpcError | null
   onBack: () => void
-  onConfirm: (confirmDuplicate: boolean) => void
+  /** `note`: for the approver, when the quote needs approval. */
+  onConfirm: (confirmDuplicate: boolean, note?: string) => void
 }
 
 function text(v: unknown): string | null {
@@ -50,6 +53,8 @@ export function ReviewStep({
   const lang = currentLanguage()
   const refusal = useLiquidRefusal()
   const [notDuplicate, setNotDuplicate] = useState(false)
+  const [note, setNote] = useState('')
+  const needsApproval = quote.needsApproval === true
   const headingRef = useRef<HTMLHeadingElement>(null)
   useEffect(() => headingRef.current?.focus(), [])
   const req = quote.request
@@ -60,7 +65,8 @@ export function ReviewStep({
   const refund = quote.refundAddress
   const info = useApp((st) => st.info)
   const profile = info?.profileName ?? info?.network ?? ''
-  const createLabel = t('layout:review.create', { profile })
+  const createLabel = needsApproval ? t('approvals:request.button') : t('layout:review.create', { profile })
+  const busyLabel = needsApproval ? t('approvals:request.busy') : t('review.creating')
   const blocked = creating || (hasDuplicates && !notDuplicate) || !refund.ok
 
   return (
@@ -69,7 +75,7 @@ export function ReviewStep({
         {t('review.heading')}
       </h3>
       <ReviewLead quote={quote} />
-      <p>{t('review.intro')}</p>
+      <p>{t(needsApproval ? 'approvals:request.intro' : 'review.intro')}</p>
       <dl data-testid="review-summary">
         <ReviewPayeeFacts payee={quote.payee ?? null} references={draft?.references} />
         <dt>{t('review.pixKey')}</dt>
@@ -166,6 +172,8 @@ export function ReviewStep({
         </div>
       )}
 
+      {needsApproval && <ApprovalNeeded note={note} onNote={setNote} disabled={creating} />}
+
       {error && <ErrorNotice error={error} />}
 
       {info && (
@@ -185,9 +193,9 @@ export function ReviewStep({
           className="btn btn-primary"
           disabled={blocked}
           aria-busy={creating || undefined}
-          onClick={() => onConfirm(hasDuplicates && notDuplicate)}
+          onClick={() => onConfirm(hasDuplicates && notDuplicate, needsApproval ? note.trim() : undefined)}
         >
-          {creating ? t('review.creating') : createLabel}
+          {creating ? busyLabel : createLabel}
         </button>
       </div>
     </section>

@@ -5,7 +5,10 @@
 import type { IpcError } from '../../../../shared/contract'
 import i18next from '../../i18n'
 
-export function withAreaMessage(error: IpcError, ns: 'withdrawal' | 'sandbox' | 'funding'): IpcError {
+export function withAreaMessage(
+  error: IpcError,
+  ns: 'withdrawal' | 'sandbox' | 'funding' | 'approvals',
+): IpcError {
   if (error.userMessage || i18next.exists(`errors:codes.${error.code}`)) return error
   const key = `${ns}:ipcCodes.${error.code}`
   if (!i18next.exists(key)) return error

@@ -23,6 +23,7 @@ export const common = {
       sandbox: 'Ferramentas do Sandbox',
       buyDepix: 'Comprar DePix',
       deposits: 'Compras de DePix',
+      approvals: 'Aprovações',
     },
     about: {
       heading: 'Sobre este aplicativo',
@@ -67,6 +68,7 @@ export const common = {
       sandbox: 'Sandbox tools',
       buyDepix: 'Buy DePix',
       deposits: 'DePix top-ups',
+      approvals: 'Approvals',
     },
     about: {
       heading: 'About this app',

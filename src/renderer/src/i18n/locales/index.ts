@@ -2,6 +2,7 @@
  * Every translation namespace. One file per area so pages can grow their texts without touching each other;
  * a unit test checks that pt-BR and en have the same keys in every namespace.
  */
+import { approvals } from './approvals'
 import { common } from './common'
 import { deposits } from './deposits'
 import { detail } from './detail'
@@ -38,5 +39,6 @@ export const namespaces = {
   runs,
   deposits,
   teamLedger,
+  approvals,
 } as const
 export type Namespace = keyof typeof namespaces

@@ -6,6 +6,7 @@ export const withdrawal = {
       form: 'Passo 1 de 2: dados do pagamento.',
       review: 'Passo 2 de 2: revise e confirme.',
       unknown: 'Resultado desconhecido.',
+      requested: 'Aprovação pedida: aguardando outro analista.',
     },
     form: { review: 'Revisar', quoting: 'Calculando…' },
     pixKey: {
@@ -127,6 +128,7 @@ export const withdrawal = {
       form: 'Step 1 of 2: withdrawal details.',
       review: 'Step 2 of 2: review and confirm.',
       unknown: 'Outcome unknown.',
+      requested: 'Approval requested: waiting for another analyst.',
     },
     form: { review: 'Review', quoting: 'Calculating…' },
     pixKey: {

@@ -1,0 +1,196 @@
+/** Issue #16: four-eyes approval of payments above the team's limit, and the desk's standing in the team. */
+export const approvals = {
+  'pt-BR': {
+    title: 'Aprovações',
+    intro:
+      'Pagamentos acima do limite da equipe só são enviados depois da aprovação de outro analista. Quem pediu não pode aprovar nem recusar o próprio pedido.',
+    empty: 'Nenhum pedido de aprovação na fila.',
+    loading: 'Buscando os pedidos de aprovação…',
+    count: '{{count}} pedido(s) precisam de você',
+    fields: {
+      amount: 'Valor',
+      pixKey: 'Chave Pix',
+      payee: 'CPF/CNPJ do favorecido',
+      requester: 'Solicitante',
+      requestedAt: 'Pedido em',
+      note: 'Observação do solicitante',
+      approver: 'Aprovador',
+      rejecter: 'Recusado por',
+      decisionNote: 'Observação do aprovador',
+      reason: 'Motivo da recusa',
+    },
+    kind: {
+      payout: 'a receber por Pix',
+      deposit: 'em DePix a enviar',
+    },
+    state: {
+      pending: 'Aguardando aprovação',
+      approved: 'Aprovado',
+      rejected: 'Recusado',
+      sent: 'Enviado',
+    },
+    me: '{{name}} (você)',
+    waitOther: 'Aguardando aprovação de outro analista',
+    approvedReady: 'Aprovado: qualquer analista da equipe pode enviar este pagamento agora.',
+    approve: 'Aprovar',
+    reject: 'Recusar',
+    send: 'Enviar pagamento aprovado',
+    sending: 'Enviando pagamento…',
+    decide: {
+      approveTitle: 'Aprovar este pagamento?',
+      rejectTitle: 'Recusar este pagamento?',
+      approveBody:
+        'Depois da aprovação, qualquer analista da equipe pode enviar este pagamento exatamente como foi pedido.',
+      rejectBody: 'O pagamento não será enviado. O solicitante verá o motivo.',
+      note: 'Observação (opcional)',
+      reason: 'Motivo da recusa (obrigatório)',
+      reasonRequired: 'Escreva o motivo da recusa.',
+      confirmApprove: 'Aprovar pagamento',
+      confirmReject: 'Recusar pagamento',
+      cancel: 'Voltar',
+      busy: 'Gravando a decisão…',
+    },
+    request: {
+      intro:
+        'Confira tudo. Nada foi enviado ainda: este pagamento passa antes pela aprovação de outro analista.',
+      needed:
+        'A equipe exige a aprovação de outro analista para pagamentos acima de {{limit}}. Este pagamento não será criado agora: ele vai para a fila de Aprovações.',
+      neededNoLimit:
+        'A equipe exige a aprovação de outro analista para este valor. Este pagamento não será criado agora: ele vai para a fila de Aprovações.',
+      note: 'Observação para o aprovador (opcional)',
+      button: 'Pedir aprovação',
+      busy: 'Pedindo aprovação…',
+    },
+    requested: {
+      title: 'Aprovação pedida',
+      body: 'O pedido de {{amount}} para a chave Pix {{pixKey}} está na fila de Aprovações. Nada foi enviado ao serviço.',
+      next: 'Próximo passo: outro analista da equipe (não {{requester}}) aprova ou recusa. Depois da aprovação, qualquer analista pode enviar o pagamento.',
+      open: 'Ver Aprovações',
+      another: 'Novo pagamento',
+    },
+    ipcCodes: {
+      approval_self:
+        'Quem pediu a aprovação não pode aprovar nem recusar o próprio pedido: outro analista precisa decidir.',
+      approval_decided: 'Outro analista já decidiu este pedido. A fila foi atualizada.',
+      approval_required:
+        'Este pagamento precisa da aprovação de outro analista antes de ser enviado. Revise e peça a aprovação.',
+      permission_denied:
+        'O usuário deste computador no livro-caixa da equipe não tem permissão para esta ação. Fale com o responsável pelo banco.',
+      unavailable:
+        'O livro-caixa da equipe está fora de alcance agora. Nada foi alterado; tente de novo quando a conexão voltar.',
+      unsupported:
+        'Este perfil usa o livro-caixa deste computador: aprovações só existem no livro-caixa da equipe.',
+      not_found: 'Este pedido de aprovação não existe mais.',
+      note_required: 'Escreva o motivo da recusa.',
+    },
+    toast: {
+      to_decide: '{{requester}} pediu aprovação de um pagamento de {{amount}} para {{pixKey}}.',
+      approved: '{{approver}} aprovou o pagamento de {{amount}} para {{pixKey}}: ele já pode ser enviado.',
+      rejected: '{{approver}} recusou o pagamento de {{amount}} para {{pixKey}}.',
+      open: 'Abrir Aprovações',
+      dismiss: 'Fechar aviso',
+    },
+    team: {
+      label: 'Livro-caixa da equipe',
+      connected: 'conectado como {{identity}}',
+      disconnected: 'desconectado',
+      leader: 'este computador acompanha as situações dos pagamentos',
+    },
+    badge: '{{count}} aguardando você',
+  },
+  en: {
+    title: 'Approvals',
+    intro:
+      'Withdrawals above the team limit are only sent after another analyst approves them. Whoever requested one cannot approve or reject it.',
+    empty: 'No approval requests in the queue.',
+    loading: 'Loading the approval requests…',
+    count: '{{count}} request(s) need you',
+    fields: {
+      amount: 'Amount',
+      pixKey: 'Pix key',
+      payee: 'Payee’s CPF/CNPJ',
+      requester: 'Requested by',
+      requestedAt: 'Requested',
+      note: 'Requester’s note',
+      approver: 'Approver',
+      rejecter: 'Rejected by',
+      decisionNote: 'Approver’s note',
+      reason: 'Reason for rejection',
+    },
+    kind: {
+      payout: 'paid out by Pix',
+      deposit: 'in DePix to send',
+    },
+    state: {
+      pending: 'Awaiting approval',
+      approved: 'Approved',
+      rejected: 'Rejected',
+      sent: 'Sent',
+    },
+    me: '{{name}} (you)',
+    waitOther: 'Awaiting approval by another analyst',
+    approvedReady: 'Approved: any analyst on the team may send this withdrawal now.',
+    approve: 'Approve',
+    reject: 'Reject',
+    send: 'Send approved withdrawal',
+    sending: 'Sending withdrawal…',
+    decide: {
+      approveTitle: 'Approve this withdrawal?',
+      rejectTitle: 'Reject this withdrawal?',
+      approveBody: 'Once approved, any analyst on the team may send this withdrawal exactly as requested.',
+      rejectBody: 'The withdrawal will not be sent. The requester will see the reason.',
+      note: 'Note (optional)',
+      reason: 'Reason for rejection (required)',
+      reasonRequired: 'Write the reason for rejecting.',
+      confirmApprove: 'Approve withdrawal',
+      confirmReject: 'Reject withdrawal',
+      cancel: 'Back',
+      busy: 'Recording the decision…',
+    },
+    request: {
+      intro:
+        'Check everything. Nothing has been sent yet: this withdrawal first needs another analyst’s approval.',
+      needed:
+        'The team requires another analyst’s approval for withdrawals above {{limit}}. This withdrawal is not created now: it goes to the Approvals queue.',
+      neededNoLimit:
+        'The team requires another analyst’s approval for this amount. This withdrawal is not created now: it goes to the Approvals queue.',
+      note: 'Note for the approver (optional)',
+      button: 'Request approval',
+      busy: 'Requesting approval…',
+    },
+    requested: {
+      title: 'Approval requested',
+      body: 'The request for {{amount}} to Pix key {{pixKey}} is in the Approvals queue. Nothing was sent to the service.',
+      next: 'Next: another analyst on the team (not {{requester}}) approves or rejects it. Once approved, any analyst may send the withdrawal.',
+      open: 'View approvals',
+      another: 'New withdrawal',
+    },
+    ipcCodes: {
+      approval_self:
+        'Whoever requested the approval cannot approve or reject it: another analyst must decide.',
+      approval_decided: 'Another analyst already decided this request. The queue was refreshed.',
+      approval_required:
+        'This withdrawal needs another analyst’s approval before it is sent. Review it and request approval.',
+      permission_denied: 'This computer’s role on the team ledger may not do this. Ask the database owner.',
+      unavailable:
+        'The team ledger cannot be reached right now. Nothing was changed; try again once the connection is back.',
+      unsupported: 'This profile uses this computer’s ledger: approvals exist only on a team ledger.',
+      not_found: 'This approval request no longer exists.',
+      note_required: 'Write the reason for rejecting.',
+    },
+    toast: {
+      to_decide: '{{requester}} requested approval of a withdrawal of {{amount}} to {{pixKey}}.',
+      approved: '{{approver}} approved the withdrawal of {{amount}} to {{pixKey}}: it may be sent now.',
+      rejected: '{{approver}} rejected the withdrawal of {{amount}} to {{pixKey}}.',
+      open: 'Open approvals',
+      dismiss: 'Dismiss notice',
+    },
+    team: {
+      label: 'Team ledger',
+      connected: 'connected as {{identity}}',
+      disconnected: 'disconnected',
+      leader: 'this computer tracks withdrawal statuses',
+    },
+    badge: '{{count}} waiting for you',
+  },
+} as const

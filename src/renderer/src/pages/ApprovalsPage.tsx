@@ -1,0 +1,80 @@
+/**
+ * Aprovações (issue #16, team ledger only): the four-eyes queue, oldest request first. Other analysts' requests
+ * are approved or rejected here; this desk's own wait; approved ones are sent from here and open as records.
+ * Loaded on first visit (App.tsx): only a team's desks ever see it.
+ */
+import { useEffect, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import type { ApprovalView } from '../../../shared/channels-team'
+import type { IpcError } from '../../../shared/contract'
+import { ApprovalCard } from '../components/approvals/ApprovalCard'
+import { ApprovalError } from '../components/approvals/ApprovalError'
+import { badgeCount } from '../components/approvals/approval-model'
+import { DecideDialog, type Decision } from '../components/approvals/DecideDialog'
+import { useRoute } from '../stores/route'
+import { useTeam } from '../stores/team'
+
+/** Refusals after which the queue on screen is stale: ask main for it again. */
+const STALE = new Set(['approval_decided', 'not_found', 'approval_self'])
+
+export function ApprovalsPage(): React.JSX.Element {
+  const { t } = useTranslation('approvals')
+  const go = useRoute((s) => s.go)
+  const approvals = useTeam((s) => s.approvals)
+  const listError = useTeam((s) => s.listError)
+  const refreshList = useTeam((s) => s.refreshList)
+  const changed = useTeam((s) => s.changed)
+  const [loaded, setLoaded] = useState(false)
+  const [deciding, setDeciding] = useState<{ approval: ApprovalView; decision: Decision } | null>(null)
+
+  useEffect(() => {
+    void refreshList().then(() => setLoaded(true))
+  }, [refreshList])
+
+  const refused = (error: IpcError): void => {
+    if (STALE.has(error.code)) void refreshList()
+  }
+  const count = badgeCount(approvals)
+
+  return (
+    <div className="page approvals">
+      <h2 id="approvals-heading">{t('title')}</h2>
+      <p className="field-hint">{t('intro')}</p>
+      {count > 0 && (
+        <p data-testid="approvals-count">
+          <strong>{t('count', { count })}</strong>
+        </p>
+      )}
+      {listError && <ApprovalError error={listError} />}
+      {!loaded && approvals.length === 0 && <p aria-live="polite">{t('loading')}</p>}
+      {loaded && approvals.length === 0 && !listError && <p data-testid="approvals-empty">{t('empty')}</p>}
+      <div className="approval-list" aria-labelledby="approvals-heading" role="list">
+        {approvals.map((a) => (
+          <div role="listitem" key={a.id}>
+            <ApprovalCard
+              approval={a}
+              onDecide={(approval, decision) => setDeciding({ approval, decision })}
+              onSent={(localId) => {
+                changed({ ...a, state: 'sent' }, false)
+                go({ page: 'detail', localId })
+              }}
+              onRefused={refused}
+            />
+          </div>
+        ))}
+      </div>
+      {deciding && (
+        <DecideDialog
+          approval={deciding.approval}
+          decision={deciding.decision}
+          onClose={() => setDeciding(null)}
+          onDecided={(a) => {
+            changed(a, false)
+            setDeciding(null)
+          }}
+          onRefused={refused}
+        />
+      )}
+    </div>
+  )
+}

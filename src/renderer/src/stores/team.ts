@@ -1,0 +1,67 @@
+/**
+ * The desk's standing in the team and the approvals queue (issue #16), shared by the layout (status line, nav
+ * badge, banner) and the "Aprovações" page. Filled from `team:status` / `approvals:list` and kept current by the
+ * `team:status` and `approval:changed` events; on this computer's ledger (SQLite) it stays empty.
+ */
+import { create } from 'zustand'
+import type { ApprovalView, TeamStatus } from '../../../shared/channels-team'
+import type { IpcError } from '../../../shared/contract'
+import { applyChange, sortQueue, toastFor, type ToastKind } from '../components/approvals/approval-model'
+import { call } from '../ipc'
+
+export interface ApprovalToast {
+  kind: ToastKind
+  approval: ApprovalView
+}
+
+interface TeamState {
+  status: TeamStatus | null
+  approvals: ApprovalView[]
+  listError: IpcError | null
+  /** The latest live change this desk should hear about; null once dismissed. */
+  toast: ApprovalToast | null
+  /** Asks main again (start-up, profile switch): the status, then the queue when on a team ledger. */
+  refresh: () => Promise<void>
+  refreshList: () => Promise<void>
+  setStatus: (status: TeamStatus) => void
+  /** A change from main (event) or from this desk's own call: the queue follows, a banner maybe. */
+  changed: (approval: ApprovalView, fromEvent: boolean) => void
+  dismissToast: () => void
+}
+
+export const useTeam = create<TeamState>((set, get) => ({
+  status: null,
+  approvals: [],
+  listError: null,
+  toast: null,
+  refresh: async () => {
+    const r = await call('team:status')
+    // A main without the team channels (or a failure) reads as this computer's ledger: nothing team-only shows.
+    const status = r.ok ? r.data : null
+    set({ status })
+    if (status?.engine === 'postgres') await get().refreshList()
+    else set({ approvals: [], listError: null, toast: null })
+  },
+  refreshList: async () => {
+    const r = await call('approvals:list')
+    if (r.ok) set({ approvals: sortQueue(r.data), listError: null })
+    else set({ listError: r.error })
+  },
+  setStatus: (status) => {
+    const before = get().status
+    const wasConnected = before?.engine === 'postgres' && before.connected
+    set({ status })
+    // Connected again (or newly on a team): what was decided meanwhile arrived without events.
+    if (status.engine === 'postgres' && status.connected && !wasConnected) void get().refreshList()
+  },
+  changed: (approval, fromEvent) => {
+    // Only a team ledger has approvals: a stray event on this computer's ledger changes nothing.
+    if (get().status?.engine !== 'postgres') return
+    const kind = fromEvent ? toastFor(approval, get().status?.identity ?? null) : null
+    set((s) => ({
+      approvals: applyChange(s.approvals, approval),
+      ...(kind ? { toast: { kind, approval } } : {}),
+    }))
+  },
+  dismissToast: () => set({ toast: null }),
+}))
