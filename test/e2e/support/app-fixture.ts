@@ -6,12 +6,15 @@
  *
  * The fixture starts the embedded sandbox itself (same options the context would use) and hands it to the context
  * as `runningSandbox`, so `restart()` can quit and start the app while the sandbox — "the service" — keeps running.
+ *
+ * `teamLedgerFor` (default null: every profile on this computer's ledger) is handed to the context as is: a spec
+ * on a team ledger overrides it with a fixture that starts the team's server first (support/team-desks.ts).
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { test as base, expect, type Page } from '@playwright/test'
-import { createAppContext, type AppContext } from '../../../src/main/app/context'
+import { createAppContext, type AppContext, type AppContextOptions } from '../../../src/main/app/context'
 import { createJsonFileStore } from '../../../src/main/profiles'
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../../src/main/sandbox'
 import { createMemoryVault } from '../../../src/main/secrets/vault'
@@ -62,12 +65,20 @@ export interface AppOptions {
   startPage: 'today' | 'newWithdrawal'
 }
 
-export const test = base.extend<{ appOptions: AppOptions; app: TestApp }>({
+/** Which profile works on a team ledger, with what connection (AppContextOptions.teamLedgerFor). */
+export type TeamLedgerFor = NonNullable<AppContextOptions['teamLedgerFor']>
+
+export const test = base.extend<{
+  appOptions: AppOptions
+  teamLedgerFor: TeamLedgerFor | null
+  app: TestApp
+}>({
   appOptions: [
     { language: 'pt-BR', sandbox: {}, beforeOpen: null, trackerAutoStart: true, startPage: 'newWithdrawal' },
     { option: true },
   ],
-  app: async ({ page, appOptions }, use) => {
+  teamLedgerFor: [null, { option: true }],
+  app: async ({ page, appOptions, teamLedgerFor }, use) => {
     const dataDir = mkdtempSync(join(tmpdir(), 'treasury-e2e-'))
     appOptions.beforeOpen?.(join(dataDir, 'ledger.sqlite'))
     const dirs: string[] = []
@@ -88,6 +99,7 @@ export const test = base.extend<{ appOptions: AppOptions; app: TestApp }>({
         sandbox: appOptions.sandbox,
         runningSandbox: sandbox,
         trackerAutoStart: appOptions.trackerAutoStart,
+        ...(teamLedgerFor ? { teamLedgerFor, teamLeaderRetryMs: 300 } : {}),
         ports: {
           chooseDirectory: () => Promise.resolve(dirs.shift() ?? null),
           chooseFile: () => Promise.resolve(files.shift() ?? null),

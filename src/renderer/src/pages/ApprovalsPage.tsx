@@ -15,7 +15,7 @@ import { useRoute } from '../stores/route'
 import { useTeam } from '../stores/team'
 
 /** Refusals after which the queue on screen is stale: ask main for it again. */
-const STALE = new Set(['approval_decided', 'not_found', 'approval_self', 'approval_not_sendable'])
+const STALE = new Set(['approval_decided', 'not_found', 'approval_self'])
 
 export function ApprovalsPage(): React.JSX.Element {
   const { t } = useTranslation('approvals')
