@@ -310,6 +310,21 @@ describe('team store', () => {
     expect(calls).toEqual([])
   })
 
+  it('the standing alone is asked again (the limit the review names); a failure keeps what is known', async () => {
+    const team = await freshStore()
+    answers['team:status'] = () => status()
+    answers['approvals:list'] = () => []
+    await team.getState().refresh()
+    calls = []
+    answers['team:status'] = () => status({ approvalAboveCents: 10_000 })
+    await team.getState().refreshStatus()
+    expect(calls).toEqual(['team:status'])
+    expect(team.getState().status?.approvalAboveCents).toBe(10_000)
+    delete answers['team:status']
+    await team.getState().refreshStatus()
+    expect(team.getState().status?.approvalAboveCents).toBe(10_000)
+  })
+
   it('switching to a profile on this computer’s ledger empties the queue and the banner', async () => {
     const team = await freshStore()
     answers['team:status'] = () => status()

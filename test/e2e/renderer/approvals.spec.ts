@@ -278,6 +278,73 @@ test.describe('team ledger, two desks', () => {
   })
 })
 
+test.describe('team ledger, refusals and notifications', () => {
+  test.skip(TEAM_SKIP_REASON !== null, TEAM_SKIP_REASON ?? '')
+  test.use({ recordNotifications: true })
+
+  test('the limit lowered after the review: the create is refused, the fresh review asks for approval, nothing POSTed', async ({
+    app,
+    team,
+  }) => {
+    const { page } = app
+    await expect(page.getByTestId('team-status')).toBeVisible()
+    const posts0 = postsAt(app)
+    await fillForm(page, {
+      pixKey: 'limite@example.com',
+      taxNumber: cpf('529982247'),
+      kind: 'payout',
+      amountDigits: '50000',
+      refundAddress: refundAddressFor(app),
+    })
+    await page.getByRole('button', { name: 'Revisar' }).click()
+    const create = page.getByRole('button', { name: /Criar pagamento no perfil/ })
+    await expect(create).toBeVisible()
+    // The owner lowers the team's limit to R$ 100,00 while the analyst reads the review.
+    await (await team.owner()).query('UPDATE ledger.team_settings SET approval_above_cents = 10000')
+    await create.click()
+    await expect(page.getByRole('button', { name: 'Pedir aprovação' })).toBeVisible()
+    // Main's refusal, and the limit the fresh review names is the server's new one (asked again, not pushed).
+    await expect(page.getByRole('alert').filter({ hasText: 'acima do limite da equipe' })).toBeVisible()
+    await expect(page.getByTestId('approval-needed')).toContainText('acima de R$ 100,00')
+    await expectPtBR(page)
+    expect(postsAt(app)).toBe(posts0)
+    expect((await rpc(app, 'withdrawals:list', {})).total).toBe(0)
+  })
+
+  test('another analyst asks: a desktop notification (masked key, no note); its click opens Aprovações', async ({
+    app,
+    colleague,
+  }) => {
+    const { page } = app
+    await expect(page.getByTestId('team-status')).toBeVisible()
+    await colleague.request(draft('energia.sede@example.com', 180_000), 'conta de luz da sede')
+    await expect
+      .poll(() => app.notifications.map((n) => [n.title, n.body]))
+      .toEqual([
+        ['Pedido de aprovação', `${DESK_B} pediu aprovação de R$ 1.800,00 para ene${'*'.repeat(12)}om`],
+      ])
+    await expect(page.getByRole('heading', { level: 2, name: 'Aprovações' })).toHaveCount(0)
+    app.notifications[0]!.click()
+    await expect(page.getByRole('heading', { level: 2, name: 'Aprovações' })).toBeVisible()
+    await expect(card(page, 'energia.sede@example.com')).toContainText('Aguardando aprovação')
+    await expect(page.getByTestId('approval-toast')).toHaveCount(0)
+    // Desk A's own decision tells nobody here (only the requester's desk would be told).
+    await card(page, 'energia.sede@example.com').getByRole('button', { name: 'Aprovar' }).click()
+    await page.getByTestId('decide-dialog').getByRole('button', { name: 'Aprovar pagamento' }).click()
+    await expect(card(page, 'energia.sede@example.com')).toContainText('Aprovado')
+    // Once the server's echo went round (desk B heard it), still only the one notification here.
+    await expect
+      .poll(() =>
+        colleague.events.some(
+          (e) => e.event === 'approval:changed' && (e.payload as ApprovalView).state === 'approved',
+        ),
+      )
+      .toBe(true)
+    await page.waitForTimeout(300)
+    expect(app.notifications).toHaveLength(1)
+  })
+})
+
 test.describe('in English', () => {
   test.skip(TEAM_SKIP_REASON !== null, TEAM_SKIP_REASON ?? '')
   test.use({

@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { test as base, expect, type Page } from '@playwright/test'
 import { createAppContext, type AppContext, type AppContextOptions } from '../../../src/main/app/context'
+import type { DesktopNotification } from '../../../src/main/notifications'
 import { createJsonFileStore } from '../../../src/main/profiles'
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../../src/main/sandbox'
 import { createMemoryVault } from '../../../src/main/secrets/vault'
@@ -41,6 +42,8 @@ export interface TestApp {
   nextSavePath(path: string | null): void
   /** Receipts main sent to the printer. */
   printed: Array<{ mediaType: string; size: number }>
+  /** Desktop notifications main showed, with their click (only with the `recordNotifications` option). */
+  notifications: Array<DesktopNotification & { click: () => void }>
   /** Full-page screenshot to test-results/screens/<name>.png. */
   screenshot(name: string): Promise<void>
   /**
@@ -71,6 +74,8 @@ export type TeamLedgerFor = NonNullable<AppContextOptions['teamLedgerFor']>
 export const test = base.extend<{
   appOptions: AppOptions
   teamLedgerFor: TeamLedgerFor | null
+  /** Gives the context a recording notifications port (default: none, as before). */
+  recordNotifications: boolean
   app: TestApp
 }>({
   appOptions: [
@@ -78,7 +83,8 @@ export const test = base.extend<{
     { option: true },
   ],
   teamLedgerFor: [null, { option: true }],
-  app: async ({ page, appOptions, teamLedgerFor }, use) => {
+  recordNotifications: [false, { option: true }],
+  app: async ({ page, appOptions, teamLedgerFor, recordNotifications }, use) => {
     const dataDir = mkdtempSync(join(tmpdir(), 'treasury-e2e-'))
     appOptions.beforeOpen?.(join(dataDir, 'ledger.sqlite'))
     const dirs: string[] = []
@@ -86,6 +92,7 @@ export const test = base.extend<{
     const opened: string[] = []
     const savePaths: Array<string | null> = []
     const printed: Array<{ mediaType: string; size: number }> = []
+    const notifications: TestApp['notifications'] = []
     const sandbox = await startSandbox({ port: 0, httpControl: false, ...appOptions.sandbox })
     // The OS keychain outlives the app: one vault for every context of the test.
     const vault = createMemoryVault({ reason: 'encryption_unavailable' })
@@ -112,6 +119,14 @@ export const test = base.extend<{
             printed.push({ mediaType, size: bytes.length })
             return Promise.resolve(true)
           },
+          ...(recordNotifications
+            ? {
+                notifier: {
+                  supported: () => true,
+                  show: (n: DesktopNotification, click: () => void) => notifications.push({ ...n, click }),
+                },
+              }
+            : {}),
         },
       })
     let ctx = await openContext()
@@ -135,6 +150,7 @@ export const test = base.extend<{
       opened,
       nextSavePath: (p) => savePaths.push(p),
       printed,
+      notifications,
       nextDirectory: (dir) => dirs.push(dir),
       nextFile: (file) => files.push(file),
       folderToken: async (purpose, dir) => {
