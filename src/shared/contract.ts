@@ -415,6 +415,11 @@ export const events = {
       creates: z.number().int(),
     })
     .nullable(),
+  /**
+   * The operator clicked a desktop notification about an approval (issue #16): open the Aprovações page. The id
+   * is the approval's; the page lists the queue as main has it.
+   */
+  'notification:openApprovals': z.object({ id: z.string() }),
   ...receiptsEvents,
   ...runsEvents,
   ...depositsEvents,

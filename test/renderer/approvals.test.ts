@@ -15,6 +15,7 @@ import {
   needsMyAction,
   sortQueue,
   teamIndicator,
+  teamReasonText,
   toastFor,
 } from '../../src/renderer/src/components/approvals/approval-model'
 import { namespaces } from '../../src/renderer/src/i18n/locales'
@@ -130,6 +131,26 @@ describe('team status line', () => {
     // A leader that lost the connection is not tracking anything: disconnected wins.
     expect(teamIndicator(status({ connected: false, leader: true }))).toBe('disconnected')
   })
+
+  it('disconnected says why in the connection test’s words; connected or no reason says nothing more', () => {
+    expect(teamReasonText(status({ connected: false, reason: 'auth_failed' }), 'pt-BR')).toBe(
+      'Usuário do banco ou senha incorretos.',
+    )
+    expect(teamReasonText(status({ connected: false, reason: 'auth_failed' }), 'en')).toBe(
+      'Wrong database role or password.',
+    )
+    expect(teamReasonText(status({ connected: false, reason: 'unavailable' }), 'pt-BR')).toMatch(
+      /não respondeu/,
+    )
+    expect(teamReasonText(status({ connected: false, reason: null }), 'pt-BR')).toBeNull()
+    expect(teamReasonText(status({ connected: false }), 'pt-BR')).toBeNull()
+    // A stale reason on a connected desk is not shown; nor one from this computer's ledger.
+    expect(teamReasonText(status({ connected: true, reason: 'auth_failed' }), 'pt-BR')).toBeNull()
+    expect(teamReasonText(null, 'pt-BR')).toBeNull()
+    // An unknown code (a newer main) is not shown raw.
+    const odd = { ...status({ connected: false }), reason: '__proto__' } as unknown as TeamStatus
+    expect(teamReasonText(odd, 'pt-BR')).toBeNull()
+  })
 })
 
 describe('amounts and refusals in words', () => {
@@ -150,6 +171,22 @@ describe('amounts and refusals in words', () => {
       }
     }
     expect(namespaces.approvals['pt-BR'].ipcCodes.approval_self).toMatch(/próprio pedido/)
+    // Every code main's approval calls can refuse with: TeamLedgerErrorCode (src/main/ledger-store/errors.ts)
+    // and the withdrawal service's approval codes (src/main/withdrawals/errors.ts). Listed here because the
+    // renderer's project cannot import main; a new code there must be added to APPROVAL_CODES and the words.
+    const fromMain = [
+      'permission_denied',
+      'approval_required',
+      'approval_self',
+      'approval_decided',
+      'schema_too_new',
+      'schema_too_old',
+      'unavailable',
+      'unsupported',
+      'approval_not_sendable',
+    ]
+    expect(fromMain.filter((c) => approvalCode(c) === null)).toEqual([])
+    expect(namespaces.approvals['pt-BR'].ipcCodes.approval_not_sendable).toMatch(/não pode ser enviado/)
     expect(approvalCode('approval_decided')).toBe('approval_decided')
     expect(approvalCode('__proto__')).toBeNull()
     expect(approvalCode('errorMessage text')).toBeNull()
@@ -164,6 +201,7 @@ describe('amounts and refusals in words', () => {
       'permission_denied',
       'unavailable',
       'unsupported',
+      'approval_not_sendable',
     ]) {
       const e = withAreaMessage({ code, message: 'English from main' }, 'approvals')
       expect(e.userMessage?.['pt-BR'], code).toBe(
@@ -270,6 +308,21 @@ describe('team store', () => {
     calls = []
     team.getState().setStatus(status({ connected: true, leader: true }))
     expect(calls).toEqual([])
+  })
+
+  it('the standing alone is asked again (the limit the review names); a failure keeps what is known', async () => {
+    const team = await freshStore()
+    answers['team:status'] = () => status()
+    answers['approvals:list'] = () => []
+    await team.getState().refresh()
+    calls = []
+    answers['team:status'] = () => status({ approvalAboveCents: 10_000 })
+    await team.getState().refreshStatus()
+    expect(calls).toEqual(['team:status'])
+    expect(team.getState().status?.approvalAboveCents).toBe(10_000)
+    delete answers['team:status']
+    await team.getState().refreshStatus()
+    expect(team.getState().status?.approvalAboveCents).toBe(10_000)
   })
 
   it('switching to a profile on this computer’s ledger empties the queue and the banner', async () => {

@@ -10,7 +10,7 @@ import type { TeamLedgerSettings } from '../../shared/team-ledger'
 import type { Router } from '../ipc/router'
 import { openLedger, type Ledger } from '../ledger'
 import { createPayeeBook, type PayeeBook } from '../payees'
-import { createNotificationService, type NotifierPort } from '../notifications'
+import { createNotificationService, type NotificationService, type NotifierPort } from '../notifications'
 import { createReceiptService, type ReceiptService } from '../receipts'
 import { createProfileService, type KeyValueStore, type ProfileService } from '../profiles'
 import type { openReview } from '../records'
@@ -150,6 +150,7 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
     enabled: () => profiles.settings().notifications,
     locale: () => profiles.settings().language,
     open: (localId) => emit('notification:open', { localId }),
+    openApprovals: (id) => emit('notification:openApprovals', { id }),
     log,
   })
   if (o.trackerAutoStart !== false) {
@@ -178,7 +179,8 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
     })
     if (o.trackerAutoStart !== false) rt.startTracking()
     unsubscribe = [
-      ...teamEvents(rt, emit, log),
+      // An approval change that needs this desk also raises a desktop notification (notifications/approvals.ts).
+      ...teamEvents(rt, withApprovalNotices(emit, notifications), log),
       rt.deposits.onChange((r) => emit('deposit:changed', r)),
       rt.deposits.onReconciled((r) => emit('deposits:reconciled', r)),
       rt.withdrawals.onChange((r) => {
@@ -283,5 +285,19 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
       ledger.close()
       if (!o.runningSandbox) await sandbox?.close()
     },
+  }
+}
+
+/**
+ * `emit` for the team's events that also hands each `approval:changed` (as the renderer gets it, after the
+ * contract's schema) to the desktop notifications, which decide whether it needs this desk.
+ */
+function withApprovalNotices(emit: Emit, notifications: NotificationService): Emit {
+  return (event, payload) => {
+    emit(event, payload)
+    if (event === 'approval:changed') {
+      const parsed = events['approval:changed'].safeParse(payload)
+      if (parsed.success) notifications.onApproval(parsed.data)
+    }
   }
 }

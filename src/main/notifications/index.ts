@@ -3,3 +3,8 @@ export { createNotificationService, type NotificationService } from './service'
 export { eventsFor, DEADLINE_WARNING_MS, type NotificationKind } from './events'
 export { maskPixKey, notificationText } from './texts'
 export type { DesktopNotification, NotifierPort } from './port'
+export {
+  approvalNotificationKind,
+  approvalNotificationText,
+  type ApprovalNotificationKind,
+} from './approvals'

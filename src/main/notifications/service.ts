@@ -4,9 +4,11 @@
  * shown, so at most one notification per event, even after a restart or a crash right after showing it (missing
  * one is better than repeating one; the record itself always shows the state).
  */
+import type { ApprovalView } from '../../shared/channels-team'
 import type { MoneyLocale } from '../../shared/money'
 import type { WithdrawalRecord } from '../../shared/withdrawal-record'
 import type { Ledger } from '../ledger'
+import { approvalNotificationKey, approvalNotificationKind, approvalNotificationText } from './approvals'
 import { eventsFor } from './events'
 import type { NotifierPort } from './port'
 import { notificationText } from './texts'
@@ -20,12 +22,16 @@ export interface NotificationServiceOptions {
   locale: () => MoneyLocale
   /** Clicking opens the record: an event to the renderer. */
   open: (localId: string) => void
+  /** Clicking an approval's notification opens the Aprovações page: an event to the renderer. */
+  openApprovals?: (approvalId: string) => void
   now?: () => number
   log?: (line: string) => void
 }
 
 export interface NotificationService {
   onRecord(r: WithdrawalRecord): void
+  /** A team ledger's `approval:changed` as this desk sees it (approvals.ts decides whether it needs this desk). */
+  onApproval(a: ApprovalView): void
   /** Deadline pass over the open records; returns how many notifications were shown. */
   checkDeadlines(): number
   start(): void
@@ -54,8 +60,23 @@ export function createNotificationService(o: NotificationServiceOptions): Notifi
     return shown
   }
 
+  const considerApproval = (a: ApprovalView): void => {
+    const kind = approvalNotificationKind(a)
+    if (!kind || !o.enabled() || !o.port.supported()) return
+    try {
+      if (
+        !o.ledger.receipts.claimNotification(approvalNotificationKey(kind, a), new Date(now()).toISOString())
+      )
+        return
+      o.port.show(approvalNotificationText(kind, a, o.locale()), () => o.openApprovals?.(a.id))
+    } catch (err) {
+      o.log?.(`notification approval ${kind} failed (${err instanceof Error ? err.name : 'error'})`)
+    }
+  }
+
   const service: NotificationService = {
     onRecord: (r) => void consider(r),
+    onApproval: considerApproval,
     checkDeadlines: () => {
       if (!o.enabled()) return 0
       let shown = 0

@@ -6,12 +6,16 @@
  *
  * The fixture starts the embedded sandbox itself (same options the context would use) and hands it to the context
  * as `runningSandbox`, so `restart()` can quit and start the app while the sandbox — "the service" — keeps running.
+ *
+ * `teamLedgerFor` (default null: every profile on this computer's ledger) is handed to the context as is: a spec
+ * on a team ledger overrides it with a fixture that starts the team's server first (support/team-desks.ts).
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { test as base, expect, type Page } from '@playwright/test'
-import { createAppContext, type AppContext } from '../../../src/main/app/context'
+import { createAppContext, type AppContext, type AppContextOptions } from '../../../src/main/app/context'
+import type { DesktopNotification } from '../../../src/main/notifications'
 import { createJsonFileStore } from '../../../src/main/profiles'
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../../src/main/sandbox'
 import { createMemoryVault } from '../../../src/main/secrets/vault'
@@ -38,6 +42,8 @@ export interface TestApp {
   nextSavePath(path: string | null): void
   /** Receipts main sent to the printer. */
   printed: Array<{ mediaType: string; size: number }>
+  /** Desktop notifications main showed, with their click (only with the `recordNotifications` option). */
+  notifications: Array<DesktopNotification & { click: () => void }>
   /** Full-page screenshot to test-results/screens/<name>.png. */
   screenshot(name: string): Promise<void>
   /**
@@ -62,12 +68,23 @@ export interface AppOptions {
   startPage: 'today' | 'newWithdrawal'
 }
 
-export const test = base.extend<{ appOptions: AppOptions; app: TestApp }>({
+/** Which profile works on a team ledger, with what connection (AppContextOptions.teamLedgerFor). */
+export type TeamLedgerFor = NonNullable<AppContextOptions['teamLedgerFor']>
+
+export const test = base.extend<{
+  appOptions: AppOptions
+  teamLedgerFor: TeamLedgerFor | null
+  /** Gives the context a recording notifications port (default: none, as before). */
+  recordNotifications: boolean
+  app: TestApp
+}>({
   appOptions: [
     { language: 'pt-BR', sandbox: {}, beforeOpen: null, trackerAutoStart: true, startPage: 'newWithdrawal' },
     { option: true },
   ],
-  app: async ({ page, appOptions }, use) => {
+  teamLedgerFor: [null, { option: true }],
+  recordNotifications: [false, { option: true }],
+  app: async ({ page, appOptions, teamLedgerFor, recordNotifications }, use) => {
     const dataDir = mkdtempSync(join(tmpdir(), 'treasury-e2e-'))
     appOptions.beforeOpen?.(join(dataDir, 'ledger.sqlite'))
     const dirs: string[] = []
@@ -75,6 +92,7 @@ export const test = base.extend<{ appOptions: AppOptions; app: TestApp }>({
     const opened: string[] = []
     const savePaths: Array<string | null> = []
     const printed: Array<{ mediaType: string; size: number }> = []
+    const notifications: TestApp['notifications'] = []
     const sandbox = await startSandbox({ port: 0, httpControl: false, ...appOptions.sandbox })
     // The OS keychain outlives the app: one vault for every context of the test.
     const vault = createMemoryVault({ reason: 'encryption_unavailable' })
@@ -88,6 +106,7 @@ export const test = base.extend<{ appOptions: AppOptions; app: TestApp }>({
         sandbox: appOptions.sandbox,
         runningSandbox: sandbox,
         trackerAutoStart: appOptions.trackerAutoStart,
+        ...(teamLedgerFor ? { teamLedgerFor, teamLeaderRetryMs: 300 } : {}),
         ports: {
           chooseDirectory: () => Promise.resolve(dirs.shift() ?? null),
           chooseFile: () => Promise.resolve(files.shift() ?? null),
@@ -100,6 +119,14 @@ export const test = base.extend<{ appOptions: AppOptions; app: TestApp }>({
             printed.push({ mediaType, size: bytes.length })
             return Promise.resolve(true)
           },
+          ...(recordNotifications
+            ? {
+                notifier: {
+                  supported: () => true,
+                  show: (n: DesktopNotification, click: () => void) => notifications.push({ ...n, click }),
+                },
+              }
+            : {}),
         },
       })
     let ctx = await openContext()
@@ -123,6 +150,7 @@ export const test = base.extend<{ appOptions: AppOptions; app: TestApp }>({
       opened,
       nextSavePath: (p) => savePaths.push(p),
       printed,
+      notifications,
       nextDirectory: (dir) => dirs.push(dir),
       nextFile: (file) => files.push(file),
       folderToken: async (purpose, dir) => {

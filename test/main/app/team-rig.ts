@@ -13,6 +13,7 @@ import { createAppContext, type AppContext } from '../../../src/main/app/context
 import { generateLiquidAddress } from '../../../src/main/liquid'
 import { createJsonFileStore } from '../../../src/main/profiles'
 import { startSandbox, type Sandbox } from '../../../src/main/sandbox'
+import type { NotifierPort } from '../../../src/main/notifications'
 import { createMemoryVault } from '../../../src/main/secrets/vault'
 import type { ChannelName } from '../../../src/shared/contract'
 import type { TeamLedgerSettings } from '../../../src/shared/team-ledger'
@@ -78,8 +79,14 @@ export interface DeskRig {
   stop(): Promise<void>
 }
 
-/** The team, the sandbox and one desk per role (each role an analyst, its password `<role>-pw`). */
-export async function startDesks(roles: readonly string[]): Promise<DeskRig> {
+/**
+ * The team, the sandbox and one desk per role (each role an analyst, its password `<role>-pw`). `notifierFor`
+ * gives a desk its desktop-notification port (none by default).
+ */
+export async function startDesks(
+  roles: readonly string[],
+  o: { notifierFor?: (role: string) => NotifierPort } = {},
+): Promise<DeskRig> {
   const team = await startTeam()
   // Every desk and every re-selected profile signs in with the same client id.
   const sb = await startSandbox({ port: 0, httpControl: false, loginRateLimitPerMinute: 100 })
@@ -103,7 +110,11 @@ export async function startDesks(roles: readonly string[]): Promise<DeskRig> {
       runningSandbox: sb,
       teamLedgerFor: (id) => connections.get(id) ?? null,
       teamLeaderRetryMs: 300,
-      ports: { chooseDirectory: () => Promise.resolve(null), openExternal: () => Promise.resolve() },
+      ports: {
+        chooseDirectory: () => Promise.resolve(null),
+        openExternal: () => Promise.resolve(),
+        ...(o.notifierFor ? { notifier: o.notifierFor(role) } : {}),
+      },
     })
     const desk: Desk = {
       role,

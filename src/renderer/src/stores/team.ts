@@ -23,6 +23,11 @@ interface TeamState {
   /** Asks main again (start-up, profile switch): the status, then the queue when on a team ledger. */
   refresh: () => Promise<void>
   refreshList: () => Promise<void>
+  /**
+   * Asks main for the standing only (the limit is read again from the server): main does not push a limit the
+   * owner changed, so the review step asks before it names the limit. A failure keeps what is known.
+   */
+  refreshStatus: () => Promise<void>
   setStatus: (status: TeamStatus) => void
   /** A change from main (event) or from this desk's own call: the queue follows, a banner maybe. */
   changed: (approval: ApprovalView, fromEvent: boolean) => void
@@ -46,6 +51,10 @@ export const useTeam = create<TeamState>((set, get) => ({
     const r = await call('approvals:list')
     if (r.ok) set({ approvals: sortQueue(r.data), listError: null })
     else set({ listError: r.error })
+  },
+  refreshStatus: async () => {
+    const r = await call('team:status')
+    if (r.ok) get().setStatus(r.data)
   },
   setStatus: (status) => {
     const before = get().status

@@ -24,6 +24,9 @@ export function ApprovalNeeded({
   const { t } = useTranslation('approvals')
   const id = useId()
   const limit = useTeam((s) => s.status?.approvalAboveCents ?? null)
+  const refreshStatus = useTeam((s) => s.refreshStatus)
+  // The limit named here is the server's now: the owner may have changed it since the status was last read.
+  useEffect(() => void refreshStatus(), [refreshStatus])
   return (
     <div className="alert alert-info approval-needed" data-testid="approval-needed">
       <p>

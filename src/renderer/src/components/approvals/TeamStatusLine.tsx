@@ -1,13 +1,18 @@
-/** The top bar's team line: shown only on a team ledger; amber when this desk lost the connection. */
+/**
+ * The top bar's team line: shown only on a team ledger; amber when this desk lost the connection, with why (main's
+ * `reason`, a connection-test verdict, in the same words "Testar conexão" uses).
+ */
 import { useTranslation } from 'react-i18next'
 import { useTeam } from '../../stores/team'
-import { teamIndicator } from './approval-model'
+import { teamIndicator, teamReasonText } from './approval-model'
 
 export function TeamStatusLine(): React.JSX.Element | null {
-  const { t } = useTranslation('approvals')
+  const { t, i18n } = useTranslation('approvals')
   const status = useTeam((s) => s.status)
   const state = teamIndicator(status)
   if (state === 'none' || !status) return null
+  const reason =
+    state === 'disconnected' ? teamReasonText(status, i18n.language === 'en' ? 'en' : 'pt-BR') : null
   return (
     <span
       className={`team-chip ${state === 'disconnected' ? 'team-chip-off' : 'team-chip-on'}`}
@@ -20,6 +25,12 @@ export function TeamStatusLine(): React.JSX.Element | null {
         ? t('team.disconnected')
         : t('team.connected', { identity: status.identity ?? '' })}
       {state === 'leader' && <> · {t('team.leader')}</>}
+      {reason && (
+        <>
+          {' · '}
+          <span data-testid="team-status-reason">{reason}</span>
+        </>
+      )}
     </span>
   )
 }

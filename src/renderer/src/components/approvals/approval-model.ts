@@ -5,6 +5,7 @@
  */
 import type { ApprovalView, TeamStatus } from '../../../../shared/channels-team'
 import { formatBRL, formatDePix } from '../../../../shared/money'
+import { teamTestMessages } from '../../../../shared/team-ledger'
 
 /** What this desk may do with one approval. */
 export type ApprovalAction = 'decide' | 'wait' | 'send' | 'none'
@@ -67,6 +68,9 @@ export const APPROVAL_CODES = [
   'unsupported',
   'not_found',
   'note_required',
+  'approval_not_sendable',
+  'schema_too_new',
+  'schema_too_old',
 ] as const
 export type ApprovalCode = (typeof APPROVAL_CODES)[number]
 
@@ -81,6 +85,14 @@ export function teamIndicator(status: TeamStatus | null): TeamIndicator {
   if (!status || status.engine !== 'postgres') return 'none'
   if (!status.connected) return 'disconnected'
   return status.leader ? 'leader' : 'connected'
+}
+
+/** Why this desk is not connected, in the connection test's words; null when connected or main gave no reason. */
+export function teamReasonText(status: TeamStatus | null, lang: 'pt-BR' | 'en'): string | null {
+  if (!status || status.engine !== 'postgres' || status.connected) return null
+  const reason = status.reason
+  if (!reason || reason === 'ok' || !Object.hasOwn(teamTestMessages, reason)) return null
+  return teamTestMessages[reason][lang]
 }
 
 /** The amount as requested: BRL for a payout amount, DePix for a deposit amount (what the request names). */

@@ -1,15 +1,25 @@
-/** Keeps the team store current: asks at start-up and after a profile switch, then follows main's events. */
+/**
+ * Keeps the team store current: asks at start-up and after a profile switch, then follows main's events. A click
+ * on an approval's desktop notification (main's `notification:openApprovals`) opens the Aprovações page.
+ */
 import { useEffect } from 'react'
 import { useEvent } from '../../ipc'
+import { useRoute } from '../../stores/route'
 import { useTeam } from '../../stores/team'
 
 export function useTeamSync(): void {
   const refresh = useTeam((s) => s.refresh)
   const setStatus = useTeam((s) => s.setStatus)
   const changed = useTeam((s) => s.changed)
+  const go = useRoute((s) => s.go)
   useEffect(() => void refresh(), [refresh])
   // A switch may change the engine (t16conn re-opens the runtime after team:save / team:forget).
   useEvent('profile:changed', () => void refresh())
   useEvent('team:status', setStatus)
   useEvent('approval:changed', (a) => changed(a, true))
+  useEvent('notification:openApprovals', () => {
+    // The queue may have moved while the app was in the background: the page asks main again when it opens.
+    useTeam.getState().dismissToast()
+    go({ page: 'approvals' })
+  })
 }

@@ -82,6 +82,12 @@ export const approvals = {
         'Este perfil usa o livro-caixa deste computador: aprovações só existem no livro-caixa da equipe.',
       not_found: 'Este pedido de aprovação não existe mais.',
       note_required: 'Escreva o motivo da recusa.',
+      approval_not_sendable:
+        'Este pedido não pode ser enviado: ainda não foi aprovado, foi recusado ou o pagamento já foi enviado. A fila foi atualizada.',
+      schema_too_new:
+        'O livro-caixa da equipe é de uma versão mais nova que este aplicativo: atualize o aplicativo.',
+      schema_too_old:
+        'O livro-caixa da equipe ainda não foi preparado para esta versão: peça ao responsável pelo banco para atualizá-lo.',
     },
     toast: {
       to_decide: '{{requester}} pediu aprovação de um pagamento de {{amount}} para {{pixKey}}.',
@@ -177,6 +183,11 @@ export const approvals = {
       unsupported: 'This profile uses this computer’s ledger: approvals exist only on a team ledger.',
       not_found: 'This approval request no longer exists.',
       note_required: 'Write the reason for rejecting.',
+      approval_not_sendable:
+        'This request cannot be sent: it is not approved yet, it was rejected, or the withdrawal was already sent. The queue was refreshed.',
+      schema_too_new: 'The team ledger is from a newer version than this app: update the app.',
+      schema_too_old:
+        'The team ledger is not yet prepared for this version: ask the database owner to upgrade it.',
     },
     toast: {
       to_decide: '{{requester}} requested approval of a withdrawal of {{amount}} to {{pixKey}}.',

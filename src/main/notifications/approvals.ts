@@ -1,0 +1,60 @@
+/**
+ * Desktop notifications for four-eyes approvals (issue #16): which `approval:changed` needs this desk, and its
+ * words. The rule is the renderer's banner rule (components/approvals/approval-model.ts `toastFor`): another
+ * analyst asked (pending, not mine), or my request was decided (by someone else — the database refuses a
+ * self-decision). This desk's own request and its own decisions come back as events too and say nothing.
+ * Like the payments' notifications: the amount and the masked Pix key only, never the note (free text typed by
+ * an analyst, shown on a locked screen), the document or the full key.
+ */
+import type { ApprovalView } from '../../shared/channels-team'
+import { formatBRL, formatDePix, type MoneyLocale } from '../../shared/money'
+import type { DesktopNotification } from './port'
+import { maskPixKey } from './texts'
+
+export type ApprovalNotificationKind = 'to_decide' | 'approved' | 'rejected'
+
+export function approvalNotificationKind(a: ApprovalView): ApprovalNotificationKind | null {
+  if (a.state === 'pending') return a.mine ? null : 'to_decide'
+  if (!a.mine) return null
+  if (a.state === 'approved') return 'approved'
+  if (a.state === 'rejected') return 'rejected'
+  return null
+}
+
+/** One notification per approval and state, on this desk (claimed in this computer's ledger). */
+export const approvalNotificationKey = (kind: ApprovalNotificationKind, a: ApprovalView): string =>
+  `approval-${kind}:${a.id}`
+
+const TITLES: Record<ApprovalNotificationKind, Record<MoneyLocale, string>> = {
+  to_decide: { 'pt-BR': 'Pedido de aprovação', en: 'Approval requested' },
+  approved: { 'pt-BR': 'Pagamento aprovado', en: 'Withdrawal approved' },
+  rejected: { 'pt-BR': 'Pagamento recusado', en: 'Withdrawal rejected' },
+}
+
+function amountOf(a: ApprovalView, locale: MoneyLocale): string {
+  if (!Number.isSafeInteger(a.amountCents)) return ''
+  return a.amountKind === 'payout' ? formatBRL(a.amountCents, locale) : formatDePix(a.amountCents, locale)
+}
+
+export function approvalNotificationText(
+  kind: ApprovalNotificationKind,
+  a: ApprovalView,
+  locale: MoneyLocale,
+): DesktopNotification {
+  const amount = amountOf(a, locale)
+  const key = maskPixKey(a.pixKey)
+  const by = (kind === 'to_decide' ? a.requestedBy : a.decidedBy) ?? ''
+  const body =
+    locale === 'pt-BR'
+      ? {
+          to_decide: `${by} pediu aprovação de ${amount} para ${key}`,
+          approved: `${by} aprovou ${amount} para ${key}: já pode ser enviado`,
+          rejected: `${by} recusou ${amount} para ${key}`,
+        }[kind]
+      : {
+          to_decide: `${by} requested approval of ${amount} to ${key}`,
+          approved: `${by} approved ${amount} to ${key}: it may be sent now`,
+          rejected: `${by} rejected ${amount} to ${key}`,
+        }[kind]
+  return { title: TITLES[kind][locale], body }
+}
