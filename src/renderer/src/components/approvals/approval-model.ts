@@ -91,7 +91,7 @@ export function teamIndicator(status: TeamStatus | null): TeamIndicator {
 export function teamReasonText(status: TeamStatus | null, lang: 'pt-BR' | 'en'): string | null {
   if (!status || status.engine !== 'postgres' || status.connected) return null
   const reason = status.reason
-  if (!reason || reason === 'ok' || !Object.hasOwn(teamTestMessages, reason)) return null
+  if (!reason || !Object.hasOwn(teamTestMessages, reason)) return null
   return teamTestMessages[reason][lang]
 }
 
