@@ -19,6 +19,7 @@ import { auditLine } from '../../../src/main/records/audit-member'
 import type { ExportResult } from '../../../src/main/records/index'
 import { verifyExport } from '../../../src/main/records/verify'
 import type { AuditEntry } from '../../../src/shared/withdrawal-record'
+import { observeOther, unrelated } from './activity'
 import { makeRecords, seededLedger } from './fixtures'
 import { exportTo, fileIn, fixHash, readManifest, resign, SIGNER, track, writeManifest } from './helpers'
 
@@ -47,44 +48,6 @@ const entriesOf = (file: string): AuditEntry[] =>
 function twoProfiles(): Ledger {
   const { ledger } = seededLedger([...makeRecords(3), ...makeRecords(2, { profile: 'outro', seed: 77 })])
   return track(ledger)
-}
-
-/** A record of the other profile asked for, created and observed by the tracker: entries no export carries. */
-function observeOther(l: Ledger, i: number): void {
-  const pixKey = `outro.${i}@example.com`
-  const r = l.insertSubmitting(
-    { profile: 'outro', pixKey, amountKind: 'payout', amountCents: 1_000 + i, request: { pixKey } },
-    'ana',
-  )
-  l.markCreated(r.localId, { remoteId: `w-${i}`, createResponse: { id: `w-${i}` }, requestId: null })
-  l.recordObservation(r.localId, { status: 'sent', body: { status: 'sent' } })
-}
-
-/** Unrelated activity: a deposit, a run, another record's observation. */
-function unrelated(l: Ledger, i: number): void {
-  l.deposits.insertSubmitting(
-    {
-      profile: 'outro',
-      request: { amountInCents: 5_000, depixAddress: 'ex1qq2jw3rjsfddfl5xu2ktlujm35t6k7a5z5m6q8l' },
-    },
-    'ana',
-  )
-  const draft = {
-    pixKey: 'lote@example.com',
-    taxNumber: '52998224725',
-    amount: { kind: 'payout' as const, cents: 3_000 },
-    refundAddress: 'ex1qq2jw3rjsfddfl5xu2ktlujm35t6k7a5z5m6q8l',
-  }
-  const row = {
-    line: 2,
-    draft,
-    payee: { kind: 'none' as const, payeeId: null, name: null },
-    refundFromProfile: false,
-    duplicate: null,
-    warnings: [],
-  }
-  l.runs.create({ profile: 'outro', name: 'Lote de teste', rows: [row] }, 'ana')
-  observeOther(l, i)
 }
 
 /**
