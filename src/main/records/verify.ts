@@ -12,6 +12,8 @@
  *   UTF-8, CSV without BOM/with a wrong header/ragged rows, JSON not the records schema); row_count (rows ≠
  *   rowCount); totals (CSV and JSON only, recomputed from the rows ≠ manifest totals; the refund fee only from
  *   JSON, the CSV has no column for it).
+ * audit.jsonl and anchors.jsonl — audit: each entry and anchor checked on its own (audit-member.ts, anchors.ts),
+ *   then the records against their entries and the anchors against audit.jsonl.
  * Files in the folder that the manifest does not list are returned in `unlisted`, not as problems: the
  * signature does not cover them, so they cannot be trusted, but an auditor's own notes next to an export do
  * not make it tampered.

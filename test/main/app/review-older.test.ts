@@ -125,7 +125,7 @@ describe('review:compareOlder', () => {
     expect(r.problems[0]).toContain(`does not carry entry ${r.olderHead!.seq}`)
   })
 
-  it('with a deposit, a run, an observation and an export between, the older head a deposit: extends', async () => {
+  it('with a deposit, a run, an observation and an export between, the older head a run entry: extends', async () => {
     const l = freshLedger()
     grow(l, 7)
     unrelated(l, 7)
