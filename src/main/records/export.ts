@@ -272,7 +272,12 @@ export async function exportRecords(ledger: Ledger, o: ExportOptions): Promise<E
     auditClosed.catch(() => undefined)
     // Issue #12: every earlier export's head entry, from the same snapshot (anchors.ts).
     const anchors = await track(ANCHORS_FILE)
-    for (const line of anchorLines(snap, auditHead)) anchors.write(line)
+    const secretFree = makeRedactor(o.secrets)
+    const clean = (line: string): boolean => {
+      const entry = JSON.parse(line) as object
+      return secretFree(entry).record === entry
+    }
+    for (const line of anchorLines(snap, auditHead, clean)) anchors.write(line)
     snap.close()
     const anchorsClosed = anchors.close()
     anchorsClosed.catch(() => undefined)

@@ -171,6 +171,27 @@ describe('anchors: a newer export proves it extends an older one', { timeout: 60
     expect(r.out).not.toContain('note     against')
   })
 
+  it('an entry holding a secret is never an anchor (left out, not redacted); the export still verifies', async () => {
+    const secret = 'client-secret-0123456789'
+    const l = twoProfiles()
+    l.appendAudit({ operator: 'ana', action: 'note', details: { text: `colado por engano: ${secret}` } })
+    const older = await exportTo(l, { formats: ['json'], filter: OURS, secrets: [secret] })
+    observeOther(l, 21)
+    const newer = await exportTo(l, { formats: ['json'], filter: OURS, secrets: [secret] })
+    for (const res of [older, newer]) {
+      expect(fs.readFileSync(fileIn(res, ANCHORS_FILE), 'utf8')).not.toContain(secret)
+      expect(await verifyExport(res.manifestPath)).toMatchObject({ ok: true })
+    }
+    // The older head (the entry with the secret) cannot be shown: amber, never green.
+    expect(entriesOf(fileIn(older, ANCHORS_FILE))).toEqual([])
+    expect(entriesOf(fileIn(newer, ANCHORS_FILE)).map((e) => e.seq)).toEqual([headOf(newer).seq])
+    const c = compareWithOlderExport(
+      await verifyExport(newer.manifestPath),
+      await verifyExport(older.manifestPath),
+    )
+    expect(c.verdict).toBe('head_not_carried')
+  })
+
   it('records.exported entries from before issue #12 (no auditHead) anchor the entry just before them', () => {
     const at = (seq: number, details: object) => ({ seq, detailsText: canonicalJson(details) })
     const head = { seq: 40, hash: 'h' }
@@ -274,10 +295,11 @@ describe('anchors.jsonl tampered or hostile: refused with a precise problem', { 
     expect(audits(await verifyExport(res.manifestPath))).toEqual([
       `anchors.jsonl [audit] anchor ${es[0]!.seq}: seq repeated`,
     ])
-    // Its own head left out.
-    editMember(res, ANCHORS_FILE, () => es.slice(0, -1).map(auditLine).join(''))
+    // Another entry at the head's seq (well-formed, its own hash right).
+    const other = rehash({ ...es.at(-1)!, operator: 'mallory' })
+    editMember(res, ANCHORS_FILE, () => [...es.slice(0, -1), other].map(auditLine).join(''))
     expect(audits(await verifyExport(res.manifestPath))).toEqual([
-      `anchors.jsonl [audit] does not carry the manifest's audit head (entry ${head.seq})`,
+      `anchors.jsonl [audit] anchor ${head.seq}: is not the manifest's audit head`,
     ])
     // An entry audit.jsonl carries, forged (its hash recomputed) into the anchors.
     const carried = entriesOf(fileIn(res, 'audit.jsonl')).find((e) => !es.some((a) => a.seq === e.seq))!
