@@ -219,8 +219,12 @@ describe('anchors: a newer export proves it extends an older one', { timeout: 60
     ])
     track(ledger)
     observeOther(ledger, 1)
+    // An export before the older one: the older one's anchors carry its head too.
+    const first = headOf(await exportTo(ledger, { formats: ['json'], filter: OURS }))
+    observeOther(ledger, 2)
     const older = await exportTo(ledger, { formats: ['json'], filter: OURS })
     const olderHead = headOf(older)
+    expect(entriesOf(fileIn(older, ANCHORS_FILE)).map((e) => e.seq)).toEqual([first.seq, olderHead.seq])
     unrelated(ledger, 14)
     rewriteLedger(file)
     expect(ledger.verifyAuditChain().ok).toBe(true)
@@ -232,6 +236,8 @@ describe('anchors: a newer export proves it extends an older one', { timeout: 60
     expect(c.problems).toContain(
       `entry ${olderHead.seq} (the older export's head) differs: history was rewritten`,
     )
+    // Every seq both show is compared, the older export's other anchors included.
+    expect(c.problems).toContain(`entry ${first.seq} differs from the older export's: history was rewritten`)
     const r = await run(newer.manifestPath, '--against', older.folder)
     expect(r.code).toBe(1)
     expect(r.out).toContain(`[audit]  entry ${olderHead.seq} (the older export's head) differs`)
