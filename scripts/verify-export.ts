@@ -18,7 +18,8 @@ const USAGE = `usage: verify-export <manifest.json | export folder> [--expect-ke
                 spaces, colons and case are ignored
   --against     an earlier export of the same ledger (kept by the auditor): checks that the audit history
                 only grew since that export's audit head; a "note" line says when these two files cannot
-                show it (that head is not in this export, or another key signed it)
+                show it (that head is in neither this export's audit.jsonl nor its anchors.jsonl, or another
+                key signed it)
   --json        print the full result as JSON
 Exit status: 0 intact, 1 not intact, 2 usage error.`
 

@@ -4,7 +4,7 @@
  * writing on its own connection (WAL lets both run). Close it promptly: a long-lived reader holds back WAL
  * checkpoints.
  */
-import { DatabaseSync, type StatementSync } from 'node:sqlite'
+import { DatabaseSync, type SQLOutputValue, type StatementSync } from 'node:sqlite'
 import type {
   AuditEntry,
   AuditVerification,
@@ -32,6 +32,12 @@ export interface LedgerSnapshot {
   auditTextsOf(
     subjects: ReadonlySet<string>,
   ): Generator<{ entry: Omit<AuditEntry, 'details'>; detailsText: string }, void, undefined>
+  /** seq and stored details text of every `records.exported` entry, in seq order (records/anchors.ts). */
+  exportedEntries(): Generator<{ seq: number; detailsText: string }, void, undefined>
+  /** The entries at the given seqs (ascending), details as stored text, as auditTextsOf; absent seqs skipped. */
+  auditTextsAt(
+    seqs: readonly number[],
+  ): Generator<{ entry: Omit<AuditEntry, 'details'>; detailsText: string }, void, undefined>
   /** seq, hash and subject of every entry up to `seq`, in seq order (no JSON parsed: cheap per row). */
   auditHashesUpTo(
     seq: number,
@@ -49,6 +55,29 @@ export interface LedgerSnapshot {
 export interface SnapshotTrust {
   since: AuditHead | null
   verified(head: AuditHead): void
+}
+
+const TEXT_COLUMNS = 'seq, at, operator, action, subject, details, prev_hash, hash, state_hash'
+
+/** As rowToEntry reads a row, less the JSON.parse of the details: an export writes the stored text as it is. */
+function rowToText(row: Record<string, SQLOutputValue>): {
+  entry: Omit<AuditEntry, 'details'>
+  detailsText: string
+} {
+  const stateHash = typeof row.state_hash === 'string' ? row.state_hash : null
+  return {
+    entry: {
+      seq: Number(row.seq),
+      at: String(row.at),
+      operator: String(row.operator),
+      action: String(row.action),
+      subject: row.subject === null ? null : String(row.subject),
+      prevHash: String(row.prev_hash),
+      hash: String(row.hash),
+      ...(stateHash ? { stateHash } : {}),
+    },
+    detailsText: String(row.details),
+  }
 }
 
 export function openSnapshot(file: string, trust?: () => SnapshotTrust): LedgerSnapshot {
@@ -93,29 +122,24 @@ export function openSnapshot(file: string, trust?: () => SnapshotTrust): LedgerS
     },
     *auditTextsOf(subjects) {
       const rows = db
-        .fresh(
-          `SELECT seq, at, operator, action, subject, details, prev_hash, hash, state_hash
-           FROM audit_log WHERE subject IS NOT NULL ORDER BY seq`,
-        )
+        .fresh(`SELECT ${TEXT_COLUMNS} FROM audit_log WHERE subject IS NOT NULL ORDER BY seq`)
         .iterate()
       for (const row of rows) {
-        const subject = String(row.subject)
-        if (!subjects.has(subject)) continue
-        // As rowToEntry reads a row, less the JSON.parse of the details.
-        const stateHash = typeof row.state_hash === 'string' ? row.state_hash : null
-        yield {
-          entry: {
-            seq: Number(row.seq),
-            at: String(row.at),
-            operator: String(row.operator),
-            action: String(row.action),
-            subject,
-            prevHash: String(row.prev_hash),
-            hash: String(row.hash),
-            ...(stateHash ? { stateHash } : {}),
-          },
-          detailsText: String(row.details),
-        }
+        if (subjects.has(String(row.subject))) yield rowToText(row)
+      }
+    },
+    *exportedEntries() {
+      for (const row of db
+        .fresh(`SELECT seq, details FROM audit_log WHERE action = 'records.exported' ORDER BY seq`)
+        .iterate()) {
+        yield { seq: Number(row.seq), detailsText: String(row.details) }
+      }
+    },
+    *auditTextsAt(seqs) {
+      const stmt = db.fresh(`SELECT ${TEXT_COLUMNS} FROM audit_log WHERE seq = ?`)
+      for (const seq of seqs) {
+        const row = stmt.get(seq)
+        if (row) yield rowToText(row)
       }
     },
     *auditHashesUpTo(seq) {

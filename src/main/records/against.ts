@@ -6,7 +6,7 @@
  * docs/RECORDS.md.
  */
 import type { OlderCheckVerdict } from '../../shared/channels-review'
-import { compareWithOlder, type Head } from './audit-member'
+import { compareWithOlder, knownHash, type Head } from './audit-member'
 import { normalizeFingerprint } from './sign'
 import { verifyExport, type ExportVerification, type VerificationProblem } from './verify'
 
@@ -49,8 +49,8 @@ export async function against(newer: ExportVerification, olderManifestPath: stri
     }
   }
   const problems = compareWithOlder(
-    { head: newer.manifest?.auditHead ?? null, audit: n.summary, fixed: n.fixedHashes },
-    { head: older.manifest?.auditHead ?? null, audit: o.summary, fixed: o.fixedHashes },
+    { head: newer.manifest?.auditHead ?? null, audit: n.summary, fixed: n.fixedHashes, anchors: n.anchors },
+    { head: older.manifest?.auditHead ?? null, audit: o.summary, fixed: o.fixedHashes, anchors: o.anchors },
   )
   const seen = compareWithOlderExport(newer, older)
   const amber = seen.verdict === 'head_not_carried' || seen.verdict === 'other_signer'
@@ -98,11 +98,13 @@ type Compared = Pick<ExportVerification, 'ok' | 'problems' | 'signerFingerprint'
  *   open one's history went back);
  * - `diverged`: compareWithOlder found the history rewritten (an entry or a record both show differs, the entry
  *   at the older head differs, or one appeared before it);
- * - `head_not_carried`: nothing contradicts growth, but the open export does not carry the older export's head
- *   entry (an export carries only its records' entries; the head may be about something else, e.g. an earlier
- *   export), so the link between the two heads cannot be shown from these two files: amber, not green;
+ * - `head_not_carried`: nothing contradicts growth, but the open export carries the older export's head entry
+ *   neither in audit.jsonl (only its records' entries) nor in anchors.jsonl (made before anchors, issue #12, or
+ *   the older export is not in this ledger's `records.exported` entries), so the link between the two heads
+ *   cannot be shown from these two files: amber, not green;
  * - `extends`: all of the above hold and the open export's history passes through the older head (the same
- *   head, or its entry at that seq has the same hash — every hash covers the one before it).
+ *   head, or its entry at that seq — in audit.jsonl or anchors.jsonl — has the same hash: every hash covers the
+ *   one before it).
  */
 export function compareWithOlderExport(open: Compared, older: Compared): OlderComparison {
   const openHead = open.manifest?.auditHead ?? null
@@ -146,12 +148,13 @@ export function compareWithOlderExport(open: Compared, older: Compared): OlderCo
     ])
   }
   const diverged = compareWithOlder(
-    { head: openHead, audit: n.summary, fixed: n.fixedHashes },
-    { head: olderHead, audit: o.summary, fixed: o.fixedHashes },
+    { head: openHead, audit: n.summary, fixed: n.fixedHashes, anchors: n.anchors },
+    { head: olderHead, audit: o.summary, fixed: o.fixedHashes, anchors: o.anchors },
   )
   if (diverged.length > 0) return say('diverged', diverged)
   const sameHead = openHead.seq === olderHead.seq && openHead.hash === olderHead.hash
-  if (!sameHead && n.summary.hashes.get(olderHead.seq)?.hash !== olderHead.hash) {
+  // Found in audit.jsonl or, from issue #12 on, in anchors.jsonl (anchors.ts): a different hash was `diverged`.
+  if (!sameHead && knownHash(n.summary, n.anchors, olderHead.seq) !== olderHead.hash) {
     return say('head_not_carried', [
       `this export does not carry entry ${olderHead.seq} (the older export's audit head): ` +
         `${common} records both exports carry agree, but the link between the two heads cannot be shown`,

@@ -72,6 +72,8 @@ export interface AuditCollected {
   stateHashes: Map<string, string> | null
   /** localId → hash of the fields no write ever changes after the record is created (recordFixedHash). */
   fixedHashes: Map<string, string> | null
+  /** seq → hash of every entry anchors.jsonl carries (anchors.ts), when the export has that member. */
+  anchors?: Map<number, string>
 }
 
 /**
@@ -100,6 +102,43 @@ const redactedSchema = z.strictObject({ redacted: z.array(z.string()) })
 // Built once: a zod schema compiles its parser on first use, and this runs for every line.
 const entrySchema = auditEntrySchema.strict()
 
+/**
+ * One line of audit.jsonl or anchors.jsonl (anchors.ts), parsed as `value`: an audit entry (`refused` when not),
+ * and whether the line is its canonical form and its hash matches its content. `what` names it in a problem.
+ */
+export function checkEntryLine(
+  line: string,
+  value: unknown,
+  lineNo: number,
+  what: 'entry' | 'anchor',
+): { entry: AuditEntry; problems: string[] } | { refused: string } {
+  const parsed = entrySchema.safeParse(value)
+  if (!parsed.success) {
+    return { refused: `line ${lineNo}: not an audit entry (${parsed.error.issues[0]?.message ?? 'schema'})` }
+  }
+  const e = parsed.data
+  const problems: string[] = []
+  // The details canonicalised once, for both checks (the line's canonical form and the entry's hash).
+  const details = canonicalJson(e.details)
+  if (auditLineOfText(e, details) !== `${line}\n`) problems.push(`${what} ${e.seq}: not in canonical form`)
+  if (auditHashOfText(e, details) !== e.hash) {
+    problems.push(`${what} ${e.seq}: its hash does not match its content`)
+  }
+  return { entry: e, problems }
+}
+
+/**
+ * The hash an export shows for entry `seq`: from audit.jsonl, else from anchors.jsonl (anchors.ts); undefined
+ * when it carries neither.
+ */
+export function knownHash(
+  audit: Pick<AuditSummary, 'hashes'>,
+  anchors: ReadonlyMap<number, string> | undefined,
+  seq: number,
+): string | undefined {
+  return audit.hashes.get(seq)?.hash ?? anchors?.get(seq)
+}
+
 /** Reads and checks audit.jsonl on its own (the records are compared in `compareRecords`). */
 export function readAuditMember(text: string, head: Head | null): AuditSummary {
   const out: AuditSummary = {
@@ -117,29 +156,26 @@ export function readAuditMember(text: string, head: Head | null): AuditSummary {
   else if (lines.length > 0) problem('the last line does not end with a line feed')
   let prev: AuditEntry | null = null
   for (const [i, line] of lines.entries()) {
-    let parsed
+    let value: unknown
     try {
-      const value: unknown = JSON.parse(line)
-      const red = i === lines.length - 1 ? redactedSchema.safeParse(value) : null
-      if (red?.success && redactedLine(red.data.redacted) === `${line}\n`) {
-        for (const id of red.data.redacted) out.redacted.add(id)
-        continue
-      }
-      parsed = entrySchema.safeParse(value)
+      value = JSON.parse(line)
     } catch {
       problem(`line ${i + 1}: not JSON`)
       continue
     }
-    if (!parsed.success) {
-      problem(`line ${i + 1}: not an audit entry (${parsed.error.issues[0]?.message ?? 'schema'})`)
+    const red = i === lines.length - 1 ? redactedSchema.safeParse(value) : null
+    if (red?.success && redactedLine(red.data.redacted) === `${line}\n`) {
+      for (const id of red.data.redacted) out.redacted.add(id)
       continue
     }
-    const e = parsed.data
+    const checked = checkEntryLine(line, value, i + 1, 'entry')
+    if ('refused' in checked) {
+      problem(checked.refused)
+      continue
+    }
+    const e = checked.entry
     out.entries += 1
-    // The details canonicalised once, for both checks (the line's canonical form and the entry's hash).
-    const details = canonicalJson(e.details)
-    if (auditLineOfText(e, details) !== `${line}\n`) problem(`entry ${e.seq}: not in canonical form`)
-    if (auditHashOfText(e, details) !== e.hash) problem(`entry ${e.seq}: its hash does not match its content`)
+    for (const p of checked.problems) problem(p)
     if (prev && e.seq <= prev.seq) problem(`entry ${e.seq}: out of order (after ${prev.seq})`)
     if (prev && e.seq === prev.seq + 1 && e.prevHash !== prev.hash) {
       problem(`entry ${e.seq}: prevHash does not link to entry ${prev.seq}`)
@@ -181,16 +217,23 @@ export function compareRecords(summary: AuditSummary, records: ReadonlyMap<strin
   return problems
 }
 
+/** One side of compareWithOlder: the manifest head, audit.jsonl, the records' fixed hashes, anchors.jsonl. */
+export interface ComparedSide {
+  head: Head | null
+  audit: AuditSummary
+  fixed: ReadonlyMap<string, string>
+  anchors?: ReadonlyMap<number, string> | undefined
+}
+
 /**
- * The newer export against an older one (its manifest head and audit entries): the head did not go back, and
- * every entry the older export carried that is about a record both exports cover is in the newer one unchanged,
- * and no entry about such a record appeared at or before the older head; and what such a record asked for
+ * The newer export against an older one (its manifest head, audit entries and anchors): the head did not go
+ * back; the entry at the older head, when the newer export carries it (audit.jsonl or anchors.jsonl), is the
+ * same; every entry the older export carried that is about a record both exports cover is in the newer one
+ * unchanged, and no entry about such a record appeared at or before the older head; any other entry both show
+ * (an anchor, an entry of another record) has the same hash in both; and what a record both cover asked for
  * (recordFixedHash) is the same in both.
  */
-export function compareWithOlder(
-  newer: { head: Head | null; audit: AuditSummary; fixed: ReadonlyMap<string, string> },
-  older: { head: Head | null; audit: AuditSummary; fixed: ReadonlyMap<string, string> },
-): string[] {
+export function compareWithOlder(newer: ComparedSide, older: ComparedSide): string[] {
   const newerRecords = newer.fixed
   const olderRecords = older.fixed
   const problems: string[] = []
@@ -201,8 +244,8 @@ export function compareWithOlder(
   if (newer.head.seq === older.head.seq && newer.head.hash !== older.head.hash) {
     problems.push(`same audit head seq ${newer.head.seq} with a different hash: history was rewritten`)
   }
-  const atOldHead = newer.audit.hashes.get(older.head.seq)
-  if (atOldHead && atOldHead.hash !== older.head.hash) {
+  const atOldHead = knownHash(newer.audit, newer.anchors, older.head.seq)
+  if (atOldHead !== undefined && atOldHead !== older.head.hash) {
     problems.push(`entry ${older.head.seq} (the older export's head) differs: history was rewritten`)
   }
   const common = (s: string | null): boolean => s !== null && olderRecords.has(s) && newerRecords.has(s)
@@ -227,6 +270,18 @@ export function compareWithOlder(
     if (seq > older.head.seq || !common(e.subject)) continue
     if (!older.audit.hashes.has(seq)) {
       problems.push(`entry ${seq} about ${e.subject} appeared before the older export's head`)
+      if (problems.length >= MAX_PROBLEMS) return problems
+    }
+  }
+  // Any other entry both exports show (anchors, entries about records only one of them covers): one ledger has
+  // one entry per seq, so a different hash is a rewritten history. The older head was checked above.
+  const olderSeqs = new Set([...older.audit.hashes.keys(), ...(older.anchors?.keys() ?? [])])
+  for (const seq of olderSeqs) {
+    if (seq === older.head.seq || common(older.audit.hashes.get(seq)?.subject ?? null)) continue
+    const then = knownHash(older.audit, older.anchors, seq)
+    const now = knownHash(newer.audit, newer.anchors, seq)
+    if (now !== undefined && now !== then) {
+      problems.push(`entry ${seq} differs from the older export's: history was rewritten`)
       if (problems.length >= MAX_PROBLEMS) return problems
     }
   }

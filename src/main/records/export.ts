@@ -16,6 +16,7 @@ import { mkdir, open, rm, unlink } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { SYSTEM_OPERATOR, type Ledger, type LedgerSnapshot } from '../ledger/index'
 import { recordFilterSchema, type RecordFilter } from '../../shared/withdrawal-record'
+import { anchorLines, ANCHORS_FILE } from './anchors'
 import { AUDIT_FILE, auditLineOfText, redactedLine } from './audit-member'
 import { csvHeader, csvLine, BOM, type CsvDelimiter } from './csv'
 import type { ExportLocale } from './format'
@@ -267,9 +268,19 @@ export async function exportRecords(ledger: Ledger, o: ExportOptions): Promise<E
       if (++n % PROGRESS_EVERY === 0) await audit.drain()
     }
     if (redactedIds.length > 0) audit.write(redactedLine(redactedIds))
-    snap.close()
     const auditClosed = audit.close()
     auditClosed.catch(() => undefined)
+    // Issue #12: every earlier export's head entry, from the same snapshot (anchors.ts).
+    const anchors = await track(ANCHORS_FILE)
+    const secretFree = makeRedactor(o.secrets)
+    const clean = (line: string): boolean => {
+      const entry = JSON.parse(line) as object
+      return secretFree(entry).record === entry
+    }
+    for (const line of anchorLines(snap, auditHead, clean)) anchors.write(line)
+    snap.close()
+    const anchorsClosed = anchors.close()
+    anchorsClosed.catch(() => undefined)
 
     const statusTotals = totals.result()
     const entries: FileEntry[] = []
@@ -325,6 +336,13 @@ export async function exportRecords(ledger: Ledger, o: ExportOptions): Promise<E
       bytes: auditWritten.bytes,
       sha256: auditWritten.sha256,
     })
+    const anchorsWritten = await anchorsClosed
+    entries.push({
+      name: ANCHORS_FILE,
+      format: 'anchors',
+      bytes: anchorsWritten.bytes,
+      sha256: anchorsWritten.sha256,
+    })
     if (report) {
       entries.push({
         name: FILE_NAMES.html,
@@ -373,6 +391,8 @@ export async function exportRecords(ledger: Ledger, o: ExportOptions): Promise<E
         rowCount: totals.count,
         manifestSha256: written.sha256,
         signerFingerprint: fingerprint,
+        // Issue #12: where a later export finds this one's head to anchor (anchors.ts).
+        auditHead,
         redacted: redact.count,
         ...(receipts ? { receipts: receipts.entries.length, receiptsSkipped: receipts.skipped } : {}),
       },

@@ -19,6 +19,7 @@ import { DATA_FILE_MAX_BYTES } from './safe-read'
 import { findUnsafeChar } from './terminal-text'
 
 import { AUDIT_FILE } from './audit-member'
+import { ANCHORS_FILE, ANCHORS_MAX_BYTES } from './anchors'
 
 /** Issue #14: the subfolder of an export that holds the included receipts. */
 export const RECEIPTS_DIR = 'receipts'
@@ -80,6 +81,13 @@ export const fileEntrySchema = z.discriminatedUnion('format', [
   z.strictObject({ name: fileName('html'), format: z.literal('html'), bytes, sha256, locale }),
   /** audit.jsonl: the audit entries of the exported records (audit-member.ts). */
   z.strictObject({ name: z.literal(AUDIT_FILE), format: z.literal('audit'), bytes, sha256 }),
+  /** Issue #12: anchors.jsonl, the head entries of every earlier export of the ledger (anchors.ts). Optional. */
+  z.strictObject({
+    name: z.literal(ANCHORS_FILE),
+    format: z.literal('anchors'),
+    bytes: count.max(ANCHORS_MAX_BYTES, `more than ${ANCHORS_MAX_BYTES} bytes: larger than anchors ever are`),
+    sha256,
+  }),
   /**
    * Issue #14: a record's stored receipt (receipts-member.ts), when the export included receipts. Its name is
    * its own hash in the receipts/ subfolder, so a manifest cannot point anywhere else.
@@ -104,8 +112,8 @@ export type FileEntry = z.infer<typeof fileEntrySchema>
  * The data files: one to one per format, each format once. The count is checked before the entries are (a
  * manifest of 3,000 entries is one problem, not 3,000), and a repeated format is named once.
  */
-/** The data formats plus the audit member (audit.jsonl). */
-const MAX_FILES = EXPORT_FORMATS.length + 1
+/** The data formats plus the audit member (audit.jsonl) and the anchors (anchors.jsonl). */
+const MAX_FILES = EXPORT_FORMATS.length + 2
 /** Issue #14: receipts are counted apart, as many as a 1 MiB manifest can list. */
 export const MAX_RECEIPTS = 3000
 

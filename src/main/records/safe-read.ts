@@ -18,6 +18,7 @@
  */
 import { constants, type Stats } from 'node:fs'
 import { lstat, open, opendir, type FileHandle } from 'node:fs/promises'
+import { ANCHORS_FILE, ANCHORS_MAX_BYTES } from './anchors'
 
 /** A manifest is a few KiB; 1 MiB leaves room for any filter and totals, and bounds what is parsed. */
 export const MANIFEST_MAX_BYTES = 1 << 20
@@ -26,6 +27,13 @@ export const MANIFEST_MAX_BYTES = 1 << 20
  * verification holds in memory (two files at a time) whatever a manifest claims.
  */
 export const DATA_FILE_MAX_BYTES = 1 << 30
+/**
+ * The most a verifier reads of a listed member named `name`: anchors.jsonl (anchors.ts), under that exact name
+ * only, is small by nature and capped far lower than a data file.
+ */
+export function memberMaxBytes(name: string): number {
+  return name === ANCHORS_FILE ? ANCHORS_MAX_BYTES : DATA_FILE_MAX_BYTES
+}
 /** The manifest nests 4 levels deep; anything beyond this is refused before JSON.parse. */
 export const MANIFEST_MAX_DEPTH = 16
 /** Unlisted names returned at most, and folder entries looked at at most. */

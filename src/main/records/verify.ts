@@ -12,6 +12,8 @@
  *   UTF-8, CSV without BOM/with a wrong header/ragged rows, JSON not the records schema); row_count (rows ≠
  *   rowCount); totals (CSV and JSON only, recomputed from the rows ≠ manifest totals; the refund fee only from
  *   JSON, the CSV has no column for it).
+ * audit.jsonl and anchors.jsonl — audit: each entry and anchor checked on its own (audit-member.ts, anchors.ts),
+ *   then the records against their entries and the anchors against audit.jsonl.
  * Files in the folder that the manifest does not list are returned in `unlisted`, not as problems: the
  * signature does not cover them, so they cannot be trusted, but an auditor's own notes next to an export do
  * not make it tampered.
@@ -38,11 +40,12 @@ import {
   type Manifest,
   RECEIPTS_DIR,
 } from './manifest'
+import { compareAnchorsWithAudit, readAnchorsMember } from './anchors'
 import {
-  DATA_FILE_MAX_BYTES,
   jsonTooDeepAt,
   MANIFEST_MAX_BYTES,
   MANIFEST_MAX_DEPTH,
+  memberMaxBytes,
   otherNames,
   pathKind,
   readRegularFile,
@@ -95,6 +98,8 @@ interface Expectation {
   auditHead: Head | null
   /** Filled by the file checks when the manifest lists an audit member. */
   audit: AuditCollected | null
+  /** anchors.jsonl as read (anchors.ts), when listed and readable. */
+  anchors: Map<number, string> | null
 }
 
 const MAX_LISTED = 5
@@ -220,6 +225,7 @@ export async function verifyExport(manifestPath: string, o: VerifyOptions = {}):
     totals: manifest?.totals ?? salvageTotals(obj.totals),
     auditHead: manifest?.auditHead ?? null,
     audit: null,
+    anchors: null,
   }
   // A file list that is not valid as a whole (too long, a name twice, a name not an export's) reads no file.
   const entries = manifest?.files ?? salvageEntries(obj.files)
@@ -262,6 +268,12 @@ export async function verifyExport(manifestPath: string, o: VerifyOptions = {}):
     // A record that differs from its entry is reported on the records file: that is where the auditor looks.
     const name = entries.find((e) => e.format === 'json')?.name ?? AUDIT_FILE
     for (const p of compareRecords(audit.summary, audit.stateHashes)) add(name, 'audit', p)
+  }
+  if (audit && expect.anchors) {
+    audit.anchors = expect.anchors
+    const name = entries.find((e) => e.format === 'anchors')?.name ?? ''
+    if (audit.summary)
+      for (const p of compareAnchorsWithAudit(expect.anchors, audit.summary)) add(name, 'audit', p)
   }
   return done({
     signerFingerprint,
@@ -379,7 +391,7 @@ type FileRead = { buf: Buffer; sha256: Promise<string> } | { refused: [Verificat
  */
 async function readEntry(dir: string, entry: FileEntry, checker: Checker): Promise<FileRead> {
   const got = await readRegularFile(join(dir, entry.name), {
-    maxBytes: DATA_FILE_MAX_BYTES,
+    maxBytes: memberMaxBytes(entry.name),
     expectBytes: entry.bytes,
     shared: true,
   })
@@ -501,6 +513,12 @@ async function checkContent(
       const summary = readAuditMember(buf.toString('utf8'), expect.auditHead)
       for (const p of summary.problems) add(entry.name, 'audit', p)
       if (expect.audit) expect.audit.summary = summary
+      return undefined
+    }
+    case 'anchors': {
+      const read = readAnchorsMember(buf.toString('utf8'), expect.auditHead)
+      for (const p of read.problems) add(entry.name, 'audit', p)
+      expect.anchors = read.anchors
       return undefined
     }
   }

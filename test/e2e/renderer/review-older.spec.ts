@@ -1,7 +1,7 @@
 /**
  * Revisão offline → "Comparar com uma exportação anterior": two exports of this app's ledger with payments
- * between them; the newer one open, compared with the older → proven (green). A tampered copy of the older one →
- * refused (red), the problem under "Detalhes técnicos"; the older one compared with the newer (the wrong way
+ * between them (the older one's head an earlier export's entry: proven through the anchors); the newer one open,
+ * compared with the older → proven (green). A tampered copy of the older one → refused (red), the problem under "Detalhes técnicos"; the older one compared with the newer (the wrong way
  * round) → amber. Folders only through the (fake) dialog, as the page gets them. Both languages.
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -49,6 +49,9 @@ test('newer export compared with the older: proven; a tampered older: refused; t
 }) => {
   const { page } = app
   const first = await createWithdrawal(app, { pixKey: 'anterior.um@example.com', cents: 12_345 })
+  // Two exports in a row: the older one's head is then the first one's `records.exported` entry, about no record,
+  // which only the newer export's anchors.jsonl carries (issue #12).
+  await exportNow(app)
   const older = await exportNow(app)
   // Payments between the two exports: one settled, one new.
   await fundAndSettle(app, first, 'sent')

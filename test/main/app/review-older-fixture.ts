@@ -4,7 +4,7 @@
  * holding the signing key does to an export. Importing it registers the context's set-up and tear-down.
  */
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll } from 'vitest'
@@ -165,11 +165,30 @@ export function rewriteHistory(dir: string): void {
     prev = e
   }
   writeFileSync(file, entries.map(auditLine).join(''))
+  // anchors.jsonl (issue #12) rewritten to match, as the forger would: every anchor audit.jsonl also carries.
+  const anchorsFile = join(dir, 'anchors.jsonl')
+  const anchors = existsSync(anchorsFile)
+    ? readFileSync(anchorsFile, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as AuditEntry)
+        .map((a) => entries.find((e) => e.seq === a.seq) ?? a)
+    : null
+  if (anchors) writeFileSync(anchorsFile, anchors.map(auditLine).join(''))
   resignWith(dir, KEY, (m) => {
     const head = m['auditHead'] as { seq: number; hash: string }
     const last = entries[entries.length - 1]!
     if (last.seq === head.seq) head.hash = last.hash
     fixHash({ folder: dir } as never, m, 'audit.jsonl')
+    if (anchors) fixHash({ folder: dir } as never, m, 'anchors.jsonl')
+  })
+}
+
+/** The export in `dir` as made before anchors (issue #12): no anchors.jsonl, not listed, re-signed. */
+export function withoutAnchors(dir: string): void {
+  rmSync(join(dir, 'anchors.jsonl'))
+  resignWith(dir, KEY, (m) => {
+    m.files = m.files.filter((f) => f['format'] !== 'anchors')
   })
 }
 

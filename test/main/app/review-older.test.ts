@@ -6,12 +6,13 @@
  * recomputed and re-signed with the same key are each told apart, never green.
  */
 import { execFileSync } from 'node:child_process'
-import { copyFileSync, readdirSync, rmSync, symlinkSync } from 'node:fs'
+import { copyFileSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { openLedger, type Ledger } from '../../../src/main/ledger'
 import { SANDBOX_PROFILE_ID } from '../../../src/shared/profile'
 import type { ReviewOlderCheck } from '../../../src/shared/channels-review'
+import { unrelated } from '../records/activity'
 import { flipByte } from '../records/helpers'
 import {
   app,
@@ -30,6 +31,7 @@ import {
   rewriteHistory,
   STRANGER,
   token,
+  withoutAnchors,
 } from './review-older-fixture'
 
 describe('review:compareOlder', () => {
@@ -101,19 +103,44 @@ describe('review:compareOlder', () => {
     expect(r.problems[0]).toContain(`entry ${r.olderHead!.seq}, after this export's (${r.openHead!.seq})`)
   })
 
-  it('an older export whose head the open one does not carry: head_not_carried, not green', async () => {
+  it('an older export whose head is about no record (an earlier export): proven through the anchors', async () => {
     // Two exports in a row: the second one's head is the first one's `records.exported` entry, about no record,
-    // so no later export carries it.
+    // so no later audit.jsonl carries it; the later export's anchors.jsonl does (issue #12).
     const l = freshLedger()
     await exportOf(l)
     const old = await exportOf(l)
     grow(l, 3)
     const later = await exportOf(l)
     expect(await openReview(later)).toBe(true)
+    const proven = await compare(old)
+    expect(proven.verdict).toBe('extends')
+    expect(proven.problems).toEqual([])
+    // The later export as made before anchors: the link cannot be shown, amber.
+    const bare = copyOf(later, 'no-anchors')
+    withoutAnchors(bare)
+    expect(await openReview(bare)).toBe(true)
     const r = await compare(old)
     expect(r.verdict).toBe('head_not_carried')
     expect(r.commonRecords).toBe(6)
     expect(r.problems[0]).toContain(`does not carry entry ${r.olderHead!.seq}`)
+  })
+
+  it('with a deposit, a run, an observation and an export between, the older head a run entry: extends', async () => {
+    const l = freshLedger()
+    grow(l, 7)
+    unrelated(l, 7)
+    const old = await exportOf(l)
+    // The older head is then the run's entry: in no withdrawal export's audit.jsonl.
+    const head = manifestOf(old)['auditHead'] as { seq: number }
+    expect(readFileSync(join(old, 'audit.jsonl'), 'utf8')).not.toContain(`"seq":${head.seq},`)
+    unrelated(l, 8)
+    await exportOf(l)
+    unrelated(l, 9)
+    const later = await exportOf(l)
+    expect(await openReview(later)).toBe(true)
+    const r = await compare(old)
+    expect(r.verdict).toBe('extends')
+    expect(r.problems).toEqual([])
   })
 
   it('hostile older folders are refused quickly with a precise problem: link, FIFO, device, tampered', async () => {
@@ -230,10 +257,12 @@ describe('review:compareOlder', () => {
 
   it('an older export made before the audit trail: no_audit', async () => {
     const dir = copyOf(older, 'no-audit')
+    // Made before the audit trail, so before anchors (issue #12) too.
     rmSync(join(dir, 'audit.jsonl'))
+    rmSync(join(dir, 'anchors.jsonl'))
     resignWith(dir, KEY, (m) => {
       m['auditHead'] = null
-      m.files = m.files.filter((f) => f['format'] !== 'audit')
+      m.files = m.files.filter((f) => f['format'] !== 'audit' && f['format'] !== 'anchors')
     })
     expect(await openReview(newer)).toBe(true)
     const r = await compare(dir)

@@ -1,8 +1,8 @@
 /**
  * `verify-export --against` says what the review page's comparison says (records/against.ts): a rewritten history
  * fails (exit 1); growth it can show passes with no note; growth it cannot link from the two files (the older head
- * is an entry about no exported record) and an older export signed by another key pass but are printed as notes,
- * never as a plain INTACT with nothing said. Real ledgers, real exports, the CLI's own main().
+ * is an entry about no exported record and the newer export has no anchors) and an older export signed by another
+ * key pass but are printed as notes, never as a plain INTACT with nothing said. Real ledgers, real exports, the CLI's own main().
  */
 import fs from 'node:fs'
 import path from 'node:path'
@@ -52,14 +52,25 @@ describe(
       expect(JSON.parse(json.out)).toMatchObject({ ok: true, againstNotes: [] })
     })
 
-    it('an older head this export does not carry: exit 0 with a note saying growth cannot be linked', async () => {
-      // Right after the import the head is `records.imported`, about no record: no export carries it.
+    it('an older head about no exported record: proven through the anchors; without them, a note', async () => {
+      // Right after the import the head is `records.imported`, about no record: no audit.jsonl carries it, but
+      // the newer export's anchors.jsonl does (issue #12).
       const { ledger } = seededLedger(makeRecords(5))
       track(ledger)
       const older = await exportTo(ledger, { formats: ['json'] })
       const head = (readManifest(older) as unknown as { auditHead: { seq: number } }).auditHead
       touch(ledger, 'checked')
       const newer = await exportTo(ledger, { formats: ['json'] })
+      const proven = await run(newer.manifestPath, '--against', older.manifestPath)
+      expect(proven.code).toBe(0)
+      expect(proven.out).not.toContain('note     against')
+
+      // The newer export as made before anchors: the link cannot be shown from the two files.
+      fs.rmSync(path.join(newer.folder, 'anchors.jsonl'))
+      const m = readManifest(newer)
+      m.files = m.files.filter((f) => f['format'] !== 'anchors')
+      resign(m, SIGNER)
+      writeManifest(newer, m)
       const r = await run(newer.manifestPath, '--against', older.manifestPath)
       expect(r.code).toBe(0)
       const notes = r.out.split('\n').filter((l) => l.startsWith('note     against  '))

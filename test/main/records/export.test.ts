@@ -68,6 +68,7 @@ describe('exportRecords', () => {
     const res = await exportTo(ledger)
     expect(path.basename(res.folder)).toBe('depix-export-producao-20250601T120000Z')
     expect(fs.readdirSync(res.folder).sort()).toEqual([
+      'anchors.jsonl',
       'audit.jsonl',
       'manifest.json',
       'records.csv',
@@ -79,6 +80,7 @@ describe('exportRecords', () => {
       'records.csv',
       'records.json',
       'audit.jsonl',
+      'anchors.jsonl',
       'report.html',
     ])
 
@@ -327,7 +329,12 @@ describe('exportRecords', () => {
     track(ledger)
     const res = await exportTo(ledger, { formats: ['json'], filter: { statuses: ['nothing-like-this'] } })
     expect(res.rowCount).toBe(0)
-    expect(fs.readdirSync(res.folder).sort()).toEqual(['audit.jsonl', 'manifest.json', 'records.json'])
+    expect(fs.readdirSync(res.folder).sort()).toEqual([
+      'anchors.jsonl',
+      'audit.jsonl',
+      'manifest.json',
+      'records.json',
+    ])
     expect(await verifyExport(res.manifestPath)).toMatchObject({ ok: true })
     const all = await exportTo(ledger, { formats: ['csv', 'html'], filter: { statuses: ['none'] } })
     expect(await verifyExport(all.manifestPath)).toMatchObject({ ok: true })

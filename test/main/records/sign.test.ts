@@ -138,7 +138,7 @@ describe('docs/RECORDS.md "By hand" procedures, run as written', () => {
         env: { ...process.env, PATH: path.dirname(process.execPath) + ':' + (process.env.PATH ?? '') },
       }).toString()
     expect(run()).toBe(
-      `signature OK - signer ${keyFingerprint(SIGNER.publicKeyPem)}\nrecords.csv OK\nrecords.json OK\naudit.jsonl OK\nreport.html OK\n`,
+      `signature OK - signer ${keyFingerprint(SIGNER.publicKeyPem)}\nrecords.csv OK\nrecords.json OK\naudit.jsonl OK\nanchors.jsonl OK\nreport.html OK\n`,
     )
     const csv = path.join(res.folder, 'records.csv')
     fs.appendFileSync(csv, 'x')

@@ -302,7 +302,7 @@ describe('verifyExport on a tampered export', () => {
     const v = await verifyExport(ex.folder)
     expect(checks(v)).toEqual(['manifest.json:schema'])
     expect(v.manifest).toBeNull()
-    expect(v.unlisted).toEqual(['audit.jsonl', 'records.csv', 'records.json', 'report.html'])
+    expect(v.unlisted).toEqual(['anchors.jsonl', 'audit.jsonl', 'records.csv', 'records.json', 'report.html'])
   })
 
   it('a manifest pointing outside its folder is refused (schema), nothing outside is read', async () => {
