@@ -23,6 +23,18 @@ export function canonicalJson(value: unknown): string {
   return out
 }
 
+/**
+ * True when JSON.stringify(v) is canonicalJson(v): every object plain and already in canonical order, every
+ * number finite. A value parsed from canonical text is (unless it holds array-index keys out of numeric order).
+ */
+export function writtenAsIs(v: unknown): boolean {
+  try {
+    return inOrder(v) === v
+  } catch {
+    return false
+  }
+}
+
 /** Thrown by inOrder where only `write` gives the canonical text; caught by canonicalJson. */
 const SLOW = new Error('canonicalJson: written member by member')
 

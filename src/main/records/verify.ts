@@ -26,6 +26,7 @@ import { readRecordsFile, type ExportedRecord } from './json'
 import { recordsKind, type AnyRecord, type RecordsKind } from './kinds'
 import type { DepositRecord } from '../../shared/deposit-record'
 import { recordStateHash } from '../ledger/state-hash'
+import { STATE_LAYOUT_VERSION, stateHashOfLine } from './record-line'
 import { AUDIT_FILE, compareRecords, readAuditMember, type AuditCollected, type Head } from './audit-member'
 import {
   canonicalManifestBytes,
@@ -93,6 +94,8 @@ interface Expectation {
   rowCount: number | null
   totals: StatusTotal[] | null
   auditHead: Head | null
+  /** Manifest version 2 on: records.json must be in the state layout (record-line.ts), its bytes hashed. */
+  stateLayout: boolean
   /** Filled by the file checks when the manifest lists an audit member. */
   audit: AuditCollected | null
 }
@@ -219,6 +222,8 @@ export async function verifyExport(manifestPath: string, o: VerifyOptions = {}):
     rowCount: manifest?.rowCount ?? (Number.isSafeInteger(obj.rowCount) ? (obj.rowCount as number) : null),
     totals: manifest?.totals ?? salvageTotals(obj.totals),
     auditHead: manifest?.auditHead ?? null,
+    // From an invalid manifest too: a version 2 file is not let off its check because the manifest is broken.
+    stateLayout: (manifest?.version ?? obj.version) === STATE_LAYOUT_VERSION,
     audit: null,
   }
   // A file list that is not valid as a whole (too long, a name twice, a name not an export's) reads no file.
@@ -474,12 +479,21 @@ async function checkContent(
       const stateHashes = expect.audit ? new Map<string, string>() : null
       const fixedHashes = expect.audit ? new Map<string, string>() : null
       let dup = 0
+      const layout = expect.stateLayout ? { off: 0, first: [] as string[] } : null
       const read = readRecordsFile(
         buf,
-        (r) => {
+        (r, source) => {
           if (ids.has(r.localId)) dup += 1
           ids.add(r.localId)
-          stateHashes?.set(r.localId, recordStateHash(r))
+          if (layout) {
+            // The state's bytes hashed as they are, once the line is proven to be exactly what it parsed to.
+            const fromLine = source.line === null ? null : stateHashOfLine(source.line, source.raw)
+            if (fromLine === null) {
+              layout.off += 1
+              if (layout.first.length < MAX_LISTED) layout.first.push(r.localId)
+            }
+            stateHashes?.set(r.localId, fromLine ?? recordStateHash(r))
+          } else stateHashes?.set(r.localId, recordStateHash(r))
           fixedHashes?.set(r.localId, kind.fixedHash(r))
           acc.add(kind.totalsRow(r))
           kept?.push(r)
@@ -489,6 +503,14 @@ async function checkContent(
       for (const issue of read.issues) add(entry.name, 'schema', issue)
       if (!read.readable) return undefined
       if (dup > 0) add(entry.name, 'schema', `${dup} records repeat a localId`)
+      if (layout && layout.off > 0) {
+        add(
+          entry.name,
+          'schema',
+          `${layout.off} records are not written as export format ${STATE_LAYOUT_VERSION} requires (one record ` +
+            `per line, remoteCheckedAt first, then its state in canonical JSON): ${layout.first.join(', ')}`,
+        )
+      }
       if (expect.audit) Object.assign(expect.audit, { stateHashes, fixedHashes })
       rows(read.entries, 'records')
       totals(acc.result())
