@@ -5,11 +5,10 @@
  * state it produced, so a row edited outside the app no longer matches its latest entry.
  */
 import { hash } from 'node:crypto'
-import { canonicalJson } from './canonical-json'
+import { canonicalJsonWithout } from './canonical-json'
 
 /** Any record kind (withdrawal, deposit): the same rule. */
 export function recordStateHash(r: { remoteCheckedAt?: string | null }): string {
-  const { remoteCheckedAt: _bookkeeping, ...state } = r
   // One-shot hash (strings as UTF-8): a third of createHash().update().digest() per call, 100k calls a check.
-  return hash('sha256', canonicalJson(state))
+  return hash('sha256', canonicalJsonWithout(r, 'remoteCheckedAt'))
 }

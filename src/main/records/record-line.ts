@@ -17,7 +17,7 @@
  * Leaf imports only: the auditor's verifier runs without the ledger.
  */
 import { hash } from 'node:crypto'
-import { canonicalJson, writtenAsIs } from '../ledger/canonical-json'
+import { canonicalJson, canonicalJsonWithout, writtenAsIs } from '../ledger/canonical-json'
 
 /** The manifest version whose records.json is in the state layout (version 1: JSON.stringify of each record). */
 export const STATE_LAYOUT_VERSION = 2
@@ -26,9 +26,8 @@ const prefixOf = (checkedAt: unknown): string => `{"remoteCheckedAt":${JSON.stri
 
 /** A record's line in the state layout (without the separating comma). */
 export function recordLine(r: { remoteCheckedAt?: string | null }): string {
-  const { remoteCheckedAt, ...state } = r
-  const text = canonicalJson(state)
-  return `${prefixOf(remoteCheckedAt)}${text === '{}' ? '}' : `,${text.slice(1)}`}`
+  const text = canonicalJsonWithout(r, 'remoteCheckedAt')
+  return `${prefixOf(r.remoteCheckedAt)}${text === '{}' ? '}' : `,${text.slice(1)}`}`
 }
 
 /**

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { canonicalJson } from '../../../src/main/ledger/canonical-json'
+import { canonicalJson, canonicalJsonWithout } from '../../../src/main/ledger/canonical-json'
 
 /** The definition canonicalJson always had, member by member: the fast path must write exactly this. */
 function reference(v: unknown): string | undefined {
@@ -117,5 +117,29 @@ describe('canonicalJson', () => {
         expect(canonicalJson(reversed)).toBe(canonicalJson(d))
       }),
     )
+  })
+})
+
+describe('canonicalJsonWithout', () => {
+  it('property: canonicalJson of the object without that member, the object untouched', () => {
+    const key = fc.constantFrom('remoteCheckedAt', 'a', '10', '9', '__proto__', 'z')
+    fc.assert(
+      fc.property(fc.dictionary(key, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 6 }), key, (d, omit) => {
+        const before = JSON.stringify(d)
+        const { [omit]: _left, ...rest } = d
+        expect(canonicalJsonWithout(d, omit)).toBe(reference(rest))
+        expect(JSON.stringify(d)).toBe(before)
+      }),
+      { numRuns: 500 },
+    )
+  })
+  it('records of one shape in a row (the cached member order) and then another shape', () => {
+    const a = { b: 1, a: { d: 1, c: 2 }, remoteCheckedAt: 'x' }
+    const b = { b: 2, a: { d: 3, c: 4 }, remoteCheckedAt: null }
+    const c = { c: 1, b: 2, a: 3 }
+    expect(canonicalJsonWithout(a, 'remoteCheckedAt')).toBe('{"a":{"c":2,"d":1},"b":1}')
+    expect(canonicalJsonWithout(b, 'remoteCheckedAt')).toBe('{"a":{"c":4,"d":3},"b":2}')
+    expect(canonicalJson(c)).toBe('{"a":3,"b":2,"c":1}')
+    expect(canonicalJson(a)).toBe('{"a":{"c":2,"d":1},"b":1,"remoteCheckedAt":"x"}')
   })
 })
