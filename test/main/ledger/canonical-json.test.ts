@@ -43,7 +43,21 @@ describe('canonicalJson', () => {
   })
   it('property: the same text for nested objects with array-index, "__proto__" and odd keys', () => {
     const key = fc.oneof(
-      fc.constantFrom('0', '1', '9', '10', '01', '-1', '4294967294', '4294967295', '__proto__', 'toJSON', 'a', 'é', 'Z'),
+      fc.constantFrom(
+        '0',
+        '1',
+        '9',
+        '10',
+        '01',
+        '-1',
+        '4294967294',
+        '4294967295',
+        '__proto__',
+        'toJSON',
+        'a',
+        'é',
+        'Z',
+      ),
       fc.string(),
     )
     const tree = fc.letrec((tie) => ({

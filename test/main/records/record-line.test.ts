@@ -30,7 +30,10 @@ describe('recordLine / stateHashOfLine', () => {
   })
 
   it('property: any raw body (array-index keys, "__proto__", odd strings and numbers) keeps the two equal', () => {
-    const key = fc.oneof(fc.constantFrom('0', '9', '10', '__proto__', 'remoteCheckedAt', 'a', 'Z', 'é'), fc.string())
+    const key = fc.oneof(
+      fc.constantFrom('0', '9', '10', '__proto__', 'remoteCheckedAt', 'a', 'Z', 'é'),
+      fc.string(),
+    )
     const body = fc.dictionary(key, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 8 })
     fc.assert(
       fc.property(body, fc.option(fc.string()), (lastRemote, checked) => {
@@ -53,20 +56,45 @@ describe('recordLine / stateHashOfLine', () => {
   })
 
   const variants: Array<[string, (l: string) => string]> = [
-    ['a duplicated member (the later value wins in JSON.parse)', (l) => l.replace(/"amountCents":(\d+)/, '"amountCents":$1,"amountCents":1')],
-    ['a duplicated member with the same value', (l) => l.replace(/"amountCents":(\d+)/, '"amountCents":$1,"amountCents":$1')],
+    [
+      'a duplicated member (the later value wins in JSON.parse)',
+      (l) => l.replace(/"amountCents":(\d+)/, '"amountCents":$1,"amountCents":1'),
+    ],
+    [
+      'a duplicated member with the same value',
+      (l) => l.replace(/"amountCents":(\d+)/, '"amountCents":$1,"amountCents":$1'),
+    ],
     ['a duplicated nested member', (l) => l.replace('"request":{', '"request":{"pixKey":"x",')],
-    ['remoteCheckedAt twice, the second one other', (l) => l.replace(/,"remoteId"/, ',"remoteCheckedAt":null,"remoteId"')],
-    ['remoteCheckedAt not first', (l) => `{${l.slice(l.indexOf(',') + 1, -1)},${l.slice(1, l.indexOf(','))}}`],
+    [
+      'remoteCheckedAt twice, the second one other',
+      (l) => l.replace(/,"remoteId"/, ',"remoteCheckedAt":null,"remoteId"'),
+    ],
+    [
+      'remoteCheckedAt not first',
+      (l) => `{${l.slice(l.indexOf(',') + 1, -1)},${l.slice(1, l.indexOf(','))}}`,
+    ],
     ['whitespace between members', (l) => l.replace(/,"localId"/, ', "localId"')],
-    ['an escape where the character is written as is', (l) => l.replace('"localId":"rec', '"localId":"\\u0072ec')],
+    [
+      'an escape where the character is written as is',
+      (l) => l.replace('"localId":"rec', '"localId":"\\u0072ec'),
+    ],
     ['a number written another way', (l) => l.replace(/"amountCents":(\d+)/, '"amountCents":$1.0')],
-    ['two members swapped', (l) => l.replace(/"amountCents":(\d+),"amountKind":"(\w+)"/, '"amountKind":"$2","amountCents":$1')],
+    [
+      'two members swapped',
+      (l) => l.replace(/"amountCents":(\d+),"amountKind":"(\w+)"/, '"amountKind":"$2","amountCents":$1'),
+    ],
     [
       'nested members swapped',
-      (l) => l.replace(/"request":\{"payoutAmountInCents":(\d+),"pixKey":"([^"]*)"/, '"request":{"pixKey":"$2","payoutAmountInCents":$1'),
+      (l) =>
+        l.replace(
+          /"request":\{"payoutAmountInCents":(\d+),"pixKey":"([^"]*)"/,
+          '"request":{"pixKey":"$2","payoutAmountInCents":$1',
+        ),
     ],
-    ['a "__proto__" member', (l) => l.replace('"amountCents"', '"__proto__":{"amountCents":1},"amountCents"')],
+    [
+      'a "__proto__" member',
+      (l) => l.replace('"amountCents"', '"__proto__":{"amountCents":1},"amountCents"'),
+    ],
     ['a member added at the end, out of order', (l) => `${l.slice(0, -1)},"aa":1}`],
   ]
   for (const [what, edit] of variants) {

@@ -51,7 +51,8 @@ function rewrite(ex: ExportResult, edit: (lines: string[]) => string[], version?
   writeManifest(ex, m)
 }
 
-const problems = (v: ExportVerification): string[] => v.problems.map((p) => `${p.file}:${p.check}: ${p.detail}`)
+const problems = (v: ExportVerification): string[] =>
+  v.problems.map((p) => `${p.file}:${p.check}: ${p.detail}`)
 
 describe('verifyExport, manifest version 2 (state layout)', () => {
   it('an export is version 2, every line is its record in the state layout, and it verifies', async () => {
@@ -76,17 +77,35 @@ describe('verifyExport, manifest version 2 (state layout)', () => {
     expect(v.ok).toBe(false)
     expect(problems(v)).toContainEqual(
       expect.stringMatching(
-        new RegExp(`^records\\.json:schema: 60 records are not written as export format 2 requires .*${records[0]!.localId}`),
+        new RegExp(
+          `^records\\.json:schema: 60 records are not written as export format 2 requires .*${records[0]!.localId}`,
+        ),
       ),
     )
   })
 
   const hostile: Array<[string, (l: string) => string, string]> = [
-    ['a duplicated member', (l) => l.replace(/"amountCents":(\d+)/, '"amountCents":1,"amountCents":$1'), 'not written as export format 2'],
+    [
+      'a duplicated member',
+      (l) => l.replace(/"amountCents":(\d+)/, '"amountCents":1,"amountCents":$1'),
+      'not written as export format 2',
+    ],
     ['whitespace', (l) => l.replace(/,"localId"/, ', "localId"'), 'not written as export format 2'],
-    ['an escaped character', (l) => l.replace('"localId":"rec', '"localId":"\\u0072ec'), 'not written as export format 2'],
-    ['members out of order', (l) => l.replace(/"amountCents":(\d+),"amountKind":"(\w+)"/, '"amountKind":"$2","amountCents":$1'), 'not written as export format 2'],
-    ['a "__proto__" member', (l) => l.replace('"amountCents"', '"__proto__":{"amountCents":1},"amountCents"'), 'invalid'],
+    [
+      'an escaped character',
+      (l) => l.replace('"localId":"rec', '"localId":"\\u0072ec'),
+      'not written as export format 2',
+    ],
+    [
+      'members out of order',
+      (l) => l.replace(/"amountCents":(\d+),"amountKind":"(\w+)"/, '"amountKind":"$2","amountCents":$1'),
+      'not written as export format 2',
+    ],
+    [
+      'a "__proto__" member',
+      (l) => l.replace('"amountCents"', '"__proto__":{"amountCents":1},"amountCents"'),
+      'invalid',
+    ],
     ['an unknown member in order', (l) => `${l.slice(0, -1)},"zz":1}`, 'invalid'],
   ]
   for (const [what, edit, says] of hostile) {
@@ -95,15 +114,23 @@ describe('verifyExport, manifest version 2 (state layout)', () => {
       rewrite(ex, (lines) => lines.map((l, i) => (i === 3 ? edit(l) : l)))
       const v = await verifyExport(ex.manifestPath)
       expect(v.ok).toBe(false)
-      expect(problems(v).filter((p) => p.startsWith('records.json:schema:')).join('\n')).toContain(says)
+      expect(
+        problems(v)
+          .filter((p) => p.startsWith('records.json:schema:'))
+          .join('\n'),
+      ).toContain(says)
     })
   }
 
   it('an edited value, still in the layout: the record differs from its audit entry (audit)', async () => {
     const ex = copy()
-    rewrite(ex, (lines) => lines.map((l, i) => (i === 5 ? l.replace(/"receiverName":"[^"]*"/, '"receiverName":"Outro Nome"') : l)))
+    rewrite(ex, (lines) =>
+      lines.map((l, i) => (i === 5 ? l.replace(/"receiverName":"[^"]*"/, '"receiverName":"Outro Nome"') : l)),
+    )
     const v = await verifyExport(ex.manifestPath)
-    expect(problems(v)).toContainEqual(expect.stringMatching(/^records\.json:audit: record .* differs from the state its last audit entry/))
+    expect(problems(v)).toContainEqual(
+      expect.stringMatching(/^records\.json:audit: record .* differs from the state its last audit entry/),
+    )
   })
 })
 
@@ -126,7 +153,9 @@ describe('verifyExport, manifest version 1 (exports made before the state layout
     const v = await verifyExport(ex.manifestPath)
     expect(problems(v)).toContainEqual(
       expect.stringMatching(
-        new RegExp(`^records\\.json:audit: record ${records[7]!.localId}: differs from the state its last audit entry`),
+        new RegExp(
+          `^records\\.json:audit: record ${records[7]!.localId}: differs from the state its last audit entry`,
+        ),
       ),
     )
   })
