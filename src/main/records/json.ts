@@ -1,7 +1,8 @@
 /**
  * records.json: `{ "schema": "tesouraria-depix/records", "version": 1, "records": [ WithdrawalRecord, … ] }`.
  * Written as a stream, UTF-8, one record per line (diff- and grep-friendly), but it is plain JSON: readers
- * should not rely on the line layout. Records are the ledger's WithdrawalRecord objects (after redaction, see redact.ts);
+ * should not rely on the line layout. Our verifier does, from manifest version 2: each line in the state layout
+ * (record-line.ts), whose bytes it hashes. Records are the ledger's WithdrawalRecord objects (after redaction, see redact.ts);
  * reading validates each one with the shared zod schema, strictly (an unknown member is an error).
  */
 import { z } from 'zod'

@@ -9,7 +9,8 @@
  *   signature, or not the expected key); totals (status totals do not add up to rowCount, or its totals by
  *   meaning are not `meaningTotals` of its status totals).
  * each listed file — missing (or refused unread); hash (size, then unread, or SHA-256 differ); schema (not
- *   UTF-8, CSV without BOM/with a wrong header/ragged rows, JSON not the records schema); row_count (rows ≠
+ *   UTF-8, CSV without BOM/with a wrong header/ragged rows, JSON not the records schema or, from manifest
+ *   version 2, a record not in the state layout of record-line.ts); row_count (rows ≠
  *   rowCount); totals (CSV and JSON only, recomputed from the rows ≠ manifest totals; the refund fee only from
  *   JSON, the CSV has no column for it).
  * Files in the folder that the manifest does not list are returned in `unlisted`, not as problems: the
