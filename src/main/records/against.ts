@@ -2,6 +2,7 @@
  * verify-export --against: a newer export checked against an older one an auditor kept (its manifest head and
  * audit.jsonl). Both must verify on their own; then compareWithOlder (audit-member.ts) checks that the newer
  * one only added to the history the older one showed. What this proves and what it does not: docs/RECORDS.md.
+ * The newer export must have been verified with `{ fixedHashes: true }` (a plain verification skips them).
  */
 import { compareWithOlder } from './audit-member'
 import { verifyExport, type ExportVerification, type VerificationProblem } from './verify'
@@ -11,7 +12,11 @@ export async function checkAgainst(
   olderManifestPath: string,
 ): Promise<VerificationProblem[]> {
   const file = 'against'
-  const older = await verifyExport(olderManifestPath)
+  if (newer.audit?.summary && newer.audit.stateHashes && !newer.audit.fixedHashes) {
+    // A caller's mistake, never a pass: without them nothing fixed at creation would be compared.
+    return [{ file, check: 'audit', detail: 'the newer export was verified without its fixed hashes' }]
+  }
+  const older = await verifyExport(olderManifestPath, { fixedHashes: true })
   if (!older.ok) {
     return [
       {

@@ -87,6 +87,11 @@ export interface VerifyOptions {
   expectFingerprint?: string
   /** Return the JSON records (review mode). */
   keepRecords?: boolean
+  /**
+   * Collect every record's fixed hash (recordFixedHash) in `audit.fixedHashes`: only --against compares them,
+   * and computing them costs a canonical JSON and a SHA-256 per record on every verification otherwise.
+   */
+  fixedHashes?: boolean
 }
 
 interface Expectation {
@@ -99,6 +104,8 @@ interface Expectation {
   stateLayout: boolean
   /** Filled by the file checks when the manifest lists an audit member. */
   audit: AuditCollected | null
+  /** Whether the JSON check computes the records' fixed hashes (VerifyOptions.fixedHashes). */
+  fixedHashes: boolean
 }
 
 const MAX_LISTED = 5
@@ -226,6 +233,7 @@ export async function verifyExport(manifestPath: string, o: VerifyOptions = {}):
     // From an invalid manifest too: a version 2 file is not let off its check because the manifest is broken.
     stateLayout: (manifest?.version ?? obj.version) === STATE_LAYOUT_VERSION,
     audit: null,
+    fixedHashes: o.fixedHashes === true,
   }
   // A file list that is not valid as a whole (too long, a name twice, a name not an export's) reads no file.
   const entries = manifest?.files ?? salvageEntries(obj.files)
@@ -478,7 +486,7 @@ async function checkContent(
       const kept: AnyRecord[] | undefined = keep ? [] : undefined
       const kind = expect.kind
       const stateHashes = expect.audit ? new Map<string, string>() : null
-      const fixedHashes = expect.audit ? new Map<string, string>() : null
+      const fixedHashes = expect.audit && expect.fixedHashes ? new Map<string, string>() : null
       let dup = 0
       const layout = expect.stateLayout ? { off: 0, first: [] as string[] } : null
       const read = readRecordsFile(
