@@ -2,7 +2,7 @@
  * The hash of one audit entry (see audit.ts). A leaf module: the export verifier recomputes it without loading
  * the ledger (node:sqlite).
  */
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import type { AuditEntry } from '../../shared/withdrawal-record'
 import { canonicalJson } from './canonical-json'
 
@@ -19,5 +19,5 @@ export function auditHashOfText(e: Omit<AuditEntry, 'hash' | 'details'>, details
   const fields: unknown[] = [e.seq, e.at, e.operator, e.action, e.subject, detailsText, e.prevHash]
   // Entries written before migration 5 have no state hash and keep the hash they were written with.
   if (typeof e.stateHash === 'string') fields.push(e.stateHash)
-  return createHash('sha256').update(JSON.stringify(fields), 'utf8').digest('hex')
+  return hash('sha256', JSON.stringify(fields))
 }

@@ -4,6 +4,7 @@
  * record survives a crash or power loss, which is what lets the caller send the POST.
  */
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite'
+import { canonicalJson } from './canonical-json'
 import { LedgerError } from './errors'
 
 export type Params = SQLInputValue[]
@@ -99,6 +100,15 @@ export function openDb(file: string, o: OpenDbOptions = {}): Db {
 /** JSON column helpers: SQLite stores JSON as TEXT; null stays SQL NULL. */
 export function toJson(v: unknown): string | null {
   return v === null || v === undefined ? null : JSON.stringify(v)
+}
+
+/**
+ * A record's JSON column, as canonical JSON (canonical-json.ts): the same value JSON.stringify would store, with
+ * every object's members in canonical order, so a record read back is already in that order and its state hash
+ * (start-up check, exports) is written natively instead of rebuilt object by object.
+ */
+export function toRecordJson(v: unknown): string | null {
+  return v === null || v === undefined ? null : canonicalJson(v)
 }
 
 export function fromJson<T>(v: unknown): T | null {

@@ -7,7 +7,8 @@ import type { DepositRecord } from '../../shared/deposit-record'
 import { depositDisplayStatus } from '../../shared/deposit-record'
 import { isSettledDepositStatus, normalizeDepositStatus } from '../../shared/deposit-status'
 import type { WithdrawalErrorInfo } from '../../shared/withdrawal-record'
-import { fromJson, toJson, type Db } from './db'
+import { canonicalJson } from './canonical-json'
+import { fromJson, toRecordJson, type Db } from './db'
 import type { RecordTable } from './record-write'
 import { foldText } from './rows'
 
@@ -73,15 +74,16 @@ function params(r: DepositRecord): Record<string, SQLInputValue> {
     updated_at: r.updatedAt,
     local_state: r.localState,
     origin: r.origin,
+    // As sent, member order included (what support is shown); the columns below are canonical (toRecordJson).
     request: JSON.stringify(r.request),
     amount_cents: r.amountCents,
     depix_address: r.depixAddress,
-    create_response: toJson(r.createResponse),
+    create_response: toRecordJson(r.createResponse),
     remote_id: r.remoteId,
     remote_status: r.remoteStatus,
     remote_status_at: r.remoteStatusAt,
     remote_checked_at: r.remoteCheckedAt,
-    last_remote: toJson(r.lastRemote),
+    last_remote: toRecordJson(r.lastRemote),
     qr_copy_paste: r.qrCopyPaste,
     expiration: r.expiration,
     value_cents: r.valueCents,
@@ -89,9 +91,9 @@ function params(r: DepositRecord): Record<string, SQLInputValue> {
     blockchain_tx_id: r.blockchainTxId,
     payer_name: r.payerName,
     reversed_at: r.reversedAt,
-    error: toJson(r.error),
+    error: toRecordJson(r.error),
     request_id: r.requestId,
-    flags: JSON.stringify(r.flags),
+    flags: canonicalJson(r.flags),
     display_status: depositDisplay(r),
     is_open: isOpenDeposit(r) ? 1 : 0,
     search_text: depositSearchText(r),

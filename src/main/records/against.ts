@@ -4,6 +4,7 @@
  * (compareWithOlderExport). Both exports must verify on their own; then compareWithOlder (audit-member.ts) checks
  * that the newer one only added to the history the older one showed. What this proves and what it does not:
  * docs/RECORDS.md.
+ * The newer export must have been verified with `{ fixedHashes: true }` (a plain verification skips them).
  */
 import type { OlderCheckVerdict } from '../../shared/channels-review'
 import { compareWithOlder, knownHash, type Head } from './audit-member'
@@ -22,7 +23,14 @@ export interface AgainstOutcome {
 
 export async function against(newer: ExportVerification, olderManifestPath: string): Promise<AgainstOutcome> {
   const file = 'against'
-  const older = await verifyExport(olderManifestPath)
+  if (newer.audit?.summary && newer.audit.stateHashes && !newer.audit.fixedHashes) {
+    // A caller's mistake, never a pass: without them nothing fixed at creation would be compared.
+    return {
+      problems: [{ file, check: 'audit', detail: 'the newer export was verified without its fixed hashes' }],
+      notes: [],
+    }
+  }
+  const older = await verifyExport(olderManifestPath, { fixedHashes: true })
   if (!older.ok) {
     return {
       problems: [

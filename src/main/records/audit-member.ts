@@ -12,7 +12,7 @@
  *
  * Leaf imports only (no node:sqlite): the auditor's verifier runs without the ledger.
  */
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import { z } from 'zod'
 import { auditEntrySchema, type AuditEntry, type WithdrawalRecord } from '../../shared/withdrawal-record'
 import { auditHashOfText } from '../ledger/audit-hash'
@@ -94,7 +94,7 @@ export function recordFixedHash(r: WithdrawalRecord): string {
     ...(r.references ? [{ references: r.references }] : []),
     ...(r.expectedPayee ? [{ expectedPayee: r.expectedPayee }] : []),
   ]
-  return createHash('sha256').update(canonicalJson(fixed), 'utf8').digest('hex')
+  return hash('sha256', canonicalJson(fixed))
 }
 
 const MAX_PROBLEMS = 20

@@ -1,38 +1,59 @@
 /**
- * The verifier's helper thread: the SHA-256 of each file and the CSV check (kernel.ts), while the main thread
- * parses and validates records.json. Files are read into shared memory (verify.ts), so the thread reads the very
+ * The verifier's helper thread: the SHA-256 of each file, the CSV check (kernel.ts) and the fast pass over
+ * audit.jsonl (audit-kernel.ts), while the main thread parses and validates records.json. Files are read into shared memory (verify.ts), so the thread reads the very
  * bytes the main thread checks, without a copy.
  *
  * Like the exporter's worker (output.ts) it starts from a plain-JS source string, and its copy of the CSV code is
  * `csvReaderKernel.toString()`: before it checks a file, it checks a sample that the main thread checks too, and
- * the results must be identical; else (or where no worker starts) the CSV is checked on the main thread.
+ * the results must be identical; else (or where no worker starts) the CSV is checked on the main thread. The audit
+ * kernel is probed the same way; an audit member it does not find clean is read by readAuditMember here.
  */
-import { createHash } from 'node:crypto'
+import { createHash, hash } from 'node:crypto'
 import { Worker } from 'node:worker_threads'
+import { auditHash } from '../ledger/audit-hash'
+import { canonicalJson } from '../ledger/canonical-json'
+import { auditLineOfText, readAuditMember, redactedLine, type AuditSummary, type Head } from './audit-member'
+import { auditReaderKernel, type AuditKernelResult } from './audit-kernel'
 import { csvReader, csvReaderKernel, type CsvCheck, type CsvCheckSpec } from './kernel'
 
 export interface Checker {
   sha256(data: Buffer): Promise<string>
   checkCsv(data: Buffer, spec: CsvCheckSpec): Promise<CsvCheck>
+  /** audit.jsonl read and checked as readAuditMember does (valid UTF-8, checked by the caller). */
+  auditSummary(data: Buffer, head: Head | null): Promise<AuditSummary>
   /** Whether CSV files are checked on the worker (its copy of the code passed the probe). */
   readonly csvOnWorker: Promise<boolean>
+  /** Whether audit members are read on the worker (its copy of audit-kernel.ts passed the probe). */
+  readonly auditOnWorker: Promise<boolean>
   close(): Promise<void>
 }
 
-const WORKER_SOURCE = (readerSource: string): string => `
+const WORKER_SOURCE = (readerSource: string, auditSource: string): string => `
 const { parentPort } = require('node:worker_threads')
 const { createHash } = require('node:crypto')
+const sha256Hex = (text) => createHash('sha256').update(text).digest('hex')
 let R = null
+let A = null
 try {
   // __name: the helper some TypeScript toolchains (esbuild's keepNames) insert into function bodies.
   R = new Function('__name', 'return (' + ${JSON.stringify(readerSource)} + ')()')((f) => f)
 } catch {
   // the probe fails: CSV files are then checked on the main thread
 }
+try {
+  A = new Function('__name', 'sha256Hex', 'return (' + ${JSON.stringify(auditSource)} + ')(sha256Hex)')((f) => f, sha256Hex)
+} catch {
+  // the probe fails: audit members are then read on the main thread
+}
 parentPort.on('message', (m) => {
   try {
     const data = Buffer.from(m.data, m.offset, m.length)
-    const result = m.op === 'sha256' ? createHash('sha256').update(data).digest('hex') : R.checkCsvRows(data, m.spec)
+    const result =
+      m.op === 'sha256'
+        ? createHash('sha256').update(data).digest('hex')
+        : m.op === 'audit'
+          ? A.readAudit(data, m.spec)
+          : R.checkCsvRows(data, m.spec)
     parentPort.postMessage({ id: m.id, result })
   } catch (e) {
     parentPort.postMessage({ id: m.id, error: String(e && e.message) })
@@ -64,11 +85,58 @@ function shared(data: Buffer): Buffer {
   return copy
 }
 
+/** The kernel on this thread (the fallback, and the reference the worker's copy is compared with). */
+const auditReader = auditReaderKernel((text) => hash('sha256', text))
+
+/** Three entries of a chain (one with details out of canonical order in the source object) and a redaction. */
+function auditProbe(): { data: Buffer; head: Head } {
+  let prevHash = ''
+  let text = ''
+  const sources = [
+    { subject: 'w1', details: { b: 1, a: ['x', { d: null, c: 'é\u2028' }] }, stateHash: 'f'.repeat(64) },
+    { subject: null, details: {} },
+    { subject: 'w1', details: { z: -1.5e-7 }, stateHash: null },
+  ]
+  for (const [i, s] of sources.entries()) {
+    const e = { seq: i + 1, at: '2026-11-25T12:00:00.000Z', operator: 'ana', action: 'x', prevHash, ...s }
+    const entry = { ...e, hash: auditHash(e) }
+    text += auditLineOfText(entry, canonicalJson(entry.details))
+    prevHash = entry.hash
+  }
+  text += redactedLine(['w1'])
+  return { data: shared(Buffer.from(text, 'utf8')), head: { seq: sources.length, hash: prevHash } }
+}
+
+/** readAuditMember's summary from a clean kernel result, or readAuditMember itself. */
+function summaryOf(got: AuditKernelResult | { clean: false }, data: Buffer, head: Head | null): AuditSummary {
+  if (!got.clean) return readAuditMember(data.toString('utf8'), head)
+  const out: AuditSummary = {
+    entries: got.seqs.length,
+    latest: new Map(),
+    hashes: new Map(),
+    redacted: new Set(got.redacted),
+    problems: [],
+  }
+  for (let i = 0; i < got.seqs.length; i++) {
+    const seq = got.seqs[i]!
+    const subject = got.subjects[i]!
+    const stateHash = got.stateHashes[i]!
+    out.hashes.set(seq, { hash: got.hashes[i]!, subject })
+    if (subject !== null && stateHash !== null) out.latest.set(subject, { seq, stateHash })
+  }
+  return out
+}
+
+const auditHere = (data: Buffer, head: Head | null): AuditSummary =>
+  summaryOf(auditReader.readAudit(data, head), data, head)
+
 function inlineChecker(): Checker {
   return {
     sha256: async (data) => createHash('sha256').update(data).digest('hex'),
     checkCsv: async (data, spec) => csvReader.checkCsvRows(data, spec),
+    auditSummary: async (data, head) => auditHere(data, head),
     csvOnWorker: Promise.resolve(false),
+    auditOnWorker: Promise.resolve(false),
     close: async () => undefined,
   }
 }
@@ -76,7 +144,9 @@ function inlineChecker(): Checker {
 export function createChecker(): Checker {
   let worker: Worker
   try {
-    worker = new Worker(WORKER_SOURCE(csvReaderKernel.toString()), { eval: true })
+    worker = new Worker(WORKER_SOURCE(csvReaderKernel.toString(), auditReaderKernel.toString()), {
+      eval: true,
+    })
   } catch {
     return inlineChecker()
   }
@@ -99,7 +169,7 @@ export function createChecker(): Checker {
   worker.on('exit', () => {
     if (!closing) stop(new Error('the verifier thread stopped'))
   })
-  const call = <T>(op: string, data: Buffer, spec?: CsvCheckSpec): Promise<T> =>
+  const call = <T>(op: string, data: Buffer, spec?: CsvCheckSpec | Head | null): Promise<T> =>
     new Promise<T>((resolve, reject) => {
       if (failure) return reject(failure)
       const id = nextId++
@@ -112,6 +182,12 @@ export function createChecker(): Checker {
     (got) => JSON.stringify(got) === JSON.stringify(csvReader.checkCsvRows(sample.data, sample.spec)),
     () => false,
   )
+  const auditSample = auditProbe()
+  const auditTrusted = call<unknown>('audit', auditSample.data, auditSample.head).then(
+    (got) =>
+      JSON.stringify(got) === JSON.stringify(auditReader.readAudit(auditSample.data, auditSample.head)),
+    () => false,
+  )
   return {
     sha256: (data) => call<string>('sha256', data),
     async checkCsv(data, spec) {
@@ -119,7 +195,15 @@ export function createChecker(): Checker {
       // A worker that stopped working (not a file that is wrong: that is a result) leaves it to this thread.
       return call<CsvCheck>('csv', data, spec).catch(() => csvReader.checkCsvRows(data, spec))
     },
+    async auditSummary(data, head) {
+      if (!(await auditTrusted)) return auditHere(data, head)
+      const got = await call<AuditKernelResult | { clean: false }>('audit', data, head).catch(() =>
+        auditReader.readAudit(data, head),
+      )
+      return summaryOf(got, data, head)
+    },
     csvOnWorker: trusted,
+    auditOnWorker: auditTrusted,
     close: async () => {
       closing = true
       await worker.terminate()

@@ -40,6 +40,7 @@ import {
   type UnsignedManifest,
 } from './manifest'
 import { makeRedactor } from './redact'
+import { recordLine } from './record-line'
 import { escapeForTerminal } from './terminal-text'
 import { keyFingerprint, signBytes, signingKey, type SigningKeyPair } from './sign'
 import { DayAccumulator, TotalsAccumulator } from './totals'
@@ -222,7 +223,8 @@ export async function exportRecords(ledger: Ledger, o: ExportOptions): Promise<E
     csv?.write(BOM + csvLine(csvHeader(locale, kind.csvColumns), delimiter))
     json?.write(jsonHead(kind))
 
-    const redact = makeRedactor(o.secrets)
+    // Each record is written in the state layout (record-line.ts): the verifier hashes its bytes.
+    const redact = makeRedactor(o.secrets, recordLine)
     const plan =
       csv || htmlRows
         ? rowPlan(locale, delimiter, { csv: csv !== null, html: htmlRows !== null }, kind)
@@ -357,6 +359,7 @@ export async function exportRecords(ledger: Ledger, o: ExportOptions): Promise<E
 
     const unsigned: UnsignedManifest = {
       schema: MANIFEST_SCHEMA,
+      // Version 2: records.json in the state layout, which the verifier requires of it (record-line.ts).
       version: MANIFEST_VERSION,
       appVersion: o.appVersion,
       profile,

@@ -1,7 +1,8 @@
 /**
  * records.json: `{ "schema": "tesouraria-depix/records", "version": 1, "records": [ WithdrawalRecord, … ] }`.
  * Written as a stream, UTF-8, one record per line (diff- and grep-friendly), but it is plain JSON: readers
- * should not rely on the line layout. Records are the ledger's WithdrawalRecord objects (after redaction, see redact.ts);
+ * should not rely on the line layout. Our verifier does, from manifest version 2: each line in the state layout
+ * (record-line.ts), whose bytes it hashes. Records are the ledger's WithdrawalRecord objects (after redaction, see redact.ts);
  * reading validates each one with the shared zod schema, strictly (an unknown member is an error).
  */
 import { z } from 'zod'
@@ -49,6 +50,12 @@ function readerOf(kind: RecordsKind) {
   return r
 }
 
+/** Where a record came from: JSON.parse's value, and its line when the file was read line by line (else null). */
+export interface RecordSource {
+  raw: unknown
+  line: string | null
+}
+
 export interface RecordsFileRead {
   /** Number of entries in `records`, valid or not: what row counts compare. */
   entries: number
@@ -79,7 +86,7 @@ function describeIssues(error: z.ZodError, prefix: string): string[] {
  */
 export function readRecordsFile<R extends AnyRecord = ExportedRecord>(
   buf: Buffer,
-  onRecord: (r: R) => void,
+  onRecord: (r: R, source: RecordSource) => void,
   o: { exact?: boolean; kind?: RecordsKind<R> } = {},
 ): RecordsFileRead {
   const kind = (o.kind ?? WITHDRAWAL_KIND) as unknown as RecordsKind
@@ -88,14 +95,14 @@ export function readRecordsFile<R extends AnyRecord = ExportedRecord>(
   let entries = 0
   let invalid = 0
   const fast = o.exact === true ? null : reader.fast
-  const take = (raw: unknown): void => {
+  const take = (raw: unknown, line: string | null): void => {
     if (fast?.(raw)) {
-      onRecord(raw as R)
+      onRecord(raw as R, { raw, line })
       entries += 1
       return
     }
     const r = kind.recordSchema.safeParse(raw)
-    if (r.success) onRecord(r.data as R)
+    if (r.success) onRecord(r.data as R, { raw, line })
     else {
       invalid += 1
       if (issues.length < MAX_ISSUES)
@@ -126,9 +133,11 @@ export function readRecordsFile<R extends AnyRecord = ExportedRecord>(
       // Every line but the last ends with the separating comma.
       const stop = nl === end ? nl : buf[nl - 1] === 0x2c ? nl - 1 : -1
       let raw: unknown
+      let line: string
       try {
         if (stop < 0) throw new SyntaxError('no comma at the end of the line')
-        raw = JSON.parse(buf.toString('utf8', i, stop))
+        line = buf.toString('utf8', i, stop)
+        raw = JSON.parse(line)
       } catch (e) {
         if (entries === 0) {
           fastOk = false
@@ -138,7 +147,7 @@ export function readRecordsFile<R extends AnyRecord = ExportedRecord>(
         issues.push(`line ${entries + 2}: not one JSON record per line as exported (${(e as Error).message})`)
         return { entries, issues, readable: false }
       }
-      take(raw)
+      take(raw, line)
       i = nl + 1
     }
     if (fastOk) return finish()
@@ -155,6 +164,6 @@ export function readRecordsFile<R extends AnyRecord = ExportedRecord>(
   if (!env.success) {
     return { entries: 0, issues: describeIssues(env.error, '').slice(0, MAX_ISSUES), readable: false }
   }
-  for (const raw of (env.data as { records: unknown[] }).records) take(raw)
+  for (const raw of (env.data as { records: unknown[] }).records) take(raw, null)
   return finish()
 }

@@ -20,6 +20,7 @@ import { findUnsafeChar } from './terminal-text'
 
 import { AUDIT_FILE } from './audit-member'
 import { ANCHORS_FILE, ANCHORS_MAX_BYTES } from './anchors'
+import { STATE_LAYOUT_VERSION } from './record-line'
 
 /** Issue #14: the subfolder of an export that holds the included receipts. */
 export const RECEIPTS_DIR = 'receipts'
@@ -28,7 +29,11 @@ export const receiptMemberName = (sha: string, mediaType: 'application/pdf' | 't
   `${RECEIPTS_DIR}/${sha}.${mediaType === 'application/pdf' ? 'pdf' : 'html'}`
 
 export const MANIFEST_SCHEMA = 'tesouraria-depix/export-manifest'
-export const MANIFEST_VERSION = 1
+/**
+ * 1: records.json holds JSON.stringify of each record. 2 (record-line.ts): each record in the state layout, its
+ * state's bytes hashable as they are. Both are read and verified: auditors keep old exports.
+ */
+export const MANIFEST_VERSION = STATE_LAYOUT_VERSION
 export const MANIFEST_FILE = 'manifest.json'
 
 export const EXPORT_FORMATS = ['csv', 'json', 'html'] as const
@@ -202,7 +207,7 @@ export const meaningTotalsSchema = z.strictObject({
 
 export const manifestSchema = z.strictObject({
   schema: z.literal(MANIFEST_SCHEMA),
-  version: z.literal(MANIFEST_VERSION),
+  version: z.union([z.literal(1), z.literal(MANIFEST_VERSION)]),
   appVersion: shownText.min(1),
   profile: z.strictObject({ name: shownText, network: shownText }),
   filter: exportFilterSchema,

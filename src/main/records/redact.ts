@@ -50,7 +50,7 @@ export const MIN_SECRET_LENGTH = 8
 export interface Redacted<R = WithdrawalRecord> {
   /** The record itself when clean (the common case, no copy), else a redacted deep copy. */
   record: R
-  /** JSON.stringify(record): computed for the check anyway, and what the JSON export writes. */
+  /** serialize(record) (default JSON.stringify): computed for the check anyway, and what the JSON export writes. */
   json: string
 }
 
@@ -62,7 +62,14 @@ export interface Redactor {
   readonly count: number
 }
 
-export function makeRedactor(knownSecrets: readonly string[] = []): Redactor {
+/**
+ * `serialize`: the text the caller writes (records.json's line, record-line.ts), which the check is run on, so a
+ * record is serialised once. It must escape strings as JSON.stringify does (canonical JSON does).
+ */
+export function makeRedactor(
+  knownSecrets: readonly string[] = [],
+  serialize: (r: object) => string = JSON.stringify,
+): Redactor {
   const secrets = [
     ...new Set(knownSecrets.filter((s) => typeof s === 'string' && s.length >= MIN_SECRET_LENGTH)),
   ]
@@ -92,7 +99,7 @@ export function makeRedactor(knownSecrets: readonly string[] = []): Redactor {
   }
 
   const redact = ((r: WithdrawalRecord): Redacted<WithdrawalRecord> => {
-    const json = JSON.stringify(r)
+    const json = serialize(r)
     // Cheap tests first (plain substring search); the record is walked only when one of them hits.
     const suspect =
       (json.includes('eyJ') && JWT.test(json)) ||
@@ -108,7 +115,7 @@ export function makeRedactor(knownSecrets: readonly string[] = []): Redactor {
     const record = Object.fromEntries(
       Object.entries(r).map(([k, v]) => [k, walk(v, false)]),
     ) as WithdrawalRecord
-    return { record, json: JSON.stringify(record) }
+    return { record, json: serialize(record) }
   }) as Redactor
   Object.defineProperty(redact, 'count', { get: () => count })
   return redact

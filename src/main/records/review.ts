@@ -29,7 +29,7 @@ export async function openReview(
   manifestPath: string,
   o: { expectFingerprint?: string } = {},
 ): Promise<Review> {
-  const verification = await verifyExport(manifestPath, { keepRecords: true, ...o })
+  const verification = await verifyExport(manifestPath, { keepRecords: true, fixedHashes: true, ...o })
   const records = verification.records ?? []
   const deposits = verification.depositRecords ?? []
   delete verification.records

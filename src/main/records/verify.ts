@@ -9,7 +9,8 @@
  *   signature, or not the expected key); totals (status totals do not add up to rowCount, or its totals by
  *   meaning are not `meaningTotals` of its status totals).
  * each listed file — missing (or refused unread); hash (size, then unread, or SHA-256 differ); schema (not
- *   UTF-8, CSV without BOM/with a wrong header/ragged rows, JSON not the records schema); row_count (rows ≠
+ *   UTF-8, CSV without BOM/with a wrong header/ragged rows, JSON not the records schema or, from manifest
+ *   version 2, a record not in the state layout of record-line.ts); row_count (rows ≠
  *   rowCount); totals (CSV and JSON only, recomputed from the rows ≠ manifest totals; the refund fee only from
  *   JSON, the CSV has no column for it).
  * audit.jsonl and anchors.jsonl — audit: each entry and anchor checked on its own (audit-member.ts, anchors.ts),
@@ -28,7 +29,8 @@ import { readRecordsFile, type ExportedRecord } from './json'
 import { recordsKind, type AnyRecord, type RecordsKind } from './kinds'
 import type { DepositRecord } from '../../shared/deposit-record'
 import { recordStateHash } from '../ledger/state-hash'
-import { AUDIT_FILE, compareRecords, readAuditMember, type AuditCollected, type Head } from './audit-member'
+import { STATE_LAYOUT_VERSION, stateHashOfLine } from './record-line'
+import { AUDIT_FILE, compareRecords, type AuditCollected, type AuditSummary, type Head } from './audit-member'
 import {
   canonicalManifestBytes,
   fileListSchema,
@@ -88,6 +90,11 @@ export interface VerifyOptions {
   expectFingerprint?: string
   /** Return the JSON records (review mode). */
   keepRecords?: boolean
+  /**
+   * Collect every record's fixed hash (recordFixedHash) in `audit.fixedHashes`: only --against compares them,
+   * and computing them costs a canonical JSON and a SHA-256 per record on every verification otherwise.
+   */
+  fixedHashes?: boolean
 }
 
 interface Expectation {
@@ -96,10 +103,16 @@ interface Expectation {
   rowCount: number | null
   totals: StatusTotal[] | null
   auditHead: Head | null
+  /** Manifest version 2 on: records.json must be in the state layout (record-line.ts), its bytes hashed. */
+  stateLayout: boolean
   /** Filled by the file checks when the manifest lists an audit member. */
   audit: AuditCollected | null
   /** anchors.jsonl as read (anchors.ts), when listed and readable. */
   anchors: Map<number, string> | null
+  /** Whether the JSON check computes the records' fixed hashes (VerifyOptions.fixedHashes). */
+  fixedHashes: boolean
+  /** audit.jsonl's summary, asked of the checker's thread before records.json is checked here. */
+  auditEarly?: Promise<AuditSummary>
 }
 
 const MAX_LISTED = 5
@@ -224,8 +237,11 @@ export async function verifyExport(manifestPath: string, o: VerifyOptions = {}):
     rowCount: manifest?.rowCount ?? (Number.isSafeInteger(obj.rowCount) ? (obj.rowCount as number) : null),
     totals: manifest?.totals ?? salvageTotals(obj.totals),
     auditHead: manifest?.auditHead ?? null,
+    // From an invalid manifest too: a version 2 file is not let off its check because the manifest is broken.
+    stateLayout: (manifest?.version ?? obj.version) === STATE_LAYOUT_VERSION,
     audit: null,
     anchors: null,
+    fixedHashes: o.fixedHashes === true,
   }
   // A file list that is not valid as a whole (too long, a name twice, a name not an export's) reads no file.
   const entries = manifest?.files ?? salvageEntries(obj.files)
@@ -244,6 +260,13 @@ export async function verifyExport(manifestPath: string, o: VerifyOptions = {}):
       const entry = entries[i]
       if (entry) reads[i] ??= readEntry(dir, entry, checker)
       return reads[i]
+    }
+    // audit.jsonl goes to the checker's thread first, so that it is checked there while records.json is here.
+    const auditAt = entries.findIndex((e) => e.format === 'audit')
+    const auditRead = auditAt < 0 ? undefined : await read(auditAt)
+    if (auditRead && 'buf' in auditRead && isUtf8(auditRead.buf)) {
+      expect.auditEarly = checker.auditSummary(auditRead.buf, expect.auditHead)
+      expect.auditEarly.catch(() => undefined)
     }
     const outcomes: Array<Promise<FileOutcome>> = []
     for (const [i, entry] of entries.entries()) {
@@ -484,14 +507,23 @@ async function checkContent(
       const kept: AnyRecord[] | undefined = keep ? [] : undefined
       const kind = expect.kind
       const stateHashes = expect.audit ? new Map<string, string>() : null
-      const fixedHashes = expect.audit ? new Map<string, string>() : null
+      const fixedHashes = expect.audit && expect.fixedHashes ? new Map<string, string>() : null
       let dup = 0
+      const layout = expect.stateLayout ? { off: 0, first: [] as string[] } : null
       const read = readRecordsFile(
         buf,
-        (r) => {
+        (r, source) => {
           if (ids.has(r.localId)) dup += 1
           ids.add(r.localId)
-          stateHashes?.set(r.localId, recordStateHash(r))
+          if (layout) {
+            // The state's bytes hashed as they are, once the line is proven to be exactly what it parsed to.
+            const fromLine = source.line === null ? null : stateHashOfLine(source.line, source.raw)
+            if (fromLine === null) {
+              layout.off += 1
+              if (layout.first.length < MAX_LISTED) layout.first.push(r.localId)
+            }
+            stateHashes?.set(r.localId, fromLine ?? recordStateHash(r))
+          } else stateHashes?.set(r.localId, recordStateHash(r))
           fixedHashes?.set(r.localId, kind.fixedHash(r))
           acc.add(kind.totalsRow(r))
           kept?.push(r)
@@ -501,6 +533,14 @@ async function checkContent(
       for (const issue of read.issues) add(entry.name, 'schema', issue)
       if (!read.readable) return undefined
       if (dup > 0) add(entry.name, 'schema', `${dup} records repeat a localId`)
+      if (layout && layout.off > 0) {
+        add(
+          entry.name,
+          'schema',
+          `${layout.off} records are not written as export format ${STATE_LAYOUT_VERSION} requires (one record ` +
+            `per line, remoteCheckedAt first, then its state in canonical JSON): ${layout.first.join(', ')}`,
+        )
+      }
       if (expect.audit) Object.assign(expect.audit, { stateHashes, fixedHashes })
       rows(read.entries, 'records')
       totals(acc.result())
@@ -510,7 +550,7 @@ async function checkContent(
       rows(countReportRows(buf), 'report rows')
       return undefined
     case 'audit': {
-      const summary = readAuditMember(buf.toString('utf8'), expect.auditHead)
+      const summary = await (expect.auditEarly ?? checker.auditSummary(buf, expect.auditHead))
       for (const p of summary.problems) add(entry.name, 'audit', p)
       if (expect.audit) expect.audit.summary = summary
       return undefined

@@ -146,12 +146,12 @@ describe('anchors: a newer export proves it extends an older one', { timeout: 60
     const r = await run(newer.manifestPath, '--against', older.folder)
     expect(r.out).not.toContain('note     against')
     expect(r.code).toBe(0)
-    const n = await verifyExport(newer.manifestPath)
-    const o = await verifyExport(older.manifestPath)
+    const n = await verifyExport(newer.manifestPath, { fixedHashes: true })
+    const o = await verifyExport(older.manifestPath, { fixedHashes: true })
     expect(compareWithOlderExport(n, o)).toMatchObject({ verdict: 'extends', problems: [] })
     // The same pair without the newer export's anchors (made before them): amber, as before issue #12.
     withoutAnchors(newer)
-    const bare = await verifyExport(newer.manifestPath)
+    const bare = await verifyExport(newer.manifestPath, { fixedHashes: true })
     expect(bare.ok).toBe(true)
     expect(compareWithOlderExport(bare, o).verdict).toBe('head_not_carried')
     const noted = await run(newer.manifestPath, '--against', older.folder)
@@ -186,8 +186,8 @@ describe('anchors: a newer export proves it extends an older one', { timeout: 60
     expect(entriesOf(fileIn(older, ANCHORS_FILE))).toEqual([])
     expect(entriesOf(fileIn(newer, ANCHORS_FILE)).map((e) => e.seq)).toEqual([headOf(newer).seq])
     const c = compareWithOlderExport(
-      await verifyExport(newer.manifestPath),
-      await verifyExport(older.manifestPath),
+      await verifyExport(newer.manifestPath, { fixedHashes: true }),
+      await verifyExport(older.manifestPath, { fixedHashes: true }),
     )
     expect(c.verdict).toBe('head_not_carried')
   })
@@ -229,9 +229,9 @@ describe('anchors: a newer export proves it extends an older one', { timeout: 60
     rewriteLedger(file)
     expect(ledger.verifyAuditChain().ok).toBe(true)
     const newer = await exportTo(ledger, { formats: ['json'], filter: OURS })
-    const n = await verifyExport(newer.manifestPath)
+    const n = await verifyExport(newer.manifestPath, { fixedHashes: true })
     expect(n.ok).toBe(true)
-    const c = compareWithOlderExport(n, await verifyExport(older.manifestPath))
+    const c = compareWithOlderExport(n, await verifyExport(older.manifestPath, { fixedHashes: true }))
     expect(c.verdict).toBe('diverged')
     expect(c.problems).toContain(
       `entry ${olderHead.seq} (the older export's head) differs: history was rewritten`,

@@ -127,16 +127,24 @@ describe('the audit member of an export', () => {
     const [target, other] = ledger.query({ limit: 2 }).rows
     ledger.setFlags(other!.localId, ['checked'], 'ana') // the ledger grows
     const newer = await exportTo(ledger)
-    const vNewer = await verifyExport(newer.manifestPath)
+    const vNewer = await verifyExport(newer.manifestPath, { fixedHashes: true })
     expect(vNewer.ok).toBe(true)
     expect(await checkAgainst(vNewer, older.manifestPath)).toEqual([])
+    // A plain verification skips the fixed hashes; --against given one refuses rather than comparing less.
+    const plain = await verifyExport(newer.manifestPath)
+    expect(plain.ok).toBe(true)
+    expect(plain.audit?.fixedHashes).toBeNull()
+    expect(plain.audit?.stateHashes?.size).toBe(8)
+    expect(await checkAgainst(plain, older.manifestPath)).toEqual([
+      { file: 'against', check: 'audit', detail: 'the newer export was verified without its fixed hashes' },
+    ])
 
     rewriteHistory(file, target!.localId, 'mallory@example.com', () =>
       recordStateHash(ledger.get(target!.localId)!),
     )
     expect(ledger.verifyAuditChain()).toMatchObject({ ok: true }) // undetectable from inside the file
     const forged = await exportTo(ledger)
-    const vForged = await verifyExport(forged.manifestPath)
+    const vForged = await verifyExport(forged.manifestPath, { fixedHashes: true })
     expect(vForged.ok).toBe(true) // and the forged export is self-consistent
     const problems = await checkAgainst(vForged, older.manifestPath)
     const said = problems.map((p) => p.detail).join('\n')

@@ -87,7 +87,8 @@ describe('exportRecords', () => {
     const m = manifestSchemaForTests.parse(readManifest(res))
     expect(m).toMatchObject({
       schema: 'tesouraria-depix/export-manifest',
-      version: 1,
+      // 2: records.json in the state layout (record-line.ts).
+      version: 2,
       appVersion: '0.1.0-test',
       profile: { name: 'Produção', network: 'liquid' },
       filter: {},

@@ -1,0 +1,56 @@
+/**
+ * The lines of records.json from manifest version 2 on ("state layout"): each record is written as
+ *
+ *   {"remoteCheckedAt":<its value>,<the members of the canonical JSON of the rest of the record>}
+ *
+ * so that `{` followed by everything after the first member is, byte for byte, the canonical JSON of the record's
+ * audited state (ledger/state-hash.ts leaves out only `remoteCheckedAt`), and its SHA-256 *is* the state hash its
+ * latest audit entry carries. A verifier checks the record against its entry by hashing those bytes instead of
+ * re-serialising the parsed object member by member — the bulk of verifying 100k records.
+ *
+ * Hashing bytes is only sound if the parsed record is what those bytes say: a line must be exactly recordLine of
+ * what JSON.parse made of it (no duplicate key, whitespace, other escape or number form, other member order), and
+ * `stateHashOfLine` checks that before it hashes — natively (JSON.stringify of the parsed value equals the line and
+ * every object in it is in canonical order, canonical-json.ts `writtenAsIs`), else by writing recordLine of the
+ * parsed value and comparing (array-index keys, or a line not in the layout).
+ *
+ * Leaf imports only: the auditor's verifier runs without the ledger.
+ */
+import { hash } from 'node:crypto'
+import { canonicalJson, canonicalJsonWithout, writtenAsIs } from '../ledger/canonical-json'
+
+/** The manifest version whose records.json is in the state layout (version 1: JSON.stringify of each record). */
+export const STATE_LAYOUT_VERSION = 2
+
+const prefixOf = (checkedAt: unknown): string => `{"remoteCheckedAt":${JSON.stringify(checkedAt ?? null)}`
+
+/** A record's line in the state layout (without the separating comma). */
+export function recordLine(r: { remoteCheckedAt?: string | null }): string {
+  const text = canonicalJsonWithout(r, 'remoteCheckedAt')
+  return `${prefixOf(r.remoteCheckedAt)}${text === '{}' ? '}' : `,${text.slice(1)}`}`
+}
+
+/**
+ * The state hash of the record a line holds, given what JSON.parse made of that line; null when the line is not
+ * exactly recordLine(parsed) (not in the state layout: the export is refused).
+ */
+export function stateHashOfLine(line: string, parsed: unknown): string | null {
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return null
+  const { remoteCheckedAt, ...state } = parsed as { remoteCheckedAt?: unknown }
+  if (remoteCheckedAt !== null && typeof remoteCheckedAt !== 'string') return null
+  const prefix = prefixOf(remoteCheckedAt)
+  if (!line.startsWith(prefix)) return null
+  // Native path: the line is JSON.stringify(parsed), whose first member is remoteCheckedAt (the prefix), and the
+  // rest is in canonical order, so `{` + the line after that member is canonicalJson(state).
+  if (line.charCodeAt(prefix.length) === 0x2c && JSON.stringify(parsed) === line && writtenAsIs(state)) {
+    return hash('sha256', `{${line.slice(prefix.length + 1)}`)
+  }
+  let expected: string
+  try {
+    expected = recordLine(parsed as { remoteCheckedAt: string | null })
+  } catch {
+    return null
+  }
+  if (expected !== line) return null
+  return hash('sha256', canonicalJson(state))
+}
