@@ -18,7 +18,7 @@
  */
 import { z } from 'zod'
 import type { AuditEntry } from '../../shared/withdrawal-record'
-import { auditLineOfText, checkEntryLine, type AuditSummary, type Head } from './audit-member'
+import { auditLineOfText, checkEntryLine, memberLines, type AuditSummary, type Head } from './audit-member'
 
 export const ANCHORS_FILE = 'anchors.jsonl'
 /**
@@ -93,9 +93,7 @@ export function readAnchorsMember(text: string, head: Head | null): AnchorsRead 
     problem('the manifest has no audit head to anchor')
     return out
   }
-  const lines = text.split('\n')
-  if (lines[lines.length - 1] === '') lines.pop()
-  else if (lines.length > 0) problem('the last line does not end with a line feed')
+  const lines = memberLines(text, problem)
   let prev: AuditEntry | null = null
   for (const [i, line] of lines.entries()) {
     let value: unknown

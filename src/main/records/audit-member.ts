@@ -139,6 +139,14 @@ export function knownHash(
   return audit.hashes.get(seq)?.hash ?? anchors?.get(seq)
 }
 
+/** A JSON-lines member's lines; a last line without its line feed is a problem (the line is still read). */
+export function memberLines(text: string, problem: (p: string) => void): string[] {
+  const lines = text.split('\n')
+  if (lines[lines.length - 1] === '') lines.pop()
+  else if (lines.length > 0) problem('the last line does not end with a line feed')
+  return lines
+}
+
 /** Reads and checks audit.jsonl on its own (the records are compared in `compareRecords`). */
 export function readAuditMember(text: string, head: Head | null): AuditSummary {
   const out: AuditSummary = {
@@ -151,9 +159,7 @@ export function readAuditMember(text: string, head: Head | null): AuditSummary {
   const problem = (p: string): void => {
     if (out.problems.length < MAX_PROBLEMS) out.problems.push(p)
   }
-  const lines = text.split('\n')
-  if (lines[lines.length - 1] === '') lines.pop()
-  else if (lines.length > 0) problem('the last line does not end with a line feed')
+  const lines = memberLines(text, problem)
   let prev: AuditEntry | null = null
   for (const [i, line] of lines.entries()) {
     let value: unknown

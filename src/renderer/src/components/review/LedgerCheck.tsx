@@ -11,6 +11,7 @@ import type { ReviewLedgerCheck } from '../../../../shared/channels-review'
 import { call } from '../../ipc'
 import { ErrorNotice } from '../ErrorNotice'
 import { DateTime } from '../format'
+import { ProblemLines } from './ProblemLines'
 
 const CLASS: Record<ReviewLedgerCheck['verdict'], string> = {
   match: 'alert alert-ok',
@@ -79,15 +80,7 @@ export function LedgerCheck(): React.JSX.Element {
               <dt>entries matched</dt>
               <dd>{result.entriesMatched}</dd>
             </dl>
-            {result.problems.length > 0 && (
-              <ul lang="en" data-testid="ledger-check-problems">
-                {result.problems.map((p, i) => (
-                  <li key={i}>
-                    <code>{p}</code>
-                  </li>
-                ))}
-              </ul>
-            )}
+            <ProblemLines problems={result.problems} testId="ledger-check-problems" />
           </details>
         </div>
       )}

@@ -14,6 +14,7 @@ import type { ReviewOlderCheck } from '../../../../shared/channels-review'
 import { call } from '../../ipc'
 import { ErrorNotice } from '../ErrorNotice'
 import { DateTime } from '../format'
+import { ProblemLines } from './ProblemLines'
 
 type Verdict = ReviewOlderCheck['verdict']
 
@@ -86,15 +87,7 @@ function Result({ result }: { result: ReviewOlderCheck }): React.JSX.Element {
           <dt>older export signer</dt>
           <dd>{result.olderSigner || '—'}</dd>
         </dl>
-        {result.problems.length > 0 && (
-          <ul lang="en" data-testid="older-check-problems">
-            {result.problems.map((p, i) => (
-              <li key={i}>
-                <code>{p}</code>
-              </li>
-            ))}
-          </ul>
-        )}
+        <ProblemLines problems={result.problems} testId="older-check-problems" />
       </details>
     </div>
   )
