@@ -9,6 +9,7 @@ import {
   actionFor,
   amountText,
   applyChange,
+  withoutSent,
   APPROVAL_CODES,
   approvalCode,
   badgeCount,
@@ -98,6 +99,11 @@ describe('the queue', () => {
     expect(after.find((x) => x.id === a.id)?.state).toBe('approved')
     expect(applyChange(after, { ...approved, state: 'sent' }).map((x) => x.id)).toEqual([b.id, c.id])
     expect(applyChange(after, { ...c, state: 'rejected', decisionNote: 'NF errada' })).toHaveLength(3)
+    // Sent on another desk: no approval event, only the payment's record. Only the approved item it belongs to
+    // leaves; a pending item with the same planned id (never sendable) and other records change nothing.
+    expect(withoutSent(after, a.localId).map((x) => x.id)).toEqual([b.id, c.id])
+    expect(withoutSent(list, a.localId)).toHaveLength(3)
+    expect(withoutSent(after, 'another-record')).toHaveLength(3)
     // A request seen for the first time is added in its place.
     const fresh = approval({
       id: 'e0000000-0000-4000-8000-000000000005',

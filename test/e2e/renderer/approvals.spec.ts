@@ -134,18 +134,27 @@ test.describe('team ledger, two desks', () => {
     await expect(page.getByTestId('approvals-badge')).toContainText('1')
     expect(postsAt(app)).toBe(posts0)
 
-    // Desk B sends it (one POST). No approval event follows a send, so the card here still offers it: the
-    // second send is refused by main and said in pt-BR; nothing more is POSTed.
+    // Desk B sends it (one POST). No approval event follows a send, but the payment's record reaches this desk
+    // (LISTEN/NOTIFY): the card leaves the queue live, and the badge with it.
     const sent = await colleague.ok<WithdrawalRecord>('approvals:send', { id: asked!.id })
     expect(sent.localId).toBe(asked!.localId)
     expect(postsAt(app)).toBe(posts0 + 1)
-    await mine.getByRole('button', { name: 'Enviar pagamento aprovado' }).click()
-    const error = page.getByTestId('approval-error')
-    await expect(error).toContainText('Este pagamento aprovado já foi enviado; ele não é enviado de novo.')
-    await expect(error.getByTestId('approval-error-details')).toContainText('approval_not_sendable')
+    await expect(mine).toHaveCount(0)
+    await expect(page.getByTestId('approvals-badge')).toHaveCount(0)
+    // A send forced past the missing card: main refuses it, in pt-BR; nothing more is POSTed.
+    const again = (await page.evaluate(
+      (id) =>
+        (
+          window as unknown as { treasury: { invoke: (c: string, i: unknown) => Promise<unknown> } }
+        ).treasury.invoke('approvals:send', { id }),
+      asked!.id,
+    )) as { ok: boolean; error: { code: string; userMessage: { 'pt-BR': string } } }
+    expect(again).toMatchObject({ ok: false, error: { code: 'approval_not_sendable' } })
+    expect(again.error.userMessage['pt-BR']).toBe(
+      'Este pagamento aprovado já foi enviado; ele não é enviado de novo.',
+    )
     await expectPtBR(page)
     expect(postsAt(app)).toBe(posts0 + 1)
-    await app.screenshot('approvals-not-sendable-pt-BR')
   })
 
   test('desk B’s request: banner and badge live, approved here through the dialog, sent once, detail page of the record', async ({

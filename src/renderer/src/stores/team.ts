@@ -6,7 +6,13 @@
 import { create } from 'zustand'
 import type { ApprovalView, TeamStatus } from '../../../shared/channels-team'
 import type { IpcError } from '../../../shared/contract'
-import { applyChange, sortQueue, toastFor, type ToastKind } from '../components/approvals/approval-model'
+import {
+  applyChange,
+  sortQueue,
+  toastFor,
+  withoutSent,
+  type ToastKind,
+} from '../components/approvals/approval-model'
 import { call } from '../ipc'
 
 export interface ApprovalToast {
@@ -31,6 +37,8 @@ interface TeamState {
   setStatus: (status: TeamStatus) => void
   /** A change from main (event) or from this desk's own call: the queue follows, a banner maybe. */
   changed: (approval: ApprovalView, fromEvent: boolean) => void
+  /** A payment record changed on some desk: an approved item it belongs to was sent. */
+  recordChanged: (localId: string) => void
   dismissToast: () => void
 }
 
@@ -71,6 +79,11 @@ export const useTeam = create<TeamState>((set, get) => ({
       approvals: applyChange(s.approvals, approval),
       ...(kind ? { toast: { kind, approval } } : {}),
     }))
+  },
+  recordChanged: (localId) => {
+    const { approvals } = get()
+    if (!approvals.some((a) => a.state === 'approved' && a.localId === localId)) return
+    set({ approvals: withoutSent(approvals, localId) })
   },
   dismissToast: () => set({ toast: null }),
 }))

@@ -46,6 +46,16 @@ export function applyChange(list: readonly ApprovalView[], changed: ApprovalView
   return sortQueue(changed.state === 'sent' ? rest : [...rest, changed])
 }
 
+/**
+ * The queue after a payment record changed (`withdrawal:changed`, from any desk): an approved item whose payment
+ * now exists was sent — on this desk or another, which sends no approval event — so it leaves the queue. A pending
+ * item never has a record, so nothing else moves.
+ */
+export function withoutSent(list: readonly ApprovalView[], recordLocalId: string): ApprovalView[] {
+  const next = list.filter((a) => !(a.state === 'approved' && a.localId === recordLocalId))
+  return next.length === list.length ? [...list] : next
+}
+
 /** Why a live change deserves a banner on this desk, or null when it does not (e.g. the desk's own decision). */
 export type ToastKind = 'to_decide' | 'approved' | 'rejected'
 

@@ -11,12 +11,15 @@ export function useTeamSync(): void {
   const refresh = useTeam((s) => s.refresh)
   const setStatus = useTeam((s) => s.setStatus)
   const changed = useTeam((s) => s.changed)
+  const recordChanged = useTeam((s) => s.recordChanged)
   const go = useRoute((s) => s.go)
   useEffect(() => void refresh(), [refresh])
   // A switch may change the engine (t16conn re-opens the runtime after team:save / team:forget).
   useEvent('profile:changed', () => void refresh())
   useEvent('team:status', setStatus)
   useEvent('approval:changed', (a) => changed(a, true))
+  // A send makes a record, not an approval event: an approved item whose payment now exists leaves the queue.
+  useEvent('withdrawal:changed', (r) => recordChanged(r.localId))
   useEvent('notification:openApprovals', () => {
     // The queue may have moved while the app was in the background: the page asks main again when it opens.
     useTeam.getState().dismissToast()
