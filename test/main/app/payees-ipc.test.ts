@@ -213,7 +213,16 @@ describe('payments to a payee, with references', () => {
     expect(csv).toContain('"mismatch"')
     expect(csv).toContain('"11.222.333/0001-81"')
     const json = readFileSync(join(folder, 'records.json'), 'utf8')
-    expect(json).toContain('"references":{"invoice":"NF-e 4471","costCentre":"ADM-01"}')
+    // records.json lines are in the state layout (canonical member order, export format 2).
+    const exported = (JSON.parse(json) as { records: Array<{ localId: string; references?: unknown }> })
+      .records
+    expect(
+      exported.find((x) => x.references !== undefined && 'invoice' in (x.references as object))?.references,
+    ).toEqual({
+      invoice: 'NF-e 4471',
+      costCentre: 'ADM-01',
+    })
+    expect(json).toContain('"references":{"costCentre":"ADM-01","invoice":"NF-e 4471"}')
     const html = readFileSync(join(folder, 'report.html'), 'utf8')
     expect(html).toContain('NF-e 4471')
     expect(html).toContain('Aluguel')
