@@ -141,10 +141,10 @@ describe.skipIf(PG_SKIP_REASON !== null)('five desks on one team ledger, through
     for (const k of desks) {
       const heard = await until(`${k.role} heard every record`, async () => {
         const at = new Map<string, number>()
-        for (const e of k.events) {
+        for (const [i, e] of k.events.entries()) {
           const p = e.payload as { localId?: string; localState?: string }
           if (e.event === 'withdrawal:changed' && p.localState === 'created' && !at.has(p.localId!))
-            at.set(p.localId!, e.at)
+            at.set(p.localId!, k.eventAt[i]!)
         }
         return created.every((id) => at.has(id)) ? at : undefined
       })
@@ -163,11 +163,11 @@ describe.skipIf(PG_SKIP_REASON !== null)('five desks on one team ledger, through
     // the 3 s the account takes to refill a token.
     const first = new Map<string, number>()
     const done = new Map<string, number>()
-    for (const e of d1.events) {
+    for (const [i, e] of d1.events.entries()) {
       const p = e.payload as { localId?: string; localState?: string }
       if (e.event !== 'withdrawal:changed' || !p.localId) continue
-      if (!first.has(p.localId)) first.set(p.localId, e.at)
-      if (p.localState === 'created' && !done.has(p.localId)) done.set(p.localId, e.at)
+      if (!first.has(p.localId)) first.set(p.localId, d1.eventAt[i]!)
+      if (p.localState === 'created' && !done.has(p.localId)) done.set(p.localId, d1.eventAt[i]!)
     }
     for (const id of created) expect(done.get(id)! - first.get(id)!).toBeLessThan(2_000)
     expect(most.sync).toBe(1)

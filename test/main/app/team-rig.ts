@@ -40,8 +40,9 @@ export interface Desk {
   ctx: AppContext
   dir: string
   profileId: string
-  /** Every event the desk's renderer would get, with when it arrived (Date.now()). */
-  events: Array<{ event: string; payload: unknown; at: number }>
+  events: Array<{ event: string; payload: unknown }>
+  /** When each of `events` arrived (Date.now()), index for index. */
+  eventAt: number[]
   payloads: string[]
   call(channel: ChannelName, input?: unknown): Promise<{ ok: boolean; data?: unknown; error?: unknown }>
 }
@@ -149,6 +150,7 @@ export async function startDesks(
       dir,
       profileId: '',
       events: [],
+      eventAt: [],
       payloads: [],
       call: async (channel, input) => {
         const r = await ctx.router.handle(channel, input)
@@ -157,7 +159,8 @@ export async function startDesks(
       },
     }
     ctx.onEvent((event, payload) => {
-      desk.events.push({ event, payload, at: Date.now() })
+      desk.events.push({ event, payload })
+      desk.eventAt.push(Date.now())
       desk.payloads.push(JSON.stringify(payload))
     })
     const added = await desk.call('profiles:addLive', {
