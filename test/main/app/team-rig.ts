@@ -28,12 +28,21 @@ diagnosticsChannel.channel('undici:request:create').subscribe((msg) => {
 /** POST /withdraw requests sent by this process so far. */
 export const postsSent = (): number => posts
 
+let tooMany = 0
+diagnosticsChannel.channel('undici:request:headers').subscribe((msg) => {
+  if ((msg as { response: { statusCode: number } }).response.statusCode === 429) tooMany += 1
+})
+/** Responses with status 429 this process received so far (any endpoint). */
+export const tooManySeen = (): number => tooMany
+
 export interface Desk {
   role: string
   ctx: AppContext
   dir: string
   profileId: string
   events: Array<{ event: string; payload: unknown }>
+  /** When each of `events` arrived (Date.now()), index for index. */
+  eventAt: number[]
   payloads: string[]
   call(channel: ChannelName, input?: unknown): Promise<{ ok: boolean; data?: unknown; error?: unknown }>
 }
@@ -85,11 +94,30 @@ export interface DeskRig {
  */
 export async function startDesks(
   roles: readonly string[],
-  o: { notifierFor?: (role: string) => NotifierPort } = {},
+  o: {
+    notifierFor?: (role: string) => NotifierPort
+    /**
+     * The account's POST /withdraw allowance per minute: the sandbox enforces it (per account, whichever desk
+     * sends) and the team's shared budget is set to it, as the owner does for the contract's number.
+     */
+    withdrawPerMinute?: number
+  } = {},
 ): Promise<DeskRig> {
   const team = await startTeam()
   // Every desk and every re-selected profile signs in with the same client id.
-  const sb = await startSandbox({ port: 0, httpControl: false, loginRateLimitPerMinute: 100 })
+  const sb = await startSandbox({
+    port: 0,
+    httpControl: false,
+    loginRateLimitPerMinute: 100,
+    ...(o.withdrawPerMinute !== undefined ? { rateLimits: { withdraw: o.withdrawPerMinute } } : {}),
+  })
+  if (o.withdrawPerMinute !== undefined) {
+    const owner = await team.owner()
+    await owner.query(
+      `UPDATE rate_buckets SET per_minute = $1, tokens = $1, at = clock_timestamp() WHERE endpoint = 'withdraw'`,
+      [o.withdrawPerMinute],
+    )
+  }
   const desks: Desk[] = []
   const passwords: string[] = []
 
@@ -122,6 +150,7 @@ export async function startDesks(
       dir,
       profileId: '',
       events: [],
+      eventAt: [],
       payloads: [],
       call: async (channel, input) => {
         const r = await ctx.router.handle(channel, input)
@@ -131,6 +160,7 @@ export async function startDesks(
     }
     ctx.onEvent((event, payload) => {
       desk.events.push({ event, payload })
+      desk.eventAt.push(Date.now())
       desk.payloads.push(JSON.stringify(payload))
     })
     const added = await desk.call('profiles:addLive', {
@@ -181,6 +211,52 @@ export async function startDesks(
     },
   }
 }
+
+export type Result = { ok: boolean; data?: unknown; error?: unknown }
+
+/**
+ * `send` until it is not refused for the rate (`rate_limited`: nothing journaled, nothing sent), waiting the
+ * `retryAfterSeconds` the refusal gives, as the analyst does. `refusals` counts the refusals met.
+ */
+export async function admitted(
+  send: () => Promise<Result>,
+  refusals: { n: number } = { n: 0 },
+): Promise<Result> {
+  for (;;) {
+    const r = await send()
+    const e = r.error as { code?: string; retryAfterSeconds?: number } | undefined
+    if (r.ok || e?.code !== 'rate_limited') return r
+    refusals.n += 1
+    expect(e.retryAfterSeconds).toBeGreaterThan(0)
+    await new Promise((res) => setTimeout(res, e.retryAfterSeconds! * 1000))
+  }
+}
+
+/** Quotes `d` on desk `k` and creates it with the review's intent (the renderer's two steps), `admitted`. */
+export async function pay(k: Desk, d: WithdrawalDraft, refusals?: { n: number }): Promise<Result> {
+  const q = await k.call('withdrawals:quote', { draft: d })
+  expect(q.ok).toBe(true)
+  const intentId = (q.data as { intent: { id: string } }).intent.id
+  return admitted(() => k.call('withdrawals:create', { draft: d, intentId }), refusals)
+}
+
+/** The record as desk `k` reads it now. */
+export async function recordOn(
+  k: Desk,
+  localId: string,
+): Promise<{ localId: string; localState: string; remoteCheckedAt: string | null }> {
+  const got = await k.call('withdrawals:get', { localId })
+  expect(got.ok).toBe(true)
+  return (got.data as { record: { localId: string; localState: string; remoteCheckedAt: string | null } })
+    .record
+}
+
+/** The desks whose tracker leadership says it leads, read in one synchronous pass (no await between desks). */
+export const leadingNow = (desks: readonly Desk[]): Desk[] =>
+  desks.filter((d) => d.ctx.runtime().team?.leadership?.isLeader === true)
+
+/** The leadership connection's backend pid of desk `k` (null while it is reconnecting). */
+export const leaderPidOf = (k: Desk): number | null => k.ctx.runtime().team?.leadership?.backendPid ?? null
 
 /** No password given to a desk appears in any result or event it saw. */
 export function expectNoPasswords(rig: DeskRig): void {

@@ -39,12 +39,24 @@ describe('sharedLimiter.reserve', () => {
     const t = 0
     const l = sharedLimiter(new RateLimiter({ limits: { withdraw: 10 } }), budget, { now: () => t })
     expect(await l.reserve('withdraw')).toBe(0)
-    // Reserving again before it is used takes nothing more.
-    expect(await l.reserve('withdraw')).toBe(0)
     await l.acquire('withdraw')
     expect(taken).toEqual(['try:withdraw'])
     await l.acquire('withdraw')
     expect(taken).toEqual(['try:withdraw', 'take:withdraw'])
+    l.close()
+  })
+
+  it('two creates at once on one desk each reserve their own token, and neither POST waits for the team', async () => {
+    const { budget, taken } = fakeBudget(2)
+    const l = sharedLimiter(new RateLimiter({ limits: { withdraw: 10 } }), budget, { now: () => 0 })
+    expect(await Promise.all([l.reserve('withdraw'), l.reserve('withdraw')])).toEqual([0, 0])
+    expect(taken).toEqual(['try:withdraw', 'try:withdraw'])
+    // The team is empty now: a POST that took instead of using its reservation would throw 'would wait'.
+    await l.acquire('withdraw')
+    await l.acquire('withdraw')
+    expect(taken).toHaveLength(2)
+    // A third create finds nothing reserved and the team empty: told to wait, nothing taken.
+    expect(await l.reserve('withdraw')).toBe(6_000)
     l.close()
   })
 

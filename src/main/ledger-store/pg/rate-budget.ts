@@ -102,12 +102,17 @@ export function sharedLimiter(
   o: { now?: () => number } = {},
 ): LimiterLike {
   const now = o.now ?? monotonicNow
-  /** One reserved team token per endpoint at most, with when it was taken (monotonic ms). */
-  const reserved = new Map<EndpointName, number>()
+  /**
+   * The reserved team tokens per endpoint, oldest first, each with when it was taken (monotonic ms). One per
+   * reserve: two creates at once on one desk each hold their own, or the second would journal and then wait in
+   * the team's queue for its POST (the case reserving exists to prevent).
+   */
+  const reserved = new Map<EndpointName, number[]>()
   const takeReserved = (endpoint: EndpointName): boolean => {
-    const at = reserved.get(endpoint)
-    reserved.delete(endpoint)
-    return at !== undefined && now() - at <= RESERVED_TOKEN_TTL_MS
+    const live = (reserved.get(endpoint) ?? []).filter((at) => now() - at <= RESERVED_TOKEN_TTL_MS)
+    const used = live.shift() !== undefined
+    reserved.set(endpoint, live)
+    return used
   }
   return {
     get enabled() {
@@ -119,10 +124,8 @@ export function sharedLimiter(
       return (own ?? Promise.resolve()).then(() => budget.take(endpoint))
     },
     reserve: async (endpoint) => {
-      const at = reserved.get(endpoint)
-      if (at !== undefined && now() - at <= RESERVED_TOKEN_TTL_MS) return 0
       const wait = await budget.tryTake(endpoint)
-      if (wait === 0) reserved.set(endpoint, now())
+      if (wait === 0) reserved.set(endpoint, [...(reserved.get(endpoint) ?? []), now()])
       return wait
     },
     penalize: (endpoint, ms) => {
