@@ -33,12 +33,24 @@ export type WaveEnd = 'created' | 'stopped'
 /** Longest single wait for a token; the loop re-reads the allowance after it. */
 const MAX_WAIT_MS = 10_000
 
+/**
+ * The service counts a call when it arrives, the client's bucket when it leaves; the first call of a burst also
+ * waits for its connection, so it arrives later than the ones after it. A run sends the moment a token is due, so
+ * a token refilled this instant may not be refilled at the service yet (a 429 turned a row into "rejected" in the
+ * restart E2E): wait until a little more than one token is there. Bursts are not slowed (the bucket holds more),
+ * and the steady pace is unchanged (the extra fraction stays in the bucket).
+ */
+export const ARRIVAL_MARGIN_MS = 250
+
 async function waitForToken(d: ExecutorDeps): Promise<boolean> {
   for (;;) {
     if (d.stopRequested()) return false
     const a = d.client.allowance().withdraw
-    if (a.available + 1e-9 >= 1 && a.queued === 0) return true
-    await d.sleep(Math.min(MAX_WAIT_MS, Math.max(1, a.nextTokenInMs)))
+    const perMs = a.limitPerMinute / 60_000
+    const need = Math.min(a.limitPerMinute, 1 + ARRIVAL_MARGIN_MS * perMs)
+    if (a.available + 1e-9 >= need && a.queued === 0) return true
+    const refill = Math.ceil((need - a.available) / perMs)
+    await d.sleep(Math.min(MAX_WAIT_MS, Math.max(1, a.nextTokenInMs, refill)))
   }
 }
 
@@ -58,6 +70,9 @@ async function createRow(d: ExecutorDeps, row: RunRowRecord): Promise<void> {
   for (;;) {
     if (!(await waitForToken(d))) return
     const quote = await d.withdrawals.quote(row.draft)
+    // Asked again after the quote's await, with nothing awaited from here to the create's call: a quit or switch
+    // that began meanwhile either stops the row here or sees the create counted and waits for its POST.
+    if (d.stopRequested()) return
     const covered = coveredSimilar(d, row)
     const unseen = quote.duplicates.filter((w) => !covered.has(w.localId))
     if (unseen.length > 0) {
