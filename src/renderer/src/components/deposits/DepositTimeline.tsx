@@ -4,9 +4,8 @@
  */
 import { useTranslation } from 'react-i18next'
 import type { StatusObservation } from '../../../../shared/withdrawal-record'
-import { CopyButton } from '../CopyButton'
+import { ObservationFacts } from '../detail/ObservationFacts'
 import { sortObservations } from '../detail/StatusTimeline'
-import { prettyJson } from '../detail/raw'
 import { DateTime } from '../format'
 import { DepositStatusBadge } from './DepositStatus'
 
@@ -16,7 +15,6 @@ export function DepositTimeline({
   observations: readonly StatusObservation[]
 }): React.JSX.Element {
   const { t } = useTranslation('detail')
-  const { t: tl } = useTranslation('layout')
   if (observations.length === 0) return <p>{t('timeline.empty')}</p>
   return (
     <ol className="timeline" data-testid="deposit-timeline">
@@ -38,29 +36,7 @@ export function DepositTimeline({
               />
             )}
           </div>
-          {!o.applied && (
-            <p className="not-applied">
-              <strong>{t('timeline.notApplied')}</strong>
-            </p>
-          )}
-          <details className="timeline-technical" data-technical="">
-            <summary>{tl('technical.summary')}</summary>
-            <dl className="timeline-facts">
-              <dt>{t('timeline.rawStatus')}</dt>
-              <dd>
-                <code>{o.remoteStatus === '' ? '""' : o.remoteStatus}</code>
-              </dd>
-              {o.requestId && (
-                <>
-                  <dt>{t('timeline.requestId')}</dt>
-                  <dd>
-                    <code className="mono">{o.requestId}</code> <CopyButton text={o.requestId} />
-                  </dd>
-                </>
-              )}
-            </dl>
-            {o.body && <pre className="raw-json">{prettyJson(o.body)}</pre>}
-          </details>
+          <ObservationFacts o={o} />
         </li>
       ))}
     </ol>

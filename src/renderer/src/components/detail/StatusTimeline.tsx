@@ -4,10 +4,9 @@
  */
 import { useTranslation } from 'react-i18next'
 import type { StatusObservation } from '../../../../shared/withdrawal-record'
-import { CopyButton } from '../CopyButton'
 import { DateTime } from '../format'
 import { StatusBadge } from '../StatusBadge'
-import { prettyJson } from './raw'
+import { ObservationFacts } from './ObservationFacts'
 
 export function sortObservations(list: readonly StatusObservation[]): StatusObservation[] {
   return [...list].sort((a, b) =>
@@ -21,7 +20,6 @@ export function StatusTimeline({
   observations: readonly StatusObservation[]
 }): React.JSX.Element {
   const { t } = useTranslation('detail')
-  const { t: tl } = useTranslation('layout')
   if (observations.length === 0) return <p>{t('timeline.empty')}</p>
   return (
     <ol className="timeline" data-testid="status-timeline">
@@ -42,30 +40,7 @@ export function StatusTimeline({
                 <StatusBadge status={o.remoteStatus} localState="created" hasRefund={hasRefund} />
               )}
             </div>
-            {!o.applied && (
-              <p className="not-applied">
-                <strong>{t('timeline.notApplied')}</strong>
-              </p>
-            )}
-            {/* The raw status, request id and body are for support: one collapsed "Detalhes técnicos" each. */}
-            <details className="timeline-technical" data-technical="">
-              <summary>{tl('technical.summary')}</summary>
-              <dl className="timeline-facts">
-                <dt>{t('timeline.rawStatus')}</dt>
-                <dd>
-                  <code>{o.remoteStatus === '' ? '""' : o.remoteStatus}</code>
-                </dd>
-                {o.requestId && (
-                  <>
-                    <dt>{t('timeline.requestId')}</dt>
-                    <dd>
-                      <code className="mono">{o.requestId}</code> <CopyButton text={o.requestId} />
-                    </dd>
-                  </>
-                )}
-              </dl>
-              {o.body && <pre className="raw-json">{prettyJson(o.body)}</pre>}
-            </details>
+            <ObservationFacts o={o} />
           </li>
         )
       })}
