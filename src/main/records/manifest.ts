@@ -64,6 +64,12 @@ const shownText = z.string().superRefine((s, ctx) => {
     })
   }
 })
+/**
+ * The public key as Node writes an SPKI PEM: the only line breaks a manifest string may hold are the PEM's own.
+ */
+const SPKI_PEM =
+  /^-----BEGIN PUBLIC KEY-----\n(?:[A-Za-z0-9+/]{1,64}={0,2}\n){1,20}-----END PUBLIC KEY-----\n?$/
+const BASE64 = /^[A-Za-z0-9+/]{1,4096}={0,2}$/
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 lower-case hex digits')
 const count = z.number().int().nonnegative()
 const bytes = count.max(
@@ -175,7 +181,8 @@ export const exportFilterSchema = recordFilterSchema
 export type ExportFilter = z.infer<typeof exportFilterSchema>
 
 export const statusTotalSchema = z.strictObject({
-  status: z.string(),
+  /** The display status, escaped as the terminal shows it (totals.ts): never a control character. */
+  status: shownText,
   hasRefund: z.boolean(),
   count,
   depositCents: z.number().int(),
@@ -226,9 +233,11 @@ export const manifestSchema = z.strictObject({
   auditHead: z.strictObject({ seq: count, hash: shownText }).nullable(),
   files: fileListSchema,
   /** SPKI PEM of the Ed25519 key that signed. */
-  publicKey: z.string().min(1),
+  publicKey: z
+    .string()
+    .regex(SPKI_PEM, 'must be one PEM "PUBLIC KEY" block (base64 lines of at most 64 characters)'),
   /** Base64 Ed25519 signature of the canonical manifest without this member. */
-  signature: z.string(),
+  signature: z.string().regex(BASE64, 'must be base64'),
 })
 export type Manifest = z.infer<typeof manifestSchema>
 export type UnsignedManifest = Omit<Manifest, 'signature'>

@@ -9,6 +9,7 @@ import { meaningTotals, refundFeeCents, type MeaningTotals, type TotalsKind } fr
 import type { StatusTotal, WithdrawalRecord } from '../../shared/withdrawal-record'
 import { normalizeStatus } from '../../shared/withdrawal-status'
 import { saoPauloDay } from './format'
+import { escapeForTerminal } from './terminal-text'
 
 /** normalizeStatus of the raw statuses seen, which are few: an export asks twice per record. */
 const normalized = new Map<string, string>()
@@ -53,11 +54,14 @@ export class TotalsAccumulator {
 
   add(row: TotalsRow): void {
     this.count += 1
-    const key = keyOf(row.status, row.hasRefund)
+    // A status the service made up may carry control or bidirectional characters; the manifest refuses them in
+    // its strings (a verifier prints them), so totals group by the escaped form, here and in the verifier alike.
+    const status = escapeForTerminal(row.status)
+    const key = keyOf(status, row.hasRefund)
     let t = this.byStatus.get(key)
     if (!t) {
       t = {
-        status: row.status,
+        status,
         hasRefund: row.hasRefund,
         count: 0,
         depositCents: 0,
@@ -86,6 +90,28 @@ export class TotalsAccumulator {
   result(): StatusTotal[] {
     return sortTotals([...this.byStatus.values()])
   }
+}
+
+/**
+ * Totals read back from a CSV file (raw status cells) grouped as the manifest writes them: by the escaped status,
+ * two raw statuses that escape alike counting as one.
+ */
+export function escapedTotals(list: readonly StatusTotal[]): StatusTotal[] {
+  const out = new Map<string, StatusTotal>()
+  for (const t of list) {
+    const status = escapeForTerminal(t.status)
+    const key = keyOf(status, t.hasRefund)
+    const have = out.get(key)
+    if (!have) {
+      out.set(key, { ...t, status })
+      continue
+    }
+    have.count += t.count
+    have.depositCents += t.depositCents
+    have.payoutCents += t.payoutCents
+    if (t.refundFeeCents !== undefined) have.refundFeeCents = (have.refundFeeCents ?? 0) + t.refundFeeCents
+  }
+  return sortTotals([...out.values()])
 }
 
 export function sortTotals(totals: StatusTotal[]): StatusTotal[] {

@@ -56,7 +56,7 @@ import {
 import { bytesMatch } from '../receipts/fetch'
 import { keyFingerprint, normalizeFingerprint, verifyBytes } from './sign'
 import { createChecker, type Checker } from './checker'
-import { diffTotals, sortTotals, sumTotals, TotalsAccumulator } from './totals'
+import { diffTotals, escapedTotals, sumTotals, TotalsAccumulator } from './totals'
 import { MEANINGS, meaningTotals, type MeaningTotals } from '../../shared/money-totals'
 
 export type VerificationCheck = 'missing' | 'hash' | 'signature' | 'schema' | 'row_count' | 'totals' | 'audit'
@@ -611,5 +611,5 @@ async function checkCsv(
   }
   if (r.malformed > 0) add(entry.name, 'schema', `${r.malformed} malformed rows: ${r.listed.join('; ')}`)
   rows(r.dataRows, 'data rows')
-  if (r.headerMismatch === null) totals(sortTotals(r.totals))
+  if (r.headerMismatch === null) totals(escapedTotals(r.totals))
 }
