@@ -103,6 +103,12 @@ describe.skipIf(PG_SKIP_REASON !== null)('exports and review on a team profile, 
     const m = v.manifest!
     expect(m.files.map((f) => f.format).sort()).toEqual(['anchors', 'audit', 'csv', 'html', 'json'])
     expect(readdirSync(res.folder)).not.toContain('receipts')
+    // No desk's password (nor the sandbox's client secret) in anything the export wrote.
+    for (const f of readdirSync(res.folder)) {
+      const text = readFileSync(join(res.folder, f), 'utf8')
+      for (const secret of [...rig.passwords, rig.sb.credentials.clientSecret])
+        expect(text).not.toContain(secret)
+    }
 
     const owner = await rig.team.owner()
     const last = (
