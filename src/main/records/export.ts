@@ -1,16 +1,17 @@
 /**
- * exportRecords: one pass over `ledger.iterate(filter)` feeds every format at once (100k records never sit in
- * memory), each file hashed as written, then the signed manifest, written last: a folder without manifest.json
- * is an export that did not finish. A failed export removes its folder.
+ * exportRecords / exportFrom: one pass over the ledger's records feeds every format at once (100k records never
+ * sit in memory), each file hashed as written, then the signed manifest, written last: a folder without
+ * manifest.json is an export that did not finish. A failed export removes its folder. The ledger is this
+ * computer's SQLite file or the team's PostgreSQL server, read the same way (export-source.ts).
  *
  * The main thread reads, redacts and serialises each record once (that JSON text is what records.json gets), and
  * reduces it to the strings its CSV and report rows are made of (layout.ts); a worker thread formats those rows
  * and writes and hashes every file (output.ts).
  *
- * The ledger is read through one streaming statement while the app keeps running; a write by the status tracker
- * during the export may or may not be seen for rows not yet read. Each record is written once (deduplicated by
- * localId) and the manifest's totals are computed from the rows written, so an export is always consistent
- * with itself.
+ * The ledger is read through one consistent view (a read transaction) while the app, and on a team every other
+ * desk, keeps writing: what is committed after the view began is not in the export. Each record is written once
+ * (deduplicated by localId) and the manifest's totals are computed from the rows written, so an export is always
+ * consistent with itself.
  */
 import { mkdir, open, rm, unlink } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
