@@ -15,7 +15,7 @@
  */
 import { mkdir, open, rm, unlink } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import { SYSTEM_OPERATOR, type Ledger } from '../ledger/index'
+import { SYSTEM_OPERATOR, type AuditHead, type Ledger } from '../ledger/index'
 import { recordFilterSchema, type RecordFilter } from '../../shared/withdrawal-record'
 import { anchorLines, anchorSeqs, ANCHORS_FILE } from './anchors'
 import { AUDIT_FILE, auditLineOfText, redactedLine } from './audit-member'
@@ -206,7 +206,7 @@ export async function exportFrom(ledger: ExportLedger, o: ExportOptions): Promis
   // entry names even while the tracker keeps writing.
   const snap = await intactSnapshot(ledger)
   let total: number
-  let auditHead: Awaited<ReturnType<ExportView['auditHead']>>
+  let auditHead: AuditHead
   let folder: string
   try {
     auditHead = await snap.auditHead()

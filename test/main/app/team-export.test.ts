@@ -197,9 +197,10 @@ describe.skipIf(PG_SKIP_REASON !== null)('exports and review on a team profile, 
     rig.desks.push(dead)
     const dir = join(root, 'dead')
     const r = await exportOn(dead, dir)
-    expect(r.ok).toBe(false)
-    const msg = (r.error as { userMessage?: { 'pt-BR': string; en: string } }).userMessage
-    expect(msg?.['pt-BR']).toBeTruthy()
+    expect(r).toMatchObject({ ok: false, error: { code: 'unavailable' } })
+    const msg = (r.error as { userMessage: { 'pt-BR': string; en: string } }).userMessage
+    expect(msg['pt-BR']).not.toBe('')
+    expect(msg.en).not.toBe('')
     expect(readdirSync(dir)).toEqual([])
   })
 })
