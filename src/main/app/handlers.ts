@@ -4,7 +4,10 @@ import type { RecordFilter } from '../../shared/withdrawal-record'
 import { SANDBOX_PROFILE_ID } from '../../shared/profile'
 import { createRouter, type Handlers, type Router } from '../ipc/router'
 import { checkLiquidAddress } from '../liquid'
-import { exportRecords, normalizeFingerprint, openReview } from '../records'
+import { normalizeFingerprint, openReview } from '../records'
+import { exportFrom } from '../records/export'
+import { sqliteExportLedger } from '../records/export-source'
+import { pgExportLedger } from '../ledger-store'
 import { compareSigner } from '../records/review'
 import { isAllowedExternalUrl } from '../shell/renderer-policy'
 import type { AppState } from './context'
@@ -17,7 +20,7 @@ import { reviewHandlers } from './review-handlers'
 import { runsHandlers } from './runs-handlers'
 import { teamConnectionHandlers } from './team-connection-handlers'
 import { sessionView } from './runtime'
-import { localOnly, localOnlyError, teamHandlers } from './team-handlers'
+import { localOnly, teamHandlers } from './team-handlers'
 import { fundingAmount } from './sandbox-tools'
 import { loadSigningKey, localFingerprint, publicKeyView } from './signing-key'
 
@@ -97,10 +100,8 @@ export function buildRouter(state: AppState, log: (line: string) => void): Route
     ...localOnly(state, 'receipts', receiptsHandlers(state)),
     ...localOnly(state, 'runs', runsHandlers(state)),
     ...localOnly(state, 'deposits', depositsHandlers(state)),
-    // Reviewing an export folder does not touch the live ledger, so it works on every profile; only comparing it
-    // with "this computer's ledger" means nothing on a team profile.
+    // On a team profile the review's ledger check reads the team ledger (issue #16).
     ...reviewHandlers(state),
-    ...localOnly(state, 'review', { 'review:checkLedger': reviewHandlers(state)['review:checkLedger'] }),
     ...teamHandlers(state),
     ...teamConnectionHandlers(state),
     'app:info': () => {
@@ -201,10 +202,12 @@ export function buildRouter(state: AppState, log: (line: string) => void): Route
     },
 
     'records:export': async (input) => {
-      if (rt().team) throw localOnlyError('export')
       const p = rt().profile
+      // A team export covers the team's ledger, every desk's records (as the live list shows them).
+      const team = rt().team
+      if (team && !team.pg) throw team.refusal()
       // Checked before the token is spent, so a refused filter does not cost the folder choice.
-      if (input.filter?.profile !== undefined && input.filter.profile !== p.id) {
+      if (!team && input.filter?.profile !== undefined && input.filter.profile !== p.id) {
         throw new AppError(
           'export_other_profile',
           'An export covers the active profile only: switch profile to export another one.',
@@ -212,10 +215,10 @@ export function buildRouter(state: AppState, log: (line: string) => void): Route
       }
       const dir = state.folders.take(input.folder, 'export', p.id)
       const settings = profiles.settings()
-      const result = await exportRecords(state.ledger, {
+      const result = await exportFrom(team?.pg ? pgExportLedger(team.pg) : sqliteExportLedger(state.ledger), {
         dir,
         formats: input.formats,
-        filter: { ...input.filter, profile: p.id },
+        filter: team ? { ...input.filter } : { ...input.filter, profile: p.id },
         csvDelimiter: input.csvDelimiter ?? settings.csvDelimiter,
         locale: input.locale ?? settings.csvLocale,
         includeReceipts: input.includeReceipts === true,

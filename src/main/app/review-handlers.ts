@@ -1,6 +1,7 @@
 /**
  * The offline review's checks of history (issue #12). `review:checkLedger`: the export open in the review against
- * this computer's ledger, on a snapshot of its own so the tracker keeps writing meanwhile (records/against-ledger.ts).
+ * the active profile's ledger — this computer's, or the team's on a team profile (issue #16) — on a snapshot of its
+ * own so the tracker and the other desks keep writing meanwhile (records/against-ledger.ts).
  * `review:compareOlder`: the open export against an older export the auditor kept, whose folder comes only from
  * main's dialog through a one-use token and is read like any hostile folder (verify.ts, safe-read.ts); see
  * records/against.ts.
@@ -23,6 +24,17 @@ export function reviewHandlers(state: AppState): ReviewHandlers {
     'review:checkLedger': async () => {
       const review = state.review
       if (!review) throw noReview()
+      const team = state.runtime().team
+      if (team) {
+        if (!team.pg) throw team.refusal()
+        const view = await team.pg.openView()
+        try {
+          const r = await checkAgainstLedger(review.verification, view)
+          return { ...r, checkedAt: new Date().toISOString() }
+        } finally {
+          await view.close()
+        }
+      }
       const snap = state.ledger.snapshot()
       try {
         const r = await checkAgainstLedger(review.verification, snap)

@@ -2,8 +2,9 @@
  * The ledger behind an async interface (types.ts), on two engines: the embedded SQLite ledger of one desk
  * (sqlite-store.ts, the default) and a team's PostgreSQL server (pg/). The withdrawal service and its tracker work on
  * a `LedgerStore`; a team profile's runtime (src/main/app/team-runtime.ts) opens the PostgreSQL one, or the offline
- * stand-in (offline.ts) when the server is out of reach. Top-ups, runs, payees, receipts and exports still use the
- * synchronous SQLite `Ledger` (docs/DECISIONS.md).
+ * stand-in (offline.ts) when the server is out of reach. Exports and the review's ledger check read either engine
+ * (pg/export-view.ts); top-ups, runs, payees and receipts still use the synchronous SQLite `Ledger`
+ * (docs/DECISIONS.md).
  */
 export { sqliteStore } from './sqlite-store'
 export { openPgStore, pgPool, type PgLedgerStore, type PgStoreOptions } from './pg/store'
@@ -18,6 +19,7 @@ export { TeamLedgerError, type TeamLedgerErrorCode } from './errors'
 export type { DuplicateGuard, GuardedCreate, LedgerStore, StoreAuditInput, StoreEngine } from './types'
 export { startLeadership, type ApprovalEvent, type RecordChange, type TrackerLeadership } from './pg/leader'
 export { sharedLimiter, sharedRateBudget, type LimiterLike, type SharedRateBudget } from './pg/rate-budget'
+export { pgExportLedger, type PgLedgerView } from './pg/export-view'
 export { importDeskLedger, type ImportResult } from './pg/import'
 export { teamConnection } from './connection'
 export { trackWhileLeading } from './leader-tracker'

@@ -16,7 +16,22 @@
  * replaced by an older copy (the export goes beyond it). The details are English, for "Detalhes técnicos".
  */
 import type { ExportVerification } from './verify'
-import type { LedgerSnapshot } from '../ledger/snapshot'
+import type { AuditVerification } from '../../shared/withdrawal-record'
+import type { AuditHead } from '../ledger/audit'
+
+/**
+ * The ledger as the check reads it: this computer's snapshot (ledger/snapshot.ts, synchronous) or the team's
+ * read-only view (ledger-store/pg/export-view.ts, async), both one consistent moment of a live ledger.
+ */
+export interface LedgerCheckSource {
+  auditHead(): AuditHead | Promise<AuditHead>
+  auditHashesUpTo(
+    seq: number,
+  ):
+    | Iterable<{ seq: number; hash: string; subject: string | null }>
+    | AsyncIterable<{ seq: number; hash: string; subject: string | null }>
+  verify(): Promise<AuditVerification>
+}
 
 export type LedgerCheckVerdict =
   'match' | 'not_in_ledger' | 'different_history' | 'entries_differ' | 'ledger_broken' | 'no_audit'
@@ -36,9 +51,9 @@ const STEP_ROWS = 5_000
 
 export async function checkAgainstLedger(
   v: Pick<ExportVerification, 'manifest' | 'audit'>,
-  snap: Pick<LedgerSnapshot, 'auditHead' | 'auditHashesUpTo' | 'verify'>,
+  snap: LedgerCheckSource,
 ): Promise<LedgerCheck> {
-  const ledgerHead = snap.auditHead()
+  const ledgerHead = await snap.auditHead()
   const exportHead = v.manifest?.auditHead ?? null
   const summary = v.audit?.summary ?? null
   const base = { exportHead, ledgerHead, entriesMatched: 0 }
@@ -76,7 +91,7 @@ export async function checkAgainstLedger(
   let matched = 0
   let seen = 0
   let n = 0
-  for (const row of snap.auditHashesUpTo(exportHead.seq)) {
+  for await (const row of snap.auditHashesUpTo(exportHead.seq)) {
     if (++n % STEP_ROWS === 0) await new Promise<void>((resolve) => setImmediate(resolve))
     if (row.seq === exportHead.seq) headHash = row.hash
     const e = summary.hashes.get(row.seq)

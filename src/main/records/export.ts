@@ -1,22 +1,23 @@
 /**
- * exportRecords: one pass over `ledger.iterate(filter)` feeds every format at once (100k records never sit in
- * memory), each file hashed as written, then the signed manifest, written last: a folder without manifest.json
- * is an export that did not finish. A failed export removes its folder.
+ * exportRecords / exportFrom: one pass over the ledger's records feeds every format at once (100k records never
+ * sit in memory), each file hashed as written, then the signed manifest, written last: a folder without
+ * manifest.json is an export that did not finish. A failed export removes its folder. The ledger is this
+ * computer's SQLite file or the team's PostgreSQL server, read the same way (export-source.ts).
  *
  * The main thread reads, redacts and serialises each record once (that JSON text is what records.json gets), and
  * reduces it to the strings its CSV and report rows are made of (layout.ts); a worker thread formats those rows
  * and writes and hashes every file (output.ts).
  *
- * The ledger is read through one streaming statement while the app keeps running; a write by the status tracker
- * during the export may or may not be seen for rows not yet read. Each record is written once (deduplicated by
- * localId) and the manifest's totals are computed from the rows written, so an export is always consistent
- * with itself.
+ * The ledger is read through one consistent view (a read transaction) while the app, and on a team every other
+ * desk, keeps writing: what is committed after the view began is not in the export. Each record is written once
+ * (deduplicated by localId) and the manifest's totals are computed from the rows written, so an export is always
+ * consistent with itself.
  */
 import { mkdir, open, rm, unlink } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import { SYSTEM_OPERATOR, type Ledger, type LedgerSnapshot } from '../ledger/index'
+import { SYSTEM_OPERATOR, type AuditHead, type Ledger } from '../ledger/index'
 import { recordFilterSchema, type RecordFilter } from '../../shared/withdrawal-record'
-import { anchorLines, ANCHORS_FILE } from './anchors'
+import { anchorLines, anchorSeqs, ANCHORS_FILE } from './anchors'
 import { AUDIT_FILE, auditLineOfText, redactedLine } from './audit-member'
 import { csvHeader, csvLine, BOM, type CsvDelimiter } from './csv'
 import type { ExportLocale } from './format'
@@ -46,7 +47,7 @@ import { keyFingerprint, signBytes, signingKey, type SigningKeyPair } from './si
 import { DayAccumulator, TotalsAccumulator } from './totals'
 import { meaningTotals } from '../../shared/money-totals'
 import { createFileWriter, type OutFile, type WrittenFile } from './output'
-import { writeReceiptMembers } from './receipts-member'
+import { sqliteExportLedger, type ExportLedger, type ExportView } from './export-source'
 
 export interface ExportOptions {
   /** Parent folder; the export gets its own new subfolder in it. */
@@ -100,8 +101,8 @@ export class ExportError extends Error {
 }
 
 /** The ledger's chain must verify before its records leave the machine: an export vouches for them. */
-async function intactSnapshot(ledger: Ledger): Promise<LedgerSnapshot> {
-  const snap = ledger.snapshot()
+async function intactSnapshot(ledger: ExportLedger): Promise<ExportView> {
+  const snap = await ledger.open()
   try {
     const chain = await snap.verify()
     if (!chain.ok) {
@@ -116,7 +117,7 @@ async function intactSnapshot(ledger: Ledger): Promise<LedgerSnapshot> {
     }
     return snap
   } catch (e) {
-    snap.close()
+    await snap.close()
     throw e
   }
 }
@@ -177,7 +178,13 @@ async function syncDir(dir: string): Promise<void> {
   }
 }
 
-export async function exportRecords(ledger: Ledger, o: ExportOptions): Promise<ExportResult> {
+/** An export of this computer's ledger. */
+export function exportRecords(ledger: Ledger, o: ExportOptions): Promise<ExportResult> {
+  return exportFrom(sqliteExportLedger(ledger), o)
+}
+
+/** An export of either engine's ledger (export-source.ts): the same files, manifest, signature and audit entry. */
+export async function exportFrom(ledger: ExportLedger, o: ExportOptions): Promise<ExportResult> {
   const formats = [...new Set(o.formats)]
   if (formats.length === 0) throw new ExportError('no format chosen')
   for (const f of formats)
@@ -198,17 +205,17 @@ export async function exportRecords(ledger: Ledger, o: ExportOptions): Promise<E
   // Records, audit entries and head all come from one snapshot, so each record is exactly the state its latest
   // entry names even while the tracker keeps writing.
   const snap = await intactSnapshot(ledger)
-  const auditHead = snap.auditHead()
-  const total = (
-    isDeposit ? ledger.deposits.query({ ...filter, limit: 1 }) : ledger.query({ ...filter, limit: 1 })
-  ).total
-
-  const folder = resolve(
-    await createFolder(o.dir, o.profile.name, exportedAt).catch((e: unknown) => {
-      snap.close()
-      throw e
-    }),
-  )
+  let total: number
+  let auditHead: AuditHead
+  let folder: string
+  try {
+    auditHead = await snap.auditHead()
+    total = await snap.count(kind.id, filter)
+    folder = resolve(await createFolder(o.dir, o.profile.name, exportedAt))
+  } catch (e) {
+    await snap.close()
+    throw e
+  }
   const handles: OutFile[] = []
   const writer = createFileWriter()
   const track = async (name: string, hashed = true): Promise<OutFile> => {
@@ -232,12 +239,12 @@ export async function exportRecords(ledger: Ledger, o: ExportOptions): Promise<E
     const rows = plan ? await writer.rows(plan.layout, csv, htmlRows) : null
     const totals = new TotalsAccumulator()
     const days = new DayAccumulator(kind.totals)
-    const source: Iterable<AnyRecord> = isDeposit ? snap.iterateDeposits(filter) : snap.iterate(filter)
+    const source: AsyncIterable<AnyRecord> = snap.records(kind.id, filter)
     const seen = new Set<string>()
     const redactedIds: string[] = []
     let first: string | null = null
     let last: string | null = null
-    for (const rec of source) {
+    for await (const rec of source) {
       if (seen.has(rec.localId)) continue
       seen.add(rec.localId)
       const redactedBefore = redact.count
@@ -265,7 +272,7 @@ export async function exportRecords(ledger: Ledger, o: ExportOptions): Promise<E
     let n = 0
     // The stored details text is spliced in as it is (canonical since appendAuditRow wrote it): no parse and
     // re-canonicalisation of 200k entries. A row edited by hand into another form shows at the verifier.
-    for (const { entry, detailsText } of snap.auditTextsOf(seen)) {
+    for await (const { entry, detailsText } of snap.auditTextsOf(seen)) {
       audit.write(auditLineOfText(entry, detailsText))
       if (++n % PROGRESS_EVERY === 0) await audit.drain()
     }
@@ -279,8 +286,12 @@ export async function exportRecords(ledger: Ledger, o: ExportOptions): Promise<E
       const entry = JSON.parse(line) as object
       return secretFree(entry).record === entry
     }
-    for (const line of anchorLines(snap, auditHead, clean)) anchors.write(line)
-    snap.close()
+    // Earlier exports are few (one entry each): read whole, then written by the same rule as on any ledger.
+    const exported = await snap.exportedEntries()
+    const atSeqs = await snap.auditTextsAt(anchorSeqs(exported, auditHead))
+    const anchorSource = { exportedEntries: () => exported, auditTextsAt: () => atSeqs }
+    for (const line of anchorLines(anchorSource, auditHead, clean)) anchors.write(line)
+    await snap.close()
     const anchorsClosed = anchors.close()
     anchorsClosed.catch(() => undefined)
 
@@ -354,7 +365,8 @@ export async function exportRecords(ledger: Ledger, o: ExportOptions): Promise<E
         locale,
       })
     }
-    const receipts = o.includeReceipts && !isDeposit ? await writeReceiptMembers(ledger, folder, seen) : null
+    const receipts =
+      o.includeReceipts && !isDeposit && ledger.receipts ? await ledger.receipts(folder, seen) : null
     if (receipts) entries.push(...receipts.entries)
 
     const unsigned: UnsignedManifest = {
@@ -382,7 +394,7 @@ export async function exportRecords(ledger: Ledger, o: ExportOptions): Promise<E
     await syncDir(folder)
     o.onProgress?.(totals.count, totals.count)
 
-    ledger.appendAudit({
+    await ledger.appendExported({
       operator: o.operator ?? SYSTEM_OPERATOR,
       action: 'records.exported',
       subject: null,
@@ -408,7 +420,7 @@ export async function exportRecords(ledger: Ledger, o: ExportOptions): Promise<E
       redacted: redact.count,
     }
   } catch (e) {
-    snap.close()
+    await snap.close().catch(() => undefined)
     await Promise.all(handles.map((f) => f.abandon()))
     await rm(folder, { recursive: true, force: true })
     throw e

@@ -101,6 +101,8 @@ export async function startDesks(
      * sends) and the team's shared budget is set to it, as the owner does for the contract's number.
      */
     withdrawPerMinute?: number
+    /** What the folder dialog answers on a desk (default: cancelled). */
+    chooseDirectory?: (role: string, purpose: string) => Promise<string | null>
   } = {},
 ): Promise<DeskRig> {
   const team = await startTeam()
@@ -139,7 +141,7 @@ export async function startDesks(
       teamLedgerFor: (id) => connections.get(id) ?? null,
       teamLeaderRetryMs: 300,
       ports: {
-        chooseDirectory: () => Promise.resolve(null),
+        chooseDirectory: (purpose) => o.chooseDirectory?.(role, purpose) ?? Promise.resolve(null),
         openExternal: () => Promise.resolve(),
         ...(o.notifierFor ? { notifier: o.notifierFor(role) } : {}),
       },

@@ -25,6 +25,7 @@ import * as q from './queries'
 import { SCHEMA } from './schema'
 import { begin, read, release, withTx, type Tx } from './tx'
 import { approvalsApi, type ApprovalsApi } from './approvals'
+import { openPgLedgerView, type PgLedgerView } from './export-view'
 
 function parse<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
   const r = schema.safeParse(value)
@@ -42,6 +43,8 @@ export interface PgLedgerStore extends LedgerStore, ApprovalsApi {
   readonly engine: 'postgres'
   readonly pool: pg.Pool
   readonly schemaVersion: number
+  /** One consistent, read-only view on one connection until closed: exports and the review's check. */
+  openView(): Promise<PgLedgerView>
 }
 
 /** The advisory-lock key of the duplicate guard: one per (key, kind, amount), case-insensitive like the lookup. */
@@ -198,6 +201,7 @@ export async function openPgStore(o: PgStoreOptions): Promise<PgLedgerStore> {
     },
     auditHead: () => read(pool, (c) => readHead(c)),
     verifyAuditChain: () => withTx(pool, (t) => verifyChain(t.c), 'REPEATABLE READ'),
+    openView: () => openPgLedgerView(pool),
     ...approvalsApi(pool),
     close: async () => {
       await pool.end()

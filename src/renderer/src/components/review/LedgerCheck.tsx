@@ -1,6 +1,6 @@
 /**
  * "Conferir com o livro-caixa deste computador": main checks that the open export's audit trail is part of this
- * computer's ledger history (review:checkLedger). Green only for a match; anything else is an error (the export
+ * computer's ledger history (review:checkLedger) — or, on a team profile, of the team ledger's (issue #16). Green only for a match; anything else is an error (the export
  * is not what this ledger recorded) or, for an export without an audit trail, a neutral note. The verifier's own
  * words (English) stay under "Detalhes técnicos". Mount it with a new key for each review opened.
  */
@@ -12,6 +12,7 @@ import { call } from '../../ipc'
 import { ErrorNotice } from '../ErrorNotice'
 import { DateTime } from '../format'
 import { ProblemLines } from './ProblemLines'
+import { useTeam } from '../../stores/team'
 
 const CLASS: Record<ReviewLedgerCheck['verdict'], string> = {
   match: 'alert alert-ok',
@@ -27,6 +28,7 @@ export function LedgerCheck(): React.JSX.Element {
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<IpcError | null>(null)
   const [result, setResult] = useState<ReviewLedgerCheck | null>(null)
+  const onTeam = useTeam((s) => s.status?.engine === 'postgres')
 
   const check = async (): Promise<void> => {
     setBusy(true)
@@ -40,9 +42,9 @@ export function LedgerCheck(): React.JSX.Element {
   return (
     <section className="card" aria-labelledby="review-ledger-check">
       <h3 id="review-ledger-check">{t('ledgerCheck.heading')}</h3>
-      <p>{t('ledgerCheck.intro')}</p>
+      <p>{t(onTeam ? 'ledgerCheck.team.intro' : 'ledgerCheck.intro')}</p>
       <button type="button" className="btn" disabled={busy} onClick={() => void check()}>
-        {busy ? t('ledgerCheck.checking') : t('ledgerCheck.button')}
+        {busy ? t('ledgerCheck.checking') : t(onTeam ? 'ledgerCheck.team.button' : 'ledgerCheck.button')}
       </button>
       {error && <ErrorNotice error={error} />}
       {result && (
@@ -56,14 +58,18 @@ export function LedgerCheck(): React.JSX.Element {
             <span aria-hidden="true">
               {result.verdict === 'match' ? '✓ ' : result.verdict === 'no_audit' ? 'ℹ ' : '✕ '}
             </span>
-            {t(`ledgerCheck.verdicts.${result.verdict}.title`)}
+            {onTeam && result.verdict === 'match'
+              ? t('ledgerCheck.team.matchTitle')
+              : t(`ledgerCheck.verdicts.${result.verdict}.title`)}
           </p>
           <p>
-            {t(`ledgerCheck.verdicts.${result.verdict}.body`, {
-              exportSeq: result.exportHead?.seq ?? 0,
-              ledgerSeq: result.ledgerHead.seq,
-              count: result.problems.length,
-            })}
+            {onTeam && result.verdict === 'ledger_broken'
+              ? t('ledgerCheck.team.brokenBody')
+              : t(`ledgerCheck.verdicts.${result.verdict}.body`, {
+                  exportSeq: result.exportHead?.seq ?? 0,
+                  ledgerSeq: result.ledgerHead.seq,
+                  count: result.problems.length,
+                })}
           </p>
           <p>
             {t('ledgerCheck.checkedAt')}: <DateTime iso={result.checkedAt} />

@@ -63,6 +63,15 @@ export const review = {
       intro:
         'Confere se a trilha de auditoria desta exportação faz parte do histórico do livro-caixa deste computador, sem alterações. Serve para exportações feitas neste computador.',
       button: 'Conferir com o livro-caixa deste computador',
+      // Issue #16: on a team profile the check reads the team ledger (every desk's exports belong to it).
+      team: {
+        intro:
+          'Confere se a trilha de auditoria desta exportação faz parte do histórico do livro-caixa da equipe, sem alterações. Serve para exportações feitas por qualquer estação da equipe.',
+        button: 'Conferir com o livro-caixa da equipe',
+        matchTitle: 'Confere com o livro-caixa da equipe.',
+        brokenBody:
+          'O livro-caixa da equipe foi alterado fora do aplicativo (direto no servidor) e não serve de referência. Procure o responsável pelo servidor.',
+      },
       checking: 'Conferindo…',
       checkedAt: 'Conferido em',
       verdicts: {
@@ -205,6 +214,14 @@ export const review = {
       intro:
         'Checks that this export’s audit trail is part of this computer’s ledger history, unchanged. Meant for exports made on this computer.',
       button: 'Check with this computer’s ledger',
+      team: {
+        intro:
+          'Checks that this export’s audit trail is part of the team ledger’s history, unchanged. Meant for exports made by any desk of the team.',
+        button: 'Check with the team ledger',
+        matchTitle: 'Matches the team ledger.',
+        brokenBody:
+          'The team ledger was changed outside the app (directly on the server) and is no reference. Ask whoever runs the server.',
+      },
       checking: 'Checking…',
       checkedAt: 'Checked at',
       verdicts: {

@@ -1,0 +1,106 @@
+/**
+ * What an export reads, engine-neutral (issue #16: "exports and offline review work the same on both engines").
+ * `exportFrom` (export.ts) takes an `ExportLedger`: this computer's SQLite ledger (`sqliteExportLedger`, a thin
+ * wrapper of its snapshot, so a desk's exports stay byte for byte what they were) or the team's PostgreSQL ledger
+ * (ledger-store/pg/export-view.ts: one REPEATABLE READ, READ ONLY transaction on one connection).
+ *
+ * Everything an `ExportView` returns comes from one consistent view of the ledger, opened by `open()`: the
+ * records, their audit entries, the head and the earlier exports' anchors are all of the same moment while other
+ * writers (the tracker, other desks) keep going. The `records.exported` entry is appended after the view is
+ * closed, through the ledger's own audit path.
+ */
+import type { AuditHead, Ledger } from '../ledger/index'
+import type { AuditEntry, AuditVerification } from '../../shared/withdrawal-record'
+import type { ExportFilter, FileEntry } from './manifest'
+import type { AnyRecord, RecordKindId } from './kinds'
+import { writeReceiptMembers } from './receipts-member'
+
+/** An audit entry with its details as stored (canonical JSON text): an export writes it as it is. */
+export interface AuditText {
+  entry: Omit<AuditEntry, 'details'>
+  detailsText: string
+}
+
+export interface ExportView {
+  /** The audit chain (and every record against its latest entry) over this view. */
+  verify(): Promise<AuditVerification>
+  auditHead(): Promise<AuditHead>
+  /** How many records match, for progress only (what is written is counted as it is written). */
+  count(kind: RecordKindId, filter: ExportFilter): Promise<number>
+  /** The matching records of one kind, in the filter's order. */
+  records(kind: RecordKindId, filter: ExportFilter): AsyncIterable<AnyRecord>
+  /** The entries about the given records (by subject), in seq order. */
+  auditTextsOf(subjects: ReadonlySet<string>): AsyncIterable<AuditText>
+  /** seq and stored details of every `records.exported` entry, in seq order (anchors.ts). */
+  exportedEntries(): Promise<Array<{ seq: number; detailsText: string }>>
+  /** The entries at the given seqs (ascending); absent seqs skipped. */
+  auditTextsAt(seqs: readonly number[]): Promise<AuditText[]>
+  /** Idempotent; also called when the export fails. */
+  close(): Promise<void>
+}
+
+export interface ExportAuditInput {
+  operator: string
+  action: 'records.exported'
+  subject: null
+  details: Record<string, unknown>
+}
+
+export interface ExportLedger {
+  open(): Promise<ExportView>
+  /** The `records.exported` entry, through the ledger's own audit path (chained and attributed by it). */
+  appendExported(entry: ExportAuditInput): Promise<void>
+  /**
+   * The exported records' stored receipts (issue #14), copied into the folder; absent where the ledger keeps
+   * none: a team export then has no receipts member (receipts stay on the desk that stored them, for now).
+   */
+  receipts?: (
+    folder: string,
+    exported: ReadonlySet<string>,
+  ) => Promise<{ entries: FileEntry[]; skipped: number }>
+}
+
+/** This computer's ledger: its snapshot (ledger/snapshot.ts), unchanged, behind the async view. */
+export function sqliteExportLedger(ledger: Ledger): ExportLedger {
+  return {
+    open: () => {
+      const snap = ledger.snapshot()
+      let closed = false
+      const view: ExportView = {
+        verify: () => snap.verify(),
+        auditHead: () => Promise.resolve(snap.auditHead()),
+        // On the ledger's own connection, as before: only a progress total.
+        count: (kind, filter) =>
+          Promise.resolve(
+            (kind === 'deposit'
+              ? ledger.deposits.query({ ...filter, limit: 1 })
+              : ledger.query({ ...filter, limit: 1 })
+            ).total,
+          ),
+        records: (kind, filter) =>
+          asAsync<AnyRecord>(kind === 'deposit' ? snap.iterateDeposits(filter) : snap.iterate(filter)),
+        auditTextsOf: (subjects) => asAsync(snap.auditTextsOf(subjects)),
+        exportedEntries: () => Promise.resolve([...snap.exportedEntries()]),
+        auditTextsAt: (seqs) => Promise.resolve([...snap.auditTextsAt(seqs)]),
+        close: () => {
+          if (!closed) {
+            closed = true
+            snap.close()
+          }
+          return Promise.resolve()
+        },
+      }
+      return Promise.resolve(view)
+    },
+    appendExported: (entry) => {
+      ledger.appendAudit(entry)
+      return Promise.resolve()
+    },
+    receipts: (folder, exported) => writeReceiptMembers(ledger, folder, exported),
+  }
+}
+
+// Row by row as the snapshot's statement reads them: 100k records never sit in memory.
+async function* asAsync<T>(it: Iterable<T>): AsyncGenerator<T, void, undefined> {
+  yield* it
+}
