@@ -47,6 +47,11 @@ export interface ExportAuditInput {
 }
 
 export interface ExportLedger {
+  /**
+   * The team's ledger on a server: a broken chain is for whoever runs the database (no backup of this computer
+   * restores it), and the audit entry, which every desk reads, names the export's folder without this desk's path.
+   */
+  readonly shared?: boolean
   open(): Promise<ExportView>
   /** The `records.exported` entry, through the ledger's own audit path (chained and attributed by it). */
   appendExported(entry: ExportAuditInput): Promise<void>

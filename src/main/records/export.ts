@@ -14,7 +14,7 @@
  * consistent with itself.
  */
 import { mkdir, open, rm, unlink } from 'node:fs/promises'
-import { join, resolve } from 'node:path'
+import { basename, join, resolve } from 'node:path'
 import { SYSTEM_OPERATOR, type AuditHead, type Ledger } from '../ledger/index'
 import { recordFilterSchema, type RecordFilter } from '../../shared/withdrawal-record'
 import { anchorLines, anchorSeqs, ANCHORS_FILE } from './anchors'
@@ -109,10 +109,15 @@ async function intactSnapshot(ledger: ExportLedger): Promise<ExportView> {
       throw new ExportError(
         `audit chain broken at seq ${chain.brokenAt}: ${chain.reason}`,
         'audit_chain_broken',
-        {
-          'pt-BR': `A trilha de auditoria do livro-caixa não confere (${chain.reason}); a exportação foi recusada. O livro-caixa foi alterado fora do aplicativo: restaure um backup em Configurações ou procure o responsável.`,
-          en: `The ledger's audit trail does not check out (${chain.reason}); the export was refused. The ledger was changed outside the app: restore a backup in Settings or ask whoever is responsible.`,
-        },
+        ledger.shared
+          ? {
+              'pt-BR': `A trilha de auditoria do livro-caixa da equipe não confere (${chain.reason}); a exportação foi recusada. O banco de dados da equipe foi alterado fora do aplicativo: avise o responsável por ele antes de qualquer novo pagamento.`,
+              en: `The team ledger's audit trail does not check out (${chain.reason}); the export was refused. The team's database was changed outside the app: tell whoever runs it before any further payment.`,
+            }
+          : {
+              'pt-BR': `A trilha de auditoria do livro-caixa não confere (${chain.reason}); a exportação foi recusada. O livro-caixa foi alterado fora do aplicativo: restaure um backup em Configurações ou procure o responsável.`,
+              en: `The ledger's audit trail does not check out (${chain.reason}); the export was refused. The ledger was changed outside the app: restore a backup in Settings or ask whoever is responsible.`,
+            },
       )
     }
     return snap
@@ -400,7 +405,7 @@ export async function exportFrom(ledger: ExportLedger, o: ExportOptions): Promis
       subject: null,
       details: {
         ...(isDeposit ? { recordKind: kind.id } : {}),
-        folder,
+        folder: ledger.shared ? basename(folder) : folder,
         formats,
         filter,
         rowCount: totals.count,

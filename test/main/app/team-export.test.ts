@@ -7,7 +7,7 @@
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { verifyExport } from '../../../src/main/records'
 import { announceSkip, PG_SKIP_REASON } from '../../support/postgres'
@@ -116,7 +116,13 @@ describe.skipIf(PG_SKIP_REASON !== null)('exports and review on a team profile, 
     ).rows[0] as { operator: string; action: string; details: string }
     expect(last).toMatchObject({ operator: 'alice', action: 'records.exported' })
     const details = JSON.parse(last.details) as Record<string, unknown>
-    expect(details).toMatchObject({ rowCount: all.length, auditHead: m.auditHead, folder: res.folder })
+    // Every desk reads this entry: it names the export's folder, not this desk's path to it.
+    expect(details).toMatchObject({
+      rowCount: all.length,
+      auditHead: m.auditHead,
+      folder: basename(res.folder),
+    })
+    expect(String(details.folder)).not.toContain('/')
     expect(details.manifestSha256).toMatch(/^[0-9a-f]{64}$/)
   })
 
@@ -167,8 +173,11 @@ describe.skipIf(PG_SKIP_REASON !== null)('exports and review on a team profile, 
       const refused = await exportOn(alice, dir)
       expect(refused).toMatchObject({ ok: false, error: { code: 'audit_chain_broken' } })
       const msg = (refused.error as { userMessage: { 'pt-BR': string; en: string } }).userMessage
-      expect(msg['pt-BR']).toMatch(/trilha de auditoria do livro-caixa não confere/)
-      expect(msg.en).toMatch(/audit trail does not check out/)
+      expect(msg['pt-BR']).toMatch(/trilha de auditoria do livro-caixa da equipe não confere/)
+      expect(msg.en).toMatch(/team ledger's audit trail does not check out/)
+      // A server's ledger is not restored from this computer's backups: the advice names who runs it.
+      expect(msg['pt-BR']).not.toMatch(/backup/)
+      expect(msg['pt-BR']).toMatch(/avise o responsável/)
       expect(readdirSync(dir)).toEqual([])
     } finally {
       await owner.query('UPDATE withdrawals SET amount_cents = $2 WHERE local_id = $1', [

@@ -221,6 +221,7 @@ export function pgExportLedger(store: {
   appendAudit(entry: ExportAuditInput): Promise<unknown>
 }): ExportLedger {
   return {
+    shared: true,
     open: () => store.openView(),
     appendExported: async (entry) => {
       await store.appendAudit(entry)
