@@ -121,7 +121,7 @@ export async function openRuntime(o: RuntimeOptions): Promise<ProfileRuntime> {
     startTracking: () => {
       if (team) {
         if (team.leadership) unsubscribe.push(trackWhileLeading(team.leadership, withdrawals.tracker))
-        teamBooks?.receipts.start()
+        teamBooks?.start()
         return
       }
       withdrawals.tracker.start()
@@ -130,7 +130,7 @@ export async function openRuntime(o: RuntimeOptions): Promise<ProfileRuntime> {
     },
     close: async () => {
       for (const u of unsubscribe.splice(0)) u()
-      teamBooks?.receipts.stop()
+      teamBooks?.stop()
       await withdrawals.tracker.stop()
       await deposits.stop()
       await client.close()

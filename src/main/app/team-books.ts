@@ -15,6 +15,9 @@ import type { ProfileRuntime } from './runtime'
 export interface TeamBooks {
   payees: PayeeStore
   receipts: TeamReceiptService
+  /** Starts the receipt passes, and a pass whenever a desk registers a receipt or this desk takes the lead. */
+  start(): void
+  stop(): void
 }
 
 export function openTeamBooks(
@@ -26,15 +29,30 @@ export function openTeamBooks(
     log?: (line: string) => void
   },
 ): TeamBooks {
+  const receipts = createTeamReceiptService({
+    receipts: pgReceipts(pg.pool),
+    isLeader: () => leadership?.isLeader === true,
+    loopbackOrigin: o.receiptLoopbackOrigin ?? null,
+    ...(o.onReceiptChange ? { onChange: o.onReceiptChange } : {}),
+    ...(o.log ? { log: o.log } : {}),
+  })
+  const pass = (): void => void receipts.runDue().catch(() => undefined)
+  const onLeader = (leading: boolean): void => {
+    if (leading) pass()
+  }
   return {
     payees: pgPayeeStore(pg.pool),
-    receipts: createTeamReceiptService({
-      receipts: pgReceipts(pg.pool),
-      isLeader: () => leadership?.isLeader === true,
-      loopbackOrigin: o.receiptLoopbackOrigin ?? null,
-      ...(o.onReceiptChange ? { onChange: o.onReceiptChange } : {}),
-      ...(o.log ? { log: o.log } : {}),
-    }),
+    receipts,
+    start: () => {
+      leadership?.on('receipt', pass)
+      leadership?.on('leader', onLeader)
+      receipts.start()
+    },
+    stop: () => {
+      leadership?.off('receipt', pass)
+      leadership?.off('leader', onLeader as (v: never) => void)
+      receipts.stop()
+    },
   }
 }
 

@@ -152,6 +152,14 @@ END $$;
 CREATE TRIGGER receipts_guard BEFORE INSERT OR UPDATE ON receipts FOR EACH ROW EXECUTE FUNCTION receipts_guard();
 CREATE TRIGGER receipts_no_delete BEFORE DELETE ON receipts FOR EACH ROW EXECUTE FUNCTION forbid_change();
 
+-- The leading desk fetches what any desk registers: LISTEN depix_receipts (ledger-store/pg/leader.ts).
+CREATE FUNCTION receipts_notify() RETURNS trigger LANGUAGE plpgsql SET search_path = ${SCHEMA}, pg_temp AS $$
+BEGIN
+  PERFORM pg_notify('depix_receipts', json_build_object('localId', NEW.local_id)::text);
+  RETURN NULL;
+END $$;
+CREATE TRIGGER receipts_notify AFTER INSERT ON receipts FOR EACH ROW EXECUTE FUNCTION receipts_notify();
+
 -- The chain says when which bytes (by hash) became the record's receipt, and which desk fetched them.
 CREATE FUNCTION receipts_audit() RETURNS trigger LANGUAGE plpgsql SET search_path = ${SCHEMA}, pg_temp AS $$
 BEGIN
@@ -166,7 +174,8 @@ END $$;
 CREATE TRIGGER receipts_audit AFTER UPDATE ON receipts FOR EACH ROW EXECUTE FUNCTION receipts_audit();
 
 REVOKE ALL ON payees, payee_keys, receipts FROM PUBLIC;
-REVOKE EXECUTE ON FUNCTION payees_guard(), payees_keys(), receipts_guard(), receipts_audit() FROM PUBLIC;
+REVOKE EXECUTE ON FUNCTION payees_guard(), payees_keys(), receipts_guard(), receipts_audit(), receipts_notify()
+  FROM PUBLIC;
 GRANT SELECT ON payees, payee_keys, receipts TO ${ANALYST_GROUP};
 GRANT INSERT (name, tax_number, pix_keys, euid, notes, search_text),
   UPDATE (name, tax_number, pix_keys, euid, notes, search_text, removed_at) ON payees TO ${ANALYST_GROUP};
