@@ -73,7 +73,8 @@ export function payeeStoreOf(rt: ProfileRuntime, local: PayeeBook): PayeeStore {
 }
 
 /** What the receipt channels read: the team's receipts, or this computer's (whose calls are synchronous). */
-export type ReceiptReader = Pick<TeamReceiptService, 'view' | 'bytes'> | Pick<ReceiptService, 'view' | 'bytes'>
+export type ReceiptReader =
+  Pick<TeamReceiptService, 'view' | 'bytes'> | Pick<ReceiptService, 'view' | 'bytes'>
 
 export function receiptsOf(rt: ProfileRuntime, local: ReceiptService): ReceiptReader {
   if (rt.team) {

@@ -81,7 +81,9 @@ export function createTeamReceiptService(o: TeamReceiptServiceOptions): TeamRece
       if (typeof url !== 'string' || url === '' || url.length > 2048) return
       o.receipts
         .get(record.localId)
-        .then(async (known) => (known === null ? o.receipts.track(record.localId, url) : known.state === 'pending'))
+        .then(async (known) =>
+          known === null ? o.receipts.track(record.localId, url) : known.state === 'pending',
+        )
         .then((due) => {
           if (due && o.isLeader()) void service.runDue().catch(() => undefined)
         })

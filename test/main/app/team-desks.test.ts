@@ -197,7 +197,10 @@ describe.skipIf(PG_SKIP_REASON !== null)('desks on one team ledger, through the 
     // The payee book and receipts are the team's since issue #16 (team-payees-receipts.test.ts), and reviewing an
     // export folder does not touch the live ledger: with none open the refusal is the review's own, not the team's.
     expect(await alice.call('payees:list', {})).toMatchObject({ ok: true })
-    expect(await alice.call('receipts:get', { localId: 'x' })).toMatchObject({ ok: true, data: { state: 'none' } })
+    expect(await alice.call('receipts:get', { localId: 'x' })).toMatchObject({
+      ok: true,
+      data: { state: 'none' },
+    })
     expect(await alice.call('review:list', {})).toMatchObject({ ok: false, error: { code: 'no_review' } })
   })
 

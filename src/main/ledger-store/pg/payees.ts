@@ -15,13 +15,7 @@ import { LedgerError } from '../../ledger'
 import { payeeStateHash } from '../../ledger/payee-states'
 import { digitsVariant, foldText } from '../../ledger/rows'
 import { payeeSearchText } from '../../payees/queries'
-import {
-  PAYEE_PAGE_MAX,
-  PayeeError,
-  payeeSubject,
-  summary,
-  validated,
-} from '../../payees/service'
+import { PAYEE_PAGE_MAX, PayeeError, payeeSubject, summary, validated } from '../../payees/service'
 import { payeeKeySchema, payeeMessages, type Payee, type PayeeMessageCode } from '../../../shared/payee'
 import type { PayeeOutcome, PayeeStore, PayeeWriteGuard } from '../payee-store'
 import { appendAudit, type Queryable } from './audit'
@@ -90,8 +84,14 @@ function uniqueRefusal(e: unknown, p: Pick<Payee, 'pixKeys'>): PayeeError | null
   return null
 }
 
-async function checkFree(c: Queryable, p: Pick<Payee, 'taxNumber' | 'pixKeys'>, id: string | null): Promise<void> {
-  const other = await c.query('SELECT id FROM payees WHERE tax_number = $1 AND removed_at IS NULL', [p.taxNumber])
+async function checkFree(
+  c: Queryable,
+  p: Pick<Payee, 'taxNumber' | 'pixKeys'>,
+  id: string | null,
+): Promise<void> {
+  const other = await c.query('SELECT id FROM payees WHERE tax_number = $1 AND removed_at IS NULL', [
+    p.taxNumber,
+  ])
   const otherId = other.rows[0]?.id
   if (typeof otherId === 'string' && otherId !== id) {
     throw new PayeeError('payee_tax_number_taken', `CPF/CNPJ already in the book (${otherId}).`, {
@@ -152,7 +152,9 @@ async function insert(t: Tx, input: unknown, operator: string, via: string): Pro
 
 /** The live entry under a row lock, checked against what the desk read. */
 async function lockedBefore(t: Tx, id: string, guard: PayeeWriteGuard | undefined): Promise<Payee> {
-  const r = await t.c.query(`SELECT ${COLUMNS} FROM payees WHERE id = $1 AND removed_at IS NULL FOR UPDATE`, [id])
+  const r = await t.c.query(`SELECT ${COLUMNS} FROM payees WHERE id = $1 AND removed_at IS NULL FOR UPDATE`, [
+    id,
+  ])
   if (!r.rows[0]) throw notFound()
   const before = pgRowToPayee(r.rows[0])
   if (guard?.expectedUpdatedAt !== undefined && guard.expectedUpdatedAt !== before.updatedAt) throw changed()
