@@ -241,6 +241,10 @@ describe.skipIf(PG_SKIP_REASON !== null)('team payee book (PostgreSQL)', () => {
       id: p.id,
       reason: 'differs from its latest audit entry',
     })
+    expect(await brunoDesk.verifyAuditChain()).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining(p.id),
+    })
     // Put back through the app (an audited update), the book is whole again.
     const cur = (await ana.byId(p.id))!
     await ana.update(
@@ -252,6 +256,7 @@ describe.skipIf(PG_SKIP_REASON !== null)('team payee book (PostgreSQL)', () => {
       },
     )
     expect(await verifyPgPayees(anaDesk.pool)).toBeNull()
+    expect((await brunoDesk.verifyAuditChain()).ok).toBe(true)
   })
 
   it('a role outside the analysts group gets the clear message', async () => {

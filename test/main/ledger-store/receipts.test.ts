@@ -80,9 +80,13 @@ describe.skipIf(PG_SKIP_REASON !== null)('team receipts (PostgreSQL)', () => {
     await team?.stop()
   })
 
+  /** A payout the service says was sent, with its receipt URL, as the tracker records it. */
   const paid = async (): Promise<WithdrawalRecord> => {
     const r = await brunoDesk.insertSubmitting(input(), 'bruno')
-    return { ...r, lastRemote: { receiptUrl: `${origin}/r/${r.localId}` } }
+    const remoteId = randomUUID()
+    await brunoDesk.markCreated(r.localId, { remoteId, createResponse: null, requestId: null })
+    const body = { id: remoteId, status: 'sent', receiptUrl: `${origin}/r/${r.localId}` }
+    return (await anaDesk.recordObservation(r.localId, { status: 'sent', body })).record
   }
   const waitFor = async <T>(f: () => Promise<T>, ok: (v: T) => boolean): Promise<T> => {
     for (let i = 0; i < 200; i++) {
@@ -152,6 +156,13 @@ describe.skipIf(PG_SKIP_REASON !== null)('team receipts (PostgreSQL)', () => {
       failing = false
     }
     expect(await pgReceipts(anaDesk.pool).track('no-such-record', `${origin}/x`)).toBe(false)
+    // Only the URL the service gave: a desk cannot make the leader fetch an address of its choosing.
+    const other = await paid()
+    const forged = await pgReceipts(brunoDesk.pool)
+      .track(other.localId, 'https://attacker.example/x')
+      .catch((e: unknown) => e)
+    expect(forged).toMatchObject({ code: 'invalid_input' })
+    expect(await bruno.view(other.localId)).toEqual({ state: 'none' })
   })
 
   it('the database checks the hash, bounds the size, and keeps a stored receipt final', async () => {

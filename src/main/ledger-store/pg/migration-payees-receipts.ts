@@ -119,6 +119,11 @@ CREATE INDEX receipts_due ON receipts (next_attempt_at) WHERE state = 'pending';
 CREATE FUNCTION receipts_guard() RETURNS trigger LANGUAGE plpgsql SET search_path = ${SCHEMA}, pg_temp AS $$
 BEGIN
   IF TG_OP = 'INSERT' THEN
+    -- Only the URL the service gave for the record: a desk never makes the leader fetch an address of its choosing.
+    IF NEW.url IS DISTINCT FROM (SELECT w.last_remote->>'receiptUrl' FROM withdrawals w
+                                 WHERE w.local_id = NEW.local_id) THEN
+      RAISE EXCEPTION 'not the receipt URL the service gave for %', NEW.local_id USING ERRCODE = '22023';
+    END IF;
     NEW.state := 'pending';
     NEW.first_seen_at := ${ISO_NOW_SQL};
     NEW.noticed_by := session_user;
