@@ -4,6 +4,7 @@
  * this computer's otherwise.
  */
 import type { PgLedgerStore, TrackerLeadership } from '../ledger-store'
+import type { ReceiptEvent } from '../ledger-store/pg/leader'
 import { sqlitePayeeStore, type PayeeStore } from '../ledger-store/payee-store'
 import { pgPayeeStore } from '../ledger-store/pg/payees'
 import { pgReceipts } from '../ledger-store/pg/receipts'
@@ -33,10 +34,14 @@ export function openTeamBooks(
     receipts: pgReceipts(pg.pool),
     isLeader: () => leadership?.isLeader === true,
     loopbackOrigin: o.receiptLoopbackOrigin ?? null,
-    ...(o.onReceiptChange ? { onChange: o.onReceiptChange } : {}),
     ...(o.log ? { log: o.log } : {}),
   })
   const pass = (): void => void receipts.runDue().catch(() => undefined)
+  // Every desk (the fetching one included) learns of a stored or abandoned receipt from the database's NOTIFY.
+  const onReceipt = (r: ReceiptEvent): void => {
+    if (r.state === 'pending') pass()
+    else o.onReceiptChange?.(r.localId)
+  }
   const onLeader = (leading: boolean): void => {
     if (leading) pass()
   }
@@ -44,12 +49,12 @@ export function openTeamBooks(
     payees: pgPayeeStore(pg.pool),
     receipts,
     start: () => {
-      leadership?.on('receipt', pass)
+      leadership?.on('receipt', onReceipt)
       leadership?.on('leader', onLeader)
       receipts.start()
     },
     stop: () => {
-      leadership?.off('receipt', pass)
+      leadership?.off('receipt', onReceipt as (v: never) => void)
       leadership?.off('leader', onLeader as (v: never) => void)
       receipts.stop()
     },

@@ -141,7 +141,16 @@ describe.skipIf(PG_SKIP_REASON !== null)('the team payee book and receipts, thro
     const pool = leader!.ctx.runtime().team!.pg!.pool
     const row = await pool.query('SELECT fetched_by FROM receipts WHERE local_id = $1', [rec.localId])
     expect(row.rows[0]).toEqual({ fetched_by: leader!.role })
-    expect(leader!.events.some((e) => e.event === 'receipt:changed')).toBe(true)
+    // Both desks' renderers are told (the database's NOTIFY), not only the one that fetched.
+    for (const k of [leader!, follower]) {
+      await until('receipt:changed', async () =>
+        k.events.some(
+          (e) => e.event === 'receipt:changed' && (e.payload as { localId: string }).localId === rec.localId,
+        )
+          ? true
+          : undefined,
+      )
+    }
 
     // Changed in the database: reported as damaged, and neither served nor saved.
     const owner = await rig.team.owner()

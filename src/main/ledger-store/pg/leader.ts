@@ -46,8 +46,8 @@ export interface TrackerLeadership {
   on(event: 'leader', l: (isLeader: boolean) => void): void
   on(event: 'change', l: (c: RecordChange) => void): void
   on(event: 'approval', l: (a: ApprovalEvent) => void): void
-  /** A desk registered a receipt to fetch (the leading desk fetches it). */
-  on(event: 'receipt', l: (r: { localId: string }) => void): void
+  /** A receipt was registered (`pending`: the leading desk fetches it), stored or given up, on any desk. */
+  on(event: 'receipt', l: (r: ReceiptEvent) => void): void
   off(event: 'leader' | 'change' | 'approval' | 'receipt', l: (v: never) => void): void
   /** Resolves after the first attempt (connected or not). */
   ready(): Promise<void>
@@ -87,10 +87,17 @@ function parseApproval(payload: string | undefined): ApprovalEvent | null {
   }
 }
 
-function parseReceipt(payload: string | undefined): { localId: string } | null {
+export interface ReceiptEvent {
+  localId: string
+  state: string
+}
+
+function parseReceipt(payload: string | undefined): ReceiptEvent | null {
   try {
     const v = JSON.parse(payload ?? '') as Record<string, unknown>
-    return typeof v.localId === 'string' ? { localId: v.localId } : null
+    return typeof v.localId === 'string' && typeof v.state === 'string'
+      ? { localId: v.localId, state: v.state }
+      : null
   } catch {
     return null
   }

@@ -157,13 +157,17 @@ END $$;
 CREATE TRIGGER receipts_guard BEFORE INSERT OR UPDATE ON receipts FOR EACH ROW EXECUTE FUNCTION receipts_guard();
 CREATE TRIGGER receipts_no_delete BEFORE DELETE ON receipts FOR EACH ROW EXECUTE FUNCTION forbid_change();
 
--- The leading desk fetches what any desk registers: LISTEN depix_receipts (ledger-store/pg/leader.ts).
+-- LISTEN depix_receipts (ledger-store/pg/leader.ts): the leading desk fetches what any desk registers, and every
+-- desk hears when a receipt was stored or given up.
 CREATE FUNCTION receipts_notify() RETURNS trigger LANGUAGE plpgsql SET search_path = ${SCHEMA}, pg_temp AS $$
 BEGIN
-  PERFORM pg_notify('depix_receipts', json_build_object('localId', NEW.local_id)::text);
+  IF TG_OP = 'INSERT' OR NEW.state IS DISTINCT FROM OLD.state THEN
+    PERFORM pg_notify('depix_receipts', json_build_object('localId', NEW.local_id, 'state', NEW.state)::text);
+  END IF;
   RETURN NULL;
 END $$;
-CREATE TRIGGER receipts_notify AFTER INSERT ON receipts FOR EACH ROW EXECUTE FUNCTION receipts_notify();
+CREATE TRIGGER receipts_notify AFTER INSERT OR UPDATE ON receipts
+  FOR EACH ROW EXECUTE FUNCTION receipts_notify();
 
 -- The chain says when which bytes (by hash) became the record's receipt, and which desk fetched them.
 CREATE FUNCTION receipts_audit() RETURNS trigger LANGUAGE plpgsql SET search_path = ${SCHEMA}, pg_temp AS $$
