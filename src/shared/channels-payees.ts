@@ -9,6 +9,7 @@ import { payeeInputSchema, payeeSchema } from './payee'
 import { publicProfileSchema } from './profile'
 
 const payeeId = z.string().min(1).max(100)
+const updatedAt = z.string().min(1).max(40)
 
 export const payeePageSchema = z.object({ rows: z.array(payeeSchema), total: z.number().int() })
 
@@ -39,8 +40,18 @@ export const payeesChannels = {
   },
   'payees:get': { input: z.strictObject({ id: payeeId }), output: payeeSchema },
   'payees:create': { input: payeeInputSchema, output: payeeSchema },
-  'payees:update': { input: z.strictObject({ id: payeeId, payee: payeeInputSchema }), output: payeeSchema },
-  'payees:remove': { input: z.strictObject({ id: payeeId }), output: z.null() },
+  /**
+   * `expectedUpdatedAt`: the entry's `updatedAt` as the form loaded it. A team's book refuses the write with
+   * `payee_changed` when another desk changed the entry since (nothing is lost); a desk's own book ignores it.
+   */
+  'payees:update': {
+    input: z.strictObject({ id: payeeId, payee: payeeInputSchema, expectedUpdatedAt: updatedAt.optional() }),
+    output: payeeSchema,
+  },
+  'payees:remove': {
+    input: z.strictObject({ id: payeeId, expectedUpdatedAt: updatedAt.optional() }),
+    output: z.null(),
+  },
   /** Writes the whole book as CSV into a folder main's own dialog handed out. */
   'payees:export': {
     input: z.strictObject({

@@ -66,6 +66,11 @@ const OWN_MESSAGES = {
     'pt-BR': 'Favorecido não encontrado no cadastro (pode ter sido excluído).',
     en: 'Payee not found in the book (it may have been removed).',
   },
+  payee_changed: {
+    'pt-BR':
+      'Outro analista alterou este favorecido depois que você o abriu. Nada foi gravado: feche, abra de novo para ver a versão atual e refaça sua alteração.',
+    en: 'Another analyst changed this payee after you opened it. Nothing was saved: close it, open it again to see the current version and redo your change.',
+  },
   payee_repeated_in_file: {
     'pt-BR': 'CPF/CNPJ repetido: já aparece em uma linha anterior do arquivo.',
     en: 'Repeated CPF/CNPJ: it already appears on an earlier line of the file.',

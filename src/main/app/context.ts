@@ -176,6 +176,9 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
       dataDir: o.dataDir,
       log,
       ...(o.teamLeaderRetryMs !== undefined ? { leaderRetryMs: o.teamLeaderRetryMs } : {}),
+      // A team's receipts over plain http only from the embedded sandbox's own origin, when it is the service.
+      receiptLoopbackOrigin: sandbox && profile.baseUrl === sandbox.baseUrl ? sandbox.baseUrl : null,
+      onReceiptChange: (localId) => emit('receipt:changed', { localId }),
     })
     if (o.trackerAutoStart !== false) rt.startTracking()
     unsubscribe = [
@@ -185,8 +188,9 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
       rt.deposits.onReconciled((r) => emit('deposits:reconciled', r)),
       rt.withdrawals.onChange((r) => {
         emit('withdrawal:changed', r)
-        // Stored receipts live in this computer's ledger: not kept for a team's records (docs/DECISIONS.md).
+        // A team's receipts are kept in the team ledger (fetched by the leading desk), a desk's beside its file.
         if (!rt.team) receipts.notice(r)
+        else rt.teamBooks?.receipts.notice(r)
         notifications.onRecord(r)
       }),
       rt.client.onSessionChange((s) => emit('session:changed', sessionView(s, profile))),

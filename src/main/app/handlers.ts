@@ -62,25 +62,6 @@ function displayFingerprint(input: string): string {
   return hex.match(/.{4}/g)?.join(' ') ?? hex
 }
 
-/** The payee book reads on every profile; its writes only on this computer's ledger. */
-function payeesWithTeam(state: AppState) {
-  const all = payeesHandlers(state)
-  const {
-    'payees:list': list,
-    'payees:get': get,
-    'payees:export': exportBook,
-    'profiles:setDefaultRefundAddress': setDefaultRefund,
-    ...writes
-  } = all
-  return {
-    ...localOnly(state, 'payees', writes),
-    'payees:list': list,
-    'payees:get': get,
-    'payees:export': exportBook,
-    'profiles:setDefaultRefundAddress': setDefaultRefund,
-  }
-}
-
 export function buildRouter(state: AppState, log: (line: string) => void): Router {
   const { o, profiles } = state
   const rt = () => state.runtime()
@@ -96,8 +77,9 @@ export function buildRouter(state: AppState, log: (line: string) => void): Route
 
   const handlers: Handlers = {
     ...ledgerHandlers(state),
-    ...payeesWithTeam(state),
-    ...localOnly(state, 'receipts', receiptsHandlers(state)),
+    // The payee book and receipts are the team's on a team profile (team-books.ts), this computer's otherwise.
+    ...payeesHandlers(state),
+    ...receiptsHandlers(state),
     ...localOnly(state, 'runs', runsHandlers(state)),
     ...localOnly(state, 'deposits', depositsHandlers(state)),
     // On a team profile the review's ledger check reads the team ledger (issue #16).

@@ -1,6 +1,7 @@
 /**
  * The channels of issue #14 part A (shared/channels-payees.ts): the payee book, its CSV in and out, and the
- * active profile's default refund address. Spread into `buildRouter` with one line.
+ * active profile's default refund address. Spread into `buildRouter` with one line. The book is the active
+ * profile's (team-books.ts): the team's on a team profile, this computer's otherwise.
  */
 import { constants } from 'node:fs'
 import { open } from 'node:fs/promises'
@@ -10,6 +11,7 @@ import { checkLiquidAddress } from '../liquid'
 import { importPayeesCsv, PayeeImportError, payeesCsv } from '../payees'
 import type { AppState } from './context'
 import { AppError } from './errors'
+import { payeeStoreOf } from './team-books'
 
 type PayeeChannel =
   | 'payees:list'
@@ -30,27 +32,31 @@ function exportName(now: Date): string {
 }
 
 export function payeesHandlers(state: AppState): Pick<Handlers, PayeeChannel> {
-  const { payees, profiles, ledger, o } = state
+  const { profiles, ledger, o } = state
   const operator = o.operator
+  const book = () => payeeStoreOf(state.runtime(), state.payees)
+  const guard = (expectedUpdatedAt: string | undefined) =>
+    expectedUpdatedAt === undefined ? {} : { expectedUpdatedAt }
   return {
     'payees:list': ({ text, limit, offset }) =>
-      payees.search(text ?? '', { ...(limit ? { limit } : {}), ...(offset ? { offset } : {}) }),
-    'payees:get': ({ id }) => {
-      const p = payees.byId(id)
+      book().search(text ?? '', { ...(limit ? { limit } : {}), ...(offset ? { offset } : {}) }),
+    'payees:get': async ({ id }) => {
+      const p = await book().byId(id)
       if (!p) throw new AppError('payee_not_found', 'No such payee.')
       return p
     },
-    'payees:create': (input) => payees.create(input, operator),
-    'payees:update': ({ id, payee }) => payees.update(id, payee, operator),
-    'payees:remove': ({ id }) => {
-      payees.remove(id, operator)
+    'payees:create': (input) => book().create(input, operator),
+    'payees:update': ({ id, payee, expectedUpdatedAt }) =>
+      book().update(id, payee, operator, guard(expectedUpdatedAt)),
+    'payees:remove': async ({ id, expectedUpdatedAt }) => {
+      await book().remove(id, operator, guard(expectedUpdatedAt))
       return null
     },
 
     'payees:export': async ({ folder, locale, delimiter }) => {
       const settings = profiles.settings()
       const dir = state.folders.take(folder, 'export', state.runtime().profile.id)
-      const all = payees.all()
+      const all = await book().all()
       const lang = locale ?? settings.csvLocale
       const text = payeesCsv(all, lang, delimiter ?? (lang === 'en' ? ',' : settings.csvDelimiter))
       const fileName = exportName(new Date())
@@ -72,10 +78,12 @@ export function payeesHandlers(state: AppState): Pick<Handlers, PayeeChannel> {
     'payees:import': async () => {
       const choose = o.ports.chooseFile
       if (!choose) throw new AppError('not_supported', 'This build has no file dialog.')
+      // The book is taken before the dialog: a profile switched meanwhile does not receive another's file.
+      const target = book()
       const path = await choose('payees_import')
       if (path === null) return null
       try {
-        return await importPayeesCsv(payees, path, operator)
+        return await importPayeesCsv(target, path, operator)
       } catch (e) {
         if (!(e instanceof PayeeImportError)) throw e
         // The whole file was refused: the code says why in the screen's words; the detail is for support.

@@ -14,6 +14,7 @@ import { sharedLimiter, sharedRateBudget, trackWhileLeading } from '../ledger-st
 import { createDepositService, type DepositService } from '../deposits'
 import type { PayeeBook } from '../payees'
 import { createWithdrawalService, type WithdrawalService } from '../withdrawals'
+import { openTeamBooks, type TeamBooks } from './team-books'
 import type { ProfileCredentials } from '../profiles'
 import { openTeamSide, type TeamConnectionInput, type TeamSide } from './team-runtime'
 
@@ -25,6 +26,8 @@ export interface ProfileRuntime {
   deposits: DepositService
   /** The team ledger side; null for a profile on this computer's ledger. */
   team: TeamSide | null
+  /** The team's payee book and receipts; null on this computer's ledger or while the team is not connected. */
+  teamBooks: TeamBooks | null
   /** Starts the status trackers: at once on this computer's ledger, while this desk leads on a team. */
   startTracking(): void
   close(): Promise<void>
@@ -43,6 +46,9 @@ export interface RuntimeOptions {
   dataDir?: string
   /** Test seam: how often a follower desk tries to take the lead. */
   leaderRetryMs?: number
+  /** A team's receipts: the embedded sandbox's origin when the profile's service is that sandbox. */
+  receiptLoopbackOrigin?: string | null
+  onReceiptChange?: (localId: string) => void
   log?: (line: string) => void
 }
 
@@ -60,6 +66,7 @@ export async function openRuntime(o: RuntimeOptions): Promise<ProfileRuntime> {
       })
     : null
   const pg = team?.pg ?? null
+  const teamBooks = team && pg ? openTeamBooks(pg, team.leadership, o) : null
   const client = createDepixClient({
     baseUrl: profile.baseUrl,
     auth:
@@ -81,7 +88,8 @@ export async function openRuntime(o: RuntimeOptions): Promise<ProfileRuntime> {
     profile: profile.id,
     partnerRateBps: profile.partnerRateBps,
     ...(profile.assetId ? { assetId: profile.assetId } : {}),
-    ...(o.payees ? { payees: o.payees } : {}),
+    // A team's payments name entries of the team's book, never this computer's.
+    ...(team ? (teamBooks ? { payees: teamBooks.payees } : {}) : o.payees ? { payees: o.payees } : {}),
   }
   const withdrawals = team
     ? createWithdrawalService({
@@ -109,9 +117,11 @@ export async function openRuntime(o: RuntimeOptions): Promise<ProfileRuntime> {
     withdrawals,
     deposits,
     team,
+    teamBooks,
     startTracking: () => {
       if (team) {
         if (team.leadership) unsubscribe.push(trackWhileLeading(team.leadership, withdrawals.tracker))
+        teamBooks?.start()
         return
       }
       withdrawals.tracker.start()
@@ -120,6 +130,7 @@ export async function openRuntime(o: RuntimeOptions): Promise<ProfileRuntime> {
     },
     close: async () => {
       for (const u of unsubscribe.splice(0)) u()
+      teamBooks?.stop()
       await withdrawals.tracker.stop()
       await deposits.stop()
       await client.close()

@@ -111,13 +111,11 @@ export function teamEvents(rt: ProfileRuntime, emit: Emit, log: (line: string) =
 }
 
 /** Features kept in this computer's ledger only, refused on a team profile (docs/DECISIONS.md, issue #16). */
-export type LocalOnlyFeature = 'deposits' | 'runs' | 'payees' | 'receipts'
+export type LocalOnlyFeature = 'deposits' | 'runs'
 
 const FEATURE_TEXT: Record<LocalOnlyFeature, { 'pt-BR': string; en: string }> = {
   deposits: { 'pt-BR': 'Comprar DePix', en: 'Buying DePix' },
   runs: { 'pt-BR': 'Lotes de pagamentos', en: 'Payment runs' },
-  payees: { 'pt-BR': 'Alterar o cadastro de favorecidos', en: 'Changing the payee book' },
-  receipts: { 'pt-BR': 'Comprovantes guardados', en: 'Stored receipts' },
 }
 
 export function localOnlyError(feature: LocalOnlyFeature): TeamLedgerError {

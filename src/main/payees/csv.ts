@@ -19,7 +19,7 @@ import { normalizeTaxId } from '../../shared/tax-id'
 import type { Payee } from '../../shared/payee'
 import { BOM, csvLine, CsvSyntaxError, parseCsv, unneutralise, type CsvDelimiter } from '../records/csv'
 import { readRegularFile } from '../records/safe-read'
-import type { PayeeBook } from './service'
+import type { PayeeOutcome } from '../ledger-store/payee-store'
 
 export const PAYEES_CSV_MAX_BYTES = 1 << 20
 export const PAYEES_CSV_MAX_ROWS = 5000
@@ -212,7 +212,14 @@ function inputOf(columns: Map<Column, number>, cells: readonly string[]): Record
 
 /** Reads `path` (hostile), validates every row, keeps the valid ones. Throws PayeeImportError for the file. */
 export async function importPayeesCsv(
-  book: PayeeBook,
+  /** A desk's book (synchronous) or any PayeeStore (a team's): either keeps the valid rows in one transaction. */
+  book: {
+    createMany(
+      inputs: readonly unknown[],
+      operator: string,
+      via: string,
+    ): PayeeOutcome[] | Promise<PayeeOutcome[]>
+  },
   path: string,
   operator: string,
 ): Promise<PayeeImportResult> {
@@ -243,7 +250,7 @@ export async function importPayeesCsv(
     if (doc !== null) firstLine.set(doc, row.line)
     candidates.push({ line: row.line, input })
   }
-  const outcomes = book.createMany(
+  const outcomes = await book.createMany(
     candidates.map((c) => c.input),
     operator,
     'import',

@@ -32,7 +32,12 @@ import {
 } from './queries'
 
 export type PayeeErrorCode =
-  'invalid_payee' | 'payee_tax_number_taken' | 'payee_key_taken' | 'payee_not_found'
+  | 'invalid_payee'
+  | 'payee_tax_number_taken'
+  | 'payee_key_taken'
+  | 'payee_not_found'
+  /** Another desk changed the entry after this one read it (team book only): nothing was written. */
+  | 'payee_changed'
 
 export class PayeeError extends Error {
   override readonly name = 'PayeeError'
@@ -41,6 +46,7 @@ export class PayeeError extends Error {
     message: string,
     /** Field path ("name", "pixKeys.1.key") → stable code of shared/payee.ts. */
     readonly fields: Record<string, string> = {},
+    readonly userMessage?: { 'pt-BR': string; en: string },
   ) {
     super(message)
   }
@@ -75,7 +81,7 @@ export interface PayeeBook {
   remove(id: string, operator: string): void
 }
 
-function validated(input: unknown): ReturnType<typeof canonicalPayeeFields> {
+export function validated(input: unknown): ReturnType<typeof canonicalPayeeFields> {
   const parsed = payeeInputSchema.safeParse(input)
   if (!parsed.success) {
     throw new PayeeError('invalid_payee', 'The payee is invalid.', payeeIssueCodes(parsed.error))
@@ -105,7 +111,8 @@ function checkFree(tx: Pick<LedgerTx, 'stmt'>, p: Payee): void {
   }
 }
 
-function summary(p: Payee): Record<string, unknown> {
+/** What an audit entry says of a payee (both engines). */
+export function summary(p: Payee): Record<string, unknown> {
   return {
     name: p.name,
     taxNumber: p.taxNumber,

@@ -48,7 +48,7 @@ export interface CreateCtx {
   now: () => number
   intents: CreateIntents
   /** The payee book (main/payees): a draft naming a payee is checked against it and keeps its name and document. */
-  payees?: { byId(id: string): Payee | undefined }
+  payees?: { byId(id: string): Payee | undefined | Promise<Payee | undefined> }
   beforePost?: (record: WithdrawalRecord) => void | Promise<void>
   /** The record changed (emit to the UI). */
   changed: (record: WithdrawalRecord) => void
@@ -71,9 +71,14 @@ export interface Prepared {
  * The payee the draft names, as the book has it now; refused (on the field the form shows) when it is gone or
  * when the key or CPF/CNPJ about to be sent are not its own: the name check would compare with the wrong person.
  */
-function payeeOf(ctx: CreateCtx, draft: WithdrawalDraft, request: WithdrawRequest): ExpectedPayee | null {
+async function payeeOf(
+  ctx: CreateCtx,
+  draft: WithdrawalDraft,
+  request: WithdrawRequest,
+): Promise<ExpectedPayee | null> {
   if (draft.payeeId === undefined) return null
-  const payee = ctx.payees?.byId(draft.payeeId)
+  // A team's book answers asynchronously (the team ledger), a desk's synchronously.
+  const payee = await ctx.payees?.byId(draft.payeeId)
   if (!payee) {
     throw new WithdrawalError('invalid_draft', 'The chosen payee is not in the book.', {
       fields: { payeeId: 'payee_not_found' },
@@ -132,7 +137,7 @@ export async function prepare(ctx: CreateCtx, draft: WithdrawalDraft): Promise<P
     amountCents,
     ...similarScope(ctx),
   })
-  const expectedPayee = payeeOf(ctx, parsed.data, request)
+  const expectedPayee = await payeeOf(ctx, parsed.data, request)
   const references = normalizeReferences(parsed.data.references)
   return { request, amountKind, amountCents, refund, duplicates, references, expectedPayee }
 }

@@ -58,7 +58,7 @@ export interface WithdrawalServiceDeps {
   timers?: Timers
   tracker?: TrackerOptions
   /** The payee book (main/payees), for drafts that name a payee; without it such a draft is refused. */
-  payees?: { byId(id: string): Payee | undefined }
+  payees?: { byId(id: string): Payee | undefined | Promise<Payee | undefined> }
   /**
    * Test seam only (the crash tests): runs after the `submitting` record is committed and before the POST
    * leaves. If it throws, nothing is sent and the record is rejected.

@@ -46,7 +46,9 @@ export interface TrackerLeadership {
   on(event: 'leader', l: (isLeader: boolean) => void): void
   on(event: 'change', l: (c: RecordChange) => void): void
   on(event: 'approval', l: (a: ApprovalEvent) => void): void
-  off(event: 'leader' | 'change' | 'approval', l: (v: never) => void): void
+  /** A receipt was registered (`pending`: the leading desk fetches it), stored or given up, on any desk. */
+  on(event: 'receipt', l: (r: ReceiptEvent) => void): void
+  off(event: 'leader' | 'change' | 'approval' | 'receipt', l: (v: never) => void): void
   /** Resolves after the first attempt (connected or not). */
   ready(): Promise<void>
   stop(): Promise<void>
@@ -80,6 +82,22 @@ function parseApproval(payload: string | undefined): ApprovalEvent | null {
       requestedBy: v.requestedBy,
       decidedBy: str(v.decidedBy) ? v.decidedBy : null,
     }
+  } catch {
+    return null
+  }
+}
+
+export interface ReceiptEvent {
+  localId: string
+  state: string
+}
+
+function parseReceipt(payload: string | undefined): ReceiptEvent | null {
+  try {
+    const v = JSON.parse(payload ?? '') as Record<string, unknown>
+    return typeof v.localId === 'string' && typeof v.state === 'string'
+      ? { localId: v.localId, state: v.state }
+      : null
   } catch {
     return null
   }
@@ -123,10 +141,13 @@ export function startLeadership(o: LeadershipOptions): TrackerLeadership {
       } else if (n.channel === 'depix_approvals') {
         const a = parseApproval(n.payload)
         if (a) events.emit('approval', a)
+      } else if (n.channel === 'depix_receipts') {
+        const r = parseReceipt(n.payload)
+        if (r) events.emit('receipt', r)
       }
     })
     await c.connect()
-    await c.query('LISTEN depix_records; LISTEN depix_approvals')
+    await c.query('LISTEN depix_records; LISTEN depix_approvals; LISTEN depix_receipts')
     pid = Number((await c.query('SELECT pg_backend_pid() AS pid')).rows[0]?.pid)
     return c
   }

@@ -15,6 +15,7 @@
  * - records are never deleted (no DELETE privilege, and a trigger).
  */
 import { DEFAULT_RATE_LIMITS } from '../../../shared/api-limits'
+import { payeesReceiptsMigration } from './migration-payees-receipts'
 
 export const SCHEMA = 'ledger'
 export const ANALYST_GROUP = 'depix_analysts'
@@ -363,5 +364,13 @@ GRANT EXECUTE ON FUNCTION append_audit(text, text, text, text), take_rate_token(
   penalize_rate(text, double precision) TO ${ANALYST_GROUP};
 `
 
-export const PG_MIGRATIONS: readonly PgMigration[] = [{ version: 1, name: 'team ledger base', sql: v1 }]
-export const PG_LATEST_VERSION = PG_MIGRATIONS.length
+export const PG_MIGRATIONS: readonly PgMigration[] = [
+  { version: 1, name: 'team ledger base', sql: v1 },
+  {
+    version: 4,
+    name: 'team payee book and receipts',
+    sql: payeesReceiptsMigration({ schema: SCHEMA, group: ANALYST_GROUP, isoNow: ISO_NOW_SQL }),
+  },
+]
+/** The last migration's version (numbers may leave gaps while branches are merged). */
+export const PG_LATEST_VERSION = PG_MIGRATIONS.at(-1)?.version ?? 0

@@ -26,6 +26,7 @@ import { SCHEMA } from './schema'
 import { begin, read, release, withTx, type Tx } from './tx'
 import { approvalsApi, type ApprovalsApi } from './approvals'
 import { openPgLedgerView, type PgLedgerView } from './export-view'
+import { verifyPgPayees } from './payees'
 
 function parse<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
   const r = schema.safeParse(value)
@@ -200,7 +201,18 @@ export async function openPgStore(o: PgStoreOptions): Promise<PgLedgerStore> {
       return tx((t) => appendAudit(t.c, t.identity, entry))
     },
     auditHead: () => read(pool, (c) => readHead(c)),
-    verifyAuditChain: () => withTx(pool, (t) => verifyChain(t.c), 'REPEATABLE READ'),
+    verifyAuditChain: () =>
+      withTx(
+        pool,
+        async (t) => {
+          const v = await verifyChain(t.c)
+          if (!v.ok) return v
+          // The team's payee book is covered by the same chain (pg/payees.ts).
+          const p = await verifyPgPayees(t.c)
+          return p ? { ok: false as const, brokenAt: v.rows, reason: `payee ${p.id} ${p.reason}` } : v
+        },
+        'REPEATABLE READ',
+      ),
     openView: () => openPgLedgerView(pool),
     ...approvalsApi(pool),
     close: async () => {

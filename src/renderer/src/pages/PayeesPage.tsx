@@ -63,7 +63,7 @@ export function PayeesPage(): React.JSX.Element {
   }
 
   const remove = async (p: Payee): Promise<void> => {
-    const r = await call('payees:remove', { id: p.id })
+    const r = await call('payees:remove', { id: p.id, expectedUpdatedAt: p.updatedAt })
     setRemoving(null)
     if (!r.ok) return setError(withPayeesMessage(r.error))
     setNotice(t('editor.removed', { name: p.name }))

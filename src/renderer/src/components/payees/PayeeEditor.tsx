@@ -67,7 +67,7 @@ export function PayeeEditor({
     setError(null)
     const input = toPayeeInput(values)
     const r = payee
-      ? await call('payees:update', { id: payee.id, payee: input })
+      ? await call('payees:update', { id: payee.id, payee: input, expectedUpdatedAt: payee.updatedAt })
       : await call('payees:create', input)
     setSaving(false)
     if (r.ok) return onSaved(r.data)
