@@ -95,7 +95,8 @@ export function buildRouter(state: AppState, log: (line: string) => void): Route
     ...ledgerHandlers(state),
     ...payeesWithTeam(state),
     ...localOnly(state, 'receipts', receiptsHandlers(state)),
-    ...localOnly(state, 'runs', runsHandlers(state)),
+    // Runs work on a team profile too (issue #16): on the team ledger, with four-eyes for runs.
+    ...runsHandlers(state),
     ...localOnly(state, 'deposits', depositsHandlers(state)),
     // Reviewing an export folder does not touch the live ledger, so it works on every profile; only comparing it
     // with "this computer's ledger" means nothing on a team profile.

@@ -15,6 +15,7 @@
  * - records are never deleted (no DELETE privilege, and a trigger).
  */
 import { DEFAULT_RATE_LIMITS } from '../../../shared/api-limits'
+import { runsMigrationSql } from './migration-runs'
 
 export const SCHEMA = 'ledger'
 export const ANALYST_GROUP = 'depix_analysts'
@@ -363,5 +364,8 @@ GRANT EXECUTE ON FUNCTION append_audit(text, text, text, text), take_rate_token(
   penalize_rate(text, double precision) TO ${ANALYST_GROUP};
 `
 
-export const PG_MIGRATIONS: readonly PgMigration[] = [{ version: 1, name: 'team ledger base', sql: v1 }]
+export const PG_MIGRATIONS: readonly PgMigration[] = [
+  { version: 1, name: 'team ledger base', sql: v1 },
+  { version: 2, name: 'payment runs', sql: runsMigrationSql({ SCHEMA, ANALYST_GROUP, ISO_NOW_SQL }) },
+]
 export const PG_LATEST_VERSION = PG_MIGRATIONS.length
