@@ -22,6 +22,7 @@ import {
 } from '../../../src/main/ledger-store'
 import { announceSkip, PG_SKIP_REASON } from '../../support/postgres'
 import { OWNER, startTeam, type Team } from './team'
+import { PG_MIGRATIONS } from '../../../src/main/ledger-store/pg/schema'
 
 announceSkip('team ledger (postgres)')
 
@@ -65,7 +66,8 @@ describe.skipIf(PG_SKIP_REASON !== null)('team ledger on PostgreSQL', () => {
   describe('schema', () => {
     it('records each migration with who applied it', async () => {
       const r = await owner.query('SELECT version, applied_by FROM schema_version ORDER BY version')
-      expect(r.rows).toEqual([{ version: PG_LATEST_VERSION, applied_by: OWNER }])
+      expect(r.rows).toEqual(PG_MIGRATIONS.map((m) => ({ version: m.version, applied_by: OWNER })))
+      expect(r.rows.at(-1)).toEqual({ version: PG_LATEST_VERSION, applied_by: OWNER })
       expect(ana.schemaVersion).toBe(PG_LATEST_VERSION)
     })
 
