@@ -120,6 +120,12 @@ describe.skipIf(PG_SKIP_REASON !== null)('payment runs on the team ledger', () =
     expect(done.run.state).toBe('awaiting_funding')
     expect(postsSent() - before).toBe(2)
 
+    // Bob's runs screen hears of it (LISTEN depix_runs): he did nothing to this run himself.
+    await until('bob to hear of the run', async () =>
+      bob.events.some((e) => e.event === 'run:changed' && (e.payload as { runId: string }).runId === runId)
+        ? true
+        : undefined,
+    )
     const seen = await detailOn(bob, runId)
     expect(seen.rows.map((r) => [r.state, r.outcome])).toEqual([
       ['submitted', 'created'],

@@ -46,7 +46,9 @@ export interface TrackerLeadership {
   on(event: 'leader', l: (isLeader: boolean) => void): void
   on(event: 'change', l: (c: RecordChange) => void): void
   on(event: 'approval', l: (a: ApprovalEvent) => void): void
-  off(event: 'leader' | 'change' | 'approval', l: (v: never) => void): void
+  /** A payment run changed on some desk (LISTEN depix_runs, runs migration): its id. */
+  on(event: 'run', l: (runId: string) => void): void
+  off(event: 'leader' | 'change' | 'approval' | 'run', l: (v: never) => void): void
   /** Resolves after the first attempt (connected or not). */
   ready(): Promise<void>
   stop(): Promise<void>
@@ -63,6 +65,15 @@ function parseChange(payload: string | undefined): RecordChange | null {
       return null
     }
     return { localId: v.localId, displayStatus: v.displayStatus, updatedAt: v.updatedAt }
+  } catch {
+    return null
+  }
+}
+
+function parseRunId(payload: string | undefined): string | null {
+  try {
+    const v = JSON.parse(payload ?? '') as Record<string, unknown>
+    return typeof v.runId === 'string' && v.runId.length <= 100 ? v.runId : null
   } catch {
     return null
   }
@@ -123,10 +134,13 @@ export function startLeadership(o: LeadershipOptions): TrackerLeadership {
       } else if (n.channel === 'depix_approvals') {
         const a = parseApproval(n.payload)
         if (a) events.emit('approval', a)
+      } else if (n.channel === 'depix_runs') {
+        const runId = parseRunId(n.payload)
+        if (runId !== null) events.emit('run', runId)
       }
     })
     await c.connect()
-    await c.query('LISTEN depix_records; LISTEN depix_approvals')
+    await c.query('LISTEN depix_records; LISTEN depix_approvals; LISTEN depix_runs')
     pid = Number((await c.query('SELECT pg_backend_pid() AS pid')).rows[0]?.pid)
     return c
   }
