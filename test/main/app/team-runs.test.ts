@@ -315,6 +315,12 @@ describe.skipIf(PG_SKIP_REASON !== null)('payment runs on the team ledger', () =
         await own.end()
       }
 
+      // A changed row voids the request (audited); the rows must be asked for again.
+      const voided = ok<Detail>(await alice.call('runs:decide', { runId, idx: 0, decision: 'keep' }))
+      expect(voided.approval).toMatchObject({ needed: true, requestedBy: null, mine: false })
+      const again = ok<Detail>(await alice.call('runs:approve', { runId, confirmDepositCents: total }))
+      expect(again.approval).toMatchObject({ requestedBy: 'alice', mine: true })
+
       // Another analyst approves it (typing the total too); the rows, one of them above the threshold, go once.
       const approved = ok<Detail>(await bob.call('runs:approve', { runId, confirmDepositCents: total }))
       expect(approved.run).toMatchObject({ state: 'approved', approvedBy: 'bob' })
@@ -331,6 +337,7 @@ describe.skipIf(PG_SKIP_REASON !== null)('payment runs on the team ledger', () =
       expect(actions).toEqual(
         expect.arrayContaining([
           'alice:run.approval_requested',
+          'alice:run.approval_voided',
           'bob:run.approved',
           'alice:run.wave_started',
         ]),
@@ -338,12 +345,14 @@ describe.skipIf(PG_SKIP_REASON !== null)('payment runs on the team ledger', () =
 
       // Another analyst cancelling a run that waits for approval rejects it (audited as a rejection).
       const other = await importRun(alice, [['four-eyes-run-2@example.com', 12_000]])
-      ok(
-        await alice.call('runs:approve', {
-          runId: other.run.runId,
-          confirmDepositCents: other.summary.depositCents,
-        }),
-      )
+      const otherTotal = other.summary.depositCents
+      // Bob asks for the approval of Alice's run: she imported it, so she cannot approve it either.
+      ok(await bob.call('runs:approve', { runId: other.run.runId, confirmDepositCents: otherTotal }))
+      const importer = await alice.call('runs:approve', {
+        runId: other.run.runId,
+        confirmDepositCents: otherTotal,
+      })
+      expect(code(importer)).toBe('approval_self')
       expect(ok<Detail>(await carol.call('runs:cancel', { runId: other.run.runId })).run.state).toBe(
         'cancelled',
       )
