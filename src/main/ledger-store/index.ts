@@ -2,8 +2,8 @@
  * The ledger behind an async interface (types.ts), on two engines: the embedded SQLite ledger of one desk
  * (sqlite-store.ts, the default) and a team's PostgreSQL server (pg/). The withdrawal service and its tracker work on
  * a `LedgerStore`; a team profile's runtime (src/main/app/team-runtime.ts) opens the PostgreSQL one, or the offline
- * stand-in (offline.ts) when the server is out of reach. Top-ups, runs, payees, receipts and exports still use the
- * synchronous SQLite `Ledger` (docs/DECISIONS.md).
+ * stand-in (offline.ts) when the server is out of reach. Payment runs have their own async store (run-store.ts,
+ * pg/run-store.ts). Top-ups, payees, receipts and exports still use the synchronous SQLite `Ledger` (docs/DECISIONS.md).
  */
 export { sqliteStore } from './sqlite-store'
 export { openPgStore, pgPool, type PgLedgerStore, type PgStoreOptions } from './pg/store'
