@@ -80,7 +80,8 @@ export function buildRouter(state: AppState, log: (line: string) => void): Route
     // The payee book and receipts are the team's on a team profile (team-books.ts), this computer's otherwise.
     ...payeesHandlers(state),
     ...receiptsHandlers(state),
-    ...localOnly(state, 'runs', runsHandlers(state)),
+    // Runs work on a team profile too (issue #16): on the team ledger, with four-eyes for runs.
+    ...runsHandlers(state),
     ...localOnly(state, 'deposits', depositsHandlers(state)),
     // On a team profile the review's ledger check reads the team ledger (issue #16).
     ...reviewHandlers(state),

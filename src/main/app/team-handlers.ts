@@ -107,6 +107,8 @@ export function teamEvents(rt: ProfileRuntime, emit: Emit, log: (line: string) =
         })
         .catch(() => log('team ledger: a changed approval could not be read'))
     }),
+    // Another desk's run changes (its waves, an approval) reach this desk's runs screen.
+    team.onRunChange((runId) => emit('run:changed', { runId })),
   ]
 }
 

@@ -42,6 +42,8 @@ export interface TeamSide {
   onStatus(l: (s: TeamStatus) => void): () => void
   onRecordChange(l: (c: RecordChange) => void): () => void
   onApproval(l: (a: ApprovalEvent) => void): () => void
+  /** A payment run changed on any desk (its id). */
+  onRunChange(l: (runId: string) => void): () => void
   close(): Promise<void>
 }
 
@@ -126,6 +128,10 @@ export async function openTeamSide(t: TeamConnectionInput, o: TeamSideOptions = 
     onApproval: (l) => {
       leadership?.on('approval', l)
       return () => leadership?.off('approval', l as (v: never) => void)
+    },
+    onRunChange: (l) => {
+      leadership?.on('run', l)
+      return () => leadership?.off('run', l as (v: never) => void)
     },
     close: async () => {
       statusListeners.clear()

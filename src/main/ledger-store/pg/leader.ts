@@ -48,7 +48,9 @@ export interface TrackerLeadership {
   on(event: 'approval', l: (a: ApprovalEvent) => void): void
   /** A receipt was registered (`pending`: the leading desk fetches it), stored or given up, on any desk. */
   on(event: 'receipt', l: (r: ReceiptEvent) => void): void
-  off(event: 'leader' | 'change' | 'approval' | 'receipt', l: (v: never) => void): void
+  /** A payment run changed on some desk (LISTEN depix_runs, runs migration): its id. */
+  on(event: 'run', l: (runId: string) => void): void
+  off(event: 'leader' | 'change' | 'approval' | 'receipt' | 'run', l: (v: never) => void): void
   /** Resolves after the first attempt (connected or not). */
   ready(): Promise<void>
   stop(): Promise<void>
@@ -65,6 +67,15 @@ function parseChange(payload: string | undefined): RecordChange | null {
       return null
     }
     return { localId: v.localId, displayStatus: v.displayStatus, updatedAt: v.updatedAt }
+  } catch {
+    return null
+  }
+}
+
+function parseRunId(payload: string | undefined): string | null {
+  try {
+    const v = JSON.parse(payload ?? '') as Record<string, unknown>
+    return typeof v.runId === 'string' && v.runId.length <= 100 ? v.runId : null
   } catch {
     return null
   }
@@ -144,10 +155,13 @@ export function startLeadership(o: LeadershipOptions): TrackerLeadership {
       } else if (n.channel === 'depix_receipts') {
         const r = parseReceipt(n.payload)
         if (r) events.emit('receipt', r)
+      } else if (n.channel === 'depix_runs') {
+        const runId = parseRunId(n.payload)
+        if (runId !== null) events.emit('run', runId)
       }
     })
     await c.connect()
-    await c.query('LISTEN depix_records; LISTEN depix_approvals; LISTEN depix_receipts')
+    await c.query('LISTEN depix_records; LISTEN depix_approvals; LISTEN depix_receipts; LISTEN depix_runs')
     pid = Number((await c.query('SELECT pg_backend_pid() AS pid')).rows[0]?.pid)
     return c
   }

@@ -16,6 +16,7 @@
  */
 import { DEFAULT_RATE_LIMITS } from '../../../shared/api-limits'
 import { payeesReceiptsMigration } from './migration-payees-receipts'
+import { runsMigrationSql } from './migration-runs'
 
 export const SCHEMA = 'ledger'
 export const ANALYST_GROUP = 'depix_analysts'
@@ -367,10 +368,11 @@ GRANT EXECUTE ON FUNCTION append_audit(text, text, text, text), take_rate_token(
 export const PG_MIGRATIONS: readonly PgMigration[] = [
   { version: 1, name: 'team ledger base', sql: v1 },
   {
-    version: 4,
+    version: 2,
     name: 'team payee book and receipts',
     sql: payeesReceiptsMigration({ schema: SCHEMA, group: ANALYST_GROUP, isoNow: ISO_NOW_SQL }),
   },
+  { version: 3, name: 'payment runs', sql: runsMigrationSql({ SCHEMA, ANALYST_GROUP, ISO_NOW_SQL }) },
 ]
-/** The last migration's version (numbers may leave gaps while branches are merged). */
+/** The last migration's version. */
 export const PG_LATEST_VERSION = PG_MIGRATIONS.at(-1)?.version ?? 0
