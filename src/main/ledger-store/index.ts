@@ -2,10 +2,12 @@
  * The ledger behind an async interface (types.ts), on two engines: the embedded SQLite ledger of one desk
  * (sqlite-store.ts, the default) and a team's PostgreSQL server (pg/). The withdrawal service and its tracker work on
  * a `LedgerStore`; a team profile's runtime (src/main/app/team-runtime.ts) opens the PostgreSQL one, or the offline
- * stand-in (offline.ts) when the server is out of reach. Top-ups, runs, payees, receipts and exports still use the
- * synchronous SQLite `Ledger` (docs/DECISIONS.md).
+ * stand-in (offline.ts) when the server is out of reach. Top-ups work on a `DepositStore` (deposit-store.ts): the
+ * SQLite ledger's deposits, or the team ledger's (`PgLedgerStore.deposits`). Runs, payees, receipts and exports
+ * still use the synchronous SQLite `Ledger` (docs/DECISIONS.md).
  */
 export { sqliteStore } from './sqlite-store'
+export { sqliteDepositStore, type DepositStore } from './deposit-store'
 export { openPgStore, pgPool, type PgLedgerStore, type PgStoreOptions } from './pg/store'
 export {
   migrate as migratePg,

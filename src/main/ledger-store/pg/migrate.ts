@@ -77,7 +77,8 @@ export async function migrate(
     await c.query(`GRANT USAGE ON SCHEMA ${SCHEMA} TO ${ANALYST_GROUP}`)
     await c.query(`GRANT SELECT ON ${SCHEMA}.schema_version TO ${ANALYST_GROUP}`)
     let current = await schemaVersion(c)
-    if (current > migrations.length) throw tooNew(current, migrations.length)
+    const latest = migrations[migrations.length - 1]?.version ?? 0
+    if (current > latest) throw tooNew(current, latest)
     for (const m of migrations) {
       if (m.version <= current) continue
       await c.query('BEGIN')

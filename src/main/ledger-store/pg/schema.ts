@@ -15,6 +15,7 @@
  * - records are never deleted (no DELETE privilege, and a trigger).
  */
 import { DEFAULT_RATE_LIMITS } from '../../../shared/api-limits'
+import { depositsMigrationSql } from './migration-deposits'
 
 export const SCHEMA = 'ledger'
 export const ANALYST_GROUP = 'depix_analysts'
@@ -363,5 +364,9 @@ GRANT EXECUTE ON FUNCTION append_audit(text, text, text, text), take_rate_token(
   penalize_rate(text, double precision) TO ${ANALYST_GROUP};
 `
 
-export const PG_MIGRATIONS: readonly PgMigration[] = [{ version: 1, name: 'team ledger base', sql: v1 }]
-export const PG_LATEST_VERSION = PG_MIGRATIONS.length
+export const PG_MIGRATIONS: readonly PgMigration[] = [
+  { version: 1, name: 'team ledger base', sql: v1 },
+  { version: 3, name: 'deposits', sql: depositsMigrationSql(SCHEMA, ANALYST_GROUP) },
+]
+// The last entry's version, not the count: migrations land from parallel branches and are renumbered at merge.
+export const PG_LATEST_VERSION = PG_MIGRATIONS[PG_MIGRATIONS.length - 1]?.version ?? 0

@@ -25,6 +25,8 @@ import * as q from './queries'
 import { SCHEMA } from './schema'
 import { begin, read, release, withTx, type Tx } from './tx'
 import { approvalsApi, type ApprovalsApi } from './approvals'
+import type { DepositStore } from '../deposit-store'
+import { pgDepositStore } from './deposit-store'
 
 function parse<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
   const r = schema.safeParse(value)
@@ -42,6 +44,7 @@ export interface PgLedgerStore extends LedgerStore, ApprovalsApi {
   readonly engine: 'postgres'
   readonly pool: pg.Pool
   readonly schemaVersion: number
+  readonly deposits: DepositStore
 }
 
 /** The advisory-lock key of the duplicate guard: one per (key, kind, amount), case-insensitive like the lookup. */
@@ -95,6 +98,7 @@ export async function openPgStore(o: PgStoreOptions): Promise<PgLedgerStore> {
     identity,
     pool,
     schemaVersion: version,
+    deposits: pgDepositStore(pool),
     insertSubmitting: async (input, operator, opts) => {
       needOperator(operator)
       return tx((t) => insert(t, input, operator, opts?.approvalId ?? null))
