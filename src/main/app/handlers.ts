@@ -96,7 +96,7 @@ export function buildRouter(state: AppState, log: (line: string) => void): Route
     ...payeesWithTeam(state),
     ...localOnly(state, 'receipts', receiptsHandlers(state)),
     ...localOnly(state, 'runs', runsHandlers(state)),
-    ...localOnly(state, 'deposits', depositsHandlers(state)),
+    ...depositsHandlers(state),
     // Reviewing an export folder does not touch the live ledger, so it works on every profile; only comparing it
     // with "this computer's ledger" means nothing on a team profile.
     ...reviewHandlers(state),

@@ -99,6 +99,14 @@ export function teamEvents(rt: ProfileRuntime, emit: Emit, log: (line: string) =
         })
         .catch(() => log('team ledger: a changed record could not be read'))
     }),
+    team.onDepositChange((c) => {
+      team.store.deposits
+        ?.get(c.localId)
+        .then((r) => {
+          if (r) emit('deposit:changed', r)
+        })
+        .catch(() => log('team ledger: a changed top-up could not be read'))
+    }),
     team.onApproval((ev) => {
       if (!pg) return
       pg.getApproval(ev.id)
@@ -111,10 +119,9 @@ export function teamEvents(rt: ProfileRuntime, emit: Emit, log: (line: string) =
 }
 
 /** Features kept in this computer's ledger only, refused on a team profile (docs/DECISIONS.md, issue #16). */
-export type LocalOnlyFeature = 'deposits' | 'runs' | 'payees' | 'receipts' | 'export' | 'review'
+export type LocalOnlyFeature = 'runs' | 'payees' | 'receipts' | 'export' | 'review'
 
 const FEATURE_TEXT: Record<LocalOnlyFeature, { 'pt-BR': string; en: string }> = {
-  deposits: { 'pt-BR': 'Comprar DePix', en: 'Buying DePix' },
   runs: { 'pt-BR': 'Lotes de pagamentos', en: 'Payment runs' },
   payees: { 'pt-BR': 'Alterar o cadastro de favorecidos', en: 'Changing the payee book' },
   receipts: { 'pt-BR': 'Comprovantes guardados', en: 'Stored receipts' },

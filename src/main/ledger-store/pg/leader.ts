@@ -45,8 +45,10 @@ export interface TrackerLeadership {
   readonly backendPid: number | null
   on(event: 'leader', l: (isLeader: boolean) => void): void
   on(event: 'change', l: (c: RecordChange) => void): void
+  /** A deposit (top-up) changed on some desk: LISTEN depix_deposits (migration-deposits.ts). */
+  on(event: 'deposit', l: (c: RecordChange) => void): void
   on(event: 'approval', l: (a: ApprovalEvent) => void): void
-  off(event: 'leader' | 'change' | 'approval', l: (v: never) => void): void
+  off(event: 'leader' | 'change' | 'deposit' | 'approval', l: (v: never) => void): void
   /** Resolves after the first attempt (connected or not). */
   ready(): Promise<void>
   stop(): Promise<void>
@@ -120,13 +122,16 @@ export function startLeadership(o: LeadershipOptions): TrackerLeadership {
       if (n.channel === 'depix_records') {
         const change = parseChange(n.payload)
         if (change) events.emit('change', change)
+      } else if (n.channel === 'depix_deposits') {
+        const change = parseChange(n.payload)
+        if (change) events.emit('deposit', change)
       } else if (n.channel === 'depix_approvals') {
         const a = parseApproval(n.payload)
         if (a) events.emit('approval', a)
       }
     })
     await c.connect()
-    await c.query('LISTEN depix_records; LISTEN depix_approvals')
+    await c.query('LISTEN depix_records; LISTEN depix_deposits; LISTEN depix_approvals')
     pid = Number((await c.query('SELECT pg_backend_pid() AS pid')).rows[0]?.pid)
     return c
   }
