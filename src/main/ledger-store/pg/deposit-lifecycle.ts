@@ -187,7 +187,11 @@ async function storeObservation(
     ],
   )
   const contentChanged = canonicalJson(plan.record) !== canonicalJson(rec)
-  plan.record = { ...plan.record, remoteCheckedAt: tx.now, updatedAt: contentChanged ? tx.now : rec.updatedAt }
+  plan.record = {
+    ...plan.record,
+    remoteCheckedAt: tx.now,
+    updatedAt: contentChanged ? tx.now : rec.updatedAt,
+  }
   return plan
 }
 

@@ -5,11 +5,7 @@
 import type pg from 'pg'
 import type { z } from 'zod'
 import { LedgerError } from '../../ledger'
-import {
-  depositResolutionSchema,
-  importedDepositSchema,
-  newDepositSchema,
-} from '../../ledger/deposit-types'
+import { depositResolutionSchema, importedDepositSchema, newDepositSchema } from '../../ledger/deposit-types'
 import { createdOutcomeSchema, errorInfoOrNull, observationInputSchema } from '../../ledger/types'
 import type { DepositStore } from '../deposit-store'
 import { mapPgError } from '../errors'
