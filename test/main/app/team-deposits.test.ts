@@ -125,6 +125,35 @@ describe.skipIf(PG_SKIP_REASON !== null)('top-ups on one team ledger, through th
     expect(who.rows.map((x) => x.db_user)).toEqual([leader.role])
   }, 45_000)
 
+  it("the team's POST /deposit budget empty: a top-up is refused before anything is journaled or sent", async () => {
+    const [, eli] = desks as [Desk, Desk]
+    const owner = await rig.team.owner()
+    const saved = (
+      await owner.query(`SELECT per_minute, tokens FROM rate_buckets WHERE endpoint = 'deposit'`)
+    ).rows[0] as { per_minute: number; tokens: number }
+    // Another desk spent the account's allowance: eli's own client still has tokens, the team has none.
+    await owner.query(`UPDATE rate_buckets SET tokens = 0, at = clock_timestamp() WHERE endpoint = 'deposit'`)
+    try {
+      const d = topUp(11_100)
+      const q = await eli.call('deposits:quote', { draft: d })
+      const posts = rig.sb.control.requestCounts()['POST /api/deposit'] ?? 0
+      const total = ((await eli.call('deposits:list', {})).data as { total: number }).total
+      const r = await eli.call('deposits:create', {
+        draft: d,
+        intentId: (q.data as { intent: { id: string } }).intent.id,
+      })
+      expect(r).toMatchObject({ ok: false, error: { code: 'rate_limited' } })
+      expect((r.error as { retryAfterSeconds: number }).retryAfterSeconds).toBeGreaterThan(0)
+      expect(rig.sb.control.requestCounts()['POST /api/deposit'] ?? 0).toBe(posts)
+      expect(((await eli.call('deposits:list', {})).data as { total: number }).total).toBe(total)
+    } finally {
+      await owner.query(
+        `UPDATE rate_buckets SET per_minute = $1, tokens = $2, at = clock_timestamp() WHERE endpoint = 'deposit'`,
+        [saved.per_minute, saved.tokens],
+      )
+    }
+  })
+
   it('sandbox tools stay refused on a live team profile, and no password reached a renderer', async () => {
     const [dana] = desks as [Desk]
     const list = (await dana.call('deposits:list', {})).data as { rows: DepositRecord[] }
