@@ -4,7 +4,10 @@
  * second; only the leading desk polls its status, and the other learns the new status from the ledger.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { teamSideJournal } from '../../../src/main/app/runtime'
+import { readSideJournal } from '../../../src/main/journal/side-journal'
 import { generateLiquidAddress } from '../../../src/main/liquid'
+import { SANDBOX_PROFILE_ID } from '../../../src/shared/profile'
 import type { DepositDraft } from '../../../src/shared/deposit-draft'
 import type { DepositRecord } from '../../../src/shared/deposit-record'
 import { announceSkip, PG_SKIP_REASON } from '../../support/postgres'
@@ -161,4 +164,60 @@ describe.skipIf(PG_SKIP_REASON !== null)('top-ups on one team ledger, through th
     expect(r).toMatchObject({ ok: false, error: { code: 'not_sandbox' } })
     expectNoPasswords(rig)
   })
+
+  // Last: the team server goes away for a moment (every desk loses its connections).
+  it('the team server gone while the POST is out: id told at once, side journal, stored at the next open', async () => {
+    const [dana] = desks as [Desk]
+    const posts = (): number => rig.sb.control.requestCounts()['POST /api/deposit'] ?? 0
+    const d = topUp(22_200)
+    const q = await dana.call('deposits:quote', { draft: d })
+    // The service answers only after a moment: long enough to lose the team server in between.
+    rig.sb.control.injectFault({ kind: 'slow', endpoint: 'deposit', delayMs: 1_500 })
+    const before = posts()
+    const seen = dana.events.length
+    const pending = dana.call('deposits:create', {
+      draft: d,
+      intentId: (q.data as { intent: { id: string } }).intent.id,
+    })
+    const submitting = await until('the journal, then the POST', async () => {
+      const e = dana.events
+        .slice(seen)
+        .find(
+          (x) => x.event === 'deposit:changed' && (x.payload as DepositRecord).localState === 'submitting',
+        )
+      return e && posts() > before ? (e.payload as DepositRecord) : undefined
+    })
+    rig.team.cluster.stopServer()
+    let r: Awaited<typeof pending>
+    try {
+      r = await pending
+    } finally {
+      rig.team.cluster.startServer()
+    }
+    expect(r).toMatchObject({ ok: false, error: { code: 'ledger_write_failed', reason: 'side_journal' } })
+    // The id crosses IPC in the messages (the contract names no id field): the operator reads it at once.
+    const journal = teamSideJournal(dana.dir, dana.profileId)
+    const entries = readSideJournal(journal).entries
+    expect(entries.map((x) => [x.record, x.localId])).toEqual([['deposit', submitting.localId]])
+    const depositId = entries[0]!.outcome.remoteId
+    const told = (r.error as { userMessage: { 'pt-BR': string; en: string } }).userMessage
+    expect(told['pt-BR']).toContain(depositId)
+    expect(told.en).toContain(depositId)
+
+    // The next open of the team profile replays it into the team ledger; nothing is sent again.
+    expect((await dana.call('profiles:select', { id: SANDBOX_PROFILE_ID })).ok).toBe(true)
+    expect((await dana.call('profiles:select', { id: dana.profileId })).ok).toBe(true)
+    const stored = await until(
+      'stored as created',
+      async () => {
+        const got = await dana.call('deposits:get', { localId: submitting.localId })
+        const rec = got.ok ? (got.data as { record: DepositRecord }).record : undefined
+        return rec?.localState === 'created' ? rec : undefined
+      },
+      15_000,
+    )
+    expect(stored).toMatchObject({ remoteId: depositId, amountCents: 22_200 })
+    expect(readSideJournal(journal).entries).toEqual([])
+    expect(posts() - before).toBe(1)
+  }, 60_000)
 })
