@@ -42,6 +42,8 @@ interface Prepared {
   request: DepositRequestBody
   address: LiquidAddressCheck
   duplicates: DepositRecord[]
+  /** The start of the duplicate window, as looked up. */
+  sinceIso: string
 }
 
 async function prepare(ctx: DepositCreateCtx, draft: DepositDraft): Promise<Prepared> {
@@ -57,15 +59,16 @@ async function prepare(ctx: DepositCreateCtx, draft: DepositDraft): Promise<Prep
     parsed.data,
     address.ok ? address.address : parsed.data.depixAddress.trim(),
   )
+  const sinceIso = new Date(ctx.now() - DEPOSIT_DUPLICATE_WINDOW_MS).toISOString()
   const duplicates = address.ok
     ? await ctx.store.findRecentSimilar({
         profile: ctx.profile,
         amountCents: request.amountInCents,
         depixAddress: request.depixAddress,
-        sinceIso: new Date(ctx.now() - DEPOSIT_DUPLICATE_WINDOW_MS).toISOString(),
+        sinceIso,
       })
     : []
-  return { request, address, duplicates }
+  return { request, address, duplicates, sinceIso }
 }
 
 function addressView(a: LiquidAddressCheck): DepositQuote['address'] {
@@ -116,15 +119,28 @@ export async function createDeposit(
     profile: ctx.profile,
     now: ctx.now,
     store: {
-      insertSubmitting: () =>
-        ctx.store.insertSubmitting(
+      insertSubmitting: async () => {
+        const guarded = await ctx.store.createGuarded(
           {
             profile: ctx.profile,
             request: p.request as unknown as Record<string, unknown>,
             flags: p.duplicates.length > 0 ? [DEPOSIT_FLAGS.duplicateConfirmed] : [],
           },
           ctx.operator,
-        ),
+          // The similar top-ups the operator confirmed do not count; one that appeared since (another desk's
+          // create, or a concurrent one here) does.
+          { sinceIso: p.sinceIso, allow: p.duplicates.map((d) => d.localId) },
+        )
+        if (guarded.kind === 'duplicate') {
+          throw depositRefusal(
+            'duplicate_since_review',
+            `${guarded.similar.length} similar top-up(s) appeared since the review (maybe on another desk): ` +
+              'review again.',
+            { duplicates: [...p.duplicates, ...guarded.similar] },
+          )
+        }
+        return guarded.record
+      },
       markCreated: (localId, outcome) => ctx.store.markCreated(localId, outcome),
       markRejected: (localId, info) => ctx.store.markRejected(localId, info),
       markOutcomeUnknown: (localId, info, reason) => ctx.store.markOutcomeUnknown(localId, info, reason),

@@ -25,9 +25,24 @@ import type {
 } from '../ledger/deposit-types'
 import type { StoreEngine } from './types'
 
+/** The duplicate guard of a top-up: the same amount to the same address since `sinceIso` counts. */
+export interface DepositGuard {
+  sinceIso: string
+  /** Local ids of similar top-ups the operator saw at review and confirmed: they do not count, any other does. */
+  allow: readonly string[]
+}
+
+export type GuardedDeposit =
+  { kind: 'inserted'; record: DepositRecord } | { kind: 'duplicate'; similar: DepositRecord[] }
+
 export interface DepositStore {
   readonly engine: StoreEngine
   insertSubmitting(input: NewDeposit, operator: string): Promise<DepositRecord>
+  /**
+   * findRecentSimilar + insertSubmitting as one step no other desk can interleave with: of two desks topping up
+   * the same amount to the same address at the same moment, one inserts and the other gets `duplicate`.
+   */
+  createGuarded(input: NewDeposit, operator: string, guard: DepositGuard): Promise<GuardedDeposit>
   markCreated(localId: string, outcome: CreatedOutcome): Promise<DepositRecord>
   applyJournaledCreate(
     localId: string,
@@ -62,6 +77,17 @@ export interface DepositStore {
   observations(localId: string): Promise<StatusObservation[]>
 }
 
+/** What a top-up's duplicates share (none for a request without a usable amount and address). */
+export function similarOf(
+  input: NewDeposit,
+): Array<{ profile: string; amountCents: number; depixAddress: string }> {
+  const amount = input.request.amountInCents
+  const address = input.request.depixAddress
+  return typeof amount === 'number' && Number.isSafeInteger(amount) && typeof address === 'string'
+    ? [{ profile: input.profile, amountCents: amount, depixAddress: address }]
+    : []
+}
+
 /** Runs `fn` and turns a synchronous throw into a rejection, like an async engine. */
 function later<T>(fn: () => T): Promise<T> {
   try {
@@ -77,6 +103,17 @@ export function sqliteDepositStore(ledger: Pick<Ledger, 'deposits'>): DepositSto
   return {
     engine: 'sqlite',
     insertSubmitting: (input, operator) => later(() => d().insertSubmitting(input, operator)),
+    // One process owns the file (lock.ts) and this runs to completion: nothing can come between check and insert.
+    createGuarded: (input, operator, guard) =>
+      later(() => {
+        const similar = similarOf(input).flatMap((q) =>
+          d()
+            .findRecentSimilar({ ...q, sinceIso: guard.sinceIso })
+            .filter((r) => !guard.allow.includes(r.localId)),
+        )
+        if (similar.length > 0) return { kind: 'duplicate' as const, similar }
+        return { kind: 'inserted' as const, record: d().insertSubmitting(input, operator) }
+      }),
     markCreated: (id, outcome) => later(() => d().markCreated(id, outcome)),
     applyJournaledCreate: (id, outcome) => later(() => d().applyJournaledCreate(id, outcome)),
     markRejected: (id, error) => later(() => d().markRejected(id, error)),

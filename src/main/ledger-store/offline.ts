@@ -80,6 +80,7 @@ function offlineDeposits(reason: TeamFailureVerdict): DepositStore {
   return {
     engine: 'postgres',
     insertSubmitting: refuse,
+    createGuarded: refuse,
     markCreated: refuse,
     applyJournaledCreate: refuse,
     markRejected: refuse,

@@ -140,9 +140,9 @@ describe.each(engines)('DepositStore on $name', (engine) => {
     await expect(
       e.deposits.insertSubmitting({ profile, request: { depixAddress: 'x' } }, 'Ana'),
     ).rejects.toMatchObject({ code: 'invalid_input' })
-    await expect(
-      e.deposits.markRejected(b.localId, null as never),
-    ).rejects.toMatchObject({ code: 'invalid_input' })
+    await expect(e.deposits.markRejected(b.localId, null as never)).rejects.toMatchObject({
+      code: 'invalid_input',
+    })
   })
 
   it('keeps every different answer, applies only newer ones, raises med_reversal and value_mismatch', async () => {
@@ -250,12 +250,55 @@ describe.each(engines)('DepositStore on $name', (engine) => {
     })
     expect(similar.map((r) => r.localId)).toEqual([ids[2]])
     expect(
-      await e.deposits.findRecentSimilar({ profile, amountCents: 1_000, depixAddress: address, sinceIso: since }),
+      await e.deposits.findRecentSimilar({
+        profile,
+        amountCents: 1_000,
+        depixAddress: address,
+        sinceIso: since,
+      }),
     ).toEqual([])
     const walked: string[] = []
     for await (const r of e.deposits.iterate({ profile, sort: { field: 'createdAt', dir: 'asc' } }))
       walked.push(r.localId)
     expect(walked).toEqual(ids)
+  })
+
+  it('guards the insert: a similar top-up counts unless the operator confirmed it at review', async () => {
+    const profile = `p-${randomUUID()}`
+    const address = `lq1qq${randomUUID()}`
+    const first = await e.deposits.createGuarded(newDeposit({ profile, address }), 'Ana', {
+      sinceIso: since,
+      allow: [],
+    })
+    expect(first.kind).toBe('inserted')
+    const firstId = first.kind === 'inserted' ? first.record.localId : ''
+    const again = await e.deposits.createGuarded(newDeposit({ profile, address }), 'Ana', {
+      sinceIso: since,
+      allow: [],
+    })
+    expect(again).toMatchObject({ kind: 'duplicate', similar: [{ localId: firstId }] })
+    const confirmed = await e.deposits.createGuarded(newDeposit({ profile, address }), 'Ana', {
+      sinceIso: since,
+      allow: [firstId],
+    })
+    expect(confirmed.kind).toBe('inserted')
+    // Another amount, or older than the window, is no duplicate.
+    expect(
+      (
+        await e.deposits.createGuarded(newDeposit({ profile, address, amountCents: 5_001 }), 'Ana', {
+          sinceIso: since,
+          allow: [],
+        })
+      ).kind,
+    ).toBe('inserted')
+    expect(
+      (
+        await e.deposits.createGuarded(newDeposit({ profile, address }), 'Ana', {
+          sinceIso: '2999-01-01T00:00:00.000Z',
+          allow: [],
+        })
+      ).kind,
+    ).toBe('inserted')
   })
 
   it('turns leftover submitting deposits into outcome_unknown at recovery', async () => {

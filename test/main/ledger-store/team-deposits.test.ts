@@ -107,6 +107,28 @@ describe.skipIf(PG_SKIP_REASON !== null)('deposits on the team ledger (PostgreSQ
     expect(await ana.verifyAuditChain()).toMatchObject({ ok: true })
   })
 
+  it('of two desks topping up the same amount to the same address at once, one inserts', async () => {
+    const since = '2000-01-01T00:00:00.000Z'
+    for (let round = 0; round < 10; round++) {
+      const d = newDeposit(7_700)
+      const results = await Promise.all([
+        ana.deposits.createGuarded(d, 'ana', { sinceIso: since, allow: [] }),
+        bia.deposits.createGuarded({ ...d, profile: 'another-desk-profile' }, 'bia', {
+          sinceIso: since,
+          allow: [],
+        }),
+      ])
+      expect(results.map((r) => r.kind).sort()).toEqual(['duplicate', 'inserted'])
+      const similar = await ana.deposits.findRecentSimilar({
+        profile: 'x',
+        amountCents: 7_700,
+        depixAddress: d.request.depixAddress as string,
+        sinceIso: since,
+      })
+      expect(similar).toHaveLength(1)
+    }
+  })
+
   it("recovers only the desk's own interrupted deposits: another desk's may be mid-POST", async () => {
     const mine = await ana.deposits.insertSubmitting(newDeposit(), 'ana')
     const theirs = await bia.deposits.insertSubmitting(newDeposit(), 'bia')

@@ -7,7 +7,7 @@ import type { z } from 'zod'
 import { LedgerError } from '../../ledger'
 import { depositResolutionSchema, importedDepositSchema, newDepositSchema } from '../../ledger/deposit-types'
 import { createdOutcomeSchema, errorInfoOrNull, observationInputSchema } from '../../ledger/types'
-import type { DepositStore } from '../deposit-store'
+import { similarOf, type DepositStore } from '../deposit-store'
 import { mapPgError } from '../errors'
 import * as life from './deposit-lifecycle'
 import * as q from './deposit-queries'
@@ -23,6 +23,9 @@ const needOperator = (operator: string): void => {
   if (!operator) throw new LedgerError('invalid_input', 'operator is required')
 }
 
+/** The advisory-lock key of the duplicate guard: one per (address, amount). */
+const GUARD_KEY_SQL = `SELECT pg_advisory_xact_lock(hashtextextended($1 || '|' || $2::text, 727017))`
+
 export function pgDepositStore(pool: pg.Pool): DepositStore {
   const tx = <T>(fn: (t: Tx) => Promise<T>): Promise<T> => withTx(pool, fn)
   return {
@@ -31,6 +34,22 @@ export function pgDepositStore(pool: pg.Pool): DepositStore {
       const n = parse(newDepositSchema, input, 'new deposit')
       needOperator(operator)
       return tx((t) => life.insertSubmitting(t, n, operator))
+    },
+    createGuarded: async (input, operator, guard) => {
+      const n = parse(newDepositSchema, input, 'new deposit')
+      needOperator(operator)
+      return tx(async (t) => {
+        for (const s of similarOf(n)) {
+          // Serialises every top-up of this amount to this address across desks; the lookup after it sees every
+          // one committed before the lock was granted (READ COMMITTED: a new snapshot per statement).
+          await t.c.query(GUARD_KEY_SQL, [s.depixAddress, s.amountCents])
+          const similar = (await q.findRecentSimilar(t.c, { ...s, sinceIso: guard.sinceIso })).filter(
+            (r) => !guard.allow.includes(r.localId),
+          )
+          if (similar.length > 0) return { kind: 'duplicate' as const, similar }
+        }
+        return { kind: 'inserted' as const, record: await life.insertSubmitting(t, n, operator) }
+      })
     },
     markCreated: async (id, outcome) => {
       const o = parse(createdOutcomeSchema, outcome, 'created outcome')
