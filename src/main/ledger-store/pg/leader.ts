@@ -45,12 +45,14 @@ export interface TrackerLeadership {
   readonly backendPid: number | null
   on(event: 'leader', l: (isLeader: boolean) => void): void
   on(event: 'change', l: (c: RecordChange) => void): void
+  /** A deposit (top-up) changed on some desk: LISTEN depix_deposits (migration-deposits.ts). */
+  on(event: 'deposit', l: (c: RecordChange) => void): void
   on(event: 'approval', l: (a: ApprovalEvent) => void): void
   /** A receipt was registered (`pending`: the leading desk fetches it), stored or given up, on any desk. */
   on(event: 'receipt', l: (r: ReceiptEvent) => void): void
   /** A payment run changed on some desk (LISTEN depix_runs, runs migration): its id. */
   on(event: 'run', l: (runId: string) => void): void
-  off(event: 'leader' | 'change' | 'approval' | 'receipt' | 'run', l: (v: never) => void): void
+  off(event: 'leader' | 'change' | 'deposit' | 'approval' | 'receipt' | 'run', l: (v: never) => void): void
   /** Resolves after the first attempt (connected or not). */
   ready(): Promise<void>
   stop(): Promise<void>
@@ -149,6 +151,9 @@ export function startLeadership(o: LeadershipOptions): TrackerLeadership {
       if (n.channel === 'depix_records') {
         const change = parseChange(n.payload)
         if (change) events.emit('change', change)
+      } else if (n.channel === 'depix_deposits') {
+        const change = parseChange(n.payload)
+        if (change) events.emit('deposit', change)
       } else if (n.channel === 'depix_approvals') {
         const a = parseApproval(n.payload)
         if (a) events.emit('approval', a)
@@ -161,7 +166,9 @@ export function startLeadership(o: LeadershipOptions): TrackerLeadership {
       }
     })
     await c.connect()
-    await c.query('LISTEN depix_records; LISTEN depix_approvals; LISTEN depix_receipts; LISTEN depix_runs')
+    await c.query(
+      'LISTEN depix_records; LISTEN depix_deposits; LISTEN depix_approvals; LISTEN depix_receipts; LISTEN depix_runs',
+    )
     pid = Number((await c.query('SELECT pg_backend_pid() AS pid')).rows[0]?.pid)
     return c
   }
