@@ -43,7 +43,7 @@ function assertRemoteIdFree(ctx: Ctx, remoteId: string, localId: string): void {
 }
 
 /** The denormalised columns must say what the body says: one truth about what was sent. */
-function assertMatchesRequest(input: NewWithdrawal): void {
+export function assertMatchesRequest(input: NewWithdrawal): void {
   const req = input.request
   if (typeof req.pixKey === 'string' && req.pixKey !== input.pixKey) {
     throw new LedgerError('invalid_input', 'pixKey differs from request.pixKey')
@@ -61,6 +61,51 @@ function assertMatchesRequest(input: NewWithdrawal): void {
   }
 }
 
+/**
+ * The new record of a payment about to be sent, on either engine (ledger-store/pg/lifecycle.ts too): one place,
+ * so both keep the same members and the same state hash.
+ */
+export function submittingRecord(
+  n: NewWithdrawal,
+  localId: string,
+  operator: string,
+  now: string,
+): WithdrawalRecord {
+  return {
+    localId,
+    profile: n.profile,
+    operator,
+    createdAt: now,
+    updatedAt: now,
+    localState: 'submitting',
+    request: n.request,
+    pixKey: n.pixKey,
+    amountKind: n.amountKind,
+    amountCents: n.amountCents,
+    createResponse: null,
+    remoteId: null,
+    remoteStatus: null,
+    remoteStatusAt: null,
+    remoteCheckedAt: null,
+    lastRemote: null,
+    depositAddress: null,
+    // Best knowledge until the service answers: the amount we asked for.
+    depositAmountCents: n.amountKind === 'deposit' ? n.amountCents : null,
+    payoutAmountCents: n.amountKind === 'payout' ? n.amountCents : null,
+    expiration: null,
+    fundedAt: null,
+    fundingTxId: null,
+    refund: null,
+    receiverName: null,
+    error: null,
+    requestId: null,
+    flags: [...new Set(n.flags ?? [])],
+    // Left out when empty, so a record without them hashes as before migration 6 (rows.ts).
+    ...(n.references && Object.keys(n.references).length > 0 ? { references: { ...n.references } } : {}),
+    ...(n.expectedPayee ? { expectedPayee: { ...n.expectedPayee } } : {}),
+  }
+}
+
 export function insertSubmitting(ctx: Ctx, input: NewWithdrawal, operator: string): WithdrawalRecord {
   const n = parseInput(newWithdrawalSchema, input, 'new withdrawal')
   if (!operator) throw new LedgerError('invalid_input', 'operator is required')
@@ -71,39 +116,7 @@ export function insertSubmitting(ctx: Ctx, input: NewWithdrawal, operator: strin
       throw new LedgerError('invalid_input', `withdrawal record ${localId} already exists`)
     }
     const now = ctx.nowIso()
-    const rec: WithdrawalRecord = {
-      localId,
-      profile: n.profile,
-      operator,
-      createdAt: now,
-      updatedAt: now,
-      localState: 'submitting',
-      request: n.request,
-      pixKey: n.pixKey,
-      amountKind: n.amountKind,
-      amountCents: n.amountCents,
-      createResponse: null,
-      remoteId: null,
-      remoteStatus: null,
-      remoteStatusAt: null,
-      remoteCheckedAt: null,
-      lastRemote: null,
-      depositAddress: null,
-      // Best knowledge until the service answers: the amount we asked for.
-      depositAmountCents: n.amountKind === 'deposit' ? n.amountCents : null,
-      payoutAmountCents: n.amountKind === 'payout' ? n.amountCents : null,
-      expiration: null,
-      fundedAt: null,
-      fundingTxId: null,
-      refund: null,
-      receiverName: null,
-      error: null,
-      requestId: null,
-      flags: [...new Set(n.flags ?? [])],
-      // Left out when empty, so a record without them hashes as before migration 6 (rows.ts).
-      ...(n.references && Object.keys(n.references).length > 0 ? { references: { ...n.references } } : {}),
-      ...(n.expectedPayee ? { expectedPayee: { ...n.expectedPayee } } : {}),
-    }
+    const rec = submittingRecord(n, localId, operator, now)
     writeRecord(ctx.db, now, null, rec, {
       operator,
       action: 'withdrawal.submitting',

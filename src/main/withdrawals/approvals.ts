@@ -71,8 +71,8 @@ function preparedOf(ctx: CreateCtx, a: Approval): Prepared {
     amountCents: a.amountCents,
     refund: checkLiquidAddress(request.refundAddress ?? '', ctx.network),
     duplicates: [],
-    references: {},
-    expectedPayee: null,
+    references: a.references ?? {},
+    expectedPayee: a.expectedPayee ?? null,
   }
 }
 
@@ -106,6 +106,8 @@ export async function sendApproved(
     pixKey: a.pixKey,
     amountKind: a.amountKind,
     amountCents: a.amountCents,
+    ...(a.references && Object.keys(a.references).length > 0 ? { references: a.references } : {}),
+    ...(a.expectedPayee ? { expectedPayee: a.expectedPayee } : {}),
   }
   let took = false
   try {

@@ -35,7 +35,9 @@ describe.skipIf(PG_SKIP_REASON !== null)('four-eyes approvals across desks', () 
     await owner.query('UPDATE team_settings SET approval_above_cents = 10000 WHERE id = 1')
     expect((await statusOf(alice)).approvalAboveCents).toBe(10_000)
 
-    const d = draft('four-eyes@example.com', 25_000)
+    // What the payment is for travels with the request and is on the record the approved send makes.
+    const references = { invoice: 'NF 7781', costCentre: 'Obras', note: 'Parcela 2/3' }
+    const d = { ...draft('four-eyes@example.com', 25_000), references }
     const before = postsSent()
     const q = await alice.call('withdrawals:quote', { draft: d })
     expect(q).toMatchObject({ ok: true, data: { needsApproval: true } })
@@ -100,6 +102,10 @@ describe.skipIf(PG_SKIP_REASON !== null)('four-eyes approvals across desks', () 
       payoutAmountInCents: 25_000,
     })
     expect(postsSent() - before).toBe(1)
+    expect(sent.data).toMatchObject({ references })
+    expect((await bob.call('withdrawals:get', { localId: approval.localId })).data).toMatchObject({
+      record: { references },
+    })
     // Sent twice (another desk, and at once on one desk): refused, no second POST.
     const [again1, again2] = await Promise.all([
       alice.call('approvals:send', { id: approval.id }),

@@ -60,6 +60,8 @@ function newInput(o: Partial<NewWithdrawal> & { profile: string }): NewWithdrawa
     amountKind: o.amountKind ?? 'payout',
     amountCents,
     ...(o.flags ? { flags: o.flags } : {}),
+    ...(o.references ? { references: o.references } : {}),
+    ...(o.expectedPayee ? { expectedPayee: o.expectedPayee } : {}),
   }
 }
 
@@ -104,6 +106,28 @@ describe.each(engines)('LedgerStore on $name', (engine) => {
     expect(audit.rows.map((r) => r.action).reverse()).toEqual(['withdrawal.submitting', 'withdrawal.created'])
     expect(audit.rows.every((r) => typeof r.stateHash === 'string')).toBe(true)
     expect((await store.observations(rec.localId)).map((o) => o.remoteStatus)).toEqual(['pending'])
+    expect(await store.verifyAuditChain()).toMatchObject({ ok: true })
+  })
+
+  it('keeps what a payment is for and its payee through every step, searchable, with a sound chain', async () => {
+    const profile = `p-${randomUUID()}`
+    const references = { invoice: 'NF-2026/0042', costCentre: 'CC Fábrica', note: 'Aluguel de novembro' }
+    const expectedPayee = { id: randomUUID(), name: 'Fornecedora Ação Ltda', taxNumber: '11222333000181' }
+    const rec = await store.insertSubmitting(newInput({ profile, references, expectedPayee }), 'Ana')
+    expect(rec).toMatchObject({ references, expectedPayee })
+    // The next write checks the stored row against its audited state: a column the engine drops fails here.
+    const created = await store.markCreated(rec.localId, outcome(`w-${randomUUID()}`))
+    expect(created).toMatchObject({ localState: 'created', references, expectedPayee })
+    const flagged = await store.setFlags(rec.localId, ['checked'], 'Ana')
+    expect(await store.get(rec.localId)).toEqual(flagged)
+    expect(flagged).toMatchObject({ references, expectedPayee })
+    const found = await store.query({ profile, text: 'nf-2026/0042' })
+    expect(found.rows.map((r) => r.localId)).toEqual([rec.localId])
+    expect((await store.query({ profile, text: 'fornecedora acao' })).total).toBe(1)
+    // A record without them has neither member (not empty ones): the state hash is the desk ledger's.
+    const plain = await store.insertSubmitting(newInput({ profile }), 'Ana')
+    expect('references' in plain || 'expectedPayee' in plain).toBe(false)
+    expect(Object.keys((await store.get(plain.localId)) ?? {})).not.toContain('references')
     expect(await store.verifyAuditChain()).toMatchObject({ ok: true })
   })
 

@@ -23,6 +23,9 @@ export interface Approval {
   amountKind: 'deposit' | 'payout'
   amountCents: number
   note: string | null
+  /** What the payment is for and the payee-book entry, as requested: the sent record carries them. */
+  references?: NewWithdrawal['references']
+  expectedPayee?: NewWithdrawal['expectedPayee']
   requestedBy: string
   requestedAt: string
   state: (typeof APPROVAL_STATES)[number]
@@ -53,6 +56,17 @@ export interface ApprovalsApi {
 const noteSchema = z.string().max(500)
 const idSchema = z.uuid()
 
+/** `{ [key]: value }` when the column holds a valid value, else nothing (a row edited by hand loses it). */
+function parsedOr<K extends string, T>(
+  key: K,
+  schema: z.ZodType<T>,
+  v: unknown,
+): Partial<Record<K, NonNullable<T>>> {
+  if (v === null || v === undefined) return {}
+  const r = schema.safeParse(v)
+  return r.success && r.data !== undefined ? ({ [key]: r.data } as Partial<Record<K, NonNullable<T>>>) : {}
+}
+
 function rowToApproval(r: Record<string, unknown>): Approval {
   return {
     id: String(r.id),
@@ -63,6 +77,8 @@ function rowToApproval(r: Record<string, unknown>): Approval {
     amountKind: r.amount_kind === 'deposit' ? 'deposit' : 'payout',
     amountCents: Number(r.amount_cents),
     note: typeof r.note === 'string' ? r.note : null,
+    ...parsedOr('references', newWithdrawalSchema.shape.references, r.refs),
+    ...parsedOr('expectedPayee', newWithdrawalSchema.shape.expectedPayee, r.expected_payee),
     requestedBy: String(r.requested_by),
     requestedAt: String(r.requested_at),
     state: APPROVAL_STATES.find((s) => s === r.state) ?? 'pending',
@@ -123,8 +139,9 @@ export function approvalsApi(pool: pg.Pool): ApprovalsApi {
       const n = r.data
       return withTx(pool, async (t) => {
         const row = await t.c.query(
-          `INSERT INTO approvals (local_id, profile, request, pix_key, amount_kind, amount_cents, note)
-           VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,
+          `INSERT INTO approvals (local_id, profile, request, pix_key, amount_kind, amount_cents, note, refs,
+             expected_payee)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *`,
           [
             n.localId ?? randomUUID(),
             n.profile,
@@ -133,6 +150,8 @@ export function approvalsApi(pool: pg.Pool): ApprovalsApi {
             n.amountKind,
             n.amountCents,
             note ?? null,
+            n.references && Object.keys(n.references).length > 0 ? JSON.stringify(n.references) : null,
+            n.expectedPayee ? JSON.stringify(n.expectedPayee) : null,
           ],
         )
         return rowToApproval(row.rows[0] ?? {})

@@ -18,6 +18,7 @@ import {
   type UnknownResolution,
 } from '../../ledger'
 import { canonicalJson } from '../../ledger/canonical-json'
+import { assertMatchesRequest, submittingRecord } from '../../ledger/withdrawals'
 import { planObservation } from '../../ledger/observations'
 import { appendAudit } from './audit'
 import { getRecord, writeRecord } from './record-write'
@@ -43,56 +44,10 @@ async function assertRemoteIdFree(tx: Tx, remoteId: string, localId: string): Pr
   }
 }
 
-function assertMatchesRequest(input: NewWithdrawal): void {
-  const req = input.request
-  if (typeof req.pixKey === 'string' && req.pixKey !== input.pixKey) {
-    throw new LedgerError('invalid_input', 'pixKey differs from request.pixKey')
-  }
-  const amountField = input.amountKind === 'deposit' ? 'depositAmountInCents' : 'payoutAmountInCents'
-  const otherField = input.amountKind === 'deposit' ? 'payoutAmountInCents' : 'depositAmountInCents'
-  if (req[amountField] !== undefined && req[amountField] !== input.amountCents) {
-    throw new LedgerError('invalid_input', `amountCents differs from request.${amountField}`)
-  }
-  if (req[otherField] !== undefined) {
-    throw new LedgerError(
-      'invalid_input',
-      `request carries ${otherField} but amountKind is ${input.amountKind}`,
-    )
-  }
-}
-
-/** The new record as insertSubmitting builds it (withdrawals.ts), at the database's time. */
-export function submittingRecord(n: NewWithdrawal, operator: string, now: string): WithdrawalRecord {
+/** The new record as insertSubmitting builds it (ledger/withdrawals.ts), at the database's time. */
+export function newSubmitting(n: NewWithdrawal, operator: string, now: string): WithdrawalRecord {
   assertMatchesRequest(n)
-  return {
-    localId: n.localId ?? randomUUID(),
-    profile: n.profile,
-    operator,
-    createdAt: now,
-    updatedAt: now,
-    localState: 'submitting',
-    request: n.request,
-    pixKey: n.pixKey,
-    amountKind: n.amountKind,
-    amountCents: n.amountCents,
-    createResponse: null,
-    remoteId: null,
-    remoteStatus: null,
-    remoteStatusAt: null,
-    remoteCheckedAt: null,
-    lastRemote: null,
-    depositAddress: null,
-    depositAmountCents: n.amountKind === 'deposit' ? n.amountCents : null,
-    payoutAmountCents: n.amountKind === 'payout' ? n.amountCents : null,
-    expiration: null,
-    fundedAt: null,
-    fundingTxId: null,
-    refund: null,
-    receiverName: null,
-    error: null,
-    requestId: null,
-    flags: [...new Set(n.flags ?? [])],
-  }
+  return submittingRecord(n, n.localId ?? randomUUID(), operator, now)
 }
 
 export async function insertSubmitting(
@@ -101,7 +56,7 @@ export async function insertSubmitting(
   operator: string,
   approvalId: string | null,
 ): Promise<WithdrawalRecord> {
-  const rec = submittingRecord(n, operator, tx.now)
+  const rec = newSubmitting(n, operator, tx.now)
   if (await getRecord(tx.c, rec.localId)) {
     throw new LedgerError('invalid_input', `withdrawal record ${rec.localId} already exists`)
   }
@@ -117,6 +72,7 @@ export async function insertSubmitting(
         pixKey: rec.pixKey,
         amountKind: rec.amountKind,
         amountCents: rec.amountCents,
+        ...(rec.expectedPayee ? { payeeId: rec.expectedPayee.id } : {}),
         ...(approvalId ? { approvalId } : {}),
       },
     },

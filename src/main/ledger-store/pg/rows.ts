@@ -34,6 +34,8 @@ export const COLUMNS = [
   'error',
   'request_id',
   'flags',
+  'refs',
+  'expected_payee',
   'remote_status_norm',
   'display_status',
   'has_refund',
@@ -41,9 +43,10 @@ export const COLUMNS = [
   'search_text',
 ] as const
 
-export const RECORD_SELECT = COLUMNS.slice(0, 27)
-  .map((c) => `w.${c}`)
-  .join(', ')
+/** The record's own columns (the rest are derived for listing). */
+const RECORD_COLUMNS = COLUMNS.slice(0, COLUMNS.indexOf('remote_status_norm'))
+
+export const RECORD_SELECT = RECORD_COLUMNS.map((c) => `w.${c}`).join(', ')
 
 const json = (v: unknown): string | null => (v === null || v === undefined ? null : JSON.stringify(v))
 
@@ -78,6 +81,8 @@ export function recordValues(r: WithdrawalRecord): unknown[] {
     json(r.error),
     r.requestId,
     JSON.stringify(r.flags),
+    json(r.references),
+    json(r.expectedPayee),
     d.remote_status_norm,
     d.display_status,
     d.has_refund === 1,
@@ -137,5 +142,13 @@ export function rowToRecord(row: Row): WithdrawalRecord {
     error: objOrNull<WithdrawalErrorInfo>(row.error),
     requestId: strOrNull(row.request_id),
     flags: Array.isArray(row.flags) ? (row.flags as string[]) : [],
+    // Absent when none, as the desk ledger leaves them out: the state hash is the same on both engines. A value
+    // that is not one is kept raw, so the record no longer matches its audited hash and is refused as tampered.
+    ...(row.refs === null || row.refs === undefined
+      ? {}
+      : { references: row.refs as NonNullable<WithdrawalRecord['references']> }),
+    ...(row.expected_payee === null || row.expected_payee === undefined
+      ? {}
+      : { expectedPayee: row.expected_payee as NonNullable<WithdrawalRecord['expectedPayee']> }),
   }
 }
