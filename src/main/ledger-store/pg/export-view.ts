@@ -10,6 +10,7 @@
  */
 import type pg from 'pg'
 import { z } from 'zod'
+import { depositRecordSchema } from '../../../shared/deposit-record'
 import { withdrawalRecordSchema } from '../../../shared/withdrawal-record'
 import type { AuditHead } from '../../ledger'
 import { LedgerError } from '../../ledger'
@@ -17,7 +18,9 @@ import type { AnyRecord, RecordKindId } from '../../records/kinds'
 import type { AuditText, ExportAuditInput, ExportLedger, ExportView } from '../../records/export-source'
 import type { ExportFilter } from '../../records/manifest'
 import { mapPgError, TeamLedgerError } from '../errors'
-import { readHead, verifyChain } from './audit'
+import { readHead } from './audit'
+import { iterateDeposits, queryDeposits } from './deposit-queries'
+import { verifyTeamLedger } from './verify-ledger'
 import { iterateRecords, queryRecords } from './queries'
 import { begin, release } from './tx'
 
@@ -99,6 +102,16 @@ const TEAM_KINDS: Partial<
       }
     },
   },
+  deposit: {
+    count: async (c, f) => (await queryDeposits(c, { ...f, limit: 1 })).total,
+    iterate: async function* (c, f) {
+      for await (const r of iterateDeposits(c, f, BATCH)) {
+        if (!depositRecordSchema.safeParse(r).success)
+          throw new LedgerError('record_tampered', `team ledger: top-up ${r.localId} is malformed`)
+        yield r
+      }
+    },
+  },
 }
 
 /** Rows of `sql` through a cursor of its own, in batches, inside the view's transaction. */
@@ -145,7 +158,7 @@ export async function openPgLedgerView(pool: pg.Pool): Promise<PgLedgerView> {
     throw mapPgError(e)
   }
   return {
-    verify: () => guard(() => verifyChain(c)),
+    verify: () => guard(() => verifyTeamLedger(c)),
     auditHead: () => guard((): Promise<AuditHead> => readHead(c)),
     count: (kind, filter) =>
       guard(() => {

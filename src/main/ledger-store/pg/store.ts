@@ -17,7 +17,7 @@ import {
 } from '../../ledger/types'
 import { mapPgError } from '../errors'
 import type { LedgerStore } from '../types'
-import { appendAudit, readAudit, readHead, verifyChain } from './audit'
+import { appendAudit, readAudit, readHead } from './audit'
 import * as life from './lifecycle'
 import { getRecord } from './record-write'
 import { checkSchema } from './migrate'
@@ -26,7 +26,7 @@ import { SCHEMA } from './schema'
 import { begin, read, release, withTx, type Tx } from './tx'
 import { approvalsApi, type ApprovalsApi } from './approvals'
 import { openPgLedgerView, type PgLedgerView } from './export-view'
-import { verifyPgPayees } from './payees'
+import { verifyTeamLedger } from './verify-ledger'
 import type { DepositStore } from '../deposit-store'
 import { pgDepositStore } from './deposit-store'
 
@@ -205,18 +205,7 @@ export async function openPgStore(o: PgStoreOptions): Promise<PgLedgerStore> {
       return tx((t) => appendAudit(t.c, t.identity, entry))
     },
     auditHead: () => read(pool, (c) => readHead(c)),
-    verifyAuditChain: () =>
-      withTx(
-        pool,
-        async (t) => {
-          const v = await verifyChain(t.c)
-          if (!v.ok) return v
-          // The team's payee book is covered by the same chain (pg/payees.ts).
-          const p = await verifyPgPayees(t.c)
-          return p ? { ok: false as const, brokenAt: v.rows, reason: `payee ${p.id} ${p.reason}` } : v
-        },
-        'REPEATABLE READ',
-      ),
+    verifyAuditChain: () => withTx(pool, (t) => verifyTeamLedger(t.c), 'REPEATABLE READ'),
     openView: () => openPgLedgerView(pool),
     ...approvalsApi(pool),
     close: async () => {
