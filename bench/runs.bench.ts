@@ -128,8 +128,8 @@ async function allowanceBench(): Promise<Record<string, unknown>> {
     for (let i = 0; i < n; i++) lines.push(`${prefix}${i}@example.com;${CPF};${10 + (i % 50)},00`)
     const { run } = await runs.importFile(new TextEncoder().encode(lines.join('\n')), prefix)
     if (!run) throw new Error('no run')
-    runs.approve(run.runId, runs.detail(run.runId).summary.depositCents)
-    runs.startWave(run.runId, n)
+    await runs.approve(run.runId, (await runs.detail(run.runId)).summary.depositCents)
+    await runs.startWave(run.runId, n)
     await runs.idle(run.runId)
     return run.runId
   }
@@ -139,7 +139,7 @@ async function allowanceBench(): Promise<Record<string, unknown>> {
     const realStart = performance.now()
     const runId = await runOf(200, 'r')
     const realMs = performance.now() - realStart
-    const d = runs.detail(runId)
+    const d = await runs.detail(runId)
     const rows = d.rows.map((r) => ledger.get(r.localId as string))
     const rateLimited = rows.filter((r) => r?.error?.kind === 'rate_limited').length
     const spanMs = (creates.at(-1) as number) - (creates[0] as number)

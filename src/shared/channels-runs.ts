@@ -67,6 +67,18 @@ export const runDetailSchema = z.object({
       assumed: z.boolean(),
     })
     .nullable(),
+  /**
+   * Four-eyes on a team ledger (issue #16): whether the run needs another analyst's approval, who asked for it and
+   * whether this desk's role did; null on this computer's ledger.
+   */
+  approval: z
+    .object({
+      needed: z.boolean(),
+      requestedBy: z.string().nullable(),
+      requestedAt: z.string().nullable(),
+      mine: z.boolean(),
+    })
+    .nullable(),
 })
 export type RunDetailView = z.infer<typeof runDetailSchema>
 

@@ -1,4 +1,7 @@
-/** The channels of deposits ("Comprar DePix", issue #17), bound to the active profile's deposit service. */
+/**
+ * The channels of deposits ("Comprar DePix", issue #17), bound to the active profile's deposit service and its
+ * ledger: this computer's, or the team's (issue #16), where the list shows every desk's top-ups.
+ */
 import { SANDBOX_PROFILE_ID } from '../../shared/profile'
 import { generateLiquidAddress } from '../liquid'
 import type { Handlers } from '../ipc/router'
@@ -26,15 +29,14 @@ type DepositHandlers = Pick<
 
 export function depositsHandlers(state: AppState): DepositHandlers {
   const rt = () => state.runtime()
-  const { ledger } = state
 
   /** Sandbox tools exist only on the Sandbox profile, and act only on its own deposits. */
-  const sandboxDeposit = (localId: string) => {
+  const sandboxDeposit = async (localId: string) => {
     const sandbox = state.sandbox
     if (!sandbox || rt().profile.kind !== 'sandbox') {
       throw new AppError('not_sandbox', 'Sandbox tools exist only on the Sandbox profile.')
     }
-    const r = ledger.deposits.get(localId)
+    const r = await rt().deposits.records.get(localId)
     if (!r || r.profile !== rt().profile.id) throw new AppError('not_found', 'No such deposit.')
     if (!r.remoteId) throw new AppError('not_created', 'This deposit has no id at the service.')
     return { sandbox, remoteId: r.remoteId }
@@ -48,11 +50,12 @@ export function depositsHandlers(state: AppState): DepositHandlers {
     'deposits:quote': ({ draft }) => rt().deposits.quote(draft),
     'deposits:create': ({ draft, intentId, confirmedDuplicates }) =>
       rt().deposits.create(draft, { intentId, confirmedDuplicates: confirmedDuplicates ?? [] }),
-    'deposits:list': (filter) => {
-      // The live list shows the active profile's deposits unless the filter names one.
-      const f = { ...filter, profile: filter.profile ?? rt().profile.id }
-      const page = ledger.deposits.query(f)
-      return { rows: page.rows, total: page.total, totals: ledger.deposits.totalsByStatus(f) }
+    'deposits:list': async (filter) => {
+      // The live list shows the active profile's deposits unless the filter names one; a team's, every desk's.
+      const f = rt().team ? filter : { ...filter, profile: filter.profile ?? rt().profile.id }
+      const records = rt().deposits.records
+      const [page, totals] = await Promise.all([records.query(f), records.totalsByStatus(f)])
+      return { rows: page.rows, total: page.total, totals }
     },
     'deposits:get': ({ localId }) => rt().deposits.detail(localId),
     'deposits:refresh': ({ localId }) => rt().deposits.refresh(localId),
@@ -68,12 +71,12 @@ export function depositsHandlers(state: AppState): DepositHandlers {
       return { rows: page.rows, total: page.total, totals: review.ledger.deposits.totalsByStatus(filter) }
     },
     'sandbox:payDeposit': async ({ localId }) => {
-      const { sandbox, remoteId } = sandboxDeposit(localId)
+      const { sandbox, remoteId } = await sandboxDeposit(localId)
       sandbox.control.payDeposit(remoteId)
       return rt().deposits.refresh(localId)
     },
     'sandbox:fileMed': async ({ localId }) => {
-      const { sandbox, remoteId } = sandboxDeposit(localId)
+      const { sandbox, remoteId } = await sandboxDeposit(localId)
       sandbox.control.fileMed(remoteId)
       return rt().deposits.refresh(localId)
     },

@@ -20,7 +20,7 @@ import { reviewHandlers } from './review-handlers'
 import { runsHandlers } from './runs-handlers'
 import { teamConnectionHandlers } from './team-connection-handlers'
 import { sessionView } from './runtime'
-import { localOnly, teamHandlers } from './team-handlers'
+import { teamHandlers } from './team-handlers'
 import { fundingAmount } from './sandbox-tools'
 import { loadSigningKey, localFingerprint, publicKeyView } from './signing-key'
 
@@ -80,8 +80,10 @@ export function buildRouter(state: AppState, log: (line: string) => void): Route
     // The payee book and receipts are the team's on a team profile (team-books.ts), this computer's otherwise.
     ...payeesHandlers(state),
     ...receiptsHandlers(state),
-    ...localOnly(state, 'runs', runsHandlers(state)),
-    ...localOnly(state, 'deposits', depositsHandlers(state)),
+    // Runs work on a team profile too (issue #16): on the team ledger, with four-eyes for runs.
+    ...runsHandlers(state),
+    // Top-ups too: on the team ledger, tracked by the leading desk.
+    ...depositsHandlers(state),
     // On a team profile the review's ledger check reads the team ledger (issue #16).
     ...reviewHandlers(state),
     ...teamHandlers(state),

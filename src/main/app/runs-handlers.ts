@@ -2,10 +2,12 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Handlers } from '../ipc/router'
-import { createRunService, NO_PAYEES, runTemplateCsv, type PayeeLookup } from '../runs'
+import { pgRunStore } from '../ledger-store/pg/run-store'
+import { createRunService, NO_PAYEES, runTemplateCsv, type PayeeLookup, type RunService } from '../runs'
 import type { FundingSheet } from '../runs'
 import type { AppState } from './context'
 import { AppError } from './errors'
+import type { ProfileRuntime } from './runtime'
 
 type RunChannel = Extract<keyof Handlers, `runs:${string}`>
 type RunHandlers = Pick<Handlers, RunChannel>
@@ -42,17 +44,32 @@ function sheetView(s: FundingSheet) {
  * payee and must carry their own Pix key.
  */
 export function runsHandlers(state: AppState, payees: PayeeLookup = NO_PAYEES): RunHandlers {
-  const runs = createRunService({
-    ledger: state.ledger,
+  const common = {
     operator: state.o.operator,
     payees,
     runtime: () => {
       const rt = state.runtime()
       return { profile: rt.profile, client: rt.client, withdrawals: rt.withdrawals }
     },
-    onChange: (runId) => state.emit('run:changed', { runId }),
-    onError: (e) => state.o.log?.(`runs: ${e instanceof Error ? e.name : typeof e}`),
-  })
+    onChange: (runId: string) => state.emit('run:changed', { runId }),
+    onError: (e: unknown) => state.o.log?.(`runs: ${e instanceof Error ? e.name : typeof e}`),
+  }
+  const local = createRunService({ ...common, ledger: state.ledger })
+  // A team profile's runs live on the team ledger: one service per connected runtime (its recovery runs when the
+  // runtime is first used for runs; a wave stops by itself when the runtime is replaced).
+  const teamServices = new WeakMap<ProfileRuntime, RunService>()
+  const service = (): RunService => {
+    const rt = state.runtime()
+    if (!rt.team) return local
+    const pg = rt.team.pg
+    if (!pg) throw rt.team.refusal()
+    let s = teamServices.get(rt)
+    if (!s) {
+      s = createRunService({ ...common, records: pg, runs: pgRunStore(pg.pool, pg.identity) })
+      teamServices.set(rt, s)
+    }
+    return s
+  }
   const profileId = (): string => state.runtime().profile.id
 
   return {
@@ -67,7 +84,7 @@ export function runsHandlers(state: AppState, payees: PayeeLookup = NO_PAYEES): 
     },
     'runs:import': async ({ name, contentBase64 }) => {
       const bytes = Buffer.from(contentBase64, 'base64')
-      const { run, result } = await runs.importFile(bytes, name)
+      const { run, result } = await service().importFile(bytes, name)
       return {
         runId: run?.runId ?? null,
         kind: result.kind,
@@ -76,17 +93,17 @@ export function runsHandlers(state: AppState, payees: PayeeLookup = NO_PAYEES): 
         issues: result.issues,
       }
     },
-    'runs:list': () => runs.list(),
-    'runs:get': ({ runId }) => runs.detail(runId),
-    'runs:decide': ({ runId, idx, decision }) => runs.decide(runId, idx, decision),
-    'runs:approve': ({ runId, confirmDepositCents }) => runs.approve(runId, confirmDepositCents),
-    'runs:startWave': ({ runId, size }) => runs.startWave(runId, size),
-    'runs:pause': ({ runId }) => runs.pause(runId),
-    'runs:resume': ({ runId }) => runs.resume(runId),
-    'runs:cancel': ({ runId }) => runs.cancel(runId),
-    'runs:sheet': async ({ runId, wave }) => sheetView(await runs.sheet(runId, wave)),
+    'runs:list': () => service().list(),
+    'runs:get': ({ runId }) => service().detail(runId),
+    'runs:decide': ({ runId, idx, decision }) => service().decide(runId, idx, decision),
+    'runs:approve': ({ runId, confirmDepositCents }) => service().approve(runId, confirmDepositCents),
+    'runs:startWave': ({ runId, size }) => service().startWave(runId, size),
+    'runs:pause': ({ runId }) => service().pause(runId),
+    'runs:resume': ({ runId }) => service().resume(runId),
+    'runs:cancel': ({ runId }) => service().cancel(runId),
+    'runs:sheet': async ({ runId, wave }) => sheetView(await service().sheet(runId, wave)),
     'runs:saveSheet': async ({ runId, wave, folder }) => {
-      const sheet = await runs.sheet(runId, wave)
+      const sheet = await service().sheet(runId, wave)
       if (sheet.files === null) {
         throw new AppError(
           'sheet_unavailable',
@@ -103,21 +120,21 @@ export function runsHandlers(state: AppState, payees: PayeeLookup = NO_PAYEES): 
       )
       return { files: [`${base}.csv`, `${base}-sendmany.json`] }
     },
-    'runs:markWaveFunded': ({ runId, wave, txId }) => runs.markWaveFunded(runId, wave, txId),
+    'runs:markWaveFunded': ({ runId, wave, txId }) => service().markWaveFunded(runId, wave, txId),
     'runs:sandboxFundWave': async ({ runId, wave }) => {
       const sandbox = state.sandbox
       const rt = state.runtime()
       if (!sandbox || rt.profile.kind !== 'sandbox') {
         throw new AppError('not_sandbox', 'Sandbox tools exist only on the Sandbox profile.')
       }
-      const sheet = await runs.sheet(runId, wave)
+      const sheet = await service().sheet(runId, wave)
       for (const l of sheet.lines) {
-        const remoteId = state.ledger.get(l.localId)?.remoteId
+        const remoteId = (await rt.withdrawals.store.get(l.localId))?.remoteId
         if (!remoteId) continue
         sandbox.control.fundWithdrawal(remoteId, l.funding.cents)
         await rt.withdrawals.refresh(l.localId)
       }
-      return runs.detail(runId)
+      return service().detail(runId)
     },
   }
 }

@@ -1,9 +1,9 @@
 /**
  * What exists for the active profile: its API client, its withdrawal service and status tracker. Switching
  * profile closes one runtime and opens another; this computer's ledger is shared by its profiles (records carry
- * their profile id). A team profile (issue #16) keeps its withdrawals on the team's PostgreSQL ledger instead
- * (team-runtime.ts): its client takes every token from the team's shared budget too, and its tracker runs only
- * while this desk leads.
+ * their profile id). A team profile (issue #16) keeps its withdrawals and top-ups on the team's PostgreSQL ledger
+ * instead (team-runtime.ts): its client takes every token from the team's shared budget too, and its trackers run
+ * only while this desk leads.
  */
 import { join } from 'node:path'
 import type { SessionView } from '../../shared/contract'
@@ -22,7 +22,7 @@ export interface ProfileRuntime {
   profile: Profile
   client: DepixClient
   withdrawals: WithdrawalService
-  /** Top-ups ("Comprar DePix"): the ledger's second record kind (this computer's ledger only). */
+  /** Top-ups ("Comprar DePix"): the ledger's second record kind, on the same ledger as the withdrawals. */
   deposits: DepositService
   /** The team ledger side; null for a profile on this computer's ledger. */
   team: TeamSide | null
@@ -99,17 +99,19 @@ export async function openRuntime(o: RuntimeOptions): Promise<ProfileRuntime> {
         ...(pg ? { approvals: pg } : {}),
       })
     : createWithdrawalService({ ...common, ledger: o.ledger })
-  const deposits = createDepositService({
-    ledger: o.ledger,
-    client,
-    operator: o.operator,
-    network: profile.network,
-    profile: profile.id,
-  })
+  const depositCommon = { client, operator: o.operator, network: profile.network, profile: profile.id }
+  const deposits = team
+    ? createDepositService({
+        ...depositCommon,
+        store: team.store,
+        sideJournal: o.dataDir ? teamSideJournal(o.dataDir, profile.id) : null,
+      })
+    : createDepositService({ ...depositCommon, ledger: o.ledger })
   const unsubscribe: Array<() => void> = []
   if (team) {
     // Another desk's change (or this desk's own, echoed): a leader starts tracking a record another desk created.
     unsubscribe.push(team.onRecordChange((c) => withdrawals.tracker.track(c.localId)))
+    unsubscribe.push(team.onDepositChange((c) => deposits.tracker.track(c.localId)))
   }
   return {
     profile,
@@ -120,8 +122,12 @@ export async function openRuntime(o: RuntimeOptions): Promise<ProfileRuntime> {
     teamBooks,
     startTracking: () => {
       if (team) {
-        if (team.leadership) unsubscribe.push(trackWhileLeading(team.leadership, withdrawals.tracker))
+        if (team.leadership) {
+          unsubscribe.push(trackWhileLeading(team.leadership, withdrawals.tracker))
+          unsubscribe.push(trackWhileLeading(team.leadership, deposits.tracker))
+        }
         teamBooks?.start()
+        // Reconciliation (GET /deposits) stays on demand on a team: no desk sweeps on a schedule (DECISIONS).
         return
       }
       withdrawals.tracker.start()

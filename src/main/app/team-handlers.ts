@@ -99,6 +99,14 @@ export function teamEvents(rt: ProfileRuntime, emit: Emit, log: (line: string) =
         })
         .catch(() => log('team ledger: a changed record could not be read'))
     }),
+    team.onDepositChange((c) => {
+      team.store.deposits
+        ?.get(c.localId)
+        .then((r) => {
+          if (r) emit('deposit:changed', r)
+        })
+        .catch(() => log('team ledger: a changed top-up could not be read'))
+    }),
     team.onApproval((ev) => {
       if (!pg) return
       pg.getApproval(ev.id)
@@ -107,41 +115,7 @@ export function teamEvents(rt: ProfileRuntime, emit: Emit, log: (line: string) =
         })
         .catch(() => log('team ledger: a changed approval could not be read'))
     }),
+    // Another desk's run changes (its waves, an approval) reach this desk's runs screen.
+    team.onRunChange((runId) => emit('run:changed', { runId })),
   ]
-}
-
-/** Features kept in this computer's ledger only, refused on a team profile (docs/DECISIONS.md, issue #16). */
-export type LocalOnlyFeature = 'deposits' | 'runs'
-
-const FEATURE_TEXT: Record<LocalOnlyFeature, { 'pt-BR': string; en: string }> = {
-  deposits: { 'pt-BR': 'Comprar DePix', en: 'Buying DePix' },
-  runs: { 'pt-BR': 'Lotes de pagamentos', en: 'Payment runs' },
-}
-
-export function localOnlyError(feature: LocalOnlyFeature): TeamLedgerError {
-  const t = FEATURE_TEXT[feature]
-  return new TeamLedgerError('unsupported', `${feature} is not available on a team ledger yet`, {
-    'pt-BR': `${t['pt-BR']}: ainda não disponível em um perfil com livro-caixa da equipe. Use um perfil com o livro-caixa deste computador.`,
-    en: `${t.en}: not available yet on a profile with a team ledger. Use a profile on this computer's ledger.`,
-  })
-}
-
-/**
- * The given handlers, each refusing first when the active profile is on a team ledger: those features would
- * otherwise write into this computer's ledger, out of the team's sight.
- */
-export function localOnly<H extends Partial<Handlers>>(
-  state: AppState,
-  feature: LocalOnlyFeature,
-  handlers: H,
-): H {
-  const out: Record<string, unknown> = {}
-  for (const [channel, h] of Object.entries(handlers)) {
-    const handler = h as (input: unknown) => unknown
-    out[channel] = (input: unknown) => {
-      if (state.runtime().team) throw localOnlyError(feature)
-      return handler(input)
-    }
-  }
-  return out as H
 }

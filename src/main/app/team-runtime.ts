@@ -41,7 +41,11 @@ export interface TeamSide {
   status(): Promise<TeamStatus>
   onStatus(l: (s: TeamStatus) => void): () => void
   onRecordChange(l: (c: RecordChange) => void): () => void
+  /** A deposit changed on some desk (this one's own changes echoed too). */
+  onDepositChange(l: (c: RecordChange) => void): () => void
   onApproval(l: (a: ApprovalEvent) => void): () => void
+  /** A payment run changed on any desk (its id). */
+  onRunChange(l: (runId: string) => void): () => void
   close(): Promise<void>
 }
 
@@ -123,9 +127,17 @@ export async function openTeamSide(t: TeamConnectionInput, o: TeamSideOptions = 
       leadership?.on('change', l)
       return () => leadership?.off('change', l as (v: never) => void)
     },
+    onDepositChange: (l) => {
+      leadership?.on('deposit', l)
+      return () => leadership?.off('deposit', l as (v: never) => void)
+    },
     onApproval: (l) => {
       leadership?.on('approval', l)
       return () => leadership?.off('approval', l as (v: never) => void)
+    },
+    onRunChange: (l) => {
+      leadership?.on('run', l)
+      return () => leadership?.off('run', l as (v: never) => void)
     },
     close: async () => {
       statusListeners.clear()

@@ -15,16 +15,17 @@ import {
 import { DEPOSIT_FLAGS, type DepositRecord } from '../../shared/deposit-record'
 import type { DepixClient, DepositCreated } from '../api'
 import { journaledCreate } from '../journal/create'
-import { sideJournalPath } from '../journal/side-journal'
 import type { OneUseIntents } from '../journal/intents'
-import type { Ledger } from '../ledger'
+import type { DepositStore } from '../ledger-store/deposit-store'
 import { checkLiquidAddress, type LiquidAddressCheck, type LiquidNetwork } from '../liquid'
 import { DEPOSIT_WORDS, DepositError, depositRefusal } from './errors'
 
 export const DEPOSIT_DUPLICATE_WINDOW_MS = 24 * 60 * 60 * 1000
 
 export interface DepositCreateCtx {
-  ledger: Ledger
+  store: DepositStore
+  /** Where a create's answer goes when the ledger cannot store it (journal/side-journal.ts); null: nowhere. */
+  sideJournal: string | null
   client: DepixClient
   operator: string
   network: LiquidNetwork
@@ -41,9 +42,11 @@ interface Prepared {
   request: DepositRequestBody
   address: LiquidAddressCheck
   duplicates: DepositRecord[]
+  /** The start of the duplicate window, as looked up. */
+  sinceIso: string
 }
 
-function prepare(ctx: DepositCreateCtx, draft: DepositDraft): Prepared {
+async function prepare(ctx: DepositCreateCtx, draft: DepositDraft): Promise<Prepared> {
   const parsed = depositDraftSchema.safeParse(draft)
   if (!parsed.success) {
     throw new DepositError('invalid_draft', 'The top-up draft is invalid.', {
@@ -56,15 +59,16 @@ function prepare(ctx: DepositCreateCtx, draft: DepositDraft): Prepared {
     parsed.data,
     address.ok ? address.address : parsed.data.depixAddress.trim(),
   )
+  const sinceIso = new Date(ctx.now() - DEPOSIT_DUPLICATE_WINDOW_MS).toISOString()
   const duplicates = address.ok
-    ? ctx.ledger.deposits.findRecentSimilar({
+    ? await ctx.store.findRecentSimilar({
         profile: ctx.profile,
         amountCents: request.amountInCents,
         depixAddress: request.depixAddress,
-        sinceIso: new Date(ctx.now() - DEPOSIT_DUPLICATE_WINDOW_MS).toISOString(),
+        sinceIso,
       })
     : []
-  return { request, address, duplicates }
+  return { request, address, duplicates, sinceIso }
 }
 
 function addressView(a: LiquidAddressCheck): DepositQuote['address'] {
@@ -74,8 +78,8 @@ function addressView(a: LiquidAddressCheck): DepositQuote['address'] {
 }
 
 /** What would be sent, with a one-use intent for exactly that; writes nothing, sends nothing. */
-export function quoteDeposit(ctx: DepositCreateCtx, draft: DepositDraft): DepositQuote {
-  const p = prepare(ctx, draft)
+export async function quoteDeposit(ctx: DepositCreateCtx, draft: DepositDraft): Promise<DepositQuote> {
+  const p = await prepare(ctx, draft)
   return {
     request: p.request as unknown as Record<string, unknown>,
     address: addressView(p.address),
@@ -98,7 +102,7 @@ export async function createDeposit(
   draft: DepositDraft,
   o: DepositCreateAuthority,
 ): Promise<DepositRecord> {
-  const p = prepare(ctx, draft)
+  const p = await prepare(ctx, draft)
   if (!p.address.ok) {
     throw new DepositError('address_invalid', `Destination refused: ${p.address.message}`, {
       fields: { depixAddress: p.address.reason },
@@ -111,23 +115,35 @@ export async function createDeposit(
     refuse: depositRefusal,
     client: ctx.client,
     endpoint: 'deposit',
-    sideJournal: sideJournalPath(ctx.ledger.file),
+    sideJournal: ctx.sideJournal,
     profile: ctx.profile,
     now: ctx.now,
     store: {
-      insertSubmitting: () =>
-        ctx.ledger.deposits.insertSubmitting(
+      insertSubmitting: async () => {
+        const guarded = await ctx.store.createGuarded(
           {
             profile: ctx.profile,
             request: p.request as unknown as Record<string, unknown>,
             flags: p.duplicates.length > 0 ? [DEPOSIT_FLAGS.duplicateConfirmed] : [],
           },
           ctx.operator,
-        ),
-      markCreated: (localId, outcome) => ctx.ledger.deposits.markCreated(localId, outcome),
-      markRejected: (localId, info) => ctx.ledger.deposits.markRejected(localId, info),
-      markOutcomeUnknown: (localId, info, reason) =>
-        ctx.ledger.deposits.markOutcomeUnknown(localId, info, reason),
+          // The similar top-ups the operator confirmed do not count; one that appeared since (another desk's
+          // create, or a concurrent one here) does.
+          { sinceIso: p.sinceIso, allow: p.duplicates.map((d) => d.localId) },
+        )
+        if (guarded.kind === 'duplicate') {
+          throw depositRefusal(
+            'duplicate_since_review',
+            `${guarded.similar.length} similar top-up(s) appeared since the review (maybe on another desk): ` +
+              'review again.',
+            { duplicates: [...p.duplicates, ...guarded.similar] },
+          )
+        }
+        return guarded.record
+      },
+      markCreated: (localId, outcome) => ctx.store.markCreated(localId, outcome),
+      markRejected: (localId, info) => ctx.store.markRejected(localId, info),
+      markOutcomeUnknown: (localId, info, reason) => ctx.store.markOutcomeUnknown(localId, info, reason),
     },
     takeIntent: () =>
       ctx.intents.take(o.intentId, {

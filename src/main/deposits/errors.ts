@@ -90,3 +90,12 @@ export function depositLedgerCall<T>(localId: string, fn: () => T): T {
     throw refusalOfLedgerError(e, localId, 'deposit', depositRefusal)
   }
 }
+
+/** `depositLedgerCall` for the async store: the same translation of ledger refusals. */
+export async function depositStoreCall<T>(localId: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn()
+  } catch (e) {
+    throw refusalOfLedgerError(e, localId, 'deposit', depositRefusal)
+  }
+}

@@ -14,8 +14,11 @@ import type { DepixClient } from '../api'
 import { monotonicNow } from '../clock'
 import { OneUseIntents } from '../journal/intents'
 import { lastMinute, replaySpentAllowance } from '../journal/allowance'
-import { recoverOnce, replayPending } from '../journal/recovery'
+import { recoverOnce, recoverStoreOnce, replayPending, replayPendingInto } from '../journal/recovery'
+import { sideJournalPath } from '../journal/side-journal'
 import type { Ledger } from '../ledger'
+import { sqliteDepositStore, type DepositStore } from '../ledger-store/deposit-store'
+import type { LedgerStore } from '../ledger-store/types'
 import type { LiquidNetwork } from '../liquid'
 import type { StatusTracker, Timers, TrackerOptions } from '../withdrawals/types'
 import { createDeposit, quoteDeposit, type DepositCreateAuthority, type DepositCreateCtx } from './create'
@@ -30,7 +33,11 @@ import { userInfo } from './user-info'
 export const RECONCILE_EVERY_MS = 30 * 60_000
 
 export interface DepositServiceDeps {
-  ledger: Ledger
+  /** This computer's ledger; or `store`, a ledger carrying deposits (the team's). Exactly one. */
+  ledger?: Ledger
+  store?: LedgerStore
+  /** With `store`: the local side journal (the team ledger has no file beside it). */
+  sideJournal?: string | null
   client: DepixClient
   operator: string
   network: LiquidNetwork
@@ -50,7 +57,7 @@ export interface DepositService {
   create(draft: DepositDraft, o: DepositCreateAuthority): Promise<DepositRecord>
   detail(localId: string): Promise<{
     record: DepositRecord
-    observations: ReturnType<Ledger['deposits']['observations']>
+    observations: Awaited<ReturnType<DepositStore['observations']>>
     qr: Awaited<ReturnType<typeof depositQr>>
   }>
   refresh(localId: string): Promise<DepositRecord>
@@ -67,6 +74,8 @@ export interface DepositService {
   startReconciling(): void
   stop(): Promise<void>
   tracker: StatusTracker<DepositRecord>
+  /** The deposits this service works on (lists, the sandbox tools). */
+  records: DepositStore
 }
 
 const realTimers: Timers = {
@@ -82,6 +91,15 @@ const realTimers: Timers = {
 export function createDepositService(deps: DepositServiceDeps): DepositService {
   const { ledger, client, operator, network, profile } = deps
   if (!operator) throw new TypeError('operator is required')
+  if ((ledger === undefined) === (deps.store === undefined)) {
+    throw new TypeError('exactly one of ledger and store is required')
+  }
+  const team = deps.store
+  if (team !== undefined && team.deposits === undefined) throw new TypeError('the store keeps no deposits')
+  const store: DepositStore = team?.deposits ?? sqliteDepositStore(ledger as Ledger)
+  // A team ledger is one account's: every desk's deposits are this service's too (tracker, resolution, lists).
+  const shared = team !== undefined
+  const sideJournal = ledger ? sideJournalPath(ledger.file) : (deps.sideJournal ?? null)
   const now = deps.now ?? (() => Date.now())
   const monotonic = deps.monotonic ?? deps.now ?? monotonicNow
   const timers = deps.timers ?? realTimers
@@ -98,25 +116,39 @@ export function createDepositService(deps: DepositServiceDeps): DepositService {
     }
   }
 
-  // Once per opened ledger, whichever service comes first: every kind's leftovers become outcome_unknown.
-  recoverOnce(ledger, (e) => onError(e, null))
+  // Once per opened ledger, whichever service comes first: every kind's leftovers become outcome_unknown. The
+  // embedded ledger does it now, synchronously; a team store before the first create (joining the withdrawal
+  // service's recovery of the same store when it is under way).
   const openedAt = now()
-  replaySpentAllowance(client, 'deposit', ledger.deposits.iterate(lastMinute(profile, openedAt)), openedAt)
+  let ready: Promise<void> = Promise.resolve()
+  if (ledger) {
+    recoverOnce(ledger, (e) => onError(e, null))
+    replaySpentAllowance(client, 'deposit', ledger.deposits.iterate(lastMinute(profile, openedAt)), openedAt)
+  } else if (team) {
+    ready = (async () => {
+      await recoverStoreOnce(team, sideJournal, (e) => onError(e, null))
+      const recent: DepositRecord[] = []
+      for await (const r of store.iterate({ from: lastMinute(profile, openedAt).from })) recent.push(r)
+      replaySpentAllowance(client, 'deposit', recent, openedAt)
+    })().catch((e: unknown) => onError(e, null))
+  }
 
   const tracker = createDepositTracker({
     ...deps.tracker,
-    ledger,
+    store,
     client,
     profile,
     now,
     monotonic,
     timers,
     changed,
+    allProfiles: shared,
   })
   const opened = (localId: string): void => tracker.track(localId)
   const creates = new Set<Promise<DepositRecord>>()
   const createCtx: DepositCreateCtx = {
-    ledger,
+    store,
+    sideJournal,
     client,
     operator,
     network,
@@ -128,12 +160,12 @@ export function createDepositService(deps: DepositServiceDeps): DepositService {
     onError,
     ...(deps.beforePost ? { beforePost: deps.beforePost } : {}),
   }
-  const resolveCtx = { ledger, client, operator, profile, now, changed, opened }
+  const resolveCtx = { store, shared, client, operator, profile, now, changed, opened }
 
-  function own(localId: string): DepositRecord {
-    const r = ledger.deposits.get(localId)
+  async function own(localId: string): Promise<DepositRecord> {
+    const r = await store.get(localId)
     if (r === undefined) throw new DepositError('not_found', `No deposit record ${localId}.`, { localId })
-    if (r.profile !== profile) {
+    if (!shared && r.profile !== profile) {
       throw new DepositError('other_profile', `${localId} belongs to profile ${r.profile}.`, { localId })
     }
     return r
@@ -146,7 +178,7 @@ export function createDepositService(deps: DepositServiceDeps): DepositService {
   const reconcile = (days?: number): Promise<Reconciliation> => {
     // One sweep at a time: a second caller joins the one under way.
     sweeping ??= reconcileDeposits(
-      { ledger, client, profile, now, refresh: (id) => tracker.pollNow(id), onError },
+      { store, client, profile, now, refresh: (id) => tracker.pollNow(id), onError },
       days,
     )
       .then((r) => {
@@ -170,27 +202,34 @@ export function createDepositService(deps: DepositServiceDeps): DepositService {
   }
 
   return {
-    quote: async (draft) => quoteDeposit(createCtx, draft),
+    quote: (draft) => quoteDeposit(createCtx, draft),
     create: (draft, o) => {
-      for (const entry of replayPending(ledger, (e) => onError(e, null))?.applied ?? []) {
-        const r = ledger.deposits.get(entry.localId)
-        if (r) {
-          changed(r)
-          opened(r.localId)
+      const p = (async () => {
+        await ready
+        const replay = ledger
+          ? replayPending(ledger, (e) => onError(e, null))
+          : await replayPendingInto(team as LedgerStore, sideJournal, (e) => onError(e, null))
+        for (const entry of replay?.applied ?? []) {
+          if (entry.record !== 'deposit') continue
+          const r = await store.get(entry.localId)
+          if (r) {
+            changed(r)
+            opened(r.localId)
+          }
         }
-      }
-      const p = createDeposit(createCtx, draft, o)
+        return createDeposit(createCtx, draft, o)
+      })()
       creates.add(p)
       const done = (): void => void creates.delete(p)
       p.then(done, done)
       return p
     },
     detail: async (localId) => {
-      const record = own(localId)
-      return { record, observations: ledger.deposits.observations(localId), qr: await depositQr(record) }
+      const record = await own(localId)
+      return { record, observations: await store.observations(localId), qr: await depositQr(record) }
     },
     refresh: async (localId) => {
-      const r = own(localId)
+      const r = await own(localId)
       if (r.localState !== 'created' || r.remoteId === null) {
         throw new DepositError(
           'illegal_state',
@@ -240,6 +279,7 @@ export function createDepositService(deps: DepositServiceDeps): DepositService {
       await sweeping?.catch(() => undefined)
     },
     tracker,
+    records: store,
   }
 }
 

@@ -5,7 +5,8 @@
  */
 import { DEPOSIT_FLAGS, type DepositRecord } from '../../shared/deposit-record'
 import type { ApiResult, DepositStatus } from '../api'
-import { SYSTEM_OPERATOR, type Ledger } from '../ledger'
+import { SYSTEM_OPERATOR } from '../ledger'
+import type { DepositStore } from '../ledger-store/deposit-store'
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v)
@@ -18,34 +19,34 @@ export interface StoredDeposit {
   raised: string[]
 }
 
-export function storeDepositStatus(
-  ledger: Ledger,
+export async function storeDepositStatus(
+  store: DepositStore,
   localId: string,
   res: ApiResult<DepositStatus>,
   observedAtMs: number,
-): StoredDeposit {
+): Promise<StoredDeposit> {
   const raw = isObject(res.raw) ? res.raw : (res.data as Record<string, unknown>)
-  const r = ledger.deposits.recordObservation(localId, {
+  const r = await store.recordObservation(localId, {
     status: res.data.status,
     body: raw,
     requestId: res.requestId,
     nonce: res.nonce,
     observedAt: new Date(observedAtMs).toISOString(),
   })
-  const record = setDepositFlags(ledger, r.record, { remove: [DEPOSIT_FLAGS.remoteNotFound] })
+  const record = await setDepositFlags(store, r.record, { remove: [DEPOSIT_FLAGS.remoteNotFound] })
   return { record, changed: r.changed || record !== r.record, raised: r.raised }
 }
 
 /** Adds and removes flags in one audited write; the same object back when nothing changes. */
-export function setDepositFlags(
-  ledger: Ledger,
+export async function setDepositFlags(
+  store: DepositStore,
   record: DepositRecord,
   o: { add?: readonly string[]; remove?: readonly string[] },
-): DepositRecord {
+): Promise<DepositRecord> {
   const wanted = new Set(record.flags)
   for (const f of o.remove ?? []) wanted.delete(f)
   for (const f of o.add ?? []) wanted.add(f)
   const same = wanted.size === record.flags.length && record.flags.every((f) => wanted.has(f))
   if (same) return record
-  return ledger.deposits.setFlags(record.localId, [...wanted], SYSTEM_OPERATOR)
+  return store.setFlags(record.localId, [...wanted], SYSTEM_OPERATOR)
 }

@@ -15,7 +15,7 @@ import type { Reconciliation } from '../../shared/channels-deposits'
 import type { OutsideDeposit } from '../../shared/deposit-record'
 import { normalizeDepositStatus } from '../../shared/deposit-status'
 import type { DepixClient, DepositRow } from '../api'
-import type { Ledger } from '../ledger'
+import type { DepositStore } from '../ledger-store/deposit-store'
 
 const MINUTE = 60_000
 const DAY = 24 * 60 * MINUTE
@@ -27,7 +27,7 @@ export const MAX_REQUESTS = 24
 export const DEFAULT_DAYS = 7
 
 export interface ReconcileCtx {
-  ledger: Ledger
+  store: DepositStore
   client: Pick<DepixClient, 'deposits'>
   profile: string
   now: () => number
@@ -72,7 +72,7 @@ export async function reconcileDeposits(ctx: ReconcileCtx, days = DEFAULT_DAYS):
 
   const byId = new Map<string, DepositRow>()
   for (const row of found.rows) byId.set(row.qrId, row)
-  const known = ctx.ledger.deposits.knownRemoteIds(ctx.profile, [...byId.keys()])
+  const known = await ctx.store.knownRemoteIds(ctx.profile, [...byId.keys()])
   const outside: OutsideDeposit[] = []
   let refreshed = 0
   for (const row of byId.values()) {
@@ -80,7 +80,7 @@ export async function reconcileDeposits(ctx: ReconcileCtx, days = DEFAULT_DAYS):
       outside.push({ qrId: row.qrId, status: row.status, bankTxId: row.bankTxId ?? null })
       continue
     }
-    const rec = ctx.ledger.deposits.findByRemoteId(ctx.profile, row.qrId)
+    const rec = await ctx.store.findByRemoteId(ctx.profile, row.qrId)
     if (rec === undefined || rec.localState !== 'created') continue
     const mine = rec.remoteStatus === null ? null : normalizeDepositStatus(rec.remoteStatus)
     if (mine === normalizeDepositStatus(row.status)) continue

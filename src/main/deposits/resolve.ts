@@ -8,13 +8,15 @@
  */
 import type { DepositRecord } from '../../shared/deposit-record'
 import type { ApiResult, DepixClient, DepositStatus } from '../api'
-import type { Ledger } from '../ledger'
-import { DepositError, depositLedgerCall } from './errors'
+import type { DepositStore } from '../ledger-store/deposit-store'
+import { DepositError, depositStoreCall } from './errors'
 import { storeDepositStatus } from './observe'
 import { isDepositNotFound } from './tracker'
 
 export interface DepositResolveCtx {
-  ledger: Ledger
+  store: DepositStore
+  /** A team ledger is one account's: every desk's deposits are this desk's to resolve. */
+  shared?: boolean
   client: Pick<DepixClient, 'depositStatus'>
   operator: string
   profile: string
@@ -57,9 +59,9 @@ export async function resolveUnknownDeposit(
   localId: string,
   r: DepositResolutionInput,
 ): Promise<DepositRecord> {
-  const rec = ctx.ledger.deposits.get(localId)
+  const rec = await ctx.store.get(localId)
   if (rec === undefined) throw new DepositError('not_found', `No deposit record ${localId}.`, { localId })
-  if (rec.profile !== ctx.profile) {
+  if (!ctx.shared && rec.profile !== ctx.profile) {
     throw new DepositError('other_profile', `${localId} belongs to profile ${rec.profile}.`, { localId })
   }
   if (rec.localState !== 'outcome_unknown') {
@@ -70,8 +72,8 @@ export async function resolveUnknownDeposit(
   if ('notCreated' in r) {
     if (r.notCreated !== true)
       throw new DepositError('invalid_input', 'notCreated must be true.', { localId })
-    const done = depositLedgerCall(localId, () =>
-      ctx.ledger.deposits.resolveUnknown(localId, { notCreated: true }, ctx.operator),
+    const done = await depositStoreCall(localId, () =>
+      ctx.store.resolveUnknown(localId, { notCreated: true }, ctx.operator),
     )
     ctx.changed(done)
     return done
@@ -80,7 +82,7 @@ export async function resolveUnknownDeposit(
   if (depositId === '' || depositId.length > 200) {
     throw new DepositError('invalid_input', 'A deposit id is required.', { localId })
   }
-  const other = ctx.ledger.deposits.findByRemoteId(ctx.profile, depositId)
+  const other = await ctx.store.findByRemoteId(ctx.profile, depositId)
   if (other !== undefined && other.localId !== localId) {
     throw new DepositError('remote_id_in_use', `${depositId} is already linked to ${other.localId}.`, {
       localId,
@@ -95,8 +97,8 @@ export async function resolveUnknownDeposit(
       { localId, reason: 'amount' },
     )
   }
-  depositLedgerCall(localId, () =>
-    ctx.ledger.deposits.resolveUnknown(
+  await depositStoreCall(localId, () =>
+    ctx.store.resolveUnknown(
       localId,
       {
         depositId,
@@ -105,7 +107,7 @@ export async function resolveUnknownDeposit(
       ctx.operator,
     ),
   )
-  const stored = depositLedgerCall(localId, () => storeDepositStatus(ctx.ledger, localId, res, ctx.now()))
+  const stored = await depositStoreCall(localId, () => storeDepositStatus(ctx.store, localId, res, ctx.now()))
   ctx.opened(localId)
   ctx.changed(stored.record)
   return stored.record
@@ -115,7 +117,7 @@ export async function resolveUnknownDeposit(
 export async function importOutsideDeposit(ctx: DepositResolveCtx, qrId: string): Promise<DepositRecord> {
   const id = qrId.trim()
   if (id === '' || id.length > 200) throw new DepositError('invalid_input', 'A deposit id is required.')
-  const existing = ctx.ledger.deposits.findByRemoteId(ctx.profile, id)
+  const existing = await ctx.store.findByRemoteId(ctx.profile, id)
   if (existing !== undefined) {
     throw new DepositError('remote_id_in_use', `${id} is already in the ledger as ${existing.localId}.`, {
       localId: existing.localId,
@@ -126,8 +128,8 @@ export async function importOutsideDeposit(ctx: DepositResolveCtx, qrId: string)
     typeof res.raw === 'object' && res.raw !== null && !Array.isArray(res.raw)
       ? (res.raw as Record<string, unknown>)
       : (res.data as Record<string, unknown>)
-  const record = depositLedgerCall(id, () =>
-    ctx.ledger.deposits.importOutside(
+  const record = await depositStoreCall(id, () =>
+    ctx.store.importOutside(
       {
         profile: ctx.profile,
         remoteId: id,

@@ -14,7 +14,7 @@ import {
   normalizeDepositStatus,
 } from '../../shared/deposit-status'
 import { ApiError, type ApiResult, type DepixClient, type DepositStatus } from '../api'
-import type { Ledger } from '../ledger'
+import type { DepositStore } from '../ledger-store/deposit-store'
 import { createTracker, type TrackerKind } from '../tracking/engine'
 import type { Cadence } from '../withdrawals/scheduler'
 import type { StatusTracker, Timers, TrackerOptions } from '../withdrawals/types'
@@ -41,17 +41,17 @@ function isHot(r: DepositRecord): boolean {
 }
 
 export function depositTrackerKind(
-  ledger: Ledger,
+  store: DepositStore,
   client: Pick<DepixClient, 'depositStatus'>,
 ): TrackerKind<DepositRecord, ApiResult<DepositStatus>> {
   return {
     endpoint: 'deposit-status',
     noun: 'deposit',
-    get: (localId) => ledger.deposits.get(localId),
-    listOpen: () => ledger.deposits.listOpen(),
+    get: (localId) => store.get(localId),
+    listOpen: () => store.listOpen(),
     fetch: (remoteId) => client.depositStatus(remoteId),
     answerId: (res) => res.data.qrId,
-    store: (localId, res, observedAt) => storeDepositStatus(ledger, localId, res, observedAt),
+    store: (localId, res, observedAt) => storeDepositStatus(store, localId, res, observedAt),
     isOpen: (r) =>
       r.localState === 'created' && r.remoteId !== null && !isSettledDepositStatus(r.remoteStatus ?? ''),
     times: (r) => ({
@@ -61,7 +61,7 @@ export function depositTrackerKind(
       lingering: isLingeringDepositStatus(r.remoteStatus ?? ''),
     }),
     isNotFound: isDepositNotFound,
-    flagNotFound: (r) => setDepositFlags(ledger, r, { add: [DEPOSIT_FLAGS.remoteNotFound] }),
+    flagNotFound: (r) => setDepositFlags(store, r, { add: [DEPOSIT_FLAGS.remoteNotFound] }),
     refuse: (code, message, localId) =>
       new DepositError(code, message, localId !== undefined ? { localId } : {}),
     fromLedgerError: (e, localId) => refusalOfLedgerError(e, localId, 'deposit', depositRefusal),
@@ -69,19 +69,21 @@ export function depositTrackerKind(
 }
 
 export interface DepositTrackerDeps extends TrackerOptions {
-  ledger: Ledger
+  store: DepositStore
   client: Pick<DepixClient, 'depositStatus' | 'allowance'> & Partial<Pick<DepixClient, 'onSessionChange'>>
   profile: string
   now: () => number
   monotonic?: () => number
   timers: Timers
   changed: (record: DepositRecord) => void
+  /** Every open deposit whatever its profile: a team ledger is one account's, its leader tracks every desk's. */
+  allProfiles?: boolean
 }
 
 export function createDepositTracker(deps: DepositTrackerDeps): StatusTracker<DepositRecord> {
   return createTracker({
     ...deps,
     cadence: { ...DEPOSIT_CADENCE, ...deps.cadence },
-    kind: depositTrackerKind(deps.ledger, deps.client),
+    kind: depositTrackerKind(deps.store, deps.client),
   })
 }

@@ -61,17 +61,21 @@ export function replayPending(ledger: Ledger, onError: (e: unknown) => void): Re
   }
 }
 
-/** A side-journal entry into a withdrawal store; the team ledger keeps no other kind (deposits stay local). */
+/** A side-journal entry into the store of its kind (a store without deposits refuses theirs: kept in the journal). */
 function applyToStore(store: LedgerStore): (entry: SideJournalEntry) => Promise<{ applied: boolean }> {
   return async (entry) => {
     if (entry.record === 'deposit') {
-      throw new LedgerError('invalid_input', 'the team ledger keeps no top-ups')
+      if (!store.deposits) throw new LedgerError('invalid_input', 'this ledger keeps no top-ups')
+      return store.deposits.applyJournaledCreate(entry.localId, entry.outcome)
     }
     return store.applyJournaledCreate(entry.localId, entry.outcome)
   }
 }
 
-const recoveredStores = new WeakSet<LedgerStore>()
+// The recovery under way or done, per store: a second service on the same store (withdrawals, then top-ups) waits
+// for it before its first create, instead of racing it (recovery turns this role's `submitting` records into
+// outcome_unknown: a create journaled meanwhile would be caught mid-POST).
+const recoveredStores = new WeakMap<LedgerStore, Promise<RecoveryReport>>()
 
 /**
  * `recoverOnce` for a record store opened by itself (the team ledger): the side journal is a local file named by
@@ -83,15 +87,29 @@ export async function recoverStoreOnce(
   sideJournal: string | null,
   onError: (e: unknown) => void,
 ): Promise<RecoveryReport | null> {
-  if (recoveredStores.has(store)) return null
-  recoveredStores.add(store)
+  const under = recoveredStores.get(store)
+  if (under) {
+    await under.catch(() => undefined)
+    return null
+  }
+  const run = recoverStore(store, sideJournal, onError)
+  recoveredStores.set(store, run)
+  return run
+}
+
+async function recoverStore(
+  store: LedgerStore,
+  sideJournal: string | null,
+  onError: (e: unknown) => void,
+): Promise<RecoveryReport> {
   let replay: ReplayResult | null = null
   try {
     replay = await replaySideJournalInto(sideJournal, applyToStore(store))
   } catch (e) {
     onError(e)
   }
-  const interrupted = await store.recoverInterrupted()
+  const interrupted =
+    (await store.recoverInterrupted()) + (store.deposits ? await store.deposits.recoverInterrupted() : 0)
   if (sideJournal !== null) {
     try {
       ensureSideJournalReserve(sideJournal)

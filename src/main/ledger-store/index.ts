@@ -3,10 +3,12 @@
  * (sqlite-store.ts, the default) and a team's PostgreSQL server (pg/). The withdrawal service and its tracker work on
  * a `LedgerStore`; a team profile's runtime (src/main/app/team-runtime.ts) opens the PostgreSQL one, or the offline
  * stand-in (offline.ts) when the server is out of reach. Exports and the review's ledger check read either engine
- * (pg/export-view.ts); the payee book has its own async store (payee-store.ts, pg/payees.ts) and a team's receipts
- * their rows (pg/receipts.ts); top-ups and runs still use the synchronous SQLite `Ledger` (docs/DECISIONS.md).
+ * (pg/export-view.ts); the payee book has its own async store (payee-store.ts, pg/payees.ts), a team's receipts
+ * their rows (pg/receipts.ts), payment runs their store (run-store.ts, pg/run-store.ts) and top-ups theirs
+ * (deposit-store.ts: the SQLite ledger's deposits, or the team ledger's `PgLedgerStore.deposits`).
  */
 export { sqliteStore } from './sqlite-store'
+export { sqliteDepositStore, type DepositStore } from './deposit-store'
 export { openPgStore, pgPool, type PgLedgerStore, type PgStoreOptions } from './pg/store'
 export {
   migrate as migratePg,

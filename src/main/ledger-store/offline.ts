@@ -8,6 +8,7 @@ import { teamTestMessages } from '../../shared/team-ledger'
 import { LedgerError } from '../ledger'
 import { TeamLedgerError, unavailable } from './errors'
 import { failureCode, verdictOfCode, type TeamFailureVerdict } from './failure'
+import type { DepositStore } from './deposit-store'
 import type { LedgerStore } from './types'
 
 /** Why opening the team ledger failed, as a verdict the UI already translates. */
@@ -68,6 +69,38 @@ export function offlineStore(reason: TeamFailureVerdict): LedgerStore {
     appendAudit: refuse,
     auditHead: refuse,
     verifyAuditChain: refuse,
+    deposits: offlineDeposits(reason),
     close: () => Promise.resolve(),
+  }
+}
+
+/** The deposits of a team profile whose server is out of reach: every call refused, nothing written elsewhere. */
+function offlineDeposits(reason: TeamFailureVerdict): DepositStore {
+  const refuse = (): Promise<never> => Promise.reject(notConnected(reason))
+  return {
+    engine: 'postgres',
+    insertSubmitting: refuse,
+    createGuarded: refuse,
+    markCreated: refuse,
+    applyJournaledCreate: refuse,
+    markRejected: refuse,
+    markOutcomeUnknown: refuse,
+    recoverInterrupted: refuse,
+    resolveUnknown: refuse,
+    importOutside: refuse,
+    recordObservation: refuse,
+    setFlags: refuse,
+    get: refuse,
+    findByRemoteId: refuse,
+    knownRemoteIds: refuse,
+    listOpen: refuse,
+    findRecentSimilar: refuse,
+    query: refuse,
+    // eslint-disable-next-line require-yield -- refuses before the first record
+    iterate: async function* () {
+      throw notConnected(reason)
+    },
+    totalsByStatus: refuse,
+    observations: refuse,
   }
 }

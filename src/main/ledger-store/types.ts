@@ -27,6 +27,7 @@ import type {
   SimilarQuery,
   UnknownResolution,
 } from '../ledger'
+import type { DepositStore } from './deposit-store'
 
 export type StoreEngine = 'sqlite' | 'postgres'
 
@@ -59,6 +60,11 @@ export interface LedgerStore {
   readonly engine: StoreEngine
   /** The identity the engine records for this connection (the database role on PostgreSQL). */
   readonly identity: string
+  /**
+   * The same ledger's deposits, when this store carries them (the team ledger, and its offline stand-in); the
+   * embedded ledger's are reached through `Ledger.deposits` (deposit-store.ts sqliteDepositStore).
+   */
+  readonly deposits?: DepositStore
 
   insertSubmitting(
     input: NewWithdrawal,

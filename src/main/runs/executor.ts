@@ -13,11 +13,13 @@
 import { randomUUID } from 'node:crypto'
 import type { RunRowRecord } from '../../shared/run'
 import type { DepixClient } from '../api'
-import type { Ledger } from '../ledger'
+import type { LedgerStore } from '../ledger-store/types'
+import type { RunStore } from '../ledger-store/run-store'
 import { WithdrawalError, type WithdrawalService } from '../withdrawals'
 
 export interface ExecutorDeps {
-  ledger: Ledger
+  records: LedgerStore
+  runs: RunStore
   client: DepixClient
   withdrawals: WithdrawalService
   operator: string
@@ -29,6 +31,9 @@ export interface ExecutorDeps {
 }
 
 export type WaveEnd = 'created' | 'stopped'
+
+/** The create's refusals that mean "a similar payment exists now" (journal/intents.ts, withdrawals/create.ts). */
+const DUPLICATE_REFUSALS = new Set(['duplicate', 'duplicate_since_review'])
 
 /** Longest single wait for a token; the loop re-reads the allowance after it. */
 const MAX_WAIT_MS = 10_000
@@ -58,25 +63,25 @@ async function waitForToken(d: ExecutorDeps): Promise<boolean> {
  * Similar records the approval covered: the ledger duplicates shown for this row at import (the operator chose
  * "keep"), and the records of this run's own rows (the file's duplicates, decided at approval).
  */
-function coveredSimilar(d: ExecutorDeps, row: RunRowRecord): Set<string> {
+async function coveredSimilar(d: ExecutorDeps, row: RunRowRecord): Promise<Set<string>> {
   const covered = new Set<string>(row.decision === 'keep' ? (row.duplicate?.ledger ?? []) : [])
-  for (const r of d.ledger.runs.rows(row.runId))
+  for (const r of await d.runs.rows(row.runId))
     if (r.localId !== null && r.idx !== row.idx) covered.add(r.localId)
   return covered
 }
 
 async function createRow(d: ExecutorDeps, row: RunRowRecord): Promise<void> {
-  const { runs } = d.ledger
+  const { runs } = d
   for (;;) {
     if (!(await waitForToken(d))) return
     const quote = await d.withdrawals.quote(row.draft)
     // Asked again after the quote's await, with nothing awaited from here to the create's call: a quit or switch
     // that began meanwhile either stops the row here or sees the create counted and waits for its POST.
     if (d.stopRequested()) return
-    const covered = coveredSimilar(d, row)
+    const covered = await coveredSimilar(d, row)
     const unseen = quote.duplicates.filter((w) => !covered.has(w.localId))
     if (unseen.length > 0) {
-      runs.changeRow(
+      await runs.changeRow(
         row.runId,
         row.idx,
         ['queued'],
@@ -91,7 +96,7 @@ async function createRow(d: ExecutorDeps, row: RunRowRecord): Promise<void> {
     }
     const localId = randomUUID()
     // Committed before create is called: from here a crash leaves a row that names its record (or its absence).
-    runs.changeRow(
+    await runs.changeRow(
       row.runId,
       row.idx,
       ['queued'],
@@ -105,8 +110,10 @@ async function createRow(d: ExecutorDeps, row: RunRowRecord): Promise<void> {
         intentId: quote.intent.id,
         confirmedDuplicates: quote.duplicates.map((w) => w.localId),
         localId,
+        // The run's approval is this row's authority; on a team ledger the database checks it (runs migration).
+        run: row.runId,
       })
-      runs.changeRow(
+      await runs.changeRow(
         row.runId,
         row.idx,
         ['in_flight'],
@@ -120,10 +127,10 @@ async function createRow(d: ExecutorDeps, row: RunRowRecord): Promise<void> {
       d.changed()
       return
     } catch (e) {
-      if (d.ledger.get(localId) !== undefined) {
+      if ((await d.records.get(localId)) !== undefined) {
         // Journaled: whatever happened after is in the record (e.g. ledger_write_failed kept it outcome_unknown).
         d.onError(e)
-        runs.changeRow(
+        await runs.changeRow(
           row.runId,
           row.idx,
           ['in_flight'],
@@ -141,7 +148,7 @@ async function createRow(d: ExecutorDeps, row: RunRowRecord): Promise<void> {
       // else holds the row for the operator.
       const code = e instanceof WithdrawalError ? e.code : 'unexpected'
       if (code === 'rate_limited') {
-        runs.changeRow(
+        await runs.changeRow(
           row.runId,
           row.idx,
           ['in_flight'],
@@ -155,13 +162,17 @@ async function createRow(d: ExecutorDeps, row: RunRowRecord): Promise<void> {
         continue
       }
       d.onError(e)
-      runs.changeRow(
+      // A similar payment committed between the quote and the insert (another desk's, or a row of another run)
+      // is the same warning as one seen at the quote: the row is held, nothing was sent.
+      const duplicate = DUPLICATE_REFUSALS.has(code)
+      await runs.changeRow(
         row.runId,
         row.idx,
         ['in_flight'],
-        { state: 'held', localId: null, heldReason: code },
+        { state: 'held', localId: null, heldReason: duplicate ? 'duplicate_since_approval' : code },
         d.operator,
         'run.row_held',
+        duplicate ? { refusal: code } : {},
       )
       d.changed()
       return
@@ -171,12 +182,12 @@ async function createRow(d: ExecutorDeps, row: RunRowRecord): Promise<void> {
 
 /** Creates the queued rows of the run's current wave, in order, until done or asked to stop. */
 export async function createWave(d: ExecutorDeps, runId: string, wave: number): Promise<WaveEnd> {
-  const queued = d.ledger.runs.rows(runId).filter((r) => r.wave === wave && r.state === 'queued')
+  const queued = (await d.runs.rows(runId)).filter((r) => r.wave === wave && r.state === 'queued')
   for (const row of queued) {
     if (d.stopRequested()) return 'stopped'
     await createRow(d, row)
   }
-  return d.stopRequested() && d.ledger.runs.rows(runId).some((r) => r.wave === wave && r.state === 'queued')
+  return d.stopRequested() && (await d.runs.rows(runId)).some((r) => r.wave === wave && r.state === 'queued')
     ? 'stopped'
     : 'created'
 }

@@ -4,18 +4,25 @@
  * `submitting` into `outcome_unknown` for the operator to resolve), one whose record does not exist was never
  * journaled and so never sent, and waits again; the run is `paused` until the operator says "resume".
  */
-import type { Ledger } from '../ledger'
+import type { RunStore } from '../ledger-store/run-store'
+import type { LedgerStore } from '../ledger-store/types'
 
-export function recoverRuns(ledger: Ledger, operator: string, onError: (e: unknown) => void): number {
+/** On a team ledger only the runs whose wave this desk's role was creating: another desk's may be mid-POST. */
+export async function recoverRuns(
+  records: LedgerStore,
+  runs: RunStore,
+  operator: string,
+  onError: (e: unknown) => void,
+): Promise<number> {
   let n = 0
-  for (const run of ledger.runs.list()) {
+  for (const run of await runs.interrupted()) {
     if (run.state !== 'creating') continue
     try {
-      for (const row of ledger.runs.rows(run.runId)) {
+      for (const row of await runs.rows(run.runId)) {
         if (row.state !== 'in_flight' || row.localId === null) continue
-        const record = ledger.get(row.localId)
+        const record = await records.get(row.localId)
         if (record) {
-          ledger.runs.changeRow(
+          await runs.changeRow(
             run.runId,
             row.idx,
             ['in_flight'],
@@ -27,7 +34,7 @@ export function recoverRuns(ledger: Ledger, operator: string, onError: (e: unkno
             },
           )
         } else {
-          ledger.runs.changeRow(
+          await runs.changeRow(
             run.runId,
             row.idx,
             ['in_flight'],
@@ -40,7 +47,7 @@ export function recoverRuns(ledger: Ledger, operator: string, onError: (e: unkno
           )
         }
       }
-      ledger.runs.setState(run.runId, ['creating'], 'paused', operator, 'run.interrupted', {
+      await runs.setState(run.runId, ['creating'], 'paused', operator, 'run.interrupted', {
         wave: run.wave,
         restart: true,
       })

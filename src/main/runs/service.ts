@@ -12,11 +12,16 @@ import type { ImportedRow, RowDecision, RunRecord, RunRowRecord } from '../../sh
 import { centsToDePix } from '../../shared/money'
 import type { DepixClient } from '../api'
 import type { Ledger } from '../ledger'
+import { sqliteStore } from '../ledger-store/sqlite-store'
+import { sqliteRunStore, type RunStore } from '../ledger-store/run-store'
+import type { LedgerStore } from '../ledger-store/types'
 import type { LiquidNetwork } from '../liquid'
-import type { WithdrawalService } from '../withdrawals'
+import { DUPLICATE_WINDOW_MS, type WithdrawalService } from '../withdrawals'
+import { runApprovalView, type RunApprovalView } from './approval'
 import { RunError } from './errors'
 import { createWave } from './executor'
 import { importRunFile, type ImportResult, type PayeeLookup } from './import'
+import { markLedgerDuplicates } from './ledger-duplicates'
 import { progressOf, rowOutcome, type RowOutcome, type RunProgress } from './outcome'
 import {
   ASSUMED_LIFETIME_MS,
@@ -41,7 +46,10 @@ export interface RunRuntime {
 }
 
 export interface RunServiceDeps {
-  ledger: Ledger
+  /** A desk's embedded ledger (both stores are its adapters); or `records` and `runs` (a team's). */
+  ledger?: Ledger
+  records?: LedgerStore
+  runs?: RunStore
   runtime: () => RunRuntime
   operator: string
   payees: PayeeLookup
@@ -57,25 +65,34 @@ export interface RunDetail {
   summary: RunSummary
   progress: RunProgress
   rows: Array<RunRowRecord & { outcome: RowOutcome }>
-  waves: ReturnType<Ledger['runs']['waves']>
+  waves: Awaited<ReturnType<RunStore['waves']>>
   /** Ms until the next POST /withdraw token; 0 when one is free. */
   nextCreateInMs: number
   /** The size the app proposes for the next wave (null when no wave can start now). */
   proposal: WavePlan | null
+  /** Four-eyes on a team ledger: whether the run needs another analyst's approval and who asked; null on a desk. */
+  approval: RunApprovalView | null
 }
 
 export interface RunService {
   importFile(bytes: Uint8Array, name: string): Promise<{ run: RunRecord | null; result: ImportResult }>
-  list(): RunRecord[]
-  detail(runId: string): RunDetail
-  decide(runId: string, idx: number, decision: RowDecision): RunDetail
-  approve(runId: string, confirmDepositCents: number): RunDetail
-  startWave(runId: string, size?: number): RunDetail
-  pause(runId: string): RunDetail
-  resume(runId: string): RunDetail
+  list(): Promise<RunRecord[]>
+  detail(runId: string): Promise<RunDetail>
+  decide(runId: string, idx: number, decision: RowDecision): Promise<RunDetail>
+  /**
+   * The operator's approval (the typed total). On a team ledger whose threshold applies to the run, the first call
+   * asks for another analyst's approval (the run stays a draft, its rows frozen); the call by another role grants
+   * it; the database refuses the requester (approval_self).
+   */
+  approve(runId: string, confirmDepositCents: number): Promise<RunDetail>
+  startWave(runId: string, size?: number): Promise<RunDetail>
+  pause(runId: string): Promise<RunDetail>
+  resume(runId: string): Promise<RunDetail>
   cancel(runId: string): Promise<RunDetail>
   sheet(runId: string, wave: number): Promise<FundingSheet>
-  markWaveFunded(runId: string, wave: number, txId?: string): RunDetail
+  markWaveFunded(runId: string, wave: number, txId?: string): Promise<RunDetail>
+  /** Resolves when the start-up recovery of interrupted runs is done. */
+  ready(): Promise<void>
   /** Resolves when the run's wave creation (if any) has stopped. */
   idle(runId: string): Promise<void>
   /** Stops every wave at the next row boundary and waits (profile switch, quit). */
@@ -85,8 +102,13 @@ export interface RunService {
 const TERMINAL = ['completed', 'cancelled'] as const
 
 export function createRunService(deps: RunServiceDeps): RunService {
-  const { ledger, operator } = deps
-  const runs = ledger.runs
+  const { operator } = deps
+  const ledger = deps.ledger
+  if (!ledger && !(deps.records && deps.runs)) throw new Error('runs: a ledger or both stores are needed')
+  const records: LedgerStore = deps.records ?? sqliteStore(ledger as Ledger)
+  const runs: RunStore = deps.runs ?? sqliteRunStore(ledger as Ledger)
+  // A desk's ledger is shared by its profiles; a team's runs are the account's, whichever desk imported them.
+  const team = runs.engine === 'postgres'
   const now = deps.now ?? Date.now
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)))
   const onError = deps.onError ?? (() => undefined)
@@ -94,31 +116,34 @@ export function createRunService(deps: RunServiceDeps): RunService {
   const active = new Map<string, { stop: 'pause' | 'cancel' | null; done: Promise<void> }>()
   let closing = false
 
-  recoverRuns(ledger, operator, onError)
+  const recovered = recoverRuns(records, runs, operator, onError).then(
+    () => undefined,
+    (e: unknown) => onError(e),
+  )
 
-  function own(runId: string): RunRecord {
-    const run = runs.get(runId)
+  async function own(runId: string): Promise<RunRecord> {
+    await recovered
+    const run = await runs.get(runId)
     if (!run) throw new RunError('not_found', `No run ${runId}.`)
-    if (run.profile !== deps.runtime().profile.id)
+    if (!team && run.profile !== deps.runtime().profile.id)
       throw new RunError('other_profile', `${runId} belongs to another profile.`)
     return run
   }
 
-  function lifetimeMs(runId: string): { ms: number; assumed: boolean } {
-    const records = runs
-      .rows(runId)
-      .map((r) => (r.localId ? ledger.get(r.localId) : undefined))
-      .filter((r) => r !== undefined)
-    const seen = observedLifetimeMs(records)
+  const recordOf = (localId: string | null) => (localId ? records.get(localId) : Promise.resolve(undefined))
+
+  async function lifetimeMs(rows: readonly RunRowRecord[]): Promise<{ ms: number; assumed: boolean }> {
+    const found = (await Promise.all(rows.map((r) => recordOf(r.localId)))).filter((r) => r !== undefined)
+    const seen = observedLifetimeMs(found)
     return seen === null ? { ms: ASSUMED_LIFETIME_MS, assumed: true } : { ms: seen, assumed: false }
   }
 
-  function proposal(run: RunRecord, rows: readonly RunRowRecord[]): WavePlan | null {
+  async function proposal(run: RunRecord, rows: readonly RunRowRecord[]): Promise<WavePlan | null> {
     if (!['approved', 'paused'].includes(run.state) || run.approvedHash === null) return null
     const remaining = rows.filter((r) => r.state === 'pending' && !isDropped(r)).length
     if (remaining === 0) return null
     const a = deps.runtime().client.allowance().withdraw
-    const life = lifetimeMs(run.runId)
+    const life = await lifetimeMs(rows)
     return planWave(
       {
         remaining,
@@ -131,21 +156,22 @@ export function createRunService(deps: RunServiceDeps): RunService {
     )
   }
 
-  function detail(runId: string): RunDetail {
-    const run = own(runId)
-    const rows = runs.rows(runId)
-    const withOutcome = rows.map((r) => ({
-      ...r,
-      outcome: rowOutcome(r, r.localId ? ledger.get(r.localId) : undefined),
-    }))
+  async function detail(runId: string): Promise<RunDetail> {
+    const run = await own(runId)
+    const rows = await runs.rows(runId)
+    const withOutcome = await Promise.all(
+      rows.map(async (r) => ({ ...r, outcome: rowOutcome(r, await recordOf(r.localId)) })),
+    )
+    const fourEyes = runs.fourEyes
     return {
       run,
       summary: summarize(rows, deps.runtime().profile.partnerRateBps),
       progress: progressOf(withOutcome.map((r) => r.outcome)),
       rows: withOutcome,
-      waves: runs.waves(runId),
+      waves: await runs.waves(runId),
       nextCreateInMs: Math.ceil(deps.runtime().client.allowance().withdraw.nextTokenInMs),
-      proposal: proposal(run, rows),
+      proposal: await proposal(run, rows),
+      approval: fourEyes ? runApprovalView(await fourEyes.approvalOf(runId), runs.identity) : null,
     }
   }
 
@@ -168,7 +194,8 @@ export function createRunService(deps: RunServiceDeps): RunService {
       try {
         const end = await createWave(
           {
-            ledger,
+            records,
+            runs,
             client: rt.client,
             withdrawals: rt.withdrawals,
             operator,
@@ -184,9 +211,9 @@ export function createRunService(deps: RunServiceDeps): RunService {
         const stop = entry.stop
         if (stop === 'cancel') return
         if (end === 'created')
-          runs.setState(runId, ['creating'], 'awaiting_funding', operator, 'run.wave_created', { wave })
+          await runs.setState(runId, ['creating'], 'awaiting_funding', operator, 'run.wave_created', { wave })
         else
-          runs.setState(
+          await runs.setState(
             runId,
             ['creating'],
             'paused',
@@ -197,7 +224,7 @@ export function createRunService(deps: RunServiceDeps): RunService {
       } catch (e) {
         onError(e)
         try {
-          runs.setState(runId, ['creating'], 'paused', operator, 'run.interrupted', {
+          await runs.setState(runId, ['creating'], 'paused', operator, 'run.interrupted', {
             wave,
             error: e instanceof Error ? e.name : 'unknown',
           })
@@ -220,32 +247,42 @@ export function createRunService(deps: RunServiceDeps): RunService {
         network: rt.profile.network,
         profile: rt.profile.id,
         defaultRefundAddress: rt.profile.defaultRefundAddress ?? null,
-        findRecentSimilar: (q) => ledger.findRecentSimilar(q),
+        // The ledger is asked below, asynchronously (the importer itself is synchronous).
+        findRecentSimilar: () => [],
         now,
       })
       if (result.rows.length === 0) return { run: null, result }
-      const run = runs.create(
+      await recovered
+      await markLedgerDuplicates(result.rows, (q) => records.findRecentSimilar(q), {
+        sinceIso: new Date(now() - DUPLICATE_WINDOW_MS).toISOString(),
+        // On a team every desk's payments count (like the create's guard, withdrawals/create.ts similarScope).
+        ...(team ? {} : { profile: rt.profile.id }),
+      })
+      const run = await runs.create(
         { profile: rt.profile.id, name: name.slice(0, 200) || 'lote', rows: result.rows as ImportedRow[] },
         operator,
       )
       changed(run.runId)
       return { run, result }
     },
-    list: () => runs.list(deps.runtime().profile.id),
+    list: async () => {
+      await recovered
+      return runs.list(team ? undefined : deps.runtime().profile.id)
+    },
     detail,
-    decide: (runId, idx, decision) => {
-      const run = own(runId)
+    decide: async (runId, idx, decision) => {
+      const run = await own(runId)
       if (run.state !== 'draft' && run.state !== 'approved')
         throw new RunError('illegal_state', `Run is ${run.state}.`)
-      runs.changeRow(runId, idx, ['pending'], { decision }, operator, 'run.row_decided', { decision })
+      await runs.changeRow(runId, idx, ['pending'], { decision }, operator, 'run.row_decided', { decision })
       changed(runId)
       return detail(runId)
     },
-    approve: (runId, confirmDepositCents) => {
-      const run = own(runId)
+    approve: async (runId, confirmDepositCents) => {
+      const run = await own(runId)
       if (run.state !== 'draft')
         throw new RunError('illegal_state', `Run is ${run.state}: nothing to approve.`)
-      const rows = runs.rows(runId)
+      const rows = await runs.rows(runId)
       const s = summarize(rows, deps.runtime().profile.partnerRateBps)
       if (s.undecided > 0)
         throw new RunError('duplicates_undecided', `${s.undecided} possible duplicate(s) have no decision.`)
@@ -254,29 +291,32 @@ export function createRunService(deps: RunServiceDeps): RunService {
         throw new RunError('total_mismatch', 'The total typed is not the run’s total DePix to send.')
       }
       const hash = rowsHash(rows)
-      runs.setState(
-        runId,
-        ['draft'],
-        'approved',
-        operator,
-        'run.approved',
-        {
-          rowsHash: hash,
-          rows: rows.filter((r) => !isDropped(r)).map((r) => r.idx),
-          dropped: rows.filter(isDropped).map((r) => r.idx),
-          count: s.count,
-          depositCents: s.depositCents,
-          depositDepix: centsToDePix(s.depositCents),
-          payoutCents: s.payoutCents,
-          feeCents: s.feeCents,
-        },
-        { hash },
-      )
+      const details = {
+        rowsHash: hash,
+        rows: rows.filter((r) => !isDropped(r)).map((r) => r.idx),
+        dropped: rows.filter(isDropped).map((r) => r.idx),
+        count: s.count,
+        depositCents: s.depositCents,
+        depositDepix: centsToDePix(s.depositCents),
+        payoutCents: s.payoutCents,
+        feeCents: s.feeCents,
+      }
+      const fourEyes = runs.fourEyes
+      if (fourEyes) {
+        const a = await fourEyes.approvalOf(runId)
+        if (a.needed && a.requestedHash === null) {
+          // The first approval only asks: the rows freeze and another analyst grants it (the database decides who).
+          await fourEyes.requestApproval(runId, hash, operator, details)
+          changed(runId)
+          return detail(runId)
+        }
+      }
+      await runs.setState(runId, ['draft'], 'approved', operator, 'run.approved', details, { hash })
       changed(runId)
       return detail(runId)
     },
-    startWave: (runId, size) => {
-      const run = own(runId)
+    startWave: async (runId, size) => {
+      const run = await own(runId)
       if (active.has(runId)) throw new RunError('busy', 'A wave is being created.')
       if (run.state !== 'approved') {
         throw new RunError(
@@ -284,50 +324,53 @@ export function createRunService(deps: RunServiceDeps): RunService {
           `Run is ${run.state}.`,
         )
       }
-      const rows = runs.rows(runId)
+      const rows = await runs.rows(runId)
       if (run.approvedHash === null || rowsHash(rows) !== run.approvedHash) {
         throw new RunError('approval_stale', 'The rows differ from the approved ones: approve the run again.')
       }
-      const plan = proposal(run, rows)
+      const plan = await proposal(run, rows)
       if (plan === null) throw new RunError('no_rows', 'No rows wait for a wave.')
       const n = size === undefined ? plan.size : Math.trunc(size)
       if (!(n >= 1 && n <= plan.size))
         throw new RunError('wave_invalid', `A wave can have 1 to ${plan.size} rows now.`)
       // Dropped rows are settled now, so "completed" can be judged by pending rows alone.
+      if (active.has(runId)) throw new RunError('busy', 'A wave is being created.')
       for (const r of rows)
         if (r.state === 'pending' && r.decision === 'drop')
-          runs.changeRow(runId, r.idx, ['pending'], { state: 'dropped' }, operator, 'run.row_dropped')
-      const picked = runs
-        .rows(runId)
+          await runs.changeRow(runId, r.idx, ['pending'], { state: 'dropped' }, operator, 'run.row_dropped')
+      const picked = (await runs.rows(runId))
         .filter((r) => r.state === 'pending')
         .slice(0, n)
         .map((r) => r.idx)
-      runs.startWave(runId, run.wave + 1, picked, operator)
+      if (active.has(runId)) throw new RunError('busy', 'A wave is being created.')
+      await runs.startWave(runId, run.wave + 1, picked, operator)
       launch(runId, run.wave + 1)
       changed(runId)
       return detail(runId)
     },
-    pause: (runId) => {
-      own(runId)
+    pause: async (runId) => {
+      await own(runId)
       const a = active.get(runId)
       if (a) a.stop ??= 'pause'
       return detail(runId)
     },
-    resume: (runId) => {
-      const run = own(runId)
+    resume: async (runId) => {
+      const run = await own(runId)
       if (run.state !== 'paused')
         throw new RunError('illegal_state', `Run is ${run.state}: nothing to resume.`)
       if (active.has(runId)) throw new RunError('busy', 'A wave is being created.')
-      if (run.approvedHash === null || rowsHash(runs.rows(runId)) !== run.approvedHash) {
+      const rows = await runs.rows(runId)
+      if (run.approvedHash === null || rowsHash(rows) !== run.approvedHash) {
         throw new RunError('approval_stale', 'The rows differ from the approved ones.')
       }
-      const queued = runs.rows(runId).some((r) => r.wave === run.wave && r.state === 'queued')
+      const queued = rows.some((r) => r.wave === run.wave && r.state === 'queued')
+      if (active.has(runId)) throw new RunError('busy', 'A wave is being created.')
       if (queued) {
-        runs.setState(runId, ['paused'], 'creating', operator, 'run.resumed', { wave: run.wave })
+        await runs.setState(runId, ['paused'], 'creating', operator, 'run.resumed', { wave: run.wave })
         launch(runId, run.wave)
       } else {
         // The wave was fully created before the stop: its funding is what is left.
-        runs.setState(
+        await runs.setState(
           runId,
           ['paused'],
           run.wave > 0 ? 'awaiting_funding' : 'approved',
@@ -340,7 +383,7 @@ export function createRunService(deps: RunServiceDeps): RunService {
       return detail(runId)
     },
     cancel: async (runId) => {
-      const run = own(runId)
+      const run = await own(runId)
       if ((TERMINAL as readonly string[]).includes(run.state))
         throw new RunError('illegal_state', `Run is ${run.state}.`)
       const a = active.get(runId)
@@ -348,23 +391,34 @@ export function createRunService(deps: RunServiceDeps): RunService {
         a.stop = 'cancel'
         await a.done
       }
-      for (const r of runs.rows(runId)) {
+      // Another analyst cancelling a run that waits for approval is its rejection (audited as such).
+      const asked = runs.fourEyes ? await runs.fourEyes.approvalOf(runId) : null
+      const rejected =
+        asked?.requestedBy != null && asked.requestedBy !== runs.identity && run.state === 'draft'
+      for (const r of await runs.rows(runId)) {
         if (r.state === 'pending' || r.state === 'queued' || r.state === 'held') {
-          runs.changeRow(runId, r.idx, [r.state], { state: 'dropped' }, operator, 'run.row_cancelled')
+          await runs.changeRow(runId, r.idx, [r.state], { state: 'dropped' }, operator, 'run.row_cancelled')
         }
       }
-      const current = runs.get(runId) as RunRecord
-      runs.setState(runId, [current.state], 'cancelled', operator, 'run.cancelled')
+      const current = (await runs.get(runId)) as RunRecord
+      await runs.setState(
+        runId,
+        [current.state],
+        'cancelled',
+        operator,
+        rejected ? 'run.approval_rejected' : 'run.cancelled',
+        rejected ? { requestedBy: asked.requestedBy } : {},
+      )
       changed(runId)
       return detail(runId)
     },
     sheet: async (runId, wave) => {
-      own(runId)
+      await own(runId)
       const rt = deps.runtime()
-      const rows = runs.rows(runId).filter((r) => r.wave === wave && r.localId !== null)
+      const rows = (await runs.rows(runId)).filter((r) => r.wave === wave && r.localId !== null)
       const entries = await Promise.all(
         rows.map(async (row) => {
-          const f = ledger.get(row.localId as string)
+          const f = (await records.get(row.localId as string))
             ? await rt.withdrawals.funding(row.localId as string)
             : null
           return {
@@ -377,22 +431,23 @@ export function createRunService(deps: RunServiceDeps): RunService {
       )
       return buildSheet(runId, wave, entries)
     },
-    markWaveFunded: (runId, wave, txId) => {
-      const run = own(runId)
+    markWaveFunded: async (runId, wave, txId) => {
+      const run = await own(runId)
       if (run.state !== 'awaiting_funding' || wave !== run.wave)
         throw new RunError('illegal_state', `Wave ${wave} is not awaiting funding.`)
       const tx = txId?.trim() || null
-      runs.markWaveFunded(runId, wave, tx, operator)
+      await runs.markWaveFunded(runId, wave, tx, operator)
       const rt = deps.runtime()
-      for (const r of runs.rows(runId)) {
+      const rows = await runs.rows(runId)
+      for (const r of rows) {
         if (r.wave !== wave || r.localId === null) continue
-        const rec = ledger.get(r.localId)
+        const rec = await records.get(r.localId)
         if (rec?.localState !== 'created' || rec.fundedAt !== null) continue
         // The service writes asynchronously (its store may be the team's); a refusal is logged like before.
         rt.withdrawals.markFunded(r.localId, tx ? { txId: tx } : {}).catch((e: unknown) => onError(e))
       }
-      const left = runs.rows(runId).some((r) => r.state === 'pending' && r.decision !== 'drop')
-      runs.setState(
+      const left = rows.some((r) => r.state === 'pending' && r.decision !== 'drop')
+      await runs.setState(
         runId,
         ['awaiting_funding'],
         left ? 'approved' : 'completed',
@@ -403,6 +458,7 @@ export function createRunService(deps: RunServiceDeps): RunService {
       changed(runId)
       return detail(runId)
     },
+    ready: () => recovered,
     idle: async (runId) => {
       await active.get(runId)?.done
     },

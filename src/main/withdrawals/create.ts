@@ -178,6 +178,12 @@ export interface CreateAuthority {
    * so after a crash the row names its record, or proves by its absence that nothing was journaled or sent.
    */
   localId?: string
+  /**
+   * The payment run whose approval authorises this payment (a row of it): the team's per-payment approval does not
+   * apply, the run's does, and the team ledger's database refuses the insert unless that run is approved and
+   * creating this very row (PostgreSQL runs migration).
+   */
+  run?: string
 }
 
 /** The record the store inserts as `submitting` for a prepared payment. */
@@ -233,7 +239,7 @@ export async function create(
 ): Promise<WithdrawalRecord> {
   const p = await prepare(ctx, draft)
   refundMustBeValid(p)
-  if (ctx.approvals && (await ctx.approvals.needsApproval(p.amountCents))) {
+  if (o.run === undefined && ctx.approvals && (await ctx.approvals.needsApproval(p.amountCents))) {
     throw new WithdrawalError('approval_required', 'This payment needs another analyst’s approval first.', {
       userMessage: APPROVAL_REQUIRED_TEXT,
     })

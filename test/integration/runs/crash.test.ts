@@ -75,8 +75,8 @@ describe('a run killed mid-wave', () => {
 
     const r = await runRig({ sb, file })
     try {
-      const [run] = r.runs.list()
-      let d = r.runs.detail(run!.runId)
+      const [run] = await r.runs.list()
+      let d = await r.runs.detail(run!.runId)
       expect(d.run.state).toBe('paused')
       expect(d.rows.map((x) => x.outcome)).toEqual([
         'created',
@@ -90,9 +90,9 @@ describe('a run killed mid-wave', () => {
       const audit = r.ledger.audit({ subject: run!.runId }).rows.map((e) => e.action)
       expect(audit).toContain('run.interrupted')
 
-      d = r.runs.resume(run!.runId)
+      d = await r.runs.resume(run!.runId)
       await r.runs.idle(run!.runId)
-      d = r.runs.detail(run!.runId)
+      d = await r.runs.detail(run!.runId)
       expect(d.run.state).toBe('awaiting_funding')
       expect(d.rows.map((x) => x.outcome)).toEqual([
         'created',
@@ -119,7 +119,7 @@ describe('a run killed mid-wave', () => {
     const before = posts()
     const { run } = await r.runs.importFile(runCsv(2), 'x')
     const runId = run!.runId
-    r.runs.approve(runId, r.runs.detail(runId).summary.depositCents)
+    await r.runs.approve(runId, (await r.runs.detail(runId)).summary.depositCents)
     // What a crash between the row's commit and create's journal leaves: wave started, row in flight, no record.
     r.ledger.runs.startWave(runId, 1, [0, 1], 'ana')
     r.ledger.runs.changeRow(
@@ -134,16 +134,16 @@ describe('a run killed mid-wave', () => {
 
     r = await runRig({ sb, file: t.file })
     try {
-      let d = r.runs.detail(runId)
+      let d = await r.runs.detail(runId)
       expect(d.run.state).toBe('paused')
       expect(d.rows.map((x) => [x.state, x.localId])).toEqual([
         ['queued', null],
         ['queued', null],
       ])
       expect(posts()).toBe(before)
-      r.runs.resume(runId)
+      await r.runs.resume(runId)
       await r.runs.idle(runId)
-      d = r.runs.detail(runId)
+      d = await r.runs.detail(runId)
       expect(d.rows.map((x) => x.outcome)).toEqual(['created', 'created'])
       expect(posts()).toBe(before + 2)
     } finally {

@@ -23,10 +23,10 @@ it('exports exactly the run’s withdrawals, signed, and the verifier accepts th
   const a = (await r.runs.importFile(runCsv(3), 'a')).run!.runId
   const b = (await r.runs.importFile(runCsv(2), 'b')).run!.runId
   for (const runId of [a, b]) {
-    const d = r.runs.detail(runId)
-    for (const row of d.rows) if (row.duplicate) r.runs.decide(runId, row.idx, 'keep')
-    r.runs.approve(runId, r.runs.detail(runId).summary.depositCents)
-    r.runs.startWave(runId)
+    const d = await r.runs.detail(runId)
+    for (const row of d.rows) if (row.duplicate) await r.runs.decide(runId, row.idx, 'keep')
+    await r.runs.approve(runId, (await r.runs.detail(runId)).summary.depositCents)
+    await r.runs.startWave(runId)
     await r.runs.idle(runId)
   }
   // A single payment outside any run.
@@ -39,10 +39,7 @@ it('exports exactly the run’s withdrawals, signed, and the verifier accepts th
   const q = await r.withdrawals.quote(draft)
   await r.withdrawals.create(draft, { intentId: q.intent.id })
 
-  const runA = r.runs
-    .detail(a)
-    .rows.map((x) => x.localId)
-    .sort()
+  const runA = (await r.runs.detail(a)).rows.map((x) => x.localId).sort()
   expect(
     r.ledger
       .query({ runId: a, limit: 100 })

@@ -28,8 +28,8 @@ describe('resume right after a restart', () => {
     try {
       const { run } = await r.runs.importFile(runCsv(N), 'lote')
       const runId = run!.runId
-      r.runs.approve(runId, r.runs.detail(runId).summary.depositCents)
-      r.runs.startWave(runId, N)
+      await r.runs.approve(runId, (await r.runs.detail(runId)).summary.depositCents)
+      await r.runs.startWave(runId, N)
       // The first minute's worth goes at once; then quit while the wave waits for a token.
       while (posts() < LIMIT) await new Promise((res) => setTimeout(res, 20))
       await r.close()
@@ -37,12 +37,12 @@ describe('resume right after a restart', () => {
       expect(sent).toBeLessThan(N)
 
       r = await runRig({ sb, file: t.file, withdrawPerMinute: LIMIT })
-      expect(r.runs.detail(runId).run.state).toBe('paused')
+      expect((await r.runs.detail(runId)).run.state).toBe('paused')
       // The new client knows the service's bucket is spent: the ledger holds the last minute's POSTs.
       expect(r.client.allowance().withdraw.available).toBeLessThan(LIMIT / 2)
-      r.runs.resume(runId)
+      await r.runs.resume(runId)
       await r.runs.idle(runId)
-      const d = r.runs.detail(runId)
+      const d = await r.runs.detail(runId)
       expect(d.run.state).toBe('awaiting_funding')
       expect(d.progress.counts.rejected).toBe(0)
       expect(d.progress.created).toBe(N)

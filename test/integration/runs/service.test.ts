@@ -35,12 +35,12 @@ describe('a payment run against the sandbox', () => {
     expect(result.issues.map((i) => `${i.line}:${i.code}`)).toEqual(['8:pix_key_unrecognized'])
     expect(run).not.toBeNull()
     const runId = run!.runId
-    let d = r.runs.detail(runId)
+    let d = await r.runs.detail(runId)
     expect(d.rows).toHaveLength(7)
     expect(d.summary.undecided).toBe(2) // line 2 and line 9: same key and amount
     await refused(() => r.runs.approve(runId, d.summary.depositCents), 'duplicates_undecided')
-    d = r.runs.decide(runId, 0, 'keep')
-    d = r.runs.decide(runId, 6, 'drop')
+    d = await r.runs.decide(runId, 0, 'keep')
+    d = await r.runs.decide(runId, 6, 'drop')
     expect(d.summary.count).toBe(6)
     // R$ 10..15 paid out, 1% rate (fee floor R$ 1,00 applies): deposits 11..16 → 81,00.
     expect(d.summary.payoutCents).toBe(7500)
@@ -51,24 +51,24 @@ describe('a payment run against the sandbox', () => {
       ['Materiais', 3],
     ])
     await refused(() => r.runs.approve(runId, 8099), 'total_mismatch')
-    d = r.runs.approve(runId, 8100)
+    d = await r.runs.approve(runId, 8100)
     expect(d.run.state).toBe('approved')
     const approval = r.ledger.audit({ subject: runId }).rows.find((e) => e.action === 'run.approved')!
     expect(approval.details).toMatchObject({ rows: [0, 1, 2, 3, 4, 5], dropped: [6], depositCents: 8100 })
     expect(approval.details['rowsHash']).toBe(d.run.approvedHash)
 
     // A changed decision after approval voids it: a new approval is needed.
-    d = r.runs.decide(runId, 6, 'keep')
+    d = await r.runs.decide(runId, 6, 'keep')
     expect(d.run.state).toBe('draft')
     expect(d.run.approvedHash).toBeNull()
-    d = r.runs.decide(runId, 6, 'drop')
-    d = r.runs.approve(runId, 8100)
+    d = await r.runs.decide(runId, 6, 'drop')
+    d = await r.runs.approve(runId, 8100)
 
     expect(d.proposal?.size).toBe(6)
     expect(r.posts()).toBe(0)
-    d = r.runs.startWave(runId, 4)
+    d = await r.runs.startWave(runId, 4)
     await r.runs.idle(runId)
-    d = r.runs.detail(runId)
+    d = await r.runs.detail(runId)
     expect(d.run.state).toBe('awaiting_funding')
     expect(r.posts()).toBe(4)
     expect(d.progress.created).toBe(4)
@@ -101,21 +101,21 @@ describe('a payment run against the sandbox', () => {
       const remote = r.ledger.get(l.localId)!.remoteId!
       r.sb.control.fundWithdrawal(remote, i === 3 ? l.funding.cents * 2 : l.funding.cents)
     }
-    d = r.runs.markWaveFunded(runId, 1, 'ab'.repeat(32))
+    d = await r.runs.markWaveFunded(runId, 1, 'ab'.repeat(32))
     expect(d.run.state).toBe('approved')
     for (const l of sheet.lines.slice(0, 3))
       r.sb.control.settlePayout(r.ledger.get(l.localId)!.remoteId!, 'sent')
     for (const l of sheet.lines) await r.withdrawals.refresh(l.localId)
-    d = r.runs.detail(runId)
+    d = await r.runs.detail(runId)
     expect(d.progress.paid).toBe(3)
     expect(d.progress.returned).toBe(1)
 
     // The next wave only when asked: the rest (2 rows), then the run completes when funded.
     expect(r.posts()).toBe(4)
-    d = r.runs.startWave(runId)
+    d = await r.runs.startWave(runId)
     await r.runs.idle(runId)
     expect(r.posts()).toBe(6)
-    d = r.runs.markWaveFunded(runId, 2)
+    d = await r.runs.markWaveFunded(runId, 2)
     expect(d.run.state).toBe('completed')
     expect(d.rows.find((x) => x.idx === 6)!.outcome).toBe('dropped')
   }, 60_000)
@@ -125,20 +125,20 @@ describe('a payment run against the sandbox', () => {
     const r = rig
     const { run } = await r.runs.importFile(runCsv(8), 'lote')
     const runId = run!.runId
-    const d0 = r.runs.detail(runId)
-    r.runs.approve(runId, d0.summary.depositCents)
-    r.runs.startWave(runId, 8)
+    const d0 = await r.runs.detail(runId)
+    await r.runs.approve(runId, d0.summary.depositCents)
+    await r.runs.startWave(runId, 8)
     // A short bucket: create the first few, then pause between rows.
     r.sb.control.injectFault({ kind: 'slow', delayMs: 300, endpoint: 'withdraw', count: 100 })
     while (r.posts() < 2) await new Promise((res) => setTimeout(res, 20))
-    r.runs.pause(runId)
+    await r.runs.pause(runId)
     await r.runs.idle(runId)
-    let d = r.runs.detail(runId)
+    let d = await r.runs.detail(runId)
     expect(d.run.state).toBe('paused')
     const sent = r.posts()
     expect(sent).toBeLessThan(8)
     expect(d.progress.created).toBe(sent)
-    r.runs.resume(runId)
+    await r.runs.resume(runId)
     while (r.posts() < sent + 1) await new Promise((res) => setTimeout(res, 20))
     d = await r.runs.cancel(runId)
     expect(d.run.state).toBe('cancelled')
@@ -155,7 +155,7 @@ describe('a payment run against the sandbox', () => {
       `${HEADER};NF\r\nA;a@example.com;${TAX_NUMBER};10,00;Serviços;Obras;NF 1`,
     )
     const { run } = await rig.runs.importFile(bytes, 'x')
-    const row = rig.runs.detail(run!.runId).rows[0]!
+    const row = (await rig.runs.detail(run!.runId)).rows[0]!
     expect(row.draft.refundAddress).toBe(REFUND_ADDRESS)
     expect(row.draft.references).toEqual({ invoice: 'NF 1', category: 'Serviços', costCentre: 'Obras' })
   })

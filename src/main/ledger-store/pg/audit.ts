@@ -9,6 +9,7 @@ import { canonicalJson } from '../../ledger/canonical-json'
 import { GENESIS_HASH } from '../../ledger/genesis'
 import { recordStateHash } from '../../ledger/state-hash'
 import type { AuditHead } from '../../ledger'
+import { verifyDepositStates } from './deposit-verify'
 import { RECORD_SELECT, rowToRecord } from './rows'
 
 export interface Queryable {
@@ -159,5 +160,5 @@ export async function verifyChain(c: Queryable): Promise<AuditVerification> {
     }
     if (recs.rows.length < BATCH) break
   }
-  return { ok: true, rows }
+  return (await verifyDepositStates(c, rows)) ?? { ok: true, rows }
 }

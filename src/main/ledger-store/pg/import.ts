@@ -5,14 +5,16 @@
  * each record's desk audit entries travel inside its `withdrawal.imported` entry, hashes included, so the desk's
  * trail stays checkable; a `ledger.imported` entry anchors the desk's chain head.
  *
- * Refused: a desk ledger whose own chain does not verify, and one still holding an unfinished create (run its
- * recovery first: the answer of that POST is unknown and must be resolved on the desk that sent it).
+ * Refused: a desk ledger whose own chain does not verify, and one still holding an unfinished create of either kind
+ * (run its recovery first: the answer of that POST is unknown and must be resolved on the desk that sent it).
+ * Top-ups come along by the same rules (deposit-import.ts).
  */
 import path from 'node:path'
 import type { AuditEntry, WithdrawalRecord } from '../../../shared/withdrawal-record'
 import { LedgerError, SYSTEM_OPERATOR, type Ledger } from '../../ledger'
 import { recordStateHash } from '../../ledger/state-hash'
 import { appendAudit } from './audit'
+import { hasUnfinishedDeposit, importDeskDeposits, type DepositImportResult } from './deposit-import'
 import { insertRow } from './record-write'
 import { withTx } from './tx'
 import type pg from 'pg'
@@ -24,6 +26,8 @@ export interface ImportResult {
   skipped: number
   /** Local ids already in the team ledger from somewhere else: left as they are, listed for the operator. */
   conflicts: string[]
+  /** The desk's top-ups, by the same rules (deposit-import.ts). */
+  deposits: DepositImportResult
 }
 
 const BATCH = 100
@@ -50,7 +54,7 @@ export async function importDeskLedger(pool: pg.Pool, desk: Ledger, operator: st
       },
     )
   }
-  if (desk.query({ statuses: ['submitting'], limit: 1 }).total > 0) {
+  if (desk.query({ statuses: ['submitting'], limit: 1 }).total > 0 || hasUnfinishedDeposit(desk)) {
     throw new LedgerError('invalid_input', 'desk ledger has unfinished creates', {
       'pt-BR':
         'Há pagamentos em envio neste livro-caixa: reinicie o aplicativo (a recuperação os marca como resultado desconhecido) e resolva-os antes de importar.',
@@ -58,7 +62,13 @@ export async function importDeskLedger(pool: pg.Pool, desk: Ledger, operator: st
     })
   }
   const origin = `${desk.ledgerId}:${path.basename(desk.file)}`
-  const result: ImportResult = { origin, imported: 0, skipped: 0, conflicts: [] }
+  const result: ImportResult = {
+    origin,
+    imported: 0,
+    skipped: 0,
+    conflicts: [],
+    deposits: { imported: 0, skipped: 0, conflicts: [] },
+  }
   let batch: WithdrawalRecord[] = []
   const flush = async (): Promise<void> => {
     const records = batch
@@ -108,12 +118,23 @@ export async function importDeskLedger(pool: pg.Pool, desk: Ledger, operator: st
     if (batch.length >= BATCH) await flush()
   }
   await flush()
-  if (result.imported > 0) {
+  result.deposits = await importDeskDeposits(pool, desk, operator, origin, (id) => deskHistory(desk, id))
+  if (result.imported > 0 || result.deposits.imported > 0) {
+    const deposits = result.deposits
     await withTx(pool, (tx) =>
       appendAudit(tx.c, tx.identity, {
         operator: operator || SYSTEM_OPERATOR,
         action: 'ledger.imported',
-        details: { origin, deskHead: desk.auditHead(), imported: result.imported, skipped: result.skipped },
+        details: {
+          origin,
+          deskHead: desk.auditHead(),
+          imported: result.imported,
+          skipped: result.skipped,
+          // Only when the desk had top-ups: a withdrawals-only import keeps the summary it always had.
+          ...(deposits.imported + deposits.skipped > 0
+            ? { depositsImported: deposits.imported, depositsSkipped: deposits.skipped }
+            : {}),
+        },
       }),
     )
   }

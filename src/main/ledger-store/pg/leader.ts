@@ -45,10 +45,14 @@ export interface TrackerLeadership {
   readonly backendPid: number | null
   on(event: 'leader', l: (isLeader: boolean) => void): void
   on(event: 'change', l: (c: RecordChange) => void): void
+  /** A deposit (top-up) changed on some desk: LISTEN depix_deposits (migration-deposits.ts). */
+  on(event: 'deposit', l: (c: RecordChange) => void): void
   on(event: 'approval', l: (a: ApprovalEvent) => void): void
   /** A receipt was registered (`pending`: the leading desk fetches it), stored or given up, on any desk. */
   on(event: 'receipt', l: (r: ReceiptEvent) => void): void
-  off(event: 'leader' | 'change' | 'approval' | 'receipt', l: (v: never) => void): void
+  /** A payment run changed on some desk (LISTEN depix_runs, runs migration): its id. */
+  on(event: 'run', l: (runId: string) => void): void
+  off(event: 'leader' | 'change' | 'deposit' | 'approval' | 'receipt' | 'run', l: (v: never) => void): void
   /** Resolves after the first attempt (connected or not). */
   ready(): Promise<void>
   stop(): Promise<void>
@@ -65,6 +69,15 @@ function parseChange(payload: string | undefined): RecordChange | null {
       return null
     }
     return { localId: v.localId, displayStatus: v.displayStatus, updatedAt: v.updatedAt }
+  } catch {
+    return null
+  }
+}
+
+function parseRunId(payload: string | undefined): string | null {
+  try {
+    const v = JSON.parse(payload ?? '') as Record<string, unknown>
+    return typeof v.runId === 'string' && v.runId.length <= 100 ? v.runId : null
   } catch {
     return null
   }
@@ -138,16 +151,24 @@ export function startLeadership(o: LeadershipOptions): TrackerLeadership {
       if (n.channel === 'depix_records') {
         const change = parseChange(n.payload)
         if (change) events.emit('change', change)
+      } else if (n.channel === 'depix_deposits') {
+        const change = parseChange(n.payload)
+        if (change) events.emit('deposit', change)
       } else if (n.channel === 'depix_approvals') {
         const a = parseApproval(n.payload)
         if (a) events.emit('approval', a)
       } else if (n.channel === 'depix_receipts') {
         const r = parseReceipt(n.payload)
         if (r) events.emit('receipt', r)
+      } else if (n.channel === 'depix_runs') {
+        const runId = parseRunId(n.payload)
+        if (runId !== null) events.emit('run', runId)
       }
     })
     await c.connect()
-    await c.query('LISTEN depix_records; LISTEN depix_approvals; LISTEN depix_receipts')
+    await c.query(
+      'LISTEN depix_records; LISTEN depix_deposits; LISTEN depix_approvals; LISTEN depix_receipts; LISTEN depix_runs',
+    )
     pid = Number((await c.query('SELECT pg_backend_pid() AS pid')).rows[0]?.pid)
     return c
   }

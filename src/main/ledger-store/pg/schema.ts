@@ -16,6 +16,8 @@
  */
 import { DEFAULT_RATE_LIMITS } from '../../../shared/api-limits'
 import { payeesReceiptsMigration } from './migration-payees-receipts'
+import { runsMigrationSql } from './migration-runs'
+import { depositsMigrationSql } from './migration-deposits'
 
 export const SCHEMA = 'ledger'
 export const ANALYST_GROUP = 'depix_analysts'
@@ -367,10 +369,12 @@ GRANT EXECUTE ON FUNCTION append_audit(text, text, text, text), take_rate_token(
 export const PG_MIGRATIONS: readonly PgMigration[] = [
   { version: 1, name: 'team ledger base', sql: v1 },
   {
-    version: 4,
+    version: 2,
     name: 'team payee book and receipts',
     sql: payeesReceiptsMigration({ schema: SCHEMA, group: ANALYST_GROUP, isoNow: ISO_NOW_SQL }),
   },
+  { version: 3, name: 'payment runs', sql: runsMigrationSql({ SCHEMA, ANALYST_GROUP, ISO_NOW_SQL }) },
+  { version: 4, name: 'deposits', sql: depositsMigrationSql(SCHEMA, ANALYST_GROUP) },
 ]
-/** The last migration's version (numbers may leave gaps while branches are merged). */
+// The last entry's version, not the count: migrations land from parallel branches and are renumbered at merge.
 export const PG_LATEST_VERSION = PG_MIGRATIONS.at(-1)?.version ?? 0

@@ -27,6 +27,8 @@ import { begin, read, release, withTx, type Tx } from './tx'
 import { approvalsApi, type ApprovalsApi } from './approvals'
 import { openPgLedgerView, type PgLedgerView } from './export-view'
 import { verifyPgPayees } from './payees'
+import type { DepositStore } from '../deposit-store'
+import { pgDepositStore } from './deposit-store'
 
 function parse<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
   const r = schema.safeParse(value)
@@ -46,6 +48,7 @@ export interface PgLedgerStore extends LedgerStore, ApprovalsApi {
   readonly schemaVersion: number
   /** One consistent, read-only view on one connection until closed: exports and the review's check. */
   openView(): Promise<PgLedgerView>
+  readonly deposits: DepositStore
 }
 
 /** The advisory-lock key of the duplicate guard: one per (key, kind, amount), case-insensitive like the lookup. */
@@ -99,6 +102,7 @@ export async function openPgStore(o: PgStoreOptions): Promise<PgLedgerStore> {
     identity,
     pool,
     schemaVersion: version,
+    deposits: pgDepositStore(pool),
     insertSubmitting: async (input, operator, opts) => {
       needOperator(operator)
       return tx((t) => insert(t, input, operator, opts?.approvalId ?? null))

@@ -118,7 +118,7 @@ function matchPayee(text: string, payees: PayeeLookup): { match: PayeeMatch; pay
   }
 }
 
-function canonicalKey(key: string, type?: PixKeyType): string {
+export function canonicalKey(key: string, type?: PixKeyType): string {
   const p = parsePixKey(key, type)
   return p.ok ? p.key : key.trim()
 }

@@ -55,6 +55,11 @@ export function ReviewPanel({
   const [typed, setTyped] = useState('')
   const [error, setError] = useState<IpcError | null>(null)
   const dups = detail.rows.filter((r) => r.duplicate !== null)
+  // Four-eyes on a team ledger (issue #16): absent on this computer's ledger.
+  const fourEyes = detail.approval?.needed === true
+  const asked = detail.approval?.requestedBy
+    ? { ...detail.approval, requestedBy: detail.approval.requestedBy }
+    : null
 
   const decide = async (idx: number, decision: 'keep' | 'drop'): Promise<void> => {
     const r = await call('runs:decide', { runId: run.runId, idx, decision })
@@ -129,15 +134,21 @@ export function ReviewPanel({
           </ul>
         </div>
       )}
-      {run.state === 'draft' ? (
+      {run.state === 'draft' && asked?.mine ? (
+        <p data-testid="run-approval-waiting">{t('approve.waitingMine', { who: asked.requestedBy })}</p>
+      ) : run.state === 'draft' ? (
         <form onSubmit={(e) => void approve(e)} data-testid="approve-form">
           <h4>{t('approve.heading')}</h4>
+          {asked && (
+            <p data-testid="run-approval-asked">{t('approve.waitingOther', { who: asked.requestedBy })}</p>
+          )}
+          {fourEyes && !asked && <p data-testid="run-approval-needed">{t('approve.fourEyesAsk')}</p>}
           <p>{t('approve.help', { total: formatBRL(summary.depositCents, lang) })}</p>
           <label className="field">
             <span>{t('approve.label')}</span>
             <input inputMode="decimal" value={typed} onChange={(e) => setTyped(e.target.value)} />
           </label>
-          <button type="submit">{t('approve.button')}</button>
+          <button type="submit">{fourEyes && !asked ? t('approve.askButton') : t('approve.button')}</button>
         </form>
       ) : (
         run.approvedAt && (

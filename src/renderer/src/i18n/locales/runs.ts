@@ -61,6 +61,13 @@ export const runs = {
       button: 'Aprovar lote',
       approved: 'Aprovado por {{who}} em',
       mismatch: 'O valor digitado não confere com o total do lote.',
+      fourEyesAsk:
+        'Este lote passa do limite da equipe (uma linha ou o total): ao aprovar, ele fica aguardando a aprovação de outro analista, e as linhas não mudam mais.',
+      askButton: 'Pedir aprovação',
+      waitingMine:
+        'Aguardando a aprovação de outro analista (pedida por {{who}}). Quem pediu não pode aprovar.',
+      waitingOther:
+        '{{who}} pediu a aprovação deste lote. Confira as linhas e digite o total para aprovar; para recusar, cancele o lote.',
     },
     wave: {
       heading: 'Ondas',
@@ -212,6 +219,13 @@ export const runs = {
       button: 'Approve run',
       approved: 'Approved by {{who}} on',
       mismatch: 'The amount typed does not match the run’s total.',
+      fourEyesAsk:
+        'This run is above the team’s limit (a row or its total): approving it asks another analyst to approve it, and its rows can no longer change.',
+      askButton: 'Ask for approval',
+      waitingMine:
+        'Waiting for another analyst’s approval (asked by {{who}}). Whoever asked cannot approve it.',
+      waitingOther:
+        '{{who}} asked for this run’s approval. Check the rows and type the total to approve it; to reject it, cancel the run.',
     },
     wave: {
       heading: 'Waves',

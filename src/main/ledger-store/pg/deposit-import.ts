@@ -1,0 +1,98 @@
+/**
+ * The deposits of a desk's SQLite ledger, moved into the team ledger by `importDeskLedger` (import.ts) with the
+ * same rules as its withdrawals: idempotent per desk ledger (`imported_from`), local ids kept, status history with
+ * its original times, the desk's audit entries for each deposit carried inside its `deposit.imported` entry with
+ * the record's state hash. A local id, or a deposit id, the team already holds from elsewhere is a conflict: left
+ * as it is and listed, never overwritten.
+ */
+import type { DepositRecord } from '../../../shared/deposit-record'
+import type { AuditEntry } from '../../../shared/withdrawal-record'
+import type { Ledger } from '../../ledger'
+import { recordStateHash } from '../../ledger/state-hash'
+import { appendAudit } from './audit'
+import { DEPOSIT_INSERT_SQL, depositValues } from './deposit-rows'
+import { withTx } from './tx'
+import type pg from 'pg'
+
+export interface DepositImportResult {
+  imported: number
+  skipped: number
+  conflicts: string[]
+}
+
+const BATCH = 100
+
+/** True when the desk still holds a deposit whose POST's answer is unknown to it (resolve it there first). */
+export function hasUnfinishedDeposit(desk: Ledger): boolean {
+  return desk.deposits.query({ statuses: ['submitting'], limit: 1 }).total > 0
+}
+
+export async function importDeskDeposits(
+  pool: pg.Pool,
+  desk: Ledger,
+  operator: string,
+  origin: string,
+  history: (localId: string) => AuditEntry[],
+): Promise<DepositImportResult> {
+  const result: DepositImportResult = { imported: 0, skipped: 0, conflicts: [] }
+  let batch: DepositRecord[] = []
+  const flush = async (): Promise<void> => {
+    const records = batch
+    batch = []
+    if (records.length === 0) return
+    await withTx(pool, async (tx) => {
+      const existing = await tx.c.query(
+        'SELECT local_id, imported_from FROM deposits WHERE local_id = ANY($1::text[])',
+        [records.map((r) => r.localId)],
+      )
+      const there = new Map(existing.rows.map((r) => [String(r.local_id), r.imported_from as string | null]))
+      const remote = await tx.c.query(
+        'SELECT remote_id, local_id FROM deposits WHERE remote_id = ANY($1::text[])',
+        [records.flatMap((r) => (r.remoteId === null ? [] : [r.remoteId]))],
+      )
+      const remoteTaken = new Map(remote.rows.map((r) => [String(r.remote_id), String(r.local_id)]))
+      for (const rec of records) {
+        if (there.has(rec.localId)) {
+          if (there.get(rec.localId) === origin) result.skipped += 1
+          else result.conflicts.push(rec.localId)
+          continue
+        }
+        // The same deposit already followed on the team (imported from the service by another desk, say).
+        if (rec.remoteId !== null && remoteTaken.has(rec.remoteId)) {
+          result.conflicts.push(rec.localId)
+          continue
+        }
+        await tx.c.query(DEPOSIT_INSERT_SQL, [...depositValues(rec), origin])
+        for (const o of desk.deposits.observations(rec.localId)) {
+          await tx.c.query(
+            `INSERT INTO deposit_observations (local_id, observed_at, remote_status, body, request_id, nonce, applied)
+             VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+            [
+              rec.localId,
+              o.observedAt,
+              o.remoteStatus,
+              o.body === null ? null : JSON.stringify(o.body),
+              o.requestId,
+              o.nonce,
+              o.applied,
+            ],
+          )
+        }
+        await appendAudit(tx.c, tx.identity, {
+          operator,
+          action: 'deposit.imported',
+          subject: rec.localId,
+          details: { origin, history: history(rec.localId) },
+          stateHash: recordStateHash(rec),
+        })
+        result.imported += 1
+      }
+    })
+  }
+  for (const rec of desk.deposits.iterate({ sort: { field: 'createdAt', dir: 'asc' } })) {
+    batch.push(rec)
+    if (batch.length >= BATCH) await flush()
+  }
+  await flush()
+  return result
+}

@@ -1,0 +1,439 @@
+/**
+ * The deposit lifecycle on PostgreSQL, mirroring src/main/ledger/deposits.ts rule for rule (same transitions,
+ * audit actions and details, same LedgerError codes) and reusing its pure parts: the QR payload rule, the
+ * observation plan (ledger/deposit-observations.ts), the state hash. Each function runs inside the caller's
+ * transaction (tx.ts) and locks the deposit row first: two desks acting on one deposit take turns.
+ */
+import { randomUUID } from 'node:crypto'
+import { DEPOSIT_ID_PREFIX, type DepositRecord } from '../../../shared/deposit-record'
+import { canTransition, type LocalState, type WithdrawalErrorInfo } from '../../../shared/withdrawal-record'
+import { LedgerError, SYSTEM_OPERATOR, type CreatedOutcome } from '../../ledger'
+import { canonicalJson } from '../../ledger/canonical-json'
+import { planDepositObservation, type DepositObservationPlan } from '../../ledger/deposit-observations'
+import { qrPayloadOf } from '../../ledger/deposits'
+import type {
+  DepositObservationResult,
+  DepositResolution,
+  ImportedDeposit,
+  NewDeposit,
+} from '../../ledger/deposit-types'
+import { recordStateHash } from '../../ledger/state-hash'
+import { appendAudit, lastStateHash, type Queryable } from './audit'
+import {
+  DEPOSIT_INSERT_SQL,
+  DEPOSIT_SELECT,
+  DEPOSIT_UPDATE_SQL,
+  depositValues,
+  rowToDeposit,
+} from './deposit-rows'
+import type { Tx } from './tx'
+
+type Audit = { operator: string; action: string; details: Record<string, unknown> }
+type Body = Record<string, unknown> | null
+
+export async function getDeposit(
+  c: Queryable,
+  localId: string,
+  forUpdate = false,
+): Promise<DepositRecord | undefined> {
+  const r = await c.query(
+    `SELECT ${DEPOSIT_SELECT} FROM deposits d WHERE d.local_id = $1${forUpdate ? ' FOR UPDATE' : ''}`,
+    [localId],
+  )
+  return r.rows[0] ? rowToDeposit(r.rows[0]) : undefined
+}
+
+async function mustGet(tx: Tx, localId: string): Promise<DepositRecord> {
+  const r = await getDeposit(tx.c, localId, true)
+  if (!r) throw new LedgerError('not_found', `no deposit record ${localId}`)
+  return r
+}
+
+function assertTransition(rec: DepositRecord, from: LocalState, to: LocalState): void {
+  if (rec.localState !== from || !canTransition(from, to)) {
+    throw new LedgerError('illegal_transition', `${rec.localId}: ${rec.localState} → ${to} is not allowed`)
+  }
+}
+
+async function assertRemoteIdFree(tx: Tx, remoteId: string, localId: string | null): Promise<void> {
+  const r = await tx.c.query('SELECT local_id FROM deposits WHERE remote_id = $1', [remoteId])
+  const other = r.rows[0]?.local_id
+  if (typeof other === 'string' && other !== localId) {
+    throw new LedgerError('duplicate_remote_id', `deposit ${remoteId} is already linked to ${other}`)
+  }
+}
+
+/**
+ * The one way a deposit row is written: the row, then the audit entry of the state it produced, refusing to build
+ * on a row whose content no longer matches its last audited state (edited outside the app).
+ */
+export async function writeDeposit(
+  tx: Tx,
+  prev: DepositRecord | null,
+  next: DepositRecord,
+  audit: Audit | null,
+  importedFrom: string | null = null,
+): Promise<void> {
+  const stateHash = recordStateHash(next)
+  if (prev !== null) {
+    const last = await lastStateHash(tx.c, prev.localId)
+    if (!last || last.hash !== recordStateHash(prev)) {
+      throw new LedgerError(
+        'record_tampered',
+        `record ${prev.localId} differs from the state its last audit entry${last ? ` (seq ${last.seq})` : ''} recorded`,
+        {
+          'pt-BR': `O registro ${prev.localId} foi alterado fora do aplicativo (não confere com a trilha de auditoria); nada mais é gravado nele.`,
+          en: `Record ${prev.localId} was changed outside the app (it does not match the audit trail); nothing more is written to it.`,
+        },
+      )
+    }
+    await tx.c.query(DEPOSIT_UPDATE_SQL, depositValues(next))
+    if (recordStateHash(prev) === stateHash) return
+  } else {
+    await tx.c.query(DEPOSIT_INSERT_SQL, [...depositValues(next), importedFrom])
+  }
+  if (audit === null) throw new Error(`ledger: record ${next.localId} changed without an audit entry`)
+  await appendAudit(tx.c, tx.identity, { ...audit, subject: next.localId, stateHash })
+}
+
+const cents = (v: unknown): number | null => (typeof v === 'number' && Number.isSafeInteger(v) ? v : null)
+
+function blank(o: {
+  localId: string
+  profile: string
+  operator: string
+  now: string
+  origin: DepositRecord['origin']
+  request: Record<string, unknown>
+  amountCents: number
+  depixAddress: string | null
+  flags: string[]
+}): DepositRecord {
+  return {
+    localId: o.localId,
+    profile: o.profile,
+    operator: o.operator,
+    createdAt: o.now,
+    updatedAt: o.now,
+    localState: 'submitting',
+    origin: o.origin,
+    request: o.request,
+    amountCents: o.amountCents,
+    depixAddress: o.depixAddress,
+    createResponse: null,
+    remoteId: null,
+    remoteStatus: null,
+    remoteStatusAt: null,
+    remoteCheckedAt: null,
+    lastRemote: null,
+    qrCopyPaste: null,
+    expiration: null,
+    valueCents: null,
+    bankTxId: null,
+    blockchainTxId: null,
+    payerName: null,
+    reversedAt: null,
+    error: null,
+    requestId: null,
+    flags: o.flags,
+  }
+}
+
+export async function insertSubmitting(tx: Tx, n: NewDeposit, operator: string): Promise<DepositRecord> {
+  const amount = cents(n.request.amountInCents)
+  if (amount === null || amount <= 0)
+    throw new LedgerError('invalid_input', 'request.amountInCents is required')
+  const address = typeof n.request.depixAddress === 'string' ? n.request.depixAddress : null
+  const localId = n.localId ?? `${DEPOSIT_ID_PREFIX}${randomUUID()}`
+  if (await getDeposit(tx.c, localId))
+    throw new LedgerError('invalid_input', `deposit record ${localId} already exists`)
+  const rec = blank({
+    localId,
+    profile: n.profile,
+    operator,
+    now: tx.now,
+    origin: 'app',
+    request: n.request,
+    amountCents: amount,
+    depixAddress: address,
+    flags: [...new Set(n.flags ?? [])],
+  })
+  await writeDeposit(tx, null, rec, {
+    operator,
+    action: 'deposit.submitting',
+    details: { profile: rec.profile, amountCents: amount, depixAddress: address },
+  })
+  return rec
+}
+
+/** Stores one observation row and returns the planned record (ledger/deposit-observations.ts). */
+async function storeObservation(
+  tx: Tx,
+  rec: DepositRecord,
+  obs: { status: string; body: Body; observedAt: string; requestId: string | null; nonce: string | null },
+): Promise<DepositObservationPlan> {
+  const plan = planDepositObservation(rec, obs)
+  await tx.c.query(
+    `INSERT INTO deposit_observations (local_id, observed_at, remote_status, body, request_id, nonce, applied)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [
+      rec.localId,
+      obs.observedAt,
+      obs.status,
+      obs.body === null ? null : JSON.stringify(obs.body),
+      obs.requestId,
+      obs.nonce,
+      plan.applied,
+    ],
+  )
+  const contentChanged = canonicalJson(plan.record) !== canonicalJson(rec)
+  plan.record = {
+    ...plan.record,
+    remoteCheckedAt: tx.now,
+    updatedAt: contentChanged ? tx.now : rec.updatedAt,
+  }
+  return plan
+}
+
+async function writeCreated(
+  tx: Tx,
+  rec: DepositRecord,
+  o: CreatedOutcome,
+  extra: Record<string, unknown>,
+): Promise<DepositRecord> {
+  await assertRemoteIdFree(tx, o.remoteId, rec.localId)
+  const response = o.createResponse
+  let next: DepositRecord = {
+    ...rec,
+    localState: 'created',
+    updatedAt: tx.now,
+    remoteId: o.remoteId,
+    createResponse: response,
+    requestId: o.requestId,
+    qrCopyPaste: qrPayloadOf(response) ?? rec.qrCopyPaste,
+    expiration: o.expiration ?? rec.expiration,
+    valueCents: cents(response?.valueInCents) ?? rec.valueCents,
+  }
+  if (typeof o.status === 'string') {
+    next = (
+      await storeObservation(tx, next, {
+        status: o.status,
+        body: response,
+        observedAt: tx.now,
+        requestId: o.requestId,
+        nonce: o.nonce ?? null,
+      })
+    ).record
+  }
+  await writeDeposit(tx, rec, next, {
+    operator: rec.operator,
+    action: 'deposit.created',
+    details: { remoteId: o.remoteId, requestId: o.requestId, status: o.status ?? null, ...extra },
+  })
+  return next
+}
+
+export async function markCreated(tx: Tx, localId: string, o: CreatedOutcome): Promise<DepositRecord> {
+  const rec = await mustGet(tx, localId)
+  assertTransition(rec, 'submitting', 'created')
+  return writeCreated(tx, rec, o, {})
+}
+
+export async function applyJournaledCreate(
+  tx: Tx,
+  localId: string,
+  o: CreatedOutcome,
+): Promise<{ record: DepositRecord; applied: boolean }> {
+  const rec = await mustGet(tx, localId)
+  if (rec.localState === 'created' && rec.remoteId === o.remoteId) return { record: rec, applied: false }
+  assertTransition(rec, rec.localState === 'outcome_unknown' ? 'outcome_unknown' : 'submitting', 'created')
+  return {
+    record: await writeCreated(tx, rec, o, { replayed: 'side_journal', from: rec.localState }),
+    applied: true,
+  }
+}
+
+export async function markFailed(
+  tx: Tx,
+  localId: string,
+  to: 'rejected' | 'outcome_unknown',
+  err: WithdrawalErrorInfo | null,
+  details: Record<string, unknown>,
+): Promise<DepositRecord> {
+  const rec = await mustGet(tx, localId)
+  assertTransition(rec, 'submitting', to)
+  const next: DepositRecord = {
+    ...rec,
+    localState: to,
+    updatedAt: tx.now,
+    error: err,
+    requestId: err?.requestId ?? null,
+  }
+  await writeDeposit(tx, rec, next, {
+    operator: rec.operator,
+    action: `deposit.${to}`,
+    details: { ...details, error: err },
+  })
+  return next
+}
+
+/** Only this role's deposits: another desk's `submitting` deposit may be waiting for its POST's answer now. */
+export async function recoverInterrupted(tx: Tx): Promise<number> {
+  const r = await tx.c.query(
+    `SELECT local_id FROM deposits WHERE local_state = 'submitting' AND db_user = session_user ORDER BY id`,
+  )
+  let recovered = 0
+  for (const row of r.rows) {
+    try {
+      const rec = await mustGet(tx, String(row.local_id))
+      await writeDeposit(
+        tx,
+        rec,
+        { ...rec, localState: 'outcome_unknown', updatedAt: tx.now },
+        {
+          operator: SYSTEM_OPERATOR,
+          action: 'deposit.outcome_unknown',
+          details: { reason: 'interrupted', submittedBy: rec.operator, submittedAt: rec.createdAt },
+        },
+      )
+      recovered += 1
+    } catch (e) {
+      // As on the SQLite ledger (ledger/lifecycle.ts): a row edited outside the app is left as it is (refused
+      // before any SQL was sent, so the transaction goes on); the integrity check reports it, and start-up must
+      // still reach the operator.
+      if (!(e instanceof LedgerError && e.code === 'record_tampered')) throw e
+    }
+  }
+  return recovered
+}
+
+export async function resolveUnknown(
+  tx: Tx,
+  localId: string,
+  r: DepositResolution,
+  operator: string,
+): Promise<DepositRecord> {
+  const rec = await mustGet(tx, localId)
+  let next: DepositRecord
+  if ('depositId' in r) {
+    assertTransition(rec, 'outcome_unknown', 'created')
+    await assertRemoteIdFree(tx, r.depositId, localId)
+    next = { ...rec, localState: 'created', remoteId: r.depositId, updatedAt: tx.now }
+  } else {
+    assertTransition(rec, 'outcome_unknown', 'not_created')
+    next = { ...rec, localState: 'not_created', updatedAt: tx.now }
+  }
+  await writeDeposit(tx, rec, next, {
+    operator,
+    action: 'deposit.resolved',
+    details: {
+      resolution: 'depositId' in r ? 'linked' : 'not_created',
+      remoteId: next.remoteId,
+      note: r.note ?? null,
+    },
+  })
+  return next
+}
+
+/** A deposit made outside the app, found by reconciliation: `origin: imported`, its proof as first observation. */
+export async function importOutside(tx: Tx, n: ImportedDeposit, operator: string): Promise<DepositRecord> {
+  await assertRemoteIdFree(tx, n.remoteId, null)
+  const base: DepositRecord = {
+    ...blank({
+      localId: `${DEPOSIT_ID_PREFIX}${randomUUID()}`,
+      profile: n.profile,
+      operator,
+      now: tx.now,
+      origin: 'imported',
+      request: {},
+      amountCents: cents(n.body.valueInCents) ?? 0,
+      depixAddress: null,
+      flags: [],
+    }),
+    localState: 'created',
+    remoteId: n.remoteId,
+  }
+  await writeDeposit(tx, null, base, {
+    operator,
+    action: 'deposit.imported_outside',
+    details: { profile: n.profile, remoteId: n.remoteId, requestId: n.requestId ?? null },
+  })
+  const plan = await storeObservation(tx, base, {
+    status: n.status,
+    body: n.body,
+    observedAt: tx.now,
+    requestId: n.requestId ?? null,
+    nonce: n.nonce ?? null,
+  })
+  await writeDeposit(tx, base, plan.record, {
+    operator: SYSTEM_OPERATOR,
+    action: 'deposit.observed',
+    details: { remoteStatus: n.status, applied: plan.applied, requestId: n.requestId ?? null },
+  })
+  return plan.record
+}
+
+export async function recordObservation(
+  tx: Tx,
+  localId: string,
+  obs: {
+    status: string
+    body: Body
+    observedAt?: string
+    requestId?: string | null
+    nonce?: string | null
+  },
+): Promise<DepositObservationResult> {
+  const rec = await mustGet(tx, localId)
+  if (rec.localState !== 'created') {
+    throw new LedgerError(
+      'illegal_transition',
+      `cannot observe ${localId}: it is ${rec.localState}, not created`,
+    )
+  }
+  const observedAt = obs.observedAt === undefined ? tx.now : new Date(obs.observedAt).toISOString()
+  const last = await tx.c.query(
+    'SELECT remote_status, body FROM deposit_observations WHERE local_id = $1 ORDER BY id DESC LIMIT 1',
+    [localId],
+  )
+  const l = last.rows[0]
+  if (l && l.remote_status === obs.status && canonicalJson(l.body ?? null) === canonicalJson(obs.body)) {
+    // Nothing new: only remember that we asked, so the tracker's backoff survives a restart.
+    const record = { ...rec, remoteCheckedAt: tx.now }
+    await writeDeposit(tx, rec, record, null)
+    return { changed: false, applied: false, record, raised: [] }
+  }
+  const plan = await storeObservation(tx, rec, {
+    status: obs.status,
+    body: obs.body,
+    observedAt,
+    requestId: obs.requestId ?? null,
+    nonce: obs.nonce ?? null,
+  })
+  await writeDeposit(tx, rec, plan.record, {
+    operator: SYSTEM_OPERATOR,
+    action: 'deposit.observed',
+    details: {
+      remoteStatus: obs.status,
+      applied: plan.applied,
+      requestId: obs.requestId ?? null,
+      ...(plan.raised.length > 0 ? { flags: plan.raised } : {}),
+    },
+  })
+  return { changed: true, applied: plan.applied, record: plan.record, raised: plan.raised }
+}
+
+export async function setFlags(
+  tx: Tx,
+  localId: string,
+  wanted: string[],
+  operator: string,
+): Promise<DepositRecord> {
+  const rec = await mustGet(tx, localId)
+  const added = wanted.filter((f) => !rec.flags.includes(f))
+  const removed = rec.flags.filter((f) => !wanted.includes(f))
+  if (added.length === 0 && removed.length === 0) return rec
+  const next = { ...rec, flags: wanted, updatedAt: tx.now }
+  await writeDeposit(tx, rec, next, { operator, action: 'deposit.flags', details: { added, removed } })
+  return next
+}

@@ -1,0 +1,142 @@
+/**
+ * `DepositRecord` ↔ `deposits` row on PostgreSQL (migration-deposits.ts). The derived listing columns come from
+ * the SQLite ledger's own functions (ledger/deposit-rows.ts), so both engines agree on display status, "open" and
+ * the folded search text. A row read back is checked with the record's zod schema: a row edited outside the app
+ * into something that is not a deposit is refused, never handed to the money flows.
+ */
+import { depositRecordSchema, type DepositRecord } from '../../../shared/deposit-record'
+import { LedgerError } from '../../ledger'
+import { depositDisplay, depositSearchText, isOpenDeposit } from '../../ledger/deposit-rows'
+
+export const DEPOSIT_COLUMNS = [
+  'local_id',
+  'profile',
+  'operator',
+  'created_at',
+  'updated_at',
+  'local_state',
+  'origin',
+  'request',
+  'amount_cents',
+  'depix_address',
+  'create_response',
+  'remote_id',
+  'remote_status',
+  'remote_status_at',
+  'remote_checked_at',
+  'last_remote',
+  'qr_copy_paste',
+  'expiration',
+  'value_cents',
+  'bank_tx_id',
+  'blockchain_tx_id',
+  'payer_name',
+  'reversed_at',
+  'error',
+  'request_id',
+  'flags',
+  'display_status',
+  'is_open',
+  'search_text',
+] as const
+
+/** The record's own columns (the derived ones stay in the database). */
+export const DEPOSIT_SELECT = DEPOSIT_COLUMNS.slice(0, 26)
+  .map((c) => `d.${c}`)
+  .join(', ')
+
+const json = (v: unknown): string | null => (v === null || v === undefined ? null : JSON.stringify(v))
+
+/** Parameters in DEPOSIT_COLUMNS order. */
+export function depositValues(r: DepositRecord): unknown[] {
+  return [
+    r.localId,
+    r.profile,
+    r.operator,
+    r.createdAt,
+    r.updatedAt,
+    r.localState,
+    r.origin,
+    JSON.stringify(r.request),
+    r.amountCents,
+    r.depixAddress,
+    json(r.createResponse),
+    r.remoteId,
+    r.remoteStatus,
+    r.remoteStatusAt,
+    r.remoteCheckedAt,
+    json(r.lastRemote),
+    r.qrCopyPaste,
+    r.expiration,
+    r.valueCents,
+    r.bankTxId,
+    r.blockchainTxId,
+    r.payerName,
+    r.reversedAt,
+    json(r.error),
+    r.requestId,
+    JSON.stringify(r.flags),
+    depositDisplay(r),
+    isOpenDeposit(r),
+    depositSearchText(r),
+  ]
+}
+
+const placeholders = (n: number): string => Array.from({ length: n }, (_, i) => `$${i + 1}`).join(', ')
+
+export const DEPOSIT_INSERT_SQL = `INSERT INTO deposits (${DEPOSIT_COLUMNS.join(', ')}, imported_from)
+  VALUES (${placeholders(DEPOSIT_COLUMNS.length)}, $${DEPOSIT_COLUMNS.length + 1})`
+
+// created_at, db_user and imported_from are kept by the deposits_guard trigger whatever is sent.
+export const DEPOSIT_UPDATE_SQL = `UPDATE deposits SET ${DEPOSIT_COLUMNS.map((c, i) => `${c} = $${i + 1}`)
+  .filter((_, i) => DEPOSIT_COLUMNS[i] !== 'local_id')
+  .join(', ')} WHERE local_id = $1`
+
+type Row = Record<string, unknown>
+
+/** int8 arrives as text from node-postgres: back to a number, and only a safe integer. */
+function int(v: unknown): unknown {
+  if (v === null || v === undefined) return null
+  const n = typeof v === 'number' ? v : Number(v)
+  return Number.isSafeInteger(n) ? n : v
+}
+
+export function rowToDeposit(row: Row): DepositRecord {
+  const candidate = {
+    localId: row.local_id,
+    profile: row.profile,
+    operator: row.operator,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    localState: row.local_state,
+    origin: row.origin,
+    request: row.request,
+    amountCents: int(row.amount_cents),
+    depixAddress: row.depix_address,
+    createResponse: row.create_response,
+    remoteId: row.remote_id,
+    remoteStatus: row.remote_status,
+    remoteStatusAt: row.remote_status_at,
+    remoteCheckedAt: row.remote_checked_at,
+    lastRemote: row.last_remote,
+    qrCopyPaste: row.qr_copy_paste,
+    expiration: row.expiration,
+    valueCents: int(row.value_cents),
+    bankTxId: row.bank_tx_id,
+    blockchainTxId: row.blockchain_tx_id,
+    payerName: row.payer_name,
+    reversedAt: row.reversed_at,
+    error: row.error,
+    requestId: row.request_id,
+    flags: row.flags,
+  }
+  const parsed = depositRecordSchema.safeParse(candidate)
+  if (!parsed.success) {
+    const id = typeof row.local_id === 'string' ? row.local_id : '?'
+    throw new LedgerError('record_tampered', `deposit row ${id} is not a valid deposit record`, {
+      'pt-BR': `O registro de compra ${id} no livro-caixa da equipe está malformado (alterado fora do aplicativo); nada é feito com ele.`,
+      en: `Top-up record ${id} on the team ledger is malformed (changed outside the app); nothing is done with it.`,
+    })
+  }
+  return parsed.data
+}

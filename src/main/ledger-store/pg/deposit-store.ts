@@ -1,0 +1,117 @@
+/**
+ * The team ledger's deposits (pg/deposit-lifecycle.ts, pg/deposit-queries.ts) as a `DepositStore`, on the same
+ * pool and transactions as its withdrawals. Inputs are checked with the SQLite ledger's own zod schemas.
+ */
+import type pg from 'pg'
+import type { z } from 'zod'
+import { LedgerError } from '../../ledger'
+import { depositResolutionSchema, importedDepositSchema, newDepositSchema } from '../../ledger/deposit-types'
+import { createdOutcomeSchema, errorInfoOrNull, observationInputSchema } from '../../ledger/types'
+import { similarOf, type DepositStore } from '../deposit-store'
+import { mapPgError } from '../errors'
+import * as life from './deposit-lifecycle'
+import * as q from './deposit-queries'
+import { begin, read, release, withTx, type Tx } from './tx'
+
+function parse<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
+  const r = schema.safeParse(value)
+  if (!r.success) throw new LedgerError('invalid_input', `${what}: ${r.error.message}`)
+  return r.data
+}
+
+const needOperator = (operator: string): void => {
+  if (!operator) throw new LedgerError('invalid_input', 'operator is required')
+}
+
+/** The advisory-lock key of the duplicate guard: one per (address, amount). */
+const GUARD_KEY_SQL = `SELECT pg_advisory_xact_lock(hashtextextended($1 || '|' || $2::text, 727017))`
+
+export function pgDepositStore(pool: pg.Pool): DepositStore {
+  const tx = <T>(fn: (t: Tx) => Promise<T>): Promise<T> => withTx(pool, fn)
+  return {
+    engine: 'postgres',
+    insertSubmitting: async (input, operator) => {
+      const n = parse(newDepositSchema, input, 'new deposit')
+      needOperator(operator)
+      return tx((t) => life.insertSubmitting(t, n, operator))
+    },
+    createGuarded: async (input, operator, guard) => {
+      const n = parse(newDepositSchema, input, 'new deposit')
+      needOperator(operator)
+      return tx(async (t) => {
+        for (const s of similarOf(n)) {
+          // Serialises every top-up of this amount to this address across desks; the lookup after it sees every
+          // one committed before the lock was granted (READ COMMITTED: a new snapshot per statement).
+          await t.c.query(GUARD_KEY_SQL, [s.depixAddress, s.amountCents])
+          const similar = (await q.findRecentSimilar(t.c, { ...s, sinceIso: guard.sinceIso })).filter(
+            (r) => !guard.allow.includes(r.localId),
+          )
+          if (similar.length > 0) return { kind: 'duplicate' as const, similar }
+        }
+        return { kind: 'inserted' as const, record: await life.insertSubmitting(t, n, operator) }
+      })
+    },
+    markCreated: async (id, outcome) => {
+      const o = parse(createdOutcomeSchema, outcome, 'created outcome')
+      return tx((t) => life.markCreated(t, id, o))
+    },
+    applyJournaledCreate: async (id, outcome) => {
+      const o = parse(createdOutcomeSchema, outcome, 'created outcome')
+      return tx((t) => life.applyJournaledCreate(t, id, o))
+    },
+    markRejected: async (id, error) => {
+      if (error === null) throw new LedgerError('invalid_input', 'a rejection needs its error info')
+      const err = parse(errorInfoOrNull, error, 'error info')
+      return tx((t) => life.markFailed(t, id, 'rejected', err, {}))
+    },
+    markOutcomeUnknown: async (id, error, reason) => {
+      const err = parse(errorInfoOrNull, error, 'error info')
+      return tx((t) => life.markFailed(t, id, 'outcome_unknown', err, { reason }))
+    },
+    recoverInterrupted: () => tx((t) => life.recoverInterrupted(t)),
+    resolveUnknown: async (id, resolution, operator) => {
+      const r = parse(depositResolutionSchema, resolution, 'resolution')
+      needOperator(operator)
+      return tx((t) => life.resolveUnknown(t, id, r, operator))
+    },
+    importOutside: async (input, operator) => {
+      const n = parse(importedDepositSchema, input, 'imported deposit')
+      needOperator(operator)
+      return tx((t) => life.importOutside(t, n, operator))
+    },
+    recordObservation: async (id, observation) => {
+      const obs = parse(observationInputSchema, observation, 'observation')
+      return tx((t) => life.recordObservation(t, id, obs))
+    },
+    setFlags: async (id, flags, operator) => {
+      needOperator(operator)
+      if (!flags.every((f) => typeof f === 'string' && f !== ''))
+        throw new LedgerError('invalid_input', 'bad flag')
+      return tx((t) => life.setFlags(t, id, [...new Set(flags)], operator))
+    },
+    get: (id) => read(pool, (c) => life.getDeposit(c, id)),
+    findByRemoteId: (_profile, remoteId) => read(pool, (c) => q.findByRemoteId(c, remoteId)),
+    knownRemoteIds: (_profile, ids) => read(pool, (c) => q.knownRemoteIds(c, ids)),
+    listOpen: () => read(pool, (c) => q.listOpen(c)),
+    findRecentSimilar: (query) => read(pool, (c) => q.findRecentSimilar(c, query)),
+    query: (filter) => read(pool, (c) => q.queryDeposits(c, filter)),
+    iterate: async function* (filter) {
+      // One REPEATABLE READ snapshot for the whole walk: an export is one moment of a live ledger.
+      const c = await begin(pool, 'REPEATABLE READ READ ONLY')
+      let broken = false
+      try {
+        yield* q.iterateDeposits(c, filter)
+        await c.query('COMMIT')
+      } catch (e) {
+        await c.query('ROLLBACK').catch(() => {
+          broken = true
+        })
+        throw mapPgError(e)
+      } finally {
+        release(c, broken)
+      }
+    },
+    totalsByStatus: (filter) => read(pool, (c) => q.depositTotals(c, filter)),
+    observations: (id) => read(pool, (c) => q.depositObservations(c, id)),
+  }
+}
