@@ -63,6 +63,8 @@ export const ledgerIntegritySchema = z.object({
   rows: z.number().int().optional(),
   brokenAt: z.number().int().optional(),
   reason: z.string().optional(),
+  /** Which ledger: absent for this computer's; `team` for the team ledger on a server (issue #16). */
+  ledger: z.literal('team').optional(),
 })
 export type LedgerIntegrity = z.infer<typeof ledgerIntegritySchema>
 

@@ -4,7 +4,7 @@
  * build the same context; only the ports (folder dialog, OS browser) differ.
  */
 import { join } from 'node:path'
-import { events, type EventName, type EventPayload } from '../../shared/contract'
+import { events, type EventName, type EventPayload, type LedgerIntegrity } from '../../shared/contract'
 import { SANDBOX_PROFILE_ID, type Profile } from '../../shared/profile'
 import type { TeamLedgerSettings } from '../../shared/team-ledger'
 import type { Router } from '../ipc/router'
@@ -20,6 +20,7 @@ import { AppError } from './errors'
 import { createFolderTokens, type FolderPurpose, type FolderTokens } from './folder-tokens'
 import { buildRouter } from './handlers'
 import { createIntegrityMonitor, type IntegrityMonitor } from './integrity'
+import { integrityView, startTeamIntegrityCheck, type TeamIntegrityCheck } from './team-integrity'
 import { openRuntime, sessionView, type ProfileRuntime } from './runtime'
 import { teamEvents } from './team-handlers'
 
@@ -87,6 +88,8 @@ export interface AppState {
   /** The payee book, kept in the ledger file (issue #14). */
   readonly payees: PayeeBook
   readonly integrity: IntegrityMonitor
+  /** What the integrity alert shows: this computer's ledger, or the active team ledger's broken chain. */
+  integrityStatus(): LedgerIntegrity
   readonly emit: Emit
   readonly receipts: ReceiptService
   runtime(): ProfileRuntime
@@ -129,7 +132,15 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
     for (const l of listeners) l(event, parsed.data)
   }
 
-  const integrity = createIntegrityMonitor({ ledger, emit: (s) => emit('ledger:integrity', s), log })
+  // The active team profile's chain check (team-integrity.ts); its alert takes the channel while it is broken.
+  let teamIntegrity: TeamIntegrityCheck | null = null
+  const integrity = createIntegrityMonitor({
+    ledger,
+    emit: (s) => emit('ledger:integrity', integrityView(s, teamIntegrity?.status() ?? null)),
+    log,
+  })
+  const integrityStatus = (): LedgerIntegrity =>
+    integrityView(integrity.status(), teamIntegrity?.status() ?? null)
   integrity.start()
 
   let current: ProfileRuntime | null = null
@@ -181,6 +192,13 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
       onReceiptChange: (localId) => emit('receipt:changed', { localId }),
     })
     if (o.trackerAutoStart !== false) rt.startTracking()
+    if (rt.team?.pg) {
+      teamIntegrity = startTeamIntegrityCheck({
+        store: rt.team.pg,
+        onChange: () => emit('ledger:integrity', integrityStatus()),
+        log,
+      })
+    }
     unsubscribe = [
       // An approval change that needs this desk also raises a desktop notification (notifications/approvals.ts).
       ...teamEvents(rt, withApprovalNotices(emit, notifications), log),
@@ -220,6 +238,12 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
     }
     for (const u of unsubscribe) u()
     unsubscribe = []
+    if (teamIntegrity) {
+      teamIntegrity.stop()
+      teamIntegrity = null
+      // A team's alert does not outlive its profile.
+      emit('ledger:integrity', integrity.status())
+    }
     await rt?.close()
   }
 
@@ -240,6 +264,7 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
     ledger,
     payees,
     integrity,
+    integrityStatus,
     emit,
     receipts,
     folders: createFolderTokens(),

@@ -6,7 +6,7 @@ type LedgerHandlers = Pick<Handlers, 'ledger:integrity' | 'ledger:backups' | 'le
 
 export function ledgerHandlers(state: AppState): LedgerHandlers {
   return {
-    'ledger:integrity': () => state.integrity.status(),
+    'ledger:integrity': () => state.integrityStatus(),
     'ledger:backups': () => state.ledger.backups(),
     'ledger:restore': async ({ name }) => {
       // No check may be reading the file being replaced; start() checks the restored one.

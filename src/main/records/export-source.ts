@@ -35,6 +35,14 @@ export interface ExportView {
   exportedEntries(): Promise<Array<{ seq: number; detailsText: string }>>
   /** The entries at the given seqs (ascending); absent seqs skipped. */
   auditTextsAt(seqs: readonly number[]): Promise<AuditText[]>
+  /**
+   * The exported records' stored receipts written into the folder, read inside this view (the team ledger keeps
+   * their bytes in its tables: same moment as the records). Absent: the ledger's `receipts` hook, after close.
+   */
+  receipts?: (
+    folder: string,
+    exported: ReadonlySet<string>,
+  ) => Promise<{ entries: FileEntry[]; skipped: number }>
   /** Idempotent; also called when the export fails. */
   close(): Promise<void>
 }
@@ -56,8 +64,8 @@ export interface ExportLedger {
   /** The `records.exported` entry, through the ledger's own audit path (chained and attributed by it). */
   appendExported(entry: ExportAuditInput): Promise<void>
   /**
-   * The exported records' stored receipts (issue #14), copied into the folder; absent where the ledger keeps
-   * none: a team export then has no receipts member (receipts stay on the desk that stored them, for now).
+   * The exported records' stored receipts (issue #14), copied into the folder after the view is closed (this
+   * computer's files beside the ledger); a view's own `receipts` (the team ledger) takes precedence.
    */
   receipts?: (
     folder: string,

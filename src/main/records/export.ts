@@ -296,6 +296,9 @@ export async function exportFrom(ledger: ExportLedger, o: ExportOptions): Promis
     const atSeqs = await snap.auditTextsAt(anchorSeqs(exported, auditHead))
     const anchorSource = { exportedEntries: () => exported, auditTextsAt: () => atSeqs }
     for (const line of anchorLines(anchorSource, auditHead, clean)) anchors.write(line)
+    const wantReceipts = o.includeReceipts === true && !isDeposit
+    // A view that holds the receipts' bytes (the team ledger) hands them over while it is still open.
+    const viewReceipts = wantReceipts && snap.receipts ? await snap.receipts(folder, seen) : null
     await snap.close()
     const anchorsClosed = anchors.close()
     anchorsClosed.catch(() => undefined)
@@ -371,7 +374,7 @@ export async function exportFrom(ledger: ExportLedger, o: ExportOptions): Promis
       })
     }
     const receipts =
-      o.includeReceipts && !isDeposit && ledger.receipts ? await ledger.receipts(folder, seen) : null
+      viewReceipts ?? (wantReceipts && ledger.receipts ? await ledger.receipts(folder, seen) : null)
     if (receipts) entries.push(...receipts.entries)
 
     const unsigned: UnsignedManifest = {

@@ -1,8 +1,10 @@
 /**
  * Issue #14: the exported records' stored receipts, copied into the export's receipts/ subfolder and listed in
  * the manifest one entry per record (name = the file's SHA-256, so two records with the same bytes share a file).
- * Each local file is re-hashed before it is copied: a receipt changed on disk after it was stored is left out
- * (counted in `skipped`) rather than vouched for by the signature.
+ * Each receipt's bytes are checked against the hash they were stored with before they are copied: a receipt
+ * changed after it was stored is left out (counted in `skipped`) rather than vouched for by the signature.
+ * One rule for both engines (issue #16): this computer's files (`writeReceiptMembers`) and the team ledger's
+ * rows (ledger-store/pg/export-receipts.ts) are only two sources of `ReceiptCandidate`s.
  */
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -10,30 +12,37 @@ import type { Ledger } from '../ledger/index'
 import { readReceiptFile, receiptsDir } from '../receipts/files'
 import { MAX_RECEIPTS, RECEIPTS_DIR, receiptMemberName, type FileEntry } from './manifest'
 
-export async function writeReceiptMembers(
-  ledger: Ledger,
+/** A stored receipt of an exported record; `read` gives its bytes only if they still match `sha256`. */
+export interface ReceiptCandidate {
+  localId: string
+  sha256: string
+  mediaType: 'application/pdf' | 'text/html'
+  read(): Promise<Buffer | null>
+}
+
+export async function writeReceiptEntries(
   folder: string,
   exported: ReadonlySet<string>,
+  stored: Iterable<ReceiptCandidate> | AsyncIterable<ReceiptCandidate>,
 ): Promise<{ entries: FileEntry[]; skipped: number }> {
-  const source = receiptsDir(ledger.file)
   const entries: FileEntry[] = []
   const written = new Set<string>()
   let skipped = 0
-  for (const row of ledger.receipts.listStored()) {
-    if (!exported.has(row.localId) || row.sha256 === null || row.mediaType === null) continue
+  for await (const row of stored) {
+    if (!exported.has(row.localId)) continue
     if (entries.length >= MAX_RECEIPTS) {
       skipped += 1
       continue
     }
-    const file = readReceiptFile(source, row.sha256, row.mediaType)
-    if (!file.ok) {
+    const bytes = await row.read()
+    if (bytes === null) {
       skipped += 1
       continue
     }
     const name = receiptMemberName(row.sha256, row.mediaType)
     if (!written.has(name)) {
       await mkdir(join(folder, RECEIPTS_DIR), { recursive: true })
-      await writeFile(join(folder, name), file.bytes, { flag: 'wx' })
+      await writeFile(join(folder, name), bytes, { flag: 'wx' })
       written.add(name)
     }
     entries.push({
@@ -41,9 +50,33 @@ export async function writeReceiptMembers(
       format: 'receipt',
       localId: row.localId,
       mediaType: row.mediaType,
-      bytes: file.bytes.length,
+      bytes: bytes.length,
       sha256: row.sha256,
     })
   }
   return { entries, skipped }
+}
+
+/** This computer's receipts: the files beside the ledger, each re-hashed as it is read. */
+export function writeReceiptMembers(
+  ledger: Ledger,
+  folder: string,
+  exported: ReadonlySet<string>,
+): Promise<{ entries: FileEntry[]; skipped: number }> {
+  const source = receiptsDir(ledger.file)
+  const candidates: ReceiptCandidate[] = []
+  for (const row of ledger.receipts.listStored()) {
+    if (row.sha256 === null || row.mediaType === null) continue
+    const { sha256, mediaType } = row
+    candidates.push({
+      localId: row.localId,
+      sha256,
+      mediaType,
+      read: () => {
+        const file = readReceiptFile(source, sha256, mediaType)
+        return Promise.resolve(file.ok ? file.bytes : null)
+      },
+    })
+  }
+  return writeReceiptEntries(folder, exported, candidates)
 }

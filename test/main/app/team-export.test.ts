@@ -99,7 +99,7 @@ describe.skipIf(PG_SKIP_REASON !== null)('exports and review on a team profile, 
         expect(created?.operator).toBe(who)
       }
     }
-    // Receipts stay on the desk that stored them: a team export has no receipts member.
+    // No payment here was sent, so none has a receipt: nothing listed (team-export-receipts.test.ts has them).
     const m = v.manifest!
     expect(m.files.map((f) => f.format).sort()).toEqual(['anchors', 'audit', 'csv', 'html', 'json'])
     expect(readdirSync(res.folder)).not.toContain('receipts')

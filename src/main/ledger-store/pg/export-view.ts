@@ -17,10 +17,12 @@ import { LedgerError } from '../../ledger'
 import type { AnyRecord, RecordKindId } from '../../records/kinds'
 import type { AuditText, ExportAuditInput, ExportLedger, ExportView } from '../../records/export-source'
 import type { ExportFilter } from '../../records/manifest'
+import { writeReceiptEntries } from '../../records/receipts-member'
 import { mapPgError, TeamLedgerError } from '../errors'
 import { readHead } from './audit'
 import { iterateDeposits, queryDeposits } from './deposit-queries'
 import { verifyTeamLedger } from './verify-ledger'
+import { teamReceiptCandidates } from './export-receipts'
 import { iterateRecords, queryRecords } from './queries'
 import { begin, release } from './tx'
 
@@ -211,6 +213,8 @@ export async function openPgLedgerView(pool: pg.Pool): Promise<PgLedgerView> {
         )
         for await (const row of rows) yield checked(hashRow, row, 'audit')
       }),
+    receipts: (folder, exported) =>
+      guard(() => writeReceiptEntries(folder, exported, teamReceiptCandidates(c, exported))),
     close: async () => {
       if (closed) return
       closed = true
@@ -227,7 +231,8 @@ export async function openPgLedgerView(pool: pg.Pool): Promise<PgLedgerView> {
 
 /**
  * The team ledger for exportFrom (records/export.ts): its view, and `records.exported` through the store's
- * appendAudit (chained by append_audit, its operator the desk's role). No receipts: they stay on the desk.
+ * appendAudit (chained by append_audit, its operator the desk's role). Its receipts are read by the view itself
+ * (`ExportView.receipts`), not by a hook of the ledger: the same moment as the records.
  */
 export function pgExportLedger(store: {
   openView(): Promise<PgLedgerView>

@@ -22,15 +22,22 @@ export function IntegrityBanner(): React.JSX.Element | null {
     }
   }, [])
   if (status?.state !== 'broken' && status?.state !== 'error') return null
+  // The team ledger lives on a server: its words name whoever runs it, never a backup of this computer.
+  const k = status.ledger === 'team' ? 'integrity.team' : 'integrity'
   return (
-    <div className="banner alert alert-error" role="alert" data-testid="integrity-banner">
-      <p className="alert-title">{t(status.state === 'broken' ? 'integrity.broken' : 'integrity.error')}</p>
+    <div
+      className="banner alert alert-error"
+      role="alert"
+      data-testid="integrity-banner"
+      data-ledger={status.ledger ?? 'desk'}
+    >
+      <p className="alert-title">{t(status.state === 'broken' ? `${k}.broken` : `${k}.error`)}</p>
       {status.reason && (
         <p>
           {t('integrity.detail')}: <code>{status.reason}</code>
         </p>
       )}
-      <p>{t('integrity.action')}</p>
+      <p>{t(`${k}.action`)}</p>
     </div>
   )
 }

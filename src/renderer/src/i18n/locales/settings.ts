@@ -173,6 +173,13 @@ export const settings = {
       error: 'Não foi possível verificar a trilha de auditoria do livro-caixa.',
       detail: 'Detalhe',
       action: 'Restaure um backup em Configurações ou procure o responsável antes de continuar.',
+      team: {
+        broken:
+          'A trilha de auditoria do livro-caixa da equipe não confere: o banco de dados da equipe foi alterado fora do aplicativo. Exportações estão bloqueadas.',
+        error: 'Não foi possível verificar a trilha de auditoria do livro-caixa da equipe.',
+        action:
+          'Avise o responsável pelo banco de dados da equipe antes de qualquer novo pagamento; a correção é feita no servidor, não neste computador.',
+      },
     },
     signingKey: {
       title: 'Chave de assinatura das exportações',
@@ -355,6 +362,13 @@ export const settings = {
       error: "The ledger's audit trail could not be checked.",
       detail: 'Detail',
       action: 'Restore a backup in Settings or ask whoever is responsible before going on.',
+      team: {
+        broken:
+          "The team ledger's audit trail does not check out: the team's database was changed outside the app. Exports are blocked.",
+        error: "The team ledger's audit trail could not be checked.",
+        action:
+          'Tell whoever runs the team database before any further payment; it is put right on the server, not on this computer.',
+      },
     },
     signingKey: {
       title: 'Export signing key',
