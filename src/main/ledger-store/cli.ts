@@ -6,14 +6,24 @@
  *
  * `status` prints the schema version without changing anything. Connection settings come from the standard
  * libpq environment variables (node-postgres reads them); the password never appears on the command line.
+ *
+ * `import <desk ledger file> [operator]` moves one desk's ledger (the `ledger.sqlite` of a closed app) into the
+ * team ledger: records, top-ups, payees, runs and stored receipts, idempotent (run it again after a failure).
+ * Run it as the analyst whose desk it was (PGUSER), so the team's four-eyes treats the imported drafts as theirs.
  */
 import pg from 'pg'
+import { importDeskFile } from './pg/import-cli'
 import { migrate, schemaVersion } from './pg/migrate'
 import { PG_LATEST_VERSION } from './pg/schema'
 
+const USAGE = 'usage: cli.ts migrate | status | import <desk ledger file> [operator]'
+
 export async function main(argv: readonly string[], config: pg.ClientConfig = {}): Promise<string> {
   const command = argv[0]
-  if (command !== 'migrate' && command !== 'status') return 'usage: cli.ts migrate | status'
+  if (command === 'import') {
+    return argv[1] ? importDeskFile(argv[1], argv[2] ?? '', config) : USAGE
+  }
+  if (command !== 'migrate' && command !== 'status') return USAGE
   const c = new pg.Client(config)
   await c.connect()
   try {

@@ -7,7 +7,8 @@
  *
  * Refused: a desk ledger whose own chain does not verify, and one still holding an unfinished create of either kind
  * (run its recovery first: the answer of that POST is unknown and must be resolved on the desk that sent it).
- * Top-ups come along by the same rules (deposit-import.ts).
+ * Top-ups come along by the same rules (deposit-import.ts); the payee book, payment runs and stored receipts
+ * after them (desk-import.ts), a run only in a state that cannot send.
  */
 import path from 'node:path'
 import type { AuditEntry, WithdrawalRecord } from '../../../shared/withdrawal-record'
@@ -15,6 +16,7 @@ import { LedgerError, SYSTEM_OPERATOR, type Ledger } from '../../ledger'
 import { recordStateHash } from '../../ledger/state-hash'
 import { appendAudit } from './audit'
 import { hasUnfinishedDeposit, importDeskDeposits, type DepositImportResult } from './deposit-import'
+import { importDeskRest, unsendableRunsCheck, type RestImportResult } from './desk-import'
 import { insertRow } from './record-write'
 import { withTx } from './tx'
 import type pg from 'pg'
@@ -28,6 +30,8 @@ export interface ImportResult {
   conflicts: string[]
   /** The desk's top-ups, by the same rules (deposit-import.ts). */
   deposits: DepositImportResult
+  /** The payee book, payment runs and stored receipts (desk-import.ts). */
+  rest: RestImportResult
 }
 
 const BATCH = 100
@@ -61,6 +65,7 @@ export async function importDeskLedger(pool: pg.Pool, desk: Ledger, operator: st
       en: 'This ledger has payments still being submitted: restart the app (recovery marks them outcome unknown) and resolve them before importing.',
     })
   }
+  unsendableRunsCheck(desk)
   const origin = `${desk.ledgerId}:${path.basename(desk.file)}`
   const result: ImportResult = {
     origin,
@@ -68,6 +73,11 @@ export async function importDeskLedger(pool: pg.Pool, desk: Ledger, operator: st
     skipped: 0,
     conflicts: [],
     deposits: { imported: 0, skipped: 0, conflicts: [] },
+    rest: {
+      payees: { imported: 0, skipped: 0, conflicts: [] },
+      runs: { imported: 0, skipped: 0, conflicts: [] },
+      receipts: { imported: 0, skipped: 0, conflicts: [], unreadable: [] },
+    },
   }
   let batch: WithdrawalRecord[] = []
   const flush = async (): Promise<void> => {
@@ -119,7 +129,10 @@ export async function importDeskLedger(pool: pg.Pool, desk: Ledger, operator: st
   }
   await flush()
   result.deposits = await importDeskDeposits(pool, desk, operator, origin, (id) => deskHistory(desk, id))
-  if (result.imported > 0 || result.deposits.imported > 0) {
+  result.rest = await importDeskRest(pool, desk, operator, origin, (id) => deskHistory(desk, id))
+  const { payees, runs, receipts } = result.rest
+  const rest = payees.imported + runs.imported + receipts.imported
+  if (result.imported > 0 || result.deposits.imported > 0 || rest > 0) {
     const deposits = result.deposits
     await withTx(pool, (tx) =>
       appendAudit(tx.c, tx.identity, {
@@ -133,6 +146,13 @@ export async function importDeskLedger(pool: pg.Pool, desk: Ledger, operator: st
           // Only when the desk had top-ups: a withdrawals-only import keeps the summary it always had.
           ...(deposits.imported + deposits.skipped > 0
             ? { depositsImported: deposits.imported, depositsSkipped: deposits.skipped }
+            : {}),
+          ...(rest > 0
+            ? {
+                payeesImported: payees.imported,
+                runsImported: runs.imported,
+                receiptsImported: receipts.imported,
+              }
             : {}),
         },
       }),

@@ -23,14 +23,15 @@ import { read, withTx, type Tx } from './tx'
 
 type Row = Record<string, unknown>
 
-const stateHash = (v: unknown): string => createHash('sha256').update(canonicalJson(v), 'utf8').digest('hex')
+export const stateHash = (v: unknown): string =>
+  createHash('sha256').update(canonicalJson(v), 'utf8').digest('hex')
 
 function parsed<T>(r: { success: true; data: T } | { success: false; error: Error }, what: string): T {
   if (!r.success) throw new LedgerError('invalid_input', `${what} read back: ${r.error.message}`)
   return r.data
 }
 
-function toRun(row: Row): RunRecord {
+export function toRun(row: Row): RunRecord {
   return parsed(
     runRecordSchema.safeParse({
       runId: row.run_id,
@@ -50,7 +51,7 @@ function toRun(row: Row): RunRecord {
   )
 }
 
-function toRow(row: Row): RunRowRecord {
+export function toRow(row: Row): RunRowRecord {
   return parsed(
     runRowRecordSchema.safeParse({
       runId: row.run_id,

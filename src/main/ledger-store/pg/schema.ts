@@ -19,6 +19,7 @@ import { payeesReceiptsMigration } from './migration-payees-receipts'
 import { runsMigrationSql } from './migration-runs'
 import { depositsMigrationSql } from './migration-deposits'
 import { referencesMigrationSql } from './migration-references'
+import { deskImportMigrationSql } from './migration-desk-import'
 
 export const SCHEMA = 'ledger'
 export const ANALYST_GROUP = 'depix_analysts'
@@ -377,6 +378,11 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   { version: 3, name: 'payment runs', sql: runsMigrationSql({ SCHEMA, ANALYST_GROUP, ISO_NOW_SQL }) },
   { version: 4, name: 'deposits', sql: depositsMigrationSql(SCHEMA, ANALYST_GROUP) },
   { version: 5, name: 'payment references and payee', sql: referencesMigrationSql(ANALYST_GROUP) },
+  {
+    version: 6,
+    name: 'desk import of payees and runs; threshold pushed',
+    sql: deskImportMigrationSql({ SCHEMA, ANALYST_GROUP, ISO_NOW_SQL }),
+  },
 ]
 // The last entry's version, not the count: migrations land from parallel branches and are renumbered at merge.
 export const PG_LATEST_VERSION = PG_MIGRATIONS.at(-1)?.version ?? 0
