@@ -37,7 +37,10 @@ export interface TeamSide {
   refusal(): TeamLedgerError
   /** The standing as last known (no round trip): for events. */
   snapshot(): TeamStatus
-  /** The standing, with the approval threshold read again (a failed read says `connected: false`). */
+  /**
+   * The standing. The threshold is pushed (LISTEN, `leadership` 'settings'); read again only while the listening
+   * connection is down (a failed read says `connected: false`).
+   */
   status(): Promise<TeamStatus>
   onStatus(l: (s: TeamStatus) => void): () => void
   onRecordChange(l: (c: RecordChange) => void): () => void
@@ -98,6 +101,13 @@ export async function openTeamSide(t: TeamConnectionInput, o: TeamSideOptions = 
     for (const l of statusListeners) l(s)
   }
   leadership?.on('leader', announce)
+  // The owner changed the threshold (or the listening connection came back): every desk tells its renderer.
+  leadership?.on('settings', (s) => {
+    if (s.approvalAboveCents === threshold && failure === null) return
+    threshold = s.approvalAboveCents
+    failure = null
+    announce()
+  })
 
   return {
     store: pg ?? offlineStore(failure ?? 'unavailable'),
@@ -107,7 +117,7 @@ export async function openTeamSide(t: TeamConnectionInput, o: TeamSideOptions = 
     refusal: () => notConnected(failure ?? 'unavailable'),
     snapshot,
     status: async () => {
-      if (pg) {
+      if (pg && !leadership?.listening) {
         const before = failure
         try {
           threshold = await pg.approvalThreshold()

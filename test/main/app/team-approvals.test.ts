@@ -33,7 +33,10 @@ describe.skipIf(PG_SKIP_REASON !== null)('four-eyes approvals across desks', () 
     const [alice, bob, carol] = desks as [Desk, Desk, Desk]
     const owner = await team.owner()
     await owner.query('UPDATE team_settings SET approval_above_cents = 10000 WHERE id = 1')
-    expect((await statusOf(alice)).approvalAboveCents).toBe(10_000)
+    // Pushed (NOTIFY), not read per call: it arrives within a second.
+    await until('the pushed threshold', async () =>
+      (await statusOf(alice)).approvalAboveCents === 10_000 ? true : undefined,
+    )
 
     // What the payment is for travels with the request and is on the record the approved send makes.
     const references = { invoice: 'NF 7781', costCentre: 'Obras', note: 'Parcela 2/3' }

@@ -13,6 +13,7 @@ import { EventEmitter } from 'node:events'
 import pg from 'pg'
 import { monotonicNow } from '../../clock'
 import { SCHEMA } from './schema'
+import { parseSettings, readSettings, type TeamSettingsEvent } from './settings-event'
 
 /** Advisory-lock key (two int4s): the team's tracker. */
 const LOCK_A = 727_016
@@ -52,7 +53,14 @@ export interface TrackerLeadership {
   on(event: 'receipt', l: (r: ReceiptEvent) => void): void
   /** A payment run changed on some desk (LISTEN depix_runs, runs migration): its id. */
   on(event: 'run', l: (runId: string) => void): void
-  off(event: 'leader' | 'change' | 'deposit' | 'approval' | 'receipt' | 'run', l: (v: never) => void): void
+  /** The team settings: on every (re)connect, then on each change (LISTEN depix_settings, migration 6). */
+  on(event: 'settings', l: (s: TeamSettingsEvent) => void): void
+  /** The dedicated connection is up, so `settings` events are current. */
+  readonly listening: boolean
+  off(
+    event: 'leader' | 'change' | 'deposit' | 'approval' | 'receipt' | 'run' | 'settings',
+    l: (v: never) => void,
+  ): void
   /** Resolves after the first attempt (connected or not). */
   ready(): Promise<void>
   stop(): Promise<void>
@@ -163,13 +171,19 @@ export function startLeadership(o: LeadershipOptions): TrackerLeadership {
       } else if (n.channel === 'depix_runs') {
         const runId = parseRunId(n.payload)
         if (runId !== null) events.emit('run', runId)
+      } else if (n.channel === 'depix_settings') {
+        const s = parseSettings(n.payload)
+        if (s) events.emit('settings', s)
       }
     })
     await c.connect()
     await c.query(
-      'LISTEN depix_records; LISTEN depix_deposits; LISTEN depix_approvals; LISTEN depix_receipts; LISTEN depix_runs',
+      'LISTEN depix_records; LISTEN depix_deposits; LISTEN depix_approvals; LISTEN depix_receipts; LISTEN depix_runs; LISTEN depix_settings',
     )
     pid = Number((await c.query('SELECT pg_backend_pid() AS pid')).rows[0]?.pid)
+    // Read after LISTEN: a change between the two is heard, one before it is read.
+    const settings = await readSettings(c)
+    if (settings) events.emit('settings', settings)
     return c
   }
 
@@ -206,6 +220,9 @@ export function startLeadership(o: LeadershipOptions): TrackerLeadership {
     },
     get backendPid() {
       return pid
+    },
+    get listening() {
+      return client !== null
     },
     on: (event: string, l: (v: never) => void) => {
       events.on(event, l as (v: unknown) => void)
