@@ -93,6 +93,8 @@ export interface AppState {
   readonly emit: Emit
   readonly receipts: ReceiptService
   runtime(): ProfileRuntime
+  /** Told of every runtime opened from now on, and of the current one at once (work that belongs to an open). */
+  onRuntimeOpen(l: (rt: ProfileRuntime) => void): void
   switchProfile(id: string): Promise<Profile>
   /** Folders the dialog handed out, by one-use token. */
   readonly folders: FolderTokens
@@ -145,6 +147,16 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
 
   let current: ProfileRuntime | null = null
   let unsubscribe: Array<() => void> = []
+  const openListeners = new Set<(rt: ProfileRuntime) => void>()
+  const opened = (rt: ProfileRuntime): void => {
+    for (const l of openListeners) {
+      try {
+        l(rt)
+      } catch (e) {
+        log(`runtime open listener failed (${e instanceof Error ? e.name : typeof e})`)
+      }
+    }
+  }
 
   // Issue #14: receipts kept locally and desktop notifications, both fed by the tracker's record changes.
   const receipts = createReceiptService({
@@ -218,6 +230,7 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
       // The sandbox's own credentials: signing in needs no one, so the first page already shows a session.
       rt.client.signIn().catch(() => log('sandbox sign-in failed'))
     }
+    opened(rt)
     return rt
   }
 
@@ -272,6 +285,10 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
     runtime: () => {
       if (!current) throw new AppError('not_ready', 'The profile is switching; try again.')
       return current
+    },
+    onRuntimeOpen: (l) => {
+      openListeners.add(l)
+      if (current) l(current)
     },
     switchProfile: async (id) => {
       const next = profiles.get(id)

@@ -2,12 +2,14 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Handlers } from '../ipc/router'
+import { recoverStoreOnce } from '../journal/recovery'
+import type { PgLedgerStore } from '../ledger-store'
 import { pgRunStore } from '../ledger-store/pg/run-store'
 import { createRunService, NO_PAYEES, runTemplateCsv, type PayeeLookup, type RunService } from '../runs'
 import type { FundingSheet } from '../runs'
 import type { AppState } from './context'
 import { AppError } from './errors'
-import type { ProfileRuntime } from './runtime'
+import { teamSideJournal, type ProfileRuntime } from './runtime'
 
 type RunChannel = Extract<keyof Handlers, `runs:${string}`>
 type RunHandlers = Pick<Handlers, RunChannel>
@@ -55,20 +57,34 @@ export function runsHandlers(state: AppState, payees: PayeeLookup = NO_PAYEES): 
     onError: (e: unknown) => state.o.log?.(`runs: ${e instanceof Error ? e.name : typeof e}`),
   }
   const local = createRunService({ ...common, ledger: state.ledger })
-  // A team profile's runs live on the team ledger: one service per connected runtime (its recovery runs when the
-  // runtime is first used for runs; a wave stops by itself when the runtime is replaced).
+  // A team profile's runs live on the team ledger: one service per connected runtime, made when the runtime opens
+  // so that its recovery (only the runs whose wave this role was creating) runs then, as a desk's does at start-up;
+  // a wave stops by itself when the runtime is replaced.
   const teamServices = new WeakMap<ProfileRuntime, RunService>()
+  const teamService = (rt: ProfileRuntime, pg: PgLedgerStore): RunService => {
+    let s = teamServices.get(rt)
+    if (!s) {
+      const journal = state.o.dataDir ? teamSideJournal(state.o.dataDir, rt.profile.id) : null
+      s = createRunService({
+        ...common,
+        records: pg,
+        runs: pgRunStore(pg.pool, pg.identity),
+        // The same memoised recovery the runtime's payments started: it is awaited, not repeated.
+        recordsReady: recoverStoreOnce(pg, journal, common.onError),
+      })
+      teamServices.set(rt, s)
+    }
+    return s
+  }
+  state.onRuntimeOpen((rt) => {
+    if (rt.team?.pg) teamService(rt, rt.team.pg)
+  })
   const service = (): RunService => {
     const rt = state.runtime()
     if (!rt.team) return local
     const pg = rt.team.pg
     if (!pg) throw rt.team.refusal()
-    let s = teamServices.get(rt)
-    if (!s) {
-      s = createRunService({ ...common, records: pg, runs: pgRunStore(pg.pool, pg.identity) })
-      teamServices.set(rt, s)
-    }
-    return s
+    return teamService(rt, pg)
   }
   const profileId = (): string => state.runtime().profile.id
 

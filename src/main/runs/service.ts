@@ -58,6 +58,11 @@ export interface RunServiceDeps {
   fundingMarginMs?: number
   onChange?: (runId: string) => void
   onError?: (e: unknown) => void
+  /**
+   * Settles once the records' own recovery is done (a team's side journal replayed, its interrupted creates
+   * marked): a row in flight is judged by its record, so the run recovery waits for it. A desk's is synchronous.
+   */
+  recordsReady?: Promise<unknown>
 }
 
 export interface RunDetail {
@@ -116,7 +121,8 @@ export function createRunService(deps: RunServiceDeps): RunService {
   const active = new Map<string, { stop: 'pause' | 'cancel' | null; done: Promise<void> }>()
   let closing = false
 
-  const recovered = recoverRuns(records, runs, operator, onError).then(
+  const recovery = (): Promise<number> => recoverRuns(records, runs, operator, onError)
+  const recovered = (deps.recordsReady ? deps.recordsReady.then(recovery, recovery) : recovery()).then(
     () => undefined,
     (e: unknown) => onError(e),
   )
