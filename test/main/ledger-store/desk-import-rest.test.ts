@@ -343,6 +343,63 @@ describe.skipIf(PG_SKIP_REASON !== null)('importing a desk ledger: payees, runs,
     }
   })
 
+  it('two desks importing the same ledger at once: each thing once, no failure, the rerun skips all', async () => {
+    const desk = freshDesk()
+    try {
+      const book = createPayeeBook(desk)
+      const docs = ['27182818205', '31415926590', '16180339805']
+      for (const [i, taxNumber] of docs.entries()) {
+        book.create(
+          { name: `Fornecedor ${i}`, taxNumber, pixKeys: [{ key: `f${i}-${randomUUID()}@example.com` }] },
+          'Carla',
+        )
+      }
+      const paid = Array.from({ length: 150 }, () => paidOnDesk(desk))
+      storeReceiptOnDesk(desk, paid[0]!.localId, paid[0]!.url, Buffer.from('%PDF-1.4 corrida'))
+      for (let i = 0; i < 2; i++) {
+        const r = desk.runs.create({ profile: 'desk', name: `corrida ${i}`, rows: [runRow(0)] }, 'Carla')
+        desk.runs.setState(r.runId, ['draft'], 'cancelled', 'Carla', 'run.cancelled')
+      }
+      const [a, b] = await Promise.all([
+        importDeskLedger(ana.pool, desk, 'ana'),
+        importDeskLedger(bia.pool, desk, 'bia'),
+      ])
+      const sum = (f: (r: typeof a) => number): number => f(a) + f(b)
+      expect(sum((r) => r.imported)).toBe(150)
+      expect(sum((r) => r.skipped)).toBe(150)
+      expect(sum((r) => r.rest.payees.imported)).toBe(3)
+      expect(sum((r) => r.rest.runs.imported)).toBe(2)
+      expect(sum((r) => r.rest.receipts.imported)).toBe(1)
+      expect([
+        ...a.conflicts,
+        ...b.conflicts,
+        ...a.rest.payees.conflicts,
+        ...b.rest.payees.conflicts,
+      ]).toEqual([])
+      const origin = a.origin
+      const counts = await owner.query(
+        `SELECT (SELECT count(*) FROM withdrawals WHERE imported_from = $1) AS w,
+                (SELECT count(*) FROM payees WHERE imported_from = $1) AS p,
+                (SELECT count(*) FROM runs WHERE imported_from = $1) AS r`,
+        [origin],
+      )
+      expect(counts.rows[0]).toEqual({ w: '150', p: '3', r: '2' })
+      const again = await importDeskLedger(bia.pool, desk, 'bia')
+      expect(again).toMatchObject({
+        imported: 0,
+        skipped: 150,
+        rest: {
+          payees: { imported: 0, skipped: 3 },
+          runs: { imported: 0, skipped: 2 },
+          receipts: { imported: 0, skipped: 1 },
+        },
+      })
+      expect(await ana.verifyAuditChain()).toMatchObject({ ok: true })
+    } finally {
+      desk.close()
+    }
+  }, 60_000)
+
   it('refuses a desk with a run mid-wave, writing nothing; the database refuses it too', async () => {
     const desk = freshDesk()
     try {

@@ -11,6 +11,7 @@ import type { Ledger } from '../../ledger'
 import { recordStateHash } from '../../ledger/state-hash'
 import { appendAudit } from './audit'
 import { DEPOSIT_INSERT_SQL, depositValues } from './deposit-rows'
+import { lockOrigin } from './desk-import'
 import { withTx } from './tx'
 import type pg from 'pg'
 
@@ -41,6 +42,7 @@ export async function importDeskDeposits(
     batch = []
     if (records.length === 0) return
     await withTx(pool, async (tx) => {
+      await lockOrigin(tx.c, origin)
       const existing = await tx.c.query(
         'SELECT local_id, imported_from FROM deposits WHERE local_id = ANY($1::text[])',
         [records.map((r) => r.localId)],

@@ -18,13 +18,13 @@ import { LedgerError, type Ledger } from '../../ledger'
 import { payeeStateHash } from '../../ledger/payee-states'
 import { rowSubject, runSubject } from '../../ledger/runs'
 import { payeeSearchText } from '../../payees/queries'
-import { createPayeeBook, payeeSubject, summary } from '../../payees/service'
+import { createPayeeBook, PayeeError, payeeSubject, summary, validated } from '../../payees/service'
 import { readReceiptFile, receiptsDir } from '../../receipts/files'
 import { appendAudit } from './audit'
-import { pgRowToPayee } from './payees'
+import { BOOK_LOCK, pgRowToPayee } from './payees'
 import { pgReceipts } from './receipts'
 import { stateHash, toRow, toRun } from './run-store'
-import { withTx } from './tx'
+import { withTx, type Tx } from './tx'
 
 export interface PartImportResult {
   imported: number
@@ -44,6 +44,14 @@ export interface RestImportResult {
 }
 
 type History = (subject: string) => AuditEntry[]
+
+/**
+ * Every transaction of one desk ledger's import takes this lock first: two desks importing the same file at once
+ * take turns batch by batch, and the second finds the first's rows (skipped) instead of failing on a unique key.
+ */
+export async function lockOrigin(c: Tx['c'], origin: string): Promise<void> {
+  await c.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 727016007))`, [origin])
+}
 
 const SENDING_RUN: readonly RunRecord['state'][] = ['creating', 'awaiting_funding', 'paused']
 
@@ -72,6 +80,9 @@ async function importPayees(
   const payees = createPayeeBook(desk).all()
   if (payees.length === 0) return result
   await withTx(pool, async (tx) => {
+    await lockOrigin(tx.c, origin)
+    // The book's one lock (pg/payees.ts): the "already taken" checks below see every entry committed before.
+    await tx.c.query('SELECT pg_advisory_xact_lock($1)', [BOOK_LOCK])
     for (const p of payees) {
       const same = await tx.c.query('SELECT imported_from FROM payees WHERE id = $1', [p.id])
       if (same.rows[0]) {
@@ -79,11 +90,26 @@ async function importPayees(
         else result.conflicts.push(p.id)
         continue
       }
+      // The desk file is read like any input: an entry the book's own rules refuse is listed, not written.
+      let fields: ReturnType<typeof validated>
+      try {
+        fields = validated({
+          name: p.name,
+          taxNumber: p.taxNumber,
+          pixKeys: p.pixKeys,
+          ...(p.euid !== undefined ? { euid: p.euid } : {}),
+          ...(p.notes !== undefined ? { notes: p.notes } : {}),
+        })
+      } catch (e) {
+        if (!(e instanceof PayeeError)) throw e
+        result.conflicts.push(p.id)
+        continue
+      }
       // One owner per CPF/CNPJ and per Pix key across the team: a desk entry that would take one is left out.
       const taken = await tx.c.query(
         `SELECT 1 FROM payees WHERE tax_number = $1 AND removed_at IS NULL
          UNION ALL SELECT 1 FROM payee_keys WHERE key = ANY($2::text[]) LIMIT 1`,
-        [p.taxNumber, p.pixKeys.map((k) => k.key)],
+        [fields.taxNumber, fields.pixKeys.map((k) => k.key)],
       )
       if (taken.rows.length > 0) {
         result.conflicts.push(p.id)
@@ -95,12 +121,12 @@ async function importPayees(
          RETURNING id, name, tax_number, pix_keys, euid, notes, created_at, updated_at, removed_at`,
         [
           p.id,
-          p.name,
-          p.taxNumber,
-          JSON.stringify(p.pixKeys.map((k) => ({ key: k.key, type: k.type }))),
-          p.euid ?? null,
-          p.notes ?? null,
-          payeeSearchText(p),
+          fields.name,
+          fields.taxNumber,
+          JSON.stringify(fields.pixKeys.map((k) => ({ key: k.key, type: k.type }))),
+          fields.euid ?? null,
+          fields.notes ?? null,
+          payeeSearchText(fields),
           origin,
         ],
       )
@@ -129,6 +155,7 @@ async function importRuns(
   // Oldest first, one transaction per run: a run and its rows arrive together or not at all.
   for (const run of desk.runs.list().reverse()) {
     await withTx(pool, async (tx) => {
+      await lockOrigin(tx.c, origin)
       const same = await tx.c.query('SELECT imported_from FROM runs WHERE run_id = $1', [run.runId])
       if (same.rows[0]) {
         if (same.rows[0].imported_from === origin) result.skipped += 1
@@ -238,6 +265,8 @@ async function importReceipts(pool: pg.Pool, desk: Ledger, origin: string): Prom
     try {
       if (there === null) await team.track(localId, receipt.url)
       if (await team.stored(localId, { bytes: file.bytes, sha256, mediaType })) result.imported += 1
+      // Stored meanwhile (another import of this ledger, or the leader): the same bytes are the same receipt.
+      else if ((await team.get(localId))?.sha256 === sha256) result.skipped += 1
       else result.conflicts.push(localId)
     } catch (e) {
       // The team refuses a URL other than the one its copy of the record carries (22023): listed, not fatal.

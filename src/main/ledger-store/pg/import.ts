@@ -16,7 +16,7 @@ import { LedgerError, SYSTEM_OPERATOR, type Ledger } from '../../ledger'
 import { recordStateHash } from '../../ledger/state-hash'
 import { appendAudit } from './audit'
 import { hasUnfinishedDeposit, importDeskDeposits, type DepositImportResult } from './deposit-import'
-import { importDeskRest, unsendableRunsCheck, type RestImportResult } from './desk-import'
+import { importDeskRest, lockOrigin, unsendableRunsCheck, type RestImportResult } from './desk-import'
 import { insertRow } from './record-write'
 import { withTx } from './tx'
 import type pg from 'pg'
@@ -85,6 +85,7 @@ export async function importDeskLedger(pool: pg.Pool, desk: Ledger, operator: st
     batch = []
     if (records.length === 0) return
     await withTx(pool, async (tx) => {
+      await lockOrigin(tx.c, origin)
       const existing = await tx.c.query(
         'SELECT local_id, imported_from FROM withdrawals WHERE local_id = ANY($1::text[])',
         [records.map((r) => r.localId)],

@@ -21,7 +21,7 @@ import type { PayeeOutcome, PayeeStore, PayeeWriteGuard } from '../payee-store'
 import { appendAudit, type Queryable } from './audit'
 import { read, withTx, type Tx } from './tx'
 
-const BOOK_LOCK = 727_016_004
+export const BOOK_LOCK = 727_016_004
 
 const payeeRowSchema = z.object({
   id: z.string().min(1),
