@@ -50,6 +50,34 @@ async function pgCode(p: Promise<unknown>): Promise<string> {
   return 'no error'
 }
 
+/**
+ * The pool as it is, except that in its `txNo`-th checked-out connection the `queryNo`-th statement is replaced by
+ * the backend terminating itself: the server cuts the connection in the middle of that transaction.
+ */
+function cutting(pool: pg.Pool, txNo: number, queryNo: number): pg.Pool {
+  let tx = 0
+  return new Proxy(pool, {
+    get(target, key) {
+      if (key === 'connect') {
+        return async () => {
+          const c = await target.connect()
+          tx += 1
+          if (tx !== txNo) return c
+          let q = 0
+          const query = c.query.bind(c) as (...a: unknown[]) => Promise<unknown>
+          ;(c as unknown as { query: (...a: unknown[]) => Promise<unknown> }).query = (...a: unknown[]) => {
+            q += 1
+            return q === queryNo ? query('SELECT pg_terminate_backend(pg_backend_pid())') : query(...a)
+          }
+          return c
+        }
+      }
+      const v: unknown = Reflect.get(target, key)
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v
+    },
+  })
+}
+
 describe.skipIf(PG_SKIP_REASON !== null)('importing a desk ledger: payees, runs, receipts', () => {
   let team: Team
   let ana: PgLedgerStore
@@ -394,6 +422,56 @@ describe.skipIf(PG_SKIP_REASON !== null)('importing a desk ledger: payees, runs,
           receipts: { imported: 0, skipped: 1 },
         },
       })
+      expect(await ana.verifyAuditChain()).toMatchObject({ ok: true })
+    } finally {
+      desk.close()
+    }
+  }, 60_000)
+
+  it('a connection cut mid-import leaves whole batches only; running it again completes it once', async () => {
+    const desk = freshDesk()
+    try {
+      createPayeeBook(desk).create(
+        {
+          name: 'Cortes Ltda',
+          taxNumber: '11.444.777/0001-61',
+          pixKeys: [{ key: `cut-${randomUUID()}@example.com` }],
+        },
+        'Carla',
+      )
+      const paid = Array.from({ length: 150 }, () => paidOnDesk(desk))
+      storeReceiptOnDesk(desk, paid[149]!.localId, paid[149]!.url, Buffer.from('%PDF-1.4 corte'))
+      const r = desk.runs.create({ profile: 'desk', name: 'corte', rows: [runRow(0)] }, 'Carla')
+      desk.runs.setState(r.runId, ['draft'], 'cancelled', 'Carla', 'run.cancelled')
+      const origin = `${desk.ledgerId}:ledger.sqlite`
+      const count = async (): Promise<Record<string, string>> =>
+        (
+          await owner.query(
+            `SELECT (SELECT count(*) FROM withdrawals WHERE imported_from = $1) AS w,
+                    (SELECT count(*) FROM payees WHERE imported_from = $1) AS p,
+                    (SELECT count(*) FROM runs WHERE imported_from = $1) AS r,
+                    (SELECT count(*) FROM receipts WHERE local_id = $2) AS rc`,
+            [origin, paid[149]!.localId],
+          )
+        ).rows[0] as Record<string, string>
+
+      // Cut inside the second batch of payments: the first batch stays, nothing of the second.
+      await expect(importDeskLedger(cutting(bia.pool, 2, 30), desk, 'bia')).rejects.toMatchObject({
+        code: 'unavailable',
+      })
+      expect(await count()).toEqual({ w: '100', p: '0', r: '0', rc: '0' })
+      // Cut inside the run's transaction (payments and payees done): no run, no half of one.
+      await expect(importDeskLedger(cutting(bia.pool, 4, 6), desk, 'bia')).rejects.toMatchObject({
+        code: 'unavailable',
+      })
+      expect(await count()).toEqual({ w: '150', p: '1', r: '0', rc: '0' })
+      const done = await importDeskLedger(bia.pool, desk, 'bia')
+      expect(done).toMatchObject({
+        imported: 0,
+        skipped: 150,
+        rest: { payees: { skipped: 1 }, runs: { imported: 1 }, receipts: { imported: 1 } },
+      })
+      expect(await count()).toEqual({ w: '150', p: '1', r: '1', rc: '1' })
       expect(await ana.verifyAuditChain()).toMatchObject({ ok: true })
     } finally {
       desk.close()
