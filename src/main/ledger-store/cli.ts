@@ -43,7 +43,9 @@ if (process.argv[1]?.endsWith('cli.ts')) {
     (out) => console.log(out),
     (e: unknown) => {
       const msg = e instanceof Error ? e.message : String(e)
-      console.error(`team ledger: ${msg}`)
+      // A refusal with words for the operator (e.g. a run still in progress on the desk): pt-BR first, then English.
+      const words = (e as { userMessage?: { 'pt-BR'?: string; en?: string } }).userMessage
+      console.error(`team ledger: ${words?.['pt-BR'] ? `${words['pt-BR']}\n${words.en ?? ''}` : msg}`)
       process.exit(1)
     },
   )
