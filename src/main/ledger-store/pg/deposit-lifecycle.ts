@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { DEPOSIT_ID_PREFIX, type DepositRecord } from '../../../shared/deposit-record'
-import { canTransition, type LocalState, type WithdrawalErrorInfo } from '../../../shared/withdrawal-record'
+import type { WithdrawalErrorInfo } from '../../../shared/withdrawal-record'
 import { LedgerError, SYSTEM_OPERATOR, type CreatedOutcome } from '../../ledger'
 import { canonicalJson } from '../../ledger/canonical-json'
 import { planDepositObservation, type DepositObservationPlan } from '../../ledger/deposit-observations'
@@ -27,6 +27,12 @@ import {
   rowToDeposit,
 } from './deposit-rows'
 import type { Tx } from './tx'
+import {
+  assertTransition,
+  markFailed as failed,
+  recoverInterrupted as recover,
+  type PgRecordKind,
+} from './kind-lifecycle'
 
 type Audit = { operator: string; action: string; details: Record<string, unknown> }
 type Body = Record<string, unknown> | null
@@ -49,11 +55,22 @@ async function mustGet(tx: Tx, localId: string): Promise<DepositRecord> {
   return r
 }
 
-function assertTransition(rec: DepositRecord, from: LocalState, to: LocalState): void {
-  if (rec.localState !== from || !canTransition(from, to)) {
-    throw new LedgerError('illegal_transition', `${rec.localId}: ${rec.localState} → ${to} is not allowed`)
-  }
+const DEPOSIT: PgRecordKind<DepositRecord> = {
+  action: 'deposit',
+  table: 'deposits',
+  mustGet,
+  write: (tx, prev, next, audit) => writeDeposit(tx, prev, next, audit),
 }
+
+export const markFailed = (
+  tx: Tx,
+  localId: string,
+  to: 'rejected' | 'outcome_unknown',
+  err: WithdrawalErrorInfo | null,
+  details: Record<string, unknown>,
+): Promise<DepositRecord> => failed(DEPOSIT, tx, localId, to, err, details)
+
+export const recoverInterrupted = (tx: Tx): Promise<number> => recover(DEPOSIT, tx)
 
 async function assertRemoteIdFree(tx: Tx, remoteId: string, localId: string | null): Promise<void> {
   const r = await tx.c.query('SELECT local_id FROM deposits WHERE remote_id = $1', [remoteId])
@@ -251,60 +268,6 @@ export async function applyJournaledCreate(
     record: await writeCreated(tx, rec, o, { replayed: 'side_journal', from: rec.localState }),
     applied: true,
   }
-}
-
-export async function markFailed(
-  tx: Tx,
-  localId: string,
-  to: 'rejected' | 'outcome_unknown',
-  err: WithdrawalErrorInfo | null,
-  details: Record<string, unknown>,
-): Promise<DepositRecord> {
-  const rec = await mustGet(tx, localId)
-  assertTransition(rec, 'submitting', to)
-  const next: DepositRecord = {
-    ...rec,
-    localState: to,
-    updatedAt: tx.now,
-    error: err,
-    requestId: err?.requestId ?? null,
-  }
-  await writeDeposit(tx, rec, next, {
-    operator: rec.operator,
-    action: `deposit.${to}`,
-    details: { ...details, error: err },
-  })
-  return next
-}
-
-/** Only this role's deposits: another desk's `submitting` deposit may be waiting for its POST's answer now. */
-export async function recoverInterrupted(tx: Tx): Promise<number> {
-  const r = await tx.c.query(
-    `SELECT local_id FROM deposits WHERE local_state = 'submitting' AND db_user = session_user ORDER BY id`,
-  )
-  let recovered = 0
-  for (const row of r.rows) {
-    try {
-      const rec = await mustGet(tx, String(row.local_id))
-      await writeDeposit(
-        tx,
-        rec,
-        { ...rec, localState: 'outcome_unknown', updatedAt: tx.now },
-        {
-          operator: SYSTEM_OPERATOR,
-          action: 'deposit.outcome_unknown',
-          details: { reason: 'interrupted', submittedBy: rec.operator, submittedAt: rec.createdAt },
-        },
-      )
-      recovered += 1
-    } catch (e) {
-      // As on the SQLite ledger (ledger/lifecycle.ts): a row edited outside the app is left as it is (refused
-      // before any SQL was sent, so the transaction goes on); the integrity check reports it, and start-up must
-      // still reach the operator.
-      if (!(e instanceof LedgerError && e.code === 'record_tampered')) throw e
-    }
-  }
-  return recovered
 }
 
 export async function resolveUnknown(

@@ -1,0 +1,76 @@
+/**
+ * ledger/lifecycle.ts on PostgreSQL: the local lifecycle both record kinds share (submitting → rejected |
+ * outcome_unknown, and the recovery of interrupted submissions), written once for withdrawals (lifecycle.ts) and
+ * top-ups (deposit-lifecycle.ts). Each runs inside the caller's transaction through the kind's write path.
+ */
+import type { WithdrawalErrorInfo } from '../../../shared/withdrawal-record'
+import { LedgerError, SYSTEM_OPERATOR } from '../../ledger'
+import { assertTransition, type LifecycleRecord } from '../../ledger/lifecycle'
+import type { RecordAudit } from './record-write'
+import type { Tx } from './tx'
+
+export { assertTransition }
+
+export interface PgRecordKind<R extends LifecycleRecord> {
+  /** The audit actions' prefix. */
+  action: 'withdrawal' | 'deposit'
+  /** The kind's table: a fixed name, never input. */
+  table: 'withdrawals' | 'deposits'
+  /** The row locked for update; `not_found` when there is none. */
+  mustGet(tx: Tx, localId: string): Promise<R>
+  write(tx: Tx, prev: R, next: R, audit: RecordAudit): Promise<void>
+}
+
+/** The answer said no (`rejected`), or nobody knows whether the POST arrived (`outcome_unknown`). */
+export async function markFailed<R extends LifecycleRecord>(
+  kind: PgRecordKind<R>,
+  tx: Tx,
+  localId: string,
+  to: 'rejected' | 'outcome_unknown',
+  err: WithdrawalErrorInfo | null,
+  details: Record<string, unknown>,
+): Promise<R> {
+  const rec = await kind.mustGet(tx, localId)
+  assertTransition(rec, 'submitting', to)
+  const next: R = { ...rec, localState: to, updatedAt: tx.now, error: err, requestId: err?.requestId ?? null }
+  await kind.write(tx, rec, next, {
+    operator: rec.operator,
+    action: `${kind.action}.${to}`,
+    details: { ...details, error: err },
+  })
+  return next
+}
+
+/**
+ * Only this role's records: another desk's `submitting` record may be waiting for its POST's answer right now.
+ * As on the desk ledger, a row edited outside the app is left as it is (refused before any SQL was sent, so the
+ * transaction goes on): the integrity check reports it, and start-up must still reach the operator.
+ */
+export async function recoverInterrupted<R extends LifecycleRecord>(
+  kind: PgRecordKind<R>,
+  tx: Tx,
+): Promise<number> {
+  const r = await tx.c.query(
+    `SELECT local_id FROM ${kind.table} WHERE local_state = 'submitting' AND db_user = session_user ORDER BY id`,
+  )
+  let recovered = 0
+  for (const row of r.rows) {
+    try {
+      const rec = await kind.mustGet(tx, String(row.local_id))
+      await kind.write(
+        tx,
+        rec,
+        { ...rec, localState: 'outcome_unknown', updatedAt: tx.now },
+        {
+          operator: SYSTEM_OPERATOR,
+          action: `${kind.action}.outcome_unknown`,
+          details: { reason: 'interrupted', submittedBy: rec.operator, submittedAt: rec.createdAt },
+        },
+      )
+      recovered += 1
+    } catch (e) {
+      if (!(e instanceof LedgerError && e.code === 'record_tampered')) throw e
+    }
+  }
+  return recovered
+}
