@@ -28,9 +28,12 @@ import {
 } from './deposit-rows'
 import type { Tx } from './tx'
 import {
+  applyJournaledCreate as journaled,
+  assertRemoteIdFree as remoteIdFree,
   assertTransition,
   markFailed as failed,
   recoverInterrupted as recover,
+  resolveUnknown as resolve,
   type PgRecordKind,
 } from './kind-lifecycle'
 
@@ -72,13 +75,22 @@ export const markFailed = (
 
 export const recoverInterrupted = (tx: Tx): Promise<number> => recover(DEPOSIT, tx)
 
-async function assertRemoteIdFree(tx: Tx, remoteId: string, localId: string | null): Promise<void> {
-  const r = await tx.c.query('SELECT local_id FROM deposits WHERE remote_id = $1', [remoteId])
-  const other = r.rows[0]?.local_id
-  if (typeof other === 'string' && other !== localId) {
-    throw new LedgerError('duplicate_remote_id', `deposit ${remoteId} is already linked to ${other}`)
-  }
-}
+const assertRemoteIdFree = (tx: Tx, remoteId: string, localId: string | null): Promise<void> =>
+  remoteIdFree(DEPOSIT, tx, remoteId, localId)
+
+export const applyJournaledCreate = (
+  tx: Tx,
+  localId: string,
+  o: CreatedOutcome,
+): Promise<{ record: DepositRecord; applied: boolean }> => journaled(DEPOSIT, tx, localId, o, writeCreated)
+
+export const resolveUnknown = (
+  tx: Tx,
+  localId: string,
+  r: DepositResolution,
+  operator: string,
+): Promise<DepositRecord> =>
+  resolve(DEPOSIT, tx, localId, { linkedId: 'depositId' in r ? r.depositId : null, note: r.note }, operator)
 
 /**
  * The one way a deposit row is written: the row, then the audit entry of the state it produced, refusing to build
@@ -254,48 +266,6 @@ export async function markCreated(tx: Tx, localId: string, o: CreatedOutcome): P
   const rec = await mustGet(tx, localId)
   assertTransition(rec, 'submitting', 'created')
   return writeCreated(tx, rec, o, {})
-}
-
-export async function applyJournaledCreate(
-  tx: Tx,
-  localId: string,
-  o: CreatedOutcome,
-): Promise<{ record: DepositRecord; applied: boolean }> {
-  const rec = await mustGet(tx, localId)
-  if (rec.localState === 'created' && rec.remoteId === o.remoteId) return { record: rec, applied: false }
-  assertTransition(rec, rec.localState === 'outcome_unknown' ? 'outcome_unknown' : 'submitting', 'created')
-  return {
-    record: await writeCreated(tx, rec, o, { replayed: 'side_journal', from: rec.localState }),
-    applied: true,
-  }
-}
-
-export async function resolveUnknown(
-  tx: Tx,
-  localId: string,
-  r: DepositResolution,
-  operator: string,
-): Promise<DepositRecord> {
-  const rec = await mustGet(tx, localId)
-  let next: DepositRecord
-  if ('depositId' in r) {
-    assertTransition(rec, 'outcome_unknown', 'created')
-    await assertRemoteIdFree(tx, r.depositId, localId)
-    next = { ...rec, localState: 'created', remoteId: r.depositId, updatedAt: tx.now }
-  } else {
-    assertTransition(rec, 'outcome_unknown', 'not_created')
-    next = { ...rec, localState: 'not_created', updatedAt: tx.now }
-  }
-  await writeDeposit(tx, rec, next, {
-    operator,
-    action: 'deposit.resolved',
-    details: {
-      resolution: 'depositId' in r ? 'linked' : 'not_created',
-      remoteId: next.remoteId,
-      note: r.note ?? null,
-    },
-  })
-  return next
 }
 
 /** A deposit made outside the app, found by reconciliation: `origin: imported`, its proof as first observation. */

@@ -74,3 +74,67 @@ export async function recoverInterrupted<R extends LifecycleRecord>(
   }
   return recovered
 }
+
+type Linked = LifecycleRecord & { remoteId: string | null }
+
+/** One record of a kind per remote id: the service's id is linked to no other record. */
+export async function assertRemoteIdFree<R extends Linked>(
+  kind: PgRecordKind<R>,
+  tx: Tx,
+  remoteId: string,
+  localId: string | null,
+): Promise<void> {
+  const r = await tx.c.query(`SELECT local_id FROM ${kind.table} WHERE remote_id = $1`, [remoteId])
+  const other = r.rows[0]?.local_id
+  if (typeof other === 'string' && other !== localId) {
+    throw new LedgerError('duplicate_remote_id', `${kind.action} ${remoteId} is already linked to ${other}`)
+  }
+}
+
+/** A create's answer replayed from the side journal: applied once; the same id again changes nothing. */
+export async function applyJournaledCreate<R extends Linked, O extends { remoteId: string }>(
+  kind: PgRecordKind<R>,
+  tx: Tx,
+  localId: string,
+  o: O,
+  writeCreated: (tx: Tx, rec: R, o: O, extra: Record<string, unknown>) => Promise<R>,
+): Promise<{ record: R; applied: boolean }> {
+  const rec = await kind.mustGet(tx, localId)
+  if (rec.localState === 'created' && rec.remoteId === o.remoteId) return { record: rec, applied: false }
+  assertTransition(rec, rec.localState === 'outcome_unknown' ? 'outcome_unknown' : 'submitting', 'created')
+  return {
+    record: await writeCreated(tx, rec, o, { replayed: 'side_journal', from: rec.localState }),
+    applied: true,
+  }
+}
+
+/** An unknown outcome settled by the operator: linked to the id support gave, or declared not created. */
+export async function resolveUnknown<R extends Linked>(
+  kind: PgRecordKind<R>,
+  tx: Tx,
+  localId: string,
+  resolution: { linkedId: string | null; note?: string | undefined },
+  operator: string,
+): Promise<R> {
+  const rec = await kind.mustGet(tx, localId)
+  const { linkedId } = resolution
+  let next: R
+  if (linkedId !== null) {
+    assertTransition(rec, 'outcome_unknown', 'created')
+    await assertRemoteIdFree(kind, tx, linkedId, localId)
+    next = { ...rec, localState: 'created', remoteId: linkedId, updatedAt: tx.now }
+  } else {
+    assertTransition(rec, 'outcome_unknown', 'not_created')
+    next = { ...rec, localState: 'not_created', updatedAt: tx.now }
+  }
+  await kind.write(tx, rec, next, {
+    operator,
+    action: `${kind.action}.resolved`,
+    details: {
+      resolution: linkedId !== null ? 'linked' : 'not_created',
+      remoteId: next.remoteId,
+      note: resolution.note ?? null,
+    },
+  })
+  return next
+}

@@ -19,9 +19,12 @@ import { appendAudit } from './audit'
 import { getRecord, writeRecord } from './record-write'
 import type { Tx } from './tx'
 import {
+  applyJournaledCreate as journaled,
+  assertRemoteIdFree as remoteIdFree,
   assertTransition,
   markFailed as failed,
   recoverInterrupted as recover,
+  resolveUnknown as resolve,
   type PgRecordKind,
 } from './kind-lifecycle'
 
@@ -48,13 +51,29 @@ export const markFailed = (
 
 export const recoverInterrupted = (tx: Tx): Promise<number> => recover(WITHDRAWAL, tx)
 
-async function assertRemoteIdFree(tx: Tx, remoteId: string, localId: string): Promise<void> {
-  const r = await tx.c.query('SELECT local_id FROM withdrawals WHERE remote_id = $1', [remoteId])
-  const other = r.rows[0]?.local_id
-  if (typeof other === 'string' && other !== localId) {
-    throw new LedgerError('duplicate_remote_id', `withdrawal ${remoteId} is already linked to ${other}`)
-  }
-}
+const assertRemoteIdFree = (tx: Tx, remoteId: string, localId: string | null): Promise<void> =>
+  remoteIdFree(WITHDRAWAL, tx, remoteId, localId)
+
+export const applyJournaledCreate = (
+  tx: Tx,
+  localId: string,
+  o: CreatedOutcome,
+): Promise<{ record: WithdrawalRecord; applied: boolean }> =>
+  journaled(WITHDRAWAL, tx, localId, o, writeCreated)
+
+export const resolveUnknown = (
+  tx: Tx,
+  localId: string,
+  r: UnknownResolution,
+  operator: string,
+): Promise<WithdrawalRecord> =>
+  resolve(
+    WITHDRAWAL,
+    tx,
+    localId,
+    { linkedId: 'withdrawalId' in r ? r.withdrawalId : null, note: r.note },
+    operator,
+  )
 
 /** The new record as insertSubmitting builds it (ledger/withdrawals.ts), at the database's time. */
 export function newSubmitting(n: NewWithdrawal, operator: string, now: string): WithdrawalRecord {
@@ -177,49 +196,6 @@ export async function markCreated(tx: Tx, localId: string, o: CreatedOutcome): P
   const rec = await mustGet(tx, localId)
   assertTransition(rec, 'submitting', 'created')
   return writeCreated(tx, rec, o, {})
-}
-
-export async function applyJournaledCreate(
-  tx: Tx,
-  localId: string,
-  o: CreatedOutcome,
-): Promise<{ record: WithdrawalRecord; applied: boolean }> {
-  const rec = await mustGet(tx, localId)
-  if (rec.localState === 'created' && rec.remoteId === o.remoteId) return { record: rec, applied: false }
-  if (rec.localState !== 'outcome_unknown') assertTransition(rec, 'submitting', 'created')
-  else assertTransition(rec, 'outcome_unknown', 'created')
-  return {
-    record: await writeCreated(tx, rec, o, { replayed: 'side_journal', from: rec.localState }),
-    applied: true,
-  }
-}
-
-export async function resolveUnknown(
-  tx: Tx,
-  localId: string,
-  r: UnknownResolution,
-  operator: string,
-): Promise<WithdrawalRecord> {
-  const rec = await mustGet(tx, localId)
-  let next: WithdrawalRecord
-  if ('withdrawalId' in r) {
-    assertTransition(rec, 'outcome_unknown', 'created')
-    await assertRemoteIdFree(tx, r.withdrawalId, localId)
-    next = { ...rec, localState: 'created', remoteId: r.withdrawalId, updatedAt: tx.now }
-  } else {
-    assertTransition(rec, 'outcome_unknown', 'not_created')
-    next = { ...rec, localState: 'not_created', updatedAt: tx.now }
-  }
-  await writeRecord(tx, rec, next, {
-    operator,
-    action: 'withdrawal.resolved',
-    details: {
-      resolution: 'withdrawalId' in r ? 'linked' : 'not_created',
-      remoteId: next.remoteId,
-      note: r.note ?? null,
-    },
-  })
-  return next
 }
 
 export async function recordObservation(
