@@ -6,7 +6,6 @@
  */
 import { randomUUID } from 'node:crypto'
 import { DEPOSIT_ID_PREFIX, type DepositRecord } from '../../../shared/deposit-record'
-import type { WithdrawalErrorInfo } from '../../../shared/withdrawal-record'
 import { LedgerError, SYSTEM_OPERATOR, type CreatedOutcome } from '../../ledger'
 import { canonicalJson } from '../../ledger/canonical-json'
 import { planDepositObservation, type DepositObservationPlan } from '../../ledger/deposit-observations'
@@ -27,15 +26,7 @@ import {
   rowToDeposit,
 } from './deposit-rows'
 import type { Tx } from './tx'
-import {
-  applyJournaledCreate as journaled,
-  assertRemoteIdFree as remoteIdFree,
-  assertTransition,
-  markFailed as failed,
-  recoverInterrupted as recover,
-  resolveUnknown as resolve,
-  type PgRecordKind,
-} from './kind-lifecycle'
+import { assertTransition, kindLifecycle, type PgRecordKind } from './kind-lifecycle'
 
 type Audit = { operator: string; action: string; details: Record<string, unknown> }
 type Body = Record<string, unknown> | null
@@ -65,24 +56,9 @@ const DEPOSIT: PgRecordKind<DepositRecord> = {
   write: (tx, prev, next, audit) => writeDeposit(tx, prev, next, audit),
 }
 
-export const markFailed = (
-  tx: Tx,
-  localId: string,
-  to: 'rejected' | 'outcome_unknown',
-  err: WithdrawalErrorInfo | null,
-  details: Record<string, unknown>,
-): Promise<DepositRecord> => failed(DEPOSIT, tx, localId, to, err, details)
-
-export const recoverInterrupted = (tx: Tx): Promise<number> => recover(DEPOSIT, tx)
-
-const assertRemoteIdFree = (tx: Tx, remoteId: string, localId: string | null): Promise<void> =>
-  remoteIdFree(DEPOSIT, tx, remoteId, localId)
-
-export const applyJournaledCreate = (
-  tx: Tx,
-  localId: string,
-  o: CreatedOutcome,
-): Promise<{ record: DepositRecord; applied: boolean }> => journaled(DEPOSIT, tx, localId, o, writeCreated)
+const shared = kindLifecycle(DEPOSIT, writeCreated)
+export const { markFailed, recoverInterrupted, applyJournaledCreate } = shared
+const { assertRemoteIdFree } = shared
 
 export const resolveUnknown = (
   tx: Tx,
@@ -90,7 +66,12 @@ export const resolveUnknown = (
   r: DepositResolution,
   operator: string,
 ): Promise<DepositRecord> =>
-  resolve(DEPOSIT, tx, localId, { linkedId: 'depositId' in r ? r.depositId : null, note: r.note }, operator)
+  shared.resolveUnknown(
+    tx,
+    localId,
+    { linkedId: 'depositId' in r ? r.depositId : null, note: r.note },
+    operator,
+  )
 
 /**
  * The one way a deposit row is written: the row, then the audit entry of the state it produced, refusing to build

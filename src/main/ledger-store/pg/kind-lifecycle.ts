@@ -138,3 +138,30 @@ export async function resolveUnknown<R extends Linked>(
   })
   return next
 }
+
+/** The operations above bound to one kind (and its own way of writing a created answer). */
+export function kindLifecycle<R extends Linked, O extends { remoteId: string }>(
+  kind: PgRecordKind<R>,
+  writeCreated: (tx: Tx, rec: R, o: O, extra: Record<string, unknown>) => Promise<R>,
+) {
+  return {
+    markFailed: (
+      tx: Tx,
+      localId: string,
+      to: 'rejected' | 'outcome_unknown',
+      err: WithdrawalErrorInfo | null,
+      details: Record<string, unknown>,
+    ): Promise<R> => markFailed(kind, tx, localId, to, err, details),
+    recoverInterrupted: (tx: Tx): Promise<number> => recoverInterrupted(kind, tx),
+    assertRemoteIdFree: (tx: Tx, remoteId: string, localId: string | null): Promise<void> =>
+      assertRemoteIdFree(kind, tx, remoteId, localId),
+    applyJournaledCreate: (tx: Tx, localId: string, o: O): Promise<{ record: R; applied: boolean }> =>
+      applyJournaledCreate(kind, tx, localId, o, writeCreated),
+    resolveUnknown: (
+      tx: Tx,
+      localId: string,
+      resolution: { linkedId: string | null; note?: string | undefined },
+      operator: string,
+    ): Promise<R> => resolveUnknown(kind, tx, localId, resolution, operator),
+  }
+}

@@ -4,7 +4,7 @@
  * (tx.ts) and locks the record row first (SELECT … FOR UPDATE): two desks acting on one record take turns.
  */
 import { randomUUID } from 'node:crypto'
-import { type WithdrawalErrorInfo, type WithdrawalRecord } from '../../../shared/withdrawal-record'
+import type { WithdrawalRecord } from '../../../shared/withdrawal-record'
 import {
   LedgerError,
   SYSTEM_OPERATOR,
@@ -18,15 +18,7 @@ import { planObservation } from '../../ledger/observations'
 import { appendAudit } from './audit'
 import { getRecord, writeRecord } from './record-write'
 import type { Tx } from './tx'
-import {
-  applyJournaledCreate as journaled,
-  assertRemoteIdFree as remoteIdFree,
-  assertTransition,
-  markFailed as failed,
-  recoverInterrupted as recover,
-  resolveUnknown as resolve,
-  type PgRecordKind,
-} from './kind-lifecycle'
+import { assertTransition, kindLifecycle, type PgRecordKind } from './kind-lifecycle'
 
 async function mustGet(tx: Tx, localId: string): Promise<WithdrawalRecord> {
   const r = await getRecord(tx.c, localId, true)
@@ -41,25 +33,9 @@ const WITHDRAWAL: PgRecordKind<WithdrawalRecord> = {
   write: (tx, prev, next, audit) => writeRecord(tx, prev, next, audit),
 }
 
-export const markFailed = (
-  tx: Tx,
-  localId: string,
-  to: 'rejected' | 'outcome_unknown',
-  err: WithdrawalErrorInfo | null,
-  details: Record<string, unknown>,
-): Promise<WithdrawalRecord> => failed(WITHDRAWAL, tx, localId, to, err, details)
-
-export const recoverInterrupted = (tx: Tx): Promise<number> => recover(WITHDRAWAL, tx)
-
-const assertRemoteIdFree = (tx: Tx, remoteId: string, localId: string | null): Promise<void> =>
-  remoteIdFree(WITHDRAWAL, tx, remoteId, localId)
-
-export const applyJournaledCreate = (
-  tx: Tx,
-  localId: string,
-  o: CreatedOutcome,
-): Promise<{ record: WithdrawalRecord; applied: boolean }> =>
-  journaled(WITHDRAWAL, tx, localId, o, writeCreated)
+const shared = kindLifecycle(WITHDRAWAL, writeCreated)
+export const { markFailed, recoverInterrupted, applyJournaledCreate } = shared
+const { assertRemoteIdFree } = shared
 
 export const resolveUnknown = (
   tx: Tx,
@@ -67,8 +43,7 @@ export const resolveUnknown = (
   r: UnknownResolution,
   operator: string,
 ): Promise<WithdrawalRecord> =>
-  resolve(
-    WITHDRAWAL,
+  shared.resolveUnknown(
     tx,
     localId,
     { linkedId: 'withdrawalId' in r ? r.withdrawalId : null, note: r.note },
