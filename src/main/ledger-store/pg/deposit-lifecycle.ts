@@ -16,8 +16,7 @@ import type {
   ImportedDeposit,
   NewDeposit,
 } from '../../ledger/deposit-types'
-import { recordStateHash } from '../../ledger/state-hash'
-import { appendAudit, lastStateHash, type Queryable } from './audit'
+import type { Queryable } from './audit'
 import {
   DEPOSIT_INSERT_SQL,
   DEPOSIT_SELECT,
@@ -26,6 +25,8 @@ import {
   rowToDeposit,
 } from './deposit-rows'
 import type { Tx } from './tx'
+import { writeAudited } from './record-write'
+import { blank, cents } from '../../ledger/deposits'
 import { assertTransition, kindLifecycle, type PgRecordKind } from './kind-lifecycle'
 
 type Audit = { operator: string; action: string; details: Record<string, unknown> }
@@ -73,80 +74,18 @@ export const resolveUnknown = (
     operator,
   )
 
-/**
- * The one way a deposit row is written: the row, then the audit entry of the state it produced, refusing to build
- * on a row whose content no longer matches its last audited state (edited outside the app).
- */
-export async function writeDeposit(
+/** A deposit's row and its audit entry (record-write.ts `writeAudited`). */
+export function writeDeposit(
   tx: Tx,
   prev: DepositRecord | null,
   next: DepositRecord,
   audit: Audit | null,
   importedFrom: string | null = null,
 ): Promise<void> {
-  const stateHash = recordStateHash(next)
-  if (prev !== null) {
-    const last = await lastStateHash(tx.c, prev.localId)
-    if (!last || last.hash !== recordStateHash(prev)) {
-      throw new LedgerError(
-        'record_tampered',
-        `record ${prev.localId} differs from the state its last audit entry${last ? ` (seq ${last.seq})` : ''} recorded`,
-        {
-          'pt-BR': `O registro ${prev.localId} foi alterado fora do aplicativo (não confere com a trilha de auditoria); nada mais é gravado nele.`,
-          en: `Record ${prev.localId} was changed outside the app (it does not match the audit trail); nothing more is written to it.`,
-        },
-      )
-    }
-    await tx.c.query(DEPOSIT_UPDATE_SQL, depositValues(next))
-    if (recordStateHash(prev) === stateHash) return
-  } else {
-    await tx.c.query(DEPOSIT_INSERT_SQL, [...depositValues(next), importedFrom])
-  }
-  if (audit === null) throw new Error(`ledger: record ${next.localId} changed without an audit entry`)
-  await appendAudit(tx.c, tx.identity, { ...audit, subject: next.localId, stateHash })
-}
-
-const cents = (v: unknown): number | null => (typeof v === 'number' && Number.isSafeInteger(v) ? v : null)
-
-function blank(o: {
-  localId: string
-  profile: string
-  operator: string
-  now: string
-  origin: DepositRecord['origin']
-  request: Record<string, unknown>
-  amountCents: number
-  depixAddress: string | null
-  flags: string[]
-}): DepositRecord {
-  return {
-    localId: o.localId,
-    profile: o.profile,
-    operator: o.operator,
-    createdAt: o.now,
-    updatedAt: o.now,
-    localState: 'submitting',
-    origin: o.origin,
-    request: o.request,
-    amountCents: o.amountCents,
-    depixAddress: o.depixAddress,
-    createResponse: null,
-    remoteId: null,
-    remoteStatus: null,
-    remoteStatusAt: null,
-    remoteCheckedAt: null,
-    lastRemote: null,
-    qrCopyPaste: null,
-    expiration: null,
-    valueCents: null,
-    bankTxId: null,
-    blockchainTxId: null,
-    payerName: null,
-    reversedAt: null,
-    error: null,
-    requestId: null,
-    flags: o.flags,
-  }
+  return writeAudited(tx, prev, next, audit, {
+    insert: (r) => tx.c.query(DEPOSIT_INSERT_SQL, [...depositValues(r), importedFrom]),
+    update: (r) => tx.c.query(DEPOSIT_UPDATE_SQL, depositValues(r)),
+  })
 }
 
 export async function insertSubmitting(tx: Tx, n: NewDeposit, operator: string): Promise<DepositRecord> {
