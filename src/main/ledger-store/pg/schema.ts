@@ -19,6 +19,7 @@ import { payeesReceiptsMigration } from './migration-payees-receipts'
 import { runsMigrationSql } from './migration-runs'
 import { depositsMigrationSql } from './migration-deposits'
 import { referencesMigrationSql } from './migration-references'
+import { rateTokenMigrationSql } from './migration-rate-token'
 
 export const SCHEMA = 'ledger'
 export const ANALYST_GROUP = 'depix_analysts'
@@ -377,6 +378,7 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   { version: 3, name: 'payment runs', sql: runsMigrationSql({ SCHEMA, ANALYST_GROUP, ISO_NOW_SQL }) },
   { version: 4, name: 'deposits', sql: depositsMigrationSql(SCHEMA, ANALYST_GROUP) },
   { version: 5, name: 'payment references and payee', sql: referencesMigrationSql(ANALYST_GROUP) },
+  { version: 6, name: 'rate token: clock read under the lock', sql: rateTokenMigrationSql(SCHEMA) },
 ]
 // The last entry's version, not the count: migrations land from parallel branches and are renumbered at merge.
 export const PG_LATEST_VERSION = PG_MIGRATIONS.at(-1)?.version ?? 0
