@@ -47,8 +47,15 @@ const invokeFromPage = (page: Page, channel: string, input: unknown): Promise<Ip
     [channel, input] as const,
   )
 
+/** pt-BR words only, and no raw code (`approval_self`, `awaiting_funding`…) outside "Detalhes técnicos". */
 async function expectPtBR(page: Page): Promise<void> {
   expect(await foreignWords(page, 'pt-BR')).toEqual([])
+  const prose = await page.evaluate(() => {
+    const root = document.body.cloneNode(true) as HTMLElement
+    for (const el of root.querySelectorAll('[data-technical], code, .mono, script, style')) el.remove()
+    return root.innerText || root.textContent || ''
+  })
+  expect(prose.match(/\b[a-z]+(?:_[a-z]+)+\b/g) ?? []).toEqual([])
 }
 
 test.describe('a payment run on the team ledger, two desks', () => {
