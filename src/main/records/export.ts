@@ -117,11 +117,11 @@ async function intactSnapshot(ledger: ExportLedger): Promise<ExportView> {
               en: `The team ledger's audit trail does not check out; the export was refused. The team's database was changed outside the app: tell whoever runs it before any further payment.`,
             }
           : {
-              'pt-BR': `A trilha de auditoria do livro-caixa não confere (${chain.reason}); a exportação foi recusada. O livro-caixa foi alterado fora do aplicativo: restaure um backup em Configurações ou procure o responsável.`,
-              en: `The ledger's audit trail does not check out (${chain.reason}); the export was refused. The ledger was changed outside the app: restore a backup in Settings or ask whoever is responsible.`,
+              'pt-BR': `A trilha de auditoria do livro-caixa não confere; a exportação foi recusada. O livro-caixa foi alterado fora do aplicativo: restaure um backup em Configurações ou procure o responsável.`,
+              en: `The ledger's audit trail does not check out; the export was refused. The ledger was changed outside the app: restore a backup in Settings or ask whoever is responsible.`,
             },
-        // The team's sentence leaves the verifier's English out; it is shown under "Detalhes técnicos".
-        ledger.shared ? chain.reason : undefined,
+        // The sentences leave the verifier's English out; it is shown under "Detalhes técnicos".
+        chain.reason,
       )
     }
     return snap
