@@ -67,9 +67,11 @@ function assertRemoteIdFree(ctx: Ctx, profile: string, remoteId: string, localId
   }
 }
 
-const cents = (v: unknown): number | null => (typeof v === 'number' && Number.isSafeInteger(v) ? v : null)
+export const cents = (v: unknown): number | null =>
+  typeof v === 'number' && Number.isSafeInteger(v) ? v : null
 
-function blank(o: {
+/** A new deposit record before the service answered, on either engine (ledger-store/pg/deposit-lifecycle.ts). */
+export function blank(o: {
   localId: string
   profile: string
   operator: string

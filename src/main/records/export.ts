@@ -95,6 +95,8 @@ export class ExportError extends Error {
     message: string,
     readonly code: string = 'export_failed',
     readonly userMessage?: { 'pt-BR': string; en: string },
+    /** The verifier's own (English) words, for "Detalhes técnicos": kept out of the pt-BR/en sentence. */
+    readonly reason?: string,
   ) {
     super(message)
   }
@@ -111,13 +113,15 @@ async function intactSnapshot(ledger: ExportLedger): Promise<ExportView> {
         'audit_chain_broken',
         ledger.shared
           ? {
-              'pt-BR': `A trilha de auditoria do livro-caixa da equipe não confere (${chain.reason}); a exportação foi recusada. O banco de dados da equipe foi alterado fora do aplicativo: avise o responsável por ele antes de qualquer novo pagamento.`,
-              en: `The team ledger's audit trail does not check out (${chain.reason}); the export was refused. The team's database was changed outside the app: tell whoever runs it before any further payment.`,
+              'pt-BR': `A trilha de auditoria do livro-caixa da equipe não confere; a exportação foi recusada. O banco de dados da equipe foi alterado fora do aplicativo: avise o responsável por ele antes de qualquer novo pagamento.`,
+              en: `The team ledger's audit trail does not check out; the export was refused. The team's database was changed outside the app: tell whoever runs it before any further payment.`,
             }
           : {
-              'pt-BR': `A trilha de auditoria do livro-caixa não confere (${chain.reason}); a exportação foi recusada. O livro-caixa foi alterado fora do aplicativo: restaure um backup em Configurações ou procure o responsável.`,
-              en: `The ledger's audit trail does not check out (${chain.reason}); the export was refused. The ledger was changed outside the app: restore a backup in Settings or ask whoever is responsible.`,
+              'pt-BR': `A trilha de auditoria do livro-caixa não confere; a exportação foi recusada. O livro-caixa foi alterado fora do aplicativo: restaure um backup em Configurações ou procure o responsável.`,
+              en: `The ledger's audit trail does not check out; the export was refused. The ledger was changed outside the app: restore a backup in Settings or ask whoever is responsible.`,
             },
+        // The sentences leave the verifier's English out; it is shown under "Detalhes técnicos".
+        chain.reason,
       )
     }
     return snap

@@ -101,6 +101,31 @@ describe.skipIf(PG_SKIP_REASON !== null)('team ledger on PostgreSQL', () => {
   })
 
   describe('identity and audit', () => {
+    it('recovers its own interrupted records past one edited outside the app, which it leaves alone', async () => {
+      // Anything of ana's left submitting by earlier tests is recovered first, so only these two count below.
+      await ana.recoverInterrupted()
+      const edited = await ana.insertSubmitting(input(), 'ana')
+      const plain = await ana.insertSubmitting(input(), 'ana')
+      const theirs = await bia.insertSubmitting(input(), 'bia')
+      await owner.query('UPDATE withdrawals SET amount_cents = 1 WHERE local_id = $1', [edited.localId])
+      try {
+        // One tampered row must not roll back the recovery of the others (start-up must reach the operator).
+        expect(await ana.recoverInterrupted()).toBe(1)
+        expect((await ana.get(plain.localId))?.localState).toBe('outcome_unknown')
+        expect((await ana.get(edited.localId))?.localState).toBe('submitting')
+        expect((await ana.get(theirs.localId))?.localState).toBe('submitting')
+        expect(await ana.verifyAuditChain()).toMatchObject({ ok: false })
+      } finally {
+        await owner.query('UPDATE withdrawals SET amount_cents = $2 WHERE local_id = $1', [
+          edited.localId,
+          edited.amountCents,
+        ])
+      }
+      expect(await ana.verifyAuditChain()).toMatchObject({ ok: true })
+      await ana.recoverInterrupted()
+      await bia.recoverInterrupted()
+    })
+
     it('records the database role on every row and entry, whatever the desk claims', async () => {
       const rec = await ana.insertSubmitting(input(), 'Bia (claimed)')
       const row = await owner.query('SELECT db_user, operator FROM withdrawals WHERE local_id = $1', [

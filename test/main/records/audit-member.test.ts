@@ -117,7 +117,10 @@ describe('the audit member of an export', () => {
     expect(err).toMatchObject({
       code: 'audit_chain_broken',
       userMessage: { 'pt-BR': expect.stringMatching(/recusada/) },
+      // The verifier's English goes under "Detalhes técnicos", not into the pt-BR sentence.
+      reason: expect.stringContaining(id),
     })
+    expect((err as ExportError).userMessage?.['pt-BR']).not.toMatch(/differs|record/)
   })
 
   it('--against an earlier export: growth passes; a whole-chain rewrite the ledger itself accepts is caught', async () => {

@@ -6,7 +6,6 @@
  */
 import { randomUUID } from 'node:crypto'
 import { DEPOSIT_ID_PREFIX, type DepositRecord } from '../../../shared/deposit-record'
-import { canTransition, type LocalState, type WithdrawalErrorInfo } from '../../../shared/withdrawal-record'
 import { LedgerError, SYSTEM_OPERATOR, type CreatedOutcome } from '../../ledger'
 import { canonicalJson } from '../../ledger/canonical-json'
 import { planDepositObservation, type DepositObservationPlan } from '../../ledger/deposit-observations'
@@ -17,8 +16,7 @@ import type {
   ImportedDeposit,
   NewDeposit,
 } from '../../ledger/deposit-types'
-import { recordStateHash } from '../../ledger/state-hash'
-import { appendAudit, lastStateHash, type Queryable } from './audit'
+import type { Queryable } from './audit'
 import {
   DEPOSIT_INSERT_SQL,
   DEPOSIT_SELECT,
@@ -27,6 +25,9 @@ import {
   rowToDeposit,
 } from './deposit-rows'
 import type { Tx } from './tx'
+import { writeAudited } from './record-write'
+import { blank, cents } from '../../ledger/deposits'
+import { assertTransition, kindLifecycle, type PgRecordKind } from './kind-lifecycle'
 
 type Audit = { operator: string; action: string; details: Record<string, unknown> }
 type Body = Record<string, unknown> | null
@@ -49,94 +50,42 @@ async function mustGet(tx: Tx, localId: string): Promise<DepositRecord> {
   return r
 }
 
-function assertTransition(rec: DepositRecord, from: LocalState, to: LocalState): void {
-  if (rec.localState !== from || !canTransition(from, to)) {
-    throw new LedgerError('illegal_transition', `${rec.localId}: ${rec.localState} → ${to} is not allowed`)
-  }
+const DEPOSIT: PgRecordKind<DepositRecord> = {
+  action: 'deposit',
+  table: 'deposits',
+  mustGet,
+  write: (tx, prev, next, audit) => writeDeposit(tx, prev, next, audit),
 }
 
-async function assertRemoteIdFree(tx: Tx, remoteId: string, localId: string | null): Promise<void> {
-  const r = await tx.c.query('SELECT local_id FROM deposits WHERE remote_id = $1', [remoteId])
-  const other = r.rows[0]?.local_id
-  if (typeof other === 'string' && other !== localId) {
-    throw new LedgerError('duplicate_remote_id', `deposit ${remoteId} is already linked to ${other}`)
-  }
-}
+const shared = kindLifecycle(DEPOSIT, writeCreated)
+export const { markFailed, recoverInterrupted, applyJournaledCreate } = shared
+const { assertRemoteIdFree } = shared
 
-/**
- * The one way a deposit row is written: the row, then the audit entry of the state it produced, refusing to build
- * on a row whose content no longer matches its last audited state (edited outside the app).
- */
-export async function writeDeposit(
+export const resolveUnknown = (
+  tx: Tx,
+  localId: string,
+  r: DepositResolution,
+  operator: string,
+): Promise<DepositRecord> =>
+  shared.resolveUnknown(
+    tx,
+    localId,
+    { linkedId: 'depositId' in r ? r.depositId : null, note: r.note },
+    operator,
+  )
+
+/** A deposit's row and its audit entry (record-write.ts `writeAudited`). */
+export function writeDeposit(
   tx: Tx,
   prev: DepositRecord | null,
   next: DepositRecord,
   audit: Audit | null,
   importedFrom: string | null = null,
 ): Promise<void> {
-  const stateHash = recordStateHash(next)
-  if (prev !== null) {
-    const last = await lastStateHash(tx.c, prev.localId)
-    if (!last || last.hash !== recordStateHash(prev)) {
-      throw new LedgerError(
-        'record_tampered',
-        `record ${prev.localId} differs from the state its last audit entry${last ? ` (seq ${last.seq})` : ''} recorded`,
-        {
-          'pt-BR': `O registro ${prev.localId} foi alterado fora do aplicativo (não confere com a trilha de auditoria); nada mais é gravado nele.`,
-          en: `Record ${prev.localId} was changed outside the app (it does not match the audit trail); nothing more is written to it.`,
-        },
-      )
-    }
-    await tx.c.query(DEPOSIT_UPDATE_SQL, depositValues(next))
-    if (recordStateHash(prev) === stateHash) return
-  } else {
-    await tx.c.query(DEPOSIT_INSERT_SQL, [...depositValues(next), importedFrom])
-  }
-  if (audit === null) throw new Error(`ledger: record ${next.localId} changed without an audit entry`)
-  await appendAudit(tx.c, tx.identity, { ...audit, subject: next.localId, stateHash })
-}
-
-const cents = (v: unknown): number | null => (typeof v === 'number' && Number.isSafeInteger(v) ? v : null)
-
-function blank(o: {
-  localId: string
-  profile: string
-  operator: string
-  now: string
-  origin: DepositRecord['origin']
-  request: Record<string, unknown>
-  amountCents: number
-  depixAddress: string | null
-  flags: string[]
-}): DepositRecord {
-  return {
-    localId: o.localId,
-    profile: o.profile,
-    operator: o.operator,
-    createdAt: o.now,
-    updatedAt: o.now,
-    localState: 'submitting',
-    origin: o.origin,
-    request: o.request,
-    amountCents: o.amountCents,
-    depixAddress: o.depixAddress,
-    createResponse: null,
-    remoteId: null,
-    remoteStatus: null,
-    remoteStatusAt: null,
-    remoteCheckedAt: null,
-    lastRemote: null,
-    qrCopyPaste: null,
-    expiration: null,
-    valueCents: null,
-    bankTxId: null,
-    blockchainTxId: null,
-    payerName: null,
-    reversedAt: null,
-    error: null,
-    requestId: null,
-    flags: o.flags,
-  }
+  return writeAudited(tx, prev, next, audit, {
+    insert: (r) => tx.c.query(DEPOSIT_INSERT_SQL, [...depositValues(r), importedFrom]),
+    update: (r) => tx.c.query(DEPOSIT_UPDATE_SQL, depositValues(r)),
+  })
 }
 
 export async function insertSubmitting(tx: Tx, n: NewDeposit, operator: string): Promise<DepositRecord> {
@@ -237,102 +186,6 @@ export async function markCreated(tx: Tx, localId: string, o: CreatedOutcome): P
   const rec = await mustGet(tx, localId)
   assertTransition(rec, 'submitting', 'created')
   return writeCreated(tx, rec, o, {})
-}
-
-export async function applyJournaledCreate(
-  tx: Tx,
-  localId: string,
-  o: CreatedOutcome,
-): Promise<{ record: DepositRecord; applied: boolean }> {
-  const rec = await mustGet(tx, localId)
-  if (rec.localState === 'created' && rec.remoteId === o.remoteId) return { record: rec, applied: false }
-  assertTransition(rec, rec.localState === 'outcome_unknown' ? 'outcome_unknown' : 'submitting', 'created')
-  return {
-    record: await writeCreated(tx, rec, o, { replayed: 'side_journal', from: rec.localState }),
-    applied: true,
-  }
-}
-
-export async function markFailed(
-  tx: Tx,
-  localId: string,
-  to: 'rejected' | 'outcome_unknown',
-  err: WithdrawalErrorInfo | null,
-  details: Record<string, unknown>,
-): Promise<DepositRecord> {
-  const rec = await mustGet(tx, localId)
-  assertTransition(rec, 'submitting', to)
-  const next: DepositRecord = {
-    ...rec,
-    localState: to,
-    updatedAt: tx.now,
-    error: err,
-    requestId: err?.requestId ?? null,
-  }
-  await writeDeposit(tx, rec, next, {
-    operator: rec.operator,
-    action: `deposit.${to}`,
-    details: { ...details, error: err },
-  })
-  return next
-}
-
-/** Only this role's deposits: another desk's `submitting` deposit may be waiting for its POST's answer now. */
-export async function recoverInterrupted(tx: Tx): Promise<number> {
-  const r = await tx.c.query(
-    `SELECT local_id FROM deposits WHERE local_state = 'submitting' AND db_user = session_user ORDER BY id`,
-  )
-  let recovered = 0
-  for (const row of r.rows) {
-    try {
-      const rec = await mustGet(tx, String(row.local_id))
-      await writeDeposit(
-        tx,
-        rec,
-        { ...rec, localState: 'outcome_unknown', updatedAt: tx.now },
-        {
-          operator: SYSTEM_OPERATOR,
-          action: 'deposit.outcome_unknown',
-          details: { reason: 'interrupted', submittedBy: rec.operator, submittedAt: rec.createdAt },
-        },
-      )
-      recovered += 1
-    } catch (e) {
-      // As on the SQLite ledger (ledger/lifecycle.ts): a row edited outside the app is left as it is (refused
-      // before any SQL was sent, so the transaction goes on); the integrity check reports it, and start-up must
-      // still reach the operator.
-      if (!(e instanceof LedgerError && e.code === 'record_tampered')) throw e
-    }
-  }
-  return recovered
-}
-
-export async function resolveUnknown(
-  tx: Tx,
-  localId: string,
-  r: DepositResolution,
-  operator: string,
-): Promise<DepositRecord> {
-  const rec = await mustGet(tx, localId)
-  let next: DepositRecord
-  if ('depositId' in r) {
-    assertTransition(rec, 'outcome_unknown', 'created')
-    await assertRemoteIdFree(tx, r.depositId, localId)
-    next = { ...rec, localState: 'created', remoteId: r.depositId, updatedAt: tx.now }
-  } else {
-    assertTransition(rec, 'outcome_unknown', 'not_created')
-    next = { ...rec, localState: 'not_created', updatedAt: tx.now }
-  }
-  await writeDeposit(tx, rec, next, {
-    operator,
-    action: 'deposit.resolved',
-    details: {
-      resolution: 'depositId' in r ? 'linked' : 'not_created',
-      remoteId: next.remoteId,
-      note: r.note ?? null,
-    },
-  })
-  return next
 }
 
 /** A deposit made outside the app, found by reconciliation: `origin: imported`, its proof as first observation. */

@@ -3,25 +3,15 @@
  * pool and transactions as its withdrawals. Inputs are checked with the SQLite ledger's own zod schemas.
  */
 import type pg from 'pg'
-import type { z } from 'zod'
 import { LedgerError } from '../../ledger'
 import { depositResolutionSchema, importedDepositSchema, newDepositSchema } from '../../ledger/deposit-types'
-import { createdOutcomeSchema, errorInfoOrNull, observationInputSchema } from '../../ledger/types'
+import { createdOutcomeSchema, observationInputSchema } from '../../ledger/types'
 import { similarOf, type DepositStore } from '../deposit-store'
 import { mapPgError } from '../errors'
 import * as life from './deposit-lifecycle'
 import * as q from './deposit-queries'
 import { begin, read, release, withTx, type Tx } from './tx'
-
-function parse<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
-  const r = schema.safeParse(value)
-  if (!r.success) throw new LedgerError('invalid_input', `${what}: ${r.error.message}`)
-  return r.data
-}
-
-const needOperator = (operator: string): void => {
-  if (!operator) throw new LedgerError('invalid_input', 'operator is required')
-}
+import { lifecycleMethods, needOperator, parse } from './store-lifecycle'
 
 /** The advisory-lock key of the duplicate guard: one per (address, amount). */
 const GUARD_KEY_SQL = `SELECT pg_advisory_xact_lock(hashtextextended($1 || '|' || $2::text, 727017))`
@@ -51,29 +41,7 @@ export function pgDepositStore(pool: pg.Pool): DepositStore {
         return { kind: 'inserted' as const, record: await life.insertSubmitting(t, n, operator) }
       })
     },
-    markCreated: async (id, outcome) => {
-      const o = parse(createdOutcomeSchema, outcome, 'created outcome')
-      return tx((t) => life.markCreated(t, id, o))
-    },
-    applyJournaledCreate: async (id, outcome) => {
-      const o = parse(createdOutcomeSchema, outcome, 'created outcome')
-      return tx((t) => life.applyJournaledCreate(t, id, o))
-    },
-    markRejected: async (id, error) => {
-      if (error === null) throw new LedgerError('invalid_input', 'a rejection needs its error info')
-      const err = parse(errorInfoOrNull, error, 'error info')
-      return tx((t) => life.markFailed(t, id, 'rejected', err, {}))
-    },
-    markOutcomeUnknown: async (id, error, reason) => {
-      const err = parse(errorInfoOrNull, error, 'error info')
-      return tx((t) => life.markFailed(t, id, 'outcome_unknown', err, { reason }))
-    },
-    recoverInterrupted: () => tx((t) => life.recoverInterrupted(t)),
-    resolveUnknown: async (id, resolution, operator) => {
-      const r = parse(depositResolutionSchema, resolution, 'resolution')
-      needOperator(operator)
-      return tx((t) => life.resolveUnknown(t, id, r, operator))
-    },
+    ...lifecycleMethods(tx, life, { outcome: createdOutcomeSchema, resolution: depositResolutionSchema }),
     importOutside: async (input, operator) => {
       const n = parse(importedDepositSchema, input, 'imported deposit')
       needOperator(operator)

@@ -4,12 +4,7 @@
  * (tx.ts) and locks the record row first (SELECT … FOR UPDATE): two desks acting on one record take turns.
  */
 import { randomUUID } from 'node:crypto'
-import {
-  canTransition,
-  type LocalState,
-  type WithdrawalErrorInfo,
-  type WithdrawalRecord,
-} from '../../../shared/withdrawal-record'
+import type { WithdrawalRecord } from '../../../shared/withdrawal-record'
 import {
   LedgerError,
   SYSTEM_OPERATOR,
@@ -23,6 +18,7 @@ import { planObservation } from '../../ledger/observations'
 import { appendAudit } from './audit'
 import { getRecord, writeRecord } from './record-write'
 import type { Tx } from './tx'
+import { assertTransition, kindLifecycle, type PgRecordKind } from './kind-lifecycle'
 
 async function mustGet(tx: Tx, localId: string): Promise<WithdrawalRecord> {
   const r = await getRecord(tx.c, localId, true)
@@ -30,19 +26,29 @@ async function mustGet(tx: Tx, localId: string): Promise<WithdrawalRecord> {
   return r
 }
 
-function assertTransition(rec: WithdrawalRecord, from: LocalState, to: LocalState): void {
-  if (rec.localState !== from || !canTransition(from, to)) {
-    throw new LedgerError('illegal_transition', `${rec.localId}: ${rec.localState} → ${to} is not allowed`)
-  }
+const WITHDRAWAL: PgRecordKind<WithdrawalRecord> = {
+  action: 'withdrawal',
+  table: 'withdrawals',
+  mustGet,
+  write: (tx, prev, next, audit) => writeRecord(tx, prev, next, audit),
 }
 
-async function assertRemoteIdFree(tx: Tx, remoteId: string, localId: string): Promise<void> {
-  const r = await tx.c.query('SELECT local_id FROM withdrawals WHERE remote_id = $1', [remoteId])
-  const other = r.rows[0]?.local_id
-  if (typeof other === 'string' && other !== localId) {
-    throw new LedgerError('duplicate_remote_id', `withdrawal ${remoteId} is already linked to ${other}`)
-  }
-}
+const shared = kindLifecycle(WITHDRAWAL, writeCreated)
+export const { markFailed, recoverInterrupted, applyJournaledCreate } = shared
+const { assertRemoteIdFree } = shared
+
+export const resolveUnknown = (
+  tx: Tx,
+  localId: string,
+  r: UnknownResolution,
+  operator: string,
+): Promise<WithdrawalRecord> =>
+  shared.resolveUnknown(
+    tx,
+    localId,
+    { linkedId: 'withdrawalId' in r ? r.withdrawalId : null, note: r.note },
+    operator,
+  )
 
 /** The new record as insertSubmitting builds it (ledger/withdrawals.ts), at the database's time. */
 export function newSubmitting(n: NewWithdrawal, operator: string, now: string): WithdrawalRecord {
@@ -165,96 +171,6 @@ export async function markCreated(tx: Tx, localId: string, o: CreatedOutcome): P
   const rec = await mustGet(tx, localId)
   assertTransition(rec, 'submitting', 'created')
   return writeCreated(tx, rec, o, {})
-}
-
-export async function applyJournaledCreate(
-  tx: Tx,
-  localId: string,
-  o: CreatedOutcome,
-): Promise<{ record: WithdrawalRecord; applied: boolean }> {
-  const rec = await mustGet(tx, localId)
-  if (rec.localState === 'created' && rec.remoteId === o.remoteId) return { record: rec, applied: false }
-  if (rec.localState !== 'outcome_unknown') assertTransition(rec, 'submitting', 'created')
-  else assertTransition(rec, 'outcome_unknown', 'created')
-  return {
-    record: await writeCreated(tx, rec, o, { replayed: 'side_journal', from: rec.localState }),
-    applied: true,
-  }
-}
-
-export async function markFailed(
-  tx: Tx,
-  localId: string,
-  to: 'rejected' | 'outcome_unknown',
-  err: WithdrawalErrorInfo | null,
-  details: Record<string, unknown>,
-): Promise<WithdrawalRecord> {
-  const rec = await mustGet(tx, localId)
-  assertTransition(rec, 'submitting', to)
-  const next: WithdrawalRecord = {
-    ...rec,
-    localState: to,
-    updatedAt: tx.now,
-    error: err,
-    requestId: err?.requestId ?? null,
-  }
-  await writeRecord(tx, rec, next, {
-    operator: rec.operator,
-    action: `withdrawal.${to}`,
-    details: { ...details, error: err },
-  })
-  return next
-}
-
-/** Only this role's records: another desk's `submitting` record may be waiting for its POST's answer right now. */
-export async function recoverInterrupted(tx: Tx): Promise<number> {
-  const r = await tx.c.query(
-    `SELECT local_id FROM withdrawals WHERE local_state = 'submitting' AND db_user = session_user ORDER BY id`,
-  )
-  let recovered = 0
-  for (const row of r.rows) {
-    const rec = await mustGet(tx, String(row.local_id))
-    await writeRecord(
-      tx,
-      rec,
-      { ...rec, localState: 'outcome_unknown', updatedAt: tx.now },
-      {
-        operator: SYSTEM_OPERATOR,
-        action: 'withdrawal.outcome_unknown',
-        details: { reason: 'interrupted', submittedBy: rec.operator, submittedAt: rec.createdAt },
-      },
-    )
-    recovered += 1
-  }
-  return recovered
-}
-
-export async function resolveUnknown(
-  tx: Tx,
-  localId: string,
-  r: UnknownResolution,
-  operator: string,
-): Promise<WithdrawalRecord> {
-  const rec = await mustGet(tx, localId)
-  let next: WithdrawalRecord
-  if ('withdrawalId' in r) {
-    assertTransition(rec, 'outcome_unknown', 'created')
-    await assertRemoteIdFree(tx, r.withdrawalId, localId)
-    next = { ...rec, localState: 'created', remoteId: r.withdrawalId, updatedAt: tx.now }
-  } else {
-    assertTransition(rec, 'outcome_unknown', 'not_created')
-    next = { ...rec, localState: 'not_created', updatedAt: tx.now }
-  }
-  await writeRecord(tx, rec, next, {
-    operator,
-    action: 'withdrawal.resolved',
-    details: {
-      resolution: 'withdrawalId' in r ? 'linked' : 'not_created',
-      remoteId: next.remoteId,
-      note: r.note ?? null,
-    },
-  })
-  return next
 }
 
 export async function recordObservation(

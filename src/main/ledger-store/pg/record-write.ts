@@ -32,13 +32,16 @@ export async function insertRow(
   await tx.c.query(INSERT_SQL, [...recordValues(rec), insert.approvalId ?? null, insert.importedFrom ?? null])
 }
 
-/** record-write.ts on PostgreSQL: the row, then the audit entry of the state it produced. */
-export async function writeRecord(
+/**
+ * record-write.ts on PostgreSQL, for every record kind: the row, then the audit entry of the state it produced,
+ * refusing to build on a row whose content no longer matches its last audited state (edited outside the app).
+ */
+export async function writeAudited<R extends { localId: string; remoteCheckedAt?: string | null }>(
   tx: Tx,
-  prev: WithdrawalRecord | null,
-  next: WithdrawalRecord,
+  prev: R | null,
+  next: R,
   audit: RecordAudit | null,
-  insert: { approvalId?: string | null; importedFrom?: string | null } = {},
+  row: { insert(next: R): Promise<unknown>; update(next: R): Promise<unknown> },
 ): Promise<void> {
   const stateHash = recordStateHash(next)
   if (prev !== null) {
@@ -53,15 +56,26 @@ export async function writeRecord(
         },
       )
     }
-    await tx.c.query(UPDATE_SQL, recordValues(next))
+    await row.update(next)
     if (recordStateHash(prev) === stateHash) return
   } else {
-    await tx.c.query(INSERT_SQL, [
-      ...recordValues(next),
-      insert.approvalId ?? null,
-      insert.importedFrom ?? null,
-    ])
+    await row.insert(next)
   }
   if (audit === null) throw new Error(`ledger: record ${next.localId} changed without an audit entry`)
   await appendAudit(tx.c, tx.identity, { ...audit, subject: next.localId, stateHash })
+}
+
+/** A withdrawal record's row and its audit entry (writeAudited). */
+export function writeRecord(
+  tx: Tx,
+  prev: WithdrawalRecord | null,
+  next: WithdrawalRecord,
+  audit: RecordAudit | null,
+  insert: { approvalId?: string | null; importedFrom?: string | null } = {},
+): Promise<void> {
+  return writeAudited(tx, prev, next, audit, {
+    insert: (r) =>
+      tx.c.query(INSERT_SQL, [...recordValues(r), insert.approvalId ?? null, insert.importedFrom ?? null]),
+    update: (r) => tx.c.query(UPDATE_SQL, recordValues(r)),
+  })
 }

@@ -20,6 +20,7 @@ import { runsMigrationSql } from './migration-runs'
 import { depositsMigrationSql } from './migration-deposits'
 import { referencesMigrationSql } from './migration-references'
 import { deskImportMigrationSql } from './migration-desk-import'
+import { rateTokenMigrationSql } from './migration-rate-token'
 
 export const SCHEMA = 'ledger'
 export const ANALYST_GROUP = 'depix_analysts'
@@ -378,8 +379,9 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   { version: 3, name: 'payment runs', sql: runsMigrationSql({ SCHEMA, ANALYST_GROUP, ISO_NOW_SQL }) },
   { version: 4, name: 'deposits', sql: depositsMigrationSql(SCHEMA, ANALYST_GROUP) },
   { version: 5, name: 'payment references and payee', sql: referencesMigrationSql(ANALYST_GROUP) },
+  { version: 6, name: 'rate token: clock read under the lock', sql: rateTokenMigrationSql(SCHEMA) },
   {
-    version: 6,
+    version: 7,
     name: 'desk import of payees and runs; threshold pushed',
     sql: deskImportMigrationSql({ SCHEMA, ANALYST_GROUP, ISO_NOW_SQL }),
   },

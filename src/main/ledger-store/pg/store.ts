@@ -6,11 +6,9 @@
  *   const r = await store.createGuarded(input, operator, { sinceIso })   // atomic across every desk
  */
 import pg from 'pg'
-import type { z } from 'zod'
 import { LedgerError } from '../../ledger'
 import {
   createdOutcomeSchema,
-  errorInfoOrNull,
   newWithdrawalSchema,
   observationInputSchema,
   unknownResolutionSchema,
@@ -24,17 +22,12 @@ import { checkSchema } from './migrate'
 import * as q from './queries'
 import { SCHEMA } from './schema'
 import { begin, read, release, withTx, type Tx } from './tx'
+import { lifecycleMethods, needOperator, parse } from './store-lifecycle'
 import { approvalsApi, type ApprovalsApi } from './approvals'
 import { openPgLedgerView, type PgLedgerView } from './export-view'
 import { verifyTeamLedger } from './verify-ledger'
 import type { DepositStore } from '../deposit-store'
 import { pgDepositStore } from './deposit-store'
-
-function parse<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
-  const r = schema.safeParse(value)
-  if (!r.success) throw new LedgerError('invalid_input', `${what}: ${r.error.message}`)
-  return r.data
-}
 
 export interface PgStoreOptions {
   connection: pg.PoolConfig
@@ -93,9 +86,6 @@ export async function openPgStore(o: PgStoreOptions): Promise<PgLedgerStore> {
     await t.c.query(GUARD_KEY_SQL, [n.pixKey.trim(), n.amountKind, n.amountCents])
     return life.insertSubmitting(t, n, operator, approvalId)
   }
-  const needOperator = (operator: string): void => {
-    if (!operator) throw new LedgerError('invalid_input', 'operator is required')
-  }
 
   return {
     engine: 'postgres',
@@ -133,29 +123,7 @@ export async function openPgStore(o: PgStoreOptions): Promise<PgLedgerStore> {
         }
       })
     },
-    markCreated: async (id, outcome) => {
-      const o2 = parse(createdOutcomeSchema, outcome, 'created outcome')
-      return tx((t) => life.markCreated(t, id, o2))
-    },
-    applyJournaledCreate: async (id, outcome) => {
-      const o2 = parse(createdOutcomeSchema, outcome, 'created outcome')
-      return tx((t) => life.applyJournaledCreate(t, id, o2))
-    },
-    markRejected: async (id, error) => {
-      if (error === null) throw new LedgerError('invalid_input', 'a rejection needs its error info')
-      const err = parse(errorInfoOrNull, error, 'error info')
-      return tx((t) => life.markFailed(t, id, 'rejected', err, {}))
-    },
-    markOutcomeUnknown: async (id, error, reason) => {
-      const err = parse(errorInfoOrNull, error, 'error info')
-      return tx((t) => life.markFailed(t, id, 'outcome_unknown', err, { reason }))
-    },
-    recoverInterrupted: () => tx((t) => life.recoverInterrupted(t)),
-    resolveUnknown: async (id, resolution, operator) => {
-      const r = parse(unknownResolutionSchema, resolution, 'resolution')
-      needOperator(operator)
-      return tx((t) => life.resolveUnknown(t, id, r, operator))
-    },
+    ...lifecycleMethods(tx, life, { outcome: createdOutcomeSchema, resolution: unknownResolutionSchema }),
     recordObservation: async (id, observation) => {
       const obs = parse(observationInputSchema, observation, 'observation')
       return tx((t) => life.recordObservation(t, id, obs))

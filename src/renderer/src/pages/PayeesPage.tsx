@@ -139,7 +139,12 @@ export function PayeesPage(): React.JSX.Element {
         <PayeeEditor
           key={editing.kind === 'edit' ? editing.payee.id : 'new'}
           {...(editing.kind === 'edit' ? { payee: editing.payee, initial: fromPayee(editing.payee) } : {})}
-          onCancel={() => setEditing(null)}
+          onCancel={() => {
+            setEditing(null)
+            // On a team book another desk may have changed the entry meanwhile (payee_changed says "close and open
+            // it again"): the list must hold the current version, or opening it again brings back the stale one.
+            void load()
+          }}
           onSaved={(p) => {
             setEditing(null)
             setNotice(t('editor.saved', { name: p.name }))

@@ -9,6 +9,7 @@ import { ExportProgress } from '../components/export/ExportProgress'
 import { ExportResult } from '../components/export/ExportResult'
 import type { ExportFormValues, ExportRequest } from '../components/export/logic'
 import { SigningReminder } from '../components/export/SigningReminder'
+import { TechnicalDetails } from '../components/layout/TechnicalDetails'
 import { call, useEvent } from '../ipc'
 import { useRoute } from '../stores/route'
 
@@ -89,6 +90,13 @@ export function RecordsPage(): React.JSX.Element {
         {outcome.kind === 'cancelled' && <p className="alert alert-info">{t('cancelled')}</p>}
       </div>
       {outcome.kind === 'failed' && <ErrorNotice error={outcome.error} />}
+      {outcome.kind === 'failed' && outcome.error.reason && (
+        <TechnicalDetails>
+          <p className="mono" data-testid="export-failure-reason">
+            {outcome.error.reason}
+          </p>
+        </TechnicalDetails>
+      )}
       {outcome.kind === 'done' && <ExportResult result={outcome.result} />}
     </div>
   )
