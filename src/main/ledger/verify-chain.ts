@@ -3,9 +3,10 @@
  * STEP_ROWS rows: `verifyChain` runs it to the end at once; a snapshot (snapshot.ts: the start-up check, exports)
  * runs it on its own read-only connection and lets the event loop breathe between steps.
  */
-import type { SQLInputValue, SQLOutputValue } from 'node:sqlite'
+import type { SQLOutputValue } from 'node:sqlite'
 import type { AuditEntry, AuditVerification } from '../../shared/withdrawal-record'
 import { auditHash, readHead, rowToEntry, type AuditHead } from './audit'
+import { auditRows } from './audit-rows'
 import { auditHashOfText } from './audit-hash'
 import type { Db } from './db'
 import { GENESIS_HASH } from './genesis'
@@ -86,37 +87,6 @@ function checkLink(
   return { ok: true, entry: link }
 }
 
-type LinkRow = Parameters<typeof rowToEntry>[0]
-
-/**
- * The audit rows after `where`, with the members checkLink and rowToEntry read. Read as arrays where node:sqlite
- * can (Node ≥ 22.16): for the 200k rows of a start-up check, an object built here costs far less than one built
- * by node:sqlite with a named member per column.
- */
-function* linkRows(db: ReadDb, where: string, ...params: SQLInputValue[]): Generator<LinkRow> {
-  const stmt = db.fresh(
-    `SELECT seq, at, operator, action, subject, details, prev_hash, hash, state_hash FROM audit_log ${where}`,
-  )
-  if (typeof stmt.setReturnArrays !== 'function') {
-    yield* stmt.iterate(...params)
-    return
-  }
-  stmt.setReturnArrays(true)
-  for (const a of stmt.iterate(...params) as unknown as Iterable<SQLOutputValue[]>) {
-    yield {
-      seq: a[0] as SQLOutputValue,
-      at: a[1] as SQLOutputValue,
-      operator: a[2] as SQLOutputValue,
-      action: a[3] as SQLOutputValue,
-      subject: a[4] as SQLOutputValue,
-      details: a[5] as SQLOutputValue,
-      prev_hash: a[6] as SQLOutputValue,
-      hash: a[7] as SQLOutputValue,
-      state_hash: a[8] as SQLOutputValue,
-    }
-  }
-}
-
 export function verifyChain(db: ReadDb): AuditVerification {
   const steps = verifyChainSteps(db)
   for (;;) {
@@ -135,7 +105,7 @@ export function* verifyChainSteps(db: ReadDb): Generator<void, AuditVerification
   let expectedSeq = 1
   let prevHash = GENESIS_HASH
   let rows = 0
-  for (const row of linkRows(db, 'ORDER BY seq')) {
+  for (const row of auditRows(db, 'ORDER BY seq')) {
     if (++n % STEP_ROWS === 0) yield
     const checked = checkLink(row, expectedSeq, prevHash)
     if (!checked.ok) return checked
@@ -183,7 +153,7 @@ export function* verifyChainSinceSteps(db: ReadDb, since: AuditHead): Generator<
   let prevHash = since.hash
   const subjects = new Set<string>()
   let n = 0
-  for (const row of linkRows(db, 'WHERE seq > ? ORDER BY seq', since.seq)) {
+  for (const row of auditRows(db, 'WHERE seq > ? ORDER BY seq', since.seq)) {
     if (++n % STEP_ROWS === 0) yield
     const checked = checkLink(row, expectedSeq, prevHash)
     if (!checked.ok) return checked
