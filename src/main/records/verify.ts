@@ -438,8 +438,8 @@ interface FileOutcome {
 }
 
 /**
- * A file's problems: hash first, then content. The JSON and HTML checks run before this returns its promise;
- * the CSV check on the checker's thread.
+ * A file's problems: hash first, then content. The HTML check and the JSON file's parse run before this returns
+ * its promise; the CSV check, and the JSON records' state hashes, on the checker's thread.
  */
 async function checkFile(
   entry: FileEntry,
