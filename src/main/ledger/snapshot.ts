@@ -12,6 +12,7 @@ import type {
   WithdrawalRecord,
 } from '../../shared/withdrawal-record'
 import { readHead, rowToEntry, type AuditHead } from './audit'
+import { AUDIT_ROW_COLUMNS, auditRows } from './audit-rows'
 import type { Db } from './db'
 import { iterateRecords } from './queries'
 import { iterateDeposits } from './deposit-queries'
@@ -57,7 +58,7 @@ export interface SnapshotTrust {
   verified(head: AuditHead): void
 }
 
-const TEXT_COLUMNS = 'seq, at, operator, action, subject, details, prev_hash, hash, state_hash'
+const TEXT_COLUMNS = AUDIT_ROW_COLUMNS
 
 /** As rowToEntry reads a row, less the JSON.parse of the details: an export writes the stored text as it is. */
 function rowToText(row: Record<string, SQLOutputValue>): {
@@ -121,10 +122,7 @@ export function openSnapshot(file: string, trust?: () => SnapshotTrust): LedgerS
       }
     },
     *auditTextsOf(subjects) {
-      const rows = db
-        .fresh(`SELECT ${TEXT_COLUMNS} FROM audit_log WHERE subject IS NOT NULL ORDER BY seq`)
-        .iterate()
-      for (const row of rows) {
+      for (const row of auditRows(db, 'WHERE subject IS NOT NULL ORDER BY seq')) {
         if (subjects.has(String(row.subject))) yield rowToText(row)
       }
     },

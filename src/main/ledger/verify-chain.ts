@@ -3,14 +3,16 @@
  * STEP_ROWS rows: `verifyChain` runs it to the end at once; a snapshot (snapshot.ts: the start-up check, exports)
  * runs it on its own read-only connection and lets the event loop breathe between steps.
  */
+import type { SQLOutputValue } from 'node:sqlite'
 import type { AuditEntry, AuditVerification } from '../../shared/withdrawal-record'
 import { auditHash, readHead, rowToEntry, type AuditHead } from './audit'
+import { auditRows } from './audit-rows'
 import { auditHashOfText } from './audit-hash'
 import type { Db } from './db'
 import { GENESIS_HASH } from './genesis'
 import { DEPOSIT_SELECT, rowToDeposit } from './deposit-rows'
 import { checkPayeeState, PAYEE_SUBJECT_PREFIX, verifyPayeeStates } from './payee-states'
-import { RECORD_SELECT, rowToRecord } from './rows'
+import { arrayRowToRecord, RECORD_SELECT, rowToRecord } from './rows'
 import { recordStateHash } from './state-hash'
 
 type ReadDb = Pick<Db, 'stmt' | 'fresh'>
@@ -24,8 +26,18 @@ const RECORD_KINDS: ReadonlyArray<{
   /** `SELECT … FROM table alias`: the alias is `a`, the last word. */
   from: string
   toRecord: (row: Parameters<typeof rowToRecord>[0]) => object
+  /**
+   * The same decoding of the row read as an array, where the kind has one: the start-up check reads every
+   * record, and node:sqlite builds an array row about twice as fast as an object (queries.ts iterateRecords).
+   * `localIdAt`: the local_id's position in the row, for the problem's text.
+   */
+  fromArray?: { toRecord: (a: readonly SQLOutputValue[]) => object; localIdAt: number }
 }> = [
-  { from: `SELECT ${RECORD_SELECT} FROM withdrawals w`, toRecord: rowToRecord },
+  {
+    from: `SELECT ${RECORD_SELECT} FROM withdrawals w`,
+    toRecord: rowToRecord,
+    fromArray: { toRecord: arrayRowToRecord, localIdAt: RECORD_SELECT.split(', ').indexOf('w.local_id') },
+  },
   { from: `SELECT ${DEPOSIT_SELECT} FROM deposits d`, toRecord: rowToDeposit },
 ]
 const alias = (from: string): string => from.slice(from.lastIndexOf(' ') + 1)
@@ -93,7 +105,7 @@ export function* verifyChainSteps(db: ReadDb): Generator<void, AuditVerification
   let expectedSeq = 1
   let prevHash = GENESIS_HASH
   let rows = 0
-  for (const row of db.fresh('SELECT * FROM audit_log ORDER BY seq').iterate()) {
+  for (const row of auditRows(db, 'ORDER BY seq')) {
     if (++n % STEP_ROWS === 0) yield
     const checked = checkLink(row, expectedSeq, prevHash)
     if (!checked.ok) return checked
@@ -141,7 +153,7 @@ export function* verifyChainSinceSteps(db: ReadDb, since: AuditHead): Generator<
   let prevHash = since.hash
   const subjects = new Set<string>()
   let n = 0
-  for (const row of db.fresh('SELECT * FROM audit_log WHERE seq > ? ORDER BY seq').iterate(since.seq)) {
+  for (const row of auditRows(db, 'WHERE seq > ? ORDER BY seq', since.seq)) {
     if (++n % STEP_ROWS === 0) yield
     const checked = checkLink(row, expectedSeq, prevHash)
     if (!checked.ok) return checked
@@ -220,17 +232,20 @@ function* verifyRecordStates(db: ReadDb): Generator<void, AuditVerification | nu
     latest.set(String(row.subject), { seq: Number(row.seq), stateHash: String(row.state_hash) })
   }
   for (const kind of RECORD_KINDS) {
-    for (const row of db.fresh(`${kind.from} ORDER BY ${alias(kind.from)}.id`).iterate()) {
+    const stmt = db.fresh(`${kind.from} ORDER BY ${alias(kind.from)}.id`)
+    // Array rows where the kind decodes them and this node:sqlite has them (Node ≥ 22.16); objects otherwise.
+    const arrays = kind.fromArray && typeof stmt.setReturnArrays === 'function' ? kind.fromArray : null
+    if (arrays) stmt.setReturnArrays(true)
+    for (const row of stmt.iterate()) {
       if (++n % STEP_ROWS === 0) yield
       let record: { localId: string; remoteCheckedAt: string | null }
       try {
-        record = kind.toRecord(row) as typeof record
+        record = (
+          arrays ? arrays.toRecord(row as unknown as SQLOutputValue[]) : kind.toRecord(row)
+        ) as typeof record
       } catch {
-        return {
-          ok: false,
-          brokenAt: 0,
-          reason: `record ${String(row.local_id)}: a JSON column is not valid JSON`,
-        }
+        const id = arrays ? (row as unknown as SQLOutputValue[])[arrays.localIdAt] : row.local_id
+        return { ok: false, brokenAt: 0, reason: `record ${String(id)}: a JSON column is not valid JSON` }
       }
       const entry = latest.get(record.localId)
       if (!entry) {

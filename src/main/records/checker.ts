@@ -6,7 +6,8 @@
  * Like the exporter's worker (output.ts) it starts from a plain-JS source string, and its copy of the CSV code is
  * `csvReaderKernel.toString()`: before it checks a file, it checks a sample that the main thread checks too, and
  * the results must be identical; else (or where no worker starts) the CSV is checked on the main thread. The audit
- * kernel is probed the same way; an audit member it does not find clean is read by readAuditMember here.
+ * kernel is probed the same way; an audit member it does not find clean is read by readAuditMember here. So is the
+ * state-hash kernel (state-kernel.ts), which hashes records.json's lines while this thread proves them.
  */
 import { createHash, hash } from 'node:crypto'
 import { Worker } from 'node:worker_threads'
@@ -15,25 +16,36 @@ import { canonicalJson } from '../ledger/canonical-json'
 import { auditLineOfText, readAuditMember, redactedLine, type AuditSummary, type Head } from './audit-member'
 import { auditReaderKernel, type AuditKernelResult } from './audit-kernel'
 import { csvReader, csvReaderKernel, type CsvCheck, type CsvCheckSpec } from './kernel'
+import { stateHashKernel, type StateLines, type StateRange } from './state-kernel'
 
 export interface Checker {
   sha256(data: Buffer): Promise<string>
   checkCsv(data: Buffer, spec: CsvCheckSpec): Promise<CsvCheck>
   /** audit.jsonl read and checked as readAuditMember does (valid UTF-8, checked by the caller). */
   auditSummary(data: Buffer, head: Head | null): Promise<AuditSummary>
+  /**
+   * records.json's per-line state hashes (state-kernel.ts), computed on the worker; null when they are not (no
+   * worker, its copy failed the probe, or it stopped): the caller then hashes on its own thread.
+   */
+  stateHashes(data: Buffer, range: StateRange): Promise<StateLines | null>
   /** Whether CSV files are checked on the worker (its copy of the code passed the probe). */
   readonly csvOnWorker: Promise<boolean>
   /** Whether audit members are read on the worker (its copy of audit-kernel.ts passed the probe). */
   readonly auditOnWorker: Promise<boolean>
+  /** Whether records.json's state hashes are computed on the worker (state-kernel.ts passed the probe). */
+  readonly statesOnWorker: Promise<boolean>
   close(): Promise<void>
 }
 
-const WORKER_SOURCE = (readerSource: string, auditSource: string): string => `
+const WORKER_SOURCE = (readerSource: string, auditSource: string, stateSource: string): string => `
 const { parentPort } = require('node:worker_threads')
-const { createHash } = require('node:crypto')
-const sha256Hex = (text) => createHash('sha256').update(text).digest('hex')
+const { createHash, hash } = require('node:crypto')
+// One-shot where it exists (a third of createHash's cost per call: 200k audit lines, 100k states).
+const sha256Hex =
+  typeof hash === 'function' ? (d) => hash('sha256', d) : (d) => createHash('sha256').update(d).digest('hex')
 let R = null
 let A = null
+let S = null
 try {
   // __name: the helper some TypeScript toolchains (esbuild's keepNames) insert into function bodies.
   R = new Function('__name', 'return (' + ${JSON.stringify(readerSource)} + ')()')((f) => f)
@@ -45,6 +57,11 @@ try {
 } catch {
   // the probe fails: audit members are then read on the main thread
 }
+try {
+  S = new Function('__name', 'sha256Hex', 'return (' + ${JSON.stringify(stateSource)} + ')(sha256Hex)')((f) => f, sha256Hex)
+} catch {
+  // the probe fails: state hashes are then computed on the main thread
+}
 parentPort.on('message', (m) => {
   try {
     const data = Buffer.from(m.data, m.offset, m.length)
@@ -53,7 +70,9 @@ parentPort.on('message', (m) => {
         ? createHash('sha256').update(data).digest('hex')
         : m.op === 'audit'
           ? A.readAudit(data, m.spec)
-          : R.checkCsvRows(data, m.spec)
+          : m.op === 'states'
+            ? S.hashLines(data, m.spec)
+            : R.checkCsvRows(data, m.spec)
     parentPort.postMessage({ id: m.id, result })
   } catch (e) {
     parentPort.postMessage({ id: m.id, error: String(e && e.message) })
@@ -127,6 +146,28 @@ function summaryOf(got: AuditKernelResult | { clean: false }, data: Buffer, head
   return out
 }
 
+/** The state kernel on this thread: the reference the worker's copy is compared with. */
+const stateHasher = stateHashKernel((bytes) => hash('sha256', bytes))
+
+/**
+ * Lines of every shape the kernel tells apart: null and string first members, an escaped quote and non-ASCII in
+ * it, a line not in the layout, a state of no members, the last line without its comma.
+ */
+function stateProbe(): { data: Buffer; range: StateRange } {
+  const head = '{"h":[\n'
+  const lines = [
+    '{"remoteCheckedAt":null,"a":1,"b":"é😀"}',
+    String.raw`{"remoteCheckedAt":"x\\\",y","c":[1,{"d":"}"}]}`,
+    '{"a":1,"remoteCheckedAt":null}',
+    '{"remoteCheckedAt":"2026-11-25T12:00:00.000Z"}',
+    '{"remoteCheckedAt":"ç","z":null}',
+  ]
+  const tail = '\n]}\n'
+  const text = head + lines.join(',\n') + tail
+  const data = shared(Buffer.from(text, 'utf8'))
+  return { data, range: { from: Buffer.byteLength(head), to: data.length - Buffer.byteLength(tail) } }
+}
+
 const auditHere = (data: Buffer, head: Head | null): AuditSummary =>
   summaryOf(auditReader.readAudit(data, head), data, head)
 
@@ -135,8 +176,10 @@ function inlineChecker(): Checker {
     sha256: async (data) => createHash('sha256').update(data).digest('hex'),
     checkCsv: async (data, spec) => csvReader.checkCsvRows(data, spec),
     auditSummary: async (data, head) => auditHere(data, head),
+    stateHashes: async () => null,
     csvOnWorker: Promise.resolve(false),
     auditOnWorker: Promise.resolve(false),
+    statesOnWorker: Promise.resolve(false),
     close: async () => undefined,
   }
 }
@@ -144,9 +187,10 @@ function inlineChecker(): Checker {
 export function createChecker(): Checker {
   let worker: Worker
   try {
-    worker = new Worker(WORKER_SOURCE(csvReaderKernel.toString(), auditReaderKernel.toString()), {
-      eval: true,
-    })
+    worker = new Worker(
+      WORKER_SOURCE(csvReaderKernel.toString(), auditReaderKernel.toString(), stateHashKernel.toString()),
+      { eval: true },
+    )
   } catch {
     return inlineChecker()
   }
@@ -169,7 +213,7 @@ export function createChecker(): Checker {
   worker.on('exit', () => {
     if (!closing) stop(new Error('the verifier thread stopped'))
   })
-  const call = <T>(op: string, data: Buffer, spec?: CsvCheckSpec | Head | null): Promise<T> =>
+  const call = <T>(op: string, data: Buffer, spec?: CsvCheckSpec | Head | StateRange | null): Promise<T> =>
     new Promise<T>((resolve, reject) => {
       if (failure) return reject(failure)
       const id = nextId++
@@ -188,6 +232,12 @@ export function createChecker(): Checker {
       JSON.stringify(got) === JSON.stringify(auditReader.readAudit(auditSample.data, auditSample.head)),
     () => false,
   )
+  const stateSample = stateProbe()
+  const statesTrusted = call<StateLines>('states', stateSample.data, stateSample.range).then(
+    (got) =>
+      JSON.stringify(got) === JSON.stringify(stateHasher.hashLines(stateSample.data, stateSample.range)),
+    () => false,
+  )
   return {
     sha256: (data) => call<string>('sha256', data),
     async checkCsv(data, spec) {
@@ -202,8 +252,13 @@ export function createChecker(): Checker {
       )
       return summaryOf(got, data, head)
     },
+    async stateHashes(data, range) {
+      if (!(await statesTrusted)) return null
+      return call<StateLines>('states', data, range).catch(() => null)
+    },
     csvOnWorker: trusted,
     auditOnWorker: auditTrusted,
+    statesOnWorker: statesTrusted,
     close: async () => {
       closing = true
       await worker.terminate()

@@ -54,6 +54,9 @@ function readerOf(kind: RecordsKind) {
 export interface RecordSource {
   raw: unknown
   line: string | null
+  /** The line's bytes in the file, [start, stop) without its separating comma; -1 when `line` is null. */
+  start: number
+  stop: number
 }
 
 export interface RecordsFileRead {
@@ -95,14 +98,14 @@ export function readRecordsFile<R extends AnyRecord = ExportedRecord>(
   let entries = 0
   let invalid = 0
   const fast = o.exact === true ? null : reader.fast
-  const take = (raw: unknown, line: string | null): void => {
+  const take = (raw: unknown, line: string | null, start = -1, stop = -1): void => {
     if (fast?.(raw)) {
-      onRecord(raw as R, { raw, line })
+      onRecord(raw as R, { raw, line, start, stop })
       entries += 1
       return
     }
     const r = kind.recordSchema.safeParse(raw)
-    if (r.success) onRecord(r.data as R, { raw, line })
+    if (r.success) onRecord(r.data as R, { raw, line, start, stop })
     else {
       invalid += 1
       if (issues.length < MAX_ISSUES)
@@ -147,7 +150,7 @@ export function readRecordsFile<R extends AnyRecord = ExportedRecord>(
         issues.push(`line ${entries + 2}: not one JSON record per line as exported (${(e as Error).message})`)
         return { entries, issues, readable: false }
       }
-      take(raw, line)
+      take(raw, line, i, stop)
       i = nl + 1
     }
     if (fastOk) return finish()

@@ -17,7 +17,7 @@
  * Leaf imports only: the auditor's verifier runs without the ledger.
  */
 import { hash } from 'node:crypto'
-import { canonicalJson, canonicalJsonWithout, writtenAsIs } from '../ledger/canonical-json'
+import { canonicalJsonWithout, writtenAsIs } from '../ledger/canonical-json'
 
 /** The manifest version whose records.json is in the state layout (version 1: JSON.stringify of each record). */
 export const STATE_LAYOUT_VERSION = 2
@@ -35,6 +35,21 @@ export function recordLine(r: { remoteCheckedAt?: string | null }): string {
  * exactly recordLine(parsed) (not in the state layout: the export is refused).
  */
 export function stateHashOfLine(line: string, parsed: unknown): string | null {
+  const prefix = provenPrefix(line, parsed)
+  return prefix === null ? null : hash('sha256', stateTextOf(line, prefix))
+}
+
+/** The state's canonical text in a proven line (provenPrefix): `{` and the rest after the first member. */
+export function stateTextOf(line: string, prefix: string): string {
+  return line.charCodeAt(prefix.length) === 0x2c ? `{${line.slice(prefix.length + 1)}` : '{}'
+}
+
+/**
+ * The line's first member (`{"remoteCheckedAt":…`) when the line is exactly recordLine(parsed), else null: the
+ * proof that hashing the line's bytes (stateTextOf) hashes the parsed record's state. The verifier's helper thread
+ * may hash those bytes instead (state-kernel.ts); this proof stays on the thread that parsed the line.
+ */
+export function provenPrefix(line: string, parsed: unknown): string | null {
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return null
   const { remoteCheckedAt, ...state } = parsed as { remoteCheckedAt?: unknown }
   if (remoteCheckedAt !== null && typeof remoteCheckedAt !== 'string') return null
@@ -43,14 +58,15 @@ export function stateHashOfLine(line: string, parsed: unknown): string | null {
   // Native path: the line is JSON.stringify(parsed), whose first member is remoteCheckedAt (the prefix), and the
   // rest is in canonical order, so `{` + the line after that member is canonicalJson(state).
   if (line.charCodeAt(prefix.length) === 0x2c && JSON.stringify(parsed) === line && writtenAsIs(state)) {
-    return hash('sha256', `{${line.slice(prefix.length + 1)}`)
+    return prefix
   }
+  // Else the line must be what recordLine writes, whose text after the prefix is canonicalJson(state) but for
+  // its `{` (or `}` alone for an empty state): stateTextOf gives that text back in both cases.
   let expected: string
   try {
     expected = recordLine(parsed as { remoteCheckedAt: string | null })
   } catch {
     return null
   }
-  if (expected !== line) return null
-  return hash('sha256', canonicalJson(state))
+  return expected === line ? prefix : null
 }

@@ -20,16 +20,18 @@
  * not make it tampered.
  */
 import { isUtf8 } from 'node:buffer'
+import { hash } from 'node:crypto'
 import { basename, dirname, join, resolve } from 'node:path'
 import type { StatusTotal } from '../../shared/withdrawal-record'
 import { COLUMNS_BEFORE_REFERENCES, PT_HEADER_V1 } from './columns'
 import { BOM, csvHeader, csvLine, YES_NO } from './csv'
 import { countReportRows } from './html'
-import { readRecordsFile, type ExportedRecord } from './json'
+import { jsonHead, JSON_TAIL, readRecordsFile, type ExportedRecord } from './json'
 import { recordsKind, type AnyRecord, type RecordsKind } from './kinds'
 import type { DepositRecord } from '../../shared/deposit-record'
 import { recordStateHash } from '../ledger/state-hash'
-import { STATE_LAYOUT_VERSION, stateHashOfLine } from './record-line'
+import { provenPrefix, STATE_LAYOUT_VERSION, stateTextOf } from './record-line'
+import { StateHashOrder } from './state-order'
 import { AUDIT_FILE, compareRecords, type AuditCollected, type AuditSummary, type Head } from './audit-member'
 import {
   canonicalManifestBytes,
@@ -436,8 +438,8 @@ interface FileOutcome {
 }
 
 /**
- * A file's problems: hash first, then content. The JSON and HTML checks run before this returns its promise;
- * the CSV check on the checker's thread.
+ * A file's problems: hash first, then content. The HTML check and the JSON file's parse run before this returns
+ * its promise; the CSV check, and the JSON records' state hashes, on the checker's thread.
  */
 async function checkFile(
   entry: FileEntry,
@@ -506,23 +508,37 @@ async function checkContent(
       const acc = new TotalsAccumulator()
       const kept: AnyRecord[] | undefined = keep ? [] : undefined
       const kind = expect.kind
-      const stateHashes = expect.audit ? new Map<string, string>() : null
+      const stateHashes = expect.audit ? new StateHashOrder(buf) : null
       const fixedHashes = expect.audit && expect.fixedHashes ? new Map<string, string>() : null
       let dup = 0
       const layout = expect.stateLayout ? { off: 0, first: [] as string[] } : null
+      // The checker's thread hashes every line's state bytes while this one parses and proves the lines.
+      const range = layout && stateHashes ? jsonRange(buf, kind) : null
+      const hashedThere = range ? checker.stateHashes(buf, range) : null
       const read = readRecordsFile(
         buf,
         (r, source) => {
           if (ids.has(r.localId)) dup += 1
           ids.add(r.localId)
           if (layout) {
-            // The state's bytes hashed as they are, once the line is proven to be exactly what it parsed to.
-            const fromLine = source.line === null ? null : stateHashOfLine(source.line, source.raw)
-            if (fromLine === null) {
+            // The state's bytes are hashed as they are, once the line is proven to be exactly what it parsed to.
+            const prefix = source.line === null ? null : provenPrefix(source.line, source.raw)
+            if (prefix === null) {
               layout.off += 1
               if (layout.first.length < MAX_LISTED) layout.first.push(r.localId)
+              stateHashes?.set(r.localId, recordStateHash(r))
+            } else if (stateHashes) {
+              const line = source.line as string
+              if (line.charCodeAt(prefix.length) !== 0x2c)
+                stateHashes.set(r.localId, hash('sha256', stateTextOf(line, prefix)))
+              else
+                stateHashes.lineBytes(
+                  r.localId,
+                  source.start,
+                  source.start + Buffer.byteLength(prefix),
+                  source.stop,
+                )
             }
-            stateHashes?.set(r.localId, fromLine ?? recordStateHash(r))
           } else stateHashes?.set(r.localId, recordStateHash(r))
           fixedHashes?.set(r.localId, kind.fixedHash(r))
           acc.add(kind.totalsRow(r))
@@ -541,7 +557,12 @@ async function checkContent(
             `per line, remoteCheckedAt first, then its state in canonical JSON): ${layout.first.join(', ')}`,
         )
       }
-      if (expect.audit) Object.assign(expect.audit, { stateHashes, fixedHashes })
+      if (expect.audit) {
+        Object.assign(expect.audit, {
+          stateHashes: stateHashes?.result(await hashedThere) ?? null,
+          fixedHashes,
+        })
+      }
       rows(read.entries, 'records')
       totals(acc.result())
       return kept
@@ -562,6 +583,16 @@ async function checkContent(
       return undefined
     }
   }
+}
+
+/** records.json's lines between its head and tail, for the checker's thread; null when the file is not in that layout. */
+function jsonRange(buf: Buffer, kind: RecordsKind): { from: number; to: number } | null {
+  const head = Buffer.from(jsonHead(kind), 'utf8')
+  const tail = Buffer.from(JSON_TAIL, 'utf8')
+  if (buf.length < head.length + tail.length) return null
+  if (!buf.subarray(0, head.length).equals(head) || !buf.subarray(buf.length - tail.length).equals(tail))
+    return null
+  return { from: head.length, to: buf.length - tail.length }
 }
 
 /**
