@@ -6,8 +6,6 @@
 import {
   ATTENTION_DEADLINE_MS,
   ATTENTION_FLAGS,
-  RECORD_PAGE_SIZE,
-  recordFilterSchema,
   type RecordFilter,
   type RecordPage,
   type StatusObservation,
@@ -16,112 +14,49 @@ import {
 } from '../../../shared/withdrawal-record'
 import { REFUND_FEE_KEYS } from '../../../shared/money-totals'
 import { normalizeStatus } from '../../../shared/withdrawal-status'
-import { LedgerError, type SimilarQuery } from '../../ledger'
-import { digitsVariant, foldText } from '../../ledger/rows'
+import type { SimilarQuery } from '../../ledger'
 import type { Queryable } from './audit'
 import { RECORD_SELECT, rowToRecord } from './rows'
+import {
+  canonicalIso,
+  compileWhere,
+  iteratePages,
+  observationOf,
+  parseFilter,
+  queryPage,
+  type KindFilterSql,
+} from './filter-sql'
 
-function canonicalIso(iso: string): string {
-  const t = Date.parse(iso)
-  if (Number.isNaN(t)) throw new LedgerError('invalid_input', `not a date: ${iso}`)
-  return new Date(t).toISOString()
+const WITHDRAWALS: KindFilterSql = {
+  alias: 'w',
+  from: 'FROM withdrawals w',
+  select: RECORD_SELECT,
+  normalizeStatus,
+  attention: (p) =>
+    `(w.local_state = 'outcome_unknown' OR w.flags ?| ${p([...ATTENTION_FLAGS])}::text[] OR (w.local_state = 'created' AND ` +
+    `w.display_status = 'unsent' AND safe_ts(w.expiration) <= ${p(new Date(Date.now() + ATTENTION_DEADLINE_MS).toISOString())}::timestamptz))`,
+  digits: true,
+  sortColumns: {
+    createdAt: ['w.created_at'],
+    updatedAt: ['w.updated_at'],
+    amount: ['w.amount_cents'],
+    status: ['w.display_status', 'w.created_at'],
+  },
 }
 
-function parseFilter(filter: RecordFilter | undefined): RecordFilter {
-  const r = recordFilterSchema.safeParse(filter ?? {})
-  if (!r.success) throw new LedgerError('invalid_input', `filter: ${r.error.message}`)
-  return r.data
-}
-
-const likeEscape = (s: string): string => s.replace(/[\\%_]/g, (c) => `\\${c}`)
-
-function compileWhere(f: RecordFilter): { sql: string; params: unknown[] } {
-  const clauses: string[] = []
-  const params: unknown[] = []
-  const p = (v: unknown): string => {
-    params.push(v)
-    return `$${params.length}`
-  }
-  if (f.profile !== undefined) clauses.push(`w.profile = ${p(f.profile)}`)
-  const statuses = [...new Set((f.statuses ?? []).map(normalizeStatus))]
-  if (statuses.length > 0) {
-    const inList = `w.display_status = ANY(${p(statuses)}::text[])`
-    clauses.push(statuses.includes('created') ? `(${inList} OR w.local_state = 'created')` : inList)
-  }
-  if (f.attention === true) {
-    clauses.push(
-      `(w.local_state = 'outcome_unknown' OR w.flags ?| ${p([...ATTENTION_FLAGS])}::text[] OR (w.local_state = 'created' AND ` +
-        `w.display_status = 'unsent' AND safe_ts(w.expiration) <= ${p(new Date(Date.now() + ATTENTION_DEADLINE_MS).toISOString())}::timestamptz))`,
-    )
-  }
-  if (f.from !== undefined) clauses.push(`w.created_at >= ${p(canonicalIso(f.from))}`)
-  if (f.to !== undefined) clauses.push(`w.created_at < ${p(canonicalIso(f.to))}`)
-  const text = foldText(f.text ?? '')
-    .replace(/[\p{Cc}]+/gu, ' ')
-    .trim()
-  if (text !== '') {
-    const digits = digitsVariant(text)
-    const one = `w.search_text LIKE ${p(`%${likeEscape(text)}%`)}`
-    clauses.push(digits ? `(${one} OR w.search_text LIKE ${p(`%${likeEscape(digits)}%`)})` : one)
-  }
-  return { sql: clauses.length > 0 ? `WHERE ${clauses.join(' AND ')}` : '', params }
-}
-
-const SORT_COLUMNS = {
-  createdAt: ['w.created_at'],
-  updatedAt: ['w.updated_at'],
-  amount: ['w.amount_cents'],
-  status: ['w.display_status', 'w.created_at'],
-} as const
-
-function compileOrder(f: RecordFilter): string {
-  const sort = f.sort ?? { field: 'createdAt', dir: 'desc' }
-  const dir = sort.dir === 'asc' ? 'ASC' : 'DESC'
-  return `ORDER BY ${[...SORT_COLUMNS[sort.field], 'w.id'].map((c) => `${c} ${dir}`).join(', ')}`
-}
-
-export async function queryRecords(c: Queryable, filter?: RecordFilter): Promise<RecordPage> {
-  const f = parseFilter(filter)
-  const where = compileWhere(f)
-  const limit = f.limit ?? RECORD_PAGE_SIZE
-  const offset = f.offset ?? 0
-  const r = await c.query(
-    `SELECT ${RECORD_SELECT} FROM withdrawals w ${where.sql} ${compileOrder(f)} LIMIT ${limit} OFFSET ${offset}`,
-    where.params,
-  )
-  const rows = r.rows.map(rowToRecord)
-  const total =
-    offset === 0 && rows.length < limit
-      ? rows.length
-      : Number(
-          (await c.query(`SELECT count(*) AS n FROM withdrawals w ${where.sql}`, where.params)).rows[0]?.n ??
-            0,
-        )
-  return { rows, total }
-}
+export const queryRecords = (c: Queryable, filter?: RecordFilter): Promise<RecordPage> =>
+  queryPage(c, filter, WITHDRAWALS, rowToRecord)
 
 /**
  * Every matching record in the filter's order, fetched in batches through a server-side cursor. Must run inside
  * the caller's transaction (a REPEATABLE READ snapshot for an export: one moment of a live ledger).
  */
-export async function* iterateRecords(
+export const iterateRecords = (
   c: Queryable,
   filter: RecordFilter | undefined,
   batch = 1000,
-): AsyncGenerator<WithdrawalRecord, void, undefined> {
-  const f = parseFilter(filter)
-  const where = compileWhere(f)
-  await c.query(
-    `DECLARE export_walk NO SCROLL CURSOR FOR SELECT ${RECORD_SELECT} FROM withdrawals w ${where.sql} ${compileOrder(f)}`,
-    where.params,
-  )
-  for (;;) {
-    const r = await c.query(`FETCH ${batch} FROM export_walk`)
-    for (const row of r.rows) yield rowToRecord(row)
-    if (r.rows.length < batch) break
-  }
-  await c.query('CLOSE export_walk')
-}
+): AsyncGenerator<WithdrawalRecord, void, undefined> =>
+  iteratePages(c, filter, WITHDRAWALS, rowToRecord, 'export_walk', batch)
 
 const REFUND_FEE_SQL = `CASE ${REFUND_FEE_KEYS.map(
   (k) =>
@@ -130,7 +65,7 @@ const REFUND_FEE_SQL = `CASE ${REFUND_FEE_KEYS.map(
 ).join(' ')} ELSE 0 END`
 
 export async function totalsByStatus(c: Queryable, filter?: RecordFilter): Promise<StatusTotal[]> {
-  const where = compileWhere(parseFilter(filter))
+  const where = compileWhere(parseFilter(filter), WITHDRAWALS)
   const r = await c.query(
     `SELECT w.display_status AS status, w.has_refund, count(*) AS n,
        coalesce(sum(w.deposit_amount_cents), 0) AS deposit, coalesce(sum(w.payout_amount_cents), 0) AS payout,
@@ -170,14 +105,5 @@ export async function findRecentSimilar(c: Queryable, q: SimilarQuery): Promise<
 
 export async function listObservations(c: Queryable, localId: string): Promise<StatusObservation[]> {
   const r = await c.query('SELECT * FROM observations WHERE local_id = $1 ORDER BY id', [localId])
-  return r.rows.map((x) => ({
-    id: Number(x.id),
-    localId: String(x.local_id),
-    observedAt: String(x.observed_at),
-    remoteStatus: String(x.remote_status),
-    body: (x.body ?? null) as Record<string, unknown> | null,
-    requestId: typeof x.request_id === 'string' ? x.request_id : null,
-    nonce: typeof x.nonce === 'string' ? x.nonce : null,
-    applied: x.applied === true,
-  }))
+  return r.rows.map(observationOf)
 }
