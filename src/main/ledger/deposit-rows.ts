@@ -14,7 +14,8 @@ import { foldText } from './rows'
 
 type Row = Record<string, SQLOutputValue>
 
-const BASE_COLUMNS = [
+/** A deposit's own columns, in this order on both engines (ledger-store/pg/deposit-rows.ts). */
+export const BASE_COLUMNS = [
   'local_id',
   'profile',
   'operator',
@@ -42,7 +43,7 @@ const BASE_COLUMNS = [
   'request_id',
   'flags',
 ] as const
-const DERIVED_COLUMNS = ['display_status', 'is_open', 'search_text'] as const
+export const DERIVED_COLUMNS = ['display_status', 'is_open', 'search_text'] as const
 const ALL_COLUMNS = [...BASE_COLUMNS, ...DERIVED_COLUMNS]
 
 /** Columns a reader needs to rebuild a deposit (derived ones stay in the database). */

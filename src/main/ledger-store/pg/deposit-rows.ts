@@ -6,44 +6,18 @@
  */
 import { depositRecordSchema, type DepositRecord } from '../../../shared/deposit-record'
 import { LedgerError } from '../../ledger'
-import { depositDisplay, depositSearchText, isOpenDeposit } from '../../ledger/deposit-rows'
+import {
+  BASE_COLUMNS,
+  DEPOSIT_SELECT,
+  DERIVED_COLUMNS,
+  depositDisplay,
+  depositSearchText,
+  isOpenDeposit,
+} from '../../ledger/deposit-rows'
 
-export const DEPOSIT_COLUMNS = [
-  'local_id',
-  'profile',
-  'operator',
-  'created_at',
-  'updated_at',
-  'local_state',
-  'origin',
-  'request',
-  'amount_cents',
-  'depix_address',
-  'create_response',
-  'remote_id',
-  'remote_status',
-  'remote_status_at',
-  'remote_checked_at',
-  'last_remote',
-  'qr_copy_paste',
-  'expiration',
-  'value_cents',
-  'bank_tx_id',
-  'blockchain_tx_id',
-  'payer_name',
-  'reversed_at',
-  'error',
-  'request_id',
-  'flags',
-  'display_status',
-  'is_open',
-  'search_text',
-] as const
-
-/** The record's own columns (the derived ones stay in the database). */
-export const DEPOSIT_SELECT = DEPOSIT_COLUMNS.slice(0, 26)
-  .map((c) => `d.${c}`)
-  .join(', ')
+export const DEPOSIT_COLUMNS = [...BASE_COLUMNS, ...DERIVED_COLUMNS] as const
+/** The record's own columns (the derived ones stay in the database): the desk ledger's select, same table alias. */
+export { DEPOSIT_SELECT }
 
 const json = (v: unknown): string | null => (v === null || v === undefined ? null : JSON.stringify(v))
 
