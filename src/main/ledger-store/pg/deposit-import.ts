@@ -10,6 +10,7 @@ import type { AuditEntry } from '../../../shared/withdrawal-record'
 import type { Ledger } from '../../ledger'
 import { recordStateHash } from '../../ledger/state-hash'
 import { appendAudit } from './audit'
+import { insertObservation } from './observation-rows'
 import { DEPOSIT_INSERT_SQL, depositValues } from './deposit-rows'
 import { lockOrigin } from './desk-import'
 import { withTx } from './tx'
@@ -66,19 +67,15 @@ export async function importDeskDeposits(
         }
         await tx.c.query(DEPOSIT_INSERT_SQL, [...depositValues(rec), origin])
         for (const o of desk.deposits.observations(rec.localId)) {
-          await tx.c.query(
-            `INSERT INTO deposit_observations (local_id, observed_at, remote_status, body, request_id, nonce, applied)
-             VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-            [
-              rec.localId,
-              o.observedAt,
-              o.remoteStatus,
-              o.body === null ? null : JSON.stringify(o.body),
-              o.requestId,
-              o.nonce,
-              o.applied,
-            ],
-          )
+          await insertObservation(tx.c, 'deposit_observations', {
+            localId: rec.localId,
+            observedAt: o.observedAt,
+            remoteStatus: o.remoteStatus,
+            body: o.body,
+            requestId: o.requestId,
+            nonce: o.nonce,
+            applied: o.applied,
+          })
         }
         await appendAudit(tx.c, tx.identity, {
           operator,

@@ -25,6 +25,7 @@ import {
   rowToDeposit,
 } from './deposit-rows'
 import type { Tx } from './tx'
+import { insertObservation } from './observation-rows'
 import { writeAudited } from './record-write'
 import { blank, cents } from '../../ledger/deposits'
 import { assertTransition, kindLifecycle, type PgRecordKind } from './kind-lifecycle'
@@ -122,19 +123,15 @@ async function storeObservation(
   obs: { status: string; body: Body; observedAt: string; requestId: string | null; nonce: string | null },
 ): Promise<DepositObservationPlan> {
   const plan = planDepositObservation(rec, obs)
-  await tx.c.query(
-    `INSERT INTO deposit_observations (local_id, observed_at, remote_status, body, request_id, nonce, applied)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [
-      rec.localId,
-      obs.observedAt,
-      obs.status,
-      obs.body === null ? null : JSON.stringify(obs.body),
-      obs.requestId,
-      obs.nonce,
-      plan.applied,
-    ],
-  )
+  await insertObservation(tx.c, 'deposit_observations', {
+    localId: rec.localId,
+    observedAt: obs.observedAt,
+    remoteStatus: obs.status,
+    body: obs.body,
+    requestId: obs.requestId,
+    nonce: obs.nonce,
+    applied: plan.applied,
+  })
   const contentChanged = canonicalJson(plan.record) !== canonicalJson(rec)
   plan.record = {
     ...plan.record,

@@ -16,11 +16,11 @@ import {
   canonicalIso,
   compileWhere,
   iteratePages,
-  observationOf,
   parseFilter,
   queryPage,
   type KindFilterSql,
 } from './filter-sql'
+import { readObservations } from './observation-rows'
 
 const FROM = 'FROM deposits d'
 
@@ -105,7 +105,5 @@ export async function depositTotals(c: Queryable, filter?: RecordFilter): Promis
   }))
 }
 
-export async function depositObservations(c: Queryable, localId: string): Promise<StatusObservation[]> {
-  const r = await c.query('SELECT * FROM deposit_observations WHERE local_id = $1 ORDER BY id', [localId])
-  return r.rows.map(observationOf)
-}
+export const depositObservations = (c: Queryable, localId: string): Promise<StatusObservation[]> =>
+  readObservations(c, 'deposit_observations', localId)

@@ -2,15 +2,10 @@
  * A RecordFilter as SQL on the team ledger, for either record kind (queries.ts: withdrawals, deposit-queries.ts:
  * top-ups), with the desk ledger's semantics: display status (a "created" filter also takes records still without
  * a remote status), the kind's "needs action" rule, a date range on created_at, LIKE on the folded search text
- * (pg_trgm index), and the sort orders with the row id as the last key. Pages, cursors and status observations
- * are read the same way for both kinds too.
+ * (pg_trgm index), and the sort orders with the row id as the last key. Pages and cursors are read the same way for
+ * both kinds too.
  */
-import {
-  RECORD_PAGE_SIZE,
-  recordFilterSchema,
-  type RecordFilter,
-  type StatusObservation,
-} from '../../../shared/withdrawal-record'
+import { RECORD_PAGE_SIZE, recordFilterSchema, type RecordFilter } from '../../../shared/withdrawal-record'
 import { LedgerError } from '../../ledger'
 import { digitsVariant, foldText } from '../../ledger/rows'
 import type { Queryable } from './audit'
@@ -123,18 +118,4 @@ export async function* iteratePages<R>(
     if (r.rows.length < batch) break
   }
   await c.query(`CLOSE ${cursor}`)
-}
-
-/** A status observation row of either kind's observations table. */
-export function observationOf(x: Record<string, unknown>): StatusObservation {
-  return {
-    id: Number(x.id),
-    localId: String(x.local_id),
-    observedAt: String(x.observed_at),
-    remoteStatus: String(x.remote_status),
-    body: (x.body ?? null) as Record<string, unknown> | null,
-    requestId: typeof x.request_id === 'string' ? x.request_id : null,
-    nonce: typeof x.nonce === 'string' ? x.nonce : null,
-    applied: x.applied === true,
-  }
 }

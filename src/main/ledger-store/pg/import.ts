@@ -15,6 +15,7 @@ import type { AuditEntry, WithdrawalRecord } from '../../../shared/withdrawal-re
 import { LedgerError, SYSTEM_OPERATOR, type Ledger } from '../../ledger'
 import { recordStateHash } from '../../ledger/state-hash'
 import { appendAudit } from './audit'
+import { insertObservation } from './observation-rows'
 import { hasUnfinishedDeposit, importDeskDeposits, type DepositImportResult } from './deposit-import'
 import { importDeskRest, lockOrigin, unsendableRunsCheck, type RestImportResult } from './desk-import'
 import { insertRow } from './record-write'
@@ -99,19 +100,15 @@ export async function importDeskLedger(pool: pg.Pool, desk: Ledger, operator: st
         }
         await insertRow(tx, rec, { importedFrom: origin })
         for (const o of desk.observations(rec.localId)) {
-          await tx.c.query(
-            `INSERT INTO observations (local_id, observed_at, remote_status, body, request_id, nonce, applied)
-             VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-            [
-              rec.localId,
-              o.observedAt,
-              o.remoteStatus,
-              o.body === null ? null : JSON.stringify(o.body),
-              o.requestId,
-              o.nonce,
-              o.applied,
-            ],
-          )
+          await insertObservation(tx.c, 'observations', {
+            localId: rec.localId,
+            observedAt: o.observedAt,
+            remoteStatus: o.remoteStatus,
+            body: o.body,
+            requestId: o.requestId,
+            nonce: o.nonce,
+            applied: o.applied,
+          })
         }
         await appendAudit(tx.c, tx.identity, {
           operator,

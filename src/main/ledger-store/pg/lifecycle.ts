@@ -18,6 +18,7 @@ import { planObservation } from '../../ledger/observations'
 import { appendAudit } from './audit'
 import { getRecord, writeRecord } from './record-write'
 import type { Tx } from './tx'
+import { insertObservation } from './observation-rows'
 import { assertTransition, kindLifecycle, type PgRecordKind } from './kind-lifecycle'
 
 async function mustGet(tx: Tx, localId: string): Promise<WithdrawalRecord> {
@@ -99,19 +100,15 @@ async function storeObservation(
   },
 ): Promise<{ record: WithdrawalRecord; applied: boolean }> {
   const plan = planObservation(rec, obs)
-  await tx.c.query(
-    `INSERT INTO observations (local_id, observed_at, remote_status, body, request_id, nonce, applied)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [
-      rec.localId,
-      obs.observedAt,
-      obs.status,
-      obs.body === null ? null : JSON.stringify(obs.body),
-      obs.requestId,
-      obs.nonce,
-      plan.applied,
-    ],
-  )
+  await insertObservation(tx.c, 'observations', {
+    localId: rec.localId,
+    observedAt: obs.observedAt,
+    remoteStatus: obs.status,
+    body: obs.body,
+    requestId: obs.requestId,
+    nonce: obs.nonce,
+    applied: plan.applied,
+  })
   const contentChanged = canonicalJson(plan.record) !== canonicalJson(rec)
   const record = {
     ...plan.record,

@@ -21,11 +21,11 @@ import {
   canonicalIso,
   compileWhere,
   iteratePages,
-  observationOf,
   parseFilter,
   queryPage,
   type KindFilterSql,
 } from './filter-sql'
+import { readObservations } from './observation-rows'
 
 const WITHDRAWALS: KindFilterSql = {
   alias: 'w',
@@ -103,7 +103,5 @@ export async function findRecentSimilar(c: Queryable, q: SimilarQuery): Promise<
   return r.rows.map(rowToRecord)
 }
 
-export async function listObservations(c: Queryable, localId: string): Promise<StatusObservation[]> {
-  const r = await c.query('SELECT * FROM observations WHERE local_id = $1 ORDER BY id', [localId])
-  return r.rows.map(observationOf)
-}
+export const listObservations = (c: Queryable, localId: string): Promise<StatusObservation[]> =>
+  readObservations(c, 'observations', localId)
