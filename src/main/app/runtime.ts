@@ -127,7 +127,15 @@ export async function openRuntime(o: RuntimeOptions): Promise<ProfileRuntime> {
           unsubscribe.push(trackWhileLeading(team.leadership, deposits.tracker))
         }
         teamBooks?.start()
-        // Reconciliation (GET /deposits) stays on demand on a team: no desk sweeps on a schedule (DECISIONS).
+        // The scheduled reconciliation (GET /deposits) is the leading desk's, like tracking: one sweep per team.
+        if (team.leadership)
+          unsubscribe.push(
+            trackWhileLeading(team.leadership, {
+              start: deposits.startReconciling,
+              resume: deposits.startReconciling,
+              pause: deposits.stopReconciling,
+            }),
+          )
         return
       }
       withdrawals.tracker.start()

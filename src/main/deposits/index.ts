@@ -48,6 +48,8 @@ export interface DepositServiceDeps {
   tracker?: TrackerOptions
   /** Milliseconds between scheduled reconciliations (default RECONCILE_EVERY_MS). */
   reconcileEveryMs?: number
+  /** Milliseconds from startReconciling to the first sweep (default 60 s). */
+  firstReconcileAfterMs?: number
   /** Test seam only (the crash tests): after `submitting` is committed, before the POST. */
   beforePost?: (record: DepositRecord) => void | Promise<void>
 }
@@ -70,8 +72,12 @@ export interface DepositService {
   onReconciled(l: (r: Reconciliation) => void): () => void
   creating(): number
   createsSettled(): Promise<void>
-  /** Reconciliation on a slow schedule (first one soon after start); stopped by `stop`. */
+  /** Reconciliation on a slow schedule (first one soon after start); stopped by `stopReconciling` or `stop`. */
   startReconciling(): void
+  /** No further scheduled sweep (one under way finishes); on a team, when this desk stops leading. */
+  stopReconciling(): void
+  /** Whether sweeps are on the schedule (on a team: only the leading desk's). */
+  reconcilingOnSchedule(): boolean
   stop(): Promise<void>
   tracker: StatusTracker<DepositRecord>
   /** The deposits this service works on (lists, the sandbox tools). */
@@ -175,6 +181,7 @@ export function createDepositService(deps: DepositServiceDeps): DepositService {
   let sweeping: Promise<Reconciliation> | null = null
   let timer: unknown = null
   let stopped = false
+  let scheduled = false
   const reconcile = (days?: number): Promise<Reconciliation> => {
     // One sweep at a time: a second caller joins the one under way.
     sweeping ??= reconcileDeposits(
@@ -192,7 +199,7 @@ export function createDepositService(deps: DepositServiceDeps): DepositService {
     return sweeping
   }
   const schedule = (ms: number): void => {
-    if (stopped) return
+    if (stopped || !scheduled || timer !== null) return
     timer = timers.setTimeout(() => {
       timer = null
       reconcile()
@@ -267,9 +274,16 @@ export function createDepositService(deps: DepositServiceDeps): DepositService {
       while (creates.size > 0) await Promise.allSettled([...creates])
     },
     startReconciling: () => {
-      if (timer !== null || stopped) return
+      if (scheduled || stopped) return
+      scheduled = true
       // Soon after start (a MED that happened while the app was closed), not during start-up itself.
-      schedule(60_000)
+      schedule(deps.firstReconcileAfterMs ?? 60_000)
+    },
+    reconcilingOnSchedule: () => scheduled && !stopped,
+    stopReconciling: () => {
+      scheduled = false
+      if (timer !== null) timers.clearTimeout(timer)
+      timer = null
     },
     stop: async () => {
       stopped = true

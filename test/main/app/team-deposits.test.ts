@@ -51,6 +51,15 @@ describe.skipIf(PG_SKIP_REASON !== null)('top-ups on one team ledger, through th
   }, 120_000)
   afterAll(async () => rig?.stop())
 
+  it('only the leading desk reconciles on a schedule (GET /deposits), as only it tracks', async () => {
+    const leaders = leadingNow(desks)
+    expect(leaders).toHaveLength(1)
+    for (const d of desks) {
+      const deposits = d.ctx.runtime().deposits
+      expect(deposits.reconcilingOnSchedule(), d.role).toBe(leaders.includes(d))
+    }
+  })
+
   it('a top-up made on one desk is on the other within a second, in its list and its detail', async () => {
     const [dana, eli] = desks as [Desk, Desk]
     expect((await eli.call('deposits:defaults')).ok).toBe(true)
