@@ -139,4 +139,6 @@ export const teamEvents = {
   'team:status': teamStatusSchema,
   /** An approval was asked for, decided or sent, on any desk (LISTEN/NOTIFY). */
   'approval:changed': approvalViewSchema,
+  /** A payee-book entry changed on some desk of the team (LISTEN/NOTIFY): re-read the book. */
+  'payee:changed': z.object({ id: z.string().min(1).max(100) }),
 } as const satisfies Record<string, z.ZodType>

@@ -117,5 +117,7 @@ export function teamEvents(rt: ProfileRuntime, emit: Emit, log: (line: string) =
     }),
     // Another desk's run changes (its waves, an approval) reach this desk's runs screen.
     team.onRunChange((runId) => emit('run:changed', { runId })),
+    // Another desk's change of the payee book reaches an open Favorecidos page, which re-reads the book.
+    team.onPayeeChange((id) => emit('payee:changed', { id })),
   ]
 }

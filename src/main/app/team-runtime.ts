@@ -49,6 +49,8 @@ export interface TeamSide {
   onApproval(l: (a: ApprovalEvent) => void): () => void
   /** A payment run changed on any desk (its id). */
   onRunChange(l: (runId: string) => void): () => void
+  /** A payee-book entry changed on some desk (this one's own change too): its id. */
+  onPayeeChange(l: (id: string) => void): () => void
   close(): Promise<void>
 }
 
@@ -148,6 +150,10 @@ export async function openTeamSide(t: TeamConnectionInput, o: TeamSideOptions = 
     onRunChange: (l) => {
       leadership?.on('run', l)
       return () => leadership?.off('run', l as (v: never) => void)
+    },
+    onPayeeChange: (l) => {
+      leadership?.on('payee', l)
+      return () => leadership?.off('payee', l as (v: never) => void)
     },
     close: async () => {
       statusListeners.clear()

@@ -4,6 +4,7 @@
  * router (support/team-desks.ts).
  * - The payee book: desk B saves an entry desk A has open in the editor; desk A's save is refused with the
  *   conflict message, nothing of desk B's is overwritten, and what desk A typed stays in the fields.
+ *   An entry desk B adds appears on desk A's open list without a reload (LISTEN depix_payees).
  * - Top-ups: one made on desk B shows on desk A's "Compras de DePix" without a reload (LISTEN depix_deposits →
  *   `deposit:changed`); one POST /deposit each, counted at the sandbox.
  */
@@ -130,6 +131,19 @@ test.describe('the team’s shared books, two desks', () => {
       ['Construtora Horizonte S.A.', 'Conta nova no banco'],
     ])
     await expectPtBR(page)
+
+    // Desk B adds an entry: desk A's open list shows it with no reload and no search (LISTEN depix_payees →
+    // payee:changed → the page re-reads the book).
+    await markWindow(page)
+    const added = await colleague.ok<Payee>('payees:create', {
+      name: 'Transportadora Rota Sul Ltda',
+      taxNumber: '04.252.011/0001-10',
+      pixKeys: [{ key: 'financeiro@rotasul.example' }],
+    })
+    await expect(page.locator(`tr[data-payee-id="${added.id}"]`)).toContainText(
+      'Transportadora Rota Sul Ltda',
+    )
+    expect(await sameWindow(page)).toBe(true)
   })
 
   test('a top-up made on desk B shows on desk A’s list without a reload', async ({ app, colleague }) => {

@@ -64,6 +64,31 @@ describe.skipIf(PG_SKIP_REASON !== null)('the team payee book and receipts, thro
     expect(a.rows).toEqual([{ operator: 'alice', action: 'payee.created' }])
   })
 
+  it('a change of the book on one desk is announced to the other (payee:changed, the id only); a spoofed one is dropped', async () => {
+    const heard = (k: Desk, id: string): number | undefined => {
+      const i = k.events.findIndex(
+        (e) => e.event === 'payee:changed' && (e.payload as { id: string }).id === id,
+      )
+      return i >= 0 ? k.eventAt[i] : undefined
+    }
+    const created = await alice.call('payees:create', {
+      name: 'Aviso Entre Mesas Ltda',
+      taxNumber: '11.222.333/0001-81',
+      pixKeys: [{ key: 'aviso.mesas@example.com' }],
+    })
+    expect(created.ok).toBe(true)
+    const p = created.data as Payee
+    const at = Date.now()
+    const when = await until('bob told', async () => heard(bob, p.id), 3_000)
+    expect(when - at).toBeLessThanOrEqual(1_000)
+    // Anyone may NOTIFY: a payload that is not an id is dropped; a well-formed one only makes a desk re-read.
+    const before = bob.events.filter((e) => e.event === 'payee:changed').length
+    const pool = alice.ctx.runtime().team!.pg!.pool
+    await pool.query(`SELECT pg_notify('depix_payees', 'not json'), pg_notify('depix_payees', '{"id": 7}')`)
+    await new Promise((r) => setTimeout(r, 300))
+    expect(bob.events.filter((e) => e.event === 'payee:changed').length).toBe(before)
+  })
+
   it('two desks saving one entry at once: one is saved, the other is told in pt-BR and English', async () => {
     const [first] = ((await bob.call('payees:list', { text: 'silva equipe' })).data as { rows: Payee[] }).rows
     const p = first!

@@ -53,12 +53,14 @@ export interface TrackerLeadership {
   on(event: 'receipt', l: (r: ReceiptEvent) => void): void
   /** A payment run changed on some desk (LISTEN depix_runs, runs migration): its id. */
   on(event: 'run', l: (runId: string) => void): void
-  /** The team settings: on every (re)connect, then on each change (LISTEN depix_settings, migration 6). */
+  /** A payee-book entry was created, changed or removed on some desk (LISTEN depix_payees): its id. */
+  on(event: 'payee', l: (id: string) => void): void
+  /** The team settings: on every (re)connect, then on each change (LISTEN depix_settings, migration 7). */
   on(event: 'settings', l: (s: TeamSettingsEvent) => void): void
   /** The dedicated connection is up, so `settings` events are current. */
   readonly listening: boolean
   off(
-    event: 'leader' | 'change' | 'deposit' | 'approval' | 'receipt' | 'run' | 'settings',
+    event: 'leader' | 'change' | 'deposit' | 'approval' | 'receipt' | 'run' | 'payee' | 'settings',
     l: (v: never) => void,
   ): void
   /** Resolves after the first attempt (connected or not). */
@@ -82,14 +84,18 @@ function parseChange(payload: string | undefined): RecordChange | null {
   }
 }
 
-function parseRunId(payload: string | undefined): string | null {
+/** `payload[key]` when the payload is JSON holding an id there; anything else (a spoofed NOTIFY) is dropped. */
+function parseId(payload: string | undefined, key: string): string | null {
   try {
     const v = JSON.parse(payload ?? '') as Record<string, unknown>
-    return typeof v.runId === 'string' && v.runId.length <= 100 ? v.runId : null
+    const id = v[key]
+    return typeof id === 'string' && id.length > 0 && id.length <= 100 ? id : null
   } catch {
     return null
   }
 }
+
+const parseRunId = (payload: string | undefined): string | null => parseId(payload, 'runId')
 
 function parseApproval(payload: string | undefined): ApprovalEvent | null {
   try {
@@ -171,6 +177,9 @@ export function startLeadership(o: LeadershipOptions): TrackerLeadership {
       } else if (n.channel === 'depix_runs') {
         const runId = parseRunId(n.payload)
         if (runId !== null) events.emit('run', runId)
+      } else if (n.channel === 'depix_payees') {
+        const id = parseId(n.payload, 'id')
+        if (id !== null) events.emit('payee', id)
       } else if (n.channel === 'depix_settings') {
         const s = parseSettings(n.payload)
         if (s) events.emit('settings', s)
@@ -178,7 +187,7 @@ export function startLeadership(o: LeadershipOptions): TrackerLeadership {
     })
     await c.connect()
     await c.query(
-      'LISTEN depix_records; LISTEN depix_deposits; LISTEN depix_approvals; LISTEN depix_receipts; LISTEN depix_runs; LISTEN depix_settings',
+      'LISTEN depix_records; LISTEN depix_deposits; LISTEN depix_approvals; LISTEN depix_receipts; LISTEN depix_runs; LISTEN depix_payees; LISTEN depix_settings',
     )
     pid = Number((await c.query('SELECT pg_backend_pid() AS pid')).rows[0]?.pid)
     // Read after LISTEN: a change between the two is heard, one before it is read.

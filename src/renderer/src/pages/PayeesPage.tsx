@@ -2,7 +2,7 @@
  * Favorecidos: the payee book. Search by name, CPF/CNPJ or key; add, edit, remove (audited in the ledger); pay a
  * payee (the payment form opens with their details); import and export as CSV.
  */
-import { useCallback, useEffect, useState } from 'react'
+import { useCallback, useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { IpcError } from '../../../shared/contract'
 import type { PayeeImportResultView } from '../../../shared/channels-payees'
@@ -18,7 +18,7 @@ import { fromPayee } from '../components/payees/payee-model'
 import { formForPayee } from '../components/payees/prefill'
 import { useRepeat } from '../components/payees/repeat-store'
 import { useWithdrawalDraft } from '../components/withdrawal-form/draft-store'
-import { call } from '../ipc'
+import { call, useEvent } from '../ipc'
 import { useRoute } from '../stores/route'
 
 const PAGE = 50
@@ -55,6 +55,26 @@ export function PayeesPage(): React.JSX.Element {
     const timer = setTimeout(() => void load(), 150)
     return () => clearTimeout(timer)
   }, [load])
+
+  // On a team ledger another desk may change the book: re-read what is shown (once for a burst, e.g. an import).
+  const shown = useRef(PAGE)
+  useEffect(() => {
+    shown.current = Math.max(PAGE, rows.length)
+  }, [rows.length])
+  const pending = useRef<ReturnType<typeof setTimeout> | null>(null)
+  useEvent('payee:changed', () => {
+    if (pending.current !== null) return
+    pending.current = setTimeout(() => {
+      pending.current = null
+      void load(Math.min(shown.current, 200))
+    }, 250)
+  })
+  useEffect(
+    () => () => {
+      if (pending.current !== null) clearTimeout(pending.current)
+    },
+    [],
+  )
 
   const pay = (p: Payee): void => {
     useRepeat.getState().set(null)
