@@ -172,8 +172,13 @@ export function startLeadership(o: LeadershipOptions): TrackerLeadership {
         const runId = parseRunId(n.payload)
         if (runId !== null) events.emit('run', runId)
       } else if (n.channel === 'depix_settings') {
-        const s = parseSettings(n.payload)
-        if (s) events.emit('settings', s)
+        // Any role may NOTIFY this channel: the payload only says "read it again"; the value comes from the table.
+        if (parseSettings(n.payload))
+          readSettings(c)
+            .then((s) => {
+              if (s) events.emit('settings', s)
+            })
+            .catch(() => undefined)
       }
     })
     await c.connect()
