@@ -238,7 +238,10 @@ describe.skipIf(PG_SKIP_REASON !== null)('adversarial: four-eyes', () => {
       // Asking again (for other rows) after the approval.
       expect(
         await sqlstate(
-          eve.query(`UPDATE runs SET approval_requested_hash = $2 WHERE run_id = $1`, [runId, 'cd'.repeat(32)]),
+          eve.query(`UPDATE runs SET approval_requested_hash = $2 WHERE run_id = $1`, [
+            runId,
+            'cd'.repeat(32),
+          ]),
         ),
       ).toBe('22023')
       expect(
