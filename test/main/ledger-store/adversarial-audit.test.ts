@@ -166,6 +166,34 @@ describe.skipIf(PG_SKIP_REASON !== null)('adversarial: audit chain, identities, 
     ).toBe('42501')
   })
 
+  it('cannot launder a changed payment by appending its new state hash (migration 8)', async () => {
+    const rec = await ana.insertSubmitting(input(), 'Ana')
+    const changed = [
+      `UPDATE withdrawals SET amount_cents = 1 WHERE local_id = $1`,
+      `UPDATE withdrawals SET pix_key = 'mallory@example.com' WHERE local_id = $1`,
+      `UPDATE withdrawals SET request = '{"pixKey":"mallory@example.com","payoutAmountInCents":5000}' WHERE local_id = $1`,
+      `UPDATE withdrawals SET amount_kind = 'deposit' WHERE local_id = $1`,
+      `UPDATE withdrawals SET profile = 'other' WHERE local_id = $1`,
+    ]
+    for (const sql of changed)
+      expect([sql, await sqlstate(eve.query(sql, [rec.localId]))]).toEqual([sql, '42501'])
+    // What stays possible: a field the trackers write (here the receiver's name), with a matching entry. The chain
+    // checks, but the trail names eve as the last writer of ana's record.
+    await eve.query('BEGIN')
+    await eve.query(`UPDATE withdrawals SET receiver_name = 'Eve' WHERE local_id = $1`, [rec.localId])
+    await eve.query(`SELECT append_audit('record.updated', $1, '{}', $2)`, [
+      rec.localId,
+      recordStateHash({ ...rec, receiverName: 'Eve' }),
+    ])
+    await eve.query('COMMIT')
+    expect(await ana.verifyAuditChain()).toMatchObject({ ok: true })
+    const last = await owner.query(
+      `SELECT operator FROM audit_log WHERE subject = $1 ORDER BY seq DESC LIMIT 1`,
+      [rec.localId],
+    )
+    expect(last.rows[0].operator).toBe('eve')
+  })
+
   it("an entry of eve's naming ana's record with a state hash of her choosing is reported, under eve's name", async () => {
     const rec = await ana.insertSubmitting(input(), 'Ana')
     expect(await ana.verifyAuditChain()).toMatchObject({ ok: true })
@@ -271,6 +299,8 @@ describe.skipIf(PG_SKIP_REASON !== null)('adversarial: audit chain, identities, 
     expect(await sqlstate(eve.query('UPDATE team_settings SET approval_above_cents = NULL'))).toBe('42501')
     expect(await sqlstate(eve.query('UPDATE rate_buckets SET per_minute = 0.001'))).toBe('42501')
     expect(await sqlstate(eve.query(`INSERT INTO rate_buckets VALUES ('x', 1, 1, now())`))).toBe('42501')
+    // USAGE on the sequences gives nextval, not setval: ids cannot be wound back onto existing rows.
+    expect(await sqlstate(eve.query(`SELECT setval('withdrawals_id_seq', 1)`))).toBe('42501')
   })
 
   it('a careless owner cannot delete or truncate either (TRUNCATE fires no row trigger: migration 8)', async () => {

@@ -8,6 +8,9 @@
  * - A record's `local_id` could be changed by UPDATE. Renaming a paid record freed its local id, and an approval
  *   names a local id: the same approval then let a second payment in. Local ids are now frozen, and a unique
  *   index makes an approval stand for one payment only, whatever else changes.
+ * - What a payment is (profile, amount, and for a withdrawal its request, key and kind) could be changed by any
+ *   analyst, who could then append an audit entry with the new state's hash: the chain checked again. Those columns
+ *   are now frozen for analysts (the leading desk's tracker, which writes every record, never changes them).
  * - `run_rows` accepted an INSERT into a run already asked for approval, approved or sending: a row added after
  *   the approval was sent under it. Rows are now added only while nothing names them (a draft with no approval
  *   asked or granted; an imported run arrives without either).
@@ -63,6 +66,22 @@ END $$;
 CREATE TRIGGER withdrawals_harden BEFORE UPDATE OF local_id ON withdrawals
   FOR EACH ROW EXECUTE FUNCTION keep_local_id();
 CREATE TRIGGER deposits_harden BEFORE UPDATE OF local_id ON deposits FOR EACH ROW EXECUTE FUNCTION keep_local_id();
+-- What a payment is: set once by its desk. Otherwise an analyst could change it and append an audit entry with the
+-- matching state hash, and the chain would check. The owner is left alone: it can disable any trigger anyway, and
+-- its edits are what the chain check is tested with.
+CREATE FUNCTION keep_payment() RETURNS trigger LANGUAGE plpgsql SET search_path = ${SCHEMA}, pg_temp AS $$
+BEGIN
+  IF session_user <> (SELECT pg_get_userbyid(nspowner) FROM pg_namespace WHERE nspname = '${SCHEMA}')
+     AND (NEW.profile IS DISTINCT FROM OLD.profile OR NEW.amount_cents IS DISTINCT FROM OLD.amount_cents
+       OR (TG_TABLE_NAME = 'withdrawals' AND (to_jsonb(NEW) -> 'request' IS DISTINCT FROM to_jsonb(OLD) -> 'request'
+         OR to_jsonb(NEW) ->> 'pix_key' IS DISTINCT FROM to_jsonb(OLD) ->> 'pix_key'
+         OR to_jsonb(NEW) ->> 'amount_kind' IS DISTINCT FROM to_jsonb(OLD) ->> 'amount_kind'))) THEN
+    RAISE EXCEPTION 'what record % pays never changes', OLD.local_id USING ERRCODE = '42501';
+  END IF;
+  RETURN NEW;
+END $$;
+CREATE TRIGGER withdrawals_keep_payment BEFORE UPDATE ON withdrawals FOR EACH ROW EXECUTE FUNCTION keep_payment();
+CREATE TRIGGER deposits_keep_payment BEFORE UPDATE ON deposits FOR EACH ROW EXECUTE FUNCTION keep_payment();
 CREATE UNIQUE INDEX withdrawals_one_per_approval ON withdrawals (approval_id) WHERE approval_id IS NOT NULL;
 
 CREATE FUNCTION run_rows_harden() RETURNS trigger LANGUAGE plpgsql SET search_path = ${SCHEMA}, pg_temp AS $$
@@ -111,6 +130,6 @@ BEGIN
   WHERE endpoint = p_endpoint AND at < clock_timestamp() + make_interval(secs => ms / 1000.0);
 END $$;
 
-REVOKE EXECUTE ON FUNCTION set_db_user(), keep_local_id(), run_rows_harden(), forbid_truncate() FROM PUBLIC;
+REVOKE EXECUTE ON FUNCTION set_db_user(), keep_local_id(), keep_payment(), run_rows_harden(), forbid_truncate() FROM PUBLIC;
 `
 }
