@@ -179,11 +179,12 @@ describe.skipIf(PG_SKIP_REASON !== null)('adversarial: audit chain, identities, 
       expect([sql, await sqlstate(eve.query(sql, [rec.localId]))]).toEqual([sql, '42501'])
     // What stays possible: a field the trackers write (here the receiver's name), with a matching entry. The chain
     // checks, but the trail names eve as the last writer of ana's record.
+    const rewritten = { ...rec, receiverName: 'Eve' }
     await eve.query('BEGIN')
     await eve.query(`UPDATE withdrawals SET receiver_name = 'Eve' WHERE local_id = $1`, [rec.localId])
     await eve.query(`SELECT append_audit('record.updated', $1, '{}', $2)`, [
       rec.localId,
-      recordStateHash({ ...rec, receiverName: 'Eve' }),
+      recordStateHash(rewritten),
     ])
     await eve.query('COMMIT')
     expect(await ana.verifyAuditChain()).toMatchObject({ ok: true })
