@@ -176,7 +176,10 @@ describe.skipIf(PG_SKIP_REASON !== null)('team ledger on PostgreSQL', () => {
 
     it('detects a record changed outside the app and writes nothing more on it', async () => {
       const rec = await ana.insertSubmitting(input(), 'ana')
-      await ana.pool.query(`UPDATE withdrawals SET amount_cents = 1 WHERE local_id = $1`, [rec.localId])
+      // Not the amount: an analyst cannot change what a payment is (migration 8); any other field shows the same.
+      await ana.pool.query(`UPDATE withdrawals SET receiver_name = 'Outro' WHERE local_id = $1`, [
+        rec.localId,
+      ])
       const v = await bia.verifyAuditChain()
       expect(v.ok).toBe(false)
       expect(!v.ok && v.reason).toContain(rec.localId)
@@ -190,9 +193,9 @@ describe.skipIf(PG_SKIP_REASON !== null)('team ledger on PostgreSQL', () => {
         code: 'record_tampered',
       })
       // Put it back as the trail says, so the rest of the file works on a sound ledger.
-      await ana.pool.query(`UPDATE withdrawals SET amount_cents = $2 WHERE local_id = $1`, [
+      await ana.pool.query(`UPDATE withdrawals SET receiver_name = $2 WHERE local_id = $1`, [
         rec.localId,
-        rec.amountCents,
+        rec.receiverName ?? null,
       ])
       expect(await bia.verifyAuditChain()).toMatchObject({ ok: true })
     })

@@ -181,8 +181,13 @@ export function startLeadership(o: LeadershipOptions): TrackerLeadership {
         const id = parseId(n.payload, 'id')
         if (id !== null) events.emit('payee', id)
       } else if (n.channel === 'depix_settings') {
-        const s = parseSettings(n.payload)
-        if (s) events.emit('settings', s)
+        // Any role may NOTIFY this channel: the payload only says "read it again"; the value comes from the table.
+        if (parseSettings(n.payload))
+          readSettings(c)
+            .then((s) => {
+              if (s) events.emit('settings', s)
+            })
+            .catch(() => undefined)
       }
     })
     await c.connect()

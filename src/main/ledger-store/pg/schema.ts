@@ -22,6 +22,7 @@ import { referencesMigrationSql } from './migration-references'
 import { deskImportMigrationSql } from './migration-desk-import'
 import { rateTokenMigrationSql } from './migration-rate-token'
 import { payeeNotifyMigrationSql } from './migration-payee-notify'
+import { hardeningMigrationSql } from './migration-hardening'
 
 export const SCHEMA = 'ledger'
 export const ANALYST_GROUP = 'depix_analysts'
@@ -387,6 +388,7 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
     sql: deskImportMigrationSql({ SCHEMA, ANALYST_GROUP, ISO_NOW_SQL }),
   },
   { version: 8, name: 'payee book changes announced', sql: payeeNotifyMigrationSql(SCHEMA) },
+  { version: 9, name: 'hardening after an adversarial review', sql: hardeningMigrationSql({ SCHEMA }) },
 ]
 // The last entry's version, not the count: migrations land from parallel branches and are renumbered at merge.
 export const PG_LATEST_VERSION = PG_MIGRATIONS.at(-1)?.version ?? 0

@@ -1,0 +1,77 @@
+/**
+ * A hostile analyst's psql prompt, for the adversarial suites: a plain connection as a `depix_analysts` role (no
+ * app in between), and the SQL it would type to add rows by hand.
+ */
+import { randomUUID } from 'node:crypto'
+import pg from 'pg'
+import type { Team } from './team'
+
+/** A raw connection as `name` (created in the analysts' group, or outside it), closed by `close`. */
+export async function psqlAs(team: Team, name: string, inGroup = true): Promise<pg.Client> {
+  await team.addAnalyst(name, inGroup)
+  const c = new pg.Client({ ...team.config(name), options: '-c search_path=ledger,pg_temp' })
+  c.on('error', () => undefined)
+  await c.connect()
+  return c
+}
+
+/** The SQLSTATE a statement failed with, or 'ok'. */
+export async function sqlstate(p: Promise<unknown>): Promise<string> {
+  try {
+    await p
+    return 'ok'
+  } catch (e) {
+    const code = (e as { code?: unknown }).code
+    return typeof code === 'string' ? code : `not a database error: ${String(e)}`
+  }
+}
+
+/** A withdrawal row typed by hand, every NOT NULL column given (db_user claimed as someone else). */
+export function insertWithdrawal(
+  c: pg.Client,
+  o: {
+    localId?: string
+    cents?: number
+    pixKey?: string
+    approvalId?: string | null
+    importedFrom?: string | null
+    state?: string
+    claimedUser?: string
+  } = {},
+): Promise<pg.QueryResult> {
+  const pixKey = o.pixKey ?? 'alvo@example.com'
+  const cents = o.cents ?? 1_000
+  return c.query(
+    `INSERT INTO withdrawals (local_id, profile, operator, db_user, created_at, updated_at, local_state, request,
+       pix_key, amount_kind, amount_cents, display_status, has_refund, is_open, search_text, approval_id,
+       imported_from)
+     VALUES ($1, 'main', 'Eve', $2, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z', $3, $4, $5, 'payout',
+       $6, 'processing', false, true, '', $7, $8)
+     RETURNING *`,
+    [
+      o.localId ?? randomUUID(),
+      o.claimedUser ?? 'ana',
+      o.state ?? 'submitting',
+      JSON.stringify({ pixKey, payoutAmountInCents: cents }),
+      pixKey,
+      cents,
+      o.approvalId ?? null,
+      o.importedFrom ?? null,
+    ],
+  )
+}
+
+/** An approval request typed by hand, matching what insertWithdrawal sends. */
+export async function requestApproval(
+  c: pg.Client,
+  localId: string,
+  cents: number,
+  pixKey = 'alvo@example.com',
+): Promise<string> {
+  const r = await c.query(
+    `INSERT INTO approvals (local_id, profile, request, pix_key, amount_kind, amount_cents)
+     VALUES ($1, 'main', $2, $3, 'payout', $4) RETURNING id`,
+    [localId, JSON.stringify({ pixKey, payoutAmountInCents: cents }), pixKey, cents],
+  )
+  return String((r.rows[0] as { id: string }).id)
+}
