@@ -158,7 +158,7 @@ describe.skipIf(PG_SKIP_REASON !== null)('adversarial: audit chain, identities, 
       [rec.localId],
     )
     expect(await ana.verifyAuditChain()).toMatchObject({ ok: true })
-    // A record's local id never changes (migration 8): renaming would free it for a second payment.
+    // A record's local id never changes (migration 9): renaming would free it for a second payment.
     expect(
       await sqlstate(
         eve.query(`UPDATE withdrawals SET local_id = 'elsewhere' WHERE local_id = $1`, [rec.localId]),
@@ -166,7 +166,7 @@ describe.skipIf(PG_SKIP_REASON !== null)('adversarial: audit chain, identities, 
     ).toBe('42501')
   })
 
-  it('cannot launder a changed payment by appending its new state hash (migration 8)', async () => {
+  it('cannot launder a changed payment by appending its new state hash (migration 9)', async () => {
     const rec = await ana.insertSubmitting(input(), 'Ana')
     const changed = [
       `UPDATE withdrawals SET amount_cents = 1 WHERE local_id = $1`,
@@ -236,7 +236,7 @@ describe.skipIf(PG_SKIP_REASON !== null)('adversarial: audit chain, identities, 
     )
     expect(up.rows[0].db_user).toBe('eve')
 
-    // observations: db_user was only a DEFAULT before migration 8.
+    // observations: db_user was only a DEFAULT before migration 9.
     const obs = await eve.query(
       `INSERT INTO observations (local_id, observed_at, remote_status, applied, db_user)
        VALUES ($1, 'x', 'pending', false, 'ana') RETURNING id, db_user`,
@@ -304,7 +304,7 @@ describe.skipIf(PG_SKIP_REASON !== null)('adversarial: audit chain, identities, 
     expect(await sqlstate(eve.query(`SELECT setval('withdrawals_id_seq', 1)`))).toBe('42501')
   })
 
-  it('a careless owner cannot delete or truncate either (TRUNCATE fires no row trigger: migration 8)', async () => {
+  it('a careless owner cannot delete or truncate either (TRUNCATE fires no row trigger: migration 9)', async () => {
     for (const t of APPEND_ONLY) {
       expect([t, await sqlstate(owner.query(`TRUNCATE ${t} CASCADE`))]).toEqual([t, '42501'])
     }

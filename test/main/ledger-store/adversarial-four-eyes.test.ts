@@ -327,7 +327,7 @@ describe.skipIf(PG_SKIP_REASON !== null)('adversarial: four-eyes', () => {
       await ask(eve, runId)
       expect(await sqlstate(approve(eve, runId))).toBe('DPX03')
       await approve(bia, runId)
-      // ...and takes no row after its approval either (migration 8), imported or not.
+      // ...and takes no row after its approval either (migration 9), imported or not.
       expect(
         await sqlstate(
           eve.query(

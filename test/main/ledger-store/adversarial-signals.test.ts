@@ -65,7 +65,7 @@ describe.skipIf(PG_SKIP_REASON !== null)('adversarial: rate budget, receipts, no
     const reset = (): Promise<unknown> =>
       owner.query('UPDATE rate_buckets SET at = clock_timestamp(), tokens = 1')
 
-    it('one penalty stops the desks at most as long as the app itself would wait (migration 8)', async () => {
+    it('one penalty stops the desks at most as long as the app itself would wait (migration 9)', async () => {
       await eve.query('SELECT penalize_rate($1, $2)', ['withdraw', 1e15])
       const s = await secondsAhead('withdraw')
       expect(s).toBeGreaterThan(MAX_RETRY_AFTER_SECONDS - 5)
