@@ -10,7 +10,7 @@ import { generateLiquidAddress } from '../../../src/main/liquid'
 import type { DesktopNotification, NotifierPort } from '../../../src/main/notifications'
 import type { RunApprovalItem } from '../../../src/shared/run-approval'
 import { announceSkip, PG_SKIP_REASON } from '../../support/postgres'
-import { startDesks, until, type Desk, type DeskRig, type Result } from './team-rig'
+import { expectNoPasswords, startDesks, until, type Desk, type DeskRig, type Result } from './team-rig'
 
 announceSkip('runs in the approvals queue (postgres + sandbox + app contexts)')
 
@@ -225,5 +225,7 @@ describe.skipIf(PG_SKIP_REASON !== null)('payment runs in the approvals queue', 
     const refused = await local.call('approvals:runs')
     expect(refused.ok).toBe(false)
     expect(refused.error).toMatchObject({ code: 'unsupported' })
+    // No role's password in any payload or event any desk got.
+    expectNoPasswords(rig)
   })
 })
