@@ -210,6 +210,18 @@ describe.skipIf(PG_SKIP_REASON !== null)('payment runs in the approvals queue', 
     expect(seen(alice)).toEqual([])
   })
 
+  it('a role taken out of depix_analysts: the queue is refused by SQLSTATE (permission_denied), then works again', async () => {
+    await rig.team.cluster.admin('REVOKE depix_analysts FROM carol')
+    try {
+      const r = await carol.call('approvals:runs')
+      expect(r.ok).toBe(false)
+      expect(r.error).toMatchObject({ code: 'permission_denied' })
+    } finally {
+      await rig.team.cluster.admin('GRANT depix_analysts TO carol')
+    }
+    expect(await queueOf(carol)).toEqual([])
+  })
+
   it('notifications off on one desk: nothing there; the queue still lists the run; a desk without a team is refused', async () => {
     carol.ctx.profiles.updateSettings({ notifications: false })
     const d = await importRun(alice, [['lote-desligado@example.com', 30_000]], 'desligado')
