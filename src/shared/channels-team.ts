@@ -11,6 +11,7 @@
  */
 import { z } from 'zod'
 import { withdrawalDraftSchema } from './withdrawal'
+import { runApprovalItemSchema } from './run-approval'
 import { withdrawalRecordSchema } from './withdrawal-record'
 import { teamLedgerSettingsSchema, teamLedgerViewSchema } from './team-ledger'
 
@@ -133,6 +134,8 @@ export const teamChannels = {
   },
   /** Sends an approved payment: one journaled POST /withdraw with the approval's stored body. */
   'approvals:send': { input: approvalIdInput, output: withdrawalRecordSchema },
+  /** Payment runs waiting for another analyst's approval, oldest request first (approved on the run's screen). */
+  'approvals:runs': { input: none, output: z.array(runApprovalItemSchema) },
 } as const
 
 export const teamEvents = {

@@ -422,6 +422,8 @@ export const events = {
    * is the approval's; the page lists the queue as main has it.
    */
   'notification:openApprovals': z.object({ id: z.string() }),
+  /** The operator clicked a desktop notification about a run's approval: open that run's screen. */
+  'notification:openRun': z.object({ runId: z.string() }),
   ...receiptsEvents,
   ...runsEvents,
   ...depositsEvents,

@@ -282,7 +282,8 @@ describe('team store', () => {
     answers['team:status'] = () => status()
     answers['approvals:list'] = () => [approval(), old]
     await team.getState().refresh()
-    expect(calls).toEqual(['team:status', 'approvals:list'])
+    // The runs waiting for approval are asked with the payments (run-approvals.test.ts).
+    expect(calls).toEqual(['team:status', 'approvals:list', 'approvals:runs'])
     expect(team.getState().approvals.map((a) => a.id)).toEqual([old.id, approval().id])
 
     // This desk's own approval coming back as an event: queue follows, no banner.
@@ -310,7 +311,7 @@ describe('team store', () => {
     team.getState().setStatus(status({ connected: false }))
     expect(calls).toEqual([])
     team.getState().setStatus(status({ connected: true }))
-    expect(calls).toEqual(['approvals:list'])
+    expect(calls).toEqual(['approvals:list', 'approvals:runs'])
     calls = []
     team.getState().setStatus(status({ connected: true, leader: true }))
     expect(calls).toEqual([])

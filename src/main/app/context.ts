@@ -22,6 +22,7 @@ import { buildRouter } from './handlers'
 import { createIntegrityMonitor, type IntegrityMonitor } from './integrity'
 import { integrityView, startTeamIntegrityCheck, type TeamIntegrityCheck } from './team-integrity'
 import { openRuntime, sessionView, type ProfileRuntime } from './runtime'
+import { runApprovalNotices } from './run-approvals'
 import { teamEvents } from './team-handlers'
 
 export interface AppPorts {
@@ -174,6 +175,7 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
     locale: () => profiles.settings().language,
     open: (localId) => emit('notification:open', { localId }),
     openApprovals: (id) => emit('notification:openApprovals', { id }),
+    openRun: (runId) => emit('notification:openRun', { runId }),
     log,
   })
   if (o.trackerAutoStart !== false) {
@@ -214,6 +216,7 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
     unsubscribe = [
       // An approval change that needs this desk also raises a desktop notification (notifications/approvals.ts).
       ...teamEvents(rt, withApprovalNotices(emit, notifications), log),
+      ...runApprovalNotices(rt, notifications, log),
       rt.deposits.onChange((r) => emit('deposit:changed', r)),
       rt.deposits.onReconciled((r) => emit('deposits:reconciled', r)),
       rt.withdrawals.onChange((r) => {

@@ -9,6 +9,7 @@ import type { EventName, EventPayload } from '../../shared/contract'
 import type { Handlers } from '../ipc/router'
 import { TeamLedgerError, type Approval, type PgLedgerStore } from '../ledger-store'
 import type { AppState } from './context'
+import { runApprovalQueue } from './run-approvals'
 import type { ProfileRuntime } from './runtime'
 import { SQLITE_STATUS } from './team-runtime'
 
@@ -20,6 +21,7 @@ type TeamHandlers = Pick<
   | 'approvals:approve'
   | 'approvals:reject'
   | 'approvals:send'
+  | 'approvals:runs'
 >
 
 type Emit = <E extends EventName>(event: E, payload: EventPayload<E>) => void
@@ -77,6 +79,7 @@ export function teamHandlers(state: AppState): TeamHandlers {
       store()
       return rt().withdrawals.sendApproved(id)
     },
+    'approvals:runs': async () => runApprovalQueue(store(), rt().profile.partnerRateBps),
   }
 }
 

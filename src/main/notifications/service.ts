@@ -10,6 +10,12 @@ import type { WithdrawalRecord } from '../../shared/withdrawal-record'
 import type { Ledger } from '../ledger'
 import { approvalNotificationKey, approvalNotificationKind, approvalNotificationText } from './approvals'
 import { eventsFor } from './events'
+import {
+  runApprovalNotificationKey,
+  runApprovalNotificationKind,
+  runApprovalNotificationText,
+  type RunApprovalNotice,
+} from './run-approvals'
 import type { NotifierPort } from './port'
 import { notificationText } from './texts'
 
@@ -24,6 +30,8 @@ export interface NotificationServiceOptions {
   open: (localId: string) => void
   /** Clicking an approval's notification opens the Aprovações page: an event to the renderer. */
   openApprovals?: (approvalId: string) => void
+  /** Clicking a run's approval notification opens that run: an event to the renderer. */
+  openRun?: (runId: string) => void
   now?: () => number
   log?: (line: string) => void
 }
@@ -32,6 +40,8 @@ export interface NotificationService {
   onRecord(r: WithdrawalRecord): void
   /** A team ledger's `approval:changed` as this desk sees it (approvals.ts decides whether it needs this desk). */
   onApproval(a: ApprovalView): void
+  /** A run's four-eyes standing after a change on any desk (run-approvals.ts decides whether it needs this desk). */
+  onRunApproval(n: RunApprovalNotice): void
   /** Deadline pass over the open records; returns how many notifications were shown. */
   checkDeadlines(): number
   start(): void
@@ -74,9 +84,27 @@ export function createNotificationService(o: NotificationServiceOptions): Notifi
     }
   }
 
+  const considerRun = (n: RunApprovalNotice): void => {
+    const kind = runApprovalNotificationKind(n)
+    if (!kind || !o.enabled() || !o.port.supported()) return
+    try {
+      if (
+        !o.ledger.receipts.claimNotification(
+          runApprovalNotificationKey(kind, n),
+          new Date(now()).toISOString(),
+        )
+      )
+        return
+      o.port.show(runApprovalNotificationText(kind, n, o.locale()), () => o.openRun?.(n.runId))
+    } catch (err) {
+      o.log?.(`notification ${kind} failed (${err instanceof Error ? err.name : 'error'})`)
+    }
+  }
+
   const service: NotificationService = {
     onRecord: (r) => void consider(r),
     onApproval: considerApproval,
+    onRunApproval: considerRun,
     checkDeadlines: () => {
       if (!o.enabled()) return 0
       let shown = 0

@@ -4,7 +4,7 @@ import type { EventPayload } from '../../shared/contract'
 import { useTranslation } from 'react-i18next'
 import { IntegrityBanner } from './components/IntegrityBanner'
 import { ApprovalToast } from './components/approvals/ApprovalToast'
-import { badgeCount } from './components/approvals/approval-model'
+import { queueCount } from './components/approvals/run-approval-model'
 import { TeamStatusLine } from './components/approvals/TeamStatusLine'
 import { useTeamSync } from './components/approvals/useTeamSync'
 import { call, useEvent } from './ipc'
@@ -58,7 +58,8 @@ function CurrentPage({ route }: { route: Route }): React.JSX.Element {
     case 'payees':
       return <PayeesPage />
     case 'runs':
-      return <RunsPage />
+      // A run opened from the approvals queue or a notification: a new page, with that run open.
+      return <RunsPage key={route.runId ?? ''} runId={route.runId} />
     case 'records':
       return <RecordsPage />
     case 'review':
@@ -132,7 +133,7 @@ export function App(): React.JSX.Element {
   // Team ledger (issue #16): its status line, live approval changes and the queue's badge.
   useTeamSync()
   const onTeam = useTeam((s) => s.status?.engine === 'postgres')
-  const toAct = useTeam((s) => badgeCount(s.approvals))
+  const toAct = useTeam((s) => queueCount(s.approvals, s.runs))
 
   const pages = NAV_PAGES.filter((p) => (p !== 'sandbox' || info?.sandbox) && (p !== 'approvals' || onTeam))
   const current = navPageOf(route)

@@ -136,6 +136,8 @@ describe('no secret crosses IPC', () => {
     const status = await call('team:status')
     expect(status).toMatchObject({ ok: true, data: { engine: 'sqlite' } })
     expect(await call('approvals:list')).toMatchObject({ ok: false, error: { code: 'unsupported' } })
+    // Runs waiting for approval on a team: test/main/app/team-run-approvals.test.ts.
+    expect(await call('approvals:runs')).toMatchObject({ ok: false, error: { code: 'unsupported' } })
     const quote3 = await call('withdrawals:quote', { draft: { ...draft(9_000), refundAddress: refund } })
     await call('approvals:request', {
       draft: { ...draft(9_000), refundAddress: refund },

@@ -1,6 +1,7 @@
 /**
  * Aprovações (issue #16, team ledger only): the four-eyes queue, oldest request first. Other analysts' requests
  * are approved or rejected here; this desk's own wait; approved ones are sent from here and open as records.
+ * Payment runs waiting for another analyst are listed too; "Abrir lote" opens the run, approved on its own screen.
  * Loaded on first visit (App.tsx): only a team's desks ever see it.
  */
 import { useEffect, useState } from 'react'
@@ -9,7 +10,8 @@ import type { ApprovalView } from '../../../shared/channels-team'
 import type { IpcError } from '../../../shared/contract'
 import { ApprovalCard } from '../components/approvals/ApprovalCard'
 import { ApprovalError } from '../components/approvals/ApprovalError'
-import { badgeCount } from '../components/approvals/approval-model'
+import { queueCount } from '../components/approvals/run-approval-model'
+import { RunApprovalCard } from '../components/approvals/RunApprovalCard'
 import { DecideDialog, type Decision } from '../components/approvals/DecideDialog'
 import { useRoute } from '../stores/route'
 import { useTeam } from '../stores/team'
@@ -21,6 +23,7 @@ export function ApprovalsPage(): React.JSX.Element {
   const { t } = useTranslation('approvals')
   const go = useRoute((s) => s.go)
   const approvals = useTeam((s) => s.approvals)
+  const runs = useTeam((s) => s.runs)
   const listError = useTeam((s) => s.listError)
   const refreshList = useTeam((s) => s.refreshList)
   const changed = useTeam((s) => s.changed)
@@ -34,7 +37,7 @@ export function ApprovalsPage(): React.JSX.Element {
   const refused = (error: IpcError): void => {
     if (STALE.has(error.code)) void refreshList()
   }
-  const count = badgeCount(approvals)
+  const count = queueCount(approvals, runs)
 
   return (
     <div className="page approvals">
@@ -46,8 +49,22 @@ export function ApprovalsPage(): React.JSX.Element {
         </p>
       )}
       {listError && <ApprovalError error={listError} />}
-      {!loaded && approvals.length === 0 && <p aria-live="polite">{t('loading')}</p>}
-      {loaded && approvals.length === 0 && !listError && <p data-testid="approvals-empty">{t('empty')}</p>}
+      {!loaded && approvals.length === 0 && runs.length === 0 && <p aria-live="polite">{t('loading')}</p>}
+      {loaded && approvals.length === 0 && runs.length === 0 && !listError && (
+        <p data-testid="approvals-empty">{t('empty')}</p>
+      )}
+      {runs.length > 0 && (
+        <section aria-labelledby="approvals-runs-heading">
+          <h3 id="approvals-runs-heading">{t('runs.heading')}</h3>
+          <div className="approval-list" aria-labelledby="approvals-runs-heading" role="list">
+            {runs.map((r) => (
+              <div role="listitem" key={r.runId}>
+                <RunApprovalCard run={r} onOpen={(runId) => go({ page: 'runs', runId })} />
+              </div>
+            ))}
+          </div>
+        </section>
+      )}
       <div className="approval-list" aria-labelledby="approvals-heading" role="list">
         {approvals.map((a) => (
           <div role="listitem" key={a.id}>

@@ -18,10 +18,10 @@ import { SheetPanel } from '../components/runs/SheetPanel'
 import { WavePanel } from '../components/runs/WavePanel'
 import { call, useEvent } from '../ipc'
 
-export function RunsPage(): React.JSX.Element {
+export function RunsPage({ runId }: { runId?: string | undefined } = {}): React.JSX.Element {
   const { t } = useTranslation('runs')
   const [list, setList] = useState<RunRecord[]>([])
-  const [open, setOpen] = useState<string | null>(null)
+  const [open, setOpen] = useState<string | null>(runId ?? null)
   const [detail, setDetail] = useState<RunDetailView | null>(null)
   const [error, setError] = useState<IpcError | null>(null)
 

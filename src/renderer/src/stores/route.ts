@@ -6,7 +6,8 @@ export type Route =
   | { page: 'funding'; localId: string }
   | { page: 'withdrawals' }
   | { page: 'approvals' }
-  | { page: 'runs' }
+  /** `runId`: open that run (from the approvals queue or a notification). */
+  | { page: 'runs'; runId?: string }
   | { page: 'detail'; localId: string }
   | { page: 'payees' }
   | { page: 'records' }

@@ -6,6 +6,7 @@
 import { create } from 'zustand'
 import type { ApprovalView, TeamStatus } from '../../../shared/channels-team'
 import type { IpcError } from '../../../shared/contract'
+import type { RunApprovalItem } from '../../../shared/run-approval'
 import {
   applyChange,
   sortQueue,
@@ -13,6 +14,7 @@ import {
   withoutSent,
   type ToastKind,
 } from '../components/approvals/approval-model'
+import { sortRunQueue } from '../components/approvals/run-approval-model'
 import { call } from '../ipc'
 
 export interface ApprovalToast {
@@ -23,12 +25,16 @@ export interface ApprovalToast {
 interface TeamState {
   status: TeamStatus | null
   approvals: ApprovalView[]
+  /** Payment runs waiting for another analyst's approval (approved on the run's own screen). */
+  runs: RunApprovalItem[]
   listError: IpcError | null
   /** The latest live change this desk should hear about; null once dismissed. */
   toast: ApprovalToast | null
   /** Asks main again (start-up, profile switch): the status, then the queue when on a team ledger. */
   refresh: () => Promise<void>
   refreshList: () => Promise<void>
+  /** A run changed on some desk (`run:changed`): the runs waiting for approval are asked again. */
+  refreshRuns: () => Promise<void>
   /**
    * Asks main for the standing only (the limit is read again from the server): main does not push a limit the
    * owner changed, so the review step asks before it names the limit. A failure keeps what is known.
@@ -45,6 +51,7 @@ interface TeamState {
 export const useTeam = create<TeamState>((set, get) => ({
   status: null,
   approvals: [],
+  runs: [],
   listError: null,
   toast: null,
   refresh: async () => {
@@ -53,12 +60,18 @@ export const useTeam = create<TeamState>((set, get) => ({
     const status = r.ok ? r.data : null
     set({ status })
     if (status?.engine === 'postgres') await get().refreshList()
-    else set({ approvals: [], listError: null, toast: null })
+    else set({ approvals: [], runs: [], listError: null, toast: null })
   },
   refreshList: async () => {
-    const r = await call('approvals:list')
+    const [r] = await Promise.all([call('approvals:list'), get().refreshRuns()])
     if (r.ok) set({ approvals: sortQueue(r.data), listError: null })
     else set({ listError: r.error })
+  },
+  refreshRuns: async () => {
+    // Only a team ledger has approvals; a failure keeps the runs known (the payments' read reports the problem).
+    if (get().status?.engine !== 'postgres') return
+    const r = await call('approvals:runs')
+    if (r.ok) set({ runs: sortRunQueue(r.data) })
   },
   refreshStatus: async () => {
     const r = await call('team:status')

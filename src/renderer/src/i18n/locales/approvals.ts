@@ -102,6 +102,17 @@ export const approvals = {
       disconnected: 'desconectado',
       leader: 'este computador acompanha as situações dos pagamentos',
     },
+    runs: {
+      heading: 'Lotes de pagamentos',
+      state: 'Lote aguardando aprovação',
+      rows: 'Pagamentos',
+      total: 'Total',
+      approve:
+        'Abra o lote para conferir as linhas e aprovar (digitando o total) ou recusar (cancelando o lote).',
+      wait_mine: 'Aguardando aprovação de outro analista',
+      wait_imported: 'Quem importou o lote não pode aprovar: outro analista precisa decidir.',
+      open: 'Abrir lote',
+    },
     badge: '{{count}} aguardando você',
   },
   en: {
@@ -201,6 +212,17 @@ export const approvals = {
       connected: 'connected as {{identity}}',
       disconnected: 'disconnected',
       leader: 'this computer tracks withdrawal statuses',
+    },
+    runs: {
+      heading: 'Payment runs',
+      state: 'Payment run awaiting approval',
+      rows: 'Withdrawals',
+      total: 'Total',
+      approve:
+        'Open the run to check its rows and approve it (typing the total) or reject it (cancelling the run).',
+      wait_mine: 'Awaiting approval by another analyst',
+      wait_imported: 'Whoever imported the run cannot approve it: another analyst must decide.',
+      open: 'Open run',
     },
     badge: '{{count}} waiting for you',
   },
