@@ -7,10 +7,9 @@ import { LedgerError } from '../../ledger'
 import { depositResolutionSchema, importedDepositSchema, newDepositSchema } from '../../ledger/deposit-types'
 import { createdOutcomeSchema, observationInputSchema } from '../../ledger/types'
 import { similarOf, type DepositStore } from '../deposit-store'
-import { mapPgError } from '../errors'
 import * as life from './deposit-lifecycle'
 import * as q from './deposit-queries'
-import { begin, read, release, withTx, type Tx } from './tx'
+import { read, snapshotWalk, withTx, type Tx } from './tx'
 import { lifecycleMethods, needOperator, parse } from './store-lifecycle'
 
 /** The advisory-lock key of the duplicate guard: one per (address, amount). */
@@ -63,22 +62,7 @@ export function pgDepositStore(pool: pg.Pool): DepositStore {
     listOpen: () => read(pool, (c) => q.listOpen(c)),
     findRecentSimilar: (query) => read(pool, (c) => q.findRecentSimilar(c, query)),
     query: (filter) => read(pool, (c) => q.queryDeposits(c, filter)),
-    iterate: async function* (filter) {
-      // One REPEATABLE READ snapshot for the whole walk: an export is one moment of a live ledger.
-      const c = await begin(pool, 'REPEATABLE READ READ ONLY')
-      let broken = false
-      try {
-        yield* q.iterateDeposits(c, filter)
-        await c.query('COMMIT')
-      } catch (e) {
-        await c.query('ROLLBACK').catch(() => {
-          broken = true
-        })
-        throw mapPgError(e)
-      } finally {
-        release(c, broken)
-      }
-    },
+    iterate: (filter) => snapshotWalk(pool, (c) => q.iterateDeposits(c, filter)),
     totalsByStatus: (filter) => read(pool, (c) => q.depositTotals(c, filter)),
     observations: (id) => read(pool, (c) => q.depositObservations(c, id)),
   }

@@ -21,7 +21,7 @@ import { getRecord } from './record-write'
 import { checkSchema } from './migrate'
 import * as q from './queries'
 import { SCHEMA } from './schema'
-import { begin, read, release, withTx, type Tx } from './tx'
+import { read, snapshotWalk, withTx, type Tx } from './tx'
 import { lifecycleMethods, needOperator, parse } from './store-lifecycle'
 import { approvalsApi, type ApprovalsApi } from './approvals'
 import { openPgLedgerView, type PgLedgerView } from './export-view'
@@ -148,22 +148,7 @@ export async function openPgStore(o: PgStoreOptions): Promise<PgLedgerStore> {
     listOpen: () => read(pool, (c) => q.listOpen(c)),
     findRecentSimilar: (query) => read(pool, (c) => q.findRecentSimilar(c, query)),
     query: (filter) => read(pool, (c) => q.queryRecords(c, filter)),
-    iterate: async function* (filter) {
-      // One REPEATABLE READ snapshot for the whole walk: an export is one moment of a live ledger.
-      const c = await begin(pool, 'REPEATABLE READ READ ONLY')
-      let broken = false
-      try {
-        yield* q.iterateRecords(c, filter)
-        await c.query('COMMIT')
-      } catch (e) {
-        await c.query('ROLLBACK').catch(() => {
-          broken = true
-        })
-        throw mapPgError(e)
-      } finally {
-        release(c, broken)
-      }
-    },
+    iterate: (filter) => snapshotWalk(pool, (c) => q.iterateRecords(c, filter)),
     totalsByStatus: (filter) => read(pool, (c) => q.totalsByStatus(c, filter)),
     observations: (id) => read(pool, (c) => q.listObservations(c, id)),
     audit: (options) => read(pool, (c) => readAudit(c, options)),

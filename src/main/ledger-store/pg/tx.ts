@@ -81,3 +81,26 @@ export async function read<T>(pool: pg.Pool, fn: (c: pg.Pool) => Promise<T>): Pr
     throw mapPgError(e)
   }
 }
+
+/**
+ * The records `walk` yields, inside one REPEATABLE READ, READ ONLY transaction for the whole walk: an export is
+ * one moment of a live ledger. A connection that failed to roll back is dropped.
+ */
+export async function* snapshotWalk<R>(
+  pool: pg.Pool,
+  walk: (c: pg.PoolClient) => AsyncGenerator<R, void, undefined>,
+): AsyncGenerator<R, void, undefined> {
+  const c = await begin(pool, 'REPEATABLE READ READ ONLY')
+  let broken = false
+  try {
+    yield* walk(c)
+    await c.query('COMMIT')
+  } catch (e) {
+    await c.query('ROLLBACK').catch(() => {
+      broken = true
+    })
+    throw mapPgError(e)
+  } finally {
+    release(c, broken)
+  }
+}
