@@ -25,7 +25,6 @@
  * New triggers only, no guard function replaced: their names sort after the guards' (`*_guard` < `*_harden`), so
  * they see the row the guard produced.
  */
-import { MAX_RETRY_AFTER_SECONDS } from '../../api/retry'
 
 const APPEND_ONLY_TABLES = [
   'audit_log',
@@ -47,7 +46,9 @@ const APPEND_ONLY_TABLES = [
 
 export function hardeningMigrationSql(names: { SCHEMA: string }): string {
   const { SCHEMA } = names
-  const maxMs = MAX_RETRY_AFTER_SECONDS * 1000
+  // The app's cap on a Retry-After when this migration was written (MAX_RETRY_AFTER_SECONDS, api/retry.ts: one
+  // hour), as a number: an applied migration's SQL must not change when that constant does.
+  const maxMs = 3_600_000
   return `
 CREATE FUNCTION set_db_user() RETURNS trigger LANGUAGE plpgsql SET search_path = ${SCHEMA}, pg_temp AS $$
 BEGIN
