@@ -27,53 +27,67 @@ import { LedgerError } from './errors'
 export const runSubject = (runId: string): string => runId
 export const rowSubject = (runId: string, idx: number): string => `${runId}#${idx}`
 
-function stateHash(v: unknown): string {
+/** The hash a run's or row's audit entry carries of the state it produced (both engines). */
+export function stateHash(v: unknown): string {
   return createHash('sha256').update(canonicalJson(v), 'utf8').digest('hex')
 }
 
+type Columns = Record<string, unknown>
+
+/**
+ * A `runs` / `run_rows` / `run_waves` row as the fields its zod schema checks, on either engine (the team ledger's
+ * ledger-store/pg/run-store.ts too); `json` decodes a JSON column (SQLite keeps text, PostgreSQL hands objects).
+ */
+export const runFields = (row: Columns): unknown => ({
+  runId: row.run_id,
+  profile: row.profile,
+  operator: row.operator,
+  name: row.name,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  state: row.state,
+  approvedHash: row.approved_hash,
+  approvedAt: row.approved_at,
+  approvedBy: row.approved_by,
+  wave: Number(row.wave),
+  rowCount: Number(row.row_count),
+})
+
+export const runRowFields = (row: Columns, json: (v: unknown) => unknown): unknown => ({
+  runId: row.run_id,
+  idx: Number(row.idx),
+  line: Number(row.line),
+  draft: json(row.draft),
+  payee: json(row.payee),
+  duplicate: json(row.duplicate) ?? null,
+  decision: row.decision,
+  state: row.state,
+  wave: row.wave === null ? null : Number(row.wave),
+  localId: row.local_id,
+  heldReason: row.held_reason,
+})
+
+export const runWaveFields = (row: Columns): unknown => ({
+  runId: row.run_id,
+  wave: Number(row.wave),
+  planned: Number(row.planned),
+  startedAt: row.started_at,
+  fundedAt: row.funded_at,
+  fundingTxId: row.funding_tx_id,
+})
+
+const jsonText = (v: unknown): unknown => (typeof v === 'string' ? JSON.parse(v) : null)
+
 function toRun(row: Record<string, SQLOutputValue>): RunRecord {
-  return runRecordSchema.parse({
-    runId: row.run_id,
-    profile: row.profile,
-    operator: row.operator,
-    name: row.name,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    state: row.state,
-    approvedHash: row.approved_hash,
-    approvedAt: row.approved_at,
-    approvedBy: row.approved_by,
-    wave: Number(row.wave),
-    rowCount: Number(row.row_count),
-  })
+  return runRecordSchema.parse(runFields(row))
 }
 
 function toRow(row: Record<string, SQLOutputValue>): RunRowRecord {
-  const json = (v: SQLOutputValue | undefined): unknown => (typeof v === 'string' ? JSON.parse(v) : null)
-  return runRowRecordSchema.parse({
-    runId: row.run_id,
-    idx: Number(row.idx),
-    line: Number(row.line),
-    draft: json(row.draft),
-    payee: json(row.payee),
-    duplicate: json(row.duplicate),
-    decision: row.decision,
-    state: row.state,
-    wave: row.wave === null ? null : Number(row.wave),
-    localId: row.local_id,
-    heldReason: row.held_reason,
-  }) as RunRowRecord
+  return runRowRecordSchema.parse(runRowFields(row, jsonText)) as RunRowRecord
 }
 
 function toWave(row: Record<string, SQLOutputValue>): RunWave {
-  return runWaveSchema.parse({
-    runId: row.run_id,
-    wave: Number(row.wave),
-    planned: Number(row.planned),
-    startedAt: row.started_at,
-    fundedAt: row.funded_at,
-    fundingTxId: row.funding_tx_id,
-  })
+  return runWaveSchema.parse(runWaveFields(row))
 }
 
 type StmtDb = Pick<Db, 'stmt'>

@@ -23,7 +23,8 @@ import { readReceiptFile, receiptsDir } from '../../receipts/files'
 import { appendAudit } from './audit'
 import { BOOK_LOCK, pgRowToPayee } from './payees'
 import { pgReceipts } from './receipts'
-import { stateHash, toRow, toRun } from './run-store'
+import { stateHash } from '../../ledger/runs'
+import { toRow, toRun } from './run-store'
 import { withTx, type Tx } from './tx'
 
 export interface PartImportResult {

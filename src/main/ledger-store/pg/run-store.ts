@@ -4,7 +4,7 @@
  * rule, the same LedgerError codes — plus what only a team has: identities and four-eyes decided by the database
  * (migration-runs.ts), and recovery limited to the runs whose wave this role was creating.
  */
-import { createHash, randomUUID } from 'node:crypto'
+import { randomUUID } from 'node:crypto'
 import type pg from 'pg'
 import {
   runRecordSchema,
@@ -15,74 +15,24 @@ import {
   type RunWave,
 } from '../../../shared/run'
 import { LedgerError } from '../../ledger'
-import { canonicalJson } from '../../ledger/canonical-json'
-import { rowSubject, runSubject } from '../../ledger/runs'
+import { rowSubject, runFields, runRowFields, runSubject, runWaveFields, stateHash } from '../../ledger/runs'
 import type { RunFourEyes, RunStore } from '../run-store'
 import { appendAudit, type Queryable } from './audit'
 import { read, withTx, type Tx } from './tx'
 
 type Row = Record<string, unknown>
 
-export const stateHash = (v: unknown): string =>
-  createHash('sha256').update(canonicalJson(v), 'utf8').digest('hex')
-
 function parsed<T>(r: { success: true; data: T } | { success: false; error: Error }, what: string): T {
   if (!r.success) throw new LedgerError('invalid_input', `${what} read back: ${r.error.message}`)
   return r.data
 }
 
-export function toRun(row: Row): RunRecord {
-  return parsed(
-    runRecordSchema.safeParse({
-      runId: row.run_id,
-      profile: row.profile,
-      operator: row.operator,
-      name: row.name,
-      createdAt: row.created_at,
-      updatedAt: row.updated_at,
-      state: row.state,
-      approvedHash: row.approved_hash,
-      approvedAt: row.approved_at,
-      approvedBy: row.approved_by,
-      wave: Number(row.wave),
-      rowCount: Number(row.row_count),
-    }),
-    'run',
-  )
-}
+export const toRun = (row: Row): RunRecord => parsed(runRecordSchema.safeParse(runFields(row)), 'run')
 
-export function toRow(row: Row): RunRowRecord {
-  return parsed(
-    runRowRecordSchema.safeParse({
-      runId: row.run_id,
-      idx: Number(row.idx),
-      line: Number(row.line),
-      draft: row.draft,
-      payee: row.payee,
-      duplicate: row.duplicate ?? null,
-      decision: row.decision,
-      state: row.state,
-      wave: row.wave === null ? null : Number(row.wave),
-      localId: row.local_id,
-      heldReason: row.held_reason,
-    }),
-    'run row',
-  ) as RunRowRecord
-}
+export const toRow = (row: Row): RunRowRecord =>
+  parsed(runRowRecordSchema.safeParse(runRowFields(row, (v) => v)), 'run row') as RunRowRecord
 
-function toWave(row: Row): RunWave {
-  return parsed(
-    runWaveSchema.safeParse({
-      runId: row.run_id,
-      wave: Number(row.wave),
-      planned: Number(row.planned),
-      startedAt: row.started_at,
-      fundedAt: row.funded_at,
-      fundingTxId: row.funding_tx_id,
-    }),
-    'run wave',
-  )
-}
+const toWave = (row: Row): RunWave => parsed(runWaveSchema.safeParse(runWaveFields(row)), 'run wave')
 
 /** A stored run or row is built upon only when it is what its latest audit entry says (like ledger/runs.ts). */
 async function assertUntampered(c: Queryable, subject: string, current: unknown): Promise<void> {
