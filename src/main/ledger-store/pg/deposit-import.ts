@@ -12,7 +12,7 @@ import { recordStateHash } from '../../ledger/state-hash'
 import { appendAudit } from './audit'
 import { insertObservation } from './observation-rows'
 import { DEPOSIT_INSERT_SQL, depositValues } from './deposit-rows'
-import { lockOrigin } from './desk-import'
+import { importedOrigins, lockOrigin } from './desk-import'
 import { withTx } from './tx'
 import type pg from 'pg'
 
@@ -44,11 +44,11 @@ export async function importDeskDeposits(
     if (records.length === 0) return
     await withTx(pool, async (tx) => {
       await lockOrigin(tx.c, origin)
-      const existing = await tx.c.query(
-        'SELECT local_id, imported_from FROM deposits WHERE local_id = ANY($1::text[])',
-        [records.map((r) => r.localId)],
+      const there = await importedOrigins(
+        tx.c,
+        'deposits',
+        records.map((r) => r.localId),
       )
-      const there = new Map(existing.rows.map((r) => [String(r.local_id), r.imported_from as string | null]))
       const remote = await tx.c.query(
         'SELECT remote_id, local_id FROM deposits WHERE remote_id = ANY($1::text[])',
         [records.flatMap((r) => (r.remoteId === null ? [] : [r.remoteId]))],

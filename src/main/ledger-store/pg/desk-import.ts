@@ -54,6 +54,18 @@ export async function lockOrigin(c: Tx['c'], origin: string): Promise<void> {
   await c.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 727016007))`, [origin])
 }
 
+/** Where the records with these local ids came from (null: made on the team), for the import's skip-or-conflict. */
+export async function importedOrigins(
+  c: Tx['c'],
+  table: 'withdrawals' | 'deposits',
+  localIds: readonly string[],
+): Promise<Map<string, string | null>> {
+  const r = await c.query(`SELECT local_id, imported_from FROM ${table} WHERE local_id = ANY($1::text[])`, [
+    [...localIds],
+  ])
+  return new Map(r.rows.map((x) => [String(x.local_id), x.imported_from as string | null]))
+}
+
 const SENDING_RUN: readonly RunRecord['state'][] = ['creating', 'awaiting_funding', 'paused']
 
 /** Throws before anything is written when a desk run could send after the move (see the file comment). */

@@ -17,7 +17,13 @@ import { recordStateHash } from '../../ledger/state-hash'
 import { appendAudit } from './audit'
 import { insertObservation } from './observation-rows'
 import { hasUnfinishedDeposit, importDeskDeposits, type DepositImportResult } from './deposit-import'
-import { importDeskRest, lockOrigin, unsendableRunsCheck, type RestImportResult } from './desk-import'
+import {
+  importDeskRest,
+  importedOrigins,
+  lockOrigin,
+  unsendableRunsCheck,
+  type RestImportResult,
+} from './desk-import'
 import { insertRow } from './record-write'
 import { withTx } from './tx'
 import type pg from 'pg'
@@ -87,11 +93,11 @@ export async function importDeskLedger(pool: pg.Pool, desk: Ledger, operator: st
     if (records.length === 0) return
     await withTx(pool, async (tx) => {
       await lockOrigin(tx.c, origin)
-      const existing = await tx.c.query(
-        'SELECT local_id, imported_from FROM withdrawals WHERE local_id = ANY($1::text[])',
-        [records.map((r) => r.localId)],
+      const there = await importedOrigins(
+        tx.c,
+        'withdrawals',
+        records.map((r) => r.localId),
       )
-      const there = new Map(existing.rows.map((r) => [String(r.local_id), r.imported_from as string | null]))
       for (const rec of records) {
         if (there.has(rec.localId)) {
           if (there.get(rec.localId) === origin) result.skipped += 1
