@@ -264,7 +264,7 @@ describe.skipIf(PG_SKIP_REASON !== null)('five desks on one team ledger, through
     expect(back.identity).toBe(cut.role)
     await until('a leader again', async () => (leadingNow(desks).length === 1 ? true : undefined), 30_000)
     // Funded again (on the cut desk itself): whoever leads now polls it, the open payment is tracked again.
-    expect((await cut.call('withdrawals:markFunded', { localId })).ok).toBe(true)
+    expect(await cut.call('withdrawals:markFunded', { localId })).toMatchObject({ ok: true })
     await until('polled after the cut', async () => {
       const r = await recordOn(cut, localId)
       return (r.remoteCheckedAt ?? '') > (first.remoteCheckedAt ?? '') ? true : undefined

@@ -5,7 +5,7 @@
  * outcome as unknown (for a create: the POST is not sent).
  */
 import type pg from 'pg'
-import { mapPgError } from '../errors'
+import { mapPgError, TeamLedgerError } from '../errors'
 import { ISO_NOW_SQL } from './schema'
 
 export interface Tx {
@@ -73,12 +73,32 @@ export async function withTx<T>(
   }
 }
 
-/** A read outside any explicit transaction. */
-export async function read<T>(pool: pg.Pool, fn: (c: pg.Pool) => Promise<T>): Promise<T> {
-  try {
-    return await fn(pool)
-  } catch (e) {
-    throw mapPgError(e)
+/**
+ * A read outside any explicit transaction, on one pooled connection. Like `begin`, a connection the server dropped
+ * while it sat idle in the pool fails the read before any answer: the read is idempotent, so that connection is
+ * discarded and the read tried on a fresh one (a terminated backend must not turn the analyst's next click into
+ * "connection lost"). A server that cannot be reached fails at connect and is reported at once.
+ */
+export async function read<T>(pool: pg.Pool, fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    let c: pg.PoolClient
+    try {
+      c = await pool.connect()
+    } catch (e) {
+      throw mapPgError(e)
+    }
+    c.on('error', ignore)
+    let failure: unknown
+    try {
+      const out = await fn(c)
+      release(c, false)
+      return out
+    } catch (e) {
+      failure = mapPgError(e)
+    }
+    const cut = failure instanceof TeamLedgerError && failure.code === 'unavailable'
+    release(c, cut)
+    if (!cut || attempt > (pool.options.max ?? 10)) throw failure
   }
 }
 
