@@ -19,11 +19,16 @@ export interface Tx {
 const ignore = (): void => undefined
 
 /**
- * A pooled connection with BEGIN already sent. A connection the server dropped while it sat idle in the pool
- * (restart, terminated backend) fails at BEGIN, before anything was written: that one is discarded and a fresh
- * connection tried (as many times as the pool may hold stale ones). A checked-out client's late 'error' event is absorbed (the failing query reports it).
+ * `use` on a pooled connection, handed back still checked out. A connection the server dropped while it sat idle
+ * in the pool (restart, terminated backend, a NAT that forgot it) fails at its first statement, before anything was
+ * done: it is discarded and `use` runs again on another one, at most once more than the pool holds connections. So
+ * `use` must be safe to run again after a cut (BEGIN, or a read). A server that cannot be reached fails at connect
+ * and is reported at once. A checked-out client's late 'error' event is absorbed (the failing query reports it).
  */
-export async function begin(pool: pg.Pool, isolation: string): Promise<pg.PoolClient> {
+async function onLiveConnection<T>(
+  pool: pg.Pool,
+  use: (c: pg.PoolClient) => Promise<T>,
+): Promise<{ c: pg.PoolClient; out: T }> {
   for (let attempt = 1; ; attempt++) {
     let c: pg.PoolClient
     try {
@@ -32,15 +37,21 @@ export async function begin(pool: pg.Pool, isolation: string): Promise<pg.PoolCl
       throw mapPgError(e)
     }
     c.on('error', ignore)
+    let failure: unknown
     try {
-      await c.query(`BEGIN ISOLATION LEVEL ${isolation}`)
-      return c
+      return { c, out: await use(c) }
     } catch (e) {
-      c.off('error', ignore)
-      c.release(true)
-      if (attempt > (pool.options.max ?? 10)) throw mapPgError(e)
+      failure = mapPgError(e)
     }
+    const cut = failure instanceof TeamLedgerError && failure.code === 'unavailable'
+    release(c, cut)
+    if (!cut || attempt > (pool.options.max ?? 10)) throw failure
   }
+}
+
+/** A pooled connection with BEGIN already sent. */
+export async function begin(pool: pg.Pool, isolation: string): Promise<pg.PoolClient> {
+  return (await onLiveConnection(pool, (c) => c.query(`BEGIN ISOLATION LEVEL ${isolation}`))).c
 }
 
 export function release(c: pg.PoolClient, broken: boolean): void {
@@ -74,32 +85,14 @@ export async function withTx<T>(
 }
 
 /**
- * A read outside any explicit transaction, on one pooled connection. Like `begin`, a connection the server dropped
- * while it sat idle in the pool fails the read before any answer: the read is idempotent, so that connection is
- * discarded and the read tried on a fresh one (a terminated backend must not turn the analyst's next click into
- * "connection lost"). A server that cannot be reached fails at connect and is reported at once.
+ * A read outside any explicit transaction, on one pooled connection. It is idempotent, so a connection cut under it
+ * is replaced like one cut at BEGIN: a terminated backend must not turn the analyst's next click into "connection
+ * lost" while the server is up.
  */
 export async function read<T>(pool: pg.Pool, fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    let c: pg.PoolClient
-    try {
-      c = await pool.connect()
-    } catch (e) {
-      throw mapPgError(e)
-    }
-    c.on('error', ignore)
-    let failure: unknown
-    try {
-      const out = await fn(c)
-      release(c, false)
-      return out
-    } catch (e) {
-      failure = mapPgError(e)
-    }
-    const cut = failure instanceof TeamLedgerError && failure.code === 'unavailable'
-    release(c, cut)
-    if (!cut || attempt > (pool.options.max ?? 10)) throw failure
-  }
+  const { c, out } = await onLiveConnection(pool, fn)
+  release(c, false)
+  return out
 }
 
 /**
