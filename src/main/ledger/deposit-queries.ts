@@ -17,6 +17,7 @@ import { DEPOSIT_SELECT, rowToDeposit } from './deposit-rows'
 import { LedgerError } from './errors'
 import { canonicalIso, rowToObservation } from './queries'
 import { foldText } from './rows'
+import { statusTotalOf } from './status-totals'
 
 type ReadDb = Pick<Db, 'stmt' | 'fresh'>
 
@@ -174,18 +175,11 @@ export function depositTotalsByStatus(db: ReadDb, filter?: RecordFilter): Status
   const where = compileWhere(parseFilter(filter))
   return db
     .stmt(
-      `SELECT d.display_status AS status, count(*) AS n, coalesce(sum(${AMOUNT}), 0) AS amount
+      `SELECT d.display_status AS status, count(*) AS n, coalesce(sum(${AMOUNT}), 0) AS deposit
        ${FROM} ${where.sql} GROUP BY d.display_status ORDER BY n DESC, status`,
     )
     .all(...where.params)
-    .map((r) => ({
-      status: String(r.status),
-      hasRefund: false,
-      count: Number(r.n),
-      depositCents: Number(r.amount),
-      payoutCents: 0,
-      refundFeeCents: 0,
-    }))
+    .map(statusTotalOf)
 }
 
 export function listDepositObservations(db: ReadDb, localId: string): StatusObservation[] {

@@ -19,6 +19,7 @@ import { REFUND_FEE_KEYS } from '../../shared/money-totals'
 import { normalizeStatus } from '../../shared/withdrawal-status'
 import { fromJson, type Db, type Params } from './db'
 import { LedgerError } from './errors'
+import { statusTotalOf } from './status-totals'
 import { arrayRowToRecord, digitsVariant, foldText, RECORD_SELECT, rowToRecord } from './rows'
 import type { SimilarQuery } from './types'
 
@@ -241,14 +242,7 @@ export function totalsByStatus(db: Db, filter?: RecordFilter): StatusTotal[] {
        ${FROM} ${where.sql} GROUP BY w.display_status, w.has_refund ORDER BY n DESC, status`,
     )
     .all(...where.params)
-    .map((r) => ({
-      status: String(r.status),
-      hasRefund: r.has_refund === 1,
-      count: Number(r.n),
-      depositCents: Number(r.deposit),
-      payoutCents: Number(r.payout),
-      refundFeeCents: Number(r.refund_fee),
-    }))
+    .map(statusTotalOf)
 }
 
 export function rowToObservation(r: Record<string, SQLOutputValue>): StatusObservation {

@@ -10,6 +10,7 @@ import {
   type StatusObservation,
   type StatusTotal,
 } from '../../../shared/withdrawal-record'
+import { statusTotalOf } from '../../ledger/status-totals'
 import type { Queryable } from './audit'
 import { DEPOSIT_SELECT, rowToDeposit } from './deposit-rows'
 import {
@@ -91,18 +92,11 @@ export const iterateDeposits = (
 export async function depositTotals(c: Queryable, filter?: RecordFilter): Promise<StatusTotal[]> {
   const where = compileWhere(parseFilter(filter), DEPOSITS)
   const r = await c.query(
-    `SELECT d.display_status AS status, count(*) AS n, coalesce(sum(${AMOUNT}), 0) AS amount
+    `SELECT d.display_status AS status, count(*) AS n, coalesce(sum(${AMOUNT}), 0) AS deposit
      ${FROM} ${where.sql} GROUP BY d.display_status ORDER BY n DESC, status`,
     where.params,
   )
-  return r.rows.map((x) => ({
-    status: String(x.status),
-    hasRefund: false,
-    count: Number(x.n),
-    depositCents: Number(x.amount),
-    payoutCents: 0,
-    refundFeeCents: 0,
-  }))
+  return r.rows.map(statusTotalOf)
 }
 
 export const depositObservations = (c: Queryable, localId: string): Promise<StatusObservation[]> =>

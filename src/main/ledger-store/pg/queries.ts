@@ -15,6 +15,7 @@ import {
 import { REFUND_FEE_KEYS } from '../../../shared/money-totals'
 import { normalizeStatus } from '../../../shared/withdrawal-status'
 import type { SimilarQuery } from '../../ledger'
+import { statusTotalOf } from '../../ledger/status-totals'
 import type { Queryable } from './audit'
 import { RECORD_SELECT, rowToRecord } from './rows'
 import {
@@ -73,14 +74,7 @@ export async function totalsByStatus(c: Queryable, filter?: RecordFilter): Promi
      FROM withdrawals w ${where.sql} GROUP BY w.display_status, w.has_refund ORDER BY n DESC, status`,
     where.params,
   )
-  return r.rows.map((x) => ({
-    status: String(x.status),
-    hasRefund: x.has_refund === true,
-    count: Number(x.n),
-    depositCents: Number(x.deposit),
-    payoutCents: Number(x.payout),
-    refundFeeCents: Number(x.refund_fee),
-  }))
+  return r.rows.map(statusTotalOf)
 }
 
 export async function listOpen(c: Queryable): Promise<WithdrawalRecord[]> {
