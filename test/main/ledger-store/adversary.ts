@@ -33,6 +33,8 @@ export function insertWithdrawal(
     localId?: string
     cents?: number
     pixKey?: string
+    /** The key in the request body, when it is to differ from the record's `pix_key`. */
+    requestPixKey?: string
     approvalId?: string | null
     importedFrom?: string | null
     state?: string
@@ -52,7 +54,7 @@ export function insertWithdrawal(
       o.localId ?? randomUUID(),
       o.claimedUser ?? 'ana',
       o.state ?? 'submitting',
-      JSON.stringify({ pixKey, payoutAmountInCents: cents }),
+      JSON.stringify({ pixKey: o.requestPixKey ?? pixKey, payoutAmountInCents: cents }),
       pixKey,
       cents,
       o.approvalId ?? null,

@@ -23,6 +23,7 @@ import { deskImportMigrationSql } from './migration-desk-import'
 import { rateTokenMigrationSql } from './migration-rate-token'
 import { payeeNotifyMigrationSql } from './migration-payee-notify'
 import { hardeningMigrationSql } from './migration-hardening'
+import { runKeyMigrationSql } from './migration-run-key'
 
 export const SCHEMA = 'ledger'
 export const ANALYST_GROUP = 'depix_analysts'
@@ -389,6 +390,11 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   },
   { version: 8, name: 'payee book changes announced', sql: payeeNotifyMigrationSql(SCHEMA) },
   { version: 9, name: 'hardening after an adversarial review', sql: hardeningMigrationSql({ SCHEMA }) },
+  {
+    version: 10,
+    name: 'a run row pays its own Pix key',
+    sql: runKeyMigrationSql({ SCHEMA, ANALYST_GROUP }),
+  },
 ]
 // The last entry's version, not the count: migrations land from parallel branches and are renumbered at merge.
 export const PG_LATEST_VERSION = PG_MIGRATIONS.at(-1)?.version ?? 0
