@@ -7,7 +7,7 @@
 import type { StatusTotal } from '../../shared/withdrawal-record'
 import { LedgerError } from './errors'
 
-function wholeCount(v: unknown, what: string): number {
+function wholeNumber(v: unknown, what: string): number {
   const n =
     typeof v === 'number'
       ? v
@@ -17,8 +17,8 @@ function wholeCount(v: unknown, what: string): number {
   if (Number.isSafeInteger(n) && n >= 0) return n
   throw new LedgerError('record_tampered', `the ${what} of a status group is not a safe integer`, {
     'pt-BR':
-      'Os totais do livro-caixa não fecham (um valor foi alterado fora do aplicativo). Confira a integridade em Configurações.',
-    en: 'The ledger’s totals do not add up (an amount was changed outside the app). Check its integrity in Settings.',
+      'Os totais do livro-caixa não fecham: um valor foi alterado fora do aplicativo. Restaure um backup em Configurações ou procure o responsável antes de continuar.',
+    en: 'The ledger’s totals do not add up: an amount was changed outside the app. Restore a backup in Settings or ask whoever is responsible before going on.',
   })
 }
 
@@ -30,9 +30,9 @@ export function statusTotalOf(r: Readonly<Record<string, unknown>>): StatusTotal
   return {
     status: String(r.status),
     hasRefund: r.has_refund === true || r.has_refund === 1,
-    count: wholeCount(r.n, 'count'),
-    depositCents: wholeCount(r.deposit, 'deposit sum'),
-    payoutCents: wholeCount(r.payout ?? 0, 'payout sum'),
-    refundFeeCents: wholeCount(r.refund_fee ?? 0, 'refund fee sum'),
+    count: wholeNumber(r.n, 'count'),
+    depositCents: wholeNumber(r.deposit, 'deposit sum'),
+    payoutCents: wholeNumber(r.payout ?? 0, 'payout sum'),
+    refundFeeCents: wholeNumber(r.refund_fee ?? 0, 'refund fee sum'),
   }
 }
