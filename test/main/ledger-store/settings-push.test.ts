@@ -62,11 +62,14 @@ describe.skipIf(PG_SKIP_REASON !== null)('team settings pushed to every desk', (
 
   it('says nothing when the value did not change (the trigger compares)', async () => {
     await owner.query('UPDATE team_settings SET approval_above_cents = 500 WHERE id = 1')
-    await until('500', () => (desks[1]!.heard.at(-1)?.approvalAboveCents === 500 ? 1 : undefined))
+    // Every desk, not one: the desks hear on their own connections, in their own time.
+    for (const d of desks)
+      await until('500', () => (d.heard.at(-1)?.approvalAboveCents === 500 ? 1 : undefined))
     const n = desks.map((d) => d.heard.length)
     await owner.query('UPDATE team_settings SET approval_above_cents = 500 WHERE id = 1')
     await owner.query('UPDATE team_settings SET approval_above_cents = 700 WHERE id = 1')
-    await until('700', () => (desks[1]!.heard.at(-1)?.approvalAboveCents === 700 ? 1 : undefined))
+    for (const d of desks)
+      await until('700', () => (d.heard.at(-1)?.approvalAboveCents === 700 ? 1 : undefined))
     // One event (700) per desk, none for the unchanged 500.
     expect(desks.map((d, i) => d.heard.slice(n[i]).map((e) => e.approvalAboveCents))).toEqual([[700], [700]])
   })
