@@ -53,7 +53,7 @@ describe('electron-builder.yml', () => {
 
   it('ships only the build in an asar, with complete metadata', () => {
     expect(config.asar).toBe(true)
-    expect(config.files).toEqual([{ filter: ['out/**', 'package.json'] }])
+    expect(config.files).toEqual([{ filter: ['out/**', '!out/team-ledger/**', 'package.json'] }])
     const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as {
       author?: { name?: string; email?: string }
       description?: string
