@@ -99,7 +99,13 @@ export async function main(
   if (command === 'backup-advice') return backupAdvice(target, owner)
   if (command === 'import') {
     if (!rest[0]) return USAGE
-    const { importDeskFile } = await import('./pg/import-cli')
+    // Loaded here only: it brings node:sqlite, which Node 20 lacks and newer ones flag as experimental.
+    const { importDeskFile } = await import('./pg/import-cli').catch((e: unknown) => {
+      if ((e as { code?: unknown }).code !== 'ERR_UNKNOWN_BUILTIN_MODULE') throw e
+      throw new CliError(
+        `import reads a desk's SQLite ledger: it needs Node 22.5 or newer (this is ${process.version})`,
+      )
+    })
     const { config } = ctx.config
       ? { config: ctx.config }
       : await clientConfig(target, ctx.env, { terminal: ctx.terminal })

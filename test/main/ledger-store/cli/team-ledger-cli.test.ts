@@ -337,7 +337,7 @@ describe.skipIf(skip)('audited settings and analysts', () => {
     await cluster.admin('UPDATE ledger.team_settings SET approval_above_cents = 700000', [], 'depix_team')
     expect(await store.verifyAuditChain()).toMatchObject({ ok: true })
     const state = { runtime: () => ({ team: { pg: store } }) } as unknown as AppState
-    const changes = await teamHandlers(state)['team:changes'](undefined as never, {} as never)
+    const changes = await teamHandlers(state)['team:changes'](undefined as never)
     expect(changes.map((c) => ({ ...c, seq: 0, at: '' }))).toEqual([
       { seq: 0, at: '', by: ADMIN_USER, kind: 'threshold', before: 500000, after: 700000 },
       { seq: 0, at: '', by: ADMIN_USER, kind: 'analyst', role: 'bia', before: 'active', after: 'outside' },
