@@ -173,6 +173,30 @@ describe.skipIf(skip)('team-ledger setup', () => {
     expect(out).not.toMatch(/created|→/)
     expect(await count()).toEqual(before)
   })
+  it('warns about pg_hba.conf lines that let the team database be reached without TLS or SCRAM', async () => {
+    const hba = path.join(cluster.dir, 'data', 'pg_hba.conf')
+    const original = fs.readFileSync(hba, 'utf8')
+    fs.appendFileSync(
+      hba,
+      'host depix_team all 10.0.0.0/8 md5\nhostssl all all 192.168.0.0/16 scram-sha-256\n',
+    )
+    const line = original.split('\n').length
+    await cluster.admin('SELECT pg_reload_conf()')
+    try {
+      const out = ok(cli(admin('setup')))
+      expect(out).toContain(
+        `warning: pg_hba.conf line ${line} (host 10.0.0.0 md5) lets depix_team be reached without TLS: use hostssl`,
+      )
+      expect(out).toContain(
+        `warning: pg_hba.conf line ${line} (host 10.0.0.0 md5) does not use scram-sha-256`,
+      )
+      expect(out).not.toContain(`line ${line + 1}`)
+      expect(out).toContain('nothing changed')
+    } finally {
+      fs.writeFileSync(hba, original)
+      await cluster.admin('SELECT pg_reload_conf()')
+    }
+  })
 })
 
 describe.skipIf(skip)('team-ledger TLS, as the desks do it', () => {
