@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildTeamLedger } from '../../../../scripts/build-team-ledger.mjs'
 import type { AppState } from '../../../../src/main/app/context'
 import { teamHandlers } from '../../../../src/main/app/team-handlers'
+import { openLedger } from '../../../../src/main/ledger'
 import { openPgStore, type PgLedgerStore } from '../../../../src/main/ledger-store'
 import { PG_LATEST_VERSION } from '../../../../src/main/ledger-store/pg/schema'
 import { probeTeamLedger } from '../../../../src/main/profiles/team-probe'
@@ -381,6 +382,25 @@ describe.skipIf(skip)('audited settings and analysts', () => {
     expect(status).toContain(
       `${ADMIN_USER} changed the approval threshold: above R$5,000.00 → above R$7,000.00`,
     )
+  })
+})
+
+describe.skipIf(skip)('team-ledger import', () => {
+  it('moves a closed desk ledger in with the built script (node:sqlite loaded lazily, no warning)', () => {
+    const deskDir = file('desk')
+    fs.mkdirSync(deskDir)
+    const desk = openLedger(path.join(deskDir, 'ledger.sqlite'))
+    desk.close()
+    const r = cli([
+      'import',
+      path.join(deskDir, 'ledger.sqlite'),
+      ...at('ana', 'ana.pw'),
+      '--ca',
+      file('ca.crt'),
+    ])
+    expect(r.stderr).toBe('')
+    expect(r.status).toBe(0)
+    expect(r.stdout).toMatch(/^origin \S+\npayments: 0 imported, 0 already there\n/)
   })
 })
 
