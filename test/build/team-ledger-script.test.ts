@@ -62,6 +62,9 @@ describe('the built team-ledger script', () => {
       const help = run(node, ['--help'])
       expect(help.status).toBe(0)
       expect(help.stdout).toContain('usage: team-ledger <command>')
+      const unknown = run(node, ['frobnicate'])
+      expect(unknown.status).toBe(1)
+      expect(unknown.stderr).toContain('team-ledger: usage: team-ledger <command>')
       const advice = run(node, ['backup-advice', '--host', 'db.example.com', '--db', 'depix_team'])
       expect(advice.stdout).toContain('pg_dump -h db.example.com -p 5432 -U depix_owner -Fc')
       expect(advice.stdout).toContain('pg_dumpall -h db.example.com -p 5432 -U postgres --roles-only')
@@ -82,7 +85,7 @@ describe('the built team-ledger script', () => {
       expect(imp.stderr).toContain(
         v20 ? 'it needs Node 22.5 or newer' : `no desk ledger at ${path.join(dir, 'missing.sqlite')}`,
       )
-      for (const r of [help, advice, plain, imp]) expect(r.stderr).not.toMatch(/Warning/)
+      for (const r of [help, unknown, advice, plain, imp]) expect(r.stderr).not.toMatch(/Warning/)
     })
   }
 })

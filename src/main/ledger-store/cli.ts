@@ -78,6 +78,11 @@ async function connected(
   return { client, note: `${SSL_NOTE[tlsMode] ?? ''}${target.caSource ? ` against ${target.caSource}` : ''}` }
 }
 
+/** A command the tool does not know, or one missing its argument: the usage, as a failure (exit 1). */
+const misuse = (): never => {
+  throw new CliError(USAGE)
+}
+
 export async function main(
   argv: readonly string[],
   ctxOrConfig: CliContext | pg.ClientConfig = {},
@@ -98,7 +103,7 @@ export async function main(
   const owner = f.owner ?? 'depix_owner'
   if (command === 'backup-advice') return backupAdvice(target, owner)
   if (command === 'import') {
-    if (!rest[0]) return USAGE
+    if (!rest[0]) return misuse()
     // Loaded here only: it brings node:sqlite, which Node 20 lacks and newer ones flag as experimental.
     const { importDeskFile } = await import('./pg/import-cli').catch((e: unknown) => {
       if ((e as { code?: unknown }).code !== 'ERR_UNKNOWN_BUILTIN_MODULE') throw e
@@ -123,12 +128,12 @@ export async function main(
     })
   }
   const known = ['status', 'migrate', 'threshold', 'rate', 'analyst', 'password']
-  if (!known.includes(command)) return USAGE
+  if (!known.includes(command)) return misuse()
   const { client: c, note } = await connected(target, ctx)
   try {
     if (command === 'status') return await status(c, note)
     if (command === 'password') {
-      if (!rest[0]) return USAGE
+      if (!rest[0]) return misuse()
       return await setPassword(c, rest[0], { passwordFile: f['new-password-file'], terminal: ctx.terminal })
     }
     if (command === 'migrate') {
@@ -145,15 +150,15 @@ export async function main(
       )
     }
     await c.query(`SET search_path = ${SCHEMA}, pg_temp`)
-    if (command === 'threshold') return rest[0] ? await setThreshold(c, rest[0]) : USAGE
-    if (command === 'rate') return rest[0] && rest[1] ? await setRate(c, rest[0], rest[1]) : USAGE
+    if (command === 'threshold') return rest[0] ? await setThreshold(c, rest[0]) : misuse()
+    if (command === 'rate') return rest[0] && rest[1] ? await setRate(c, rest[0], rest[1]) : misuse()
     const [sub, name] = rest
     if (sub === 'list') return (await listAnalysts(c)).join('\n') || 'no analysts'
     if (sub === 'add' && name)
       return (await addAnalyst(c, name, { passwordFile: f['new-password-file'], terminal: ctx.terminal }))
         .line
     if (sub === 'remove' && name) return (await removeAnalyst(c, name)).line
-    return USAGE
+    return misuse()
   } finally {
     await c.end().catch(() => undefined)
   }
