@@ -385,6 +385,44 @@ describe.skipIf(skip)('audited settings and analysts', () => {
   })
 })
 
+describe.skipIf(skip)('analysts back, and passwords rotated', () => {
+  it('brings a removed analyst back with her own password, and rotates it, sent hashed', async () => {
+    expect(ok(cli(admin('analyst', 'add', 'bia')))).toBe('analyst bia: can work again (was outside)\n')
+    await (await asRole('bia', 'bia-secret-0123456789')).end()
+    const last = await cluster.admin(
+      `SELECT operator, details FROM ledger.audit_log ORDER BY seq DESC LIMIT 1`,
+      [],
+      'depix_team',
+    )
+    expect(last.rows[0]).toEqual({
+      operator: ADMIN_USER,
+      details: '{"after":"active","before":"outside","role":"bia"}',
+    })
+
+    fs.writeFileSync(file('bia2.pw'), 'bia-rotated-0123456789\n', { mode: 0o600 })
+    expect(ok(cli(admin('password', 'bia', '--new-password-file', file('bia2.pw'))))).toContain(
+      'password of bia changed',
+    )
+    await expect(asRole('bia', 'bia-secret-0123456789')).rejects.toMatchObject({ code: '28P01' })
+    // An analyst may rotate her own; the server keeps only the SCRAM verifier.
+    fs.writeFileSync(file('bia3.pw'), 'bia-own-choice-0123456789\n', { mode: 0o600 })
+    ok(
+      cli([
+        ...at('bia', 'bia2.pw'),
+        '--ca',
+        file('ca.crt'),
+        'password',
+        'bia',
+        '--new-password-file',
+        file('bia3.pw'),
+      ]),
+    )
+    await (await asRole('bia', 'bia-own-choice-0123456789')).end()
+    const stored = await cluster.admin(`SELECT rolpassword FROM pg_authid WHERE rolname = 'bia'`)
+    expect(String(stored.rows[0]?.rolpassword)).toMatch(/^SCRAM-SHA-256\$4096:/)
+  })
+})
+
 describe.skipIf(skip)('team-ledger import', () => {
   it('moves a closed desk ledger in with the built script (node:sqlite loaded lazily, no warning)', () => {
     const deskDir = file('desk')
