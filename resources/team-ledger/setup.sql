@@ -1,16 +1,20 @@
--- Team ledger on PostgreSQL: the database and its roles. Run once, as a superuser (or a role with CREATEROLE and
--- CREATEDB), with psql:
+-- Team ledger on PostgreSQL: the database and its roles, as plain SQL. The supported way is the app's tool, which
+-- does this and the rest (schema, analysts, TLS check) without a password on the command line:
 --
---   psql -h db.example.com -U postgres -v owner_password='a-long-secret' -f setup.sql
+--   node team-ledger.cjs setup --host db.example.com --user postgres --ca team-ca.crt --analyst ana_souza
 --
--- It creates
+-- (docs/TEAM-LEDGER.md). This file stays for a DBA who reviews or runs the SQL by hand, as a superuser (or a role
+-- with CREATEROLE and CREATEDB):
+--
+--   psql -h db.example.com -U postgres -v owner_password="$(cat owner.pw)" -f setup.sql
+--
+-- (the password is then briefly in the process list: on a shared machine create the role without it and use
+-- psql's `\password depix_owner`, which asks without echo and sends only a hash). It creates
 --   depix_owner     the role that owns the database and the `ledger` schema and applies the app's migrations
---                   with `npx tsx src/main/ledger-store/cli.ts migrate` (libpq PG* variables, see cli.ts);
+--                   (`team-ledger migrate`);
 --   depix_analysts  a group role (no login) holding the analysts' privileges, granted by the migrations;
 --   depix_team      the database.
--- The analysts' privileges are exactly what the migrations grant to depix_analysts: read everything, insert and
--- update payment records, insert status observations, request and decide approvals, write the audit log only
--- through ledger.append_audit. Nobody may delete a record or change an audit entry.
+-- The analysts' privileges are exactly what the migrations grant to depix_analysts.
 \set ON_ERROR_STOP on
 
 CREATE ROLE depix_owner LOGIN PASSWORD :'owner_password';
@@ -23,19 +27,11 @@ GRANT CONNECT, TEMPORARY ON DATABASE depix_team TO depix_analysts;
 -- Nobody but the owner creates objects in this database.
 REVOKE CREATE ON SCHEMA public FROM PUBLIC;
 
--- Adding an analyst: one role per person (the audit log names the role, so never share one), member of the
--- group. Their desk connects with this role and password (kept in the desk's vault), over TLS:
+-- Analysts, the approval threshold and the team rate allowance are managed with the tool, which records every
+-- change in the team's audit trail (who, when, before -> after; migration 14):
 --
---   CREATE ROLE ana_souza LOGIN PASSWORD 'her-own-secret' IN ROLE depix_analysts;
+--   team-ledger analyst add ana_souza | analyst remove ana_souza | threshold 5.000,00 | threshold off
+--   team-ledger rate withdraw 6
 --
--- Removing one keeps everything they recorded:
---
---   REVOKE depix_analysts FROM ana_souza;  ALTER ROLE ana_souza NOLOGIN;
---
--- Four-eyes approval (as depix_owner): payments above R$ 5.000,00 wait for another analyst's approval
---
---   UPDATE ledger.team_settings SET approval_above_cents = 500000;   -- 0: every payment; NULL: off
---
--- A team rate allowance below the contract's limits (as depix_owner), e.g. 6 withdrawals a minute for all desks:
---
---   UPDATE ledger.rate_buckets SET per_minute = 6, tokens = least(tokens, 6) WHERE endpoint = 'withdraw';
+-- One role per person (the audit log names the role, so never share one). A threshold or rate changed by a
+-- plain UPDATE as the owner is recorded too (a trigger on the column); a role changed by hand is not.

@@ -14,6 +14,7 @@ import { withdrawalDraftSchema } from './withdrawal'
 import { runApprovalItemSchema } from './run-approval'
 import { withdrawalRecordSchema } from './withdrawal-record'
 import { teamLedgerSettingsSchema, teamLedgerViewSchema } from './team-ledger'
+import { settingChangeSchema } from './team-settings-changes'
 
 const none = z.undefined()
 
@@ -111,6 +112,11 @@ export const teamConnectionChannels = {
 /** The desk's standing in the team and the four-eyes approvals. */
 export const teamChannels = {
   'team:status': { input: none, output: teamStatusSchema },
+  /**
+   * The team's settings history from its audit chain (threshold, rate allowances, analysts), newest first; empty
+   * on this computer's ledger.
+   */
+  'team:changes': { input: none, output: z.array(settingChangeSchema) },
 
   /** Pending approvals and approved ones not yet sent, oldest first. */
   'approvals:list': { input: none, output: z.array(approvalViewSchema) },

@@ -10,7 +10,12 @@ import { join, resolve } from 'node:path'
 
 export const repo = resolve(__dirname, '../..')
 export const builtMain = join(repo, 'out/main/index.js')
-const builtFiles = [builtMain, join(repo, 'out/preload/index.js'), join(repo, 'out/renderer/index.html')]
+const builtFiles = [
+  builtMain,
+  join(repo, 'out/preload/index.js'),
+  join(repo, 'out/renderer/index.html'),
+  join(repo, 'out/team-ledger/team-ledger.cjs'),
+]
 
 function newestMtime(path: string): number {
   const s = statSync(path)
@@ -21,13 +26,15 @@ function newestMtime(path: string): number {
 function isFresh(): boolean {
   const sources = Math.max(
     newestMtime(join(repo, 'src')),
-    ...['electron.vite.config.ts', 'package.json'].map((f) => newestMtime(join(repo, f))),
+    ...['electron.vite.config.ts', 'package.json', 'scripts/build-team-ledger.mjs'].map((f) =>
+      newestMtime(join(repo, f)),
+    ),
   )
   return builtFiles.every((f) => existsSync(f) && statSync(f).mtimeMs >= sources)
 }
 
 /**
- * Reuses out/ when it is newer than every source and config file; otherwise runs `electron-vite build`, one test
+ * Reuses out/ when it is newer than every source and config file; otherwise runs `npm run build`'s two steps, one test
  * file at a time (a lock directory), since the boot tests run in parallel workers.
  */
 export function ensureBuilt(): void {
@@ -51,6 +58,13 @@ export function ensureBuilt(): void {
     const bin = join(repo, 'node_modules/electron-vite/bin/electron-vite.js')
     const r = spawnSync(process.execPath, [bin, 'build'], { cwd: repo, encoding: 'utf8', timeout: 300_000 })
     if (r.status !== 0) throw new Error(`electron-vite build failed:\n${r.stdout}\n${r.stderr}`)
+    // The rest of `npm run build`: the database administrator's tool (issue #31).
+    const tool = spawnSync(process.execPath, [join(repo, 'scripts/build-team-ledger.mjs')], {
+      cwd: repo,
+      encoding: 'utf8',
+      timeout: 300_000,
+    })
+    if (tool.status !== 0) throw new Error(`team-ledger build failed:\n${tool.stdout}\n${tool.stderr}`)
   } finally {
     rmSync(lock, { recursive: true, force: true })
   }

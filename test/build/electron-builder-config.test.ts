@@ -14,6 +14,7 @@ interface BuilderConfig {
   electronFuses?: Record<string, boolean> | null
   asar?: boolean
   files?: Array<{ filter: string[] }>
+  extraResources?: unknown
   linux?: { target?: string[]; maintainer?: string; category?: string }
 }
 interface ConfigModule {
@@ -53,7 +54,7 @@ describe('electron-builder.yml', () => {
 
   it('ships only the build in an asar, with complete metadata', () => {
     expect(config.asar).toBe(true)
-    expect(config.files).toEqual([{ filter: ['out/**', 'package.json'] }])
+    expect(config.files).toEqual([{ filter: ['out/**', '!out/team-ledger/**', 'package.json'] }])
     const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as {
       author?: { name?: string; email?: string }
       description?: string
@@ -65,6 +66,14 @@ describe('electron-builder.yml', () => {
     expect(pkg.description?.length).toBeGreaterThan(20)
     expect(pkg.productName).toBe('Tesouraria DePix')
     expect(pkg.main).toBe('./out/main/index.js')
+  })
+
+  it('ships the built team-ledger tool outside the asar, where plain node can run it (issue #31)', () => {
+    expect(config.extraResources).toEqual([{ from: 'out/team-ledger', to: 'team-ledger' }])
+    const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>
+    }
+    expect(pkg.scripts.build).toContain('node scripts/build-team-ledger.mjs')
   })
 
   it('Linux: the .deb (which installs the AppArmor profile Ubuntu 24.04 needs) comes first', () => {

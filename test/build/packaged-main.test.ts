@@ -132,6 +132,19 @@ describe('electron-builder --dir on a stand-in Electron distribution', () => {
     )
   })
 
+  it('ships the team-ledger tool beside the asar, runnable with plain node (issue #31)', () => {
+    const tool = join(unpacked, 'resources', 'team-ledger')
+    expect(readdirSync(tool).sort()).toEqual(['setup.sql', 'team-ledger.cjs'])
+    expect(readdirSync(join(extracted, 'out')).sort()).toEqual(['main', 'preload', 'renderer'])
+    const r = spawnSync(process.execPath, [join(tool, 'team-ledger.cjs'), '--help'], {
+      cwd: work,
+      encoding: 'utf8',
+      env: { PATH: '/usr/bin:/bin' },
+    })
+    expect(r.stderr).toBe('')
+    expect(r.stdout).toContain('usage: team-ledger <command>')
+  })
+
   it('the main file inside the asar boots with only the packaged node_modules', () => {
     expect(packaged.signal).toBeNull()
     expect(packaged.status).toBe(0)

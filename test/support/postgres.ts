@@ -249,3 +249,9 @@ export async function startCluster(o: ClusterOptions = {}): Promise<PgCluster> {
     },
   }
 }
+
+/** A PostgreSQL client program (pg_dump, pg_restore, psql) of the same installation as the server binaries. */
+export function pgTool(name: string): string {
+  if (!INITDB) throw new Error(PG_SKIP_REASON ?? 'no PostgreSQL')
+  return path.join(path.dirname(INITDB), name)
+}

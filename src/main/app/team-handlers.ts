@@ -8,6 +8,7 @@ import type { ApprovalView } from '../../shared/channels-team'
 import type { EventName, EventPayload } from '../../shared/contract'
 import type { Handlers } from '../ipc/router'
 import { TeamLedgerError, type Approval, type PgLedgerStore } from '../ledger-store'
+import { readSettingChanges } from '../ledger-store/pg/settings-changes'
 import type { AppState } from './context'
 import { runApprovalQueue } from './run-approvals'
 import type { ProfileRuntime } from './runtime'
@@ -16,6 +17,7 @@ import { SQLITE_STATUS } from './team-runtime'
 type TeamHandlers = Pick<
   Handlers,
   | 'team:status'
+  | 'team:changes'
   | 'approvals:list'
   | 'approvals:request'
   | 'approvals:approve'
@@ -53,6 +55,7 @@ export function teamHandlers(state: AppState): TeamHandlers {
       const team = rt().team
       return team ? team.status() : SQLITE_STATUS
     },
+    'team:changes': async () => (rt().team ? readSettingChanges(store().pool, 50) : []),
     'approvals:list': async () => {
       const s = store()
       const open = await s.openApprovals()

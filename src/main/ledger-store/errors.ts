@@ -3,7 +3,7 @@
  * invalid_input, duplicate_remote_id, record_tampered) stay `LedgerError` with the same codes, so callers handle
  * one type whatever the engine. PostgreSQL errors are mapped by SQLSTATE, never by message text.
  */
-import { LedgerError, type UserMessage } from '../ledger'
+import { LedgerError, type UserMessage } from '../ledger/errors'
 
 export type TeamLedgerErrorCode =
   /** The role lacks a privilege the operation needs (SQLSTATE 42501). */

@@ -119,6 +119,13 @@ test('team ledger connection: field errors keep the input, test, save, back to t
   )
   await expect(password).toHaveValue('')
   await expect(section.getByText('Senha guardada.', { exact: false })).toBeVisible()
+  // The team's settings history from its audit chain (issue #31): the owner's UPDATE in beforeAll is recorded.
+  const changes = section.getByTestId('team-changes')
+  await expect(changes.getByRole('heading', { name: 'Mudanças de configuração da equipe' })).toBeVisible()
+  await expect(changes.getByRole('listitem')).toHaveCount(1)
+  await expect(changes.getByRole('listitem')).toContainText(
+    'depix_owner mudou o limite de aprovação: sem aprovação → acima de R$ 5.000,00',
+  )
   await section.getByRole('button', { name: 'Testar conexão' }).click()
   await expect(result).toHaveAttribute('data-verdict', 'ok')
   expect(app.ctx.profiles.teamLedgerConnection('sandbox')?.password).toBe('ana-pw')

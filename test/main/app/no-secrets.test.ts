@@ -135,6 +135,9 @@ describe('no secret crosses IPC', () => {
     // driven on a team profile, with the role's password searched for, in test/main/app/team-desks.test.ts and team-approvals.test.ts.
     const status = await call('team:status')
     expect(status).toMatchObject({ ok: true, data: { engine: 'sqlite' } })
+    // The team's settings history (issue #31): empty on this computer's ledger; on a team in
+    // test/main/ledger-store/cli/team-ledger-cli.test.ts.
+    expect(await call('team:changes')).toEqual({ ok: true, data: [] })
     expect(await call('approvals:list')).toMatchObject({ ok: false, error: { code: 'unsupported' } })
     // Runs waiting for approval on a team: test/main/app/team-run-approvals.test.ts.
     expect(await call('approvals:runs')).toMatchObject({ ok: false, error: { code: 'unsupported' } })

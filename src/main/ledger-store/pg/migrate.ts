@@ -53,8 +53,8 @@ export async function migrate(
   const group = await c.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [ANALYST_GROUP])
   if (group.rowCount === 0) {
     throw new TeamLedgerError('permission_denied', `role ${ANALYST_GROUP} does not exist`, {
-      'pt-BR': `O grupo ${ANALYST_GROUP} não existe no servidor: rode resources/team-ledger/setup.sql antes.`,
-      en: `The ${ANALYST_GROUP} group role does not exist on the server: run resources/team-ledger/setup.sql first.`,
+      'pt-BR': `O grupo ${ANALYST_GROUP} não existe no servidor: rode "team-ledger setup" (ou resources/team-ledger/setup.sql) antes.`,
+      en: `The ${ANALYST_GROUP} group role does not exist on the server: run "team-ledger setup" (or resources/team-ledger/setup.sql) first.`,
     })
   }
   const owner = await c.query(

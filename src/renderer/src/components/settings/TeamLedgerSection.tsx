@@ -11,6 +11,7 @@ import type { TeamLedgerView } from '../../../../shared/team-ledger'
 import { currentLanguage } from '../../i18n'
 import { call, useEvent } from '../../ipc'
 import { ErrorNotice } from '../ErrorNotice'
+import { TeamChangesHistory } from './TeamChangesHistory'
 import { TeamLedgerFields } from './TeamLedgerFields'
 import { TeamTestOutcome } from './TeamTestOutcome'
 import {
@@ -137,6 +138,7 @@ export function TeamLedgerSection(): React.JSX.Element {
           )}
         </div>
       </form>
+      {s && <TeamChangesHistory />}
     </section>
   )
 }

@@ -5,6 +5,9 @@
 export const teamLedger = {
   'pt-BR': {
     title: 'Livro-caixa da equipe',
+    changesTitle: 'Mudanças de configuração da equipe',
+    changesNone:
+      'Nenhuma mudança de limite de aprovação, cota ou analistas registrada na trilha de auditoria da equipe.',
     intro:
       'Uma mesa: o livro-caixa fica neste computador. Equipe: vários analistas usam o mesmo livro-caixa, no servidor PostgreSQL da equipe, com aprovações entre eles.',
     usingLocal: 'Este perfil usa o livro-caixa deste computador.',
@@ -42,6 +45,8 @@ export const teamLedger = {
   },
   en: {
     title: 'Team ledger',
+    changesTitle: 'Team settings changes',
+    changesNone: 'No approval threshold, allowance or analyst change recorded in the team audit trail.',
     intro:
       "One desk: the ledger stays on this computer. Team: several analysts share one ledger on the team's PostgreSQL server, with approvals between them.",
     usingLocal: "This profile uses this computer's ledger.",

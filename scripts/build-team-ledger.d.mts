@@ -1,0 +1,2 @@
+/** Builds out/team-ledger (or `dir`); resolves to the built script's path. */
+export function buildTeamLedger(dir?: string): Promise<string>
