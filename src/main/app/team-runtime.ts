@@ -87,6 +87,8 @@ export async function openTeamSide(t: TeamConnectionInput, o: TeamSideOptions = 
           ...(o.leaderRetryMs !== undefined ? { retryMs: o.leaderRetryMs } : {}),
         })
       : null
+  // The tracker's observations are written under the lease this desk holds: refused once another desk leads.
+  if (pg && leadership) pg.setTrackerFence(() => leadership.fenceToken)
   if (leadership) await leadership.ready()
 
   const statusListeners = new Set<(s: TeamStatus) => void>()

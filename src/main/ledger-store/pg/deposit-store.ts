@@ -9,13 +9,13 @@ import { createdOutcomeSchema, observationInputSchema } from '../../ledger/types
 import { similarOf, type DepositStore } from '../deposit-store'
 import * as life from './deposit-lifecycle'
 import * as q from './deposit-queries'
-import { read, snapshotWalk, withTx, type Tx } from './tx'
+import { checkFence, read, snapshotWalk, withTx, type TrackerFence, type Tx } from './tx'
 import { lifecycleMethods, needOperator, parse } from './store-lifecycle'
 
 /** The advisory-lock key of the duplicate guard: one per (address, amount). */
 const GUARD_KEY_SQL = `SELECT pg_advisory_xact_lock(hashtextextended($1 || '|' || $2::text, 727017))`
 
-export function pgDepositStore(pool: pg.Pool): DepositStore {
+export function pgDepositStore(pool: pg.Pool, fence: TrackerFence = () => null): DepositStore {
   const tx = <T>(fn: (t: Tx) => Promise<T>): Promise<T> => withTx(pool, fn)
   return {
     engine: 'postgres',
@@ -48,7 +48,10 @@ export function pgDepositStore(pool: pg.Pool): DepositStore {
     },
     recordObservation: async (id, observation) => {
       const obs = parse(observationInputSchema, observation, 'observation')
-      return tx((t) => life.recordObservation(t, id, obs))
+      return tx(async (t) => {
+        await checkFence(t, fence)
+        return life.recordObservation(t, id, obs)
+      })
     },
     setFlags: async (id, flags, operator) => {
       needOperator(operator)

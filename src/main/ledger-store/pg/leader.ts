@@ -21,7 +21,6 @@ import { readLease, releaseLease, renewLease, ServerClock, takeLease, type Lease
 import { SCHEMA } from './schema'
 import { parseSettings, readSettings, type TeamSettingsEvent } from './settings-event'
 
-
 export interface RecordChange {
   localId: string
   displayStatus: string
@@ -274,7 +273,8 @@ export function startLeadership(o: LeadershipOptions): TrackerLeadership {
       if (held !== null) {
         const ok = await renewLease(c, held, leaseMs, clock)
         if (ok && token === held) hold(sent)
-        else if (ok) await releaseLease(c, held) // stepped down meanwhile: hand back what was just renewed
+        else if (ok)
+          await releaseLease(c, held) // stepped down meanwhile: hand back what was just renewed
         else stepDown()
         return
       }

@@ -89,5 +89,10 @@ export async function readLease(c: Q): Promise<LeaseStatus | null> {
   )
   if (!r.rows[0]) return null
   const v = statusSchema.parse(r.rows[0])
-  return { holder: v.holder, epoch: v.epoch, heartbeatAgeMs: Math.max(0, Math.round(v.age_ms)), lapsed: v.lapsed }
+  return {
+    holder: v.holder,
+    epoch: v.epoch,
+    heartbeatAgeMs: Math.max(0, Math.round(v.age_ms)),
+    lapsed: v.lapsed,
+  }
 }
