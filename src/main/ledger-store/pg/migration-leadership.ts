@@ -110,6 +110,8 @@ DECLARE
                               ELSE least(greatest(p_ms, 0), ${PENALTY_CALL_MAX_MS}) END;
   used double precision;
   b rate_buckets;
+  ends timestamptz;
+  applied integer := 0;
 BEGIN
   SELECT * INTO b FROM rate_buckets WHERE endpoint = p_endpoint FOR UPDATE;
   IF NOT FOUND THEN
@@ -118,16 +120,14 @@ BEGIN
   t := clock_timestamp();
   SELECT coalesce(sum(applied_ms), 0) INTO used FROM rate_penalties
     WHERE db_user = session_user AND endpoint = p_endpoint AND at > t - make_interval(secs => ${PENALTY_WINDOW_MS} / 1000.0);
-  ms := floor(least(ms, greatest(0, ${PENALTY_ROLE_MAX_MS} - used)));
+  ends := t + make_interval(secs => floor(least(ms, greatest(0, ${PENALTY_ROLE_MAX_MS} - used))) / 1000.0);
   -- Only what lengthens the current block counts against the role.
-  IF ms > 0 AND b.at < t + make_interval(secs => ms / 1000.0) THEN
-    ms := floor(least(ms, extract(epoch FROM (t + make_interval(secs => ms / 1000.0) - greatest(b.at, t))) * 1000));
-    UPDATE rate_buckets SET tokens = 1, at = t + make_interval(secs => ms / 1000.0) WHERE endpoint = p_endpoint;
-  ELSE
-    ms := 0;
+  IF ends > b.at AND ends > t THEN
+    applied := floor(extract(epoch FROM (ends - greatest(b.at, t))) * 1000);
+    UPDATE rate_buckets SET tokens = 1, at = ends WHERE endpoint = p_endpoint;
   END IF;
   INSERT INTO rate_penalties (at, db_user, endpoint, asked_ms, applied_ms)
-  VALUES (t, session_user, p_endpoint, CASE WHEN p_ms = 'NaN'::double precision THEN NULL ELSE p_ms END, ms::integer);
+  VALUES (t, session_user, p_endpoint, CASE WHEN p_ms = 'NaN'::double precision THEN NULL ELSE p_ms END, applied);
 END $$;
 
 REVOKE ALL ON tracker_lease, rate_penalties FROM PUBLIC;
