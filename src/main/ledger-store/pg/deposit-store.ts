@@ -32,9 +32,9 @@ export function pgDepositStore(pool: pg.Pool, fence: TrackerFence = () => null):
           // Serialises every top-up of this amount to this address across desks; the lookup after it sees every
           // one committed before the lock was granted (READ COMMITTED: a new snapshot per statement).
           await t.c.query(GUARD_KEY_SQL, [s.depixAddress, s.amountCents])
-          const similar = (await q.findRecentSimilar(t.c, { ...s, sinceIso: guard.sinceIso })).filter(
-            (r) => !guard.allow.includes(r.localId),
-          )
+          const similar = (
+            await q.findRecentSimilar(t.c, { ...s, sinceIso: guard.sinceIso, windowMs: guard.windowMs })
+          ).filter((r) => !guard.allow.includes(r.localId))
           if (similar.length > 0) return { kind: 'duplicate' as const, similar }
         }
         return { kind: 'inserted' as const, record: await life.insertSubmitting(t, n, operator) }

@@ -121,6 +121,7 @@ export async function openPgStore(o: PgStoreOptions): Promise<PgLedgerStore> {
               amountKind: n.amountKind,
               amountCents: n.amountCents,
               sinceIso: guard.sinceIso,
+              ...(guard.windowMs === undefined ? {} : { windowMs: guard.windowMs }),
               ...(guard.profile === undefined ? {} : { profile: guard.profile }),
             })
           ).filter((r) => !allowed.has(r.localId))
