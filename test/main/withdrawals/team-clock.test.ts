@@ -6,10 +6,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createDepixClient, type DepixClient } from '../../../src/main/api'
-import { openPgStore, type PgLedgerStore } from '../../../src/main/ledger-store'
+import { openPgStore, startLeadership, type PgLedgerStore } from '../../../src/main/ledger-store'
 import { generateLiquidAddress } from '../../../src/main/liquid'
 import { startSandbox, type Sandbox } from '../../../src/main/sandbox'
-import { createWithdrawalService, type WithdrawalService } from '../../../src/main/withdrawals'
+import {
+  createWithdrawalService,
+  type Cadence,
+  type WithdrawalService,
+  type WithdrawalServiceDeps,
+} from '../../../src/main/withdrawals'
 import { announceSkip, PG_SKIP_REASON } from '../../support/postgres'
 import { startTeam, type Team } from '../ledger-store/team'
 import { reviewedCreate } from './reviewed'
@@ -17,6 +22,14 @@ import { reviewedCreate } from './reviewed'
 announceSkip('duplicate window on the server clock (postgres + sandbox)')
 
 const HOUR = 3_600_000
+
+async function until(cond: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const end = Date.now() + timeoutMs
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('timed out')
+    await new Promise((r) => setTimeout(r, 25))
+  }
+}
 
 describe.skipIf(PG_SKIP_REASON !== null)('the team duplicate window is the server’s', () => {
   let team: Team
@@ -38,7 +51,11 @@ describe.skipIf(PG_SKIP_REASON !== null)('the team duplicate window is the serve
   })
 
   /** A desk of the team whose wall clock is `offsetMs` off the server's. */
-  const desk = async (name: string, offsetMs: number): Promise<WithdrawalService> => {
+  const desk = async (
+    name: string,
+    offsetMs: number,
+    extra: Partial<WithdrawalServiceDeps> = {},
+  ): Promise<{ service: WithdrawalService; statusGets: () => number }> => {
     await team.addAnalyst(name)
     const store = await openPgStore({ connection: team.config(name) })
     stores.push(store)
@@ -52,6 +69,12 @@ describe.skipIf(PG_SKIP_REASON !== null)('the team duplicate window is the serve
     })
     await client.signIn()
     clients.push(client)
+    let gets = 0
+    const withdrawStatus = client.withdrawStatus.bind(client)
+    client.withdrawStatus = (id) => {
+      gets += 1
+      return withdrawStatus(id)
+    }
     const service = createWithdrawalService({
       store,
       sideJournal: null,
@@ -60,9 +83,10 @@ describe.skipIf(PG_SKIP_REASON !== null)('the team duplicate window is the serve
       network: 'liquid',
       profile: `desk-${name}`,
       now: () => Date.now() + offsetMs,
+      ...extra,
     })
     services.push(service)
-    return service
+    return { service, statusGets: () => gets }
   }
 
   const draft = (pixKey: string) => ({
@@ -73,8 +97,8 @@ describe.skipIf(PG_SKIP_REASON !== null)('the team duplicate window is the serve
   })
 
   it('a desk 25 h ahead sees the payment another desk made a minute earlier, and its create is refused', async () => {
-    const ana = await desk('ana', 0)
-    const bia = await desk('bia', 25 * HOUR)
+    const ana = (await desk('ana', 0)).service
+    const bia = (await desk('bia', 25 * HOUR)).service
     const d = draft('skew-ahead@example.com')
     // bia reviews first (nothing similar yet), ana pays, then bia confirms: the create's guard must see ana's.
     const early = await bia.quote(d)
@@ -90,8 +114,8 @@ describe.skipIf(PG_SKIP_REASON !== null)('the team duplicate window is the serve
   }, 60_000)
 
   it('a desk 25 h behind does not reach back 49 h: a payment 30 h old (server clock) is not a duplicate', async () => {
-    const caio = await desk('caio', 0)
-    const dani = await desk('dani', -25 * HOUR)
+    const caio = (await desk('caio', 0)).service
+    const dani = (await desk('dani', -25 * HOUR)).service
     const old = await reviewedCreate(caio, draft('skew-behind@example.com'))
     // The record was made 30 h ago on the server's clock (the owner back-dates it; analysts cannot).
     const owner = await team.owner()
@@ -102,5 +126,31 @@ describe.skipIf(PG_SKIP_REASON !== null)('the team duplicate window is the serve
     )
     const q = await dani.quote(draft('skew-behind@example.com'))
     expect(q.duplicates).toEqual([])
+  }, 60_000)
+
+  it('F9: a lead 3 h ahead of the server polls a fresh payment at the fresh tier (ages on the server’s clock)', async () => {
+    await team.addAnalyst('erin')
+    const leadership = startLeadership({ connection: team.config('erin'), retryMs: 500 })
+    try {
+      await leadership.ready()
+      await until(() => leadership.isLeader)
+      // Fresh records every 200 ms, anything an hour old only every minute.
+      const cadence: Partial<Cadence> = {
+        ageTiers: [{ maxAgeMs: HOUR, intervalMs: 200 }],
+        oldIntervalMs: 60_000,
+        resyncMs: 500,
+      }
+      const erin = await desk('erin', 3 * HOUR, {
+        tracker: { cadence, recordClock: () => leadership.serverNow() ?? Date.now() },
+      })
+      expect(Math.abs((leadership.serverNow() ?? 0) - Date.now())).toBeLessThan(1_000)
+      const rec = await reviewedCreate(erin.service, draft('skew-poll@example.com'))
+      const before = erin.statusGets()
+      erin.service.tracker.start()
+      await until(() => erin.statusGets() >= before + 8, 8_000)
+      expect(rec.createdAt).toBeTruthy()
+    } finally {
+      await leadership.stop()
+    }
   }, 60_000)
 })
