@@ -5,7 +5,7 @@
  * `connected: false`, so the app keeps serving its other profiles and the analyst can fix the settings (saving
  * them re-opens the runtime).
  */
-import type { TeamStatus, TeamTestVerdict } from '../../shared/channels-team'
+import type { TeamLead, TeamStatus, TeamTestVerdict } from '../../shared/channels-team'
 import type { TeamLedgerSettings } from '../../shared/team-ledger'
 import {
   openPgStore,
@@ -92,19 +92,27 @@ export async function openTeamSide(t: TeamConnectionInput, o: TeamSideOptions = 
   if (leadership) await leadership.ready()
 
   const statusListeners = new Set<(s: TeamStatus) => void>()
-  const snapshot = (): TeamStatus => ({
-    engine: 'postgres',
-    identity: pg?.identity ?? null,
-    connected: pg !== null && failure === null,
-    leader: leadership?.isLeader ?? false,
-    approvalAboveCents: threshold,
-    reason: failure,
-  })
+  /** The tracker lease as last read (status()): shown in Configurações with its heartbeat's age. */
+  let lead: TeamLead | null = null
+  const snapshot = (): TeamStatus => {
+    const skew = leadership?.clockSkewMs ?? null
+    return {
+      engine: 'postgres',
+      identity: pg?.identity ?? null,
+      connected: pg !== null && failure === null,
+      leader: leadership?.isLeader ?? false,
+      lead,
+      clockSkewMs: skew === null ? null : Math.round(skew),
+      approvalAboveCents: threshold,
+      reason: failure,
+    }
+  }
   const announce = (): void => {
     const s = snapshot()
     for (const l of statusListeners) l(s)
   }
   leadership?.on('leader', announce)
+  leadership?.on('clock', announce)
   // The owner changed the threshold (or the listening connection came back): every desk tells its renderer.
   leadership?.on('settings', (s) => {
     if (s.approvalAboveCents === threshold && failure === null) return
@@ -121,6 +129,10 @@ export async function openTeamSide(t: TeamConnectionInput, o: TeamSideOptions = 
     refusal: () => notConnected(failure ?? 'unavailable'),
     snapshot,
     status: async () => {
+      if (leadership?.listening) {
+        const l = await leadership.leaseStatus()
+        lead = l && { holder: l.holder, heartbeatAgeMs: l.heartbeatAgeMs, lapsed: l.lapsed }
+      }
       if (pg && !leadership?.listening) {
         const before = failure
         try {

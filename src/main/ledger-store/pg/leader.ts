@@ -16,6 +16,7 @@
  */
 import { EventEmitter } from 'node:events'
 import pg from 'pg'
+import { CLOCK_SKEW_NOTICE_MS } from '../../../shared/channels-team'
 import { monotonicNow } from '../../clock'
 import { readLease, releaseLease, renewLease, ServerClock, takeLease, type LeaseStatus } from './lease'
 import { SCHEMA } from './schema'
@@ -61,10 +62,12 @@ export interface TrackerLeadership {
   on(event: 'payee', l: (id: string) => void): void
   /** The team settings: on every (re)connect, then on each change (LISTEN depix_settings, migration 7). */
   on(event: 'settings', l: (s: TeamSettingsEvent) => void): void
+  /** This desk's clock began, or stopped, differing from the server's by more than CLOCK_SKEW_NOTICE_MS. */
+  on(event: 'clock', l: (skewMs: number) => void): void
   /** The dedicated connection is up, so `settings` events are current. */
   readonly listening: boolean
   off(
-    event: 'leader' | 'change' | 'deposit' | 'approval' | 'receipt' | 'run' | 'payee' | 'settings',
+    event: 'leader' | 'change' | 'deposit' | 'approval' | 'receipt' | 'run' | 'payee' | 'settings' | 'clock',
     l: (v: never) => void,
   ): void
   /** The token of the lease this desk holds while leading (the tracker's writes carry it), else null. */
@@ -260,6 +263,17 @@ export function startLeadership(o: LeadershipOptions): TrackerLeadership {
     return c
   }
 
+  /** Whether the last reading put this desk's clock more than the notice's limit off the server's. */
+  let skewed: boolean | null = null
+  const noticeSkew = (): void => {
+    const skew = clock.skewMs
+    if (skew === null) return
+    const now = Math.abs(skew) > CLOCK_SKEW_NOTICE_MS
+    if (now === skewed) return
+    skewed = now
+    events.emit('clock', skew)
+  }
+
   const attempt = async (): Promise<void> => {
     if (stopped) return
     // A desk whose connection just broke sits out a few rounds before reconnecting: a healthy desk takes the lead
@@ -291,6 +305,8 @@ export function startLeadership(o: LeadershipOptions): TrackerLeadership {
       setLeader(true)
     } catch {
       if (client) drop(client)
+    } finally {
+      noticeSkew()
     }
   }
 

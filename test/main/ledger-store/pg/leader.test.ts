@@ -6,7 +6,8 @@
  */
 import { randomUUID } from 'node:crypto'
 import pg from 'pg'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { openTeamSide } from '../../../../src/main/app/team-runtime'
 import {
   startLeadership,
   trackWhileLeading,
@@ -16,7 +17,7 @@ import {
 import { readLease } from '../../../../src/main/ledger-store/pg/lease'
 import { announceSkip, PG_SKIP_REASON } from '../../../support/postgres'
 import { startFrozenProxy, type FrozenProxy } from '../../../support/frozen-proxy'
-import { startTeam, type Team } from '../team'
+import { DATABASE, startTeam, type Team } from '../team'
 
 announceSkip('tracker leadership (postgres)')
 
@@ -222,5 +223,41 @@ describe.skipIf(PG_SKIP_REASON !== null)('tracker leadership on PostgreSQL', () 
     const r = await hostile.query('SELECT take_tracker_lease(60000) AS l')
     expect(r.rows[0]?.l?.token).toBeNull()
     expect(a.isLeader).toBe(true)
+  }, 30_000)
+
+  it('team status: who leads, its heartbeat’s age, and a desk 3 h ahead of the server told so', async () => {
+    await team.addAnalyst('dani')
+    const realNow = Date.now.bind(Date)
+    vi.spyOn(Date, 'now').mockImplementation(() => realNow() + 3 * 3_600_000)
+    const side = await openTeamSide(
+      {
+        settings: {
+          host: '127.0.0.1',
+          port: team.cluster.port,
+          database: DATABASE,
+          role: 'dani',
+          tls: 'disable',
+        },
+        password: 'dani-pw',
+      },
+      { leaderRetryMs: 500 },
+    )
+    try {
+      const skews: number[] = []
+      side.leadership?.on('clock', (ms) => skews.push(ms))
+      const s = await side.status()
+      expect(s).toMatchObject({ connected: true, leader: true, lead: { holder: 'dani', lapsed: false } })
+      expect(s.lead?.heartbeatAgeMs).toBeLessThan(2_000)
+      // server − desk: about −3 h.
+      expect(Math.abs((s.clockSkewMs ?? 0) + 3 * 3_600_000)).toBeLessThan(2_000)
+      vi.restoreAllMocks()
+      // The next heartbeat reads a clock in step again: the notice is withdrawn.
+      await until('the skew notice withdrawn', () => skews.length >= 1, 5_000)
+      expect(Math.abs(skews.at(-1) ?? Infinity)).toBeLessThan(60_000)
+      expect(Math.abs(side.snapshot().clockSkewMs ?? Infinity)).toBeLessThan(60_000)
+    } finally {
+      vi.restoreAllMocks()
+      await side.close()
+    }
   }, 30_000)
 })

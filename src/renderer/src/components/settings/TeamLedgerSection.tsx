@@ -11,6 +11,7 @@ import type { TeamLedgerView } from '../../../../shared/team-ledger'
 import { currentLanguage } from '../../i18n'
 import { call, useEvent } from '../../ipc'
 import { ErrorNotice } from '../ErrorNotice'
+import { TeamLeadStatus } from './TeamLeadStatus'
 import { TeamLedgerFields } from './TeamLedgerFields'
 import { TeamTestOutcome } from './TeamTestOutcome'
 import {
@@ -104,6 +105,7 @@ export function TeamLedgerSection(): React.JSX.Element {
           ? t('usingTeam', { role: s.role, host: s.host, port: s.port, database: s.database })
           : t('usingLocal')}
       </p>
+      {s && <TeamLeadStatus />}
       <form
         noValidate
         onSubmit={(e) => {

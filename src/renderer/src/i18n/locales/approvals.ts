@@ -101,6 +101,10 @@ export const approvals = {
       connected: 'conectado como {{identity}}',
       disconnected: 'desconectado',
       leader: 'este computador acompanha as situações dos pagamentos',
+      clockAhead:
+        'O relógio deste computador está {{amount}} adiantado em relação ao servidor da equipe. Prazos e idades dos pagamentos seguem o relógio do servidor; acerte a hora deste computador.',
+      clockBehind:
+        'O relógio deste computador está {{amount}} atrasado em relação ao servidor da equipe. Prazos e idades dos pagamentos seguem o relógio do servidor; acerte a hora deste computador.',
     },
     runs: {
       heading: 'Lotes de pagamentos',
@@ -212,6 +216,10 @@ export const approvals = {
       connected: 'connected as {{identity}}',
       disconnected: 'disconnected',
       leader: 'this computer tracks withdrawal statuses',
+      clockAhead:
+        "This computer's clock is {{amount}} ahead of the team server's. Payment deadlines and ages follow the server's clock; set this computer's time.",
+      clockBehind:
+        "This computer's clock is {{amount}} behind the team server's. Payment deadlines and ages follow the server's clock; set this computer's time.",
     },
     runs: {
       heading: 'Payment runs',
