@@ -237,6 +237,7 @@ describe.skipIf(PG_SKIP_REASON !== null)('tracker leadership on PostgreSQL', () 
           database: DATABASE,
           role: 'dani',
           tls: 'disable',
+          caPem: null,
         },
         password: 'dani-pw',
       },
