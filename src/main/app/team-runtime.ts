@@ -1,6 +1,6 @@
 /**
- * The team side of a profile's runtime (issue #16): the PostgreSQL store, the desk's tracker leadership (advisory
- * lock + LISTEN/NOTIFY, ledger-store/pg/leader.ts) and the desk's standing (`team:status`). Opening never throws:
+ * The team side of a profile's runtime (issue #16): the PostgreSQL store, the desk's tracker leadership (lease
+ * with heartbeats + LISTEN/NOTIFY, ledger-store/pg/leader.ts) and the desk's standing (`team:status`). Opening never throws:
  * a server out of reach leaves a runtime whose store refuses every call with the reason (ledger-store/offline.ts),
  * `connected: false`, so the app keeps serving its other profiles and the analyst can fix the settings (saving
  * them re-opens the runtime).
