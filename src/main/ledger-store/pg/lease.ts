@@ -85,7 +85,7 @@ export async function releaseLease(c: Q, token: string): Promise<void> {
 export async function readLease(c: Q): Promise<LeaseStatus | null> {
   const r = await c.query(
     `SELECT holder, epoch, extract(epoch FROM clock_timestamp() - renewed_at) * 1000 AS age_ms,
-       expires_at <= clock_timestamp() AS lapsed FROM tracker_lease`,
+       expires_at <= clock_timestamp() AS lapsed FROM tracker_lease WHERE epoch > 0`,
   )
   if (!r.rows[0]) return null
   const v = statusSchema.parse(r.rows[0])

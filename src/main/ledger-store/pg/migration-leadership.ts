@@ -37,26 +37,30 @@ CREATE TABLE tracker_lease (
   renewed_at timestamptz NOT NULL,
   expires_at timestamptz NOT NULL
 );
+-- The one row exists from the start (epoch 0: nobody has led), so takers wait on its row lock, which only a
+-- caller of these functions can hold, not on an advisory lock any session could take.
+INSERT INTO tracker_lease VALUES (true, '', 0, gen_random_uuid(), '-infinity', '-infinity', '-infinity');
 
 -- The lease when free or lapsed (server clock); otherwise nothing taken. Always says the server's time, so desks
 -- measure their clock's offset on the same round trip.
 CREATE FUNCTION take_tracker_lease(p_ttl_ms integer) RETURNS jsonb
-LANGUAGE plpgsql SECURITY DEFINER SET search_path = ${SCHEMA}, pg_temp AS $$
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = ${SCHEMA}, pg_temp SET lock_timeout = '2s' AS $$
 DECLARE
   l tracker_lease;
   t timestamptz;
 BEGIN
-  -- Serialises takers; the row may not exist yet.
-  PERFORM pg_advisory_xact_lock(727016, 12);
-  SELECT * INTO l FROM tracker_lease FOR UPDATE;
-  t := clock_timestamp();
-  IF FOUND AND l.expires_at > t THEN
+  -- A live lease is answered without a row lock: a session that calls this in a transaction it keeps open holds
+  -- nothing the lead's renewals would wait on. Only a lapsed lease is locked, and checked again under the lock.
+  IF (SELECT expires_at FROM tracker_lease) > clock_timestamp() THEN
     RETURN jsonb_build_object('token', NULL, 'serverMs', ${serverMs});
   END IF;
-  INSERT INTO tracker_lease AS x (id, holder, epoch, token, taken_at, renewed_at, expires_at)
-  VALUES (true, session_user, 1, gen_random_uuid(), t, t, t + ${ttl})
-  ON CONFLICT (id) DO UPDATE SET holder = EXCLUDED.holder, epoch = x.epoch + 1, token = EXCLUDED.token,
-    taken_at = EXCLUDED.taken_at, renewed_at = EXCLUDED.renewed_at, expires_at = EXCLUDED.expires_at
+  SELECT * INTO l FROM tracker_lease FOR UPDATE;
+  t := clock_timestamp();
+  IF l.expires_at > t THEN
+    RETURN jsonb_build_object('token', NULL, 'serverMs', ${serverMs});
+  END IF;
+  UPDATE tracker_lease SET holder = session_user, epoch = l.epoch + 1, token = gen_random_uuid(), taken_at = t,
+    renewed_at = t, expires_at = t + ${ttl}
   RETURNING * INTO l;
   RETURN jsonb_build_object('token', l.token, 'epoch', l.epoch, 'serverMs', ${serverMs});
 END $$;
@@ -64,7 +68,7 @@ END $$;
 -- The heartbeat: only the current, unexpired lease's holder extends it. A lapsed lease is never revived (another
 -- desk may be taking it this very moment).
 CREATE FUNCTION renew_tracker_lease(p_token uuid, p_ttl_ms integer) RETURNS jsonb
-LANGUAGE plpgsql SECURITY DEFINER SET search_path = ${SCHEMA}, pg_temp AS $$
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = ${SCHEMA}, pg_temp SET lock_timeout = '2s' AS $$
 DECLARE
   t timestamptz := clock_timestamp();
 BEGIN
@@ -74,7 +78,7 @@ END $$;
 
 -- A clean stop hands the lead over at once; holder and epoch stay for the team status.
 CREATE FUNCTION release_tracker_lease(p_token uuid) RETURNS void
-LANGUAGE plpgsql SECURITY DEFINER SET search_path = ${SCHEMA}, pg_temp AS $$
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = ${SCHEMA}, pg_temp SET lock_timeout = '2s' AS $$
 BEGIN
   UPDATE tracker_lease SET expires_at = clock_timestamp() WHERE token = p_token AND expires_at > clock_timestamp();
 END $$;
@@ -82,7 +86,7 @@ END $$;
 -- Called in the tracker's write transaction: refuses unless the token is the current lease's and it has not
 -- lapsed. The row lock it takes keeps a taker out until the write commits.
 CREATE FUNCTION tracker_fence(p_token uuid) RETURNS void
-LANGUAGE plpgsql SECURITY DEFINER SET search_path = ${SCHEMA}, pg_temp AS $$
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = ${SCHEMA}, pg_temp SET lock_timeout = '2s' AS $$
 BEGIN
   PERFORM 1 FROM tracker_lease WHERE token = p_token AND expires_at > clock_timestamp() FOR SHARE;
   IF NOT FOUND THEN

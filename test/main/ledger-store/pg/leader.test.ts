@@ -219,9 +219,19 @@ describe.skipIf(PG_SKIP_REASON !== null)('tracker leadership on PostgreSQL', () 
     await expect(hostile.query('SELECT tracker_fence(gen_random_uuid())')).rejects.toMatchObject({
       code: 'DPX40',
     })
-    // While the lease is live, taking it gives nothing.
+    // While the lease is live, taking it gives nothing, and a transaction kept open around the attempt (or around a
+    // renewal or a fence with a guessed token) holds nothing the lead waits on: it keeps renewing.
+    await hostile.query('BEGIN')
     const r = await hostile.query('SELECT take_tracker_lease(60000) AS l')
     expect(r.rows[0]?.l?.token).toBeNull()
+    await hostile.query(
+      'SELECT renew_tracker_lease(gen_random_uuid(), 60000), release_tracker_lease(gen_random_uuid())',
+    )
+    const before = (await owner.query('SELECT renewed_at FROM tracker_lease')).rows[0]?.renewed_at as Date
+    await new Promise((x) => setTimeout(x, 1_500))
+    const after = (await owner.query('SELECT renewed_at FROM tracker_lease')).rows[0]?.renewed_at as Date
+    expect(after.getTime()).toBeGreaterThan(before.getTime())
+    await hostile.query('ROLLBACK')
     expect(a.isLeader).toBe(true)
   }, 30_000)
 
