@@ -47,9 +47,11 @@ describe('clock skew notice', () => {
       '{{amount}}',
       durationText(-3 * 3_600_000),
     )
-    expect(pt).toMatch(/^O relógio deste computador está 3 h adiantado em relação ao servidor da equipe\./)
+    expect(pt).toBe(
+      'O relógio deste computador está 3 h adiantado em relação ao servidor da equipe: acerte a hora.',
+    )
     const en = namespaces.approvals.en.team.clockBehind.replace('{{amount}}', durationText(120_000))
-    expect(en).toMatch(/^This computer's clock is 2 min behind the team server's\./)
+    expect(en).toBe("This computer's clock is 2 min behind the team server's: set the time.")
   })
 })
 

@@ -105,7 +105,7 @@ export function TeamLedgerSection(): React.JSX.Element {
           ? t('usingTeam', { role: s.role, host: s.host, port: s.port, database: s.database })
           : t('usingLocal')}
       </p>
-      {s && <TeamLeadStatus />}
+      <TeamLeadStatus />
       <form
         noValidate
         onSubmit={(e) => {
