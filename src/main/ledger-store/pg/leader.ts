@@ -145,6 +145,9 @@ function parseReceipt(payload: string | undefined): ReceiptEvent | null {
   }
 }
 
+/** How often the lead checks whether its computer slept (the wall clock gained on the monotonic one). */
+const SLEEP_CHECK_MS = 1_000
+
 /** The socket under a client, destroyed when a frozen connection must be let go (end() would wait on it). */
 const destroySocket = (c: pg.Client): void =>
   (c as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy()
@@ -189,7 +192,26 @@ export function startLeadership(o: LeadershipOptions): TrackerLeadership {
   const hold = (sentAt: number): void => {
     if (watchdog) clearTimeout(watchdog)
     watchdog = setTimeout(stepDown, Math.max(0, sentAt + holdMs - monotonicNow()))
+    heldFrom = sentAt
+    slept = 0
   }
+
+  // A laptop that slept does not count the sleep on the monotonic clock (nor do its timers), so after waking it
+  // would lead on, for up to holdMs, a lease another desk took meanwhile. The wall clock does count it: time the
+  // wall clock gained on the monotonic one since the last renewal counts as held time.
+  let heldFrom = 0
+  let slept = 0
+  let lastWall = Date.now()
+  let lastMono = monotonicNow()
+  const sleepCheck = setInterval(() => {
+    const wall = Date.now()
+    const mono = monotonicNow()
+    slept += Math.max(0, wall - lastWall - (mono - lastMono))
+    lastWall = wall
+    lastMono = mono
+    if (leader && mono - heldFrom + slept >= holdMs) stepDown()
+  }, SLEEP_CHECK_MS)
+  sleepCheck.unref()
 
   const drop = (c: pg.Client): void => {
     if (client !== c) return
@@ -350,6 +372,7 @@ export function startLeadership(o: LeadershipOptions): TrackerLeadership {
     stop: async () => {
       stopped = true
       if (timer) clearTimeout(timer)
+      clearInterval(sleepCheck)
       const c = client
       const held = token
       client = null

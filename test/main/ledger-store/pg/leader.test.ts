@@ -138,6 +138,21 @@ describe.skipIf(PG_SKIP_REASON !== null)('tracker leadership on PostgreSQL', () 
     expect(s.most).toEqual({ leaders: 1, polling: 1 })
   }, 60_000)
 
+  it('a lead whose computer slept (the wall clock moved, the monotonic one did not) stops leading at once', async () => {
+    const a = lead(team.config('ana'))
+    await a.ready()
+    expect(a.isLeader).toBe(true)
+    // Its renewals still succeed (the network is fine): only the sleep tells it another desk may have taken over.
+    const realNow = Date.now.bind(Date)
+    vi.spyOn(Date, 'now').mockImplementation(() => realNow() + 60_000)
+    try {
+      await until('ana steps down', () => !a.isLeader, 3_000)
+      expect(a.fenceToken).toBeNull()
+    } finally {
+      vi.restoreAllMocks()
+    }
+  }, 30_000)
+
   it('#24/7: a psql session holding the old advisory lock does not stop the team from tracking', async () => {
     const hostile = await psqlAs('caio')
     await hostile.query('SELECT pg_advisory_lock(727016, 1)')
