@@ -1,9 +1,9 @@
 /**
- * The team side of a profile's runtime (issue #16): the PostgreSQL store, the desk's tracker leadership (lease
- * with heartbeats + LISTEN/NOTIFY, ledger-store/pg/leader.ts) and the desk's standing (`team:status`). Opening never throws:
- * a server out of reach leaves a runtime whose store refuses every call with the reason (ledger-store/offline.ts),
- * `connected: false`, so the app keeps serving its other profiles and the analyst can fix the settings (saving
- * them re-opens the runtime).
+ * The team side of a profile's runtime (issue #16): the PostgreSQL store, the desk's tracker leadership (a lease
+ * with heartbeats + LISTEN/NOTIFY, ledger-store/pg/leader.ts) and the desk's standing (`team:status`). Opening
+ * never throws: a server out of reach leaves a runtime whose store refuses every call with the reason
+ * (ledger-store/offline.ts), `connected: false`, so the app keeps serving its other profiles and the analyst can fix
+ * the settings (saving them re-opens the runtime).
  */
 import type { TeamLead, TeamStatus, TeamTestVerdict } from '../../shared/channels-team'
 import type { TeamLedgerSettings } from '../../shared/team-ledger'
@@ -130,8 +130,10 @@ export async function openTeamSide(t: TeamConnectionInput, o: TeamSideOptions = 
     snapshot,
     status: async () => {
       if (leadership?.listening) {
+        // A failed read keeps what was known.
         const l = await leadership.leaseStatus()
-        lead = l && { holder: l.holder, heartbeatAgeMs: l.heartbeatAgeMs, lapsed: l.lapsed }
+        if (l !== undefined)
+          lead = l && { holder: l.holder, heartbeatAgeMs: l.heartbeatAgeMs, lapsed: l.lapsed }
       }
       if (pg && !leadership?.listening) {
         const before = failure

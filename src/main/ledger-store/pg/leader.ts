@@ -39,7 +39,10 @@ export interface ApprovalEvent {
 
 export interface LeadershipOptions {
   connection: pg.ClientConfig
-  /** How often the lead renews its lease, a follower tries to take it, and a broken connection is reopened. Default 5 s. */
+  /**
+   * How often the lead renews its lease, a follower tries to take it, and a broken connection is reopened.
+   * Default 5 s.
+   */
   retryMs?: number
   /** How long a renewal holds the lease (server clock). Default 15 s; at least 3 × retryMs. */
   leaseMs?: number
@@ -76,8 +79,8 @@ export interface TrackerLeadership {
   serverNow(): number | null
   /** Server time minus this desk's wall clock, from the last round trip; null before the first. */
   readonly clockSkewMs: number | null
-  /** Who leads and how fresh its heartbeat is, as the server sees it (null: never led, or not connected). */
-  leaseStatus(): Promise<LeaseStatus | null>
+  /** Who leads and how fresh its heartbeat is, as the server sees it (null: nobody has led; undefined: unknown). */
+  leaseStatus(): Promise<LeaseStatus | null | undefined>
   /** Resolves after the first attempt (connected or not). */
   ready(): Promise<void>
   stop(): Promise<void>
@@ -359,8 +362,8 @@ export function startLeadership(o: LeadershipOptions): TrackerLeadership {
     serverNow: () => clock.now(),
     leaseStatus: async () => {
       const c = client
-      if (!c) return null
-      return readLease(c).catch(() => null)
+      if (!c) return undefined
+      return readLease(c).catch(() => undefined)
     },
     on: (event: string, l: (v: never) => void) => {
       events.on(event, l as (v: unknown) => void)

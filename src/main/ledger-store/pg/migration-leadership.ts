@@ -15,7 +15,7 @@
  * Analysts read both tables (the token column excepted) and write them only through these functions.
  */
 
-/** A call's cap and one role's cap per endpoint over the window, in ms (numbers: an applied migration never changes). */
+/** A call's cap and one role's cap per endpoint over the window, in ms (an applied migration's SQL never changes). */
 export const PENALTY_CALL_MAX_MS = 300_000
 export const PENALTY_ROLE_MAX_MS = 600_000
 export const PENALTY_WINDOW_MS = 900_000
@@ -123,7 +123,8 @@ BEGIN
   END IF;
   t := clock_timestamp();
   SELECT coalesce(sum(applied_ms), 0) INTO used FROM rate_penalties
-    WHERE db_user = session_user AND endpoint = p_endpoint AND at > t - make_interval(secs => ${PENALTY_WINDOW_MS} / 1000.0);
+    WHERE db_user = session_user AND endpoint = p_endpoint
+      AND at > t - make_interval(secs => ${PENALTY_WINDOW_MS} / 1000.0);
   ends := t + make_interval(secs => floor(least(ms, greatest(0, ${PENALTY_ROLE_MAX_MS} - used))) / 1000.0);
   -- Only what lengthens the current block counts against the role.
   IF ends > b.at AND ends > t THEN
