@@ -24,13 +24,18 @@ export function clampTimerMs(ms: number): number {
 }
 
 /**
- * Maps wall-clock timestamps read back from storage (record times) onto the monotonic clock. The offset between
- * the two is fixed while the clocks agree, so the same stored time always maps to the same instant; when the wall
- * clock steps (more than `stepMs` away from the offset), the offset is taken again. A mapped time may then lie
- * in the future; callers clamp where that matters.
+ * Maps timestamps read back from storage (record times) onto the monotonic clock. `wall` must be the clock that
+ * stamped them: the desk's wall clock for its own ledger, the server's (as the desk estimates it, on the
+ * monotonic clock) for a team's. The offset between the two is fixed while the clocks agree, so the same stored
+ * time always maps to the same instant. When the wall clock steps (more than `stepMs` away from the offset), a
+ * new epoch begins with the new offset; a time is mapped with the offset of the latest epoch that began at or
+ * before it on the wall clock. So after a step forward a record stamped before it keeps its true age (it is not
+ * suddenly hours old), and after a step back every time stamped before it maps later than it was (at most "now",
+ * callers clamp): polled too soon, never too late.
  */
 export class WallToMonotonic {
-  #offset: number | null = null
+  /** Oldest first: each epoch's offset and the wall time it began at. */
+  #epochs: Array<{ offset: number; wallFrom: number }> = []
 
   constructor(
     readonly wall: () => number,
@@ -39,8 +44,16 @@ export class WallToMonotonic {
   ) {}
 
   map(wallMs: number): number {
-    const offset = this.monotonic() - this.wall()
-    if (this.#offset === null || Math.abs(offset - this.#offset) > this.stepMs) this.#offset = offset
-    return wallMs + this.#offset
+    const wall = this.wall()
+    const offset = this.monotonic() - wall
+    const current = this.#epochs.at(-1)
+    if (current === undefined || Math.abs(offset - current.offset) > this.stepMs) {
+      this.#epochs.push({ offset, wallFrom: wall })
+      // The first epoch maps what was stamped before this process started; the rest only need the recent ones.
+      if (this.#epochs.length > 16) this.#epochs.splice(1, 1)
+    }
+    let chosen = this.#epochs[0] as { offset: number }
+    for (const e of this.#epochs) if (e.wallFrom <= wallMs) chosen = e
+    return wallMs + chosen.offset
   }
 }

@@ -49,13 +49,31 @@ export const teamTestResultSchema = z.object({
 })
 export type TeamTestResult = z.infer<typeof teamTestResultSchema>
 
+/** A desk whose clock differs from the team server's by more than this says so in the top bar. */
+export const CLOCK_SKEW_NOTICE_MS = 60_000
+
+/** Who runs the team's status tracker, as the server sees it (its tracker lease, migration 12). */
+export const teamLeadSchema = z.object({
+  /** The database role of the desk holding the lease. */
+  holder: z.string().max(200),
+  /** Since its last heartbeat, on the server's clock. */
+  heartbeatAgeMs: z.number().int().nonnegative(),
+  /** Its heartbeats stopped and the lease expired: another desk takes over at its next attempt. */
+  lapsed: z.boolean(),
+})
+export type TeamLead = z.infer<typeof teamLeadSchema>
+
 /** Where this desk stands: the engine of the active profile's ledger and, on a team, its role in it. */
 export const teamStatusSchema = z.object({
   engine: z.enum(['sqlite', 'postgres']),
   identity: z.string().nullable(),
   connected: z.boolean(),
-  /** This desk runs the team's status tracker (advisory lock held). */
+  /** This desk runs the team's status tracker (it holds the tracker lease). */
   leader: z.boolean(),
+  /** Who leads and how fresh its heartbeat is, as last read; null: no desk has led yet, or not known. */
+  lead: teamLeadSchema.nullable().optional(),
+  /** The team server's clock minus this computer's (ms), from the last round trip; null: not measured yet. */
+  clockSkewMs: z.number().int().nullable().optional(),
   approvalAboveCents: z.number().int().nullable(),
   /** Why `connected` is false (the connection test's verdicts); null or absent when connected. */
   reason: z.enum(TEAM_TEST_VERDICTS).exclude(['ok']).nullable().optional(),

@@ -91,9 +91,16 @@ export async function openRuntime(o: RuntimeOptions): Promise<ProfileRuntime> {
     // A team's payments name entries of the team's book, never this computer's.
     ...(team ? (teamBooks ? { payees: teamBooks.payees } : {}) : o.payees ? { payees: o.payees } : {}),
   }
+  // A team's records are stamped by the server: their ages are read on its clock as this desk estimates it, so a
+  // desk hours ahead of the server still polls a fresh payment as fresh (issue #25 F9).
+  const leadership = team?.leadership ?? null
+  const teamTracker = leadership
+    ? { tracker: { recordClock: () => leadership.serverNow() ?? Date.now() } }
+    : {}
   const withdrawals = team
     ? createWithdrawalService({
         ...common,
+        ...teamTracker,
         store: team.store,
         sideJournal: o.dataDir ? teamSideJournal(o.dataDir, profile.id) : null,
         ...(pg ? { approvals: pg } : {}),
@@ -103,6 +110,7 @@ export async function openRuntime(o: RuntimeOptions): Promise<ProfileRuntime> {
   const deposits = team
     ? createDepositService({
         ...depositCommon,
+        ...teamTracker,
         store: team.store,
         sideJournal: o.dataDir ? teamSideJournal(o.dataDir, profile.id) : null,
       })

@@ -1,11 +1,11 @@
 /**
- * The team side of a profile's runtime (issue #16): the PostgreSQL store, the desk's tracker leadership (advisory
- * lock + LISTEN/NOTIFY, ledger-store/pg/leader.ts) and the desk's standing (`team:status`). Opening never throws:
- * a server out of reach leaves a runtime whose store refuses every call with the reason (ledger-store/offline.ts),
- * `connected: false`, so the app keeps serving its other profiles and the analyst can fix the settings (saving
- * them re-opens the runtime).
+ * The team side of a profile's runtime (issue #16): the PostgreSQL store, the desk's tracker leadership (a lease
+ * with heartbeats + LISTEN/NOTIFY, ledger-store/pg/leader.ts) and the desk's standing (`team:status`). Opening
+ * never throws: a server out of reach leaves a runtime whose store refuses every call with the reason
+ * (ledger-store/offline.ts), `connected: false`, so the app keeps serving its other profiles and the analyst can fix
+ * the settings (saving them re-opens the runtime).
  */
-import type { TeamStatus, TeamTestVerdict } from '../../shared/channels-team'
+import type { TeamLead, TeamStatus, TeamTestVerdict } from '../../shared/channels-team'
 import type { TeamLedgerSettings } from '../../shared/team-ledger'
 import {
   openPgStore,
@@ -87,22 +87,32 @@ export async function openTeamSide(t: TeamConnectionInput, o: TeamSideOptions = 
           ...(o.leaderRetryMs !== undefined ? { retryMs: o.leaderRetryMs } : {}),
         })
       : null
+  // The tracker's observations are written under the lease this desk holds: refused once another desk leads.
+  if (pg && leadership) pg.setTrackerFence(() => leadership.fenceToken)
   if (leadership) await leadership.ready()
 
   const statusListeners = new Set<(s: TeamStatus) => void>()
-  const snapshot = (): TeamStatus => ({
-    engine: 'postgres',
-    identity: pg?.identity ?? null,
-    connected: pg !== null && failure === null,
-    leader: leadership?.isLeader ?? false,
-    approvalAboveCents: threshold,
-    reason: failure,
-  })
+  /** The tracker lease as last read (status()): shown in Configurações with its heartbeat's age. */
+  let lead: TeamLead | null = null
+  const snapshot = (): TeamStatus => {
+    const skew = leadership?.clockSkewMs ?? null
+    return {
+      engine: 'postgres',
+      identity: pg?.identity ?? null,
+      connected: pg !== null && failure === null,
+      leader: leadership?.isLeader ?? false,
+      lead,
+      clockSkewMs: skew === null ? null : Math.round(skew),
+      approvalAboveCents: threshold,
+      reason: failure,
+    }
+  }
   const announce = (): void => {
     const s = snapshot()
     for (const l of statusListeners) l(s)
   }
   leadership?.on('leader', announce)
+  leadership?.on('clock', announce)
   // The owner changed the threshold (or the listening connection came back): every desk tells its renderer.
   leadership?.on('settings', (s) => {
     if (s.approvalAboveCents === threshold && failure === null) return
@@ -119,6 +129,12 @@ export async function openTeamSide(t: TeamConnectionInput, o: TeamSideOptions = 
     refusal: () => notConnected(failure ?? 'unavailable'),
     snapshot,
     status: async () => {
+      if (leadership?.listening) {
+        // A failed read keeps what was known.
+        const l = await leadership.leaseStatus()
+        if (l !== undefined)
+          lead = l && { holder: l.holder, heartbeatAgeMs: l.heartbeatAgeMs, lapsed: l.lapsed }
+      }
       if (pg && !leadership?.listening) {
         const before = failure
         try {

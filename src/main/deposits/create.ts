@@ -66,6 +66,8 @@ async function prepare(ctx: DepositCreateCtx, draft: DepositDraft): Promise<Prep
         amountCents: request.amountInCents,
         depixAddress: request.depixAddress,
         sinceIso,
+        // The team ledger bounds the window on the server's clock; the desk ledger by sinceIso, on its own.
+        windowMs: DEPOSIT_DUPLICATE_WINDOW_MS,
       })
     : []
   return { request, address, duplicates, sinceIso }
@@ -129,7 +131,11 @@ export async function createDeposit(
           ctx.operator,
           // The similar top-ups the operator confirmed do not count; one that appeared since (another desk's
           // create, or a concurrent one here) does.
-          { sinceIso: p.sinceIso, allow: p.duplicates.map((d) => d.localId) },
+          {
+            sinceIso: p.sinceIso,
+            windowMs: DEPOSIT_DUPLICATE_WINDOW_MS,
+            allow: p.duplicates.map((d) => d.localId),
+          },
         )
         if (guarded.kind === 'duplicate') {
           throw depositRefusal(

@@ -28,6 +28,8 @@ import type { StoreEngine } from './types'
 /** The duplicate guard of a top-up: the same amount to the same address since `sinceIso` counts. */
 export interface DepositGuard {
   sinceIso: string
+  /** The window's length: on the team ledger the database takes the bound from its own clock (SimilarQuery). */
+  windowMs?: number
   /** Local ids of similar top-ups the operator saw at review and confirmed: they do not count, any other does. */
   allow: readonly string[]
 }
@@ -69,6 +71,7 @@ export interface DepositStore {
     amountCents: number
     depixAddress: string
     sinceIso: string
+    windowMs?: number
   }): Promise<DepositRecord[]>
   query(filter?: RecordFilter): Promise<{ rows: DepositRecord[]; total: number }>
   /** Every matching deposit in the filter's order, in batches (exports, the allowance replay). */

@@ -18,6 +18,8 @@ export type TeamLedgerErrorCode =
   | 'schema_too_old'
   /** The server cannot be reached or the connection was cut; the operation's outcome is unknown for writes. */
   | 'unavailable'
+  /** The tracker lease this desk wrote under is no longer the current one (DPX40): another desk leads. */
+  | 'not_leading'
   /** Not available on this engine (approvals, leadership, shared budget on the embedded SQLite ledger). */
   | 'unsupported'
 
@@ -145,6 +147,17 @@ export function mapPgError(e: unknown): unknown {
             'Os dados contêm um caractere nulo (U+0000), que o livro-caixa da equipe não consegue guardar; nada foi gravado. Veja os detalhes técnicos.',
           en: 'The data contains a NUL character (U+0000), which the team ledger cannot store; nothing was written. See the technical details.',
         },
+      )
+    case 'DPX40':
+      return new TeamLedgerError(
+        'not_leading',
+        'this desk no longer leads the status tracker',
+        {
+          'pt-BR':
+            'Esta mesa deixou de acompanhar os status da equipe (outra mesa assumiu); a consulta não foi gravada.',
+          en: 'This desk no longer tracks statuses for the team (another desk took over); the check was not recorded.',
+        },
+        { cause: e },
       )
     case '22023':
       return new LedgerError('invalid_input', e instanceof Error ? e.message : 'invalid input')

@@ -42,6 +42,8 @@ export interface StoreAuditInput {
 export interface DuplicateGuard {
   /** Records of the same key, kind and amount created since this moment count as duplicates. */
   sinceIso: string
+  /** The window's length: on the team ledger the database takes the bound from its own clock (SimilarQuery). */
+  windowMs?: number
   /** The operator saw the warning and confirmed: insert anyway. */
   confirmed?: boolean
   /**

@@ -94,6 +94,11 @@ export const similarQuerySchema = z.object({
   amountKind: amountKindSchema,
   amountCents: z.number().int(),
   sinceIso: z.iso.datetime({ offset: true }),
+  /**
+   * The window's length: the team ledger then takes its bound from the server's clock (which stamped its records),
+   * not `sinceIso` from this desk's. The desk ledger keeps `sinceIso` (its own clock stamped its records).
+   */
+  windowMs: z.number().int().positive().optional(),
   profile: z.string().optional(),
 })
 export type SimilarQuery = z.infer<typeof similarQuerySchema>

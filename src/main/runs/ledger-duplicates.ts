@@ -11,7 +11,7 @@ import { canonicalKey } from './import/validate'
 export async function markLedgerDuplicates(
   rows: ImportedRow[],
   find: LedgerStore['findRecentSimilar'],
-  o: { sinceIso: string; profile?: string },
+  o: { sinceIso: string; windowMs?: number; profile?: string },
 ): Promise<void> {
   const cache = new Map<string, Promise<string[]>>()
   for (const row of rows) {
@@ -24,6 +24,7 @@ export async function markLedgerDuplicates(
         amountKind: row.draft.amount.kind,
         amountCents: row.draft.amount.cents,
         sinceIso: o.sinceIso,
+        ...(o.windowMs === undefined ? {} : { windowMs: o.windowMs }),
         ...(o.profile === undefined ? {} : { profile: o.profile }),
       }
       ids = find(q).then((found) => found.map((w) => w.localId))

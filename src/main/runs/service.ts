@@ -261,8 +261,9 @@ export function createRunService(deps: RunServiceDeps): RunService {
       await recovered
       await markLedgerDuplicates(result.rows, (q) => records.findRecentSimilar(q), {
         sinceIso: new Date(now() - DUPLICATE_WINDOW_MS).toISOString(),
-        // On a team every desk's payments count (like the create's guard, withdrawals/create.ts similarScope).
-        ...(team ? {} : { profile: rt.profile.id }),
+        // On a team every desk's payments count, over a window on the server's clock (like the create's guard,
+        // withdrawals/create.ts similarScope).
+        ...(team ? { windowMs: DUPLICATE_WINDOW_MS } : { profile: rt.profile.id }),
       })
       const run = await runs.create(
         { profile: rt.profile.id, name: name.slice(0, 200) || 'lote', rows: result.rows as ImportedRow[] },

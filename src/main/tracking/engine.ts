@@ -113,7 +113,8 @@ function isOpen<R extends TrackableRecord>(
 export function createTracker<R extends TrackableRecord, Res>(deps: EngineDeps<R, Res>): StatusTracker<R> {
   const { kind, client, now, timers } = deps
   const mono = deps.monotonic ?? now
-  const wallToMono = new WallToMonotonic(now, mono)
+  // Ages are measured on the clock that stamped the record (the server's on a team), carried by the monotonic one.
+  const wallToMono = new WallToMonotonic(deps.recordClock ?? now, mono)
   const scheduler = new PollScheduler({ ...DEFAULT_CADENCE, ...deps.cadence })
   const maxInFlight = Math.max(1, deps.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT)
   const onError = deps.onError ?? (() => undefined)

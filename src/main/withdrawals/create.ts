@@ -111,10 +111,13 @@ function draftFields(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; m
   return out
 }
 
-/** The duplicate guard's reach: the last 24 h, on this profile (embedded ledger) or the whole team's ledger. */
-function similarScope(ctx: CreateCtx): { sinceIso: string; profile?: string } {
+/**
+ * The duplicate guard's reach: the last 24 h, on this profile (embedded ledger, by its own clock) or the whole
+ * team's ledger (by the server's clock: `windowMs`, the database decides).
+ */
+function similarScope(ctx: CreateCtx): { sinceIso: string; windowMs?: number; profile?: string } {
   const sinceIso = new Date(ctx.now() - DUPLICATE_WINDOW_MS).toISOString()
-  return ctx.shared ? { sinceIso } : { sinceIso, profile: ctx.profile }
+  return ctx.shared ? { sinceIso, windowMs: DUPLICATE_WINDOW_MS } : { sinceIso, profile: ctx.profile }
 }
 
 export async function prepare(ctx: CreateCtx, draft: WithdrawalDraft): Promise<Prepared> {

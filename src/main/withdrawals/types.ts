@@ -29,6 +29,12 @@ export interface TrackerOptions {
   reserve?: number
   /** Failures the tracker absorbed (it never throws from a timer). For logs: no secrets in them. */
   onError?: (e: unknown, localId: string | null) => void
+  /**
+   * The clock that stamped the records' times, epoch ms: on a team ledger the server's as this desk estimates it
+   * (pg/leader.ts serverNow), so a desk hours ahead of the server still polls a fresh record as fresh. Default:
+   * `now` (the desk's own ledger, stamped by this desk).
+   */
+  recordClock?: () => number
 }
 
 export interface WithdrawalServiceDeps {

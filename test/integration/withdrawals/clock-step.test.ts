@@ -4,10 +4,12 @@
  * `Date.now` is stepped back one hour, as the OS would do: `performance.now` keeps running.
  */
 import diagnostics from 'node:diagnostics_channel'
+import { rmSync } from 'node:fs'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { monotonicNow } from '../../../src/main/clock'
 import type { Cadence } from '../../../src/main/withdrawals'
-import { draft, rig, type Rig } from './helpers'
+import { draft, rig, tempLedgerFile, type Rig } from './helpers'
+import { openLedger } from '../../../src/main/ledger'
 import { reviewedCreate } from '../../main/withdrawals/reviewed'
 
 const HOUR = 3_600_000
@@ -81,5 +83,44 @@ describe('a one-hour backward step of the wall clock', () => {
     const after = polls()
     await eventually('polls after the step', () => polls() >= after + 3)
     expect(rig_.service.tracker.stats().blockedUntil).toBeNull()
+  })
+})
+
+describe('a three-hour forward step of the wall clock (issue #25 F9)', () => {
+  // Fresh records every 200 ms, anything an hour old only every minute: a record aged by the step would be seen
+  // once more at most in the test's few seconds.
+  const TIERS: Partial<Cadence> = {
+    ageTiers: [{ maxAgeMs: HOUR, intervalMs: 200 }],
+    oldIntervalMs: 60_000,
+    resyncMs: 500,
+  }
+
+  it('keeps polling a record made just before the step at the fresh tier', async () => {
+    // The desk's wall clock, as its ledger and service read it; the sandbox (the service's world) keeps real time.
+    let shift = 0
+    const wall = (): number => Date.now() + shift
+    const tmp = tempLedgerFile()
+    const ledger = openLedger(tmp.file, { now: wall })
+    try {
+      r = await rig({
+        service: { ledger, now: wall, monotonic: monotonicNow, tracker: { cadence: TIERS } },
+      })
+      const rig_ = r
+      const first = await reviewedCreate(rig_.service, draft())
+      const polls = pollsOf(first.remoteId as string)
+      rig_.service.tracker.start()
+      await eventually('polls before the step', () => polls() >= 2)
+      await eventually('no poll in flight', () => rig_.service.tracker.stats().inFlight === 0)
+      shift = 3 * HOUR
+      const after = polls()
+      // Several resyncs and polls after the step, each re-reading the record's stored (pre-step) creation time.
+      await eventually('fresh-tier polls after the step', () => polls() >= after + 6)
+      expect(ledger.get(first.localId)?.createdAt).toBe(first.createdAt)
+    } finally {
+      await r?.close()
+      r = undefined
+      ledger.close()
+      rmSync(tmp.dir, { recursive: true, force: true })
+    }
   })
 })

@@ -14,11 +14,11 @@ import { statusTotalOf } from '../../ledger/status-totals'
 import type { Queryable } from './audit'
 import { DEPOSIT_SELECT, rowToDeposit } from './deposit-rows'
 import {
-  canonicalIso,
   compileWhere,
   iteratePages,
   parseFilter,
   queryPage,
+  sinceBound,
   type KindFilterSql,
 } from './filter-sql'
 import { readObservations } from './observation-rows'
@@ -44,14 +44,15 @@ export async function listOpen(c: Queryable): Promise<DepositRecord[]> {
 /** Same amount and destination since `sinceIso` on any desk, leaving out what moved no money. */
 export async function findRecentSimilar(
   c: Queryable,
-  q: { amountCents: number; depixAddress: string; sinceIso: string },
+  q: { amountCents: number; depixAddress: string; sinceIso: string; windowMs?: number | undefined },
 ): Promise<DepositRecord[]> {
+  const since = sinceBound(q, '$1')
   const r = await c.query(
     `SELECT ${DEPOSIT_SELECT} ${FROM}
-     WHERE d.created_at >= $1 AND d.amount_cents = $2 AND d.depix_address = $3
+     WHERE d.created_at >= ${since.sql} AND d.amount_cents = $2 AND d.depix_address = $3
        AND d.local_state NOT IN ('rejected', 'not_created') AND d.origin = 'app'
      ORDER BY d.created_at DESC LIMIT 20`,
-    [canonicalIso(q.sinceIso), q.amountCents, q.depixAddress],
+    [since.value, q.amountCents, q.depixAddress],
   )
   return r.rows.map(rowToDeposit)
 }

@@ -9,13 +9,13 @@ import { createdOutcomeSchema, observationInputSchema } from '../../ledger/types
 import { similarOf, type DepositStore } from '../deposit-store'
 import * as life from './deposit-lifecycle'
 import * as q from './deposit-queries'
-import { read, snapshotWalk, withTx, type Tx } from './tx'
+import { checkFence, read, snapshotWalk, withTx, type TrackerFence, type Tx } from './tx'
 import { lifecycleMethods, needOperator, parse } from './store-lifecycle'
 
 /** The advisory-lock key of the duplicate guard: one per (address, amount). */
 const GUARD_KEY_SQL = `SELECT pg_advisory_xact_lock(hashtextextended($1 || '|' || $2::text, 727017))`
 
-export function pgDepositStore(pool: pg.Pool): DepositStore {
+export function pgDepositStore(pool: pg.Pool, fence: TrackerFence = () => null): DepositStore {
   const tx = <T>(fn: (t: Tx) => Promise<T>): Promise<T> => withTx(pool, fn)
   return {
     engine: 'postgres',
@@ -32,9 +32,9 @@ export function pgDepositStore(pool: pg.Pool): DepositStore {
           // Serialises every top-up of this amount to this address across desks; the lookup after it sees every
           // one committed before the lock was granted (READ COMMITTED: a new snapshot per statement).
           await t.c.query(GUARD_KEY_SQL, [s.depixAddress, s.amountCents])
-          const similar = (await q.findRecentSimilar(t.c, { ...s, sinceIso: guard.sinceIso })).filter(
-            (r) => !guard.allow.includes(r.localId),
-          )
+          const similar = (
+            await q.findRecentSimilar(t.c, { ...s, sinceIso: guard.sinceIso, windowMs: guard.windowMs })
+          ).filter((r) => !guard.allow.includes(r.localId))
           if (similar.length > 0) return { kind: 'duplicate' as const, similar }
         }
         return { kind: 'inserted' as const, record: await life.insertSubmitting(t, n, operator) }
@@ -48,7 +48,10 @@ export function pgDepositStore(pool: pg.Pool): DepositStore {
     },
     recordObservation: async (id, observation) => {
       const obs = parse(observationInputSchema, observation, 'observation')
-      return tx((t) => life.recordObservation(t, id, obs))
+      return tx(async (t) => {
+        await checkFence(t, fence)
+        return life.recordObservation(t, id, obs)
+      })
     },
     setFlags: async (id, flags, operator) => {
       needOperator(operator)

@@ -29,6 +29,27 @@ export function canonicalIso(iso: string): string {
   return new Date(t).toISOString()
 }
 
+/** The longest duplicate window a caller may ask for (the guard's is 24 h). */
+const MAX_WINDOW_MS = 31 * 24 * 3_600_000
+
+/**
+ * The lower bound of a duplicate window: with `windowMs`, the server's clock less the window, decided by the
+ * database (the clock that stamped every record's created_at: a desk whose clock is hours off still sees the
+ * payment made a minute ago); without it, the caller's `sinceIso`. `param` is the placeholder of the value.
+ */
+export function sinceBound(
+  q: { sinceIso: string; windowMs?: number | undefined },
+  param: string,
+): { sql: string; value: string | number } {
+  if (q.windowMs === undefined) return { sql: param, value: canonicalIso(q.sinceIso) }
+  if (!Number.isSafeInteger(q.windowMs) || q.windowMs <= 0 || q.windowMs > MAX_WINDOW_MS)
+    throw new LedgerError('invalid_input', `not a duplicate window: ${String(q.windowMs)}`)
+  return {
+    sql: `to_char((clock_timestamp() - make_interval(secs => ${param}::float8 / 1000)) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
+    value: q.windowMs,
+  }
+}
+
 export function parseFilter(filter: RecordFilter | undefined): RecordFilter {
   const r = recordFilterSchema.safeParse(filter ?? {})
   if (!r.success) throw new LedgerError('invalid_input', `filter: ${r.error.message}`)

@@ -19,11 +19,11 @@ import { statusTotalOf } from '../../ledger/status-totals'
 import type { Queryable } from './audit'
 import { RECORD_SELECT, rowToRecord } from './rows'
 import {
-  canonicalIso,
   compileWhere,
   iteratePages,
   parseFilter,
   queryPage,
+  sinceBound,
   type KindFilterSql,
 } from './filter-sql'
 import { readObservations } from './observation-rows'
@@ -85,9 +85,10 @@ export async function listOpen(c: Queryable): Promise<WithdrawalRecord[]> {
 }
 
 export async function findRecentSimilar(c: Queryable, q: SimilarQuery): Promise<WithdrawalRecord[]> {
-  const params: unknown[] = [q.pixKey.trim(), canonicalIso(q.sinceIso), q.amountKind, q.amountCents]
+  const since = sinceBound(q, '$2')
+  const params: unknown[] = [q.pixKey.trim(), since.value, q.amountKind, q.amountCents]
   let sql = `SELECT ${RECORD_SELECT} FROM withdrawals w
-    WHERE lower(w.pix_key) = lower($1) AND w.created_at >= $2 AND w.amount_kind = $3 AND w.amount_cents = $4
+    WHERE lower(w.pix_key) = lower($1) AND w.created_at >= ${since.sql} AND w.amount_kind = $3 AND w.amount_cents = $4
       AND w.local_state NOT IN ('rejected', 'not_created')`
   if (q.profile !== undefined) {
     params.push(q.profile)

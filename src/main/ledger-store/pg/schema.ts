@@ -24,6 +24,7 @@ import { rateTokenMigrationSql } from './migration-rate-token'
 import { payeeNotifyMigrationSql } from './migration-payee-notify'
 import { hardeningMigrationSql } from './migration-hardening'
 import { runKeyMigrationSql } from './migration-run-key'
+import { leadershipMigrationSql } from './migration-leadership'
 import { settingsAuditMigrationSql } from './migration-settings-audit'
 
 export const SCHEMA = 'ledger'
@@ -395,6 +396,11 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
     version: 10,
     name: 'a run row pays its own Pix key',
     sql: runKeyMigrationSql({ SCHEMA, ANALYST_GROUP }),
+  },
+  {
+    version: 12,
+    name: 'tracker lease with heartbeats, fenced tracker writes, bounded rate penalties',
+    sql: leadershipMigrationSql({ SCHEMA, ANALYST_GROUP }),
   },
   {
     version: 14,

@@ -21,7 +21,7 @@ import { getRecord } from './record-write'
 import { checkSchema } from './migrate'
 import * as q from './queries'
 import { SCHEMA } from './schema'
-import { read, snapshotWalk, withTx, type Tx } from './tx'
+import { checkFence, read, snapshotWalk, withTx, type TrackerFence, type Tx } from './tx'
 import { lifecycleMethods, needOperator, parse } from './store-lifecycle'
 import { approvalsApi, type ApprovalsApi } from './approvals'
 import { openPgLedgerView, type PgLedgerView } from './export-view'
@@ -42,6 +42,11 @@ export interface PgLedgerStore extends LedgerStore, ApprovalsApi {
   /** One consistent, read-only view on one connection until closed: exports and the review's check. */
   openView(): Promise<PgLedgerView>
   readonly deposits: DepositStore
+  /**
+   * Makes this desk's observation writes carry the tracker lease it holds (`fence` returns its token while it leads):
+   * a lead that was replaced without noticing has its writes refused by the database (`not_leading`).
+   */
+  setTrackerFence(fence: TrackerFence): void
 }
 
 /** The advisory-lock key of the duplicate guard: one per (key, kind, amount), case-insensitive like the lookup. */
@@ -80,6 +85,7 @@ export async function openPgStore(o: PgStoreOptions): Promise<PgLedgerStore> {
     throw mapPgError(e)
   }
   const tx = <T>(fn: (t: Tx) => Promise<T>): Promise<T> => withTx(pool, fn)
+  let fence: TrackerFence = () => null
 
   const insert = async (t: Tx, input: unknown, operator: string, approvalId: string | null) => {
     const n = parse(newWithdrawalSchema, input, 'new withdrawal')
@@ -92,7 +98,10 @@ export async function openPgStore(o: PgStoreOptions): Promise<PgLedgerStore> {
     identity,
     pool,
     schemaVersion: version,
-    deposits: pgDepositStore(pool),
+    deposits: pgDepositStore(pool, () => fence()),
+    setTrackerFence: (f) => {
+      fence = f
+    },
     insertSubmitting: async (input, operator, opts) => {
       needOperator(operator)
       return tx((t) => insert(t, input, operator, opts?.approvalId ?? null))
@@ -112,6 +121,7 @@ export async function openPgStore(o: PgStoreOptions): Promise<PgLedgerStore> {
               amountKind: n.amountKind,
               amountCents: n.amountCents,
               sinceIso: guard.sinceIso,
+              ...(guard.windowMs === undefined ? {} : { windowMs: guard.windowMs }),
               ...(guard.profile === undefined ? {} : { profile: guard.profile }),
             })
           ).filter((r) => !allowed.has(r.localId))
@@ -126,7 +136,10 @@ export async function openPgStore(o: PgStoreOptions): Promise<PgLedgerStore> {
     ...lifecycleMethods(tx, life, { outcome: createdOutcomeSchema, resolution: unknownResolutionSchema }),
     recordObservation: async (id, observation) => {
       const obs = parse(observationInputSchema, observation, 'observation')
-      return tx((t) => life.recordObservation(t, id, obs))
+      return tx(async (t) => {
+        await checkFence(t, fence)
+        return life.recordObservation(t, id, obs)
+      })
     },
     markFunded: async (id, funding, operator) => {
       needOperator(operator)

@@ -85,6 +85,18 @@ export async function withTx<T>(
 }
 
 /**
+ * Which lease the tracker's writes are made under: the token while this desk leads (pg/leader.ts `fenceToken`),
+ * null otherwise (an analyst's own "check now" is not the tracker's and is not fenced).
+ */
+export type TrackerFence = () => string | null
+
+/** In a write of the tracker: refused by the database (DPX40) unless the token is the current lease's. */
+export async function checkFence(t: Tx, fence: TrackerFence): Promise<void> {
+  const token = fence()
+  if (token !== null) await t.c.query('SELECT tracker_fence($1)', [token])
+}
+
+/**
  * A read outside any explicit transaction, on one pooled connection. It is idempotent, so a connection cut under it
  * is replaced like one cut at BEGIN: a terminated backend must not turn the analyst's next click into "connection
  * lost" while the server is up.

@@ -12,6 +12,7 @@ import { currentLanguage } from '../../i18n'
 import { call, useEvent } from '../../ipc'
 import { ErrorNotice } from '../ErrorNotice'
 import { TeamChangesHistory } from './TeamChangesHistory'
+import { TeamLeadStatus } from './TeamLeadStatus'
 import { TeamLedgerFields } from './TeamLedgerFields'
 import { TeamTestOutcome } from './TeamTestOutcome'
 import {
@@ -105,6 +106,7 @@ export function TeamLedgerSection(): React.JSX.Element {
           ? t('usingTeam', { role: s.role, host: s.host, port: s.port, database: s.database })
           : t('usingLocal')}
       </p>
+      <TeamLeadStatus />
       <form
         noValidate
         onSubmit={(e) => {

@@ -101,6 +101,10 @@ export const approvals = {
       connected: 'conectado como {{identity}}',
       disconnected: 'desconectado',
       leader: 'este computador acompanha as situações dos pagamentos',
+      clockAhead:
+        'O relógio deste computador está {{amount}} adiantado em relação ao servidor da equipe: acerte a hora.',
+      clockBehind:
+        'O relógio deste computador está {{amount}} atrasado em relação ao servidor da equipe: acerte a hora.',
     },
     runs: {
       heading: 'Lotes de pagamentos',
@@ -212,6 +216,8 @@ export const approvals = {
       connected: 'connected as {{identity}}',
       disconnected: 'disconnected',
       leader: 'this computer tracks withdrawal statuses',
+      clockAhead: "This computer's clock is {{amount}} ahead of the team server's: set the time.",
+      clockBehind: "This computer's clock is {{amount}} behind the team server's: set the time.",
     },
     runs: {
       heading: 'Payment runs',

@@ -42,6 +42,12 @@ export const teamLedger = {
     approvalOff: 'não exigida',
     verdict: 'Resultado',
     detail: 'Motivo',
+    leadTitle: 'Acompanhamento das situações',
+    leadSelf: 'Este computador acompanha as situações dos pagamentos da equipe (último sinal há {{age}}).',
+    leadOther: '{{holder}} acompanha as situações dos pagamentos da equipe (último sinal há {{age}}).',
+    leadLapsed:
+      '{{holder}} está sem sinal há {{age}}: outra mesa da equipe assume o acompanhamento em instantes.',
+    leadNone: 'Nenhuma mesa acompanhou as situações ainda; a primeira que se conectar assume.',
   },
   en: {
     title: 'Team ledger',
@@ -81,5 +87,11 @@ export const teamLedger = {
     approvalOff: 'not required',
     verdict: 'Result',
     detail: 'Reason',
+    leadTitle: 'Status tracking',
+    leadSelf: "This computer tracks the team's payment statuses (last heartbeat {{age}} ago).",
+    leadOther: "{{holder}} tracks the team's payment statuses (last heartbeat {{age}} ago).",
+    leadLapsed:
+      'No heartbeat from {{holder}} for {{age}}: another desk of the team takes over tracking shortly.',
+    leadNone: 'No desk has tracked statuses yet; the first one to connect takes over.',
   },
 } as const
