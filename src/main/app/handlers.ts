@@ -148,9 +148,9 @@ export function buildRouter(state: AppState, log: (line: string) => void): Route
     },
     'withdrawals:get': async ({ localId }) => {
       const r = await record(state, localId)
-      const { funding, problem } = await rt().withdrawals.funding(localId)
+      const { funding, problem, alert } = await rt().withdrawals.funding(localId)
       const observations = await store(state).observations(localId)
-      return { record: r, observations, funding, fundingProblem: problem }
+      return { record: r, observations, funding, fundingProblem: problem, fundingAlert: alert }
     },
     'withdrawals:markFunded': ({ localId, txId }) =>
       rt().withdrawals.markFunded(localId, txId ? { txId } : {}),

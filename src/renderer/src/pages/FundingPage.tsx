@@ -21,7 +21,14 @@ import { useApp } from '../stores/app'
 import { useRoute } from '../stores/route'
 
 /** Problems about the address itself: money sent anyway could be lost, so they are errors, not notes. */
-const ADDRESS_PROBLEMS = new Set(['deposit_address_invalid', 'deposit_address_changed', 'no_deposit_address'])
+const ADDRESS_PROBLEMS = new Set([
+  'deposit_address_invalid',
+  'deposit_address_changed',
+  'no_deposit_address',
+  // The service did not confirm the stored address and amount (issue #24): nothing payable, said loudly.
+  'funding_mismatch',
+  'funding_unconfirmed',
+])
 
 /** Nothing to send because the payment moved on: the lead sentence says what happened, so this is quiet. */
 const QUIET_PROBLEMS = new Set(['terminal', 'not_awaiting_funding', 'not_created'])

@@ -91,11 +91,25 @@ export function SheetPanel({
               <DateTime iso={sheet.earliestDeadline} />
             </dd>
           </dl>
-          {sheet.problems.length > 0 && (
-            <p className="alert alert-warning">{t('sheet.problems', { count: sheet.problems.length })}</p>
+          {sheet.filesProblem === 'funding_unconfirmed' ? (
+            <div className="alert alert-error" role="alert" data-testid="sheet-unconfirmed">
+              <p className="alert-title">{t('sheet.unconfirmedTitle')}</p>
+              <p>
+                {t('sheet.unconfirmed', {
+                  lines: sheet.problems
+                    .filter((p) => p.problem === 'funding_mismatch' || p.problem === 'funding_unconfirmed')
+                    .map((p) => p.line)
+                    .join(', '),
+                })}
+              </p>
+            </div>
+          ) : (
+            sheet.problems.length > 0 && (
+              <p className="alert alert-warning">{t('sheet.problems', { count: sheet.problems.length })}</p>
+            )
           )}
           <p>{t('sheet.filesNote')}</p>
-          {sheet.filesProblem === 'repeated_address' ? (
+          {sheet.filesProblem === 'funding_unconfirmed' ? null : sheet.filesProblem === 'repeated_address' ? (
             <p className="alert alert-warning">{t('sheet.repeated')}</p>
           ) : (
             <p>
