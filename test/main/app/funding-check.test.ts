@@ -104,7 +104,9 @@ describe('the Funding page', () => {
     const genuine = (await call<WithdrawalDetail>('withdrawals:get', { localId })).record.depositAddress
     tamper('UPDATE withdrawals SET deposit_address = ? WHERE local_id = ?', attacker, localId)
     const detail = await call<WithdrawalDetail>('withdrawals:get', { localId })
-    expect(detail.record.depositAddress).toBe(attacker)
+    // The stored address is not shown anywhere, not even among the record's facts.
+    expect(detail.record.depositAddress).toBeNull()
+    expect(JSON.stringify(detail)).not.toContain(attacker)
     expect(detail.funding).toBeNull()
     expect(detail.fundingProblem).toBe('funding_mismatch')
     expect(detail.fundingAlert).toEqual({ kind: 'mismatch', fields: ['deposit_address'], reason: null })
@@ -228,5 +230,79 @@ describe("a wave's funding sheet and its files", () => {
       'sheet_unavailable',
     )
     expect(readdirSync(dir)).toEqual([])
+  })
+})
+
+describe("a top-up's QR", () => {
+  /** A valid BR Code (CRC holds) paying a static Pix key: what someone would put in place of the service's. */
+  function staticBrCode(key: string, cents: number): string {
+    const tlv = (id: string, v: string): string => `${id}${String(v.length).padStart(2, '0')}${v}`
+    const amount = `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`
+    const body = `${tlv('00', '01')}${tlv('26', tlv('00', 'br.gov.bcb.pix') + tlv('01', key))}${tlv('52', '0000')}${tlv('53', '986')}${tlv('54', amount)}${tlv('58', 'BR')}${tlv('59', 'ALGUEM')}${tlv('60', 'SAO PAULO')}6304`
+    let crc = 0xffff
+    for (let i = 0; i < body.length; i++) {
+      crc ^= body.charCodeAt(i) << 8
+      for (let b = 0; b < 8; b++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff
+    }
+    return body + crc.toString(16).toUpperCase().padStart(4, '0')
+  }
+  const depositGets = (): number => ctx.sandbox!.control.requestCounts()['GET /api/deposit-status'] ?? 0
+
+  async function createDeposit(amountCents = 50_000): Promise<string> {
+    const d = { amountCents, depixAddress: refund, endUserTaxNumber: '52998224725' }
+    const quote = await call<{ intent: { id: string } }>('deposits:quote', { draft: d })
+    return (await call<{ localId: string }>('deposits:create', { draft: d, intentId: quote.intent.id }))
+      .localId
+  }
+  type Detail = { qr: { payload: string; svg: string | null } | null; qrAlert: unknown }
+
+  it('untouched: the QR after one status read', async () => {
+    const localId = await createDeposit()
+    const before = depositGets()
+    const detail = await call<Detail>('deposits:get', { localId })
+    expect(detail.qrAlert).toBeNull()
+    expect(detail.qr?.svg).toContain('<svg')
+    expect(depositGets()).toBe(before + 1)
+  })
+
+  it('the payload swapped in the file for another key, same amount: refused, no payload sent', async () => {
+    const localId = await createDeposit()
+    const swapped = staticBrCode('atacante@example.com', 50_000)
+    tamper('UPDATE deposits SET qr_copy_paste = ? WHERE local_id = ?', swapped, localId)
+    const detail = await call<Detail>('deposits:get', { localId })
+    expect(detail.qr).toBeNull()
+    expect(detail.qrAlert).toEqual({ kind: 'mismatch', fields: ['qr_payload'], reason: null })
+    expect(JSON.stringify(detail)).not.toContain('atacante@example.com')
+  })
+
+  it('payload and create answer rewritten with another amount: the service’s amount refutes it', async () => {
+    const localId = await createDeposit()
+    const swapped = staticBrCode('atacante@example.com', 5_000)
+    tamper(
+      "UPDATE deposits SET qr_copy_paste = ?, create_response = json_set(create_response, '$.qrCopyPaste', ?) WHERE local_id = ?",
+      swapped,
+      swapped,
+      localId,
+    )
+    const detail = await call<Detail>('deposits:get', { localId })
+    expect(detail.qr).toBeNull()
+    expect(detail.qrAlert).toEqual({ kind: 'mismatch', fields: ['qr_amount'], reason: null })
+    expect(JSON.stringify(detail)).not.toContain('atacante@example.com')
+  })
+
+  it('the amount rewritten in the file: refused; the service away: unconfirmed, nothing payable', async () => {
+    const localId = await createDeposit()
+    tamper('UPDATE deposits SET amount_cents = 5000, value_cents = NULL WHERE local_id = ?', localId)
+    expect((await call<Detail>('deposits:get', { localId })).qrAlert).toEqual({
+      kind: 'mismatch',
+      fields: ['deposit_amount'],
+      reason: null,
+    })
+    const other = await createDeposit(60_000)
+    ctx.sandbox!.control.setMaintenance(true)
+    const away = await call<Detail>('deposits:get', { localId: other })
+    ctx.sandbox!.control.setMaintenance(false)
+    expect(away.qr).toBeNull()
+    expect(away.qrAlert).toMatchObject({ kind: 'unconfirmed', reason: 'maintenance' })
   })
 })
