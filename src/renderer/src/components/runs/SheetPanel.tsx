@@ -9,6 +9,7 @@ import type { IpcError } from '../../../../shared/contract'
 import { call } from '../../ipc'
 import { useApp } from '../../stores/app'
 import { CopyButton } from '../CopyButton'
+import { SafeText } from '../SafeText'
 import { DateTime, DePix } from '../format'
 import { RunErrorNotice } from './run-error'
 
@@ -131,7 +132,9 @@ export function SheetPanel({
             <tbody>
               {sheet.lines.map((l) => (
                 <tr key={l.localId}>
-                  <td>{l.payee ?? l.pixKey}</td>
+                  <td>
+                    <SafeText text={l.payee ?? l.pixKey} />
+                  </td>
                   <td>
                     <code className="mono">{l.address}</code> <CopyButton text={l.address} />
                   </td>

@@ -36,6 +36,9 @@ export const runs = {
     },
     review: {
       heading: 'Revisão',
+      refundAddresses: 'Endereços de devolução (para onde volta o DePix se um Pix não puder ser pago)',
+      refundAddress: 'Endereço de devolução',
+      refundLines: 'Linhas',
       count: 'Pagamentos',
       payout: 'Total do Pix aos favorecidos',
       deposit: 'Total de DePix a enviar',
@@ -197,6 +200,9 @@ export const runs = {
     },
     review: {
       heading: 'Review',
+      refundAddresses: 'Refund addresses (where the DePix returns if a Pix cannot be paid)',
+      refundAddress: 'Refund address',
+      refundLines: 'Lines',
       count: 'Withdrawals',
       payout: 'Total payout to payees',
       deposit: 'Total DePix to send',
