@@ -72,7 +72,7 @@ test('50 lines with 5 bad → 45 approved → two waves funded in the sandbox �
     )
     await expect(page.getByTestId('import-result')).toContainText('45 de 50 linhas aceitas.')
     await expect(page.getByTestId('import-issues')).toContainText('vírgula decimal')
-    await expect(page.getByTestId('import-issues')).toContainText('seria lido como fórmula')
+    await expect(page.getByTestId('import-issues')).toContainText('é uma fórmula de planilha')
     const detail = page.getByTestId('run-detail')
     await expect(detail).toHaveAttribute('data-state', 'draft')
     await expect(page.getByTestId('run-count')).toHaveText('45')
