@@ -38,7 +38,8 @@ export function ApprovalFacts({ approval: a }: { approval: ApprovalView }): Reac
         <>
           <dt>{t('fields.refundAddress')}</dt>
           <dd data-testid="approval-refund-address">
-            <AddressGroups address={refund} /> <CopyButton text={refund} />
+            {/* Copyable while it is being decided; a decided card has no actions. */}
+            <AddressGroups address={refund} /> {a.state === 'pending' && <CopyButton text={refund} />}
             <p className="field-hint">{t('fields.refundAddressHint')}</p>
           </dd>
         </>
