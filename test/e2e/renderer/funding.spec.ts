@@ -162,6 +162,9 @@ test('a deposit address rewritten in the ledger file: the service refutes it, re
   await expect(problem).toHaveAttribute('data-problem', 'funding_mismatch')
   await expect(problem).toHaveClass(/alert-error/)
   await expect(problem).toContainText('não confere com o que o serviço informa')
+  await expect(page.getByTestId('funding-alert-fields')).toHaveText(
+    'O que não confere: endereço de depósito.',
+  )
   await expect(page.getByTestId('deposit-address')).toHaveCount(0)
   await expect(page.getByTestId('funding-qr')).toHaveCount(0)
   await expect(page.getByText(theirs.slice(0, 8))).toHaveCount(0)

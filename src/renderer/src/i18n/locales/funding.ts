@@ -83,6 +83,15 @@ export const funding = {
       funding_unconfirmed:
         'Não foi possível confirmar com o serviço o endereço e o valor de depósito deste pagamento. Por segurança, nada é mostrado para pagar. Tente de novo em instantes.',
       unknown: 'Não há instruções de envio ({{code}}).',
+      mismatchFields: 'O que não confere: {{fields}}.',
+      alertFields: {
+        deposit_address: 'endereço de depósito',
+        deposit_amount: 'valor a enviar',
+        qr_amount: 'valor do código',
+        qr_receiver: 'chave que recebe',
+        qr_payload: 'código',
+        expiration: 'prazo',
+      },
     },
     outcome: {
       paidHeading: 'Pagamento realizado',
@@ -200,6 +209,15 @@ export const funding = {
       funding_unconfirmed:
         'The deposit address and amount of this withdrawal could not be confirmed with the service. For safety nothing payable is shown. Try again in a moment.',
       unknown: 'There are no funding instructions ({{code}}).',
+      mismatchFields: 'What does not match: {{fields}}.',
+      alertFields: {
+        deposit_address: 'deposit address',
+        deposit_amount: 'amount to send',
+        qr_amount: 'code amount',
+        qr_receiver: 'receiving key',
+        qr_payload: 'code',
+        expiration: 'deadline',
+      },
     },
     outcome: {
       paidHeading: 'Payout made',
