@@ -161,7 +161,9 @@ function sendmanyArgs(runId: string, wave: number, lines: readonly SheetLine[]):
     amounts[l.funding.address] = l.funding.depixAmount
     assets[l.funding.address] = l.funding.assetId
   }
-  const comment = `${runId} wave ${wave}`
+  // The command is pasted into a shell inside single quotes: the run id is stored text, so only a closed
+  // alphabet reaches it (a quote in a rewritten id would end the quoting).
+  const comment = `${runId} wave ${wave}`.replace(/[^A-Za-z0-9 _.-]/g, '')
   // dummy, amounts, minconf, comment, subtractfeefrom, replaceable, conf_target, estimate_mode, output_assets
   const positional = ['', amounts, 1, comment, [], null, null, null, assets]
   const command =
