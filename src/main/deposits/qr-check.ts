@@ -4,12 +4,12 @@
  * the record and the payload:
  *
  * - the service's amount (`valueInCents`) against the record's and against the payload's (field 54);
- * - the service's expiration against the record's;
  * - the payload's static Pix key (field 26, sub-field 01), when it has one, against the receiving key the service
  *   names (`pixKey`), when it names one;
  * - and, without the service, the payload against the one in the stored create answer.
  *
- * Any difference is a `mismatch` alert; no answer, or an answer without an amount, an `unconfirmed` one. Either
+ * (The expiry is not compared: the tracker may not have stored a later one yet, and a wrong expiry redirects no
+ * money.) Any difference is a `mismatch` alert; no answer, or an answer without an amount, an `unconfirmed` one. Either
  * way the detail carries no payload at all. What this cannot see: `GET /deposit-status` does not return the
  * payload, so a payload swapped for another of the same amount, in a row whose create answer was rewritten too,
  * passes here; the team database keeps the payload and the create answer frozen once written (docs/TEAM-LEDGER.md).
@@ -27,19 +27,12 @@ export const QR_CHECK_TTL_MS = 30_000
 interface ServiceFacts {
   at: number
   cents: number | null
-  expiration: string | null
   pixKey: string | null
 }
 
 export interface DepositQrChecker {
   /** Null: the payload may be shown. */
   check(r: DepositRecord, payload: BrCodeFacts | null): Promise<FundingAlert | null>
-}
-
-const sameInstant = (a: string, b: string): boolean => {
-  const x = Date.parse(a)
-  const y = Date.parse(b)
-  return Number.isNaN(x) || Number.isNaN(y) ? a === b : x === y
 }
 
 export function depositQrChecker(deps: {
@@ -55,7 +48,6 @@ export function depositQrChecker(deps: {
     const f: ServiceFacts = {
       at: deps.monotonic(),
       cents: data.valueInCents ?? null,
-      expiration: data.expiration ?? null,
       pixKey: data.pixKey ?? null,
     }
     facts.set(remoteId, f)
@@ -79,9 +71,6 @@ export function depositQrChecker(deps: {
       if (f.cents !== null && f.cents !== depositAmountOf(r)) fields.push('deposit_amount')
       if (f.cents !== null && payload?.amountCents != null && payload.amountCents !== f.cents) {
         fields.push('qr_amount')
-      }
-      if (f.expiration !== null && r.expiration !== null && !sameInstant(f.expiration, r.expiration)) {
-        fields.push('expiration')
       }
       if (
         f.pixKey !== null &&
