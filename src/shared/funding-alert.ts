@@ -13,7 +13,6 @@ export const FUNDING_ALERT_FIELDS = [
   'qr_amount',
   'qr_receiver',
   'qr_payload',
-  'expiration',
 ] as const
 export const fundingAlertSchema = z.object({
   kind: z.enum(['mismatch', 'unconfirmed']),

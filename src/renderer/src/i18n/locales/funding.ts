@@ -90,7 +90,6 @@ export const funding = {
         qr_amount: 'valor do código',
         qr_receiver: 'chave que recebe',
         qr_payload: 'código',
-        expiration: 'prazo',
       },
     },
     outcome: {
@@ -216,7 +215,6 @@ export const funding = {
         qr_amount: 'code amount',
         qr_receiver: 'receiving key',
         qr_payload: 'code',
-        expiration: 'deadline',
       },
     },
     outcome: {
