@@ -64,12 +64,8 @@ function cellOf(v) {
         const v = row.getCell(c).value
         if (v !== null && v !== undefined && String(v).trim() !== '') filled.push(c)
       }
-      // Hidden, filtered out, or squeezed to nothing: not seen either way.
-      if ((row.hidden || row.height === 0) && filled.length > 0) hiddenRows.push(rowNumber)
-      for (const c of filled) {
-        const col = ws.getColumn(c)
-        if (col.hidden || col.width === 0) hiddenColumns.add(c)
-      }
+      if (row.hidden && filled.length > 0) hiddenRows.push(rowNumber)
+      for (const c of filled) if (ws.getColumn(c).hidden) hiddenColumns.add(c)
       if (row.cellCount > workerData.maxColumns) {
         failure = { ok: false, code: 'too_many_columns', line: rowNumber }
         return
