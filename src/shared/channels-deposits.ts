@@ -6,6 +6,7 @@
 import { z } from 'zod'
 import { depositDraftSchema } from './deposit-draft'
 import { depositRecordSchema, outsideDepositSchema } from './deposit-record'
+import { fundingAlertSchema } from './funding-alert'
 import { liquidNetworkSchema } from './profile'
 import { recordFilterSchema, statusObservationSchema } from './withdrawal-record'
 
@@ -49,7 +50,10 @@ export type DepositQr = z.infer<typeof depositQrSchema>
 export const depositDetailSchema = z.object({
   record: depositRecordSchema,
   observations: z.array(statusObservationSchema),
+  /** Null while the deposit waits for no Pix, or when the service did not confirm it (`qrAlert`). */
   qr: depositQrSchema.nullable(),
+  /** Funding shown is funding checked (issue #24): why no QR is shown for a deposit that waits for its Pix. */
+  qrAlert: fundingAlertSchema.nullable(),
 })
 export type DepositDetail = z.infer<typeof depositDetailSchema>
 

@@ -112,7 +112,7 @@ export const fundingSheetSchema = z.object({
   totalDepix: z.string(),
   earliestDeadline: z.string().nullable(),
   assetId: z.string().nullable(),
-  filesProblem: z.enum(['no_lines', 'repeated_address']).nullable(),
+  filesProblem: z.enum(['no_lines', 'repeated_address', 'funding_unconfirmed']).nullable(),
   /** `elements-cli -named sendmany …` for this wave (also in the saved JSON). */
   command: z.string().nullable(),
 })

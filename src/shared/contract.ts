@@ -7,6 +7,7 @@
 import { z } from 'zod'
 import { ENDPOINTS } from './api-limits'
 import { depositsChannels, depositsEvents } from './channels-deposits'
+import { fundingAlertSchema } from './funding-alert'
 import { folderTokenSchema } from './folder-token'
 import { receiptsChannels, receiptsEvents } from './channels-receipts'
 import { runsChannels, runsEvents } from './channels-runs'
@@ -170,12 +171,16 @@ export const fundingInstructionsSchema = z.object({
 })
 export type FundingInstructions = z.infer<typeof fundingInstructionsSchema>
 
+export { FUNDING_ALERT_FIELDS, fundingAlertSchema, type FundingAlert } from './funding-alert'
+
 export const withdrawalDetailSchema = z.object({
   record: withdrawalRecordSchema,
   observations: z.array(statusObservationSchema),
   funding: fundingInstructionsSchema.nullable(),
   /** Why there are no funding instructions (e.g. `deposit_address_invalid`, `not_created`, `no_deposit_address`). */
   fundingProblem: z.string().nullable(),
+  /** Set with `fundingProblem` `funding_mismatch` / `funding_unconfirmed`: what the service's answer said. */
+  fundingAlert: fundingAlertSchema.nullable(),
 })
 export type WithdrawalDetail = z.infer<typeof withdrawalDetailSchema>
 

@@ -150,8 +150,8 @@ export const runMessages = {
   },
   not_utf8: {
     'pt-BR':
-      'O arquivo não está em UTF-8. No Excel, use "Salvar como" › "CSV UTF-8 (delimitado por vírgulas)".',
-    en: 'The file is not UTF-8. In Excel, use "Save as" › "CSV UTF-8 (comma delimited)".',
+      'O arquivo não está em UTF-8 nem no CSV comum do Excel (Windows-1252). No Excel, use "Salvar como" › "CSV UTF-8 (delimitado por vírgulas)".',
+    en: 'The file is neither UTF-8 nor Excel\'s plain CSV (Windows-1252). In Excel, use "Save as" › "CSV UTF-8 (comma delimited)".',
   },
   utf16: {
     'pt-BR': 'O arquivo está em UTF-16. Salve como "CSV UTF-8" e importe de novo.',
@@ -201,8 +201,33 @@ export const runMessages = {
   },
   formula_like: {
     'pt-BR':
-      'O texto começa com =, +, - ou @ e seria lido como fórmula por uma planilha. Remova esse caractere.',
-    en: 'The text starts with =, +, - or @ and a spreadsheet would read it as a formula. Remove that character.',
+      'O texto é uma fórmula de planilha (começa com = ou com +, - ou @ seguido de uma função). Digite o valor em si, sem fórmula.',
+    en: 'The text is a spreadsheet formula (it starts with =, or with +, - or @ followed by a function). Type the value itself, without a formula.',
+  },
+  hidden_characters: {
+    'pt-BR':
+      'a célula tem caracteres invisíveis, de controle (quebra de linha, tabulação) ou que invertem a direção do texto, e eles podem fazer o texto parecer outro. Apague a célula e digite o texto de novo.',
+    en: 'the cell has invisible or control characters (line break, tab) or characters that reverse the direction of the text, which can make it read as something else. Clear the cell and type the text again.',
+  },
+  hidden_sheets: {
+    'pt-BR':
+      'A planilha tem abas ocultas ({cells}): o que não se vê não é importado. Reexiba-as e exclua as que não são do lote, ou copie o lote para uma planilha nova.',
+    en: 'The workbook has hidden sheets ({cells}): what is not seen is not imported. Unhide them and delete those that are not part of the run, or copy the run into a new workbook.',
+  },
+  hidden_rows: {
+    'pt-BR':
+      'A planilha tem linhas ocultas ou filtradas com conteúdo (linhas {cells}): o que não se vê não é importado. Reexiba as linhas (ou limpe o filtro), confira-as e importe de novo.',
+    en: 'The spreadsheet has hidden or filtered-out rows with content (rows {cells}): what is not seen is not imported. Unhide the rows (or clear the filter), check them and import again.',
+  },
+  hidden_columns: {
+    'pt-BR':
+      'A planilha tem colunas ocultas com conteúdo (colunas {cells}): o que não se vê não é importado. Reexiba as colunas, confira-as e importe de novo.',
+    en: 'The spreadsheet has hidden columns with content (columns {cells}): what is not seen is not imported. Unhide the columns, check them and import again.',
+  },
+  amount_custom_format: {
+    'pt-BR':
+      'Células de valor com formato de número personalizado ({cells}) podem mostrar um valor diferente do que contêm. Aplique o formato "Número" ou "Moeda" com 2 casas decimais a essas células e importe de novo.',
+    en: 'Amount cells with a custom number format ({cells}) may show a value other than the one they hold. Apply the "Number" or "Currency" format with 2 decimals to those cells and import again.',
   },
   merged_cells: {
     'pt-BR': 'A planilha tem células mescladas. Desfaça a mesclagem e importe de novo.',

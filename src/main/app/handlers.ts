@@ -148,9 +148,11 @@ export function buildRouter(state: AppState, log: (line: string) => void): Route
     },
     'withdrawals:get': async ({ localId }) => {
       const r = await record(state, localId)
-      const { funding, problem } = await rt().withdrawals.funding(localId)
+      const { funding, problem, alert } = await rt().withdrawals.funding(localId)
       const observations = await store(state).observations(localId)
-      return { record: r, observations, funding, fundingProblem: problem }
+      // Under an alert the stored address is not shown anywhere (the detail page lists the record's facts).
+      const shown = alert === null ? r : { ...r, depositAddress: null }
+      return { record: shown, observations, funding, fundingProblem: problem, fundingAlert: alert }
     },
     'withdrawals:markFunded': ({ localId, txId }) =>
       rt().withdrawals.markFunded(localId, txId ? { txId } : {}),

@@ -12,6 +12,8 @@ export interface BrCodeFacts {
   amountCents: number | null
   /** Field 59, the receiving name, as written. */
   merchantName: string | null
+  /** Field 26 (Pix merchant account), sub-field 01: the receiving Pix key of a static QR. */
+  receiverKey: string | null
 }
 
 function crc16(payload: string): string {
@@ -54,9 +56,11 @@ export function readBrCode(payload: string): BrCodeFacts | null {
   if (f === null || !f.has('63')) return null
   const body = payload.slice(0, -4)
   const amount = f.get('54')
+  const pixAccount = f.get('26')
   return {
     crcValid: payload.endsWith(`6304${f.get('63') ?? ''}`) && crc16(body) === f.get('63'),
     amountCents: amount === undefined ? null : amountToCents(amount),
     merchantName: f.get('59') ?? null,
+    receiverKey: pixAccount === undefined ? null : (fields(pixAccount)?.get('01') ?? null),
   }
 }

@@ -23,7 +23,9 @@ import type { LiquidNetwork } from '../liquid'
 import type { StatusTracker, Timers, TrackerOptions } from '../withdrawals/types'
 import { createDeposit, quoteDeposit, type DepositCreateAuthority, type DepositCreateCtx } from './create'
 import { DepositError, depositRefusal } from './errors'
-import { depositQr } from './qr'
+import { checkedDepositQr, type depositQr } from './qr'
+import { depositQrChecker, withoutPayload } from './qr-check'
+import type { FundingAlert } from '../../shared/contract'
 import { reconcileDeposits } from './reconcile'
 import { importOutsideDeposit, resolveUnknownDeposit, type DepositResolutionInput } from './resolve'
 import { createDepositTracker } from './tracker'
@@ -61,6 +63,8 @@ export interface DepositService {
     record: DepositRecord
     observations: Awaited<ReturnType<DepositStore['observations']>>
     qr: Awaited<ReturnType<typeof depositQr>>
+    /** Why no QR is shown although the deposit waits for its Pix (qr-check.ts). */
+    qrAlert: FundingAlert | null
   }>
   refresh(localId: string): Promise<DepositRecord>
   resolveUnknown(localId: string, r: DepositResolutionInput): Promise<DepositRecord>
@@ -110,6 +114,7 @@ export function createDepositService(deps: DepositServiceDeps): DepositService {
   const monotonic = deps.monotonic ?? deps.now ?? monotonicNow
   const timers = deps.timers ?? realTimers
   const onError = deps.tracker?.onError ?? (() => undefined)
+  const qrChecker = depositQrChecker({ client, monotonic })
   const listeners = new Set<(r: DepositRecord) => void>()
   const reconciledListeners = new Set<(r: Reconciliation) => void>()
   const changed = (r: DepositRecord): void => {
@@ -233,7 +238,13 @@ export function createDepositService(deps: DepositServiceDeps): DepositService {
     },
     detail: async (localId) => {
       const record = await own(localId)
-      return { record, observations: await store.observations(localId), qr: await depositQr(record) }
+      const { qr, alert } = await checkedDepositQr(record, qrChecker)
+      return {
+        record: alert === null ? record : withoutPayload(record),
+        observations: await store.observations(localId),
+        qr,
+        qrAlert: alert,
+      }
     },
     refresh: async (localId) => {
       const r = await own(localId)

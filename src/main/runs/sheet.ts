@@ -4,7 +4,10 @@
  * same checks apply: a deposit address the Liquid helper refuses never appears), and the same list as files for
  * wallets that pay many outputs in one transaction:
  *
- * - `…-wave-N.csv`: `address,amount,asset_id,deadline,line,local_id`, amounts with a point and 8 decimals;
+ * - `…-wave-N.csv`: `address,amount,asset_id,deadline,line,local_id`, amounts with a point and 8 decimals, written
+ *   by the records' CSV writer (records/csv.ts: every cell quoted, formula characters neutralised) because the
+ *   deadline and ids are stored text a spreadsheet would otherwise run (`x,=HYPERLINK(…)`); no BOM: the content
+ *   is ASCII and wallet tools read the file too;
  * - `…-wave-N-sendmany.json`: the arguments of Elements Core's
  *   `sendmany "" {"addr":amount,…} minconf "comment" [subtractfeefrom] replaceable conf_target "estimate_mode"
  *   {"addr":"assetid",…}` — the amounts object is the 2nd positional argument and the asset map the 9th
@@ -12,8 +15,14 @@
  *   Amounts are JSON strings ("12.34000000"): Elements reads amounts given as strings exactly, never through a
  *   float. Two rows with one address cannot be paid by one `sendmany` (an object has one key per address), so such
  *   a wave gets no files and says why.
+ *
+ * Funding shown is funding checked (issue #24): every line's instructions were confirmed by the service
+ * (withdrawals/funding-check.ts). When any row of the wave was not (`funding_mismatch`, `funding_unconfirmed`), the
+ * wave shows no address and gets no files at all (the confirmed rows are listed as `wave_unconfirmed`): paying
+ * the rest would fund a wave whose records someone may have changed.
  */
 import type { FundingInstructions } from '../../shared/contract'
+import { csvLine } from '../records/csv'
 import { centsToDePix } from '../../shared/money'
 import type { RunRowRecord } from '../../shared/run'
 
@@ -46,8 +55,13 @@ export interface FundingSheet {
   assetId: string | null
   /** Null when the lines cannot be one wallet transaction (see `filesProblem`). */
   files: { csv: string; sendmany: SendmanyArgs } | null
-  filesProblem: 'no_lines' | 'repeated_address' | null
+  filesProblem: SheetFilesProblem | null
 }
+
+export type SheetFilesProblem = 'no_lines' | 'repeated_address' | 'funding_unconfirmed'
+
+/** Row problems that mean the service did not confirm what is stored: the whole wave gets no files. */
+const UNCONFIRMED: ReadonlySet<string> = new Set(['funding_mismatch', 'funding_unconfirmed'])
 
 export interface SendmanyArgs {
   /** Positional argument 2. */
@@ -86,6 +100,13 @@ export function buildSheet(
       funding,
     })
   }
+  if (problems.some((p) => UNCONFIRMED.has(p.problem))) {
+    // Nothing of the wave is payable: the confirmed rows are listed as held by the others.
+    for (const l of lines.splice(0)) {
+      problems.push({ idx: l.idx, line: l.line, localId: l.localId, problem: 'wave_unconfirmed' })
+    }
+    problems.sort((a, b) => a.line - b.line)
+  }
   const totalCents = lines.reduce((s, l) => s + l.funding.cents, 0)
   const deadlines = lines
     .map((l) => l.funding.expiration)
@@ -93,8 +114,13 @@ export function buildSheet(
     .sort((a, b) => Date.parse(a) - Date.parse(b))
   const assetId = lines[0]?.funding.assetId ?? null
   const addresses = new Set(lines.map((l) => l.funding.address))
-  const filesProblem =
-    lines.length === 0 ? 'no_lines' : addresses.size !== lines.length ? 'repeated_address' : null
+  const filesProblem: SheetFilesProblem | null = problems.some((p) => UNCONFIRMED.has(p.problem))
+    ? 'funding_unconfirmed'
+    : lines.length === 0
+      ? 'no_lines'
+      : addresses.size !== lines.length
+        ? 'repeated_address'
+        : null
   return {
     runId,
     wave,
@@ -110,12 +136,10 @@ export function buildSheet(
   }
 }
 
-function sheetCsv(lines: readonly SheetLine[]): string {
-  // Every value is from a closed alphabet (address, digits, hex, ISO date, UUID): nothing needs quoting, and no
-  // cell can start with a formula character.
-  const out = ['address,amount,asset_id,deadline,line,local_id']
+export function sheetCsv(lines: readonly SheetLine[]): string {
+  let out = csvLine(['address', 'amount', 'asset_id', 'deadline', 'line', 'local_id'], ',')
   for (const l of lines) {
-    out.push(
+    out += csvLine(
       [
         l.funding.address,
         l.funding.depixAmount,
@@ -123,10 +147,11 @@ function sheetCsv(lines: readonly SheetLine[]): string {
         l.funding.expiration ?? '',
         String(l.line),
         l.localId,
-      ].join(','),
+      ],
+      ',',
     )
   }
-  return `${out.join('\r\n')}\r\n`
+  return out
 }
 
 function sendmanyArgs(runId: string, wave: number, lines: readonly SheetLine[]): SendmanyArgs {
@@ -136,7 +161,9 @@ function sendmanyArgs(runId: string, wave: number, lines: readonly SheetLine[]):
     amounts[l.funding.address] = l.funding.depixAmount
     assets[l.funding.address] = l.funding.assetId
   }
-  const comment = `${runId} wave ${wave}`
+  // The command is pasted into a shell inside single quotes: the run id is stored text, so only a closed
+  // alphabet reaches it (a quote in a rewritten id would end the quoting).
+  const comment = `${runId} wave ${wave}`.replace(/[^A-Za-z0-9 _.-]/g, '')
   // dummy, amounts, minconf, comment, subtractfeefrom, replaceable, conf_target, estimate_mode, output_assets
   const positional = ['', amounts, 1, comment, [], null, null, null, assets]
   const command =

@@ -8,6 +8,7 @@ import { centsToDePix } from '../../shared/money'
 import { RECORD_FLAGS, type WithdrawalRecord } from '../../shared/withdrawal-record'
 import { isTerminalStatus, statusCategory } from '../../shared/withdrawal-status'
 import { checkLiquidAddress, fundingQrSvg, fundingUri, type LiquidNetwork } from '../liquid'
+import type { FundingChecker } from './funding-check'
 import type { FundingProblem, FundingResult } from './types'
 
 export interface FundingCtx {
@@ -15,6 +16,8 @@ export interface FundingCtx {
   profile: string
   assetId: string
   now: () => number
+  /** The service's confirmation of the stored facts (funding-check.ts); asked last, once the record itself holds. */
+  confirm?: FundingChecker['check']
 }
 
 /** Statuses that still take a deposit: the one the sandbox calls `unsent`, and any status we do not know. */
@@ -44,9 +47,13 @@ export function fundingProblem(ctx: FundingCtx, r: WithdrawalRecord): FundingPro
 
 export async function fundingFor(ctx: FundingCtx, r: WithdrawalRecord): Promise<FundingResult> {
   const problem = fundingProblem(ctx, r)
-  if (problem !== null) return { funding: null, problem }
+  if (problem !== null) return { funding: null, problem, alert: null }
   const checked = checkLiquidAddress(r.depositAddress as string, ctx.network)
-  if (!checked.ok) return { funding: null, problem: 'deposit_address_invalid' }
+  if (!checked.ok) return { funding: null, problem: 'deposit_address_invalid', alert: null }
+  if (ctx.confirm) {
+    const confirmed = await ctx.confirm(r)
+    if (confirmed.problem !== null) return { funding: null, ...confirmed }
+  }
   const cents = r.depositAmountCents as number
   const uri = fundingUri({ address: checked.address, cents, network: ctx.network, assetId: ctx.assetId })
   const funding: FundingInstructions = {
@@ -62,5 +69,5 @@ export async function fundingFor(ctx: FundingCtx, r: WithdrawalRecord): Promise<
     expiration: r.expiration,
     toleranceBps: FUNDING_TOLERANCE_BPS,
   }
-  return { funding, problem: null }
+  return { funding, problem: null, alert: null }
 }

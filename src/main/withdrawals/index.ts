@@ -12,6 +12,7 @@ import { DEPIX_ASSET_ID } from '../liquid'
 import { create, quote, type CreateCtx } from './create'
 import { ledgerCall, WithdrawalError } from './errors'
 import { fundingFor } from './funding'
+import { fundingChecker } from './funding-check'
 import { CreateIntents } from './intents'
 import { lastMinute, replaySpentAllowance } from '../journal/allowance'
 import { recoverOnce, recoverStoreOnce, replayPending, replayPendingInto } from '../journal/recovery'
@@ -90,6 +91,7 @@ export function createWithdrawalService(deps: WithdrawalServiceDeps): Withdrawal
     allProfiles: shared,
   })
   const opened = (localId: string): void => tracker.track(localId)
+  const checker = fundingChecker({ client, network, monotonic })
   // Creates in progress: a profile switch or quit waits for them (app/context.ts) instead of cutting the POST.
   const creates = new Set<Promise<WithdrawalRecord>>()
   const sending = new Set<string>()
@@ -174,7 +176,10 @@ export function createWithdrawalService(deps: WithdrawalServiceDeps): Withdrawal
       const r = await store.get(localId)
       if (r === undefined)
         throw new WithdrawalError('not_found', `No withdrawal record ${localId}.`, { localId })
-      return fundingFor({ network, profile: shared ? r.profile : profile, assetId, now }, r)
+      return fundingFor(
+        { network, profile: shared ? r.profile : profile, assetId, now, confirm: (x) => checker.check(x) },
+        r,
+      )
     },
     markFunded: async (localId, o) => {
       await ownRecord(localId)
@@ -219,6 +224,7 @@ export { WithdrawalError, SERVICE_FLAGS, WITHDRAWAL_ERROR_CODES, type Withdrawal
 export { createVerdict, DUPLICATE_WINDOW_MS, type CreateAuthority } from './create'
 export { INTENT_TTL_MS } from './intents'
 export { fundingProblem } from './funding'
+export { FUNDING_CHECK_TTL_MS } from './funding-check'
 export { DEFAULT_CADENCE, PollScheduler, TokenBudget, defaultReserve, type Cadence } from './scheduler'
 export { createStatusTracker } from './tracker'
 export type {

@@ -1,6 +1,6 @@
 /** Public shapes of the withdrawal service and its status tracker. */
 import type { Payee } from '../../shared/payee'
-import type { FundingInstructions, WithdrawalQuote } from '../../shared/contract'
+import type { FundingAlert, FundingInstructions, WithdrawalQuote } from '../../shared/contract'
 import type { WithdrawalDraft } from '../../shared/withdrawal'
 import type { WithdrawalRecord } from '../../shared/withdrawal-record'
 import type { DepixClient } from '../api'
@@ -82,10 +82,16 @@ export type FundingProblem =
   | 'no_deposit_address'
   | 'no_deposit_amount'
   | 'expired'
+  /** The service's answer contradicts the stored deposit address or amount (funding-check.ts). */
+  | 'funding_mismatch'
+  /** The service could not confirm the stored deposit address and amount (funding-check.ts). */
+  | 'funding_unconfirmed'
 
 export interface FundingResult {
   funding: FundingInstructions | null
   problem: FundingProblem | null
+  /** With `funding_mismatch` / `funding_unconfirmed`: what the check found. */
+  alert: FundingAlert | null
 }
 
 export type UnknownResolutionInput = { withdrawalId: string } | { notCreated: true }
@@ -102,6 +108,10 @@ export interface WithdrawalService {
    * sent, and `ledger_write_failed` when the answer could not be stored.
    */
   create(draft: WithdrawalDraft, o: CreateAuthority): Promise<WithdrawalRecord>
+  /**
+   * Funding instructions, only after the service confirmed the stored deposit address and amount (one
+   * `GET /withdraw-status`, its facts kept briefly: funding-check.ts).
+   */
   funding(localId: string): Promise<FundingResult>
   markFunded(localId: string, o: { txId?: string }): Promise<WithdrawalRecord>
   resolveUnknown(localId: string, r: UnknownResolutionInput): Promise<WithdrawalRecord>

@@ -180,6 +180,10 @@ test.describe('team ledger, two desks', () => {
     await expect(dialog).toContainText('Aprovar este pagamento?')
     await expect(dialog.getByTestId('approval-amount')).toHaveText('R$ 3.200,00')
     await expect(dialog.getByTestId('approval-pix-key')).toHaveText('aluguel@example.com')
+    // Where a failed payout returns the deposit (issue #24): labelled, whole, in the approver's view.
+    const refund = dialog.getByTestId('approval-refund-address')
+    await expect(dialog).toContainText('Endereço de devolução')
+    expect((await refund.locator('code').innerText()).replace(/\s+/g, '')).toBe(REFUND_ADDRESS)
     await expectNoSeriousAxe(page)
     await dialog.getByRole('button', { name: 'Aprovar pagamento' }).click()
     await expect(dialog).toHaveCount(0)

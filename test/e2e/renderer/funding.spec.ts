@@ -3,7 +3,10 @@
  * rule, "marked as sent", live status through `withdrawal:changed`, and a funding problem that hides everything
  * payable.
  */
+import { join } from 'node:path'
+import { DatabaseSync } from 'node:sqlite'
 import type { Page } from '@playwright/test'
+import { generateLiquidAddress } from '../../../src/main/liquid'
 import { centsToDePix, formatDePix } from '../../../src/shared/money'
 import { expect, test, type TestApp } from '../support/app-fixture'
 import {
@@ -140,6 +143,32 @@ test('a deposit address main refused: loud alert, nothing payable shown', async 
   await expect(page.getByText(flagged.depositAddress!)).toHaveCount(0)
   await expectNoSeriousAxeViolations(page)
   await app.screenshot('funding-problem-pt-BR')
+})
+
+test('a deposit address rewritten in the ledger file: the service refutes it, red alert, nothing payable', async ({
+  app,
+}) => {
+  const { page } = app
+  const localId = await createWithdrawal(app)
+  const theirs = generateLiquidAddress('liquid').address
+  // Another process edits the desk's file (issue #24): the record now names someone else's wallet.
+  const db = new DatabaseSync(join(app.dataDir, 'ledger.sqlite'))
+  db.exec('PRAGMA busy_timeout = 5000')
+  db.prepare('UPDATE withdrawals SET deposit_address = ? WHERE local_id = ?').run(theirs, localId)
+  db.close()
+  // The page asks main again (as on any change): main reads the record, asks the service, and they disagree.
+  await app.bridge.emit('withdrawal:changed', app.ctx.ledger.get(localId)!)
+  const problem = page.getByTestId('funding-problem')
+  await expect(problem).toHaveAttribute('data-problem', 'funding_mismatch')
+  await expect(problem).toHaveClass(/alert-error/)
+  await expect(problem).toContainText('não confere com o que o serviço informa')
+  await expect(page.getByTestId('funding-alert-fields')).toHaveText(
+    'O que não confere: endereço de depósito.',
+  )
+  await expect(page.getByTestId('deposit-address')).toHaveCount(0)
+  await expect(page.getByTestId('funding-qr')).toHaveCount(0)
+  await expect(page.getByText(theirs.slice(0, 8))).toHaveCount(0)
+  await expectNoSeriousAxeViolations(page)
 })
 
 test('the countdown says expired once the deadline passes', async ({ app }) => {

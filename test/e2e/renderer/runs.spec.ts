@@ -72,10 +72,15 @@ test('50 lines with 5 bad → 45 approved → two waves funded in the sandbox �
     )
     await expect(page.getByTestId('import-result')).toContainText('45 de 50 linhas aceitas.')
     await expect(page.getByTestId('import-issues')).toContainText('vírgula decimal')
-    await expect(page.getByTestId('import-issues')).toContainText('seria lido como fórmula')
+    await expect(page.getByTestId('import-issues')).toContainText('é uma fórmula de planilha')
     const detail = page.getByTestId('run-detail')
     await expect(detail).toHaveAttribute('data-state', 'draft')
     await expect(page.getByTestId('run-count')).toHaveText('45')
+    // Issue #24: the approver sees where a failed payout returns the deposit — one address, every kept line.
+    const refunds = page.getByTestId('run-refund-addresses')
+    await expect(refunds).toContainText('Endereço de devolução')
+    await expect(refunds.locator('tbody tr')).toHaveCount(1)
+    expect((await refunds.locator('tbody tr code').innerText()).replace(/\s+/g, '')).toBe(refund)
     expect(posts()).toBe(0)
 
     // Approve by typing the total DePix to send (a wrong total is refused first).

@@ -5,6 +5,7 @@
  * paid one raises the alert. Arkade addresses are refused with their own message, nothing sent.
  */
 import path from 'node:path'
+import { DatabaseSync } from 'node:sqlite'
 import type { Page } from '@playwright/test'
 import { verifyExport } from '../../../src/main/records/verify'
 import { expect, test, type TestApp } from '../support/app-fixture'
@@ -110,6 +111,32 @@ test('buy R$ 500,00: QR and copia e cola, paid in the sandbox, txid shown, liste
   await expect(reviewed.getByTestId('deposit-totals').locator('[data-meaning="paid"]')).toContainText(
     'R$ 500,00',
   )
+})
+
+test('a QR rewritten in the ledger file with another amount: the service refutes it, nothing to pay', async ({
+  app,
+}) => {
+  const { page } = app
+  const localId = await buy(app, '50000')
+  await expect(page.getByTestId('deposit-qr-image')).toBeVisible()
+  const genuine = await page.getByTestId('deposit-copy-paste').inputValue()
+  // Another process edits the desk's file (issue #24): payload and create answer now charge R$ 50,00 elsewhere.
+  const forged = genuine.replace('5406500.00', '540550.00')
+  const db = new DatabaseSync(path.join(app.dataDir, 'ledger.sqlite'))
+  db.exec('PRAGMA busy_timeout = 5000')
+  db.prepare(
+    "UPDATE deposits SET qr_copy_paste = ?, create_response = json_set(create_response, '$.qrCopyPaste', ?) WHERE local_id = ?",
+  ).run(forged, forged, localId)
+  db.close()
+  await openDeposit(page, localId)
+  const alert = page.getByTestId('deposit-qr-alert')
+  await expect(alert).toHaveAttribute('data-alert', 'mismatch')
+  await expect(alert).toHaveClass(/alert-error/)
+  await expect(alert).toContainText('Não pague este código Pix')
+  await expect(alert).toContainText('valor do código')
+  await expect(page.getByTestId('deposit-qr-image')).toHaveCount(0)
+  await expect(page.getByTestId('deposit-copy-paste')).toHaveCount(0)
+  await expect(page.getByText(forged)).toHaveCount(0)
 })
 
 test('an outside deposit is found by reconciliation and imported; a MED raises the alert', async ({

@@ -91,7 +91,7 @@ describe('a payment run against the sandbox', () => {
     expect(new Set(Object.values(files.sendmany.output_assets))).toEqual(new Set([DEPIX_ASSET_ID]))
     expect(files.sendmany.positional[1]).toEqual(files.sendmany.amounts)
     expect(files.sendmany.positional[8]).toEqual(files.sendmany.output_assets)
-    expect(files.csv.split('\r\n')[0]).toBe('address,amount,asset_id,deadline,line,local_id')
+    expect(files.csv.split('\r\n')[0]).toBe('"address","amount","asset_id","deadline","line","local_id"')
     expect(files.csv.trim().split('\r\n')).toHaveLength(5)
     for (const l of sheet.lines)
       expect(l.funding.uri).toMatch(/^liquidnetwork:\S+\?amount=\d+\.\d{2}&assetid=/)

@@ -43,7 +43,8 @@ describe('created', () => {
       depixAmount: '11.00000000',
     })
     expect(r.posts()).toBe(1)
-    expect(r.statusGets()).toBe(0)
+    // The one status read is funding's: the instructions are shown only once the service confirmed them.
+    expect(r.statusGets()).toBe(1)
   })
 
   it('minimal create response: the deposit address comes from one status read', async () => {
@@ -53,9 +54,11 @@ describe('created', () => {
     expect(rec.createResponse).toEqual({ withdrawalId: rec.remoteId })
     expect(rec).toMatchObject({ localState: 'created', remoteStatus: 'unsent' })
     expect(rec.depositAddress).toBe(sandboxWithdrawal(r.sb, rec.remoteId)?.depositAddress)
+    expect(r.statusGets()).toBe(1)
     expect((await r.service.funding(rec.localId)).problem).toBeNull()
     expect(r.posts()).toBe(1)
-    expect(r.statusGets()).toBe(1)
+    // The second read is funding's confirmation.
+    expect(r.statusGets()).toBe(2)
   })
 
   it('minimal create response and a failed status read: created without address, filled by the next poll', async () => {

@@ -71,7 +71,7 @@ describe('import fuzzing', () => {
 
   it('formula-looking text in any column is refused with its message, never passed on', async () => {
     const cols = ['payee', 'key', 'nf', 'cc', 'cat', 'note', 'refund'] as const
-    for (const start of ['=', '+', '-', '@', '\t']) {
+    for (const start of ['=', '+', '-', '@', '\t=', ' =']) {
       for (const col of cols) {
         const base = { key: 'a@example.com', tax: CPF, payout: '10,00' }
         const r = await importRunFile(

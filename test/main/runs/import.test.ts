@@ -66,7 +66,7 @@ describe('CSV', () => {
     const r = await importRunFile(csvBytes(lines, { bom: true }), ctx)
     // Line 3 keeps its leading zero; line 5–6: a line break in a note (one cell over two lines);
     // line 7: "12.50" in a pt-BR file is refused, not guessed.
-    expect(codes(r)).toEqual(['5:note:reference_characters', '7:payoutBrl:amount_format'])
+    expect(codes(r)).toEqual(['5:note:hidden_characters', '7:payoutBrl:amount_format'])
     expect(r.rows.map((x) => [x.line, x.draft.pixKey, x.draft.pixKeyType, x.draft.amount.cents])).toEqual([
       [3, '01234567890', 'cpf', 1000],
     ])
@@ -84,7 +84,7 @@ describe('CSV', () => {
       lineOf({ key: 'b@example.com', tax: CPF }),
       lineOf({ key: 'c@example.com', tax: CPF, payout: '9.000,00' }),
       lineOf({ key: 'd@example.com', payout: '10,00' }),
-      lineOf({ key: 'e@example.com', tax: CPF, payout: '10,00', note: '@cmd' }),
+      lineOf({ key: 'e@example.com', tax: CPF, payout: '10,00', note: '@SOMA(A1:A3)' }),
       lineOf({ key: 'f@example.com', type: 'fax', tax: CPF, payout: '10,00' }),
     ]
     const r = await importRunFile(csvBytes(lines), ctx)
@@ -216,9 +216,15 @@ function CNPJ(): string {
 }
 
 describe('encodings and sizes', () => {
-  it('refuses Latin-1, UTF-16 and binary files with their own reason', async () => {
-    const latin1 = Uint8Array.from([...'Observa'].map((c) => c.charCodeAt(0)).concat([0xe7, 0xe3, 0x6f]))
-    expect(codes(await importRunFile(latin1, ctx))).toEqual(['0:-:not_utf8'])
+  it('refuses mixed or undefined encodings, UTF-16 and binary files with their own reason', async () => {
+    // Windows-1252 reads (test/main/runs/import-typed.test.ts); a byte it leaves undefined, or UTF-8 mixed with
+    // single-byte accents, is neither: refused whole.
+    const undefined1252 = Uint8Array.from(
+      [...'Observa'].map((c) => c.charCodeAt(0)).concat([0xe7, 0x81, 0x6f]),
+    )
+    expect(codes(await importRunFile(undefined1252, ctx))).toEqual(['0:-:not_utf8'])
+    const mixed = Uint8Array.from([0x4f, 0xc3, 0xa7, 0x3b, 0xe7, 0x6f])
+    expect(codes(await importRunFile(mixed, ctx))).toEqual(['0:-:not_utf8'])
     const utf16 = new Uint8Array([0xff, 0xfe, 0x43, 0x00])
     expect(codes(await importRunFile(utf16, ctx))).toEqual(['0:-:utf16'])
     expect(codes(await importRunFile(new Uint8Array([0x43, 0, 0x44]), ctx))).toEqual(['0:-:binary'])

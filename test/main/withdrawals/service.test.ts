@@ -185,7 +185,11 @@ describe('create: what each answer leaves in the ledger', () => {
     client.onStatus = () => apiError({ kind: 'network', code: 'connect_failed', endpoint: 'withdraw-status' })
     const rec = await reviewedCreate(service, draft())
     expect(rec).toMatchObject({ localState: 'created', depositAddress: null })
-    expect(await service.funding(rec.localId)).toEqual({ funding: null, problem: 'no_deposit_address' })
+    expect(await service.funding(rec.localId)).toEqual({
+      funding: null,
+      problem: 'no_deposit_address',
+      alert: null,
+    })
     client.onStatus = (id) => ({ id, status: 'unsent', depositAddress: DEPOSIT, depositAmountInCents: 1_100 })
     const refreshed = await service.refresh(rec.localId)
     expect(refreshed.depositAddress).toBe(DEPOSIT)
@@ -467,6 +471,7 @@ describe('deposit address and funding', () => {
       expect(await s.service.funding(rec.localId)).toEqual({
         funding: null,
         problem: 'deposit_address_invalid',
+        alert: null,
       })
       expect(s.ledger.audit({ subject: rec.localId }).rows[0]?.action).toBe('withdrawal.flags')
     }

@@ -1,21 +1,35 @@
 /**
  * One cell to one field value. Excel's quirks are undone only where the meaning is certain: `="0123"` (Excel's way
  * of keeping leading zeros in CSV) is the text 0123; a CPF/CNPJ typed as a number lost its leading zeros and gets
- * them back (its check digits then decide). Anything that would need a guess is refused with a reason: a text
- * that a spreadsheet would run as a formula, an amount with a decimal point in a pt-BR file ("12.50" could be
- * 12,50 or 1.250), more than two decimals of R$.
+ * them back (its check digits then decide); a phone key the way people type it is the DICT's `+55…`
+ * (`(11) 98765-4321`, or `5511987654321` from a spreadsheet that dropped the `+`). Anything that would need a
+ * guess is refused with a reason: an amount with a decimal point in a pt-BR file ("12.50" could be 12,50 or
+ * 1.250), more than two decimals of R$.
+ *
+ * Formulas (issue #26): importing what a person typed is safe — formulas are neutralised where the app *writes*
+ * spreadsheets (records/csv.ts). So a cell is refused as a formula only where it really is one: an XLSX formula
+ * cell (xlsx.ts), or text that a spreadsheet would run as one — `=`, `+`, `-` or `@` followed by a function call,
+ * a DDE link or a sheet reference (`=HYPERLINK(`, `+cmd|`, `@SUM(`, `=Plan1!A1`), or `=` followed by a cell
+ * reference or a number (`=A1`, `=1+1`). `+5511987654321`, `-`, `- 10,00` and `@fulano` are text.
  */
 import { dePixToCents, parseBRLToCents } from '../../../shared/money'
 import { PIX_KEY_TYPES, type PixKeyType } from '../../../shared/pix-key'
 import type { RunMessageCode } from '../../../shared/run'
+import { hasHiddenText } from '../../../shared/visible-text'
 import type { Cell } from './grid'
 import { headerKey } from './columns'
 
 export type CellValue<T> = { ok: true; value: T } | { ok: false; code: RunMessageCode }
 
 const EXCEL_TEXT = /^="((?:[^"]|"")*)"$/
-// What spreadsheets run as a formula: = + - @, and a leading tab or CR (OWASP CSV injection).
-const FORMULA_START = /^[=+\-@\t\r]/
+/** A function call, a DDE link or a sheet reference after any of = + - @ (what a spreadsheet would run). */
+const FORMULA_CALL = /^[=+\-@]\s*[A-Za-z_\u00C0-\u024F][\w.\u00C0-\u024F]*\s*[(|!]/
+/** `=` then a cell reference, a number, a parenthesis or another sign: a formula without a function. */
+const FORMULA_EXPRESSION = /^=\s*(?:\$?[A-Za-z]{1,3}\$?\d|[\d(+\-"'])/
+
+export function isFormulaText(t: string): boolean {
+  return FORMULA_CALL.test(t) || FORMULA_EXPRESSION.test(t)
+}
 
 /** The text of a cell (trimmed; '' when blank), or why it is refused. */
 export function cellText(c: Cell | undefined): CellValue<string> {
@@ -25,9 +39,33 @@ export function cellText(c: Cell | undefined): CellValue<string> {
   let t = c.text.trim()
   const quoted = EXCEL_TEXT.exec(t)
   if (quoted) t = (quoted[1] ?? '').replace(/""/g, '"').trim()
-  else if (FORMULA_START.test(c.text)) return { ok: false, code: 'formula_like' }
-  if (FORMULA_START.test(t)) return { ok: false, code: 'formula_like' }
+  if (isFormulaText(t)) return { ok: false, code: 'formula_like' }
+  // Controls, bidi and zero-width characters can make a name or note read as something else (issue #24).
+  if (hasHiddenText(t)) return { ok: false, code: 'hidden_characters' }
   return { ok: true, value: t }
+}
+
+/** A national mobile number with its area code in parentheses: never a CPF, so +55 is certain. */
+const NATIONAL_PHONE = /^\(\s*\d{2}\s*\)\s*9\d{4}[\s.-]?\d{4}$/
+/** 55 + area code + 9 + 8 digits, as a spreadsheet keeps `+5511987654321` typed in a number cell. */
+const PLUSLESS_PHONE = /^55\d{2}9\d{8}$/
+
+/**
+ * A Pix key cell as people type it, put in the DICT's form where the meaning is certain: `(11) 98765-4321` and a
+ * phone-typed row's 11 national digits get +55; 13 digits `55…9…` (a number cell, or text that lost the `+`)
+ * get the `+`. Everything else is left to the Pix key parser, unchanged.
+ */
+export function pixKeyText(c: Cell | undefined, type: PixKeyType | undefined): CellValue<string> {
+  const t = cellText(c)
+  if (!t.ok || t.value === '') return t
+  const v = t.value
+  if (NATIONAL_PHONE.test(v)) return { ok: true, value: `+55${v.replace(/\D/g, '')}` }
+  const digits = v.replace(/[\s().-]/g, '')
+  if (PLUSLESS_PHONE.test(digits) && (type === undefined || type === 'phone')) {
+    return { ok: true, value: `+${digits}` }
+  }
+  if (type === 'phone' && /^\d{2}9\d{8}$/.test(digits)) return { ok: true, value: `+55${digits}` }
+  return t
 }
 
 /** A number cell's digits for a CPF (11) or CNPJ (14), the leading zeros a spreadsheet dropped put back. */

@@ -1,5 +1,5 @@
 /**
- * CSV as Excel and LibreOffice write it: UTF-8 with or without BOM, `;` (pt-BR Excel) or `,`, CRLF or LF, quoted
+ * CSV as Excel and LibreOffice write it: UTF-8 with or without BOM, or Excel's plain Windows-1252 CSV, `;` (pt-BR Excel) or `,`, CRLF or LF, quoted
  * cells with doubled quotes and line breaks inside, trailing empty columns, blank lines. The delimiter is the one
  * of the two that appears most in the header line outside quotes. Bounds: at most RUN_MAX_ROWS data lines (one
  * more and the file is refused without reading on), MAX_COLUMNS per line and MAX_CELL_CHARS per cell, so a hostile
@@ -8,22 +8,49 @@
 import { RUN_MAX_ROWS } from '../../../shared/run'
 import { MAX_CELL_CHARS, MAX_COLUMNS, type Grid, type GridLine } from './grid'
 
-/** Decodes the bytes as UTF-8 (BOM dropped), or names why not. */
+/**
+ * True when the bytes hold at least one well-formed UTF-8 multi-byte sequence: a file that is not valid UTF-8 but
+ * has some is a damaged or mixed UTF-8 file, not Windows-1252 (whose accented letters are single bytes followed
+ * by ASCII), and reading it either way would be a guess.
+ */
+function hasUtf8Sequences(b: Uint8Array): boolean {
+  for (let i = 0; i < b.length; i++) {
+    const c = b[i] as number
+    const n = c >= 0xc2 && c <= 0xdf ? 1 : c >= 0xe0 && c <= 0xef ? 2 : c >= 0xf0 && c <= 0xf4 ? 3 : 0
+    if (n === 0) continue
+    let ok = i + n < b.length
+    for (let k = 1; ok && k <= n; k++) ok = ((b[i + k] as number) & 0xc0) === 0x80
+    if (ok) return true
+  }
+  return false
+}
+
+/**
+ * Decodes the bytes as UTF-8 (BOM dropped), or else as Windows-1252 — what Excel's plain "CSV (separado por
+ * vírgulas)" writes on a pt-BR Windows (issue #26) — or names why not: a file neither reads as is refused whole.
+ */
 export function decodeText(
   bytes: Uint8Array,
-): { ok: true; text: string } | { ok: false; code: 'not_utf8' | 'utf16' | 'binary' } {
+):
+  | { ok: true; text: string; encoding: 'utf-8' | 'windows-1252' }
+  | { ok: false; code: 'not_utf8' | 'utf16' | 'binary' } {
   if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
     return { ok: false, code: 'utf16' }
   }
   let text: string
+  let encoding: 'utf-8' | 'windows-1252' = 'utf-8'
   try {
     text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes)
   } catch {
-    return { ok: false, code: 'not_utf8' }
+    if (hasUtf8Sequences(bytes)) return { ok: false, code: 'not_utf8' }
+    text = new TextDecoder('windows-1252').decode(bytes)
+    encoding = 'windows-1252'
+    // The five bytes Windows-1252 leaves undefined come out as C1 controls: then it is some other encoding.
+    if (/[\u0080-\u009f]/.test(text)) return { ok: false, code: 'not_utf8' }
   }
   // A NUL never appears in a text spreadsheet; it means a binary file (or UTF-16 without its BOM).
   if (text.includes('\u0000')) return { ok: false, code: 'binary' }
-  return { ok: true, text }
+  return { ok: true, text, encoding }
 }
 
 function pickDelimiter(text: string): ';' | ',' {

@@ -5,7 +5,8 @@
  */
 import type { RunMessageCode } from '../../../shared/run'
 
-export type Cell = { text: string } | { number: string } | { refused: RunMessageCode }
+/** `format`: the number format of an XLSX number cell, when not General (what the person sees depends on it). */
+export type Cell = { text: string } | { number: string; format?: string } | { refused: RunMessageCode }
 
 export interface GridLine {
   /** 1-based, header included: what the operator sees in the spreadsheet's margin. */
@@ -13,7 +14,9 @@ export interface GridLine {
   cells: Cell[]
 }
 
-export type Grid = { ok: true; lines: GridLine[] } | { ok: false; code: RunMessageCode; line: number }
+/** A refused file; `cells`: what the sentence names (sheet names, row numbers, column letters or cell refs). */
+export type Grid =
+  { ok: true; lines: GridLine[] } | { ok: false; code: RunMessageCode; line: number; cells?: string[] }
 
 /** Data lines beyond RUN_MAX_ROWS are not read: one more than allowed is enough to refuse the file. */
 export const MAX_COLUMNS = 40

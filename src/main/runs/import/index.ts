@@ -1,15 +1,18 @@
 /**
  * Import of a run file: bytes (at most RUN_FILE_MAX_BYTES) → grid (CSV or XLSX, by content, not by name) → header
  * → validated rows and problems. A file the app reads from disk goes through the size-capped safe read of the
- * records module (no links followed, no FIFOs, size checked before a byte is read).
+ * records module (no links followed, no FIFOs, size checked before a byte is read). A file whose hidden sheets,
+ * rows or columns hold something, or whose amount cells have a custom number format, is refused whole with one
+ * sentence naming them (issue #24): an approver reads the spreadsheet, and must read what is paid.
  */
 import { RUN_FILE_MAX_BYTES, type RunIssue } from '../../../shared/run'
 import { readRegularFile } from '../../records/safe-read'
-import { mapColumns } from './columns'
+import { mapColumns, type ColumnMap } from './columns'
 import { decodeText, parseCsv } from './csv'
-import type { Grid } from './grid'
+import type { Grid, GridLine } from './grid'
 import { issue } from './issues'
 import { validateLines, type ValidateCtx, type Validated } from './validate'
+import { columnLetters, plainAmountFormat } from './number-format'
 import { readXlsx, type XlsxOptions } from './xlsx'
 
 export type ImportResult = Validated & { kind: 'csv' | 'xlsx' | null }
@@ -18,8 +21,31 @@ function refused(
   code: Parameters<typeof issue>[3],
   line = 0,
   kind: ImportResult['kind'] = null,
+  cells: readonly string[] = [],
 ): ImportResult {
-  return { rows: [], issues: [issue(line, null, null, code)], lines: 0, kind }
+  const base = issue(line, null, null, code)
+  // Messages of a file's hidden parts and custom formats name them: `{cells}` is the list.
+  const list = cells.join(', ')
+  const message = {
+    'pt-BR': base.message['pt-BR'].replace('{cells}', list),
+    en: base.message.en.replace('{cells}', list),
+  }
+  return { rows: [], issues: [{ ...base, message }], lines: 0, kind }
+}
+
+/** Amount cells (number cells of the amount columns) whose format could show another number: cell refs. */
+function customAmountFormats(lines: readonly GridLine[], map: ColumnMap): string[] {
+  const out: string[] = []
+  for (const [i, field] of map.index) {
+    if (field !== 'payoutBrl' && field !== 'depositDepix') continue
+    for (const l of lines) {
+      const c = l.cells[i]
+      if (c && 'number' in c && c.format !== undefined && !plainAmountFormat(c.format, c.number)) {
+        out.push(`${columnLetters(i)}${l.line}`)
+      }
+    }
+  }
+  return out
 }
 
 const isZip = (b: Uint8Array): boolean => b[0] === 0x50 && b[1] === 0x4b && b[2] === 0x03 && b[3] === 0x04
@@ -46,12 +72,17 @@ export async function importRunFile(
   o: XlsxOptions = {},
 ): Promise<ImportResult> {
   const { kind, grid } = await readGrid(bytes, o)
-  if (!grid.ok) return refused(grid.code, grid.line, kind)
+  if (!grid.ok) return refused(grid.code, grid.line, kind, grid.cells)
   const [header, ...data] = grid.lines
   if (!header) return refused('file_empty', 0, kind)
   const mapped = mapColumns(header)
   if (!mapped.ok) return { rows: [], issues: mapped.issues, lines: data.length, kind }
   if (data.length === 0) return refused('no_rows', header.line, kind)
+  const formats = customAmountFormats(data, mapped.map)
+  if (formats.length > 0) {
+    const first = formats.length > 20 ? [...formats.slice(0, 20), '…'] : formats
+    return refused('amount_custom_format', 0, kind, first)
+  }
   return { ...validateLines(data, mapped.map, ctx), kind }
 }
 

@@ -9,6 +9,7 @@ import { parsePixKey, type PixKeyType } from '../../../shared/pix-key'
 import { type PaymentReferences } from '../../../shared/payment-references'
 import type { ImportedRow, PayeeMatch, RunColumn, RunIssue } from '../../../shared/run'
 import { withdrawalDraftSchema, type WithdrawalDraft } from '../../../shared/withdrawal'
+import { visibleText } from '../../../shared/visible-text'
 import type { WithdrawalRecord } from '../../../shared/withdrawal-record'
 import {
   checkLiquidAddress,
@@ -16,7 +17,15 @@ import {
   type LiquidAddressCheck,
   type LiquidNetwork,
 } from '../../liquid'
-import { brlCents, cellText, depixCents, pixKeyType, taxNumberText, type CellValue } from './cells'
+import {
+  brlCents,
+  cellText,
+  depixCents,
+  pixKeyText,
+  pixKeyType,
+  taxNumberText,
+  type CellValue,
+} from './cells'
 import type { ColumnMap } from './columns'
 import type { Cell, GridLine } from './grid'
 import { issue } from './issues'
@@ -93,7 +102,21 @@ class LineReader {
     return i === undefined ? undefined : this.l.cells[i]
   }
   add(field: RunColumn | null, code: Parameters<typeof issue>[3]): void {
-    this.issues.push(issue(this.l.line, field ? (this.map.header[field] ?? field) : null, field, code))
+    const column = field ? (this.map.header[field] ?? field) : null
+    const base = issue(this.l.line, column, field, code)
+    if (code !== 'hidden_characters') {
+      this.issues.push(base)
+      return
+    }
+    // Named in the sentence itself: the cell's text may not be shown safely, so where it is must be said.
+    const where = {
+      'pt-BR': `Linha ${this.l.line}, coluna "${visibleText(column ?? '')}": `,
+      en: `Line ${this.l.line}, column "${visibleText(column ?? '')}": `,
+    }
+    this.issues.push({
+      ...base,
+      message: { 'pt-BR': where['pt-BR'] + base.message['pt-BR'], en: where.en + base.message.en },
+    })
   }
   read<T>(field: RunColumn, f: (c: Cell | undefined) => CellValue<T>, blank: T): T {
     const v = f(this.cell(field))
@@ -147,8 +170,8 @@ function readLine(
 ): ImportedRow | null {
   const payeeText = r.read('payee', cellText, '')
   const { match, payee } = matchPayee(payeeText, ctx.payees)
-  let pixKey = r.read('pixKey', cellText, '')
   let keyType = r.read('pixKeyType', pixKeyType, undefined)
+  let pixKey = r.read('pixKey', (c) => pixKeyText(c, keyType), '')
   let taxNumber = r.read('taxNumber', taxNumberText, '')
   let euid = r.read('euid', cellText, '')
   const warnings: RunIssue[] = []

@@ -7,7 +7,11 @@
  * Decisions: formulas are refused, not read through their cached values (a payment amount must be the value a
  * person typed and sees, and a cached result can be stale or forged by whatever wrote the file); merged cells are
  * refused (which line does a merged amount belong to?); dates, booleans and error cells are refused per cell;
- * only the first visible worksheet is read.
+ * only the first worksheet is read.
+ *
+ * What a person does not see is not imported (issue #24): a workbook with hidden sheets, hidden rows holding
+ * anything, or hidden columns holding anything is refused as a whole, naming them; a number cell's format is
+ * passed on so that the amount columns can refuse a custom format (one that shows another number: index.ts).
  */
 import { createRequire } from 'node:module'
 import { Worker } from 'node:worker_threads'
@@ -41,21 +45,39 @@ function cellOf(v) {
     const ExcelJS = require(workerData.excelPath)
     const wb = new ExcelJS.Workbook()
     await wb.xlsx.load(Buffer.from(workerData.bytes))
-    const ws = wb.worksheets.find((s) => s.state !== 'hidden' && s.state !== 'veryHidden') || wb.worksheets[0]
+    const hiddenSheets = wb.worksheets.filter((s) => s.state === 'hidden' || s.state === 'veryHidden')
+    if (hiddenSheets.length > 0) {
+      return post({ ok: false, code: 'hidden_sheets', line: 0, cells: hiddenSheets.map((s) => String(s.name)).slice(0, 10) })
+    }
+    const ws = wb.worksheets[0]
     if (!ws) return post({ ok: false, code: 'no_rows', line: 0 })
     const merges = Object.keys(ws._merges || {}).length || ((ws.model && ws.model.merges) || []).length
     if (merges > 0) return post({ ok: false, code: 'merged_cells', line: 0 })
     const lines = []
     let failure = null
+    const hiddenRows = []
+    const hiddenColumns = new Set()
     ws.eachRow({ includeEmpty: false }, (row, rowNumber) => {
       if (failure) return
+      const filled = []
+      for (let c = 1; c <= row.cellCount; c++) {
+        const v = row.getCell(c).value
+        if (v !== null && v !== undefined && String(v).trim() !== '') filled.push(c)
+      }
+      if (row.hidden && filled.length > 0) hiddenRows.push(rowNumber)
+      for (const c of filled) if (ws.getColumn(c).hidden) hiddenColumns.add(c)
       if (row.cellCount > workerData.maxColumns) {
         failure = { ok: false, code: 'too_many_columns', line: rowNumber }
         return
       }
       const cells = []
       for (let c = 1; c <= row.cellCount; c++) {
-        const cell = cellOf(row.getCell(c).value)
+        const x = row.getCell(c)
+        const cell = cellOf(x.value)
+        // The format decides what a person sees in a number cell: kept for the amount columns' check.
+        if ('number' in cell && typeof x.numFmt === 'string' && x.numFmt !== '' && x.numFmt !== 'General') {
+          cell.format = x.numFmt
+        }
         if ('text' in cell && cell.text.length > workerData.maxCellChars) {
           failure = { ok: false, code: 'cell_too_long', line: rowNumber }
           return
@@ -66,6 +88,13 @@ function cellOf(v) {
       lines.push({ line: rowNumber, cells })
       if (lines.length > workerData.maxLines) failure = { ok: false, code: 'too_many_rows', line: rowNumber }
     })
+    if (!failure && hiddenRows.length > 0) {
+      failure = { ok: false, code: 'hidden_rows', line: hiddenRows[0], cells: hiddenRows.slice(0, 20).map(String) }
+    }
+    if (!failure && hiddenColumns.size > 0) {
+      const letters = [...hiddenColumns].sort((a, b) => a - b).map((c) => ws.getColumn(c).letter)
+      failure = { ok: false, code: 'hidden_columns', line: 0, cells: letters.slice(0, 20) }
+    }
     post(failure || { ok: true, lines })
   } catch (e) {
     post({ ok: false, code: 'xlsx_unreadable', line: 0 })

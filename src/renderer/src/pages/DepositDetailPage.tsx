@@ -129,7 +129,7 @@ export function DepositDetailPage({ localId }: { localId: string }): React.JSX.E
       {qrOpen(status) && !paid && (
         <section className="card" aria-labelledby="deposit-qr-heading">
           <h3 id="deposit-qr-heading">{t('detail.qrHeading')}</h3>
-          <QrPanel record={r} qr={detail.qr} />
+          <QrPanel record={r} qr={detail.qr} alert={detail.qrAlert} />
         </section>
       )}
       <DepositMoneyFacts record={r} />

@@ -5,7 +5,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import type { IpcError, WithdrawalDetail } from '../../../shared/contract'
+import type { FundingAlert, IpcError, WithdrawalDetail } from '../../../shared/contract'
 import type { WithdrawalRecord } from '../../../shared/withdrawal-record'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { DateTime } from '../components/format'
@@ -21,12 +21,25 @@ import { useApp } from '../stores/app'
 import { useRoute } from '../stores/route'
 
 /** Problems about the address itself: money sent anyway could be lost, so they are errors, not notes. */
-const ADDRESS_PROBLEMS = new Set(['deposit_address_invalid', 'deposit_address_changed', 'no_deposit_address'])
+const ADDRESS_PROBLEMS = new Set([
+  'deposit_address_invalid',
+  'deposit_address_changed',
+  'no_deposit_address',
+  // The service did not confirm the stored address and amount (issue #24): nothing payable, said loudly.
+  'funding_mismatch',
+  'funding_unconfirmed',
+])
 
 /** Nothing to send because the payment moved on: the lead sentence says what happened, so this is quiet. */
 const QUIET_PROBLEMS = new Set(['terminal', 'not_awaiting_funding', 'not_created'])
 
-function FundingProblem({ problem }: { problem: string }): React.JSX.Element {
+function FundingProblem({
+  problem,
+  alert,
+}: {
+  problem: string
+  alert: FundingAlert | null
+}): React.JSX.Element {
   const { t, i18n } = useTranslation('funding')
   const known = i18n.exists(`funding:problems.${problem}`)
   const loud = ADDRESS_PROBLEMS.has(problem) || !known
@@ -46,6 +59,13 @@ function FundingProblem({ problem }: { problem: string }): React.JSX.Element {
     >
       <p className="alert-title">{loud ? t('problems.doNotSend') : t('problems.notPayable')}</p>
       <p>{known ? t(`problems.${problem}`) : t('problems.unknown', { code: problem })}</p>
+      {alert?.kind === 'mismatch' && alert.fields.length > 0 && (
+        <p data-testid="funding-alert-fields">
+          {t('problems.mismatchFields', {
+            fields: alert.fields.map((f) => t(`problems.alertFields.${f}`)).join(', '),
+          })}
+        </p>
+      )}
     </div>
   )
 }
@@ -141,7 +161,10 @@ export function FundingPage({ localId }: { localId: string }): React.JSX.Element
           <ExpectedPayeeLine record={record} />
           <StatusLine record={record} onRefreshed={() => void load()} />
           {detail.fundingProblem !== null || detail.funding === null ? (
-            <FundingProblem problem={detail.fundingProblem ?? 'no_instructions'} />
+            <FundingProblem
+              problem={detail.fundingProblem ?? 'no_instructions'}
+              alert={detail.fundingAlert}
+            />
           ) : (
             <>
               {sandbox && (

@@ -2,6 +2,9 @@
 import { useTranslation } from 'react-i18next'
 import type { ApprovalView } from '../../../../shared/channels-team'
 import { currentLanguage } from '../../i18n'
+import { CopyButton } from '../CopyButton'
+import { AddressGroups } from '../funding/FundingInstructions'
+import { SafeText } from '../SafeText'
 import { DateTime } from '../format'
 import { payeeOfRequest } from '../layout/payee'
 import { amountText } from './approval-model'
@@ -9,6 +12,8 @@ import { amountText } from './approval-model'
 export function ApprovalFacts({ approval: a }: { approval: ApprovalView }): React.JSX.Element {
   const { t } = useTranslation('approvals')
   const payee = payeeOfRequest(a.request)
+  // Where a failed payout sends the whole deposit back (issue #24): the approver must see it.
+  const refund = typeof a.request['refundAddress'] === 'string' ? a.request['refundAddress'] : null
   const who = (name: string): string => (a.mine && name === a.requestedBy ? t('me', { name }) : name)
   return (
     <dl className="approval-facts">
@@ -21,12 +26,22 @@ export function ApprovalFacts({ approval: a }: { approval: ApprovalView }): Reac
       </dd>
       <dt>{t('fields.pixKey')}</dt>
       <dd className="mono" data-testid="approval-pix-key">
-        {a.pixKey}
+        <SafeText text={a.pixKey} />
       </dd>
       {payee.taxNumber && (
         <>
           <dt>{t('fields.payee')}</dt>
           <dd className="mono">{payee.taxNumber}</dd>
+        </>
+      )}
+      {refund && (
+        <>
+          <dt>{t('fields.refundAddress')}</dt>
+          <dd data-testid="approval-refund-address">
+            {/* Copyable while it is being decided; a decided card has no actions. */}
+            <AddressGroups address={refund} /> {a.state === 'pending' && <CopyButton text={refund} />}
+            <p className="field-hint">{t('fields.refundAddressHint')}</p>
+          </dd>
         </>
       )}
       <dt>{t('fields.requester')}</dt>
@@ -38,7 +53,9 @@ export function ApprovalFacts({ approval: a }: { approval: ApprovalView }): Reac
       {a.note && (
         <>
           <dt>{t('fields.note')}</dt>
-          <dd className="approval-note">{a.note}</dd>
+          <dd className="approval-note">
+            <SafeText text={a.note} />
+          </dd>
         </>
       )}
       {a.decidedBy && a.state !== 'pending' && (
@@ -59,7 +76,7 @@ export function ApprovalFacts({ approval: a }: { approval: ApprovalView }): Reac
         <>
           <dt>{t(a.state === 'rejected' ? 'fields.reason' : 'fields.decisionNote')}</dt>
           <dd className="approval-note" data-testid="approval-decision-note">
-            {a.decisionNote}
+            <SafeText text={a.decisionNote} />
           </dd>
         </>
       )}

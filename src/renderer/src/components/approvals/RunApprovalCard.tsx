@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next'
 import type { RunApprovalItem } from '../../../../shared/run-approval'
 import { currentLanguage } from '../../i18n'
 import { DateTime } from '../format'
+import { SafeText } from '../SafeText'
 import { runActionFor, runTotalText } from './run-approval-model'
 
 export function RunApprovalCard({
@@ -28,7 +29,9 @@ export function RunApprovalCard({
     >
       <h3 id={headingId} className="approval-heading">
         <span className="approval-state approval-state-pending">{t('runs.state')}</span>{' '}
-        <span data-testid="run-approval-name">{r.name}</span>
+        <span data-testid="run-approval-name">
+          <SafeText text={r.name} />
+        </span>
       </h3>
       <dl className="approval-facts">
         <dt>{t('runs.rows')}</dt>

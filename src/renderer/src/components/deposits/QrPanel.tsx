@@ -6,6 +6,7 @@
 import { useTranslation } from 'react-i18next'
 import type { DepositQr } from '../../../../shared/channels-deposits'
 import type { DepositRecord } from '../../../../shared/deposit-record'
+import type { FundingAlert } from '../../../../shared/funding-alert'
 import { formatBRL } from '../../../../shared/money'
 import { currentLanguage } from '../../i18n'
 import { CopyButton } from '../CopyButton'
@@ -16,9 +17,32 @@ function svgSrc(svg: string): string {
   return `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`
 }
 
-export function QrPanel({ record, qr }: { record: DepositRecord; qr: DepositQr | null }): React.JSX.Element {
+export function QrPanel({
+  record,
+  qr,
+  alert,
+}: {
+  record: DepositRecord
+  qr: DepositQr | null
+  alert: FundingAlert | null
+}): React.JSX.Element {
   const { t } = useTranslation('deposits')
   const lang = currentLanguage()
+  // Main confirmed nothing (issue #24): it sent no payload, and the page says why in red.
+  if (alert) {
+    return (
+      <div className="alert alert-error" role="alert" data-testid="deposit-qr-alert" data-alert={alert.kind}>
+        <p className="alert-title">{t('detail.qrMismatchTitle')}</p>
+        <p>
+          {alert.kind === 'mismatch'
+            ? t('detail.qrMismatch', {
+                fields: alert.fields.map((f) => t(`detail.alertFields.${f}`)).join(', '),
+              })
+            : t('detail.qrUnconfirmed')}
+        </p>
+      </div>
+    )
+  }
   if (!qr) return <p data-testid="deposit-no-qr">{t('detail.noQr')}</p>
   const usable = qr.crcValid && qr.amountMatches
   return (

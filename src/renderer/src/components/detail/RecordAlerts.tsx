@@ -29,6 +29,8 @@ const KNOWN_FUNDING_PROBLEMS = [
   'no_deposit_address',
   'no_deposit_amount',
   'expired',
+  'funding_mismatch',
+  'funding_unconfirmed',
 ]
 
 export function FlagAlerts({ flags }: { flags: readonly string[] }): React.JSX.Element | null {
@@ -83,7 +85,11 @@ export function FundingStatus({
   const p = detail.fundingProblem
   if (!p) return null
   const known = KNOWN_FUNDING_PROBLEMS.includes(p)
-  const loud = p === 'deposit_address_invalid' || p === 'deposit_address_changed' || p === 'expired'
+  const loud =
+    p === 'deposit_address_invalid' ||
+    p === 'deposit_address_changed' ||
+    p === 'expired' ||
+    p === 'funding_mismatch'
   // A finished or never-created withdrawal needs no funding: say it quietly.
   return (
     <p className={loud ? 'alert alert-error' : 'field-hint'} data-funding-problem={p}>

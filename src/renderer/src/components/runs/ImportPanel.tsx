@@ -9,6 +9,7 @@ import type { ChannelOutput, IpcError } from '../../../../shared/contract'
 import { currentLanguage } from '../../i18n'
 import { call } from '../../ipc'
 import { RunErrorNotice } from './run-error'
+import { SafeText } from '../SafeText'
 
 type ImportResult = ChannelOutput<'runs:import'>
 
@@ -99,7 +100,7 @@ export function ImportPanel({ onImported }: { onImported: (runId: string) => voi
                   {result.issues.map((i, n) => (
                     <tr key={n} data-line={i.line}>
                       <td className="num">{i.line === 0 ? t('import.wholeFile') : i.line}</td>
-                      <td>{i.column ?? '—'}</td>
+                      <td>{i.column ? <SafeText text={i.column} /> : '—'}</td>
                       <td>{i.message[lang]}</td>
                     </tr>
                   ))}

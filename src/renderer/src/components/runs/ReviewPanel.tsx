@@ -6,7 +6,10 @@ import type { IpcError } from '../../../../shared/contract'
 import { formatBRL, parseBRLToCents } from '../../../../shared/money'
 import { currentLanguage } from '../../i18n'
 import { call } from '../../ipc'
+import { CopyButton } from '../CopyButton'
 import { Brl, DateTime, DePix } from '../format'
+import { AddressGroups } from '../funding/FundingInstructions'
+import { SafeText } from '../SafeText'
 import { RunErrorNotice } from './run-error'
 
 type Group = RunDetailView['summary']['byCategory'][number]
@@ -27,7 +30,7 @@ function GroupTable({ caption, groups }: { caption: string; groups: Group[] }): 
       <tbody>
         {groups.map((g) => (
           <tr key={g.key}>
-            <td>{g.key || t('review.none')}</td>
+            <td>{g.key ? <SafeText text={g.key} /> : t('review.none')}</td>
             <td className="num">{g.count}</td>
             <td>
               <Brl cents={g.payoutCents} />
@@ -35,6 +38,42 @@ function GroupTable({ caption, groups }: { caption: string; groups: Group[] }): 
             <td>
               <DePix cents={g.depositCents} />
             </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  )
+}
+
+/**
+ * Where a failed payout returns the deposit, per row (issue #24): the approver sees every refund address of the
+ * run, grouped (usually one: the profile's), with the lines that use it, copyable.
+ */
+function RefundAddresses({ rows }: { rows: RunDetailView['rows'] }): React.JSX.Element {
+  const { t } = useTranslation('runs')
+  const groups = new Map<string, number[]>()
+  for (const r of rows) {
+    if (r.state === 'dropped') continue
+    const lines = groups.get(r.draft.refundAddress) ?? []
+    lines.push(r.line)
+    groups.set(r.draft.refundAddress, lines)
+  }
+  return (
+    <table className="table" data-testid="run-refund-addresses">
+      <caption>{t('review.refundAddresses')}</caption>
+      <thead>
+        <tr>
+          <th scope="col">{t('review.refundAddress')}</th>
+          <th scope="col">{t('review.refundLines')}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {[...groups].map(([address, lines]) => (
+          <tr key={address} data-refund-address={address}>
+            <td>
+              <AddressGroups address={address} /> <CopyButton text={address} />
+            </td>
+            <td className="num">{lines.join(', ')}</td>
           </tr>
         ))}
       </tbody>
@@ -101,6 +140,7 @@ export function ReviewPanel({
         </dd>
       </dl>
       {summary.dropped > 0 && <p>{t('review.dropped', { count: summary.dropped })}</p>}
+      <RefundAddresses rows={detail.rows} />
       <GroupTable caption={t('review.byCategory')} groups={summary.byCategory} />
       <GroupTable caption={t('review.byCostCentre')} groups={summary.byCostCentre} />
       {dups.length > 0 && (
@@ -110,7 +150,7 @@ export function ReviewPanel({
             {dups.map((r) => (
               <li key={r.idx} data-line={r.line}>
                 <strong>
-                  {r.line}: {r.draft.pixKey} · {formatBRL(r.draft.amount.cents, lang)}
+                  {r.line}: <SafeText text={r.draft.pixKey} /> · {formatBRL(r.draft.amount.cents, lang)}
                 </strong>{' '}
                 {r.duplicate!.lines.length > 0 &&
                   t('duplicates.inFile', { lines: r.duplicate!.lines.join(', ') })}{' '}

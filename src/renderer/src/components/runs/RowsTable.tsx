@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next'
 import type { RunDetailView } from '../../../../shared/channels-runs'
 import { formatBRL, formatDePix } from '../../../../shared/money'
 import { currentLanguage } from '../../i18n'
+import { SafeText } from '../SafeText'
 
 const ROW_HEIGHT = 36
 
@@ -50,8 +51,10 @@ export function RowsTable({ rows }: { rows: RunDetailView['rows'] }): React.JSX.
               return (
                 <tr key={r.idx} style={{ height: ROW_HEIGHT }} data-line={r.line} data-outcome={r.outcome}>
                   <td className="num">{r.line}</td>
-                  <td>{r.payee.name ?? '—'}</td>
-                  <td>{r.draft.pixKey}</td>
+                  <td>{r.payee.name ? <SafeText text={r.payee.name} /> : '—'}</td>
+                  <td>
+                    <SafeText text={r.draft.pixKey} />
+                  </td>
                   <td className="num">
                     {a.kind === 'payout' ? formatBRL(a.cents, lang) : formatDePix(a.cents, lang)}
                   </td>

@@ -9,6 +9,7 @@ import type { IpcError } from '../../../../shared/contract'
 import { call } from '../../ipc'
 import { useApp } from '../../stores/app'
 import { CopyButton } from '../CopyButton'
+import { SafeText } from '../SafeText'
 import { DateTime, DePix } from '../format'
 import { RunErrorNotice } from './run-error'
 
@@ -91,11 +92,25 @@ export function SheetPanel({
               <DateTime iso={sheet.earliestDeadline} />
             </dd>
           </dl>
-          {sheet.problems.length > 0 && (
-            <p className="alert alert-warning">{t('sheet.problems', { count: sheet.problems.length })}</p>
+          {sheet.filesProblem === 'funding_unconfirmed' ? (
+            <div className="alert alert-error" role="alert" data-testid="sheet-unconfirmed">
+              <p className="alert-title">{t('sheet.unconfirmedTitle')}</p>
+              <p>
+                {t('sheet.unconfirmed', {
+                  lines: sheet.problems
+                    .filter((p) => p.problem === 'funding_mismatch' || p.problem === 'funding_unconfirmed')
+                    .map((p) => p.line)
+                    .join(', '),
+                })}
+              </p>
+            </div>
+          ) : (
+            sheet.problems.length > 0 && (
+              <p className="alert alert-warning">{t('sheet.problems', { count: sheet.problems.length })}</p>
+            )
           )}
           <p>{t('sheet.filesNote')}</p>
-          {sheet.filesProblem === 'repeated_address' ? (
+          {sheet.filesProblem === 'funding_unconfirmed' ? null : sheet.filesProblem === 'repeated_address' ? (
             <p className="alert alert-warning">{t('sheet.repeated')}</p>
           ) : (
             <p>
@@ -117,7 +132,9 @@ export function SheetPanel({
             <tbody>
               {sheet.lines.map((l) => (
                 <tr key={l.localId}>
-                  <td>{l.payee ?? l.pixKey}</td>
+                  <td>
+                    <SafeText text={l.payee ?? l.pixKey} />
+                  </td>
                   <td>
                     <code className="mono">{l.address}</code> <CopyButton text={l.address} />
                   </td>

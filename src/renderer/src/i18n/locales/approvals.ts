@@ -18,6 +18,9 @@ export const approvals = {
       rejecter: 'Recusado por',
       decisionNote: 'Observação do aprovador',
       reason: 'Motivo da recusa',
+      refundAddress: 'Endereço de devolução',
+      refundAddressHint:
+        'Se o Pix não puder ser pago (chave encerrada, CPF/CNPJ divergente), todo o DePix depositado volta para este endereço. Confira se é da empresa.',
     },
     kind: {
       payout: 'a receber por Pix',
@@ -137,6 +140,9 @@ export const approvals = {
       rejecter: 'Rejected by',
       decisionNote: 'Approver’s note',
       reason: 'Reason for rejection',
+      refundAddress: 'Refund address',
+      refundAddressHint:
+        'If the Pix cannot be paid (closed key, CPF/CNPJ mismatch), the whole DePix deposit returns to this address. Check that it is the company’s.',
     },
     kind: {
       payout: 'paid out by Pix',

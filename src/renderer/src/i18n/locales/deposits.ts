@@ -77,6 +77,18 @@ export const deposits = {
       qrAmountMismatch:
         'O valor dentro do QR ({{qr}}) é diferente do valor desta compra ({{ours}}): não pague por ele e avise o suporte.',
       noQr: 'O serviço não enviou um código Pix nesta compra.',
+      qrMismatchTitle: 'Não pague este código Pix',
+      qrMismatch:
+        'O código Pix guardado não confere com o que o serviço informa para esta compra ({{fields}}). O registro pode ter sido alterado: nenhum código é mostrado. Avise o responsável pelo livro-caixa.',
+      qrUnconfirmed:
+        'Não foi possível confirmar esta compra com o serviço agora. Por segurança, nenhum código Pix é mostrado. Tente de novo em instantes.',
+      alertFields: {
+        deposit_address: 'endereço de depósito',
+        deposit_amount: 'valor da compra',
+        qr_amount: 'valor do código',
+        qr_receiver: 'chave que recebe',
+        qr_payload: 'código diferente do recebido na criação',
+      },
       paidHeading: 'DePix recebido',
       txid: 'Transação Liquid do DePix',
       explorer: 'Ver no explorador Liquid',
@@ -238,6 +250,18 @@ export const deposits = {
       qrAmountMismatch:
         "The amount inside the QR ({{qr}}) differs from this top-up's ({{ours}}): do not pay it and tell support.",
       noQr: 'The service sent no Pix code for this top-up.',
+      qrMismatchTitle: 'Do not pay this Pix code',
+      qrMismatch:
+        'The stored Pix code does not match what the service reports for this top-up ({{fields}}). The record may have been changed: no code is shown. Tell whoever is responsible for the ledger.',
+      qrUnconfirmed:
+        'This top-up could not be confirmed with the service now. For safety no Pix code is shown. Try again in a moment.',
+      alertFields: {
+        deposit_address: 'deposit address',
+        deposit_amount: 'top-up amount',
+        qr_amount: 'code amount',
+        qr_receiver: 'receiving key',
+        qr_payload: 'code differs from the one received at creation',
+      },
       paidHeading: 'DePix received',
       txid: 'Liquid transaction of the DePix',
       explorer: 'View in the Liquid explorer',

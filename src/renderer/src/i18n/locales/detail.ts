@@ -121,6 +121,10 @@ export const detail = {
         no_deposit_address: 'O serviço ainda não informou o endereço de depósito.',
         no_deposit_amount: 'O serviço ainda não informou o valor do depósito.',
         expired: 'O prazo para depositar acabou. Não envie DePix.',
+        funding_mismatch:
+          'Não envie DePix: o endereço ou o valor de depósito guardado não confere com o que o serviço informa.',
+        funding_unconfirmed:
+          'Sem instruções de depósito: não foi possível confirmá-las com o serviço agora. Tente de novo em instantes.',
       },
     },
     unknown: {
@@ -279,6 +283,10 @@ export const detail = {
         no_deposit_address: 'The service has not given the deposit address yet.',
         no_deposit_amount: 'The service has not given the deposit amount yet.',
         expired: 'The deposit deadline passed. Do not send DePix.',
+        funding_mismatch:
+          'Do not send DePix: the stored deposit address or amount does not match what the service reports.',
+        funding_unconfirmed:
+          'No deposit instructions: they could not be confirmed with the service now. Try again in a moment.',
       },
     },
     unknown: {

@@ -78,7 +78,19 @@ export const funding = {
         'O prazo deste pagamento expirou. Não envie DePix: um depósito atrasado é devolvido, não pago.',
       other_profile: 'Este pagamento pertence a outro perfil. Selecione o perfil dele para vê-lo.',
       no_instructions: 'Não há instruções de envio para este pagamento.',
+      funding_mismatch:
+        'O endereço ou o valor de depósito guardado não confere com o que o serviço informa agora para este pagamento. O registro pode ter sido alterado: nenhum endereço é mostrado. Não envie DePix e avise o responsável pelo livro-caixa.',
+      funding_unconfirmed:
+        'Não foi possível confirmar com o serviço o endereço e o valor de depósito deste pagamento. Por segurança, nada é mostrado para pagar. Tente de novo em instantes.',
       unknown: 'Não há instruções de envio ({{code}}).',
+      mismatchFields: 'O que não confere: {{fields}}.',
+      alertFields: {
+        deposit_address: 'endereço de depósito',
+        deposit_amount: 'valor a enviar',
+        qr_amount: 'valor do código',
+        qr_receiver: 'chave que recebe',
+        qr_payload: 'código',
+      },
     },
     outcome: {
       paidHeading: 'Pagamento realizado',
@@ -191,7 +203,19 @@ export const funding = {
       expired: 'This withdrawal has expired. Do not send DePix: a late deposit is returned, not paid.',
       other_profile: 'This withdrawal belongs to another profile. Select its profile to see it.',
       no_instructions: 'There are no funding instructions for this withdrawal.',
+      funding_mismatch:
+        'The stored deposit address or amount does not match what the service reports now for this withdrawal. The record may have been changed: no address is shown. Do not send DePix and tell whoever is responsible for the ledger.',
+      funding_unconfirmed:
+        'The deposit address and amount of this withdrawal could not be confirmed with the service. For safety nothing payable is shown. Try again in a moment.',
       unknown: 'There are no funding instructions ({{code}}).',
+      mismatchFields: 'What does not match: {{fields}}.',
+      alertFields: {
+        deposit_address: 'deposit address',
+        deposit_amount: 'amount to send',
+        qr_amount: 'code amount',
+        qr_receiver: 'receiving key',
+        qr_payload: 'code',
+      },
     },
     outcome: {
       paidHeading: 'Payout made',

@@ -36,6 +36,9 @@ export const runs = {
     },
     review: {
       heading: 'Revisão',
+      refundAddresses: 'Endereços de devolução (para onde volta o DePix se um Pix não puder ser pago)',
+      refundAddress: 'Endereço de devolução',
+      refundLines: 'Linhas',
       count: 'Pagamentos',
       payout: 'Total do Pix aos favorecidos',
       deposit: 'Total de DePix a enviar',
@@ -110,6 +113,9 @@ export const runs = {
         'CSV com endereço e valor de cada depósito, e os argumentos do sendmany do Elements Core com o ativo DePix em cada saída.',
       repeated: 'Dois pagamentos têm o mesmo endereço de depósito: deposite um a um, sem arquivo.',
       problems: '{{count}} pagamento(s) da onda sem instruções de depósito.',
+      unconfirmedTitle: 'Não deposite esta onda',
+      unconfirmed:
+        'O serviço não confirmou o endereço ou o valor de depósito guardado de um ou mais pagamentos desta onda (linhas {{lines}}). Nenhum endereço, QR ou arquivo é mostrado. Se o valor ou o endereço não confere, o registro pode ter sido alterado: avise o responsável pelo livro-caixa; se o serviço não respondeu, tente de novo em instantes.',
       txId: 'ID da transação Liquid (opcional)',
       funded: 'Onda depositada',
       sandboxFund: 'Sandbox: depositar a onda inteira',
@@ -194,6 +200,9 @@ export const runs = {
     },
     review: {
       heading: 'Review',
+      refundAddresses: 'Refund addresses (where the DePix returns if a Pix cannot be paid)',
+      refundAddress: 'Refund address',
+      refundLines: 'Lines',
       count: 'Withdrawals',
       payout: 'Total payout to payees',
       deposit: 'Total DePix to send',
@@ -268,6 +277,9 @@ export const runs = {
         'A CSV with each deposit’s address and amount, and the arguments of Elements Core’s sendmany with the DePix asset on every output.',
       repeated: 'Two withdrawals share a deposit address: fund them one by one, without a file.',
       problems: '{{count}} withdrawal(s) of the wave without deposit instructions.',
+      unconfirmedTitle: 'Do not fund this wave',
+      unconfirmed:
+        'The service did not confirm the stored deposit address or amount of one or more withdrawals of this wave (lines {{lines}}). No address, QR or file is shown. If an amount or address does not match, the record may have been changed: tell whoever is responsible for the ledger; if the service did not answer, try again in a moment.',
       txId: 'Liquid transaction ID (optional)',
       funded: 'Wave funded',
       sandboxFund: 'Sandbox: fund the whole wave',
