@@ -206,7 +206,7 @@ describe.skipIf(PG_SKIP_REASON !== null)('deposits on the team ledger (PostgreSQ
            VALUES ('dep-forged', 'p', 'x', 'ana', 'a', 'a', 'submitting', 'app', '{}', 1, 'submitting', false, '')`,
         ),
       ).rejects.toMatchObject({ code: '42501' })
-      await c.query(`SELECT write_deposit($1::json, NULL, 'deposit.submitting', '{}')`, [
+      await c.query(`SELECT write_deposit($1::json, true, NULL, 'deposit.submitting', '{}')`, [
         JSON.stringify({
           local_id: 'dep-forged',
           profile: 'p',

@@ -456,7 +456,7 @@ describe.skipIf(PG_SKIP_REASON !== null)('team ledger on PostgreSQL', () => {
         }
         expect(
           await pgCode(
-            bia.pool.query(`SELECT write_withdrawal($1::jsonb, NULL, 'withdrawal.imported', '{}')`, [
+            bia.pool.query(`SELECT write_withdrawal($1::jsonb, true, NULL, 'withdrawal.imported', '{}')`, [
               JSON.stringify(sneak),
             ]),
           ),

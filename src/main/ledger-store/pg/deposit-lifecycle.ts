@@ -76,8 +76,14 @@ export function writeDeposit(
   audit: Audit | null,
   importedFrom: string | null = null,
 ): Promise<void> {
-  return writeAudited(tx, prev, next, audit, (r, action, details) =>
-    tx.c.query('SELECT write_deposit($1::json, $2, $3, $4)', [depositRow(r), importedFrom, action, details]),
+  return writeAudited(tx, prev, next, audit, (r, isNew, action, details) =>
+    tx.c.query('SELECT write_deposit($1::json, $2, $3, $4, $5)', [
+      depositRow(r),
+      isNew,
+      importedFrom,
+      action,
+      details,
+    ]),
   )
 }
 

@@ -260,6 +260,14 @@ BEGIN
     code := 'DPX11'; msg := 'local state ' || (o ->> 'local_state') || ' -> ' || (n ->> 'local_state') || ' is not allowed';
     RETURN;
   END IF;
+  -- The service's answers (status, body, refund) belong to a created record only; a create's own answer arrives
+  -- with the move to created.
+  IF n ->> 'local_state' <> 'created' AND ((o -> 'remote_status') IS DISTINCT FROM (n -> 'remote_status')
+      OR (o -> 'last_remote') IS DISTINCT FROM (n -> 'last_remote')
+      OR (o -> 'refund') IS DISTINCT FROM (n -> 'refund')) THEN
+    code := 'DPX11'; msg := 'only a created record takes the service''s answers';
+    RETURN;
+  END IF;
   IF NOT status_move_ok(kind, o ->> 'remote_status', o_refund, n ->> 'remote_status', n_refund) THEN
     code := 'DPX12'; msg := 'remote status ' || (o ->> 'remote_status') || ' -> ' || (n ->> 'remote_status')
       || ' moves backwards';
@@ -293,12 +301,14 @@ BEGIN
 END $$;
 
 /*
- * The one way a withdrawal row is written by a desk. p_row: the row's columns (pg/rows.ts recordRow). A new row
+ * The one way a withdrawal row is written by a desk. p_row: the row's columns (pg/rows.ts recordRow); p_new: a
+ * new row (an existing one is a unique violation, as an INSERT was) or a change of an existing one. A new row
  * starts as submitting (or arrives imported, never submitting: withdrawals_guard); an existing row moves only as
  * record_moves allows. The audit entry's state hash is the database's, from the row as stored; an unchanged state
  * writes no entry, and a change without an action is refused. Returns the state hash.
  */
-CREATE FUNCTION write_withdrawal(p_row jsonb, p_approval uuid, p_action text, p_details text) RETURNS text
+CREATE FUNCTION write_withdrawal(p_row jsonb, p_new boolean, p_approval uuid, p_action text, p_details text)
+RETURNS text
 LANGUAGE plpgsql SECURITY DEFINER ${sp} AS $$
 DECLARE
   n withdrawals := jsonb_populate_record(NULL::withdrawals, p_row);
@@ -316,7 +326,11 @@ BEGIN
   n.has_refund := json_or_null(n.refund) IS NOT NULL;
   n.is_open := n.local_state = 'created' AND NOT (n.has_refund OR n.remote_status_norm IS NOT DISTINCT FROM 'sent');
   SELECT * INTO o FROM withdrawals WHERE local_id = n.local_id FOR UPDATE;
-  IF NOT FOUND THEN
+  IF FOUND AND p_new THEN
+    RAISE EXCEPTION 'withdrawal % already exists', n.local_id USING ERRCODE = '23505', CONSTRAINT = 'withdrawals_local_id_key';
+  ELSIF NOT FOUND AND NOT p_new THEN
+    PERFORM refuse_move('withdrawal', n.local_id, 'DPX11', 'there is no such record to change');
+  ELSIF NOT FOUND THEN
     IF n.local_state <> 'submitting' AND n.imported_from IS NULL THEN
       PERFORM refuse_move('withdrawal', n.local_id, 'DPX11', 'a new record starts as submitting');
     END IF;
@@ -346,7 +360,8 @@ END $$;
 -- The same for top-ups (json, not jsonb: the request body keeps its member order). A new one starts as submitting
 -- from the app, arrives from a desk ledger's import (never submitting), or from the service's list (origin
 -- imported) with no QR to pay and no delivery address of ours.
-CREATE FUNCTION write_deposit(p_row json, p_imported_from text, p_action text, p_details text) RETURNS text
+CREATE FUNCTION write_deposit(p_row json, p_new boolean, p_imported_from text, p_action text, p_details text)
+RETURNS text
 LANGUAGE plpgsql SECURITY DEFINER ${sp} AS $$
 DECLARE
   n deposits := json_populate_record(NULL::deposits, p_row);
@@ -360,7 +375,11 @@ BEGIN
     THEN status_norm(n.remote_status) ELSE n.local_state END;
   n.is_open := n.local_state = 'created' AND NOT status_terminal('deposit', status_norm(coalesce(n.remote_status, '')), false);
   SELECT * INTO o FROM deposits WHERE local_id = n.local_id FOR UPDATE;
-  IF NOT FOUND THEN
+  IF FOUND AND p_new THEN
+    RAISE EXCEPTION 'deposit % already exists', n.local_id USING ERRCODE = '23505', CONSTRAINT = 'deposits_local_id_key';
+  ELSIF NOT FOUND AND NOT p_new THEN
+    PERFORM refuse_move('deposit', n.local_id, 'DPX11', 'there is no such record to change');
+  ELSIF NOT FOUND THEN
     IF NOT ((n.origin = 'app' AND n.local_state = 'submitting' AND p_imported_from IS NULL)
             OR (p_imported_from IS NOT NULL AND n.local_state <> 'submitting')
             OR (n.origin = 'imported' AND n.local_state <> 'submitting' AND n.qr_copy_paste IS NULL
@@ -449,12 +468,12 @@ REVOKE EXECUTE ON FUNCTION utf16_units(text), js_number(numeric), canonical_json
   json_or_null(jsonb), withdrawal_state(withdrawals), deposit_state(deposits), status_norm(text),
   status_terminal(text, text, boolean), status_move_ok(text, text, boolean, text, boolean),
   record_move_refusal(text, jsonb, jsonb, boolean, boolean), append_audit(text, text, text, text),
-  refuse_move(text, text, text, text), write_withdrawal(jsonb, uuid, text, text),
-  write_deposit(json, text, text, text), add_observation(text, text, text, text, jsonb, text, text, boolean),
+  refuse_move(text, text, text, text), write_withdrawal(jsonb, boolean, uuid, text, text),
+  write_deposit(json, boolean, text, text, text), add_observation(text, text, text, text, jsonb, text, text, boolean),
   lock_record(text, text), run_rows_final() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION canonical_json(jsonb), state_hash(jsonb), withdrawal_state(withdrawals),
-  deposit_state(deposits), append_audit(text, text, text, text), write_withdrawal(jsonb, uuid, text, text),
-  write_deposit(json, text, text, text), add_observation(text, text, text, text, jsonb, text, text, boolean),
+  deposit_state(deposits), append_audit(text, text, text, text), write_withdrawal(jsonb, boolean, uuid, text, text),
+  write_deposit(json, boolean, text, text, text), add_observation(text, text, text, text, jsonb, text, text, boolean),
   lock_record(text, text) TO ${ANALYST_GROUP};
 `
 }

@@ -33,7 +33,7 @@ export async function writeAudited<R extends { localId: string; remoteCheckedAt?
   prev: R | null,
   next: R,
   audit: RecordAudit | null,
-  write: (next: R, action: string | null, details: string) => Promise<unknown>,
+  write: (next: R, isNew: boolean, action: string | null, details: string) => Promise<unknown>,
 ): Promise<void> {
   if (prev !== null) {
     const last = await lastStateHash(tx.c, prev.localId)
@@ -50,7 +50,12 @@ export async function writeAudited<R extends { localId: string; remoteCheckedAt?
   } else if (audit === null) {
     throw new Error(`ledger: record ${next.localId} created without an audit entry`)
   }
-  await write(next, audit?.action ?? null, audit === null ? '{}' : auditDetails(tx.identity, audit))
+  await write(
+    next,
+    prev === null,
+    audit?.action ?? null,
+    audit === null ? '{}' : auditDetails(tx.identity, audit),
+  )
 }
 
 /** A withdrawal record's row and its audit entry (writeAudited, through `write_withdrawal`). */
@@ -61,9 +66,10 @@ export function writeRecord(
   audit: RecordAudit | null,
   insert: { approvalId?: string | null; importedFrom?: string | null } = {},
 ): Promise<void> {
-  return writeAudited(tx, prev, next, audit, (r, action, details) =>
-    tx.c.query('SELECT write_withdrawal($1::jsonb, $2, $3, $4)', [
+  return writeAudited(tx, prev, next, audit, (r, isNew, action, details) =>
+    tx.c.query('SELECT write_withdrawal($1::jsonb, $2, $3, $4, $5)', [
       recordRow(r, insert.importedFrom ?? null),
+      isNew,
       insert.approvalId ?? null,
       action,
       details,
