@@ -14,7 +14,7 @@ export type TeamLedgerErrorCode =
   | 'approval_self'
   /** The approval was already approved or rejected (DPX04). */
   | 'approval_decided'
-  /** The team database refused a change its state machine does not allow (DPX10–DPX14, migration 11). */
+  /** The team database refused a change its state machine does not allow (DPX10–DPX15, migration 11). */
   | 'transition_refused'
   | 'schema_too_new'
   | 'schema_too_old'
@@ -133,6 +133,7 @@ export function mapPgError(e: unknown): unknown {
     case 'DPX12':
     case 'DPX13':
     case 'DPX14':
+    case 'DPX15':
       return new TeamLedgerError(
         'transition_refused',
         'the team ledger does not allow this change to the record',

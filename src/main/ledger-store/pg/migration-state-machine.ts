@@ -12,7 +12,7 @@
  * - `append_audit` stays for entries that change no record (notes, flags, exports, runs, payees), and refuses an
  *   analyst a `withdrawal.*` / `deposit.*` action (other than `.flagged`) or a state hash naming a record.
  *
- * Refusals carry SQLSTATE DPX10…DPX14 (mapped by ledger-store/errors.ts to one message the operator reads).
+ * Refusals carry SQLSTATE DPX10…DPX15 (mapped by ledger-store/errors.ts to one message the operator reads).
  * The owner role keeps its privileges (imports, repairs): see docs/TEAM-LEDGER.md "What the database guarantees".
  */
 import { JS_SPACE } from './migration-run-key'
@@ -258,6 +258,11 @@ BEGIN
       WHERE record_moves.kind = record_move_refusal.kind AND rule = 'local'
         AND item = (o ->> 'local_state') || '>' || (n ->> 'local_state')) THEN
     code := 'DPX11'; msg := 'local state ' || (o ->> 'local_state') || ' -> ' || (n ->> 'local_state') || ' is not allowed';
+    RETURN;
+  END IF;
+  -- Who: only the role whose desk sent the POST knows its answer, so only it moves a record out of submitting.
+  IF o ->> 'local_state' = 'submitting' AND n ->> 'local_state' <> 'submitting' AND session_user <> o ->> 'db_user' THEN
+    code := 'DPX15'; msg := 'only the desk that sent it (' || (o ->> 'db_user') || ') settles a submission';
     RETURN;
   END IF;
   -- The service's answers (status, body, refund) belong to a created record only; a create's own answer arrives
