@@ -104,28 +104,33 @@ BEGIN
   RETURN out;
 END $$;
 
+-- Number#toString for a value JSON.stringify wrote: plain between 1e-6 and 1e21, else the shortest digits with an
+-- exponent. Done on the decimal text (exact), not by arithmetic (numeric power() rounds at large exponents).
 CREATE FUNCTION js_number(n numeric) RETURNS text LANGUAGE plpgsql IMMUTABLE ${sp} AS $$
 DECLARE
   a numeric := abs(n);
+  t text;
+  ip text;
+  digits text;
+  lead int;
+  ds text;
   e int;
-  m numeric;
 BEGIN
   IF n = 0 THEN
     RETURN '0';
   END IF;
-  IF a >= 1e21 OR a < 1e-6 THEN
-    e := floor(log(a))::int;
-    m := trim_scale(n * power(10::numeric, -e));
-    IF abs(m) >= 10 THEN
-      e := e + 1;
-      m := trim_scale(n * power(10::numeric, -e));
-    ELSIF abs(m) < 1 THEN
-      e := e - 1;
-      m := trim_scale(n * power(10::numeric, -e));
-    END IF;
-    RETURN m::text || 'e' || CASE WHEN e >= 0 THEN '+' ELSE '-' END || abs(e)::text;
+  IF a < 1e21 AND a >= 1e-6 THEN
+    RETURN trim_scale(n)::text;
   END IF;
-  RETURN trim_scale(n)::text;
+  t := trim_scale(a)::text;
+  ip := split_part(t, '.', 1);
+  digits := ip || split_part(t, '.', 2);
+  lead := length(digits) - length(ltrim(digits, '0'));
+  ds := rtrim(ltrim(digits, '0'), '0');
+  e := length(ip) - 1 - lead;
+  RETURN CASE WHEN n < 0 THEN '-' ELSE '' END || left(ds, 1)
+    || CASE WHEN length(ds) > 1 THEN '.' || substr(ds, 2) ELSE '' END
+    || 'e' || CASE WHEN e >= 0 THEN '+' ELSE '-' END || abs(e)::text;
 END $$;
 
 CREATE FUNCTION canonical_json(j jsonb) RETURNS text LANGUAGE plpgsql IMMUTABLE ${sp} AS $$
