@@ -239,6 +239,44 @@ describe.skipIf(PG_SKIP_REASON !== null)('adversarial: the database is the state
     ).toBe('ok')
   })
 
+  it('attack 5: the approver is shown the refund address, marked until the owner registers it', async () => {
+    const pixKey = `${randomUUID()}@example.com`
+    const req = await ana.requestApproval({
+      localId: randomUUID(),
+      profile: 'main',
+      request: { pixKey, payoutAmountInCents: 90_000, refundAddress: EVE_ADDRESS },
+      pixKey,
+      amountKind: 'payout',
+      amountCents: 90_000,
+    })
+    expect(req).toMatchObject({ refundAddress: EVE_ADDRESS, refundRegistered: false })
+    // Only the owner keeps the list; an analyst cannot add her own wallet to it, nor remove one.
+    expect(
+      await sqlstate(
+        eve.query(`INSERT INTO treasury_addresses (address, label) VALUES ($1, 'minha')`, [EVE_ADDRESS]),
+      ),
+    ).toBe('42501')
+    await owner.query(
+      `INSERT INTO treasury_addresses (address, label, added_by) VALUES ($1, 'Tesouraria', 'eve')`,
+      [ANA_ADDRESS],
+    )
+    expect(await sqlstate(eve.query(`DELETE FROM treasury_addresses`))).toBe('42501')
+    const row = await owner.query('SELECT added_by FROM treasury_addresses WHERE address = $1', [ANA_ADDRESS])
+    expect(row.rows[0].added_by).toBe('depix_owner')
+    await owner.query(`INSERT INTO treasury_addresses (address) VALUES ($1)`, [EVE_ADDRESS])
+    expect(await ana.getApproval(req.id)).toMatchObject({
+      refundAddress: EVE_ADDRESS,
+      refundRegistered: true,
+    })
+    const entry = (await ana.audit({ subject: EVE_ADDRESS })).rows[0]
+    expect(entry).toMatchObject({ action: 'treasury.address_added', operator: 'depix_owner' })
+    await owner.query(`DELETE FROM treasury_addresses WHERE address = $1`, [EVE_ADDRESS])
+    expect((await ana.pendingApprovals()).find((a) => a.id === req.id)).toMatchObject({
+      refundRegistered: false,
+    })
+    expect(await ana.verifyAuditChain()).toMatchObject({ ok: true })
+  })
+
   describe('the move table (record_moves, status_ranks)', () => {
     it('local states: only the lifecycle moves, and only the sending role settles a submission', async () => {
       const rec = await ana.insertSubmitting(payment(), 'Ana')

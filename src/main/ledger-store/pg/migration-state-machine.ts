@@ -82,8 +82,12 @@ const DEPOSIT_RANKS = { pending: 0, delayed: 1, approved: 2, depix_sent: 3, expi
 const rankRows = (kind: string, ranks: Record<string, number>): string[] =>
   Object.entries(ranks).map(([s, r]) => `('${kind}', '${s}', ${r})`)
 
-export function stateMachineMigrationSql(names: { SCHEMA: string; ANALYST_GROUP: string }): string {
-  const { SCHEMA, ANALYST_GROUP } = names
+export function stateMachineMigrationSql(names: {
+  SCHEMA: string
+  ANALYST_GROUP: string
+  ISO_NOW_SQL: string
+}): string {
+  const { SCHEMA, ANALYST_GROUP, ISO_NOW_SQL: ISO_NOW } = names
   const sp = `SET search_path = ${SCHEMA}, pg_temp`
   const owner = `(SELECT pg_get_userbyid(nspowner) FROM pg_namespace WHERE nspname = '${SCHEMA}')`
   return `
@@ -470,6 +474,42 @@ BEGIN
 END $$;
 CREATE TRIGGER run_rows_final BEFORE UPDATE ON run_rows FOR EACH ROW EXECUTE FUNCTION run_rows_final();
 
+/*
+ * The team's registered treasury addresses (issue #24): where refunds and top-up deliveries are expected to go.
+ * Written by the owner role only; every desk reads it, and the approval card marks a refund address that is not
+ * in it.
+ */
+CREATE FUNCTION treasury_address_identity() RETURNS trigger LANGUAGE plpgsql ${sp} AS $$
+BEGIN
+  NEW.added_by := session_user;
+  NEW.added_at := ${ISO_NOW};
+  RETURN NEW;
+END $$;
+CREATE TABLE treasury_addresses (
+  address text PRIMARY KEY CHECK (address <> '' AND address = btrim(address)),
+  label text,
+  added_by text NOT NULL DEFAULT session_user,
+  added_at text NOT NULL DEFAULT ${ISO_NOW}
+);
+CREATE TRIGGER treasury_addresses_identity BEFORE INSERT ON treasury_addresses
+  FOR EACH ROW EXECUTE FUNCTION treasury_address_identity();
+CREATE TRIGGER treasury_addresses_no_truncate BEFORE TRUNCATE ON treasury_addresses
+  FOR EACH STATEMENT EXECUTE FUNCTION forbid_truncate();
+CREATE FUNCTION treasury_address_audit() RETURNS trigger LANGUAGE plpgsql ${sp} AS $$
+BEGIN
+  IF TG_OP = 'DELETE' THEN
+    PERFORM audit_write('treasury.address_removed', OLD.address, '{}', NULL);
+    RETURN OLD;
+  END IF;
+  PERFORM audit_write('treasury.address_added', NEW.address,
+    '{"label":' || coalesce(to_json(NEW.label)::text, 'null') || '}', NULL);
+  RETURN NEW;
+END $$;
+CREATE TRIGGER treasury_addresses_audit AFTER INSERT OR DELETE ON treasury_addresses
+  FOR EACH ROW EXECUTE FUNCTION treasury_address_audit();
+REVOKE ALL ON treasury_addresses FROM PUBLIC;
+GRANT SELECT ON treasury_addresses TO ${ANALYST_GROUP};
+
 REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON withdrawals, deposits, observations, deposit_observations
   FROM ${ANALYST_GROUP};
 REVOKE ALL ON status_ranks, record_moves FROM PUBLIC;
@@ -480,7 +520,7 @@ REVOKE EXECUTE ON FUNCTION utf16_units(text), js_number(numeric), canonical_json
   record_move_refusal(text, jsonb, jsonb, boolean, boolean), append_audit(text, text, text, text),
   refuse_move(text, text, text, text), write_withdrawal(jsonb, boolean, uuid, text, text),
   write_deposit(json, boolean, text, text, text), add_observation(text, text, text, text, jsonb, text, text, boolean),
-  lock_record(text, text), run_rows_final() FROM PUBLIC;
+  lock_record(text, text), run_rows_final(), treasury_address_identity(), treasury_address_audit() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION canonical_json(jsonb), state_hash(jsonb), withdrawal_state(withdrawals),
   deposit_state(deposits), append_audit(text, text, text, text), write_withdrawal(jsonb, boolean, uuid, text, text),
   write_deposit(json, boolean, text, text, text), add_observation(text, text, text, text, jsonb, text, text, boolean),

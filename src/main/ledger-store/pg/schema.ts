@@ -399,7 +399,7 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   {
     version: 11,
     name: 'the database is the state machine for payments and top-ups',
-    sql: stateMachineMigrationSql({ SCHEMA, ANALYST_GROUP }),
+    sql: stateMachineMigrationSql({ SCHEMA, ANALYST_GROUP, ISO_NOW_SQL }),
   },
 ]
 // The last entry's version, not the count: migrations land from parallel branches and are renumbered at merge.

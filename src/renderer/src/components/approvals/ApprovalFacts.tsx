@@ -1,4 +1,7 @@
-/** What was asked for and by whom: amount, Pix key, payee (CPF/CNPJ masked), requester, when, notes. */
+/**
+ * What was asked for and by whom: amount, Pix key, payee (CPF/CNPJ masked), the refund address (marked when it is
+ * not one of the team's registered addresses: a failed payout sends the deposit there), requester, when, notes.
+ */
 import { useTranslation } from 'react-i18next'
 import type { ApprovalView } from '../../../../shared/channels-team'
 import { currentLanguage } from '../../i18n'
@@ -27,6 +30,21 @@ export function ApprovalFacts({ approval: a }: { approval: ApprovalView }): Reac
         <>
           <dt>{t('fields.payee')}</dt>
           <dd className="mono">{payee.taxNumber}</dd>
+        </>
+      )}
+      {a.refundAddress && (
+        <>
+          <dt>{t('fields.refundAddress')}</dt>
+          <dd>
+            <span className="mono" data-testid="approval-refund-address">
+              {a.refundAddress}
+            </span>
+            {!a.refundRegistered && (
+              <p className="alert alert-warn" role="note" data-testid="approval-refund-unregistered">
+                {t('refundUnregistered')}
+              </p>
+            )}
+          </dd>
         </>
       )}
       <dt>{t('fields.requester')}</dt>

@@ -18,7 +18,10 @@ export const approvals = {
       rejecter: 'Recusado por',
       decisionNote: 'Observação do aprovador',
       reason: 'Motivo da recusa',
+      refundAddress: 'Endereço de devolução',
     },
+    refundUnregistered:
+      'Não é um endereço cadastrado da equipe: se o Pix falhar, o depósito volta para este endereço.',
     kind: {
       payout: 'a receber por Pix',
       deposit: 'em DePix a enviar',
@@ -133,7 +136,10 @@ export const approvals = {
       rejecter: 'Rejected by',
       decisionNote: 'Approver’s note',
       reason: 'Reason for rejection',
+      refundAddress: 'Refund address',
     },
+    refundUnregistered:
+      'Not one of the team’s registered addresses: if the Pix payout fails, the deposit goes back to this address.',
     kind: {
       payout: 'paid out by Pix',
       deposit: 'in DePix to send',
