@@ -12,7 +12,9 @@
  *   an entry;
  * - four-eyes: an approval is decided by a role other than the one that requested it (trigger + CHECK), and a
  *   payment above the team's threshold cannot be inserted without a matching approved request;
- * - records are never deleted (no DELETE privilege, and a trigger).
+ * - records are never deleted (no DELETE privilege, and a trigger);
+ * - since migration 11, payments, top-ups and observations are written only through the database's functions,
+ *   which refuse moves outside the table and compute the audited state hash themselves (migration-state-machine.ts).
  */
 import { DEFAULT_RATE_LIMITS } from '../../../shared/api-limits'
 import { payeesReceiptsMigration } from './migration-payees-receipts'
