@@ -231,6 +231,22 @@ describe.skipIf(PG_SKIP_REASON !== null)('adversarial: the database is the state
         eve.query(`UPDATE run_rows SET state = 'pending' WHERE run_id = $1 AND idx = 0`, [runId]),
       ),
     ).toBe('DPX11')
+    // Nor any move a run row never makes (the table: ledger.run_row_moves).
+    for (const [from, to] of [
+      ['queued', 'pending'],
+      ['queued', 'submitted'],
+      ['submitted', 'queued'],
+      ['held', 'queued'],
+    ]) {
+      expect(
+        await owner.query(`SELECT 1 FROM run_row_moves WHERE from_state = $1 AND to_state = $2`, [from, to]),
+      ).toMatchObject({ rowCount: 0 })
+    }
+    expect(
+      await sqlstate(
+        eve.query(`UPDATE run_rows SET state = 'submitted' WHERE run_id = $1 AND idx = 1`, [runId]),
+      ),
+    ).toBe('DPX11')
     // The row that was approved still goes.
     expect(
       await sqlstate(

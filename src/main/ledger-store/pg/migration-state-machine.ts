@@ -77,6 +77,23 @@ const MOVES: readonly (readonly [string, string, string])[] = [
   ),
 ]
 
+/**
+ * A run row's state moves (from, to), one line each: what ledger/runs.ts and runs/executor.ts do. Staying in a state
+ * is always allowed; `dropped` and `submitted` lead nowhere. A new move (a retry of a held row, say) is one line here
+ * in a later migration (INSERT INTO run_row_moves).
+ */
+const RUN_ROW_MOVES: readonly (readonly [string, string])[] = [
+  ['pending', 'queued'],
+  ['pending', 'dropped'],
+  ['queued', 'in_flight'],
+  ['queued', 'held'],
+  ['queued', 'dropped'],
+  ['in_flight', 'submitted'],
+  ['in_flight', 'queued'],
+  ['in_flight', 'held'],
+  ['held', 'dropped'],
+]
+
 const WITHDRAWAL_RANKS = { unsent: 0, sending: 1, error: 2, sent: 3, expired: 3, cancelled: 3, refunded: 4 }
 const DEPOSIT_RANKS = { pending: 0, delayed: 1, approved: 2, depix_sent: 3, expired: 3, refunded: 4 }
 const rankRows = (kind: string, ranks: Record<string, number>): string[] =>
@@ -460,12 +477,19 @@ BEGIN
   END IF;
 END $$;
 
--- Runs (attack 1 of issue #24): a dropped row is final, and a row the analyst decided to drop is never sent, so
--- run_needs_approval (which leaves those rows out) is computed over every row that can still be sent.
+-- Runs (attack 1 of issue #24): a run row's state moves only as ledger.run_row_moves lists (the app's moves,
+-- ledger/runs.ts and runs/executor.ts), so a dropped row is final; and a row the analyst decided to drop is never
+-- sent, so run_needs_approval (which leaves those rows out) is computed over every row that can still be sent.
+CREATE TABLE run_row_moves (from_state text NOT NULL, to_state text NOT NULL, PRIMARY KEY (from_state, to_state));
+INSERT INTO run_row_moves VALUES
+  ${RUN_ROW_MOVES.map(([f, t]) => `('${f}', '${t}')`).join(',\n  ')};
+
 CREATE FUNCTION run_rows_final() RETURNS trigger LANGUAGE plpgsql ${sp} AS $$
 BEGIN
-  IF OLD.state = 'dropped' AND NEW.state <> 'dropped' THEN
-    RAISE EXCEPTION 'row % of run % was dropped: that is final', OLD.idx, OLD.run_id USING ERRCODE = 'DPX11';
+  IF NEW.state <> OLD.state
+     AND NOT EXISTS (SELECT 1 FROM run_row_moves WHERE from_state = OLD.state AND to_state = NEW.state) THEN
+    RAISE EXCEPTION 'row % of run %: % -> % is not a move of a run row', OLD.idx, OLD.run_id, OLD.state, NEW.state
+      USING ERRCODE = 'DPX11';
   END IF;
   IF NEW.decision = 'drop' AND NEW.state IN ('queued', 'in_flight', 'submitted') THEN
     RAISE EXCEPTION 'row % of run % is decided "drop": it is never sent', OLD.idx, OLD.run_id USING ERRCODE = 'DPX11';
@@ -512,8 +536,8 @@ GRANT SELECT ON treasury_addresses TO ${ANALYST_GROUP};
 
 REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON withdrawals, deposits, observations, deposit_observations
   FROM ${ANALYST_GROUP};
-REVOKE ALL ON status_ranks, record_moves FROM PUBLIC;
-GRANT SELECT ON status_ranks, record_moves TO ${ANALYST_GROUP};
+REVOKE ALL ON status_ranks, record_moves, run_row_moves FROM PUBLIC;
+GRANT SELECT ON status_ranks, record_moves, run_row_moves TO ${ANALYST_GROUP};
 REVOKE EXECUTE ON FUNCTION utf16_units(text), js_number(numeric), canonical_json(jsonb), state_hash(jsonb),
   json_or_null(jsonb), withdrawal_state(withdrawals), deposit_state(deposits), status_norm(text),
   status_terminal(text, text, boolean), status_move_ok(text, text, boolean, text, boolean),
