@@ -74,7 +74,7 @@ export async function insertWithdrawal(
   return c.query('SELECT * FROM withdrawals WHERE local_id = $1', [localId])
 }
 
-/** An approval request typed by hand, matching what insertWithdrawal sends. */
+/** An approval request typed by hand (through request_approval since migration 11), matching insertWithdrawal. */
 export async function requestApproval(
   c: pg.Client,
   localId: string,
@@ -82,9 +82,18 @@ export async function requestApproval(
   pixKey = 'alvo@example.com',
 ): Promise<string> {
   const r = await c.query(
-    `INSERT INTO approvals (local_id, profile, request, pix_key, amount_kind, amount_cents)
-     VALUES ($1, 'main', $2, $3, 'payout', $4) RETURNING id`,
+    `SELECT id FROM request_approval($1, 'main', $2, $3, 'payout', $4, NULL, NULL, NULL)`,
     [localId, JSON.stringify({ pixKey, payoutAmountInCents: cents }), pixKey, cents],
   )
   return String((r.rows[0] as { id: string }).id)
+}
+
+/** An approval decided by hand (through decide_approval since migration 11). */
+export function decide(
+  c: pg.Client,
+  id: string,
+  state: string,
+  note: string | null = null,
+): Promise<unknown> {
+  return c.query('SELECT decide_approval($1, $2, $3)', [id, state, note])
 }

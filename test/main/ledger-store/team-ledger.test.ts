@@ -310,10 +310,13 @@ describe.skipIf(PG_SKIP_REASON !== null)('team ledger on PostgreSQL', () => {
       expect(req).toMatchObject({ state: 'pending', requestedBy: 'ana', localId: draft.localId })
       expect((await bia.pendingApprovals()).map((a) => a.id)).toContain(req.id)
       await expect(ana.approve(req.id)).rejects.toMatchObject({ code: 'approval_self' })
-      // Not even by writing the columns directly.
+      // Not even by writing the columns directly (no UPDATE since migration 11) or calling the function.
       expect(
         await pgCode(ana.pool.query(`UPDATE approvals SET state = 'approved' WHERE id = $1`, [req.id])),
-      ).toBe('DPX03')
+      ).toBe('42501')
+      expect(await pgCode(ana.pool.query(`SELECT decide_approval($1, 'approved', NULL)`, [req.id]))).toBe(
+        'DPX03',
+      )
       expect(
         await pgCode(ana.pool.query(`UPDATE approvals SET decided_by = 'bia' WHERE id = $1`, [req.id])),
       ).toBe('42501')

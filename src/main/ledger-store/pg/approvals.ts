@@ -120,7 +120,7 @@ export function approvalsApi(pool: pg.Pool): ApprovalsApi {
       throw new LedgerError('invalid_input', 'note is too long')
     return withTx(pool, async (t) => {
       const r = await t.c.query(
-        `UPDATE approvals SET state = $2, decision_note = $3 WHERE id = $1 RETURNING *, ${REFUND}`,
+        `SELECT a.*, ${REFUND} FROM decide_approval($1, $2, $3) a WHERE a.id IS NOT NULL`,
         [id, state, note],
       )
       if (!r.rows[0]) throw new LedgerError('not_found', `no approval ${id}`)
@@ -149,9 +149,7 @@ export function approvalsApi(pool: pg.Pool): ApprovalsApi {
       const n = r.data
       return withTx(pool, async (t) => {
         const row = await t.c.query(
-          `INSERT INTO approvals (local_id, profile, request, pix_key, amount_kind, amount_cents, note, refs,
-             expected_payee)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *, ${REFUND}`,
+          `SELECT a.*, ${REFUND} FROM request_approval($1, $2, $3, $4, $5, $6, $7, $8, $9) a`,
           [
             n.localId ?? randomUUID(),
             n.profile,

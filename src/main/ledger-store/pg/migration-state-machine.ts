@@ -9,6 +9,7 @@
  * - those functions lock the row, refuse a move not in the table (`record_move_refusal`), write the row, compute the
  *   audited state hash themselves from the row as stored (`withdrawal_state` / `deposit_state` + `canonical_json`:
  *   ledger/state-hash.ts in SQL) and append the audit entry (`audit_write`, the body `append_audit` had);
+ * - approvals are asked for and decided only through `request_approval` / `decide_approval`;
  * - `append_audit` stays for entries that change no record (notes, flags, exports, runs, payees), and refuses an
  *   analyst a `withdrawal.*` / `deposit.*` action (other than `.flagged`) or a state hash naming a record.
  *
@@ -497,6 +498,38 @@ BEGIN
   RETURN NEW;
 END $$;
 CREATE TRIGGER run_rows_final BEFORE UPDATE ON run_rows FOR EACH ROW EXECUTE FUNCTION run_rows_final();
+
+/*
+ * Approvals: asked for and decided only through these two functions (the approvals triggers of migration 1 still
+ * decide who and what: requester from session_user, pending on arrival, another role decides, once).
+ */
+CREATE FUNCTION request_approval(p_local_id text, p_profile text, p_request jsonb, p_pix_key text,
+  p_amount_kind text, p_amount_cents bigint, p_note text, p_refs jsonb, p_expected_payee jsonb) RETURNS approvals
+LANGUAGE plpgsql SECURITY DEFINER ${sp} AS $$
+DECLARE
+  r approvals;
+BEGIN
+  INSERT INTO approvals (local_id, profile, request, pix_key, amount_kind, amount_cents, note, refs, expected_payee)
+    VALUES (p_local_id, p_profile, p_request, p_pix_key, p_amount_kind, p_amount_cents, p_note, p_refs,
+      p_expected_payee)
+    RETURNING * INTO r;
+  RETURN r;
+END $$;
+
+-- NULL when there is no such approval.
+CREATE FUNCTION decide_approval(p_id uuid, p_state text, p_note text) RETURNS approvals
+LANGUAGE plpgsql SECURITY DEFINER ${sp} AS $$
+DECLARE
+  r approvals;
+BEGIN
+  UPDATE approvals SET state = p_state, decision_note = p_note WHERE id = p_id RETURNING * INTO r;
+  RETURN r;
+END $$;
+REVOKE INSERT, UPDATE ON approvals FROM ${ANALYST_GROUP};
+REVOKE EXECUTE ON FUNCTION request_approval(text, text, jsonb, text, text, bigint, text, jsonb, jsonb),
+  decide_approval(uuid, text, text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION request_approval(text, text, jsonb, text, text, bigint, text, jsonb, jsonb),
+  decide_approval(uuid, text, text) TO ${ANALYST_GROUP};
 
 /*
  * The team's registered treasury addresses (issue #24): where refunds and top-up deliveries are expected to go.

@@ -21,7 +21,7 @@ import { recordStateHash } from '../../../../src/main/ledger/state-hash'
 import type { DepositRecord } from '../../../../src/shared/deposit-record'
 import type { WithdrawalRecord } from '../../../../src/shared/withdrawal-record'
 import { announceSkip, PG_SKIP_REASON } from '../../../support/postgres'
-import { psqlAs, requestApproval } from '../adversary'
+import { psqlAs } from '../adversary'
 import { startTeam, type Team } from '../team'
 
 announceSkip('migration 11 on an existing team ledger (postgres)')
@@ -110,6 +110,17 @@ async function oldWriteDeposit(c: pg.Client, d: DepositRecord, desk: Ledger): Pr
     '{}',
     recordStateHash(d),
   ])
+}
+
+/** An approval asked for and decided as the app did before migration 11: straight INSERT / UPDATE. */
+async function oldApproval(c: pg.Client, localId: string, cents: number): Promise<string> {
+  const pixKey = 'alvo@example.com'
+  const r = await c.query(
+    `INSERT INTO approvals (local_id, profile, request, pix_key, amount_kind, amount_cents)
+     VALUES ($1, 'main', $2, $3, 'payout', $4) RETURNING id`,
+    [localId, JSON.stringify({ pixKey, payoutAmountInCents: cents }), pixKey, cents],
+  )
+  return String((r.rows[0] as { id: string }).id)
 }
 
 async function snapshot(owner: pg.Client): Promise<Record<string, string[]>> {
@@ -218,12 +229,12 @@ describe.skipIf(PG_SKIP_REASON !== null)('migration 11 on an existing team ledge
     // Approvals: pending, approved, rejected.
     await owner.query('UPDATE team_settings SET approval_above_cents = 10000 WHERE id = 1')
     ids.approval_pending = randomUUID()
-    await requestApproval(ana, ids.approval_pending, 50_000)
+    await oldApproval(ana, ids.approval_pending, 50_000)
     ids.approval_approved = randomUUID()
-    const ok = await requestApproval(ana, ids.approval_approved, 60_000)
+    const ok = await oldApproval(ana, ids.approval_approved, 60_000)
     await bia.query(`UPDATE approvals SET state = 'approved' WHERE id = $1`, [ok])
     ids.approval_rejected = randomUUID()
-    const no = await requestApproval(ana, ids.approval_rejected, 70_000)
+    const no = await oldApproval(ana, ids.approval_rejected, 70_000)
     await bia.query(`UPDATE approvals SET state = 'rejected', decision_note = 'não' WHERE id = $1`, [no])
 
     // Runs: a draft, one asked for approval, one approved and sending (a row in flight, one dropped).
@@ -335,8 +346,19 @@ describe.skipIf(PG_SKIP_REASON !== null)('migration 11 on an existing team ledge
       'Ana',
       { approvalId: a.id },
     )
+    // The approval still pending is decided by another analyst through the function now.
+    const biaStore = await team.desk('bia')
+    const pendingId = (
+      await owner.query('SELECT id FROM approvals WHERE local_id = $1', [ids.approval_pending])
+    ).rows[0].id as string
+    await expect(biaStore.approve(pendingId)).resolves.toMatchObject({ state: 'approved', decidedBy: 'bia' })
     expect(await store.verifyAuditChain()).toMatchObject({ ok: true })
-    // The old way in is closed, and the old dropped row stays dropped.
+    // The old ways in are closed, and the old dropped row stays dropped.
+    expect(
+      await ana
+        .query(`UPDATE approvals SET state = 'approved' WHERE local_id = $1`, [ids.approval_rejected])
+        .catch((e: { code?: string }) => e.code),
+    ).toBe('42501')
     expect(
       await ana
         .query(`UPDATE withdrawals SET deposit_address = 'x' WHERE local_id = $1`, [ids.unsent])
