@@ -247,6 +247,15 @@ describe.skipIf(PG_SKIP_REASON !== null)('adversarial: the database is the state
         eve.query(`UPDATE run_rows SET state = 'submitted' WHERE run_id = $1 AND idx = 1`, [runId]),
       ),
     ).toBe('DPX11')
+    // A run moves only as ledger.run_moves lists: back to draft from creating would unfreeze its rows.
+    expect(
+      await sqlstate(
+        eve.query(`UPDATE runs SET state = 'draft', approved_hash = NULL WHERE run_id = $1`, [runId]),
+      ),
+    ).toBe('DPX11')
+    expect(await sqlstate(eve.query(`UPDATE runs SET state = 'completed' WHERE run_id = $1`, [runId]))).toBe(
+      'DPX11',
+    )
     // The row that was approved still goes.
     expect(
       await sqlstate(

@@ -95,6 +95,30 @@ const RUN_ROW_MOVES: readonly (readonly [string, string])[] = [
   ['held', 'dropped'],
 ]
 
+/**
+ * A run's state moves (from, to), one line each: what runs/service.ts and pg/run-store.ts do (approve, void an
+ * approval back to draft, start/create/pause/resume waves, fund a wave, cancel). `completed` and `cancelled` lead
+ * nowhere. A new move (a takeover, a "partially paid" end) is one line here, or one INSERT in a later migration.
+ */
+const RUN_MOVES: readonly (readonly [string, string])[] = [
+  ['draft', 'approved'],
+  ['draft', 'cancelled'],
+  ['approved', 'draft'],
+  ['approved', 'creating'],
+  ['approved', 'cancelled'],
+  ['creating', 'awaiting_funding'],
+  ['creating', 'paused'],
+  ['creating', 'cancelled'],
+  ['awaiting_funding', 'creating'],
+  ['awaiting_funding', 'approved'],
+  ['awaiting_funding', 'completed'],
+  ['awaiting_funding', 'cancelled'],
+  ['paused', 'creating'],
+  ['paused', 'awaiting_funding'],
+  ['paused', 'approved'],
+  ['paused', 'cancelled'],
+]
+
 const WITHDRAWAL_RANKS = { unsent: 0, sending: 1, error: 2, sent: 3, expired: 3, cancelled: 3, refunded: 4 }
 const DEPOSIT_RANKS = { pending: 0, delayed: 1, approved: 2, depix_sent: 3, expired: 3, refunded: 4 }
 const rankRows = (kind: string, ranks: Record<string, number>): string[] =>
@@ -485,6 +509,20 @@ CREATE TABLE run_row_moves (from_state text NOT NULL, to_state text NOT NULL, PR
 INSERT INTO run_row_moves VALUES
   ${RUN_ROW_MOVES.map(([f, t]) => `('${f}', '${t}')`).join(',\n  ')};
 
+CREATE TABLE run_moves (from_state text NOT NULL, to_state text NOT NULL, PRIMARY KEY (from_state, to_state));
+INSERT INTO run_moves VALUES
+  ${RUN_MOVES.map(([f, t]) => `('${f}', '${t}')`).join(',\n  ')};
+
+CREATE FUNCTION runs_state_moves() RETURNS trigger LANGUAGE plpgsql ${sp} AS $$
+BEGIN
+  IF NEW.state <> OLD.state
+     AND NOT EXISTS (SELECT 1 FROM run_moves WHERE from_state = OLD.state AND to_state = NEW.state) THEN
+    RAISE EXCEPTION 'run %: % -> % is not a move of a run', OLD.run_id, OLD.state, NEW.state USING ERRCODE = 'DPX11';
+  END IF;
+  RETURN NEW;
+END $$;
+CREATE TRIGGER runs_state_moves BEFORE UPDATE ON runs FOR EACH ROW EXECUTE FUNCTION runs_state_moves();
+
 CREATE FUNCTION run_rows_final() RETURNS trigger LANGUAGE plpgsql ${sp} AS $$
 BEGIN
   IF NEW.state <> OLD.state
@@ -569,15 +607,15 @@ GRANT SELECT ON treasury_addresses TO ${ANALYST_GROUP};
 
 REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON withdrawals, deposits, observations, deposit_observations
   FROM ${ANALYST_GROUP};
-REVOKE ALL ON status_ranks, record_moves, run_row_moves FROM PUBLIC;
-GRANT SELECT ON status_ranks, record_moves, run_row_moves TO ${ANALYST_GROUP};
+REVOKE ALL ON status_ranks, record_moves, run_row_moves, run_moves FROM PUBLIC;
+GRANT SELECT ON status_ranks, record_moves, run_row_moves, run_moves TO ${ANALYST_GROUP};
 REVOKE EXECUTE ON FUNCTION utf16_units(text), js_number(numeric), canonical_json(jsonb), state_hash(jsonb),
   json_or_null(jsonb), withdrawal_state(withdrawals), deposit_state(deposits), status_norm(text),
   status_terminal(text, text, boolean), status_move_ok(text, text, boolean, text, boolean),
   record_move_refusal(text, jsonb, jsonb, boolean, boolean), append_audit(text, text, text, text),
   refuse_move(text, text, text, text), write_withdrawal(jsonb, boolean, uuid, text, text),
   write_deposit(json, boolean, text, text, text), add_observation(text, text, text, text, jsonb, text, text, boolean),
-  lock_record(text, text), run_rows_final(), treasury_address_identity(), treasury_address_audit() FROM PUBLIC;
+  lock_record(text, text), run_rows_final(), runs_state_moves(), treasury_address_identity(), treasury_address_audit() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION canonical_json(jsonb), state_hash(jsonb), withdrawal_state(withdrawals),
   deposit_state(deposits), append_audit(text, text, text, text), write_withdrawal(jsonb, boolean, uuid, text, text),
   write_deposit(json, boolean, text, text, text), add_observation(text, text, text, text, jsonb, text, text, boolean),
