@@ -299,6 +299,44 @@ describe.skipIf(PG_SKIP_REASON !== null)('adversarial: the database is the state
     expect((await ana.pendingApprovals()).find((a) => a.id === req.id)).toMatchObject({
       refundRegistered: false,
     })
+    await owner.query('DELETE FROM treasury_addresses')
+    expect(await ana.verifyAuditChain()).toMatchObject({ ok: true })
+  })
+
+  it('once the team registers addresses, a payment refunding elsewhere needs a second analyst', async () => {
+    await owner.query(`INSERT INTO treasury_addresses (address) VALUES ($1) ON CONFLICT DO NOTHING`, [
+      ANA_ADDRESS,
+    ])
+    try {
+      expect(await ana.needsApproval(5_000, EVE_ADDRESS)).toBe(true)
+      expect(await ana.needsApproval(5_000, ANA_ADDRESS)).toBe(false)
+      expect(await ana.needsApproval(5_000)).toBe(false)
+      const to = (refundAddress: string): NewWithdrawal => {
+        const p = payment()
+        return { ...p, request: { ...p.request, refundAddress } }
+      }
+      await expect(ana.insertSubmitting(to(EVE_ADDRESS), 'Ana')).rejects.toMatchObject({
+        code: 'approval_required',
+      })
+      await expect(ana.insertSubmitting(to(ANA_ADDRESS), 'Ana')).resolves.toMatchObject({
+        localState: 'submitting',
+      })
+      // With another analyst's approval of exactly that payment, it goes.
+      const n = to(EVE_ADDRESS)
+      const req = await ana.requestApproval(n)
+      expect(req).toMatchObject({ refundAddress: EVE_ADDRESS, refundRegistered: false })
+      await expect(ana.insertSubmitting(n, 'Ana', { approvalId: req.id })).rejects.toMatchObject({
+        code: 'approval_required',
+      })
+      await bia.query(`SELECT decide_approval($1, 'approved', NULL)`, [req.id])
+      await expect(ana.insertSubmitting(n, 'Ana', { approvalId: req.id })).resolves.toMatchObject({
+        localState: 'submitting',
+      })
+    } finally {
+      await owner.query('DELETE FROM treasury_addresses')
+    }
+    // No list, no rule: a team that registered nothing keeps the threshold only.
+    expect(await ana.needsApproval(5_000, EVE_ADDRESS)).toBe(false)
     expect(await ana.verifyAuditChain()).toMatchObject({ ok: true })
   })
 

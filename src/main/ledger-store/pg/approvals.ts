@@ -43,8 +43,11 @@ export interface ApprovalsApi {
   approvalThreshold(): Promise<number | null>
   /** Owner role only (analysts lack the privilege and get permission_denied). */
   setApprovalThreshold(cents: number | null): Promise<void>
-  /** Whether a payment of this amount must be approved before it is sent. */
-  needsApproval(amountCents: number): Promise<boolean>
+  /**
+   * Whether a payment of this amount, refunding to this address, must be approved before it is sent: above the
+   * threshold, or (once the team registered treasury addresses) refunding to an address not registered.
+   */
+  needsApproval(amountCents: number, refundAddress?: string | null): Promise<boolean>
   requestApproval(input: NewWithdrawal, note?: string): Promise<Approval>
   approve(id: string, note?: string): Promise<Approval>
   reject(id: string, note: string): Promise<Approval>
@@ -137,9 +140,18 @@ export function approvalsApi(pool: pg.Pool): ApprovalsApi {
         cents,
       ])
     },
-    needsApproval: async (amountCents) => {
-      const t = await threshold()
-      return t !== null && amountCents > t
+    needsApproval: async (amountCents, refundAddress) => {
+      const r = (
+        await q(
+          `SELECT approval_above_cents AS t, EXISTS (SELECT 1 FROM treasury_addresses) AS listed,
+             EXISTS (SELECT 1 FROM treasury_addresses WHERE address = $1) AS registered
+           FROM team_settings WHERE id = 1`,
+          [refundAddress ?? null],
+        )
+      )[0]
+      const t = r?.t === null || r?.t === undefined ? null : Number(r.t)
+      const unregistered = refundAddress != null && r?.listed === true && r.registered !== true
+      return (t !== null && amountCents > t) || unregistered
     },
     requestApproval: async (input, note) => {
       const r = newWithdrawalSchema.safeParse(input)

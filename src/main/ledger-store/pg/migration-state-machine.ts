@@ -390,6 +390,19 @@ BEGIN
     IF n.local_state <> 'submitting' AND n.imported_from IS NULL THEN
       PERFORM refuse_move('withdrawal', n.local_id, 'DPX11', 'a new record starts as submitting');
     END IF;
+    -- Once the team registers treasury addresses, a payment whose refund address is not one of them needs another
+    -- analyst's approval whatever its amount (a failed payout refunds the whole deposit there). A run's row is
+    -- covered by its run's approval; an imported record sends nothing.
+    IF n.imported_from IS NULL AND EXISTS (SELECT 1 FROM treasury_addresses)
+       AND NOT EXISTS (SELECT 1 FROM treasury_addresses WHERE address = n.request ->> 'refundAddress')
+       AND NOT EXISTS (SELECT 1 FROM run_rows WHERE local_id = n.local_id)
+       AND NOT EXISTS (SELECT 1 FROM approvals a WHERE a.id = p_approval AND a.state = 'approved'
+                         AND a.local_id = n.local_id AND a.profile = n.profile AND a.request = n.request
+                         AND a.pix_key = n.pix_key AND a.amount_kind = n.amount_kind
+                         AND a.amount_cents = n.amount_cents) THEN
+      RAISE EXCEPTION 'payment % refunds to an address the team has not registered: it needs an approval',
+        n.local_id USING ERRCODE = 'DPX01';
+    END IF;
     INSERT INTO withdrawals (${W_COLS}, approval_id, imported_from)
       VALUES (${prefixed(W_COLS, 'n')}, p_approval, n.imported_from);
   ELSE
