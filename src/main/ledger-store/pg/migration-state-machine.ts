@@ -17,6 +17,8 @@
  * The owner role keeps its privileges (imports, repairs): see docs/TEAM-LEDGER.md "What the database guarantees".
  */
 import { JS_SPACE } from './migration-run-key'
+import { stateHashSql } from './migration-state-hash'
+import { teamRulesSql } from './migration-team-rules'
 
 // The record columns a desk writes, spelled out: an applied migration's SQL never changes with the app's lists.
 const W_COLS = `local_id, profile, operator, created_at, updated_at, local_state, request, pix_key, amount_kind,
@@ -78,47 +80,6 @@ const MOVES: readonly (readonly [string, string, string])[] = [
   ),
 ]
 
-/**
- * A run row's state moves (from, to), one line each: what ledger/runs.ts and runs/executor.ts do. Staying in a state
- * is always allowed; `dropped` and `submitted` lead nowhere. A new move (a retry of a held row, say) is one line here
- * in a later migration (INSERT INTO run_row_moves).
- */
-const RUN_ROW_MOVES: readonly (readonly [string, string])[] = [
-  ['pending', 'queued'],
-  ['pending', 'dropped'],
-  ['queued', 'in_flight'],
-  ['queued', 'held'],
-  ['queued', 'dropped'],
-  ['in_flight', 'submitted'],
-  ['in_flight', 'queued'],
-  ['in_flight', 'held'],
-  ['held', 'dropped'],
-]
-
-/**
- * A run's state moves (from, to), one line each: what runs/service.ts and pg/run-store.ts do (approve, void an
- * approval back to draft, start/create/pause/resume waves, fund a wave, cancel). `completed` and `cancelled` lead
- * nowhere. A new move (a takeover, a "partially paid" end) is one line here, or one INSERT in a later migration.
- */
-const RUN_MOVES: readonly (readonly [string, string])[] = [
-  ['draft', 'approved'],
-  ['draft', 'cancelled'],
-  ['approved', 'draft'],
-  ['approved', 'creating'],
-  ['approved', 'cancelled'],
-  ['creating', 'awaiting_funding'],
-  ['creating', 'paused'],
-  ['creating', 'cancelled'],
-  ['awaiting_funding', 'creating'],
-  ['awaiting_funding', 'approved'],
-  ['awaiting_funding', 'completed'],
-  ['awaiting_funding', 'cancelled'],
-  ['paused', 'creating'],
-  ['paused', 'awaiting_funding'],
-  ['paused', 'approved'],
-  ['paused', 'cancelled'],
-]
-
 const WITHDRAWAL_RANKS = { unsent: 0, sending: 1, error: 2, sent: 3, expired: 3, cancelled: 3, refunded: 4 }
 const DEPOSIT_RANKS = { pending: 0, delayed: 1, approved: 2, depix_sent: 3, expired: 3, refunded: 4 }
 const rankRows = (kind: string, ranks: Record<string, number>): string[] =>
@@ -133,109 +94,7 @@ export function stateMachineMigrationSql(names: {
   const sp = `SET search_path = ${SCHEMA}, pg_temp`
   const owner = `(SELECT pg_get_userbyid(nspowner) FROM pg_namespace WHERE nspname = '${SCHEMA}')`
   return `
--- ledger/canonical-json.ts in SQL: keys in UTF-16 code unit order, numbers as JavaScript writes them.
-CREATE FUNCTION utf16_units(k text) RETURNS int[] LANGUAGE plpgsql IMMUTABLE ${sp} AS $$
-DECLARE
-  out int[] := '{}';
-  cp int;
-BEGIN
-  FOR i IN 1 .. length(k) LOOP
-    cp := ascii(substr(k, i, 1));
-    IF cp < 65536 THEN
-      out := out || cp;
-    ELSE
-      out := out || (55296 + ((cp - 65536) >> 10)) || (56320 + ((cp - 65536) & 1023));
-    END IF;
-  END LOOP;
-  RETURN out;
-END $$;
-
--- Number#toString for a value JSON.stringify wrote: plain between 1e-6 and 1e21, else the shortest digits with an
--- exponent. Done on the decimal text (exact), not by arithmetic (numeric power() rounds at large exponents).
-CREATE FUNCTION js_number(n numeric) RETURNS text LANGUAGE plpgsql IMMUTABLE ${sp} AS $$
-DECLARE
-  a numeric := abs(n);
-  t text;
-  ip text;
-  digits text;
-  lead int;
-  ds text;
-  e int;
-BEGIN
-  IF n = 0 THEN
-    RETURN '0';
-  END IF;
-  IF a < 1e21 AND a >= 1e-6 THEN
-    RETURN trim_scale(n)::text;
-  END IF;
-  t := trim_scale(a)::text;
-  ip := split_part(t, '.', 1);
-  digits := ip || split_part(t, '.', 2);
-  lead := length(digits) - length(ltrim(digits, '0'));
-  ds := rtrim(ltrim(digits, '0'), '0');
-  e := length(ip) - 1 - lead;
-  RETURN CASE WHEN n < 0 THEN '-' ELSE '' END || left(ds, 1)
-    || CASE WHEN length(ds) > 1 THEN '.' || substr(ds, 2) ELSE '' END
-    || 'e' || CASE WHEN e >= 0 THEN '+' ELSE '-' END || abs(e)::text;
-END $$;
-
-CREATE FUNCTION canonical_json(j jsonb) RETURNS text LANGUAGE plpgsql IMMUTABLE ${sp} AS $$
-DECLARE
-  out text;
-BEGIN
-  CASE jsonb_typeof(j)
-    WHEN 'object' THEN
-      SELECT '{' || coalesce(string_agg(to_json(k)::text || ':' || canonical_json(v), ',' ORDER BY utf16_units(k)), '')
-        || '}' INTO out FROM jsonb_each(j) AS e(k, v);
-    WHEN 'array' THEN
-      SELECT '[' || coalesce(string_agg(canonical_json(v), ',' ORDER BY i), '') || ']' INTO out
-        FROM jsonb_array_elements(j) WITH ORDINALITY AS e(v, i);
-    WHEN 'string' THEN out := to_json(j #>> '{}')::text;
-    WHEN 'number' THEN out := js_number((j #>> '{}')::numeric);
-    WHEN 'boolean' THEN out := j #>> '{}';
-    ELSE out := 'null';
-  END CASE;
-  RETURN out;
-END $$;
-
-CREATE FUNCTION state_hash(state jsonb) RETURNS text LANGUAGE sql IMMUTABLE ${sp} AS $$
-  SELECT encode(sha256(convert_to(canonical_json(state), 'UTF8')), 'hex')
-$$;
-
--- A JSON column as pg/rows.ts reads it back: JSON null and SQL NULL are one null.
-CREATE FUNCTION json_or_null(j jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE ${sp} AS $$
-  SELECT CASE WHEN j IS NULL OR j = 'null'::jsonb THEN NULL ELSE j END
-$$;
-
--- pg/rows.ts rowToRecord without remoteCheckedAt: the state ledger/state-hash.ts hashes.
-CREATE FUNCTION withdrawal_state(w withdrawals) RETURNS jsonb LANGUAGE sql STABLE ${sp} AS $$
-  SELECT jsonb_build_object('localId', w.local_id, 'profile', w.profile, 'operator', w.operator,
-    'createdAt', w.created_at, 'updatedAt', w.updated_at, 'localState', w.local_state,
-    'request', coalesce(json_or_null(w.request), '{}'::jsonb), 'pixKey', w.pix_key, 'amountKind', w.amount_kind,
-    'amountCents', w.amount_cents, 'createResponse', json_or_null(w.create_response), 'remoteId', w.remote_id,
-    'remoteStatus', w.remote_status, 'remoteStatusAt', w.remote_status_at, 'lastRemote', json_or_null(w.last_remote),
-    'depositAddress', w.deposit_address, 'depositAmountCents', w.deposit_amount_cents,
-    'payoutAmountCents', w.payout_amount_cents, 'expiration', w.expiration, 'fundedAt', w.funded_at,
-    'fundingTxId', w.funding_tx_id, 'refund', json_or_null(w.refund), 'receiverName', w.receiver_name,
-    'error', json_or_null(w.error), 'requestId', w.request_id,
-    'flags', CASE WHEN jsonb_typeof(w.flags) = 'array' THEN w.flags ELSE '[]'::jsonb END)
-    || CASE WHEN json_or_null(w.refs) IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('references', w.refs) END
-    || CASE WHEN json_or_null(w.expected_payee) IS NULL THEN '{}'::jsonb
-       ELSE jsonb_build_object('expectedPayee', w.expected_payee) END
-$$;
-
--- pg/deposit-rows.ts rowToDeposit without remoteCheckedAt.
-CREATE FUNCTION deposit_state(d deposits) RETURNS jsonb LANGUAGE sql STABLE ${sp} AS $$
-  SELECT jsonb_build_object('localId', d.local_id, 'profile', d.profile, 'operator', d.operator,
-    'createdAt', d.created_at, 'updatedAt', d.updated_at, 'localState', d.local_state, 'origin', d.origin,
-    'request', d.request::jsonb, 'amountCents', d.amount_cents, 'depixAddress', d.depix_address,
-    'createResponse', json_or_null(d.create_response), 'remoteId', d.remote_id, 'remoteStatus', d.remote_status,
-    'remoteStatusAt', d.remote_status_at, 'lastRemote', json_or_null(d.last_remote), 'qrCopyPaste', d.qr_copy_paste,
-    'expiration', d.expiration, 'valueCents', d.value_cents, 'bankTxId', d.bank_tx_id,
-    'blockchainTxId', d.blockchain_tx_id, 'payerName', d.payer_name, 'reversedAt', d.reversed_at,
-    'error', json_or_null(d.error), 'requestId', d.request_id, 'flags', d.flags)
-$$;
-
+${stateHashSql(sp)}
 -- shared/status-order.ts: the kinds' vocabularies and the one decision (forward only).
 CREATE TABLE status_ranks (kind text NOT NULL, status text NOT NULL, rank numeric NOT NULL,
   PRIMARY KEY (kind, status));
@@ -515,109 +374,7 @@ BEGIN
   END IF;
 END $$;
 
--- Runs (attack 1 of issue #24): a run row's state moves only as ledger.run_row_moves lists (the app's moves,
--- ledger/runs.ts and runs/executor.ts), so a dropped row is final; and a row the analyst decided to drop is never
--- sent, so run_needs_approval (which leaves those rows out) is computed over every row that can still be sent.
-CREATE TABLE run_row_moves (from_state text NOT NULL, to_state text NOT NULL, PRIMARY KEY (from_state, to_state));
-INSERT INTO run_row_moves VALUES
-  ${RUN_ROW_MOVES.map(([f, t]) => `('${f}', '${t}')`).join(',\n  ')};
-
-CREATE TABLE run_moves (from_state text NOT NULL, to_state text NOT NULL, PRIMARY KEY (from_state, to_state));
-INSERT INTO run_moves VALUES
-  ${RUN_MOVES.map(([f, t]) => `('${f}', '${t}')`).join(',\n  ')};
-
-CREATE FUNCTION runs_state_moves() RETURNS trigger LANGUAGE plpgsql ${sp} AS $$
-BEGIN
-  IF NEW.state <> OLD.state
-     AND NOT EXISTS (SELECT 1 FROM run_moves WHERE from_state = OLD.state AND to_state = NEW.state) THEN
-    RAISE EXCEPTION 'run %: % -> % is not a move of a run', OLD.run_id, OLD.state, NEW.state USING ERRCODE = 'DPX11';
-  END IF;
-  RETURN NEW;
-END $$;
-CREATE TRIGGER runs_state_moves BEFORE UPDATE ON runs FOR EACH ROW EXECUTE FUNCTION runs_state_moves();
-
-CREATE FUNCTION run_rows_final() RETURNS trigger LANGUAGE plpgsql ${sp} AS $$
-BEGIN
-  IF NEW.state <> OLD.state
-     AND NOT EXISTS (SELECT 1 FROM run_row_moves WHERE from_state = OLD.state AND to_state = NEW.state) THEN
-    RAISE EXCEPTION 'row % of run %: % -> % is not a move of a run row', OLD.idx, OLD.run_id, OLD.state, NEW.state
-      USING ERRCODE = 'DPX11';
-  END IF;
-  IF NEW.decision = 'drop' AND NEW.state IN ('queued', 'in_flight', 'submitted') THEN
-    RAISE EXCEPTION 'row % of run % is decided "drop": it is never sent', OLD.idx, OLD.run_id USING ERRCODE = 'DPX11';
-  END IF;
-  RETURN NEW;
-END $$;
-CREATE TRIGGER run_rows_final BEFORE UPDATE ON run_rows FOR EACH ROW EXECUTE FUNCTION run_rows_final();
-
-/*
- * Approvals: asked for and decided only through these two functions (the approvals triggers of migration 1 still
- * decide who and what: requester from session_user, pending on arrival, another role decides, once).
- */
-CREATE FUNCTION request_approval(p_local_id text, p_profile text, p_request jsonb, p_pix_key text,
-  p_amount_kind text, p_amount_cents bigint, p_note text, p_refs jsonb, p_expected_payee jsonb) RETURNS approvals
-LANGUAGE plpgsql SECURITY DEFINER ${sp} AS $$
-DECLARE
-  r approvals;
-BEGIN
-  INSERT INTO approvals (local_id, profile, request, pix_key, amount_kind, amount_cents, note, refs, expected_payee)
-    VALUES (p_local_id, p_profile, p_request, p_pix_key, p_amount_kind, p_amount_cents, p_note, p_refs,
-      p_expected_payee)
-    RETURNING * INTO r;
-  RETURN r;
-END $$;
-
--- NULL when there is no such approval.
-CREATE FUNCTION decide_approval(p_id uuid, p_state text, p_note text) RETURNS approvals
-LANGUAGE plpgsql SECURITY DEFINER ${sp} AS $$
-DECLARE
-  r approvals;
-BEGIN
-  UPDATE approvals SET state = p_state, decision_note = p_note WHERE id = p_id RETURNING * INTO r;
-  RETURN r;
-END $$;
-REVOKE INSERT, UPDATE ON approvals FROM ${ANALYST_GROUP};
-REVOKE EXECUTE ON FUNCTION request_approval(text, text, jsonb, text, text, bigint, text, jsonb, jsonb),
-  decide_approval(uuid, text, text) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION request_approval(text, text, jsonb, text, text, bigint, text, jsonb, jsonb),
-  decide_approval(uuid, text, text) TO ${ANALYST_GROUP};
-
-/*
- * The team's registered treasury addresses (issue #24): where refunds and top-up deliveries are expected to go.
- * Written by the owner role only; every desk reads it, and the approval card marks a refund address that is not
- * in it.
- */
-CREATE FUNCTION treasury_address_identity() RETURNS trigger LANGUAGE plpgsql ${sp} AS $$
-BEGIN
-  NEW.added_by := session_user;
-  NEW.added_at := ${ISO_NOW};
-  RETURN NEW;
-END $$;
-CREATE TABLE treasury_addresses (
-  address text PRIMARY KEY CHECK (address <> '' AND address = btrim(address)),
-  label text,
-  added_by text NOT NULL DEFAULT session_user,
-  added_at text NOT NULL DEFAULT ${ISO_NOW}
-);
-CREATE TRIGGER treasury_addresses_identity BEFORE INSERT ON treasury_addresses
-  FOR EACH ROW EXECUTE FUNCTION treasury_address_identity();
-CREATE TRIGGER treasury_addresses_no_truncate BEFORE TRUNCATE ON treasury_addresses
-  FOR EACH STATEMENT EXECUTE FUNCTION forbid_truncate();
-CREATE FUNCTION treasury_address_audit() RETURNS trigger LANGUAGE plpgsql ${sp} AS $$
-BEGIN
-  IF TG_OP = 'DELETE' THEN
-    PERFORM audit_write('treasury.address_removed', OLD.address, '{}', NULL);
-    RETURN OLD;
-  END IF;
-  PERFORM audit_write('treasury.address_added', NEW.address,
-    '{"label":' || coalesce(to_json(NEW.label)::text, 'null') || '}', NULL);
-  RETURN NEW;
-END $$;
-CREATE TRIGGER treasury_addresses_audit AFTER INSERT OR DELETE ON treasury_addresses
-  FOR EACH ROW EXECUTE FUNCTION treasury_address_audit();
-REVOKE ALL ON treasury_addresses FROM PUBLIC;
-GRANT SELECT ON treasury_addresses TO ${ANALYST_GROUP};
-
+${teamRulesSql({ sp, ISO_NOW, ANALYST_GROUP })}
 REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON withdrawals, deposits, observations, deposit_observations
   FROM ${ANALYST_GROUP};
 REVOKE ALL ON status_ranks, record_moves, run_row_moves, run_moves FROM PUBLIC;
