@@ -101,6 +101,10 @@ export const approvalViewSchema = z.object({
   decisionNote: z.string().nullable(),
   /** Asked for by this desk's role: it may not decide it. */
   mine: z.boolean(),
+  /** Where a failed payout refunds the deposit (the request's refundAddress): the approver sees it. */
+  refundAddress: z.string().nullable().default(null),
+  /** Whether it is one of the team's registered treasury addresses (issue #24). */
+  refundRegistered: z.boolean().default(false),
 })
 export type ApprovalView = z.infer<typeof approvalViewSchema>
 

@@ -14,6 +14,8 @@ export type TeamLedgerErrorCode =
   | 'approval_self'
   /** The approval was already approved or rejected (DPX04). */
   | 'approval_decided'
+  /** The team database refused a change its state machine does not allow (DPX10–DPX15, migration 11). */
+  | 'transition_refused'
   | 'schema_too_new'
   | 'schema_too_old'
   /** The server cannot be reached or the connection was cut; the operation's outcome is unknown for writes. */
@@ -125,6 +127,22 @@ export function mapPgError(e: unknown): unknown {
         {
           'pt-BR': 'Esta aprovação já foi decidida por outro analista.',
           en: 'This approval was already decided by another analyst.',
+        },
+        { cause: e },
+      )
+    case 'DPX10':
+    case 'DPX11':
+    case 'DPX12':
+    case 'DPX13':
+    case 'DPX14':
+    case 'DPX15':
+      return new TeamLedgerError(
+        'transition_refused',
+        'the team ledger does not allow this change to the record',
+        {
+          'pt-BR':
+            'O livro-caixa da equipe recusou esta alteração: valores, chave Pix, endereços e o QR de um registro não mudam depois de gravados, o status só avança e um estorno registrado não é apagado. Nada foi gravado.',
+          en: 'The team ledger refused this change: a record’s amounts, Pix key, addresses and QR never change once written, its status only moves forward and a recorded refund is never removed. Nothing was written.',
         },
         { cause: e },
       )

@@ -145,9 +145,15 @@ export async function prepare(ctx: CreateCtx, draft: WithdrawalDraft): Promise<P
   return { request, amountKind, amountCents, refund, duplicates, references, expectedPayee }
 }
 
+/** The refund address as the body carries it: what the team ledger compares with its registered addresses. */
+const refundIn = (p: Prepared): string | null => {
+  const v: unknown = (p.request as Record<string, unknown>).refundAddress
+  return typeof v === 'string' ? v : null
+}
+
 export async function quote(ctx: CreateCtx, draft: WithdrawalDraft): Promise<WithdrawalQuote> {
   const p = await prepare(ctx, draft)
-  const needsApproval = ctx.approvals ? await ctx.approvals.needsApproval(p.amountCents) : false
+  const needsApproval = ctx.approvals ? await ctx.approvals.needsApproval(p.amountCents, refundIn(p)) : false
   const amount =
     p.amountKind === 'deposit'
       ? { depositAmountInCents: p.amountCents }
@@ -242,7 +248,11 @@ export async function create(
 ): Promise<WithdrawalRecord> {
   const p = await prepare(ctx, draft)
   refundMustBeValid(p)
-  if (o.run === undefined && ctx.approvals && (await ctx.approvals.needsApproval(p.amountCents))) {
+  if (
+    o.run === undefined &&
+    ctx.approvals &&
+    (await ctx.approvals.needsApproval(p.amountCents, refundIn(p)))
+  ) {
     throw new WithdrawalError('approval_required', 'This payment needs another analyst’s approval first.', {
       userMessage: APPROVAL_REQUIRED_TEXT,
     })

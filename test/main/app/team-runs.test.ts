@@ -299,12 +299,16 @@ describe.skipIf(PG_SKIP_REASON !== null)('payment runs on the team ledger', () =
             hash,
           ]),
         ).rejects.toMatchObject({ code: 'DPX03' })
-        // Rows of an unapproved run cannot be sent, and the rows asked for are frozen.
+        // Rows of an unapproved run cannot be sent (not even queued), and the rows asked for are frozen. Straight
+        // to in flight is not a move of a run row at all (migration 11).
+        await expect(
+          own.query(`UPDATE run_rows SET state = 'queued' WHERE run_id = $1 AND idx = 0`, [runId]),
+        ).rejects.toMatchObject({ code: 'DPX02' })
         await expect(
           own.query(`UPDATE run_rows SET state = 'in_flight', local_id = 'x' WHERE run_id = $1 AND idx = 0`, [
             runId,
           ]),
-        ).rejects.toMatchObject({ code: 'DPX02' })
+        ).rejects.toMatchObject({ code: 'DPX11' })
         await expect(
           own.query(`UPDATE run_rows SET decision = 'drop' WHERE run_id = $1 AND idx = 0`, [runId]),
         ).rejects.toMatchObject({ code: 'DPX02' })

@@ -9,6 +9,8 @@ import type pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { NewWithdrawal } from '../../../src/main/ledger'
 import type { PgLedgerStore } from '../../../src/main/ledger-store'
+import { recordRow } from '../../../src/main/ledger-store/pg/rows'
+import type { WithdrawalRecord } from '../../../src/shared/withdrawal-record'
 import { recordStateHash } from '../../../src/main/ledger/state-hash'
 import { announceSkip, PG_SKIP_REASON } from '../../support/postgres'
 import { insertWithdrawal, psqlAs, sqlstate } from './adversary'
@@ -145,18 +147,31 @@ describe.skipIf(PG_SKIP_REASON !== null)('adversarial: audit chain, identities, 
     expect(await ana.verifyAuditChain()).toMatchObject({ ok: true })
   })
 
-  it("hiding someone's record by UPDATE is allowed by the grants but reported by verifyAuditChain", async () => {
+  it("cannot hide someone's record: no UPDATE, the move refused, is_open derived by the database (migration 11)", async () => {
     const rec = await ana.insertSubmitting(input(), 'Ana')
-    await eve.query(
-      `UPDATE withdrawals SET local_state = 'not_created', is_open = false WHERE local_id = $1`,
-      [rec.localId],
-    )
-    const v = await ana.verifyAuditChain()
-    expect(v).toMatchObject({ ok: false })
-    await owner.query(
-      `UPDATE withdrawals SET local_state = 'submitting', is_open = true WHERE local_id = $1`,
-      [rec.localId],
-    )
+    expect(
+      await sqlstate(
+        eve.query(`UPDATE withdrawals SET local_state = 'not_created', is_open = false WHERE local_id = $1`, [
+          rec.localId,
+        ]),
+      ),
+    ).toBe('42501')
+    const write = (r: WithdrawalRecord, over: Record<string, unknown> = {}): Promise<unknown> =>
+      eve.query(`SELECT write_withdrawal($1::jsonb, false, NULL, 'withdrawal.observed', '{}')`, [
+        JSON.stringify({ ...(JSON.parse(recordRow(r)) as object), ...over }),
+      ])
+    expect(await sqlstate(write({ ...rec, localState: 'not_created' }))).toBe('DPX11')
+    // The same state with is_open = false: the database derives is_open itself, the desk's value is ignored.
+    const created = await ana.markCreated(rec.localId, {
+      remoteId: `w-${randomUUID()}`,
+      createResponse: null,
+      requestId: null,
+    })
+    expect(await sqlstate(write(created, { is_open: false, display_status: 'sent' }))).toBe('ok')
+    const row = await owner.query('SELECT is_open, display_status FROM withdrawals WHERE local_id = $1', [
+      rec.localId,
+    ])
+    expect(row.rows[0]).toEqual({ is_open: true, display_status: 'created' })
     expect(await ana.verifyAuditChain()).toMatchObject({ ok: true })
     // A record's local id never changes (migration 9): renaming would free it for a second payment.
     expect(
@@ -166,7 +181,7 @@ describe.skipIf(PG_SKIP_REASON !== null)('adversarial: audit chain, identities, 
     ).toBe('42501')
   })
 
-  it('cannot launder a changed payment by appending its new state hash (migration 9)', async () => {
+  it('cannot launder a changed payment by appending its new state hash (migrations 9 and 11)', async () => {
     const rec = await ana.insertSubmitting(input(), 'Ana')
     const changed = [
       `UPDATE withdrawals SET amount_cents = 1 WHERE local_id = $1`,
@@ -174,38 +189,36 @@ describe.skipIf(PG_SKIP_REASON !== null)('adversarial: audit chain, identities, 
       `UPDATE withdrawals SET request = '{"pixKey":"mallory@example.com","payoutAmountInCents":5000}' WHERE local_id = $1`,
       `UPDATE withdrawals SET amount_kind = 'deposit' WHERE local_id = $1`,
       `UPDATE withdrawals SET profile = 'other' WHERE local_id = $1`,
+      `UPDATE withdrawals SET receiver_name = 'Eve' WHERE local_id = $1`,
     ]
     for (const sql of changed)
       expect([sql, await sqlstate(eve.query(sql, [rec.localId]))]).toEqual([sql, '42501'])
-    // What stays possible: a field the trackers write (here the receiver's name), with a matching entry. The chain
-    // checks, but the trail names eve as the last writer of ana's record.
-    const rewritten = { ...rec, receiverName: 'Eve' }
-    await eve.query('BEGIN')
-    await eve.query(`UPDATE withdrawals SET receiver_name = 'Eve' WHERE local_id = $1`, [rec.localId])
-    await eve.query(`SELECT append_audit('record.updated', $1, '{}', $2)`, [
-      rec.localId,
-      recordStateHash(rewritten),
-    ])
-    await eve.query('COMMIT')
+    // Nor may she append an entry naming the record with a hash of her choosing, nor a withdrawal.* action at all.
+    const rewritten: WithdrawalRecord = { ...rec, receiverName: 'Eve' }
+    expect(
+      await sqlstate(
+        eve.query(`SELECT append_audit('record.updated', $1, '{}', $2)`, [
+          rec.localId,
+          recordStateHash(rewritten),
+        ]),
+      ),
+    ).toBe('DPX14')
+    expect(
+      await sqlstate(eve.query(`SELECT append_audit('withdrawal.observed', $1, '{}', NULL)`, [rec.localId])),
+    ).toBe('DPX14')
     expect(await ana.verifyAuditChain()).toMatchObject({ ok: true })
-    const last = await owner.query(
-      `SELECT operator FROM audit_log WHERE subject = $1 ORDER BY seq DESC LIMIT 1`,
-      [rec.localId],
-    )
-    expect(last.rows[0].operator).toBe('eve')
   })
 
-  it("an entry of eve's naming ana's record with a state hash of her choosing is reported, under eve's name", async () => {
+  it("eve's own entries naming ana's record carry no state hash; the owner's still may (a repair)", async () => {
     const rec = await ana.insertSubmitting(input(), 'Ana')
     expect(await ana.verifyAuditChain()).toMatchObject({ ok: true })
-    await eve.query(`SELECT append_audit('record.updated', $1, '{}', $2)`, [rec.localId, 'ab'.repeat(32)])
-    expect(await ana.verifyAuditChain()).toMatchObject({ ok: false })
-    const who = await owner.query(
-      `SELECT operator FROM audit_log WHERE subject = $1 ORDER BY seq DESC LIMIT 1`,
-      [rec.localId],
-    )
-    expect(who.rows[0].operator).toBe('eve')
-    // Whoever appends the record's true state next (its desk, on its next write) makes it check again.
+    expect(
+      await sqlstate(
+        eve.query(`SELECT append_audit('record.updated', $1, '{}', $2)`, [rec.localId, 'ab'.repeat(32)]),
+      ),
+    ).toBe('DPX14')
+    await eve.query(`SELECT append_audit('record.note', $1, '{}', NULL)`, [rec.localId])
+    expect(await ana.verifyAuditChain()).toMatchObject({ ok: true })
     await owner.query(`SELECT append_audit('record.checked', $1, '{}', $2)`, [
       rec.localId,
       recordStateHash(rec),
@@ -214,55 +227,54 @@ describe.skipIf(PG_SKIP_REASON !== null)('adversarial: audit chain, identities, 
   })
 
   it('cannot write another role into db_user / requested_by / decided_by / fetched_by / wave_by', async () => {
-    // Where the column is not granted the statement fails; where it is (whole-table grants), a trigger overwrites.
-    const row = await eve.query(
+    // Records and observations: no INSERT/UPDATE at all since migration 11; the functions set the identity.
+    const direct = [
       `INSERT INTO withdrawals (local_id, profile, operator, db_user, created_at, updated_at, local_state, request,
          pix_key, amount_kind, amount_cents, display_status, has_refund, is_open, search_text)
-       VALUES ($1, 'main', 'Eve', 'ana', 'x', 'x', 'not_created', '{}', 'k', 'payout', 500, 's', false, false, '')
-       RETURNING db_user`,
-      [randomUUID()],
-    )
-    expect(row.rows[0].db_user).toBe('eve')
-    const id = randomUUID()
-    await eve.query(
-      `INSERT INTO withdrawals (local_id, profile, operator, db_user, created_at, updated_at, local_state, request,
-         pix_key, amount_kind, amount_cents, display_status, has_refund, is_open, search_text)
-       VALUES ($1, 'main', 'Eve', 'ana', 'x', 'x', 'not_created', '{}', 'k', 'payout', 500, 's', false, false, '')`,
-      [id],
-    )
-    const up = await eve.query(
-      `UPDATE withdrawals SET db_user = 'ana' WHERE local_id = $1 RETURNING db_user`,
-      [id],
-    )
-    expect(up.rows[0].db_user).toBe('eve')
-
-    // observations: db_user was only a DEFAULT before migration 9.
-    const obs = await eve.query(
-      `INSERT INTO observations (local_id, observed_at, remote_status, applied, db_user)
-       VALUES ($1, 'x', 'pending', false, 'ana') RETURNING id, db_user`,
-      [id],
-    )
-    expect(obs.rows[0].db_user).toBe('eve')
-    expect(await sqlstate(eve.query(`UPDATE observations SET db_user = 'ana'`))).toBe('42501')
-
-    const dep = randomUUID()
-    const d = await eve.query(
+       VALUES ('${randomUUID()}', 'main', 'Eve', 'ana', 'x', 'x', 'not_created', '{}', 'k', 'payout', 500, 's', false,
+         false, '')`,
+      `UPDATE withdrawals SET db_user = 'ana'`,
       `INSERT INTO deposits (local_id, profile, operator, db_user, created_at, updated_at, local_state, origin,
          request, amount_cents, display_status, is_open, search_text)
-       VALUES ($1, 'main', 'Eve', 'ana', 'x', 'x', 'not_created', 'app', '{}', 500, 's', false, '') RETURNING db_user`,
-      [dep],
-    )
-    expect(d.rows[0].db_user).toBe('eve')
-    const du = await eve.query(`UPDATE deposits SET db_user = 'ana' WHERE local_id = $1 RETURNING db_user`, [
-      dep,
-    ])
-    expect(du.rows[0].db_user).toBe('eve')
-    const dobs = await eve.query(
+       VALUES ('${randomUUID()}', 'main', 'Eve', 'ana', 'x', 'x', 'not_created', 'app', '{}', 500, 's', false, '')`,
+      `UPDATE deposits SET db_user = 'ana'`,
+      `INSERT INTO observations (local_id, observed_at, remote_status, applied, db_user)
+       VALUES ('x', 'x', 'pending', false, 'ana')`,
       `INSERT INTO deposit_observations (local_id, observed_at, remote_status, applied, db_user)
-       VALUES ($1, 'x', 'pending', false, 'ana') RETURNING db_user`,
+       VALUES ('x', 'x', 'pending', false, 'ana')`,
+    ]
+    for (const sql of direct) expect([sql, await sqlstate(eve.query(sql))]).toEqual([sql, '42501'])
+    const row = await insertWithdrawal(eve, { cents: 500, claimedUser: 'ana' })
+    expect(row.rows[0].db_user).toBe('eve')
+    const id = String(row.rows[0].local_id)
+    await eve.query(`SELECT add_observation('withdrawal', $1, 'x', 'pending', NULL, NULL, NULL, false)`, [id])
+    const obs = await owner.query('SELECT db_user FROM observations WHERE local_id = $1', [id])
+    expect(obs.rows[0].db_user).toBe('eve')
+    expect(await sqlstate(eve.query(`UPDATE observations SET db_user = 'ana'`))).toBe('42501')
+    const dep = `dep-${randomUUID()}`
+    await eve.query(`SELECT write_deposit($1::json, true, NULL, 'deposit.submitting', '{}')`, [
+      JSON.stringify({
+        local_id: dep,
+        profile: 'main',
+        operator: 'Eve',
+        db_user: 'ana',
+        created_at: 'x',
+        updated_at: 'x',
+        local_state: 'submitting',
+        origin: 'app',
+        request: {},
+        amount_cents: 500,
+        flags: [],
+        search_text: '',
+      }),
+    ])
+    await eve.query(`SELECT add_observation('deposit', $1, 'x', 'pending', NULL, NULL, NULL, false)`, [dep])
+    const d = await owner.query(
+      `SELECT (SELECT db_user FROM deposits WHERE local_id = $1) AS d,
+              (SELECT db_user FROM deposit_observations WHERE local_id = $1) AS o`,
       [dep],
     )
-    expect(dobs.rows[0].db_user).toBe('eve')
+    expect(d.rows[0]).toEqual({ d: 'eve', o: 'eve' })
 
     const denied = [
       `INSERT INTO approvals (local_id, profile, request, pix_key, amount_kind, amount_cents, requested_by)
@@ -285,11 +297,8 @@ describe.skipIf(PG_SKIP_REASON !== null)('adversarial: audit chain, identities, 
       `UPDATE team_settings SET updated_by = 'ana'`,
     ]
     for (const sql of denied) expect([sql, await sqlstate(eve.query(sql))]).toEqual([sql, '42501'])
-    // The rows eve typed by hand carry her name, and have no audit entry: the check reports them.
-    expect(await ana.verifyAuditChain()).toMatchObject({
-      ok: false,
-      reason: expect.stringContaining('record'),
-    })
+    // The rows eve wrote carry her name and an audit entry the database wrote: the chain checks.
+    expect(await ana.verifyAuditChain()).toMatchObject({ ok: true })
   })
 
   it('cannot delete, truncate or change team settings and rate buckets', async () => {
@@ -331,7 +340,7 @@ describe.skipIf(PG_SKIP_REASON !== null)('adversarial: audit chain, identities, 
     try {
       const r = await eve.query(`SELECT (append_audit('note', NULL, '{}', NULL)).operator`)
       expect(r.rows[0].operator).toBe('eve')
-      const w = await insertWithdrawal(eve, { state: 'not_created', cents: 300 })
+      const w = await insertWithdrawal(eve, { cents: 300 })
       expect(w.rows[0].db_user).toBe('eve')
     } finally {
       await eve.query('RESET ROLE')

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto'
 import type pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { announceSkip, PG_SKIP_REASON } from '../../support/postgres'
-import { insertWithdrawal, psqlAs, requestApproval, sqlstate } from './adversary'
+import { decide, insertWithdrawal, psqlAs, requestApproval, sqlstate } from './adversary'
 import { startTeam, type Team } from './team'
 
 announceSkip('adversarial: four-eyes (postgres)')
@@ -38,7 +38,7 @@ describe.skipIf(PG_SKIP_REASON !== null)('adversarial: four-eyes', () => {
   const approved = async (cents: number): Promise<{ localId: string; approvalId: string }> => {
     const localId = randomUUID()
     const approvalId = await requestApproval(eve, localId, cents)
-    await bia.query(`UPDATE approvals SET state = 'approved' WHERE id = $1`, [approvalId])
+    await decide(bia, approvalId, 'approved')
     return { localId, approvalId }
   }
 
@@ -54,7 +54,7 @@ describe.skipIf(PG_SKIP_REASON !== null)('adversarial: four-eyes', () => {
       ).toBe('DPX02')
       const rejected = randomUUID()
       const rid = await requestApproval(eve, rejected, 50_000)
-      await bia.query(`UPDATE approvals SET state = 'rejected' WHERE id = $1`, [rid])
+      await decide(bia, rid, 'rejected')
       expect(
         await sqlstate(insertWithdrawal(eve, { localId: rejected, cents: 50_000, approvalId: rid })),
       ).toBe('DPX02')
@@ -73,8 +73,9 @@ describe.skipIf(PG_SKIP_REASON !== null)('adversarial: four-eyes', () => {
       const localId = randomUUID()
       const id = await requestApproval(eve, localId, 50_000)
       expect(await sqlstate(eve.query(`UPDATE approvals SET state = 'approved' WHERE id = $1`, [id]))).toBe(
-        'DPX03',
+        '42501',
       )
+      expect(await sqlstate(decide(eve, id, 'approved'))).toBe('DPX03')
       expect(await sqlstate(eve.query(`UPDATE approvals SET requested_by = 'bia' WHERE id = $1`, [id]))).toBe(
         '42501',
       )
@@ -83,13 +84,9 @@ describe.skipIf(PG_SKIP_REASON !== null)('adversarial: four-eyes', () => {
       // A request typed as already approved comes in pending anyway.
       const r = await eve.query(`SELECT state, requested_by, decided_by FROM approvals WHERE id = $1`, [id])
       expect(r.rows[0]).toEqual({ state: 'pending', requested_by: 'eve', decided_by: null })
-      await bia.query(`UPDATE approvals SET state = 'approved' WHERE id = $1`, [id])
-      expect(await sqlstate(bia.query(`UPDATE approvals SET state = 'rejected' WHERE id = $1`, [id]))).toBe(
-        'DPX04',
-      )
-      expect(await sqlstate(eve.query(`UPDATE approvals SET decision_note = 'x' WHERE id = $1`, [id]))).toBe(
-        'DPX04',
-      )
+      await decide(bia, id, 'approved')
+      expect(await sqlstate(decide(bia, id, 'rejected'))).toBe('DPX04')
+      expect(await sqlstate(decide(eve, id, 'approved', 'x'))).toBe('DPX04')
       const after = await owner.query(`SELECT state, decided_by FROM approvals WHERE id = $1`, [id])
       expect(after.rows[0]).toEqual({ state: 'approved', decided_by: 'bia' })
     })
@@ -113,17 +110,21 @@ describe.skipIf(PG_SKIP_REASON !== null)('adversarial: four-eyes', () => {
           eve.query(`UPDATE withdrawals SET local_id = 'moved' WHERE local_id = $1`, [a.localId]),
         ),
       ).toBe('42501')
-      // An approval cannot be moved onto another record either (the guard keeps approval_id).
+      // An approval cannot be moved onto another record either: no UPDATE since migration 11, and the function
+      // takes an approval only for a new row.
       const small = await insertWithdrawal(eve, { cents: 500 })
-      const moved = await eve.query(
-        `UPDATE withdrawals SET approval_id = $2 WHERE local_id = $1 RETURNING approval_id`,
-        [small.rows[0].local_id, a.approvalId],
-      )
-      expect(moved.rows[0].approval_id).toBeNull()
-      // Second layer: with the rename let through (trigger off), the unique index still refuses the reuse.
+      expect(
+        await sqlstate(
+          eve.query(`UPDATE withdrawals SET approval_id = $2 WHERE local_id = $1`, [
+            small.rows[0].local_id,
+            a.approvalId,
+          ]),
+        ),
+      ).toBe('42501')
+      // Second layer: with the rename let through (the owner, trigger off), the unique index still refuses the reuse.
       await owner.query('ALTER TABLE withdrawals DISABLE TRIGGER withdrawals_harden')
       try {
-        await eve.query(`UPDATE withdrawals SET local_id = $2 WHERE local_id = $1`, [
+        await owner.query(`UPDATE withdrawals SET local_id = $2 WHERE local_id = $1`, [
           a.localId,
           `${a.localId}-old`,
         ])

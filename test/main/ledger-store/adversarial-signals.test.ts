@@ -10,6 +10,7 @@ import type { NewWithdrawal } from '../../../src/main/ledger'
 import { startLeadership, type PgLedgerStore, type TrackerLeadership } from '../../../src/main/ledger-store'
 import type { TeamSettingsEvent } from '../../../src/main/ledger-store/pg/settings-event'
 import { PENALTY_CALL_MAX_MS } from '../../../src/main/ledger-store/pg/migration-leadership'
+import { recordRow } from '../../../src/main/ledger-store/pg/rows'
 import { announceSkip, PG_SKIP_REASON } from '../../support/postgres'
 import { psqlAs, sqlstate } from './adversary'
 import { startTeam, type Team } from './team'
@@ -87,7 +88,7 @@ describe.skipIf(PG_SKIP_REASON !== null)('adversarial: rate budget, receipts, no
   })
 
   describe('receipts', () => {
-    it("registers only the service's URL; an edited URL is reported by verifyAuditChain", async () => {
+    it("registers only the service's URL; a URL written by hand is audited under its writer's name", async () => {
       const rec = await ana.insertSubmitting(input(), 'Ana')
       const evil = 'https://evil.example/r.pdf'
       expect(
@@ -95,17 +96,32 @@ describe.skipIf(PG_SKIP_REASON !== null)('adversarial: rate budget, receipts, no
           eve.query('INSERT INTO receipts (local_id, url) VALUES ($1, $2)', [rec.localId, evil]),
         ),
       ).toBe('22023')
-      // The grants let eve write the record's last_remote (the tracker of any desk must), so she can make the URL
-      // match: the database takes the receipt, but the record no longer matches its audited state.
-      expect(await ana.verifyAuditChain()).toMatchObject({ ok: true })
-      await eve.query(
-        `UPDATE withdrawals SET last_remote = jsonb_build_object('receiptUrl', $2::text) WHERE local_id = $1`,
-        [rec.localId, evil],
-      )
+      // No UPDATE since migration 11. What the tracker of any desk must be able to write (last_remote, through
+      // write_withdrawal) she can write too: the database takes it, but under her name in the trail, with the
+      // state hash it computed itself, so nobody's entry is forged.
+      expect(
+        await sqlstate(
+          eve.query(
+            `UPDATE withdrawals SET last_remote = jsonb_build_object('receiptUrl', $2::text) WHERE local_id = $1`,
+            [rec.localId, evil],
+          ),
+        ),
+      ).toBe('42501')
+      const created = await ana.markCreated(rec.localId, {
+        remoteId: `w-${randomUUID()}`,
+        createResponse: null,
+        requestId: null,
+      })
+      await eve.query(`SELECT write_withdrawal($1::jsonb, false, NULL, 'withdrawal.observed', '{}')`, [
+        recordRow({ ...created, lastRemote: { receiptUrl: evil } }),
+      ])
       await eve.query('INSERT INTO receipts (local_id, url) VALUES ($1, $2)', [rec.localId, evil])
-      const v = await ana.verifyAuditChain()
-      expect(v).toMatchObject({ ok: false })
-      expect(v.ok ? '' : v.reason).toContain(rec.localId)
+      expect(await ana.verifyAuditChain()).toMatchObject({ ok: true })
+      const last = await owner.query(
+        `SELECT operator, action FROM audit_log WHERE subject = $1 ORDER BY seq DESC LIMIT 1`,
+        [rec.localId],
+      )
+      expect(last.rows[0]).toEqual({ operator: 'eve', action: 'withdrawal.observed' })
       const who = await owner.query('SELECT noticed_by FROM receipts WHERE local_id = $1', [rec.localId])
       expect(who.rows[0].noticed_by).toBe('eve')
 

@@ -26,8 +26,12 @@ export async function sqlstate(p: Promise<unknown>): Promise<string> {
   }
 }
 
-/** A withdrawal row typed by hand, every NOT NULL column given (db_user claimed as someone else). */
-export function insertWithdrawal(
+/**
+ * A withdrawal row typed by hand, every NOT NULL column given (db_user claimed as someone else). Since migration 11
+ * an analyst writes a record only through `write_withdrawal`, so that is where the hand-typed row goes; the row as
+ * stored is returned.
+ */
+export async function insertWithdrawal(
   c: pg.Client,
   o: {
     localId?: string
@@ -43,27 +47,34 @@ export function insertWithdrawal(
 ): Promise<pg.QueryResult> {
   const pixKey = o.pixKey ?? 'alvo@example.com'
   const cents = o.cents ?? 1_000
-  return c.query(
-    `INSERT INTO withdrawals (local_id, profile, operator, db_user, created_at, updated_at, local_state, request,
-       pix_key, amount_kind, amount_cents, display_status, has_refund, is_open, search_text, approval_id,
-       imported_from)
-     VALUES ($1, 'main', 'Eve', $2, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z', $3, $4, $5, 'payout',
-       $6, 'processing', false, true, '', $7, $8)
-     RETURNING *`,
-    [
-      o.localId ?? randomUUID(),
-      o.claimedUser ?? 'ana',
-      o.state ?? 'submitting',
-      JSON.stringify({ pixKey: o.requestPixKey ?? pixKey, payoutAmountInCents: cents }),
-      pixKey,
-      cents,
-      o.approvalId ?? null,
-      o.importedFrom ?? null,
-    ],
-  )
+  const localId = o.localId ?? randomUUID()
+  const row = {
+    local_id: localId,
+    profile: 'main',
+    operator: 'Eve',
+    db_user: o.claimedUser ?? 'ana',
+    created_at: '2026-01-01T00:00:00.000Z',
+    updated_at: '2026-01-01T00:00:00.000Z',
+    local_state: o.state ?? 'submitting',
+    request: { pixKey: o.requestPixKey ?? pixKey, payoutAmountInCents: cents },
+    pix_key: pixKey,
+    amount_kind: 'payout',
+    amount_cents: cents,
+    flags: [],
+    display_status: 'processing',
+    has_refund: false,
+    is_open: true,
+    search_text: '',
+    imported_from: o.importedFrom ?? null,
+  }
+  await c.query(`SELECT write_withdrawal($1::jsonb, true, $2, 'withdrawal.submitting', '{}')`, [
+    JSON.stringify(row),
+    o.approvalId ?? null,
+  ])
+  return c.query('SELECT * FROM withdrawals WHERE local_id = $1', [localId])
 }
 
-/** An approval request typed by hand, matching what insertWithdrawal sends. */
+/** An approval request typed by hand (through request_approval since migration 11), matching insertWithdrawal. */
 export async function requestApproval(
   c: pg.Client,
   localId: string,
@@ -71,9 +82,18 @@ export async function requestApproval(
   pixKey = 'alvo@example.com',
 ): Promise<string> {
   const r = await c.query(
-    `INSERT INTO approvals (local_id, profile, request, pix_key, amount_kind, amount_cents)
-     VALUES ($1, 'main', $2, $3, 'payout', $4) RETURNING id`,
+    `SELECT id FROM request_approval($1, 'main', $2, $3, 'payout', $4, NULL, NULL, NULL)`,
     [localId, JSON.stringify({ pixKey, payoutAmountInCents: cents }), pixKey, cents],
   )
   return String((r.rows[0] as { id: string }).id)
+}
+
+/** An approval decided by hand (through decide_approval since migration 11). */
+export function decide(
+  c: pg.Client,
+  id: string,
+  state: string,
+  note: string | null = null,
+): Promise<unknown> {
+  return c.query('SELECT decide_approval($1, $2, $3)', [id, state, note])
 }

@@ -135,8 +135,12 @@ describe.skipIf(PG_SKIP_REASON !== null)('team ledger on PostgreSQL', () => {
       const entry = (await bia.audit({ subject: rec.localId })).rows[0]
       expect(entry?.operator).toBe('ana')
       expect(entry?.details.appOperator).toBe('Bia (claimed)')
-      // A desk cannot rewrite who inserted a record.
-      await ana.pool.query(`UPDATE withdrawals SET db_user = 'bia' WHERE local_id = $1`, [rec.localId])
+      // A desk cannot rewrite who inserted a record: no UPDATE at all since migration 11, and the function keeps it.
+      expect(
+        await pgCode(
+          ana.pool.query(`UPDATE withdrawals SET db_user = 'bia' WHERE local_id = $1`, [rec.localId]),
+        ),
+      ).toBe('42501')
       const after = await owner.query('SELECT db_user FROM withdrawals WHERE local_id = $1', [rec.localId])
       expect(after.rows[0]?.db_user).toBe('ana')
     })
@@ -176,10 +180,9 @@ describe.skipIf(PG_SKIP_REASON !== null)('team ledger on PostgreSQL', () => {
 
     it('detects a record changed outside the app and writes nothing more on it', async () => {
       const rec = await ana.insertSubmitting(input(), 'ana')
-      // Not the amount: an analyst cannot change what a payment is (migration 8); any other field shows the same.
-      await ana.pool.query(`UPDATE withdrawals SET receiver_name = 'Outro' WHERE local_id = $1`, [
-        rec.localId,
-      ])
+      // An analyst can no longer write a row by hand (migration 11): the owner, who can, stands in for any edit
+      // made outside the app.
+      await owner.query(`UPDATE withdrawals SET receiver_name = 'Outro' WHERE local_id = $1`, [rec.localId])
       const v = await bia.verifyAuditChain()
       expect(v.ok).toBe(false)
       expect(!v.ok && v.reason).toContain(rec.localId)
@@ -193,7 +196,7 @@ describe.skipIf(PG_SKIP_REASON !== null)('team ledger on PostgreSQL', () => {
         code: 'record_tampered',
       })
       // Put it back as the trail says, so the rest of the file works on a sound ledger.
-      await ana.pool.query(`UPDATE withdrawals SET receiver_name = $2 WHERE local_id = $1`, [
+      await owner.query(`UPDATE withdrawals SET receiver_name = $2 WHERE local_id = $1`, [
         rec.localId,
         rec.receiverName ?? null,
       ])
@@ -307,10 +310,13 @@ describe.skipIf(PG_SKIP_REASON !== null)('team ledger on PostgreSQL', () => {
       expect(req).toMatchObject({ state: 'pending', requestedBy: 'ana', localId: draft.localId })
       expect((await bia.pendingApprovals()).map((a) => a.id)).toContain(req.id)
       await expect(ana.approve(req.id)).rejects.toMatchObject({ code: 'approval_self' })
-      // Not even by writing the columns directly.
+      // Not even by writing the columns directly (no UPDATE since migration 11) or calling the function.
       expect(
         await pgCode(ana.pool.query(`UPDATE approvals SET state = 'approved' WHERE id = $1`, [req.id])),
-      ).toBe('DPX03')
+      ).toBe('42501')
+      expect(await pgCode(ana.pool.query(`SELECT decide_approval($1, 'approved', NULL)`, [req.id]))).toBe(
+        'DPX03',
+      )
       expect(
         await pgCode(ana.pool.query(`UPDATE approvals SET decided_by = 'bia' WHERE id = $1`, [req.id])),
       ).toBe('42501')
@@ -426,7 +432,7 @@ describe.skipIf(PG_SKIP_REASON !== null)('team ledger on PostgreSQL', () => {
       try {
         desk.insertSubmitting(input(), 'Carla')
         await expect(importDeskLedger(bia.pool, desk, 'bia')).rejects.toMatchObject({ code: 'invalid_input' })
-        // Nor can a desk sneak one in as "imported" to skip approval.
+        // Nor can a desk sneak one in as "imported" to skip approval: not by hand, not through the function.
         expect(
           await pgCode(
             bia.pool.query(
@@ -434,6 +440,28 @@ describe.skipIf(PG_SKIP_REASON !== null)('team ledger on PostgreSQL', () => {
                  pix_key, amount_kind, amount_cents, display_status, has_refund, is_open, search_text, imported_from)
                VALUES ('sneak', 'p', 'o', 'x', 'a', 'a', 'submitting', '{}', 'k', 'payout', 1, 'submitting', false, false, '', 'x')`,
             ),
+          ),
+        ).toBe('42501')
+        const sneak = {
+          local_id: 'sneak',
+          profile: 'p',
+          operator: 'o',
+          created_at: 'a',
+          updated_at: 'a',
+          local_state: 'submitting',
+          request: {},
+          pix_key: 'k',
+          amount_kind: 'payout',
+          amount_cents: 1,
+          flags: [],
+          search_text: '',
+          imported_from: 'x',
+        }
+        expect(
+          await pgCode(
+            bia.pool.query(`SELECT write_withdrawal($1::jsonb, true, NULL, 'withdrawal.imported', '{}')`, [
+              JSON.stringify(sneak),
+            ]),
           ),
         ).toBe('22023')
       } finally {

@@ -5,6 +5,7 @@
 import path from 'node:path'
 import pg from 'pg'
 import { migratePg, openPgStore, type PgLedgerStore } from '../../../src/main/ledger-store'
+import { PG_MIGRATIONS, type PgMigration } from '../../../src/main/ledger-store/pg/schema'
 import { startCluster, type ClusterOptions, type PgCluster } from '../../support/postgres'
 
 export const DATABASE = 'depix_team'
@@ -23,7 +24,11 @@ export interface Team {
   stop(): Promise<void>
 }
 
-export async function startTeam(o: ClusterOptions = {}): Promise<Team> {
+/** `migrations`: the schema to build (default: every migration); a migration test starts from an older one. */
+export async function startTeam(
+  o: ClusterOptions = {},
+  migrations: readonly PgMigration[] = PG_MIGRATIONS,
+): Promise<Team> {
   const cluster = await startCluster(o)
   const stores: PgLedgerStore[] = []
   const clients: pg.Client[] = []
@@ -40,7 +45,7 @@ export async function startTeam(o: ClusterOptions = {}): Promise<Team> {
       return c
     }
     const o = await owner()
-    await migratePg(o)
+    await migratePg(o, migrations)
     const addAnalyst = async (name: string, inGroup = true): Promise<void> => {
       if (roles.has(name)) return
       roles.add(name)

@@ -32,6 +32,10 @@ export interface Approval {
   decidedBy: string | null
   decidedAt: string | null
   decisionNote: string | null
+  /** Where a failed payout's deposit goes back (the request's refundAddress), shown to the approver. */
+  refundAddress: string | null
+  /** Whether that address is one of the team's registered treasury addresses (migration 11). */
+  refundRegistered: boolean
 }
 
 export interface ApprovalsApi {
@@ -39,8 +43,11 @@ export interface ApprovalsApi {
   approvalThreshold(): Promise<number | null>
   /** Owner role only (analysts lack the privilege and get permission_denied). */
   setApprovalThreshold(cents: number | null): Promise<void>
-  /** Whether a payment of this amount must be approved before it is sent. */
-  needsApproval(amountCents: number): Promise<boolean>
+  /**
+   * Whether a payment of this amount, refunding to this address, must be approved before it is sent: above the
+   * threshold, or (once the team registered treasury addresses) refunding to an address not registered.
+   */
+  needsApproval(amountCents: number, refundAddress?: string | null): Promise<boolean>
   requestApproval(input: NewWithdrawal, note?: string): Promise<Approval>
   approve(id: string, note?: string): Promise<Approval>
   reject(id: string, note: string): Promise<Approval>
@@ -85,8 +92,14 @@ function rowToApproval(r: Record<string, unknown>): Approval {
     decidedBy: typeof r.decided_by === 'string' ? r.decided_by : null,
     decidedAt: typeof r.decided_at === 'string' ? r.decided_at : null,
     decisionNote: typeof r.decision_note === 'string' ? r.decision_note : null,
+    refundAddress: typeof r.refund_address === 'string' ? r.refund_address : null,
+    refundRegistered: r.refund_registered === true,
   }
 }
+
+/** Every approval read carries its refund address and whether the team registered it. */
+const REFUND = `request->>'refundAddress' AS refund_address,
+  EXISTS (SELECT 1 FROM treasury_addresses t WHERE t.address = request->>'refundAddress') AS refund_registered`
 
 export function approvalsApi(pool: pg.Pool): ApprovalsApi {
   const q = async (sql: string, params: unknown[] = []): Promise<Record<string, unknown>[]> => {
@@ -110,7 +123,7 @@ export function approvalsApi(pool: pg.Pool): ApprovalsApi {
       throw new LedgerError('invalid_input', 'note is too long')
     return withTx(pool, async (t) => {
       const r = await t.c.query(
-        'UPDATE approvals SET state = $2, decision_note = $3 WHERE id = $1 RETURNING *',
+        `SELECT a.*, ${REFUND} FROM decide_approval($1, $2, $3) a WHERE a.id IS NOT NULL`,
         [id, state, note],
       )
       if (!r.rows[0]) throw new LedgerError('not_found', `no approval ${id}`)
@@ -127,9 +140,18 @@ export function approvalsApi(pool: pg.Pool): ApprovalsApi {
         cents,
       ])
     },
-    needsApproval: async (amountCents) => {
-      const t = await threshold()
-      return t !== null && amountCents > t
+    needsApproval: async (amountCents, refundAddress) => {
+      const r = (
+        await q(
+          `SELECT approval_above_cents AS t, EXISTS (SELECT 1 FROM treasury_addresses) AS listed,
+             EXISTS (SELECT 1 FROM treasury_addresses WHERE address = $1) AS registered
+           FROM team_settings WHERE id = 1`,
+          [refundAddress ?? null],
+        )
+      )[0]
+      const t = r?.t === null || r?.t === undefined ? null : Number(r.t)
+      const unregistered = refundAddress != null && r?.listed === true && r.registered !== true
+      return (t !== null && amountCents > t) || unregistered
     },
     requestApproval: async (input, note) => {
       const r = newWithdrawalSchema.safeParse(input)
@@ -139,9 +161,7 @@ export function approvalsApi(pool: pg.Pool): ApprovalsApi {
       const n = r.data
       return withTx(pool, async (t) => {
         const row = await t.c.query(
-          `INSERT INTO approvals (local_id, profile, request, pix_key, amount_kind, amount_cents, note, refs,
-             expected_payee)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *`,
+          `SELECT a.*, ${REFUND} FROM request_approval($1, $2, $3, $4, $5, $6, $7, $8, $9) a`,
           [
             n.localId ?? randomUUID(),
             n.profile,
@@ -161,13 +181,13 @@ export function approvalsApi(pool: pg.Pool): ApprovalsApi {
     reject: (id, note) => decide(id, 'rejected', note),
     getApproval: async (id) => {
       if (!idSchema.safeParse(id).success) return undefined
-      const r = (await q('SELECT * FROM approvals WHERE id = $1', [id]))[0]
+      const r = (await q(`SELECT *, ${REFUND} FROM approvals WHERE id = $1`, [id]))[0]
       return r ? rowToApproval(r) : undefined
     },
     openApprovals: async () =>
       (
         await q(
-          `SELECT a.* FROM approvals a
+          `SELECT a.*, ${REFUND} FROM approvals a
            WHERE a.state = 'pending'
               OR (a.state = 'approved' AND NOT EXISTS (SELECT 1 FROM withdrawals w WHERE w.local_id = a.local_id))
            ORDER BY a.requested_at, a.id`,
@@ -176,7 +196,7 @@ export function approvalsApi(pool: pg.Pool): ApprovalsApi {
     approvalSent: async (a) =>
       (await q('SELECT 1 FROM withdrawals WHERE local_id = $1', [a.localId])).length > 0,
     pendingApprovals: async () =>
-      (await q(`SELECT * FROM approvals WHERE state = 'pending' ORDER BY requested_at, id`)).map(
+      (await q(`SELECT *, ${REFUND} FROM approvals WHERE state = 'pending' ORDER BY requested_at, id`)).map(
         rowToApproval,
       ),
   }

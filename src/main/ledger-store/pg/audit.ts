@@ -31,6 +31,16 @@ export function rowToEntry(row: Record<string, unknown>): AuditEntry {
   }
 }
 
+/** An entry's details as stored: canonical JSON, the desk's operator kept as `appOperator` when not the role. */
+export function auditDetails(
+  identity: string,
+  e: { operator: string; details?: Record<string, unknown> },
+): string {
+  const details = { ...(e.details ?? {}) }
+  if (e.operator && e.operator !== identity) details.appOperator = e.operator
+  return canonicalJson(details)
+}
+
 /**
  * Appends one entry in the caller's transaction. The operator the desk names is kept as `appOperator` when it is
  * not the database role (the entry's operator is always the role, set by the database).
@@ -46,12 +56,10 @@ export async function appendAudit(
     stateHash?: string | null
   },
 ): Promise<AuditEntry> {
-  const details = { ...(e.details ?? {}) }
-  if (e.operator && e.operator !== identity) details.appOperator = e.operator
   const r = await c.query('SELECT * FROM append_audit($1, $2, $3, $4)', [
     e.action,
     e.subject ?? null,
-    canonicalJson(details),
+    auditDetails(identity, e),
     e.stateHash ?? null,
   ])
   const row = r.rows[0]

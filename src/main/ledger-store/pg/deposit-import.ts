@@ -8,10 +8,8 @@
 import type { DepositRecord } from '../../../shared/deposit-record'
 import type { AuditEntry } from '../../../shared/withdrawal-record'
 import type { Ledger } from '../../ledger'
-import { recordStateHash } from '../../ledger/state-hash'
-import { appendAudit } from './audit'
 import { insertObservation } from './observation-rows'
-import { DEPOSIT_INSERT_SQL, depositValues } from './deposit-rows'
+import { writeDeposit } from './deposit-lifecycle'
 import { importedOrigins, lockOrigin } from './desk-import'
 import { withTx } from './tx'
 import type pg from 'pg'
@@ -65,7 +63,14 @@ export async function importDeskDeposits(
           result.conflicts.push(rec.localId)
           continue
         }
-        await tx.c.query(DEPOSIT_INSERT_SQL, [...depositValues(rec), origin])
+        // The row and its audit entry (state hash computed by the database), then its status history.
+        await writeDeposit(
+          tx,
+          null,
+          rec,
+          { operator, action: 'deposit.imported', details: { origin, history: history(rec.localId) } },
+          origin,
+        )
         for (const o of desk.deposits.observations(rec.localId)) {
           await insertObservation(tx.c, 'deposit_observations', {
             localId: rec.localId,
@@ -77,13 +82,6 @@ export async function importDeskDeposits(
             applied: o.applied,
           })
         }
-        await appendAudit(tx.c, tx.identity, {
-          operator,
-          action: 'deposit.imported',
-          subject: rec.localId,
-          details: { origin, history: history(rec.localId) },
-          stateHash: recordStateHash(rec),
-        })
         result.imported += 1
       }
     })

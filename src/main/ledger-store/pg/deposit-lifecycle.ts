@@ -17,13 +17,7 @@ import type {
   NewDeposit,
 } from '../../ledger/deposit-types'
 import type { Queryable } from './audit'
-import {
-  DEPOSIT_INSERT_SQL,
-  DEPOSIT_SELECT,
-  DEPOSIT_UPDATE_SQL,
-  depositValues,
-  rowToDeposit,
-} from './deposit-rows'
+import { DEPOSIT_SELECT, depositRow, rowToDeposit } from './deposit-rows'
 import type { Tx } from './tx'
 import { insertObservation } from './observation-rows'
 import { writeAudited } from './record-write'
@@ -38,10 +32,9 @@ export async function getDeposit(
   localId: string,
   forUpdate = false,
 ): Promise<DepositRecord | undefined> {
-  const r = await c.query(
-    `SELECT ${DEPOSIT_SELECT} FROM deposits d WHERE d.local_id = $1${forUpdate ? ' FOR UPDATE' : ''}`,
-    [localId],
-  )
+  // The row lock through lock_record (migration 11): analysts hold no UPDATE privilege for FOR UPDATE.
+  if (forUpdate) await c.query("SELECT lock_record('deposit', $1)", [localId])
+  const r = await c.query(`SELECT ${DEPOSIT_SELECT} FROM deposits d WHERE d.local_id = $1`, [localId])
   return r.rows[0] ? rowToDeposit(r.rows[0]) : undefined
 }
 
@@ -75,7 +68,7 @@ export const resolveUnknown = (
     operator,
   )
 
-/** A deposit's row and its audit entry (record-write.ts `writeAudited`). */
+/** A deposit's row and its audit entry (record-write.ts `writeAudited`, through `write_deposit`). */
 export function writeDeposit(
   tx: Tx,
   prev: DepositRecord | null,
@@ -83,10 +76,15 @@ export function writeDeposit(
   audit: Audit | null,
   importedFrom: string | null = null,
 ): Promise<void> {
-  return writeAudited(tx, prev, next, audit, {
-    insert: (r) => tx.c.query(DEPOSIT_INSERT_SQL, [...depositValues(r), importedFrom]),
-    update: (r) => tx.c.query(DEPOSIT_UPDATE_SQL, depositValues(r)),
-  })
+  return writeAudited(tx, prev, next, audit, (r, isNew, action, details) =>
+    tx.c.query('SELECT write_deposit($1::json, $2, $3, $4, $5)', [
+      depositRow(r),
+      isNew,
+      importedFrom,
+      action,
+      details,
+    ]),
+  )
 }
 
 export async function insertSubmitting(tx: Tx, n: NewDeposit, operator: string): Promise<DepositRecord> {

@@ -56,15 +56,26 @@ export function depositValues(r: DepositRecord): unknown[] {
   ]
 }
 
-const placeholders = (n: number): string => Array.from({ length: n }, (_, i) => `$${i + 1}`).join(', ')
+const JSON_COLUMNS: ReadonlySet<string> = new Set([
+  'request',
+  'create_response',
+  'last_remote',
+  'error',
+  'flags',
+])
 
-export const DEPOSIT_INSERT_SQL = `INSERT INTO deposits (${DEPOSIT_COLUMNS.join(', ')}, imported_from)
-  VALUES (${placeholders(DEPOSIT_COLUMNS.length)}, $${DEPOSIT_COLUMNS.length + 1})`
-
-// created_at, db_user and imported_from are kept by the deposits_guard trigger whatever is sent.
-export const DEPOSIT_UPDATE_SQL = `UPDATE deposits SET ${DEPOSIT_COLUMNS.map((c, i) => `${c} = $${i + 1}`)
-  .filter((_, i) => DEPOSIT_COLUMNS[i] !== 'local_id')
-  .join(', ')} WHERE local_id = $1`
+/** The record as one JSON object of its columns (what `write_deposit` takes, migration 11). */
+export function depositRow(r: DepositRecord): string {
+  const values = depositValues(r)
+  return JSON.stringify(
+    Object.fromEntries(
+      DEPOSIT_COLUMNS.map((c, i) => {
+        const v = values[i]
+        return [c, JSON_COLUMNS.has(c) && typeof v === 'string' ? (JSON.parse(v) as unknown) : v]
+      }),
+    ),
+  )
+}
 
 type Row = Record<string, unknown>
 

@@ -13,7 +13,6 @@
 import path from 'node:path'
 import type { AuditEntry, WithdrawalRecord } from '../../../shared/withdrawal-record'
 import { LedgerError, SYSTEM_OPERATOR, type Ledger } from '../../ledger'
-import { recordStateHash } from '../../ledger/state-hash'
 import { appendAudit } from './audit'
 import { insertObservation } from './observation-rows'
 import { hasUnfinishedDeposit, importDeskDeposits, type DepositImportResult } from './deposit-import'
@@ -24,7 +23,7 @@ import {
   unsendableRunsCheck,
   type RestImportResult,
 } from './desk-import'
-import { insertRow } from './record-write'
+import { writeRecord } from './record-write'
 import { withTx } from './tx'
 import type pg from 'pg'
 
@@ -104,7 +103,18 @@ export async function importDeskLedger(pool: pg.Pool, desk: Ledger, operator: st
           else result.conflicts.push(rec.localId)
           continue
         }
-        await insertRow(tx, rec, { importedFrom: origin })
+        // The row and its audit entry (state hash computed by the database), then its status history.
+        await writeRecord(
+          tx,
+          null,
+          rec,
+          {
+            operator,
+            action: 'withdrawal.imported',
+            details: { origin, history: deskHistory(desk, rec.localId) },
+          },
+          { importedFrom: origin },
+        )
         for (const o of desk.observations(rec.localId)) {
           await insertObservation(tx.c, 'observations', {
             localId: rec.localId,
@@ -116,13 +126,6 @@ export async function importDeskLedger(pool: pg.Pool, desk: Ledger, operator: st
             applied: o.applied,
           })
         }
-        await appendAudit(tx.c, tx.identity, {
-          operator,
-          action: 'withdrawal.imported',
-          subject: rec.localId,
-          details: { origin, history: deskHistory(desk, rec.localId) },
-          stateHash: recordStateHash(rec),
-        })
         result.imported += 1
       }
     })

@@ -109,9 +109,17 @@ async function storeObservation(
     nonce: obs.nonce,
     applied: plan.applied,
   })
-  const contentChanged = canonicalJson(plan.record) !== canonicalJson(rec)
-  const record = {
+  // What the payment is funded with is frozen once set (migration 11): an answer naming another address or amount
+  // raises its flag (planObservation) and changes nothing.
+  const planned = {
     ...plan.record,
+    depositAddress: rec.depositAddress ?? plan.record.depositAddress,
+    depositAmountCents: rec.depositAmountCents ?? plan.record.depositAmountCents,
+    payoutAmountCents: rec.payoutAmountCents ?? plan.record.payoutAmountCents,
+  }
+  const contentChanged = canonicalJson(planned) !== canonicalJson(rec)
+  const record = {
+    ...planned,
     remoteCheckedAt: tx.now,
     updatedAt: contentChanged ? tx.now : rec.updatedAt,
   }

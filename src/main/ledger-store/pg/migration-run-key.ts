@@ -12,7 +12,7 @@
  */
 
 /** JavaScript's `\s` (what String#trim and the phone/tax-id separators use), as a PostgreSQL bracket body. */
-const JS_SPACE = String.raw`\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff`
+export const JS_SPACE = String.raw`\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff`
 const LOWER = 'abcdefghijklmnopqrstuvwxyz'
 const UPPER = LOWER.toUpperCase()
 

@@ -7,24 +7,22 @@ import type { Queryable } from './audit'
 
 export type ObservationTable = 'observations' | 'deposit_observations'
 
+/** Through `add_observation` (migration 11): only a created record of that kind is observed. */
 export async function insertObservation(
   c: Queryable,
   table: ObservationTable,
   o: Omit<StatusObservation, 'id'>,
 ): Promise<void> {
-  await c.query(
-    `INSERT INTO ${table} (local_id, observed_at, remote_status, body, request_id, nonce, applied)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [
-      o.localId,
-      o.observedAt,
-      o.remoteStatus,
-      o.body === null ? null : JSON.stringify(o.body),
-      o.requestId,
-      o.nonce,
-      o.applied,
-    ],
-  )
+  await c.query('SELECT add_observation($1, $2, $3, $4, $5::jsonb, $6, $7, $8)', [
+    table === 'observations' ? 'withdrawal' : 'deposit',
+    o.localId,
+    o.observedAt,
+    o.remoteStatus,
+    o.body === null ? null : JSON.stringify(o.body),
+    o.requestId,
+    o.nonce,
+    o.applied,
+  ])
 }
 
 export async function readObservations(

@@ -5,8 +5,8 @@
 import type { WithdrawalRecord } from '../../../shared/withdrawal-record'
 import { LedgerError } from '../../ledger'
 import { recordStateHash } from '../../ledger/state-hash'
-import { appendAudit, lastStateHash } from './audit'
-import { INSERT_SQL, RECORD_SELECT, recordValues, rowToRecord, UPDATE_SQL } from './rows'
+import { auditDetails, lastStateHash } from './audit'
+import { RECORD_SELECT, recordRow, rowToRecord } from './rows'
 import type { Tx } from './tx'
 
 export type RecordAudit = { operator: string; action: string; details: Record<string, unknown> }
@@ -16,34 +16,25 @@ export async function getRecord(
   localId: string,
   forUpdate = false,
 ): Promise<WithdrawalRecord | undefined> {
-  const r = await c.query(
-    `SELECT ${RECORD_SELECT} FROM withdrawals w WHERE w.local_id = $1${forUpdate ? ' FOR UPDATE' : ''}`,
-    [localId],
-  )
+  // The row lock through lock_record (migration 11): analysts hold no UPDATE privilege for FOR UPDATE.
+  if (forUpdate) await c.query("SELECT lock_record('withdrawal', $1)", [localId])
+  const r = await c.query(`SELECT ${RECORD_SELECT} FROM withdrawals w WHERE w.local_id = $1`, [localId])
   return r.rows[0] ? rowToRecord(r.rows[0]) : undefined
 }
 
-/** A new row only; the caller appends its audit entry in the same transaction. */
-export async function insertRow(
-  tx: Tx,
-  rec: WithdrawalRecord,
-  insert: { approvalId?: string | null; importedFrom?: string | null },
-): Promise<void> {
-  await tx.c.query(INSERT_SQL, [...recordValues(rec), insert.approvalId ?? null, insert.importedFrom ?? null])
-}
-
 /**
- * record-write.ts on PostgreSQL, for every record kind: the row, then the audit entry of the state it produced,
- * refusing to build on a row whose content no longer matches its last audited state (edited outside the app).
+ * record-write.ts on PostgreSQL, for every record kind: refuses to build on a row whose content no longer matches
+ * its last audited state (edited outside the app), then hands the next state to the kind's database function
+ * (migration 11), which checks the move, writes the row and appends the audit entry with the state hash it computes
+ * itself. An unchanged state writes no entry.
  */
 export async function writeAudited<R extends { localId: string; remoteCheckedAt?: string | null }>(
   tx: Tx,
   prev: R | null,
   next: R,
   audit: RecordAudit | null,
-  row: { insert(next: R): Promise<unknown>; update(next: R): Promise<unknown> },
+  write: (next: R, isNew: boolean, action: string | null, details: string) => Promise<unknown>,
 ): Promise<void> {
-  const stateHash = recordStateHash(next)
   if (prev !== null) {
     const last = await lastStateHash(tx.c, prev.localId)
     if (!last || last.hash !== recordStateHash(prev)) {
@@ -56,16 +47,18 @@ export async function writeAudited<R extends { localId: string; remoteCheckedAt?
         },
       )
     }
-    await row.update(next)
-    if (recordStateHash(prev) === stateHash) return
-  } else {
-    await row.insert(next)
+  } else if (audit === null) {
+    throw new Error(`ledger: record ${next.localId} created without an audit entry`)
   }
-  if (audit === null) throw new Error(`ledger: record ${next.localId} changed without an audit entry`)
-  await appendAudit(tx.c, tx.identity, { ...audit, subject: next.localId, stateHash })
+  await write(
+    next,
+    prev === null,
+    audit?.action ?? null,
+    audit === null ? '{}' : auditDetails(tx.identity, audit),
+  )
 }
 
-/** A withdrawal record's row and its audit entry (writeAudited). */
+/** A withdrawal record's row and its audit entry (writeAudited, through `write_withdrawal`). */
 export function writeRecord(
   tx: Tx,
   prev: WithdrawalRecord | null,
@@ -73,9 +66,13 @@ export function writeRecord(
   audit: RecordAudit | null,
   insert: { approvalId?: string | null; importedFrom?: string | null } = {},
 ): Promise<void> {
-  return writeAudited(tx, prev, next, audit, {
-    insert: (r) =>
-      tx.c.query(INSERT_SQL, [...recordValues(r), insert.approvalId ?? null, insert.importedFrom ?? null]),
-    update: (r) => tx.c.query(UPDATE_SQL, recordValues(r)),
-  })
+  return writeAudited(tx, prev, next, audit, (r, isNew, action, details) =>
+    tx.c.query('SELECT write_withdrawal($1::jsonb, $2, $3, $4, $5)', [
+      recordRow(r, insert.importedFrom ?? null),
+      isNew,
+      insert.approvalId ?? null,
+      action,
+      details,
+    ]),
+  )
 }

@@ -91,15 +91,30 @@ export function recordValues(r: WithdrawalRecord): unknown[] {
   ]
 }
 
-const placeholders = (from: number, n: number): string =>
-  Array.from({ length: n }, (_, i) => `$${from + i}`).join(', ')
+const JSON_COLUMNS: ReadonlySet<string> = new Set([
+  'request',
+  'create_response',
+  'last_remote',
+  'refund',
+  'error',
+  'flags',
+  'refs',
+  'expected_payee',
+])
 
-export const INSERT_SQL = `INSERT INTO withdrawals (${COLUMNS.join(', ')}, approval_id, imported_from)
-  VALUES (${placeholders(1, COLUMNS.length)}, $${COLUMNS.length + 1}, $${COLUMNS.length + 2})`
-
-export const UPDATE_SQL = `UPDATE withdrawals SET ${COLUMNS.map((c, i) => `${c} = $${i + 1}`)
-  .filter((_, i) => COLUMNS[i] !== 'local_id')
-  .join(', ')} WHERE local_id = $1` // created_at is kept by the withdrawals_guard trigger whatever is sent
+/** The record as one JSON object of its columns (what `write_withdrawal` takes, migration 11). */
+export function recordRow(r: WithdrawalRecord, importedFrom: string | null = null): string {
+  const values = recordValues(r)
+  return JSON.stringify({
+    ...Object.fromEntries(
+      COLUMNS.map((c, i) => {
+        const v = values[i]
+        return [c, JSON_COLUMNS.has(c) && typeof v === 'string' ? (JSON.parse(v) as unknown) : v]
+      }),
+    ),
+    imported_from: importedFrom,
+  })
+}
 
 type Row = Record<string, unknown>
 

@@ -12,7 +12,9 @@
  *   an entry;
  * - four-eyes: an approval is decided by a role other than the one that requested it (trigger + CHECK), and a
  *   payment above the team's threshold cannot be inserted without a matching approved request;
- * - records are never deleted (no DELETE privilege, and a trigger).
+ * - records are never deleted (no DELETE privilege, and a trigger);
+ * - since migration 11, payments, top-ups and observations are written only through the database's functions,
+ *   which refuse moves outside the table and compute the audited state hash themselves (migration-state-machine.ts).
  */
 import { DEFAULT_RATE_LIMITS } from '../../../shared/api-limits'
 import { payeesReceiptsMigration } from './migration-payees-receipts'
@@ -24,6 +26,7 @@ import { rateTokenMigrationSql } from './migration-rate-token'
 import { payeeNotifyMigrationSql } from './migration-payee-notify'
 import { hardeningMigrationSql } from './migration-hardening'
 import { runKeyMigrationSql } from './migration-run-key'
+import { stateMachineMigrationSql } from './migration-state-machine'
 import { leadershipMigrationSql } from './migration-leadership'
 import { settingsAuditMigrationSql } from './migration-settings-audit'
 
@@ -396,6 +399,11 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
     version: 10,
     name: 'a run row pays its own Pix key',
     sql: runKeyMigrationSql({ SCHEMA, ANALYST_GROUP }),
+  },
+  {
+    version: 11,
+    name: 'the database is the state machine for payments and top-ups',
+    sql: stateMachineMigrationSql({ SCHEMA, ANALYST_GROUP, ISO_NOW_SQL }),
   },
   {
     version: 12,

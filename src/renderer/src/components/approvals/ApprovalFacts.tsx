@@ -1,4 +1,7 @@
-/** What was asked for and by whom: amount, Pix key, payee (CPF/CNPJ masked), requester, when, notes. */
+/**
+ * What was asked for and by whom: amount, Pix key, payee (CPF/CNPJ masked), the refund address (marked when it is
+ * not one of the team's registered addresses: a failed payout sends the deposit there), requester, when, notes.
+ */
 import { useTranslation } from 'react-i18next'
 import type { ApprovalView } from '../../../../shared/channels-team'
 import { currentLanguage } from '../../i18n'
@@ -13,7 +16,8 @@ export function ApprovalFacts({ approval: a }: { approval: ApprovalView }): Reac
   const { t } = useTranslation('approvals')
   const payee = payeeOfRequest(a.request)
   // Where a failed payout sends the whole deposit back (issue #24): the approver must see it.
-  const refund = typeof a.request['refundAddress'] === 'string' ? a.request['refundAddress'] : null
+  const refund =
+    a.refundAddress ?? (typeof a.request['refundAddress'] === 'string' ? a.request['refundAddress'] : null)
   const who = (name: string): string => (a.mine && name === a.requestedBy ? t('me', { name }) : name)
   return (
     <dl className="approval-facts">
@@ -41,6 +45,11 @@ export function ApprovalFacts({ approval: a }: { approval: ApprovalView }): Reac
             {/* Copyable while it is being decided; a decided card has no actions. */}
             <AddressGroups address={refund} /> {a.state === 'pending' && <CopyButton text={refund} />}
             <p className="field-hint">{t('fields.refundAddressHint')}</p>
+            {!a.refundRegistered && (
+              <p className="alert alert-warn" role="note" data-testid="approval-refund-unregistered">
+                {t('refundUnregistered')}
+              </p>
+            )}
           </dd>
         </>
       )}

@@ -22,6 +22,8 @@ export const approvals = {
       refundAddressHint:
         'Se o Pix não puder ser pago (chave encerrada, CPF/CNPJ divergente), todo o DePix depositado volta para este endereço. Confira se é da empresa.',
     },
+    refundUnregistered:
+      'Não é um endereço cadastrado da equipe: se o Pix falhar, o depósito volta para este endereço.',
     kind: {
       payout: 'a receber por Pix',
       deposit: 'em DePix a enviar',
@@ -144,6 +146,8 @@ export const approvals = {
       refundAddressHint:
         'If the Pix cannot be paid (closed key, CPF/CNPJ mismatch), the whole DePix deposit returns to this address. Check that it is the company’s.',
     },
+    refundUnregistered:
+      'Not one of the team’s registered addresses: if the Pix payout fails, the deposit goes back to this address.',
     kind: {
       payout: 'paid out by Pix',
       deposit: 'in DePix to send',
