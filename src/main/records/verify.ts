@@ -81,6 +81,8 @@ export interface ExportVerification {
   records?: ExportedRecord[]
   /** Same, for a deposit export (`recordKind: "deposit"`): its records, for the review's ledger. */
   depositRecords?: DepositRecord[]
+  /** records.json's bytes as read and checked, when asked for (`keepRecordsBytes`): the review pages them. */
+  recordsBytes?: Buffer
   /** Files in the folder that the manifest does not list (not covered by the signature). */
   unlisted: string[]
   /** The audit member as read, and the exported records' state hashes (for --against); see audit-member.ts. */
@@ -92,6 +94,8 @@ export interface VerifyOptions {
   expectFingerprint?: string
   /** Return the JSON records (review mode). */
   keepRecords?: boolean
+  /** Return records.json's bytes, read once and checked here (the offline review loads them afterwards). */
+  keepRecordsBytes?: boolean
   /**
    * Collect every record's fixed hash (recordFixedHash) in `audit.fixedHashes`: only --against compares them,
    * and computing them costs a canonical JSON and a SHA-256 per record on every verification otherwise.
@@ -253,6 +257,7 @@ export async function verifyExport(manifestPath: string, o: VerifyOptions = {}):
   checkManifestTotals(manifest, mname, add)
 
   let records: AnyRecord[] | undefined
+  let recordsBytes: Buffer | undefined
   const checker = createChecker()
   try {
     // Each file is read (and hashed, on the checker's thread) while the one before it is checked; the CSV is
@@ -272,9 +277,10 @@ export async function verifyExport(manifestPath: string, o: VerifyOptions = {}):
     }
     const outcomes: Array<Promise<FileOutcome>> = []
     for (const [i, entry] of entries.entries()) {
-      const current = read(i) as Promise<FileRead>
+      const current = await (read(i) as Promise<FileRead>)
       void read(i + 1)
-      const outcome = checkFile(entry, await current, expect, o.keepRecords === true, checker)
+      if (o.keepRecordsBytes && entry.format === 'json' && 'buf' in current) recordsBytes = current.buf
+      const outcome = checkFile(entry, current, expect, o.keepRecords === true, checker)
       // Not awaited here (a CSV check runs on), but never left unhandled if an earlier one throws.
       outcome.catch(() => undefined)
       outcomes.push(outcome)
@@ -310,6 +316,7 @@ export async function verifyExport(manifestPath: string, o: VerifyOptions = {}):
         ? { records: [], depositRecords: (records ?? []) as DepositRecord[] }
         : { records: (records ?? []) as ExportedRecord[] }),
     ...(audit ? { audit } : {}),
+    ...(recordsBytes ? { recordsBytes } : {}),
   })
 }
 

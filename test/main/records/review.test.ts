@@ -47,6 +47,43 @@ describe('openReview', () => {
     expect(() => review.ledger.query({})).toThrow(/closed/)
   })
 
+  it('issue #30: opens with the verdict and the first page; the ledger loads afterwards with one audit entry', async () => {
+    const { ledger } = seededLedger(makeRecords(5_000))
+    track(ledger)
+    const res = await exportTo(ledger, { formats: ['json'] })
+    const review = await openReview(res.folder)
+    try {
+      expect(review.verification.ok).toBe(true)
+      // Before the load: the first page from the verified bytes, the manifest's count and totals.
+      const first = review.firstPage({ limit: 200, sort: { field: 'createdAt', dir: 'desc' } })
+      expect(first?.rows).toHaveLength(200)
+      expect(first?.total).toBe(5_000)
+      expect(review.firstPage({ statuses: ['sent'] })).toBeNull()
+      expect(review.firstPage({ offset: 200 })).toBeNull()
+      await review.loaded
+      // Loaded: the shortcut is gone and the ledger's first page is the same page, ties included.
+      expect(review.firstPage({})).toBeNull()
+      const page = review.ledger.query({ limit: 200 })
+      expect(first?.rows).toEqual(page.rows)
+      expect(sortTotals(first?.totals ?? [])).toEqual(sortTotals(review.ledger.totalsByStatus({})))
+      const audit = review.ledger.audit()
+      expect(audit.rows).toHaveLength(1)
+      expect(audit.rows[0]).toMatchObject({ action: 'records.imported', details: { count: 5_000 } })
+    } finally {
+      review.close()
+    }
+  })
+
+  it('closed while it loads: the load stops and the ledger is gone', async () => {
+    const { ledger } = seededLedger(makeRecords(5_000))
+    track(ledger)
+    const res = await exportTo(ledger, { formats: ['json'] })
+    const review = await openReview(res.folder)
+    review.close()
+    await review.loaded
+    expect(() => review.ledger).toThrow(/closed/)
+  })
+
   it('a tampered export still opens, with its problems, so the reviewer sees both', async () => {
     const { ledger } = seededLedger(makeRecords(20))
     track(ledger)
