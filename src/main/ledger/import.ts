@@ -44,7 +44,7 @@ export interface ImportOptions {
 
 const FTS_INSERT_TRIGGER = 'withdrawals_fts_insert'
 /** Records written between two pauses of `importSteps`. */
-const STEP_RECORDS = 2000
+const STEP_RECORDS = 1000
 
 /**
  * Into an empty table, the full-text index is built once at the end ('rebuild') instead of row by row through

@@ -30,7 +30,7 @@ import { verifyExport, type ExportVerification } from './verify'
 /** Records kept from the open for the list's first page (the renderer's page is 200 rows). */
 export const FIRST_PAGE = 200
 /** Records parsed and written between two pauses of the load. */
-const BATCH = 2000
+const BATCH = 1000
 
 export interface Review {
   /** Verification of the export. */
