@@ -44,6 +44,11 @@ export interface Review {
    * an intact withdrawal export in the list's default order, asked for with no filter. Else null: ask the ledger.
    */
   firstPage(filter: RecordFilter): { rows: WithdrawalRecord[]; total: number; totals: StatusTotal[] } | null
+  /**
+   * Adds the records' fixed hashes to `verification.audit` (from the loaded ledger): only the comparison with an
+   * earlier export needs them, so opening does not compute them.
+   */
+  addFixedHashes(): void
   /** Closes the ledger and deletes its temporary folder. Idempotent. */
   close(): void
 }
@@ -110,7 +115,7 @@ export async function openReview(
   manifestPath: string,
   o: { expectFingerprint?: string } = {},
 ): Promise<Review> {
-  const verification = await verifyExport(manifestPath, { keepRecordsBytes: true, fixedHashes: true, ...o })
+  const verification = await verifyExport(manifestPath, { keepRecordsBytes: true, ...o })
   const bytes = verification.recordsBytes ?? null
   delete verification.recordsBytes
   const kind = recordsKind(verification.manifest?.recordKind)
@@ -191,6 +196,19 @@ export async function openReview(
       if (!first || !m || !steps || !noFilter(filter)) return null
       const totals = [...m.totals].sort((a, b) => b.count - a.count || (a.status < b.status ? -1 : 1))
       return { rows: first.slice(0, filter.limit ?? FIRST_PAGE), total: m.rowCount, totals }
+    },
+    addFixedHashes() {
+      const audit = verification.audit
+      if (!audit || audit.fixedHashes) return
+      const snap = finish().snapshot()
+      try {
+        const fixed = new Map<string, string>()
+        const all = kind.id === 'deposit' ? snap.iterateDeposits({}) : snap.iterate({})
+        for (const r of all) fixed.set(r.localId, kind.fixedHash(r))
+        audit.fixedHashes = fixed
+      } finally {
+        snap.close()
+      }
     },
     close() {
       if (closed) return

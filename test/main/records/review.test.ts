@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { openReview } from '../../../src/main/records/index'
+import { openReview, verifyExport } from '../../../src/main/records/index'
 import { sortTotals } from '../../../src/main/records/totals'
 import { makeRecords, seededLedger } from './fixtures'
 import {
@@ -69,6 +69,22 @@ describe('openReview', () => {
       const audit = review.ledger.audit()
       expect(audit.rows).toHaveLength(1)
       expect(audit.rows[0]).toMatchObject({ action: 'records.imported', details: { count: 5_000 } })
+    } finally {
+      review.close()
+    }
+  })
+
+  it('the fixed hashes (--against) are computed when asked for, from the ledger, as the verifier computes them', async () => {
+    const { ledger } = seededLedger(makeRecords(300))
+    track(ledger)
+    const res = await exportTo(ledger)
+    const review = await openReview(res.folder)
+    try {
+      expect(review.verification.audit?.fixedHashes).toBeNull()
+      review.addFixedHashes()
+      const direct = await verifyExport(res.folder, { fixedHashes: true })
+      expect(review.verification.audit?.fixedHashes?.size).toBe(300)
+      expect(review.verification.audit?.fixedHashes).toEqual(direct.audit?.fixedHashes)
     } finally {
       review.close()
     }
