@@ -48,6 +48,7 @@ import { keyFingerprint, signBytes, signingKey, type SigningKeyPair } from './si
 import { DayAccumulator, TotalsAccumulator } from './totals'
 import { meaningTotals } from '../../shared/money-totals'
 import { HashedFile, type WrittenFile } from './writer'
+import { DATA_FILE_MAX_BYTES } from './safe-read'
 import { sqliteExportLedger, type ExportLedger, type ExportView } from './export-source'
 
 export interface ExportOptions {
@@ -73,6 +74,8 @@ export interface ExportOptions {
   includeReceipts?: boolean
   /** The record kind exported (default withdrawals; deposits: "compras de DePix"). One export holds one kind. */
   kind?: RecordKindId
+  /** The largest file an export may have (default and most: what a verifier reads, DATA_FILE_MAX_BYTES). */
+  maxFileBytes?: number
 }
 
 export interface ExportResult {
@@ -129,6 +132,24 @@ async function intactSnapshot(ledger: ExportLedger): Promise<ExportView> {
   } catch (e) {
     await snap.close()
     throw e
+  }
+}
+
+/**
+ * A file past what a verifier reads (safe-read.ts: about 600,000 records in records.json) would make an export
+ * nobody can verify: refused while it is written, with the way out.
+ */
+function assertVerifiable(
+  max: number,
+  files: ReadonlyArray<{ name: string; file: HashedFile | null }>,
+): void {
+  for (const { name, file } of files) {
+    if (file && file.size > max) {
+      throw new ExportError(`${name} passed ${max} bytes, more than a verifier reads`, 'export_too_large', {
+        'pt-BR': `A exportação passaria de 1 GiB em um arquivo (${name}), mais do que um verificador lê; nada foi gravado. Exporte em partes: filtre por período.`,
+        en: `The export would pass 1 GiB in one file (${name}), more than a verifier reads; nothing was written. Export it in parts: filter by date range.`,
+      })
+    }
   }
 }
 
@@ -211,6 +232,7 @@ export async function exportFrom(ledger: ExportLedger, o: ExportOptions): Promis
   const delimiter: CsvDelimiter = o.csvDelimiter ?? (locale === 'pt-BR' ? ';' : ',')
   const exportedAt = (o.now ?? (() => new Date()))()
   const kind = recordsKind(o.kind)
+  const maxBytes = Math.min(o.maxFileBytes ?? DATA_FILE_MAX_BYTES, DATA_FILE_MAX_BYTES)
   const isDeposit = kind.id === 'deposit'
   // Records, audit entries and head all come from one snapshot, so each record is exactly the state its latest
   // entry names even while the tracker keeps writing.
@@ -276,6 +298,11 @@ export async function exportFrom(ledger: ExportLedger, o: ExportOptions): Promis
       if (totals.count % PROGRESS_EVERY === 0) {
         // The awaits also let the main process breathe between batches, and the writer catch up.
         await Promise.all([csv?.drain(), json?.drain(), htmlRows?.drain()])
+        assertVerifiable(maxBytes, [
+          { name: FILE_NAMES.csv, file: csv },
+          { name: FILE_NAMES.json, file: json },
+          { name: FILE_NAMES.html, file: htmlRows },
+        ])
         o.onProgress?.(totals.count, Math.max(total, totals.count))
       }
     }
@@ -286,7 +313,10 @@ export async function exportFrom(ledger: ExportLedger, o: ExportOptions): Promis
     // re-canonicalisation of 200k entries. A row edited by hand into another form shows at the verifier.
     for await (const { entry, detailsText } of snap.auditTextsOf(seen)) {
       audit.write(auditLineOfText(entry, detailsText))
-      if (++n % PROGRESS_EVERY === 0) await audit.drain()
+      if (++n % PROGRESS_EVERY === 0) {
+        await audit.drain()
+        assertVerifiable(maxBytes, [{ name: AUDIT_FILE, file: audit }])
+      }
     }
     if (redactedIds.length > 0) audit.write(redactedLine(redactedIds))
     const auditClosed = audit.close()

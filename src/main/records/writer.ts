@@ -55,6 +55,11 @@ export class HashedFile {
     this.used = 0
   }
 
+  /** Bytes written and waiting so far. */
+  get size(): number {
+    return this.bytes + this.used + this.ready.reduce((n, b) => n + b.length, 0)
+  }
+
   /** Writes what is waiting; call it every few thousand writes (also where a failed write is reported). */
   async drain(): Promise<void> {
     if (this.ready.length > 0) await this.flush()
