@@ -1,14 +1,22 @@
 /**
- * Records benchmark: a ledger of 100,000 realistic records (raw status bodies, refunds, rejections), then
- * - the start-up check of the whole audit chain and every record (the app runs it in the background once),
- * - exportRecords in all three formats after it (target ≤ 3 s, peak RSS ≤ 400 MB),
- * - verifyExport of the result (target ≤ 1.5 s),
- * - openReview (verify + load into a review ledger), for information.
- * Run: npx tsx bench/records.bench.ts   (RECORDS_BENCH_ROWS=… to change the size). Results: docs/BENCHMARKS.md.
- * The ledger is seeded by a child process, so the peak RSS (sampled every 10 ms during the export) is that of a
- * process that only opened the ledger and exported, as in the app.
+ * Records benchmark (issue #30): one run measures each step and the floor it is compared with, and prints the
+ * ratios, so the noise of this shared machine cancels out of them. Each step runs in a child process of its
+ * own, so its peak RSS (`maxRSS`) is that step's alone, as in the app.
+ *
+ * - floor of an export: the ledger's records read from a snapshot, serialised once (JSON.stringify), and those
+ *   bytes written to a file with their SHA-256;
+ * - export: CSV + JSON + HTML (+ audit.jsonl, anchors.jsonl, manifest), after the start-up check;
+ * - floor of a verification: every file of that export read once, the SHA-256 of each, one JSON.parse per line
+ *   of records.json and audit.jsonl;
+ * - verify: verifyExport;
+ * - review: openReview and the first page of the list (what the auditor waits for); the rest pages lazily;
+ * - start-up check: the whole chain once, then again from the checkpoint that check left (the app's next start).
+ *
+ * Run: npx tsx bench/records.bench.ts   (RECORDS_BENCH_ROWS=… to change the size; 1,000,000 writes ~3 GB to
+ * the temporary folder). Results: docs/BENCHMARKS.md.
  */
 import { spawnSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -18,27 +26,222 @@ import { importRecords } from '../src/main/ledger/import'
 import { exportRecords, generateSigningKeyPair, openReview, verifyExport } from '../src/main/records/index'
 import { makeRecords } from '../test/main/records/fixtures'
 
+interface Step {
+  ms: number
+  /** User + system CPU of the whole process (every thread). */
+  cpuMs: number
+  peakRssMb: number
+  [more: string]: unknown
+}
+
 export interface RecordsBenchResult {
   rows: number
-  seedMs: number
-  /** The start-up integrity check (full chain + every record's state), which exports then build on. */
-  startupCheckMs: number
-  exportMs: number
-  /** User + system CPU of the whole process (all threads) during the export. */
-  exportCpuMs: number
-  exportPeakRssMb: number
-  rssBeforeExportMb: number
-  files: Record<string, number>
-  verifyMs: number
-  verifyCpuMs: number
-  verifyOk: boolean
-  /** 1-minute load average before the export: other processes on the 2 cores inflate wall times. */
   loadAverage: number
-  reviewOpenMs: number
-  targets: { exportMs: number; exportPeakRssMb: number; verifyMs: number }
+  seedMs: number
+  files: Record<string, number>
+  steps: Record<string, Step>
+  ratios: Record<string, number>
 }
 
 const mb = (b: number): number => Math.round(b / 2 ** 20)
+
+/** Runs one step in a fresh process (same loader: tsx) and returns what it printed last. */
+function child(args: string[]): Step {
+  const r = spawnSync(process.execPath, [...process.execArgv, __filename, ...args], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    maxBuffer: 1 << 24,
+  })
+  const last = r.stdout.trim().split('\n').at(-1) ?? ''
+  if (r.status !== 0) {
+    // Reported, not thrown: at 1,000,000 records the verifier refuses records.json (over 1 GiB) and the
+    // other steps are still worth their numbers.
+    const why = r.stderr.split('\n').find((l) => /Error|refused|problems/.test(l)) ?? `exit ${r.status}`
+    return { ms: NaN, cpuMs: NaN, peakRssMb: NaN, failed: why.slice(0, 300) }
+  }
+  return JSON.parse(last) as Step
+}
+
+async function timed(fn: () => Promise<Record<string, unknown> | void>): Promise<Step> {
+  const c = process.cpuUsage()
+  const t = performance.now()
+  const extra = (await fn()) ?? {}
+  const ms = Math.round(performance.now() - t)
+  const u = process.cpuUsage(c)
+  return {
+    ms,
+    cpuMs: Math.round((u.user + u.system) / 1000),
+    peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+    ...extra,
+  }
+}
+
+/** Writes `text` pieces to `file` in 1 MiB chunks, hashing the same bytes. */
+function writeHashed(file: string): { write(s: string): void; close(): string } {
+  const fd = fs.openSync(file, 'wx')
+  const h = createHash('sha256')
+  let buf = Buffer.allocUnsafe(1 << 20)
+  let used = 0
+  const flush = (): void => {
+    fs.writeSync(fd, buf, 0, used)
+    h.update(buf.subarray(0, used))
+    used = 0
+  }
+  return {
+    write(s) {
+      if (s.length * 3 > buf.length - used) {
+        flush()
+        if (s.length * 3 > buf.length) buf = Buffer.allocUnsafe(s.length * 3)
+      }
+      used += buf.write(s, used, 'utf8')
+    },
+    close() {
+      flush()
+      fs.fsyncSync(fd)
+      fs.closeSync(fd)
+      return h.digest('hex')
+    },
+  }
+}
+
+/** JSON.parse of every line of a JSON-lines body (bytes), decoded line by line as the verifier does. */
+function parseLines(buf: Buffer, from: number, to: number): number {
+  let n = 0
+  let i = from
+  while (i < to) {
+    let nl = buf.indexOf(0x0a, i)
+    if (nl === -1 || nl > to) nl = to
+    const stop = buf[nl - 1] === 0x2c ? nl - 1 : nl
+    JSON.parse(buf.toString('utf8', i, stop))
+    n += 1
+    i = nl + 1
+  }
+  return n
+}
+
+const steps: Record<string, (a: string[]) => Promise<Step>> = {
+  seed: async ([file, n]) =>
+    timed(async () => void importRecords(file ?? '', makeRecords(Number(n)), { scratch: true })),
+
+  'startup-check': async ([file]) => {
+    const ledger = openLedger(file ?? '')
+    try {
+      const first = await timed(async () => {
+        const snap = ledger.snapshot()
+        const v = await snap.verify()
+        snap.close()
+        if (!v.ok) throw new Error(`seeded ledger does not verify: ${v.reason}`)
+      })
+      return first
+    } finally {
+      ledger.close()
+    }
+  },
+
+  'startup-check-again': async ([file]) => {
+    // The app's next start: a fresh process opens the ledger the last one checked.
+    const ledger = openLedger(file ?? '')
+    try {
+      return await timed(async () => {
+        const snap = ledger.snapshot()
+        const v = await snap.verify()
+        snap.close()
+        if (!v.ok) throw new Error(`ledger does not verify: ${v.reason}`)
+      })
+    } finally {
+      ledger.close()
+    }
+  },
+
+  'export-floor': async ([file, out]) => {
+    const ledger = openLedger(file ?? '')
+    try {
+      return await timed(async () => {
+        const snap = ledger.snapshot()
+        const w = writeHashed(path.join(out ?? '', 'floor.json'))
+        let n = 0
+        for (const r of snap.iterate({})) {
+          if (n++ > 0) w.write(',\n')
+          w.write(JSON.stringify(r))
+        }
+        snap.close()
+        w.close()
+        fs.rmSync(path.join(out ?? '', 'floor.json'))
+        return { records: n }
+      })
+    } finally {
+      ledger.close()
+    }
+  },
+
+  export: async ([file, out]) => {
+    const ledger = openLedger(file ?? '')
+    const signer = generateSigningKeyPair()
+    try {
+      // As in the app: the start-up check has run (its checkpoint makes the export's own check incremental).
+      const snap = ledger.snapshot()
+      await snap.verify()
+      snap.close()
+      let manifest = ''
+      const step = await timed(async () => {
+        const res = await exportRecords(ledger, {
+          dir: out ?? '',
+          formats: ['csv', 'json', 'html'],
+          signer,
+          appVersion: 'bench',
+          profile: { name: 'Produção', network: 'liquid' },
+        })
+        manifest = res.manifestPath
+        return { rows: res.rowCount }
+      })
+      return { ...step, manifest }
+    } finally {
+      ledger.close()
+    }
+  },
+
+  'verify-floor': async ([manifestPath]) =>
+    timed(async () => {
+      const dir = path.dirname(manifestPath ?? '')
+      let lines = 0
+      for (const name of fs.readdirSync(dir)) {
+        const buf = fs.readFileSync(path.join(dir, name))
+        createHash('sha256').update(buf).digest('hex')
+        if (name === 'records.json') {
+          const head = buf.indexOf(0x0a) + 1
+          lines += parseLines(buf, head, buf.length - '\n]}\n'.length)
+        } else if (name === 'audit.jsonl') lines += parseLines(buf, 0, buf.length - 1)
+      }
+      return { lines }
+    }),
+
+  verify: async ([manifestPath]) =>
+    timed(async () => {
+      const v = await verifyExport(manifestPath ?? '')
+      if (!v.ok) throw new Error(`export does not verify: ${JSON.stringify(v.problems)}`)
+    }),
+
+  review: async ([manifestPath]) => {
+    let review: Awaited<ReturnType<typeof openReview>> | null = null
+    // What the auditor waits for: the verdict and the first page of the list.
+    const open = await timed(async () => {
+      review = await openReview(manifestPath ?? '')
+      const page = review.firstPage({ limit: 200 }) ?? review.ledger.query({ limit: 200 })
+      if (!review.verification.ok || page.rows.length === 0) throw new Error('review did not open')
+      return { firstPageRows: page.rows.length }
+    })
+    const r = review as unknown as Awaited<ReturnType<typeof openReview>>
+    // What stays lazy: the ledger loading behind it, then a page far down the list and a text search.
+    const later = await timed(async () => {
+      await r.loaded
+      const far = r.ledger.query({ limit: 200, offset: Math.max(0, r.verification.manifest!.rowCount - 200) })
+      const found = r.ledger.query({ text: 'joão', limit: 200 })
+      return { farRows: far.rows.length, textTotal: found.total }
+    })
+    r.close()
+    return { ...open, loadMs: later.ms, loadCpuMs: later.cpuMs, peakRssMb: later.peakRssMb }
+  },
+}
 
 export async function run(
   n = Number(process.env.RECORDS_BENCH_ROWS ?? 100_000),
@@ -46,87 +249,49 @@ export async function run(
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'records-bench-'))
   try {
     const file = path.join(dir, 'ledger.sqlite')
-    let t = performance.now()
-    const seed = spawnSync(process.execPath, [...process.execArgv, __filename, '--seed', file, String(n)], {
-      stdio: 'inherit',
-    })
-    if (seed.status !== 0) throw new Error(`seeding failed (${seed.status})`)
-    const seedMs = performance.now() - t
-    const ledger = openLedger(file)
-    const signer = generateSigningKeyPair()
-    t = performance.now()
-    const snap = ledger.snapshot()
-    const check = await snap.verify()
-    snap.close()
-    if (!check.ok) throw new Error(`seeded ledger does not verify: ${check.reason}`)
-    const startupCheckMs = performance.now() - t
-    global.gc?.()
-
-    const rssBefore = process.memoryUsage.rss()
-    let peak = rssBefore
-    const sampler = setInterval(() => {
-      peak = Math.max(peak, process.memoryUsage.rss())
-    }, 10)
+    const out = path.join(dir, 'out')
+    fs.mkdirSync(out)
     const loadAverage = Math.round(os.loadavg()[0]! * 100) / 100
-    const cpu = (since: NodeJS.CpuUsage): number => {
-      const u = process.cpuUsage(since)
-      return Math.round((u.user + u.system) / 1000)
-    }
-    let c = process.cpuUsage()
-    t = performance.now()
-    const res = await exportRecords(ledger, {
-      dir: path.join(dir, 'out'),
-      formats: ['csv', 'json', 'html'],
-      signer,
-      appVersion: 'bench',
-      profile: { name: 'Produção', network: 'liquid' },
-      onProgress: () => {
-        peak = Math.max(peak, process.memoryUsage.rss())
-      },
-    })
-    const exportMs = performance.now() - t
-    const exportCpuMs = cpu(c)
-    clearInterval(sampler)
-    peak = Math.max(peak, process.memoryUsage.rss())
-    ledger.close()
-
+    const seed = child(['seed', file, String(n)])
+    const s: Record<string, Step> = {}
+    s['startup-check'] = child(['startup-check', file])
+    s['startup-check-again'] = child(['startup-check-again', file])
+    s['export-floor'] = child(['export-floor', file, out])
+    s.export = child(['export', file, out])
+    if (s.export.failed) throw new Error(`export failed: ${String(s.export.failed)}`)
+    const manifest = String(s.export.manifest)
+    const folder = path.dirname(manifest)
     const files: Record<string, number> = {}
-    for (const f of [...res.files, res.manifestPath]) files[path.basename(f)] = mb(fs.statSync(f).size)
-
-    c = process.cpuUsage()
-    t = performance.now()
-    const v = await verifyExport(res.manifestPath)
-    const verifyMs = performance.now() - t
-    const verifyCpuMs = cpu(c)
-
-    t = performance.now()
-    const review = await openReview(res.manifestPath)
-    const reviewOpenMs = performance.now() - t
-    review.close()
-
+    for (const f of fs.readdirSync(folder)) files[f] = mb(fs.statSync(path.join(folder, f)).size)
+    s['verify-floor'] = child(['verify-floor', manifest])
+    s.verify = child(['verify', manifest])
+    s.review = child(['review', manifest])
+    const ratio = (a: string, b: string): number => Math.round((s[a]!.ms / s[b]!.ms) * 100) / 100
     return {
-      rows: res.rowCount,
-      seedMs: Math.round(seedMs),
-      startupCheckMs: Math.round(startupCheckMs),
-      exportMs: Math.round(exportMs),
-      exportCpuMs,
-      exportPeakRssMb: mb(peak),
-      rssBeforeExportMb: mb(rssBefore),
-      files,
-      verifyMs: Math.round(verifyMs),
-      verifyCpuMs,
-      verifyOk: v.ok,
+      rows: n,
       loadAverage,
-      reviewOpenMs: Math.round(reviewOpenMs),
-      targets: { exportMs: 3000, exportPeakRssMb: 400, verifyMs: 1500 },
+      seedMs: seed.ms,
+      files,
+      steps: s,
+      ratios: {
+        'export / export floor (≤ 1.5)': ratio('export', 'export-floor'),
+        'verify / verify floor (≤ 1.3)': ratio('verify', 'verify-floor'),
+        'review open / verify floor (≤ 1.5)': ratio('review', 'verify-floor'),
+      },
     }
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })
   }
 }
 
-if (process.argv[2] === '--seed') {
-  importRecords(process.argv[3] ?? '', makeRecords(Number(process.argv[4])))
+const [, , stepName, ...args] = process.argv
+if (stepName && steps[stepName]) {
+  void steps[stepName](args)
+    .then((r) => console.log(JSON.stringify(r)))
+    .catch((e: unknown) => {
+      console.error(e)
+      process.exit(1)
+    })
 } else if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(__filename)) {
   void run()
     .then((r) => console.log(JSON.stringify(r, null, 2)))

@@ -251,10 +251,13 @@ export function buildRouter(state: AppState, log: (line: string) => void): Route
               ...(m.recordKind ? { recordKind: m.recordKind } : {}),
             }
           : null,
+        // Issue #30: the verified count while the ledger loads (an intact export's ledger holds exactly those).
         rowCount:
-          m?.recordKind === 'deposit'
-            ? review.ledger.deposits.query({ limit: 1 }).total
-            : review.ledger.query({ limit: 1 }).total,
+          v.ok && m
+            ? m.rowCount
+            : m?.recordKind === 'deposit'
+              ? review.ledger.deposits.query({ limit: 1 }).total
+              : review.ledger.query({ limit: 1 }).total,
       }
     },
     'review:checkSigner': ({ expected }) => {
@@ -273,9 +276,22 @@ export function buildRouter(state: AppState, log: (line: string) => void): Route
       const fromHere = own !== null && compareSigner(own, expected) === 'match'
       return { match, expected: displayFingerprint(expected), source: fromHere ? 'this_computer' : 'entered' }
     },
-    'review:list': (filter) => {
+    'review:list': async (filter) => {
       const review = state.review
       if (!review) throw new AppError('no_review', 'Open an export folder first.')
+      // The first page while the ledger loads (review.ts); anything else waits for the load.
+      const first = review.firstPage(filter)
+      if (first) return first
+      const wasOk = review.verification.ok
+      await review.loaded
+      // Only a forged export verifies and then fails to load (two records with one remote id): never an empty
+      // list under a green verdict.
+      if (wasOk && !review.verification.ok) {
+        throw new AppError(
+          'review_not_loadable',
+          review.verification.problems.at(-1)?.detail ?? 'not loadable',
+        )
+      }
       const page = review.ledger.query(filter)
       return { rows: page.rows, total: page.total, totals: review.ledger.totalsByStatus(filter) }
     },

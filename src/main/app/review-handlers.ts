@@ -51,6 +51,7 @@ export function reviewHandlers(state: AppState): ReviewHandlers {
       // The verification kept from review:open: the open export is not read again (it may have changed since;
       // what the page shows is what was verified).
       const older = await verifyExport(join(chosen, MANIFEST_FILE), { fixedHashes: true })
+      review.addFixedHashes()
       const r = compareWithOlderExport(review.verification, older)
       const m = older.ok ? older.manifest : null
       return {

@@ -86,7 +86,7 @@ export type { CsvRow }
  * missing final line end; refuses (CsvSyntaxError) a quote inside an unquoted field, text after a closing quote,
  * an unterminated quote, or a CR without LF, which is how a damaged file usually shows. Works on bytes: the
  * delimiter, quote, CR and LF never occur inside a UTF-8 multi-byte sequence, so no decoding is needed to find
- * the cells. (The code is in kernel.ts: the verifier runs it on a worker thread.)
+ * the cells. (The code is in kernel.ts.)
  */
 export function parseCsv(buf: Buffer, delimiter: CsvDelimiter, onRow: (row: CsvRow) => void): void {
   csvReader.parseCsv(buf, delimiter, onRow, (message) => new CsvSyntaxError(message))

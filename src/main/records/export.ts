@@ -4,9 +4,9 @@
  * manifest.json is an export that did not finish. A failed export removes its folder. The ledger is this
  * computer's SQLite file or the team's PostgreSQL server, read the same way (export-source.ts).
  *
- * The main thread reads, redacts and serialises each record once (that JSON text is what records.json gets), and
- * reduces it to the strings its CSV and report rows are made of (layout.ts); a worker thread formats those rows
- * and writes and hashes every file (output.ts).
+ * Each record is read, redacted and serialised once (that JSON text is what records.json gets) and reduced to
+ * the strings its CSV and report rows are made of (layout.ts, kernel.ts); every file is hashed as it is written
+ * (writer.ts).
  *
  * The ledger is read through one consistent view (a read transaction) while the app, and on a team every other
  * desk, keeps writing: what is committed after the view began is not in the export. Each record is written once
@@ -25,6 +25,7 @@ import { REPORT_TAIL, reportHead } from './html'
 import { jsonHead, JSON_SEPARATOR, JSON_TAIL } from './json'
 import { recordsKind, type AnyRecord, type RecordKindId } from './kinds'
 import { rowPlan } from './layout'
+import { kernel } from './kernel'
 import {
   canonicalManifestBytes,
   EXPORT_FORMATS,
@@ -46,7 +47,8 @@ import { escapeForTerminal } from './terminal-text'
 import { keyFingerprint, signBytes, signingKey, type SigningKeyPair } from './sign'
 import { DayAccumulator, TotalsAccumulator } from './totals'
 import { meaningTotals } from '../../shared/money-totals'
-import { createFileWriter, type OutFile, type WrittenFile } from './output'
+import { HashedFile, type WrittenFile } from './writer'
+import { DATA_FILE_MAX_BYTES } from './safe-read'
 import { sqliteExportLedger, type ExportLedger, type ExportView } from './export-source'
 
 export interface ExportOptions {
@@ -72,6 +74,8 @@ export interface ExportOptions {
   includeReceipts?: boolean
   /** The record kind exported (default withdrawals; deposits: "compras de DePix"). One export holds one kind. */
   kind?: RecordKindId
+  /** The largest file an export may have (default and most: what a verifier reads, DATA_FILE_MAX_BYTES). */
+  maxFileBytes?: number
 }
 
 export interface ExportResult {
@@ -128,6 +132,24 @@ async function intactSnapshot(ledger: ExportLedger): Promise<ExportView> {
   } catch (e) {
     await snap.close()
     throw e
+  }
+}
+
+/**
+ * A file past what a verifier reads (safe-read.ts: about 600,000 records in records.json) would make an export
+ * nobody can verify: refused while it is written, with the way out.
+ */
+function assertVerifiable(
+  max: number,
+  files: ReadonlyArray<{ name: string; file: HashedFile | null }>,
+): void {
+  for (const { name, file } of files) {
+    if (file && file.size > max) {
+      throw new ExportError(`${name} passed ${max} bytes, more than a verifier reads`, 'export_too_large', {
+        'pt-BR': `A exportação passaria de 1 GiB em um arquivo (${name}), mais do que um verificador lê; nada foi gravado. Exporte em partes: filtre por período.`,
+        en: `The export would pass 1 GiB in one file (${name}), more than a verifier reads; nothing was written. Export it in parts: filter by date range.`,
+      })
+    }
   }
 }
 
@@ -210,6 +232,7 @@ export async function exportFrom(ledger: ExportLedger, o: ExportOptions): Promis
   const delimiter: CsvDelimiter = o.csvDelimiter ?? (locale === 'pt-BR' ? ';' : ',')
   const exportedAt = (o.now ?? (() => new Date()))()
   const kind = recordsKind(o.kind)
+  const maxBytes = Math.min(o.maxFileBytes ?? DATA_FILE_MAX_BYTES, DATA_FILE_MAX_BYTES)
   const isDeposit = kind.id === 'deposit'
   // Records, audit entries and head all come from one snapshot, so each record is exactly the state its latest
   // entry names even while the tracker keeps writing.
@@ -225,10 +248,9 @@ export async function exportFrom(ledger: ExportLedger, o: ExportOptions): Promis
     await snap.close()
     throw e
   }
-  const handles: OutFile[] = []
-  const writer = createFileWriter()
-  const track = async (name: string, hashed = true): Promise<OutFile> => {
-    const f = await writer.create(join(folder, name), hashed)
+  const handles: HashedFile[] = []
+  const track = async (name: string, hashed = true): Promise<HashedFile> => {
+    const f = await HashedFile.create(join(folder, name), hashed)
     handles.push(f)
     return f
   }
@@ -245,7 +267,7 @@ export async function exportFrom(ledger: ExportLedger, o: ExportOptions): Promis
       csv || htmlRows
         ? rowPlan(locale, delimiter, { csv: csv !== null, html: htmlRows !== null }, kind)
         : null
-    const rows = plan ? await writer.rows(plan.layout, csv, htmlRows) : null
+    const format = plan ? kernel.rowFormatter(plan.layout) : null
     const totals = new TotalsAccumulator()
     const days = new DayAccumulator(kind.totals)
     const source: AsyncIterable<AnyRecord> = snap.records(kind.id, filter)
@@ -259,7 +281,11 @@ export async function exportFrom(ledger: ExportLedger, o: ExportOptions): Promis
       const redactedBefore = redact.count
       const { record, json: text } = redact(rec)
       if (redact.count > redactedBefore) redactedIds.push(rec.localId)
-      if (plan && rows) rows.write(plan.inputs(record))
+      if (plan && format) {
+        const [c, h] = format(plan.inputs(record), totals.count)
+        if (c !== '') csv?.write(c)
+        if (h !== '') htmlRows?.write(h)
+      }
       if (json) {
         if (totals.count > 0) json.write(JSON_SEPARATOR)
         json.write(text)
@@ -271,11 +297,15 @@ export async function exportFrom(ledger: ExportLedger, o: ExportOptions): Promis
       if (last === null || record.createdAt > last) last = record.createdAt
       if (totals.count % PROGRESS_EVERY === 0) {
         // The awaits also let the main process breathe between batches, and the writer catch up.
-        await Promise.all([rows?.drain(), csv?.drain(), json?.drain(), htmlRows?.drain()])
+        await Promise.all([csv?.drain(), json?.drain(), htmlRows?.drain()])
+        assertVerifiable(maxBytes, [
+          { name: FILE_NAMES.csv, file: csv },
+          { name: FILE_NAMES.json, file: json },
+          { name: FILE_NAMES.html, file: htmlRows },
+        ])
         o.onProgress?.(totals.count, Math.max(total, totals.count))
       }
     }
-    rows?.end()
     json?.write(JSON_TAIL)
     const audit = await track(AUDIT_FILE)
     let n = 0
@@ -283,7 +313,10 @@ export async function exportFrom(ledger: ExportLedger, o: ExportOptions): Promis
     // re-canonicalisation of 200k entries. A row edited by hand into another form shows at the verifier.
     for await (const { entry, detailsText } of snap.auditTextsOf(seen)) {
       audit.write(auditLineOfText(entry, detailsText))
-      if (++n % PROGRESS_EVERY === 0) await audit.drain()
+      if (++n % PROGRESS_EVERY === 0) {
+        await audit.drain()
+        assertVerifiable(maxBytes, [{ name: AUDIT_FILE, file: audit }])
+      }
     }
     if (redactedIds.length > 0) audit.write(redactedLine(redactedIds))
     const auditClosed = audit.close()
@@ -436,7 +469,5 @@ export async function exportFrom(ledger: ExportLedger, o: ExportOptions): Promis
     await Promise.all(handles.map((f) => f.abandon()))
     await rm(folder, { recursive: true, force: true })
     throw e
-  } finally {
-    await writer.close()
   }
 }

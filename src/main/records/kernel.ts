@@ -1,17 +1,9 @@
 /**
- * The text kernels of the records module, each one self-contained function:
+ * The text kernels of the records module:
  * - `recordsKernel`: timestamps in São Paulo time, the CSV cell rules (formula neutralisation, RFC 4180 quoting),
  *   HTML escaping, and the assembly of one CSV line and one report row (exports);
  * - `csvReaderKernel`: the CSV parser and the verifier's pass over a CSV file.
- *
- * Why self-contained: the exporter formats rows on a worker thread (output.ts) and the verifier checks the CSV on
- * one (checker.ts), and main is bundled into one CommonJS file, so a worker cannot import a module.
- * `recordsKernel.toString()` is the worker's copy of this very code, and the main thread calls the same function:
- * one implementation, two threads. Hence the rule for this file: nothing inside a kernel function may refer to
- * anything outside it (no imports, no module constants; globals such as Intl, Date and Buffer only; types are
- * fine, they are erased). A worker's copy is trusted only after it gave exactly the main thread's results on
- * sample input; a build step that rewrote the function would show there, and the work then stays on the main
- * thread (same bytes, slower).
+ * Each is one closure holding its caches (São Paulo offsets per day and hour, formatted hours).
  *
  * format.ts, csv.ts and html.ts export these functions under their usual names; docs/RECORDS.md has the rules.
  */
@@ -390,8 +382,7 @@ export interface CsvReaderKernel {
 }
 
 /**
- * The CSV reading of the verifier, self-contained for the same reason as `recordsKernel` (verify.ts checks the
- * CSV on a worker thread while it reads the JSON file).
+ * The CSV reading of the verifier (verify.ts).
  */
 export function csvReaderKernel(): CsvReaderKernel {
   const QUOTE = 0x22

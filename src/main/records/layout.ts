@@ -1,8 +1,7 @@
 /**
- * How a record reaches the kernel's row formatter (kernel.ts): the main thread turns each record into a list of
- * strings (`rowInputs`: everything that needs the record, the ledger's shared rules — display status, tax id
- * masking, amounts — and nothing else), and the formatter, on the writer's worker thread or inline, turns them
- * into the CSV line and the report row. Same cells as `cellText` in csv.ts, column by column.
+ * How a record reaches the kernel's row formatter (kernel.ts): each record becomes a list of strings
+ * (`rowInputs`: everything that needs the record, the ledger's shared rules — display status, tax id masking,
+ * amounts — and nothing else), and the formatter turns them into the CSV line and the report row. Same cells as `cellText` in csv.ts, column by column.
  */
 import { YES_NO, type CsvDelimiter } from './csv'
 import { formatAmount, type ExportLocale } from './format'

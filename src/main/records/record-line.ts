@@ -46,8 +46,8 @@ export function stateTextOf(line: string, prefix: string): string {
 
 /**
  * The line's first member (`{"remoteCheckedAt":…`) when the line is exactly recordLine(parsed), else null: the
- * proof that hashing the line's bytes (stateTextOf) hashes the parsed record's state. The verifier's helper thread
- * may hash those bytes instead (state-kernel.ts); this proof stays on the thread that parsed the line.
+ * proof that hashing the line's bytes (stateTextOf; the verifier hashes them where it read them) hashes the
+ * parsed record's state.
  */
 export function provenPrefix(line: string, parsed: unknown): string | null {
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return null

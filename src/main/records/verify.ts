@@ -20,19 +20,20 @@
  * not make it tampered.
  */
 import { isUtf8 } from 'node:buffer'
-import { hash } from 'node:crypto'
+import { createHash } from 'node:crypto'
 import { basename, dirname, join, resolve } from 'node:path'
 import type { StatusTotal } from '../../shared/withdrawal-record'
 import { COLUMNS_BEFORE_REFERENCES, PT_HEADER_V1 } from './columns'
 import { BOM, csvHeader, csvLine, YES_NO } from './csv'
 import { countReportRows } from './html'
-import { jsonHead, JSON_TAIL, readRecordsFile, type ExportedRecord } from './json'
+import { readRecordsFile, type ExportedRecord } from './json'
 import { recordsKind, type AnyRecord, type RecordsKind } from './kinds'
 import type { DepositRecord } from '../../shared/deposit-record'
 import { recordStateHash } from '../ledger/state-hash'
-import { provenPrefix, STATE_LAYOUT_VERSION, stateTextOf } from './record-line'
-import { StateHashOrder } from './state-order'
-import { AUDIT_FILE, compareRecords, type AuditCollected, type AuditSummary, type Head } from './audit-member'
+import { provenPrefix, STATE_LAYOUT_VERSION } from './record-line'
+import { AUDIT_FILE, compareRecords, type AuditCollected, type Head } from './audit-member'
+import { auditSummary } from './audit-kernel'
+import { csvReader } from './kernel'
 import {
   canonicalManifestBytes,
   fileListSchema,
@@ -57,7 +58,6 @@ import {
 } from './safe-read'
 import { bytesMatch } from '../receipts/fetch'
 import { keyFingerprint, normalizeFingerprint, verifyBytes } from './sign'
-import { createChecker, type Checker } from './checker'
 import { diffTotals, escapedTotals, sumTotals, TotalsAccumulator } from './totals'
 import { MEANINGS, meaningTotals, type MeaningTotals } from '../../shared/money-totals'
 
@@ -81,6 +81,8 @@ export interface ExportVerification {
   records?: ExportedRecord[]
   /** Same, for a deposit export (`recordKind: "deposit"`): its records, for the review's ledger. */
   depositRecords?: DepositRecord[]
+  /** records.json's bytes as read and checked, when asked for (`keepRecordsBytes`): the review pages them. */
+  recordsBytes?: Buffer
   /** Files in the folder that the manifest does not list (not covered by the signature). */
   unlisted: string[]
   /** The audit member as read, and the exported records' state hashes (for --against); see audit-member.ts. */
@@ -92,6 +94,8 @@ export interface VerifyOptions {
   expectFingerprint?: string
   /** Return the JSON records (review mode). */
   keepRecords?: boolean
+  /** Return records.json's bytes, read once and checked here (the offline review loads them afterwards). */
+  keepRecordsBytes?: boolean
   /**
    * Collect every record's fixed hash (recordFixedHash) in `audit.fixedHashes`: only --against compares them,
    * and computing them costs a canonical JSON and a SHA-256 per record on every verification otherwise.
@@ -113,8 +117,6 @@ interface Expectation {
   anchors: Map<number, string> | null
   /** Whether the JSON check computes the records' fixed hashes (VerifyOptions.fixedHashes). */
   fixedHashes: boolean
-  /** audit.jsonl's summary, asked of the checker's thread before records.json is checked here. */
-  auditEarly?: Promise<AuditSummary>
 }
 
 const MAX_LISTED = 5
@@ -253,40 +255,23 @@ export async function verifyExport(manifestPath: string, o: VerifyOptions = {}):
   checkManifestTotals(manifest, mname, add)
 
   let records: AnyRecord[] | undefined
-  const checker = createChecker()
-  try {
-    // Each file is read (and hashed, on the checker's thread) while the one before it is checked; the CSV is
-    // checked on that thread too, while this one reads the JSON. Problems are reported in the manifest's order.
-    const reads: Array<Promise<FileRead> | undefined> = []
-    const read = (i: number): Promise<FileRead> | undefined => {
-      const entry = entries[i]
-      if (entry) reads[i] ??= readEntry(dir, entry, checker)
-      return reads[i]
-    }
-    // audit.jsonl goes to the checker's thread first, so that it is checked there while records.json is here.
-    const auditAt = entries.findIndex((e) => e.format === 'audit')
-    const auditRead = auditAt < 0 ? undefined : await read(auditAt)
-    if (auditRead && 'buf' in auditRead && isUtf8(auditRead.buf)) {
-      expect.auditEarly = checker.auditSummary(auditRead.buf, expect.auditHead)
-      expect.auditEarly.catch(() => undefined)
-    }
-    const outcomes: Array<Promise<FileOutcome>> = []
-    for (const [i, entry] of entries.entries()) {
-      const current = read(i) as Promise<FileRead>
-      void read(i + 1)
-      const outcome = checkFile(entry, await current, expect, o.keepRecords === true, checker)
-      // Not awaited here (a CSV check runs on), but never left unhandled if an earlier one throws.
-      outcome.catch(() => undefined)
-      outcomes.push(outcome)
-      reads[i] = undefined
-    }
-    for (const outcome of outcomes) {
-      const got = await outcome
-      for (const p of got.problems) add(...p)
-      if (got.records && records === undefined) records = got.records
-    }
-  } finally {
-    await checker.close()
+  let recordsBytes: Buffer | undefined
+  // Each file is read while the one before it is checked (at most two in memory); problems are reported in the
+  // manifest's order.
+  const reads: Array<Promise<FileRead> | undefined> = []
+  const readAt = (i: number): Promise<FileRead> | undefined => {
+    const entry = entries[i]
+    if (entry) reads[i] ??= readEntry(dir, entry)
+    return reads[i]
+  }
+  for (const [i, entry] of entries.entries()) {
+    const current = await (readAt(i) as Promise<FileRead>)
+    void readAt(i + 1)?.catch(() => undefined)
+    reads[i] = undefined
+    if (o.keepRecordsBytes && entry.format === 'json' && 'buf' in current) recordsBytes = current.buf
+    const got = checkFile(entry, current, expect, o.keepRecords === true)
+    for (const p of got.problems) add(...p)
+    if (got.records && records === undefined) records = got.records
   }
   const audit = expect.audit
   if (audit?.summary && audit.stateHashes) {
@@ -310,6 +295,7 @@ export async function verifyExport(manifestPath: string, o: VerifyOptions = {}):
         ? { records: [], depositRecords: (records ?? []) as DepositRecord[] }
         : { records: (records ?? []) as ExportedRecord[] }),
     ...(audit ? { audit } : {}),
+    ...(recordsBytes ? { recordsBytes } : {}),
   })
 }
 
@@ -407,28 +393,23 @@ async function unlistedFiles(dir: string, mname: string, entries: readonly FileE
   return other.names
 }
 
-type FileRead = { buf: Buffer; sha256: Promise<string> } | { refused: [VerificationCheck, string] }
+type FileRead = { buf: Buffer } | { refused: [VerificationCheck, string] }
 
 /**
- * The file's bytes, and its SHA-256 computed from those very bytes on the checker's thread (they are read into
- * shared memory, so the thread reads them where they are). Not read at all when it is not a regular file in
- * the folder or not the size the manifest says (safe-read.ts).
+ * The file's bytes; not read at all when it is not a regular file in the folder or not the size the manifest
+ * says (safe-read.ts).
  */
-async function readEntry(dir: string, entry: FileEntry, checker: Checker): Promise<FileRead> {
+async function readEntry(dir: string, entry: FileEntry): Promise<FileRead> {
   const got = await readRegularFile(join(dir, entry.name), {
     maxBytes: memberMaxBytes(entry.name),
     expectBytes: entry.bytes,
-    shared: true,
   })
   if ('refused' in got) {
     const { kind, detail } = got.refused
     if (kind === 'missing') return { refused: ['missing', 'listed in the manifest but not in the folder'] }
     return { refused: [kind === 'size' ? 'hash' : 'missing', detail] }
   }
-  const sha256 = checker.sha256(got.buf)
-  // Reported (as a hash problem) when awaited.
-  sha256.catch(() => undefined)
-  return { buf: got.buf, sha256 }
+  return { buf: got.buf }
 }
 
 interface FileOutcome {
@@ -437,46 +418,30 @@ interface FileOutcome {
   records?: AnyRecord[]
 }
 
-/**
- * A file's problems: hash first, then content. The HTML check and the JSON file's parse run before this returns
- * its promise; the CSV check, and the JSON records' state hashes, on the checker's thread.
- */
-async function checkFile(
-  entry: FileEntry,
-  read: FileRead,
-  expect: Expectation,
-  keep: boolean,
-  checker: Checker,
-): Promise<FileOutcome> {
+/** A file's problems: hash first, then content. */
+function checkFile(entry: FileEntry, read: FileRead, expect: Expectation, keep: boolean): FileOutcome {
   const problems: Array<Parameters<Add>> = []
   if ('refused' in read) {
     problems.push([entry.name, ...read.refused])
     return { problems }
   }
   const { buf } = read
-  const content: Array<Parameters<Add>> = []
-  let records: AnyRecord[] | undefined
-  try {
-    records = await checkContent(entry, buf, expect, (...p) => content.push(p), keep, checker)
-  } finally {
-    const sha = await read.sha256.catch((e: unknown) => `(not computed: ${(e as Error).message})`)
-    const diffs: string[] = []
-    if (buf.length !== entry.bytes) diffs.push(`${buf.length} bytes, expected ${entry.bytes} (manifest.json)`)
-    if (sha !== entry.sha256) diffs.push(`SHA-256 ${sha}, expected ${entry.sha256} (manifest.json)`)
-    if (diffs.length > 0) problems.push([entry.name, 'hash', diffs.join('; ')])
-    problems.push(...content)
-  }
+  const sha = createHash('sha256').update(buf).digest('hex')
+  const diffs: string[] = []
+  if (buf.length !== entry.bytes) diffs.push(`${buf.length} bytes, expected ${entry.bytes} (manifest.json)`)
+  if (sha !== entry.sha256) diffs.push(`SHA-256 ${sha}, expected ${entry.sha256} (manifest.json)`)
+  if (diffs.length > 0) problems.push([entry.name, 'hash', diffs.join('; ')])
+  const records = checkContent(entry, buf, expect, (...p) => problems.push(p), keep)
   return { problems, records }
 }
 
-async function checkContent(
+function checkContent(
   entry: FileEntry,
   buf: Buffer,
   expect: Expectation,
   add: Add,
   keep: boolean,
-  checker: Checker,
-): Promise<AnyRecord[] | undefined> {
+): AnyRecord[] | undefined {
   if (entry.format === 'receipt') {
     // Issue #14: bytes and hash were checked like any file's; the content must still be what the type says.
     if (!bytesMatch(buf, entry.mediaType)) add(entry.name, 'schema', `not a ${entry.mediaType} document`)
@@ -501,20 +466,17 @@ async function checkContent(
   }
   switch (entry.format) {
     case 'csv':
-      await checkCsv(entry, buf, add, rows, totals, checker, expect.kind)
+      checkCsv(entry, buf, add, rows, totals, expect.kind)
       return undefined
     case 'json': {
       const ids = new Set<string>()
       const acc = new TotalsAccumulator()
       const kept: AnyRecord[] | undefined = keep ? [] : undefined
       const kind = expect.kind
-      const stateHashes = expect.audit ? new StateHashOrder(buf) : null
+      const stateHashes = expect.audit ? new Map<string, string>() : null
       const fixedHashes = expect.audit && expect.fixedHashes ? new Map<string, string>() : null
       let dup = 0
       const layout = expect.stateLayout ? { off: 0, first: [] as string[] } : null
-      // The checker's thread hashes every line's state bytes while this one parses and proves the lines.
-      const range = layout && stateHashes ? jsonRange(buf, kind) : null
-      const hashedThere = range ? checker.stateHashes(buf, range) : null
       const read = readRecordsFile(
         buf,
         (r, source) => {
@@ -528,16 +490,12 @@ async function checkContent(
               if (layout.first.length < MAX_LISTED) layout.first.push(r.localId)
               stateHashes?.set(r.localId, recordStateHash(r))
             } else if (stateHashes) {
-              const line = source.line as string
-              if (line.charCodeAt(prefix.length) !== 0x2c)
-                stateHashes.set(r.localId, hash('sha256', stateTextOf(line, prefix)))
-              else
-                stateHashes.lineBytes(
-                  r.localId,
-                  source.start,
-                  source.start + Buffer.byteLength(prefix),
-                  source.stop,
-                )
+              // `{` and the line's bytes after its first member: the state's canonical JSON (record-line.ts).
+              const at = source.start + Buffer.byteLength(prefix)
+              const state = createHash('sha256').update('{')
+              if (buf[at] === 0x2c) state.update(buf.subarray(at + 1, source.stop))
+              else state.update('}')
+              stateHashes.set(r.localId, state.digest('hex'))
             }
           } else stateHashes?.set(r.localId, recordStateHash(r))
           fixedHashes?.set(r.localId, kind.fixedHash(r))
@@ -559,7 +517,7 @@ async function checkContent(
       }
       if (expect.audit) {
         Object.assign(expect.audit, {
-          stateHashes: stateHashes?.result(await hashedThere) ?? null,
+          stateHashes,
           fixedHashes,
         })
       }
@@ -571,7 +529,7 @@ async function checkContent(
       rows(countReportRows(buf), 'report rows')
       return undefined
     case 'audit': {
-      const summary = await (expect.auditEarly ?? checker.auditSummary(buf, expect.auditHead))
+      const summary = auditSummary(buf, expect.auditHead)
       for (const p of summary.problems) add(entry.name, 'audit', p)
       if (expect.audit) expect.audit.summary = summary
       return undefined
@@ -583,16 +541,6 @@ async function checkContent(
       return undefined
     }
   }
-}
-
-/** records.json's lines between its head and tail, for the checker's thread; null when the file is not in that layout. */
-function jsonRange(buf: Buffer, kind: RecordsKind): { from: number; to: number } | null {
-  const head = Buffer.from(jsonHead(kind), 'utf8')
-  const tail = Buffer.from(JSON_TAIL, 'utf8')
-  if (buf.length < head.length + tail.length) return null
-  if (!buf.subarray(0, head.length).equals(head) || !buf.subarray(buf.length - tail.length).equals(tail))
-    return null
-  return { from: head.length, to: buf.length - tail.length }
 }
 
 /**
@@ -612,19 +560,18 @@ function expectedHeader(body: Buffer, entry: Extract<FileEntry, { format: 'csv' 
   return csvHeader(entry.locale)
 }
 
-async function checkCsv(
+function checkCsv(
   entry: Extract<FileEntry, { format: 'csv' }>,
   buf: Buffer,
   add: Add,
   rows: (n: number, what: string) => void,
   totals: (t: StatusTotal[]) => void,
-  checker: Checker,
   kind: RecordsKind,
-): Promise<void> {
+): void {
   const bom = buf.subarray(0, BOM_BYTES.length).equals(BOM_BYTES)
   if (!bom) add(entry.name, 'schema', 'no UTF-8 byte order mark')
   const body = bom ? buf.subarray(BOM_BYTES.length) : buf
-  const r = await checker.checkCsv(body, {
+  const r = csvReader.checkCsvRows(body, {
     delimiter: entry.delimiter,
     locale: entry.locale,
     // Earlier headers exist only for withdrawals: deposits were exported with today's columns from the start.

@@ -392,4 +392,19 @@ describe('exportRecords', () => {
     ledger.close()
     track(openLedger(file))
   })
+
+  it('issue #30: a file past what a verifier reads is refused while it is written, and the folder removed', async () => {
+    const { ledger } = seededLedger(makeRecords(3_000))
+    track(ledger)
+    const dir = tempDir('records-too-large-')
+    // 3,000 records make about 5 MB of records.json; the cap is lowered to 1 MB to see the refusal.
+    await expect(exportTo(ledger, { dir, maxFileBytes: 1 << 20 })).rejects.toMatchObject({
+      code: 'export_too_large',
+      userMessage: {
+        'pt-BR': expect.stringContaining('Exporte em partes'),
+        en: expect.stringContaining('in parts'),
+      },
+    })
+    expect(fs.readdirSync(dir)).toEqual([])
+  })
 })

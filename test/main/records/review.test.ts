@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { openReview } from '../../../src/main/records/index'
+import { openReview, verifyExport } from '../../../src/main/records/index'
 import { sortTotals } from '../../../src/main/records/totals'
 import { makeRecords, seededLedger } from './fixtures'
 import {
@@ -45,6 +45,59 @@ describe('openReview', () => {
     }
     review.close()
     expect(() => review.ledger.query({})).toThrow(/closed/)
+  })
+
+  it('issue #30: opens with the verdict and the first page; the ledger loads afterwards with one audit entry', async () => {
+    const { ledger } = seededLedger(makeRecords(5_000))
+    track(ledger)
+    const res = await exportTo(ledger, { formats: ['json'] })
+    const review = await openReview(res.folder)
+    try {
+      expect(review.verification.ok).toBe(true)
+      // Before the load: the first page from the verified bytes, the manifest's count and totals.
+      const first = review.firstPage({ limit: 200, sort: { field: 'createdAt', dir: 'desc' } })
+      expect(first?.rows).toHaveLength(200)
+      expect(first?.total).toBe(5_000)
+      expect(review.firstPage({ statuses: ['sent'] })).toBeNull()
+      expect(review.firstPage({ offset: 200 })).toBeNull()
+      await review.loaded
+      // Loaded: the shortcut is gone and the ledger's first page is the same page, ties included.
+      expect(review.firstPage({})).toBeNull()
+      const page = review.ledger.query({ limit: 200 })
+      expect(first?.rows).toEqual(page.rows)
+      expect(sortTotals(first?.totals ?? [])).toEqual(sortTotals(review.ledger.totalsByStatus({})))
+      const audit = review.ledger.audit()
+      expect(audit.rows).toHaveLength(1)
+      expect(audit.rows[0]).toMatchObject({ action: 'records.imported', details: { count: 5_000 } })
+    } finally {
+      review.close()
+    }
+  })
+
+  it('the fixed hashes (--against) are computed when asked for, from the ledger, as the verifier computes them', async () => {
+    const { ledger } = seededLedger(makeRecords(300))
+    track(ledger)
+    const res = await exportTo(ledger)
+    const review = await openReview(res.folder)
+    try {
+      expect(review.verification.audit?.fixedHashes).toBeNull()
+      review.addFixedHashes()
+      const direct = await verifyExport(res.folder, { fixedHashes: true })
+      expect(review.verification.audit?.fixedHashes?.size).toBe(300)
+      expect(review.verification.audit?.fixedHashes).toEqual(direct.audit?.fixedHashes)
+    } finally {
+      review.close()
+    }
+  })
+
+  it('closed while it loads: the load stops and the ledger is gone', async () => {
+    const { ledger } = seededLedger(makeRecords(5_000))
+    track(ledger)
+    const res = await exportTo(ledger, { formats: ['json'] })
+    const review = await openReview(res.folder)
+    review.close()
+    await review.loaded
+    expect(() => review.ledger).toThrow(/closed/)
   })
 
   it('a tampered export still opens, with its problems, so the reviewer sees both', async () => {
