@@ -15,7 +15,7 @@ import { openLedger, type Ledger, type NewWithdrawal } from '../../../../src/mai
 import { migratePg, type PgLedgerStore } from '../../../../src/main/ledger-store'
 import { DEPOSIT_COLUMNS, depositValues } from '../../../../src/main/ledger-store/pg/deposit-rows'
 import { COLUMNS, recordValues } from '../../../../src/main/ledger-store/pg/rows'
-import { PG_MIGRATIONS } from '../../../../src/main/ledger-store/pg/schema'
+import { PG_LATEST_VERSION, PG_MIGRATIONS } from '../../../../src/main/ledger-store/pg/schema'
 import { canonicalJson } from '../../../../src/main/ledger/canonical-json'
 import { recordStateHash } from '../../../../src/main/ledger/state-hash'
 import type { DepositRecord } from '../../../../src/shared/deposit-record'
@@ -292,7 +292,7 @@ describe.skipIf(PG_SKIP_REASON !== null)('migration 11 on an existing team ledge
   it('applies 11 without losing or changing a row, and the chain still checks', async () => {
     expect(before.withdrawals).toHaveLength(8)
     expect(before.deposits).toHaveLength(4)
-    expect(await migratePg(owner)).toBe(11)
+    expect(await migratePg(owner)).toBe(PG_LATEST_VERSION)
     expect(await snapshot(owner)).toEqual(before)
     const store: PgLedgerStore = await team.desk('ana')
     expect(await store.verifyAuditChain()).toMatchObject({ ok: true })
