@@ -22,6 +22,7 @@ import {
 import { payeesChannels } from './channels-payees'
 import { reviewChannels } from './channels-review'
 import { teamChannels, teamConnectionChannels, teamEvents } from './channels-team'
+import { walletChannels, walletEvents } from './channels-wallet'
 import { expectedPayeeSchema } from './payee'
 import { withdrawalDraftSchema } from './withdrawal'
 import { recordFilterSchema, statusObservationSchema, withdrawalRecordSchema } from './withdrawal-record'
@@ -391,6 +392,7 @@ export const channels = {
   ...reviewChannels,
   ...teamConnectionChannels,
   ...teamChannels,
+  ...walletChannels,
 } as const
 
 export type Channels = typeof channels
@@ -428,6 +430,7 @@ export const events = {
   ...runsEvents,
   ...depositsEvents,
   ...teamEvents,
+  ...walletEvents,
 } as const satisfies Record<string, z.ZodType>
 export type Events = typeof events
 export type EventName = keyof Events

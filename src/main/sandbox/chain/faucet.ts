@@ -24,6 +24,8 @@ const RESERVE = { lbtc: 21_000_000n * 100_000_000n, depix: 1_000_000_000n * 100_
 /** A flat fee per faucet transaction, explicit, in L-BTC units. */
 export const FAUCET_FEE = 250n
 const OP_TRUE = Buffer.from([0x51])
+/** Tiny values with 1–2 bit proofs fail in secp256k1-zkp's signer; 16 bits costs little. */
+const MIN_PROOF_BITS = 16
 
 export interface Payout {
   readonly address: string
@@ -160,7 +162,7 @@ export class Faucet {
           // The proof only has to cover the value: its cost grows with the bits (52 bits ≈ 2× the time of 26).
           '1',
           '0',
-          String(Math.max(1, p.units.toString(2).length)),
+          String(Math.max(MIN_PROOF_BITS, p.units.toString(2).length)),
         )
         const surjectionProof = this.conf.surjectionProof(tag, abf, inputTags, inputAbfs, randomBytes(32))
         vout = tx.addOutput(script, valueCommitment, assetCommitment, nonce, rangeProof, surjectionProof)
