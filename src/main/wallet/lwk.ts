@@ -52,7 +52,9 @@ let loaded: Lwk | null = null
 /** Synchronous on purpose: the module is ~9.5 MB and compiles in well under a second; callers need no await. */
 export function loadLwk(): Lwk {
   if (loaded !== null) return loaded
-  const require = createRequire(import.meta.url)
+  // Not import.meta: the bundled main, tsx and Playwright load this file as CommonJS, where it is a syntax error.
+  // Every loader here defines __filename (vitest too), and node_modules is found upward from it (app.asar too).
+  const require = createRequire(__filename)
   const bytes = readFileSync(require.resolve('lwk_wasm/lwk_wasm_bg.wasm'))
   const module = new wasmApi.Module(bytes)
   const imports = { ...glue, [fetchImportName()]: (request: Request) => transport(request) }
