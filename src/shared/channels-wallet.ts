@@ -76,3 +76,11 @@ export const walletEvents = {
   /** A scan finished (or failed): the Caixa page and the Hoje card read the view again. */
   'wallet:changed': z.object({ profileId: z.string() }),
 } as const
+
+/**
+ * L-BTC kept for network fees: a Liquid transaction funding payments costs a few hundred units at 0.1 sat/vB, so
+ * 1,000 units per funding is generous; Caixa warns when the wallet holds less than the next
+ * `LBTC_FEE_FUNDINGS` fundings need.
+ */
+export const LBTC_FEE_UNITS_PER_FUNDING = 1_000n
+export const LBTC_FEE_FUNDINGS = 20

@@ -4,7 +4,9 @@
  * arriving on the chain shows as "a confirmar", then confirmed once the sandbox clock passes a block.
  */
 import type { Page } from '@playwright/test'
+import { generateLiquidAddress } from '../../../src/main/liquid'
 import { SANDBOX_DEPIX, sandboxTreasury } from '../../../src/main/sandbox/chain'
+import { formatBRL } from '../../../src/shared/money'
 import { expect, test } from '../support/app-fixture'
 
 test.use({
@@ -55,4 +57,43 @@ test('the Sandbox treasury on Hoje and Caixa; a top-up arrives pending, then con
   app.sandbox.control.advanceClock(61)
   await refreshUntil(page, 'caixa-depix-confirmed', 'R$ 51.234,56')
   await expect(page.getByTestId('caixa-depix-pending')).toHaveText('R$ 0,00')
+})
+
+test('what the treasury can fund: payments waiting for deposit against the confirmed DePix', async ({
+  app,
+}) => {
+  const { page } = app
+  const refundAddress = generateLiquidAddress('liquid').address
+  // Nine payments of R$ 6.000,00 (the most per payment) waiting for their deposit, three per CPF (the sandbox caps
+  // R$ 20.000,00 a day per CPF): R$ 54.000,00 and the fees, above the R$ 50.000,00 held.
+  const cpfs = ['52998224725', '11144477735', '39053344705']
+  for (let i = 0; i < 9; i++) {
+    const draft = {
+      pixKey: `fulano${i}@example.com`,
+      taxNumber: cpfs[i % 3],
+      amount: { kind: 'payout', cents: 600_000 },
+      refundAddress,
+    }
+    const quoted = await app.ctx.router.handle('withdrawals:quote', { draft })
+    if (!(quoted as { ok: boolean }).ok) throw new Error(JSON.stringify(quoted))
+    const quote = quoted as {
+      ok: true
+      data: { intent: { id: string } }
+    }
+    expect(
+      (await app.ctx.router.handle('withdrawals:create', { draft, intentId: quote.data.intent.id })).ok,
+    ).toBe(true)
+  }
+  const listed = (await app.ctx.router.handle('withdrawals:list', { statuses: ['unsent'], limit: 1 })) as {
+    ok: true
+    data: { totals: Array<{ depositCents: number }> }
+  }
+  const totalCents = listed.data.totals.reduce((n, x) => n + x.depositCents, 0)
+  expect(totalCents).toBeGreaterThan(5_400_000)
+  await nav(page, 'Caixa').click()
+  await expect(page.getByTestId('caixa-depix-confirmed')).toHaveText('R$ 50.000,00')
+  await expect(page.getByTestId('wallet-awaiting')).toHaveText(
+    `9 pagamento(s) aguardando depósito, ${formatBRL(totalCents)} no total: falta ${formatBRL(totalCents - 5_000_000)} no saldo confirmado.`,
+  )
+  await expect(page.getByTestId('wallet-lbtc-low')).toHaveCount(0)
 })

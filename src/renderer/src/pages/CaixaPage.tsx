@@ -12,6 +12,7 @@ import { ErrorNotice } from '../components/ErrorNotice'
 import { formatDateTime } from '../components/format'
 import { currentLanguage } from '../i18n'
 import { call } from '../ipc'
+import { CanFund } from '../components/wallet/CanFund'
 import { ScanAge, useWalletView } from '../components/wallet/wallet-view'
 
 type Ready = Extract<WalletViewDto, { state: 'ready' }>
@@ -153,6 +154,7 @@ export function CaixaPage(): React.JSX.Element {
           <ScanAge view={view} />
           {view.multisig && <p className="muted">{t('multisig')}</p>}
           <Balances view={view} />
+          <CanFund view={view} />
           <h3>{t('movements')}</h3>
           <Movements view={view} />
         </>

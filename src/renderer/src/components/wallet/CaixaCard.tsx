@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next'
 import { formatBRL } from '../../../../shared/money'
 import { currentLanguage } from '../../i18n'
 import { useRoute } from '../../stores/route'
+import { CanFund } from './CanFund'
 import { ScanAge, useWalletView } from './wallet-view'
 
 export function CaixaCard(): React.JSX.Element | null {
@@ -26,6 +27,7 @@ export function CaixaCard(): React.JSX.Element | null {
         </p>
       )}
       <ScanAge view={view} />
+      <CanFund view={view} />
       <button type="button" onClick={() => go({ page: 'caixa' })}>
         {t('cardOpen')}
       </button>
