@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { ESPLORA_PREFIX, handleEsplora, startLiquid } from './chain'
+import { watchDeposits } from './chain/deposit-watch'
 import { createControl } from './control'
 import type { ControlAccess } from './control-http'
 import { createRequestHandler } from './server'
@@ -44,6 +45,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     token: opts.httpControl === false ? '' : randomBytes(32).toString('base64url'),
   }
   const liquid = await startLiquid(() => core.clock.now())
+  // The service sees deposits paid on its chain (issue #27); fundWithdrawal still works without the chain.
+  const stopWatching = watchDeposits(liquid.chain, liquid.book, core.withdrawals)
   const api = createRequestHandler(core, control, access)
   const server: Server = createServer({ keepAliveTimeout: 5_000 }, (req, res) => {
     const path = (req.url ?? '/').split('?')[0] as string
@@ -80,6 +83,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     esploraUrl: `${baseUrl}${ESPLORA_PREFIX}`,
     close: () => {
       clearInterval(blocks)
+      stopWatching()
       closing ??= new Promise<void>((resolve) => {
         server.close(() => resolve())
         // Keep-alive sockets would hold close() open until their timeout.

@@ -50,6 +50,7 @@ export class SandboxChain {
   /** script hex → txids touching it (paying to it or spending from it), in acceptance order */
   private readonly byScript = new Map<string, string[]>()
   private genesisDone = false
+  private readonly blockListeners = new Set<(block: ChainBlock) => void>()
 
   constructor(private readonly nowMs: () => number) {
     this.appendBlock([])
@@ -163,9 +164,17 @@ export class SandboxChain {
     for (let i = 0; i < count; i++) {
       const txids = this.mempool
       this.mempool = []
-      mined.push(this.appendBlock(txids))
+      const block = this.appendBlock(txids)
+      mined.push(block)
+      for (const l of this.blockListeners) l(block)
     }
     return mined
+  }
+
+  /** Told of every block mined (not of the blocks a reorg puts back). */
+  onBlock(listener: (block: ChainBlock) => void): () => void {
+    this.blockListeners.add(listener)
+    return () => this.blockListeners.delete(listener)
   }
 
   /**
