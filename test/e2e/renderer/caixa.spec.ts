@@ -7,6 +7,8 @@ import type { Page } from '@playwright/test'
 import { generateLiquidAddress } from '../../../src/main/liquid'
 import { SANDBOX_DEPIX, sandboxTreasury } from '../../../src/main/sandbox/chain'
 import { formatBRL } from '../../../src/shared/money'
+import { payFromSandboxTreasury } from '../../support/sandbox-treasury'
+import { createWithdrawal, openNav, rpc } from './records-helpers'
 import { expect, test } from '../support/app-fixture'
 
 test.use({
@@ -96,4 +98,36 @@ test('what the treasury can fund: payments waiting for deposit against the confi
     `9 pagamento(s) aguardando depósito, ${formatBRL(totalCents)} no total: falta ${formatBRL(totalCents - 5_000_000)} no saldo confirmado.`,
   )
   await expect(page.getByTestId('wallet-lbtc-low')).toHaveCount(0)
+})
+
+test('a payment funded from the treasury wallet is seen funded with its txid, without "Marquei como enviado"', async ({
+  app,
+}) => {
+  const { page } = app
+  const created = await createWithdrawal(app, { pixKey: 'paga.pela.carteira@example.com', cents: 12_345 })
+  expect(created.depositAddress).toMatch(/^lq1/)
+  // The treasury pays the exact deposit (an external wallet would; issue #28 builds it in the app).
+  const txid = await payFromSandboxTreasury(
+    app.sandbox,
+    created.depositAddress as string,
+    BigInt(created.depositAmountCents as number) * 1_000_000n,
+  )
+  app.sandbox.control.advanceClock(61) // a block confirms it; the service sees it on its chain
+  app.sandbox.liquid.mineDue()
+  const seen = await rpc(app, 'withdrawals:refresh', { localId: created.localId })
+  expect(seen.remoteStatus).toBe('sending')
+  expect(app.bridge.calls.filter((c) => c.channel === 'withdrawals:markFunded')).toHaveLength(0)
+
+  await openNav(page, /^Pagamentos$/)
+  await page.locator(`tbody tr[data-local-id="${created.localId}"]`).click()
+  await expect(page.getByTestId('payout-info')).toContainText(txid)
+
+  // And in Caixa: the DePix left the treasury in that transaction.
+  await nav(page, 'Caixa').click()
+  await refreshUntil(
+    page,
+    'caixa-depix-confirmed',
+    formatBRL(5_000_000 - (created.depositAmountCents as number)),
+  )
+  await expect(page.getByTestId('caixa-movement').first()).toContainText(txid.slice(0, 10))
 })

@@ -6,32 +6,17 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Sandbox } from '../../../src/main/sandbox'
-import {
-  SANDBOX_DEPIX,
-  SANDBOX_LBTC,
-  SANDBOX_TREASURY_MNEMONIC,
-  sandboxTreasury,
-} from '../../../src/main/sandbox/chain'
-import { regtestTwin } from '../../../src/main/sandbox/chain/keys'
-import { loadLwk } from '../../../src/main/wallet/lwk'
-import { WatchedWallet } from '../../../src/main/wallet/watch'
+import { SANDBOX_DEPIX, SANDBOX_LBTC } from '../../../src/main/sandbox/chain'
+import { payFromSandboxTreasury } from '../../support/sandbox-treasury'
 import { call, login, roomySandbox, type Json } from './helpers'
 
 const CPFS = ['52998224725', '11144477735', '39053344705', '87748248800']
 let sb: Sandbox
 let token: string
-let treasury: WatchedWallet
-const lwk = loadLwk()
 
 beforeAll(async () => {
   sb = await roomySandbox()
   token = (await login(sb)).access_token
-  treasury = new WatchedWallet({
-    descriptor: sandboxTreasury().descriptor,
-    network: 'regtest',
-    stateFile: null,
-    now: () => Date.now(),
-  })
 })
 afterAll(() => sb.close())
 
@@ -46,27 +31,8 @@ async function create(i: number): Promise<Json> {
 const status = async (id: string): Promise<Json> =>
   (await call(sb.baseUrl, 'GET', `/api/withdraw-status?id=${id}`, { token })).body.response
 
-/** The treasury pays `units` of `asset` to the deposit address (its regtest twin: same script and blinding key). */
-async function pay(depositAddress: string, units: bigint, asset = SANDBOX_DEPIX): Promise<string> {
-  const s = await treasury.scan(sb.esploraUrl, {
-    maxRequests: 10_000,
-    timeoutMs: 10_000,
-    maxBodyBytes: 4_000_000,
-  })
-  expect(s.lastFailure).toBeNull()
-  const to = new lwk.Address(regtestTwin(depositAddress))
-  const builder = new lwk.TxBuilder(treasury.lwkNetwork)
-  const pset = (
-    asset === SANDBOX_LBTC
-      ? builder.addLbtcRecipient(to, units)
-      : builder.addRecipient(to, units, new lwk.AssetId(asset))
-  ).finish(treasury.lwkWollet)
-  const signer = new lwk.Signer(new lwk.Mnemonic(SANDBOX_TREASURY_MNEMONIC), lwk.Network.regtestDefault())
-  const hex = treasury.lwkWollet.finalize(signer.sign(pset)).extractTx().toString()
-  const r = await fetch(`${sb.esploraUrl}/tx`, { method: 'POST', body: hex })
-  expect(r.status).toBe(200)
-  return r.text()
-}
+const pay = (depositAddress: string, units: bigint, asset = SANDBOX_DEPIX): Promise<string> =>
+  payFromSandboxTreasury(sb, depositAddress, units, asset)
 const UNITS_PER_CENT = 1_000_000n
 
 describe('deposits seen on the sandbox chain', () => {
