@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { ESPLORA_PREFIX, handleEsplora, startLiquid } from './chain'
-import { watchDeposits } from './chain/deposit-watch'
+import { chainPayout, watchDeposits } from './chain/deposit-watch'
 import { createControl } from './control'
 import type { ControlAccess } from './control-http'
 import { createRequestHandler } from './server'
@@ -47,6 +47,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const liquid = await startLiquid(() => core.clock.now())
   // The service sees deposits paid on its chain (issue #27); fundWithdrawal still works without the chain.
   const stopWatching = watchDeposits(liquid.chain, liquid.book, core.withdrawals)
+  // Top-ups are delivered and refunds paid on that chain, with their real txids.
+  core.deposits.chainPayout = chainPayout(liquid.faucet)
+  core.withdrawals.chainPayout = chainPayout(liquid.faucet)
   const api = createRequestHandler(core, control, access)
   const server: Server = createServer({ keepAliveTimeout: 5_000 }, (req, res) => {
     const path = (req.url ?? '/').split('?')[0] as string

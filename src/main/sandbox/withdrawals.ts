@@ -80,6 +80,12 @@ export class Withdrawals {
    * can see and unblind the funding. Without it, throwaway addresses as before.
    */
   depositAddress: (() => { address: string; register: (withdrawalId: string) => void }) | null = null
+  /** Set by startSandbox (issue #27): pays a refund on the sandbox's Liquid chain; null → a made-up txid. */
+  chainPayout: ((address: string, cents: number) => string | null) | null = null
+
+  private refundTxId(w: WithdrawalRecord, cents: number): string {
+    return (w.refundAddress !== undefined ? this.chainPayout?.(w.refundAddress, cents) : null) ?? txId()
+  }
 
   constructor(
     private readonly clock: SandboxClock,
@@ -330,7 +336,7 @@ export class Withdrawals {
     const fee = causedByRequest ? Math.min(REFUND_FEE_CENTS, p.receivedInCents) : 0
     w.status = 'refunded'
     p.refund = {
-      txId: txId(),
+      txId: this.refundTxId(w, p.receivedInCents - fee),
       reason,
       initiatedBy: 'system',
       feeInCents: fee,
@@ -343,7 +349,13 @@ export class Withdrawals {
     w.status = 'refunded'
     w.progress = funded(amountInCents, now)
     w.progress.settledAt = now
-    w.progress.refund = { txId: txId(), reason, initiatedBy: 'system', feeInCents: 0, amountInCents }
+    w.progress.refund = {
+      txId: this.refundTxId(w, amountInCents),
+      reason,
+      initiatedBy: 'system',
+      feeInCents: 0,
+      amountInCents,
+    }
   }
 
   private view(w: WithdrawalRecord): WithdrawalView {

@@ -6,7 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Sandbox } from '../../../src/main/sandbox'
-import { SANDBOX_DEPIX, SANDBOX_LBTC } from '../../../src/main/sandbox/chain'
+import { SANDBOX_DEPIX, SANDBOX_LBTC, sandboxTreasury } from '../../../src/main/sandbox/chain'
+import { twinAddress } from '../../../src/main/sandbox/chain/keys'
+import { WatchedWallet } from '../../../src/main/wallet/watch'
 import { payFromSandboxTreasury } from '../../support/sandbox-treasury'
 import { call, login, roomySandbox, type Json } from './helpers'
 
@@ -66,5 +68,58 @@ describe('deposits seen on the sandbox chain', () => {
     // fundWithdrawal (the control) still works without the chain.
     sb.control.fundWithdrawal(w.withdrawalId, w.depositAmountInCents)
     expect((await status(w.withdrawalId)).status).toBe('sending')
+  })
+})
+
+describe("the service's own payouts on the sandbox chain", () => {
+  const treasuryWallet = () =>
+    new WatchedWallet({
+      descriptor: sandboxTreasury().descriptor,
+      network: 'regtest',
+      stateFile: null,
+      now: Date.now,
+    })
+
+  it('a top-up is delivered in a real transaction to the requested address: the treasury sees it, same txid', async () => {
+    const wallet = treasuryWallet()
+    const to = twinAddress(wallet.address(5).address, 'liquid') // the treasury's address in the profile's form
+    const r = await call(sb.baseUrl, 'POST', '/api/deposit', {
+      token,
+      body: { amountInCents: 12_345, depixAddress: to, endUserTaxNumber: CPFS[0] },
+    })
+    expect(r.status).toBe(200)
+    const id = r.body.response.id as string
+    sb.control.payDeposit(id)
+    sb.control.advanceClock(11) // depositSendSeconds
+    const s = (await call(sb.baseUrl, 'GET', `/api/deposit-status?id=${id}`, { token })).body.response
+    expect(s.status).toBe('depix_sent')
+    expect(sb.liquid.chain.tx(s.blockchainTxID)).toBeDefined()
+    sb.liquid.chain.mine()
+    const seen = await wallet.scan(sb.esploraUrl)
+    const m = seen.movements.find((x) => x.txid === s.blockchainTxID)
+    expect(m?.net.get(SANDBOX_DEPIX)).toBe(12_345n * UNITS_PER_CENT)
+  })
+
+  it('a funding outside the tolerance is refunded on-chain to the refund address: the treasury sees the refund', async () => {
+    const wallet = treasuryWallet()
+    const refundAddress = twinAddress(wallet.address(6).address, 'liquid')
+    const r = await call(sb.baseUrl, 'POST', '/api/withdraw', {
+      token,
+      body: { pixKey: 'devolve@example.com', taxNumber: CPFS[3], payoutAmountInCents: 10_000, refundAddress },
+    })
+    expect(r.status).toBe(200)
+    const w = r.body.response
+    const paidCents = Math.round(w.depositAmountInCents * 1.2)
+    await pay(w.depositAddress, BigInt(paidCents) * UNITS_PER_CENT)
+    sb.liquid.chain.mine() // the service sees the funding, refunds it
+    const s = await status(w.withdrawalId)
+    expect(s.status).toBe('refunded')
+    const refundTx = s.refund.txId as string
+    expect(sb.liquid.chain.tx(refundTx)).toBeDefined()
+    sb.liquid.chain.mine()
+    const seen = await wallet.scan(sb.esploraUrl)
+    expect(seen.movements.find((x) => x.txid === refundTx)?.net.get(SANDBOX_DEPIX)).toBe(
+      BigInt(s.refund.amountInCents) * UNITS_PER_CENT,
+    )
   })
 })

@@ -10,9 +10,28 @@ import type { ChainBook } from './book'
 import type { SandboxChain } from './chain'
 import { SANDBOX_DEPIX } from './faucet'
 import { Transaction } from 'liquidjs-lib'
-import { newKeyedAddress } from './keys'
+import type { Faucet } from './faucet'
+import { newKeyedAddress, regtestTwin } from './keys'
 
 const UNITS_PER_CENT = 1_000_000n
+
+/**
+ * The service's own payouts on the chain: a top-up's delivery and a refund, in sandbox DePix to the address's
+ * regtest twin (same script and blinding key). Null when the address cannot be paid (then the caller keeps its
+ * made-up txid).
+ */
+export function chainPayout(faucet: Faucet): (address: string, cents: number) => string | null {
+  return (address, cents) => {
+    if (!Number.isSafeInteger(cents) || cents <= 0) return null
+    try {
+      return faucet.send([
+        { address: regtestTwin(address), asset: SANDBOX_DEPIX, units: BigInt(cents) * UNITS_PER_CENT },
+      ])
+    } catch {
+      return null
+    }
+  }
+}
 
 export function watchDeposits(chain: SandboxChain, book: ChainBook, withdrawals: Withdrawals): () => void {
   const byScript = new Map<string, string>()

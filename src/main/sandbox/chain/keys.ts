@@ -28,12 +28,18 @@ export function newKeyedAddress(network: 'regtest' | 'liquid' = 'regtest'): Keye
 }
 
 /**
- * The regtest form of a confidential address of another Liquid network: same script, same blinding key, so an
- * output paid to either is byte for byte the same. Lets a regtest wallet (the sandbox treasury) pay a deposit
- * address the sandbox service handed out in Liquid form. Sandbox only.
+ * The same output script (and blinding key, if confidential) written for another Liquid network: an output paid
+ * to either form is byte for byte the same. Lets the regtest sandbox chain pay, and be paid by, the `liquid`-form
+ * addresses the Sandbox profile and its DePix service use. Sandbox only. Throws on anything but an address.
  */
-export function regtestTwin(confidentialAddress: string): string {
-  const { blindingKey, scriptPubKey } = address.fromConfidential(confidentialAddress)
-  const unconfidential = address.fromOutputScript(scriptPubKey as Buffer, networks.regtest)
-  return address.toConfidential(unconfidential, blindingKey)
+export function twinAddress(addr: string, to: 'liquid' | 'regtest'): string {
+  const from = /^(el1|ert1|AzP|XR|2d)/.test(addr) ? networks.regtest : networks.liquid
+  if (address.isConfidential(addr)) {
+    const { blindingKey, scriptPubKey } = address.fromConfidential(addr)
+    return address.toConfidential(address.fromOutputScript(scriptPubKey as Buffer, networks[to]), blindingKey)
+  }
+  return address.fromOutputScript(address.toOutputScript(addr, from), networks[to])
 }
+
+/** The regtest twin of a `liquid`-form address (see twinAddress). */
+export const regtestTwin = (addr: string): string => twinAddress(addr, 'regtest')
