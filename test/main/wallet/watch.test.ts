@@ -88,7 +88,7 @@ describe('a singlesig treasury wallet over 50 blocks and 200 transactions', () =
       confirmed: 12_750n * DEPIX + 50n * 1234n - 15n * DEPIX,
       pending: 0n,
     })
-  })
+  }, 180_000) // ~200 blinded transactions and LWK signing: tens of seconds on a loaded 2-core machine
 
   it('pending is what is not yet in a block, and becomes confirmed after the next one', async () => {
     const before = wallet.snapshot().balances.find((b) => b.asset === SANDBOX_DEPIX)
