@@ -28,6 +28,10 @@ export const walletMovementSchema = z.object({
   depixUnits: units,
   lbtcUnits: units,
   feeUnits: units,
+  /** what it was, from the ledger: a payment's funding, a top-up's delivery, a refund, or none of these */
+  meaning: z.enum(['payment', 'topup', 'refund', 'other']),
+  /** the payment's or top-up's local id when matched */
+  localId: z.string().nullable(),
 })
 export type WalletMovementDto = z.infer<typeof walletMovementSchema>
 

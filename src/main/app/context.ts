@@ -26,6 +26,7 @@ import { runApprovalNotices } from './run-approvals'
 import { teamEvents } from './team-handlers'
 import { SANDBOX_DEPIX, SANDBOX_LBTC, sandboxTreasury } from '../sandbox/chain'
 import { WalletService } from '../wallet/service'
+import { ledgerMeanings } from '../wallet/ledger-meanings'
 
 export interface AppPorts {
   /** The OS folder dialog (src/main/shell/electron-folder-dialog.ts); null when the user cancels. */
@@ -295,6 +296,7 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
     onChange: (profileId) => emit('wallet:changed', { profileId }),
     log,
     ...(o.walletScanSpacingMs !== undefined ? { minScanSpacingMs: o.walletScanSpacingMs } : {}),
+    meanings: (profileId) => ledgerMeanings(ledger, profileId),
   })
   if (o.trackerAutoStart !== false) wallet.start(() => current?.profile ?? null)
 

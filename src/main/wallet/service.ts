@@ -10,6 +10,7 @@ import type { Profile } from '../../shared/profile'
 import { DEPIX_ASSET_ID, type LiquidNetwork } from '../liquid/networks'
 import { profileSecretKey, type Vault } from '../secrets/vault'
 import { checkDescriptor } from './descriptor'
+import { meaningOf, NO_MEANINGS, type TxMeanings } from './meanings'
 import { WatchedWallet, type WalletSnapshot } from './watch'
 
 /** The public Esplora of each live network (the privacy trade-off is said in docs/WALLET.md and Configurações). */
@@ -40,6 +41,8 @@ export interface WalletServiceOptions {
   readonly onChange: (profileId: string) => void
   readonly log: (line: string) => void
   readonly minScanSpacingMs?: number
+  /** What the ledger knows of the profile's payments and top-ups, to say what each movement was. */
+  readonly meanings?: (profileId: string) => TxMeanings
 }
 
 interface Entry {
@@ -101,7 +104,7 @@ export class WalletService {
 
   view(profile: Profile): WalletViewDto {
     const e = this.open(profile)
-    return e ? this.toView(e, e.wallet.snapshot()) : { state: 'not_configured' }
+    return e ? this.toView(profile.id, e, e.wallet.snapshot()) : { state: 'not_configured' }
   }
 
   /** Scans unless one ran within `minScanSpacingMs`; joins a scan already running. */
@@ -110,7 +113,7 @@ export class WalletService {
     if (!e) return Promise.resolve({ state: 'not_configured' })
     if (e.scanning) return e.scanning
     if (e.esploraUrl === null || this.o.now() - e.lastScanStartedAt < (this.o.minScanSpacingMs ?? 5_000)) {
-      return Promise.resolve(this.toView(e, e.wallet.snapshot()))
+      return Promise.resolve(this.toView(profile.id, e, e.wallet.snapshot()))
     }
     e.lastScanStartedAt = this.o.now()
     const url = e.esploraUrl
@@ -118,7 +121,7 @@ export class WalletService {
       e.scanning = null
       if (s.lastFailure !== null) this.o.log(`wallet scan of ${profile.id} failed: ${s.lastFailure}`)
       this.o.onChange(profile.id)
-      return this.toView(e, s)
+      return this.toView(profile.id, e, s)
     })
     return e.scanning
   }
@@ -167,7 +170,8 @@ export class WalletService {
     for (const id of [...this.entries.keys()]) this.forget(id)
   }
 
-  private toView(e: Entry, s: WalletSnapshot): WalletViewDto {
+  private toView(profileId: string, e: Entry, s: WalletSnapshot): WalletViewDto {
+    const meanings = this.o.meanings?.(profileId) ?? NO_MEANINGS
     const policy = e.policyAsset ?? e.wallet.lwkNetwork.policyAsset().toString()
     const bal = (asset: string) => s.balances.find((b) => b.asset === asset) ?? { confirmed: 0n, pending: 0n }
     const depix = bal(e.depixAsset)
@@ -186,6 +190,7 @@ export class WalletService {
           depixUnits: d.toString(),
           lbtcUnits: (m.net.get(policy) ?? 0n).toString(),
           feeUnits: m.fee.toString(),
+          ...meaningOf(m, meanings),
         }
       })
     return {

@@ -11,6 +11,7 @@
  * A scan either applies a whole update or nothing: a failed scan leaves the last-known state and says why.
  */
 import { existsSync, readFileSync } from 'node:fs'
+import { Transaction } from 'liquidjs-lib'
 import { writeFileAtomic } from '../secrets/atomic-file'
 import type { LiquidNetwork } from '../liquid/networks'
 import { checkDescriptor, networkOf } from './descriptor'
@@ -46,6 +47,8 @@ export interface WalletMovement {
   /** per asset (display hex): received minus spent by the wallet, fee included for L-BTC */
   readonly net: ReadonlyMap<string, bigint>
   readonly fee: bigint
+  /** hex scripts of every output (the wallet's and others'): what the movement paid to */
+  readonly outputScripts: readonly string[]
 }
 
 export interface WalletSnapshot {
@@ -83,6 +86,8 @@ export class WatchedWallet {
   private lastLineTipOnly = false
   private lastScanAt: number | null = null
   private lastFailure: ScanFailure | null = null
+  /** txid → output scripts: transactions never change, so they are parsed once */
+  private readonly scriptsByTxid = new Map<string, string[]>()
 
   constructor(private readonly o: WatchOptions) {
     const checked = checkDescriptor(o.descriptor, o.network)
@@ -188,12 +193,19 @@ export class WatchedWallet {
       const net = new Map<string, bigint>()
       for (const [asset, units] of t.balance().entries() as [string, bigint][])
         if (units !== 0n) net.set(asset, units)
+      const txid = t.txid().toString()
+      let outputScripts = this.scriptsByTxid.get(txid)
+      if (outputScripts === undefined) {
+        outputScripts = Transaction.fromHex(t.tx().toString()).outs.map((o) => o.script.toString('hex'))
+        this.scriptsByTxid.set(txid, outputScripts)
+      }
       return {
-        txid: t.txid().toString(),
+        txid,
         height: t.height() ?? null,
         timestamp: t.timestamp() ?? null,
         net,
         fee: t.fee(),
+        outputScripts,
       }
     })
     const neverScanned = w.neverScanned()

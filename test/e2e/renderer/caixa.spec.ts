@@ -129,5 +129,11 @@ test('a payment funded from the treasury wallet is seen funded with its txid, wi
     'caixa-depix-confirmed',
     formatBRL(5_000_000 - (created.depositAmountCents as number)),
   )
-  await expect(page.getByTestId('caixa-movement').first()).toContainText(txid.slice(0, 10))
+  const row = page.getByTestId('caixa-movement').first()
+  await expect(row).toContainText(txid.slice(0, 10))
+  await expect(row.getByTestId('caixa-movement-meaning')).toHaveText('Pagamento (depósito enviado)')
+  // The starting funding is nothing the ledger knows.
+  await expect(page.getByTestId('caixa-movement').last().getByTestId('caixa-movement-meaning')).toHaveText(
+    'Sem correspondência no livro-caixa',
+  )
 })

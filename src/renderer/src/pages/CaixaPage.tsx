@@ -55,6 +55,7 @@ function Movements({ view }: { view: Ready }): React.JSX.Element {
       <thead>
         <tr>
           <th scope="col">{t('colWhen')}</th>
+          <th scope="col">{t('colMeaning')}</th>
           <th scope="col">{t('colDepix')}</th>
           <th scope="col">{t('colLbtc')}</th>
           <th scope="col">{t('colTx')}</th>
@@ -64,6 +65,9 @@ function Movements({ view }: { view: Ready }): React.JSX.Element {
         {view.movements.map((m) => (
           <tr key={m.txid} data-testid="caixa-movement">
             <td>{m.at ? formatDateTime(m.at, lang) : t('unconfirmed')}</td>
+            <td data-testid="caixa-movement-meaning" data-meaning={m.meaning}>
+              {t(`meaning.${m.meaning}`)}
+            </td>
             <td className="num">{formatBRL(m.depixCents, lang)}</td>
             <td className="num">{formatAssetUnits(m.lbtcUnits, 'L-BTC', lang)}</td>
             <td>

@@ -32,6 +32,13 @@ export const wallet = {
     colDepix: 'DePix',
     colLbtc: 'L-BTC',
     colTx: 'Transação',
+    colMeaning: 'O que foi',
+    meaning: {
+      payment: 'Pagamento (depósito enviado)',
+      topup: 'Compra de DePix recebida',
+      refund: 'Devolução recebida',
+      other: 'Sem correspondência no livro-caixa',
+    },
     unconfirmed: 'a confirmar',
     notConfigured:
       'Nenhuma carteira da tesouraria configurada neste perfil. Cole abaixo o descritor de observação (começa com "ct(") exportado da carteira.',
@@ -78,6 +85,13 @@ export const wallet = {
     colDepix: 'DePix',
     colLbtc: 'L-BTC',
     colTx: 'Transaction',
+    colMeaning: 'What it was',
+    meaning: {
+      payment: 'Payment (deposit sent)',
+      topup: 'DePix top-up received',
+      refund: 'Refund received',
+      other: 'Not matched in the ledger',
+    },
     unconfirmed: 'pending',
     notConfigured:
       'No treasury wallet is set up for this profile. Paste below the watch-only descriptor (it starts with "ct(") exported from the wallet.',
