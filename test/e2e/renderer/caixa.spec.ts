@@ -9,6 +9,7 @@ import { SANDBOX_DEPIX, sandboxTreasury } from '../../../src/main/sandbox/chain'
 import { formatBRL } from '../../../src/shared/money'
 import { payFromSandboxTreasury } from '../../support/sandbox-treasury'
 import { createWithdrawal, openNav, rpc } from './records-helpers'
+import { expectNoSeriousAxeViolations } from './withdrawal-steps'
 import { expect, test } from '../support/app-fixture'
 
 test.use({
@@ -45,6 +46,7 @@ test('the Sandbox treasury on Hoje and Caixa; a top-up arrives pending, then con
   await expect(page.getByTestId('caixa-depix-confirmed')).toHaveText('R$ 50.000,00')
   await expect(page.getByTestId('caixa-lbtc')).toContainText('0,01000000 L-BTC')
   await expect(page.getByTestId('caixa-movement')).toHaveCount(1)
+  await expectNoSeriousAxeViolations(page)
   // No descriptor form on the Sandbox profile, and no key anywhere on the page.
   await expect(page.getByTestId('wallet-descriptor')).toHaveCount(0)
   await expect(page.locator('body')).not.toContainText('tpub')
