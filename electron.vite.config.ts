@@ -7,9 +7,10 @@ import type { Plugin } from 'vite'
  * ESM-only packages main uses. They are bundled into out/main instead of being `require`d / `import()`ed from
  * inside app.asar at run time, where loading ESM has failed in packaged apps (electron/electron#46614). `conf`
  * and the rest of electron-store's tree are not in `dependencies`, so they are bundled anyway.
- * test/build/built-main.test.ts fails if out/main loads any ESM-only package at run time.
+ * test/build/built-main.test.ts fails if out/main loads any ESM-only package at run time. `lwk_wasm`'s JS glue is
+ * bundled too; its `.wasm` is read from node_modules at run time (src/main/wallet/lwk.ts).
  */
-export const BUNDLED_ESM_DEPENDENCIES = ['jose', 'electron-store']
+export const BUNDLED_ESM_DEPENDENCIES = ['jose', 'electron-store', 'lwk_wasm']
 
 /**
  * `npm run dev` only: drops index.html's `<meta http-equiv="Content-Security-Policy">`. Policies combine, so the

@@ -23,6 +23,7 @@ import {
 import { payeesChannels } from './channels-payees'
 import { reviewChannels } from './channels-review'
 import { teamChannels, teamConnectionChannels, teamEvents } from './channels-team'
+import { walletChannels, walletEvents } from './channels-wallet'
 import { expectedPayeeSchema } from './payee'
 import { withdrawalDraftSchema } from './withdrawal'
 import { recordFilterSchema, statusObservationSchema, withdrawalRecordSchema } from './withdrawal-record'
@@ -396,6 +397,7 @@ export const channels = {
   ...reviewChannels,
   ...teamConnectionChannels,
   ...teamChannels,
+  ...walletChannels,
 } as const
 
 export type Channels = typeof channels
@@ -433,6 +435,7 @@ export const events = {
   ...runsEvents,
   ...depositsEvents,
   ...teamEvents,
+  ...walletEvents,
 } as const satisfies Record<string, z.ZodType>
 export type Events = typeof events
 export type EventName = keyof Events

@@ -131,3 +131,16 @@ export function centsToDecimalString(cents: number): string {
   const { whole, frac } = splitCents(cents)
   return `${whole}.${frac}`
 }
+
+/**
+ * Display form of an on-chain amount in units of an 8-decimal Liquid asset (L-BTC, or DePix to the unit), given
+ * as an integer string (BigInt on the main side; the renderer gets strings). pt-BR: "0,01000000 L-BTC".
+ */
+export function formatAssetUnits(units: string, ticker: string, locale: MoneyLocale = 'pt-BR'): string {
+  if (!/^-?\d{1,30}$/.test(units)) throw new RangeError('units must be an integer string')
+  const { group, decimal } = SEPARATORS[locale]
+  const negative = units.startsWith('-')
+  const digits = (negative ? units.slice(1) : units).padStart(9, '0')
+  const whole = digits.slice(0, -8).replace(/^0+(?=\d)/, '')
+  return `${negative ? '-' : ''}${groupThousands(whole, group)}${decimal}${digits.slice(-8)} ${ticker}`
+}

@@ -24,6 +24,9 @@ import { integrityView, startTeamIntegrityCheck, type TeamIntegrityCheck } from 
 import { openRuntime, sessionView, type ProfileRuntime } from './runtime'
 import { runApprovalNotices } from './run-approvals'
 import { teamEvents } from './team-handlers'
+import { SANDBOX_DEPIX, SANDBOX_LBTC, sandboxTreasury } from '../sandbox/chain'
+import { WalletService } from '../wallet/service'
+import { ledgerMeanings } from '../wallet/ledger-meanings'
 
 export interface AppPorts {
   /** The OS folder dialog (src/main/shell/electron-folder-dialog.ts); null when the user cancels. */
@@ -48,6 +51,8 @@ export interface AppContextOptions {
   ports: AppPorts
   /** The embedded sandbox (default profile of a fresh install); false only where no sandbox is wanted. */
   sandbox?: SandboxOptions | false
+  /** Tests: the least time between two wallet scans (default 5 s). */
+  walletScanSpacingMs?: number
   /**
    * An embedded sandbox already running, used instead of starting one (`sandbox` then only tells the profile its
    * rate limits); close() leaves it running. Only the E2E fixture's restart sets it: the service outlives the app.
@@ -93,6 +98,8 @@ export interface AppState {
   integrityStatus(): LedgerIntegrity
   readonly emit: Emit
   readonly receipts: ReceiptService
+  /** The treasury wallet of each profile (issue #27). */
+  readonly wallet: WalletService
   runtime(): ProfileRuntime
   /** Told of every runtime opened from now on, and of the current one at once (work that belongs to an open). */
   onRuntimeOpen(l: (rt: ProfileRuntime) => void): void
@@ -273,6 +280,26 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
     current = await open(active)
   }
 
+  // Issue #27: the treasury wallet, scanned on a schedule for the active profile (docs/WALLET.md).
+  const wallet = new WalletService({
+    vault: o.vault,
+    dataDir: o.dataDir,
+    now: () => Date.now(),
+    sandbox: sandbox
+      ? {
+          esploraUrl: sandbox.esploraUrl,
+          descriptor: sandboxTreasury().descriptor,
+          depixAsset: SANDBOX_DEPIX,
+          policyAsset: SANDBOX_LBTC,
+        }
+      : null,
+    onChange: (profileId) => emit('wallet:changed', { profileId }),
+    log,
+    ...(o.walletScanSpacingMs !== undefined ? { minScanSpacingMs: o.walletScanSpacingMs } : {}),
+    meanings: (profileId) => ledgerMeanings(ledger, profileId),
+  })
+  if (o.trackerAutoStart !== false) wallet.start(() => current?.profile ?? null)
+
   const state: AppState = {
     o,
     sandbox,
@@ -283,6 +310,7 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
     integrityStatus,
     emit,
     receipts,
+    wallet,
     folders: createFolderTokens(),
     review: null,
     runtime: () => {
@@ -327,6 +355,7 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
     close: async () => {
       await integrity.stop() // never close the ledger under a running check
       notifications.stop()
+      wallet.close()
       await receipts.stop() // does not wait for a fetch in flight: a receipt never holds up quitting
       await closeCurrent('quit')
       state.review?.close()

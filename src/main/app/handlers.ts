@@ -21,6 +21,7 @@ import { runsHandlers } from './runs-handlers'
 import { teamConnectionHandlers } from './team-connection-handlers'
 import { sessionView } from './runtime'
 import { teamHandlers } from './team-handlers'
+import { walletHandlers } from './wallet-handlers'
 import { fundingAmount } from './sandbox-tools'
 import { loadSigningKey, localFingerprint, publicKeyView } from './signing-key'
 
@@ -88,6 +89,7 @@ export function buildRouter(state: AppState, log: (line: string) => void): Route
     ...reviewHandlers(state),
     ...teamHandlers(state),
     ...teamConnectionHandlers(state),
+    ...walletHandlers(state),
     'app:info': () => {
       const p = rt().profile
       return {

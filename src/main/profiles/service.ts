@@ -372,6 +372,8 @@ export function createProfileService(o: {
       } satisfies Profile)
       // A secret left behind by an earlier profile of the same id must never sign this one in.
       deleteSecrets(id)
+      // The treasury wallet's descriptor (issue #27) goes with the profile; rotating credentials keeps it.
+      o.vault.delete(profileSecretKey(id, 'walletDescriptor'))
       teams.forget(id)
       // Secret first: the profile never appears without it; if the record cannot be saved, the secret goes.
       putSecret(id, v.auth)
@@ -442,6 +444,8 @@ export function createProfileService(o: {
       requireLive(id)
       // Secrets first: if anything fails after, the profile is still listed and the removal can be retried.
       deleteSecrets(id)
+      // The treasury wallet's descriptor (issue #27) goes with the profile; rotating credentials keeps it.
+      o.vault.delete(profileSecretKey(id, 'walletDescriptor'))
       teams.forget(id)
       persistProfiles(profiles.filter((p) => p.id !== id))
       if (settings.activeProfileId === id)

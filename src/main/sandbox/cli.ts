@@ -33,13 +33,14 @@ function parseArgs(argv: readonly string[]): CliArgs {
 }
 
 function banner(facts: {
+  esploraUrl: string
   baseUrl: string
   clientId: string
   clientSecret: string
   controlUrl: string
   controlToken: string
 }): string {
-  const { baseUrl, clientId, clientSecret, controlUrl, controlToken } = facts
+  const { baseUrl, clientId, clientSecret, controlUrl, controlToken, esploraUrl } = facts
   const credentialsJson = `{"client_id":"${clientId}","client_secret":"${clientSecret}"}`
   const extractToken = `sed 's/.*"access_token":"\\([^"]*\\)".*/\\1/'`
   const bearer = `-H "Authorization: Bearer $TOKEN"`
@@ -53,6 +54,7 @@ function banner(facts: {
     `  client_secret  ${clientSecret}`,
     `  Control        ${controlUrl}   (sandbox only, not part of the DePix API; see docs/SANDBOX.md)`,
     `  control token  ${controlToken}   (new on every run; send it as Authorization: Bearer)`,
+    `  Liquid chain   ${esploraUrl}   (Esplora subset, regtest; see docs/SANDBOX.md)`,
     '',
     '  Try:',
     `    TOKEN=$(curl -s -X POST ${baseUrl}/api/v2/auth/login ${json} \\`,
@@ -80,7 +82,9 @@ async function main(): Promise<void> {
     controlUrl: sandbox.controlUrl,
     controlToken: sandbox.controlToken,
   }
-  process.stdout.write(args.json ? `${JSON.stringify(facts)}\n` : `${banner(facts)}\n`)
+  process.stdout.write(
+    args.json ? `${JSON.stringify(facts)}\n` : `${banner({ ...facts, esploraUrl: sandbox.esploraUrl })}\n`,
+  )
   let stopping = false
   const stop = (): void => {
     if (stopping) return

@@ -68,6 +68,12 @@ export class Deposits {
   private readonly byId = new Map<string, DepositRecord>()
   private readonly byTax = new Map<string, DepositRecord[]>()
 
+  /**
+   * Set by startSandbox (issue #27): delivers the DePix on the sandbox's Liquid chain and returns the txid, or null
+   * when it cannot (then a made-up txid, as before).
+   */
+  chainPayout: ((address: string, cents: number) => string | null) | null = null
+
   constructor(
     private readonly clock: SandboxClock,
     private readonly opts: RuntimeOptions,
@@ -268,7 +274,7 @@ export class Deposits {
     }
     if (d.status === 'approved' && now >= d.approvedAt + this.opts.depositSendSeconds * 1000) {
       d.status = 'depix_sent'
-      d.blockchainTxID = txId()
+      d.blockchainTxID = this.chainPayout?.(d.depixAddress, d.valueInCents) ?? txId()
     }
     return d
   }

@@ -6,6 +6,8 @@
 import { randomBytes } from 'node:crypto'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { ESPLORA_PREFIX, handleEsplora, startLiquid } from './chain'
+import { chainPayout, watchDeposits } from './chain/deposit-watch'
 import { createControl } from './control'
 import type { ControlAccess } from './control-http'
 import { createRequestHandler } from './server'
@@ -42,10 +44,24 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     authority: '',
     token: opts.httpControl === false ? '' : randomBytes(32).toString('base64url'),
   }
-  const server: Server = createServer(
-    { keepAliveTimeout: 5_000 },
-    createRequestHandler(core, control, access),
-  )
+  const liquid = await startLiquid(() => core.clock.now())
+  // The service sees deposits paid on its chain (issue #27); fundWithdrawal still works without the chain.
+  const stopWatching = watchDeposits(liquid.chain, liquid.book, core.withdrawals)
+  // Top-ups are delivered and refunds paid on that chain, with their real txids.
+  core.deposits.chainPayout = chainPayout(liquid.faucet)
+  core.withdrawals.chainPayout = chainPayout(liquid.faucet)
+  const api = createRequestHandler(core, control, access)
+  const server: Server = createServer({ keepAliveTimeout: 5_000 }, (req, res) => {
+    const path = (req.url ?? '/').split('?')[0] as string
+    if (!path.startsWith(`${ESPLORA_PREFIX}/`)) return api(req, res)
+    liquid.mineDue()
+    handleEsplora(liquid.chain, req, res, path.slice(ESPLORA_PREFIX.length)).catch(() => {
+      if (!res.headersSent) res.writeHead(500).end()
+    })
+  })
+  // Blocks follow the sandbox clock; the timer must not keep a test process or the app alive.
+  const blocks = setInterval(() => liquid.mineDue(), 1_000)
+  blocks.unref()
   const host = opts.host ?? '127.0.0.1'
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
@@ -66,7 +82,11 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     controlToken: access.token,
     credentials,
     control,
+    liquid,
+    esploraUrl: `${baseUrl}${ESPLORA_PREFIX}`,
     close: () => {
+      clearInterval(blocks)
+      stopWatching()
       closing ??= new Promise<void>((resolve) => {
         server.close(() => resolve())
         // Keep-alive sockets would hold close() open until their timeout.

@@ -3,6 +3,7 @@
  * its control surface. Kept apart from the implementation so the app and the tests can import types only.
  */
 import type { EndpointName } from '../../shared/api-limits'
+import type { SandboxLiquid } from './chain'
 
 /** `refund` of spec §2.3. Only `txId` and `reason` are named by the spec; the other names are ours. */
 export interface WithdrawalRefund {
@@ -199,5 +200,9 @@ export interface Sandbox {
   /** The seed credential, scopes `deposit withdrawal user`. */
   credentials: SandboxCredential
   control: SandboxControl
+  /** The Liquid regtest chain (issue #27); its Esplora is `${baseUrl}${ESPLORA_PREFIX}`. */
+  liquid: SandboxLiquid
+  /** `http://127.0.0.1:PORT/liquid/api`: the chain's Esplora subset, for LWK's EsploraClient. */
+  esploraUrl: string
   close(): Promise<void>
 }

@@ -58,12 +58,12 @@ class WithdrawalRecord {
 }
 
 /** The token arrived (Liquid transaction recorded); settlement facts follow later. */
-function funded(receivedInCents: number, at: number): Progress {
+function funded(receivedInCents: number, at: number, blockchainTxID = txId()): Progress {
   return {
     receivedInCents,
     fundedAt: at,
     settledAt: 0,
-    blockchainTxID: txId(),
+    blockchainTxID,
     centralBankId: undefined,
     refund: undefined,
   }
@@ -75,6 +75,17 @@ export class Withdrawals {
   private seedAddresses: string[] = []
   /** Set by startSandbox once the server listens: receipts are then served on the sandbox's own origin. */
   receiptOrigin = OFFLINE_RECEIPT_ORIGIN
+  /**
+   * Set by startSandbox (issue #27): deposit addresses whose blinding key the sandbox keeps, so its Liquid chain
+   * can see and unblind the funding. Without it, throwaway addresses as before.
+   */
+  depositAddress: (() => { address: string; register: (withdrawalId: string) => void }) | null = null
+  /** Set by startSandbox (issue #27): pays a refund on the sandbox's Liquid chain; null → a made-up txid. */
+  chainPayout: ((address: string, cents: number) => string | null) | null = null
+
+  private refundTxId(w: WithdrawalRecord, cents: number): string {
+    return (w.refundAddress !== undefined ? this.chainPayout?.(w.refundAddress, cents) : null) ?? txId()
+  }
 
   constructor(
     private readonly clock: SandboxClock,
@@ -101,15 +112,17 @@ export class Withdrawals {
       )
     }
 
+    const keyed = this.depositAddress?.() ?? null
     const w = this.insert(
       pixKey,
       taxNumber,
       now,
-      generateLiquidAddress('liquid', { confidential: true }).address,
+      keyed?.address ?? generateLiquidAddress('liquid', { confidential: true }).address,
       quote,
       rateBps,
       refundAddress,
     )
+    keyed?.register(w.id)
     if (this.opts.minimalCreateResponse) return { withdrawalId: w.id }
     const out: Record<string, unknown> = {
       withdrawalId: w.id,
@@ -133,7 +146,8 @@ export class Withdrawals {
     return this.view(this.touch(w, this.clock.now()))
   }
 
-  fund(id: string, amountInCents: number): WithdrawalView {
+  /** `txid`: the chain's funding transaction (issue #27); the control surface's funding gets a made-up one. */
+  fund(id: string, amountInCents: number, txid?: string): WithdrawalView {
     if (!Number.isSafeInteger(amountInCents) || amountInCents <= 0) {
       throw badInput('amountInCents must be a positive integer')
     }
@@ -151,7 +165,7 @@ export class Withdrawals {
     const payout = within ? payoutForDeposit(amountInCents, w.rateBps) : 0
     if (within && payout >= WITHDRAWAL_MIN_CENTS && payout <= WITHDRAWAL_MAX_CENTS) {
       w.status = 'sending'
-      w.progress = funded(amountInCents, now)
+      w.progress = funded(amountInCents, now, txid)
       w.payoutAmountInCents = payout
     } else if (w.refundAddress !== undefined) {
       this.refundInFull(w, amountInCents, 'amount_mismatch')
@@ -322,7 +336,7 @@ export class Withdrawals {
     const fee = causedByRequest ? Math.min(REFUND_FEE_CENTS, p.receivedInCents) : 0
     w.status = 'refunded'
     p.refund = {
-      txId: txId(),
+      txId: this.refundTxId(w, p.receivedInCents - fee),
       reason,
       initiatedBy: 'system',
       feeInCents: fee,
@@ -335,7 +349,13 @@ export class Withdrawals {
     w.status = 'refunded'
     w.progress = funded(amountInCents, now)
     w.progress.settledAt = now
-    w.progress.refund = { txId: txId(), reason, initiatedBy: 'system', feeInCents: 0, amountInCents }
+    w.progress.refund = {
+      txId: this.refundTxId(w, amountInCents),
+      reason,
+      initiatedBy: 'system',
+      feeInCents: 0,
+      amountInCents,
+    }
   }
 
   private view(w: WithdrawalRecord): WithdrawalView {

@@ -14,10 +14,12 @@ import { errnoCode, moveAside, writeFileAtomic } from './atomic-file'
 export type SecretKey =
   | `profile:${string}:clientSecret`
   | `profile:${string}:legacyToken`
+  | `profile:${string}:walletDescriptor`
   | `team-ledger:${string}:password`
   | 'export:signingKey'
 
-export type ProfileSecretKind = 'clientSecret' | 'legacyToken'
+/** `walletDescriptor`: the treasury wallet's CT descriptor (issue #27); it reveals the whole wallet history. */
+export type ProfileSecretKind = 'clientSecret' | 'legacyToken' | 'walletDescriptor'
 
 export interface VaultCrypto {
   isEncryptionAvailable(): boolean
@@ -72,7 +74,7 @@ export const SECRET_MAX_LENGTH = 16_384
 const FILE_MAX_BYTES = 1024 * 1024
 
 const SECRET_KEY_PATTERN = new RegExp(
-  `^(?:profile:${PROFILE_ID_PATTERN.source.slice(1, -1)}:(?:clientSecret|legacyToken)|team-ledger:${PROFILE_ID_PATTERN.source.slice(1, -1)}:password|export:signingKey)$`,
+  `^(?:profile:${PROFILE_ID_PATTERN.source.slice(1, -1)}:(?:clientSecret|legacyToken|walletDescriptor)|team-ledger:${PROFILE_ID_PATTERN.source.slice(1, -1)}:password|export:signingKey)$`,
 )
 
 export function isSecretKey(key: unknown): key is SecretKey {

@@ -27,6 +27,7 @@ const BuyDepixPage = lazy(() => import('./pages/BuyDepixPage').then((m) => ({ de
 const DepositDetailPage = lazy(() =>
   import('./pages/DepositDetailPage').then((m) => ({ default: m.DepositDetailPage })),
 )
+const CaixaPage = lazy(() => import('./pages/CaixaPage').then((m) => ({ default: m.CaixaPage })))
 const DepositsPage = lazy(() => import('./pages/DepositsPage').then((m) => ({ default: m.DepositsPage })))
 const PayeesPage = lazy(() => import('./pages/PayeesPage').then((m) => ({ default: m.PayeesPage })))
 const RunsPage = lazy(() => import('./pages/RunsPage').then((m) => ({ default: m.RunsPage })))
@@ -45,6 +46,8 @@ function CurrentPage({ route }: { route: Route }): React.JSX.Element {
   switch (route.page) {
     case 'today':
       return <TodayPage />
+    case 'caixa':
+      return <CaixaPage />
     case 'newWithdrawal':
       return <NewWithdrawalPage />
     case 'funding':

@@ -8,6 +8,8 @@ import diagnosticsChannel from 'node:diagnostics_channel'
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { sandboxTreasury } from '../../../src/main/sandbox/chain'
+import { singlesigMainnet } from '../wallet/fixtures'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAppContext, type AppContext } from '../../../src/main/app/context'
 import { createJsonFileStore } from '../../../src/main/profiles'
@@ -83,6 +85,10 @@ afterAll(async () => {
   await ctx.close()
   rmSync(dataDir, { recursive: true, force: true })
 })
+
+// BIP32 test vector 1's master xprv: a shape only, never funded.
+const XPRV_FOR_TEST =
+  'xprv9s21ZrQH143K3QTDL4LXw2F7HEK3wJUD2nW2nRk4stbPy6cq3jPPqjiChkVvvNKmPGJxWUtg6LnF5kejMRNNU3TGtRBeJgk33yuGBxrMPHi'
 
 describe('no secret crosses IPC', () => {
   it('drives every channel on the sandbox and on live profiles', async () => {
@@ -287,6 +293,11 @@ describe('no secret crosses IPC', () => {
 
     // A live profile with client credentials, and one with a legacy token.
     const live = sandbox.control.createCredential({ label: 'live-profile' })
+    // Issue #27: the Sandbox treasury wallet's views (scanned over the sandbox chain) carry no key.
+    await call('wallet:get', {})
+    await call('wallet:scan', {})
+    secrets.add(/slip77\(([0-9a-f]{64})\)/.exec(sandboxTreasury().descriptor)?.[1] as string)
+    secrets.add(/tpub[1-9A-HJ-NP-Za-km-z]+/.exec(sandboxTreasury().descriptor)?.[0] as string)
     secrets.add(live.clientSecret)
     const added = await call('profiles:addLive', {
       name: 'Live test',
@@ -311,6 +322,22 @@ describe('no secret crosses IPC', () => {
       },
     })
     await call('profiles:update', { id: liveId, patch: { name: 'Live renamed' } })
+    // A live profile's descriptor goes in, never out; a refused one (holding a private key) is not echoed either.
+    const descriptor = singlesigMainnet(31)
+    secrets.add(/slip77\(([0-9a-f]{64})\)/.exec(descriptor)?.[1] as string)
+    secrets.add(/xpub[1-9A-HJ-NP-Za-km-z]+/.exec(descriptor)?.[0] as string)
+    const withPrivate = descriptor.replace(/xpub[1-9A-HJ-NP-Za-km-z]+/, XPRV_FOR_TEST)
+    secrets.add(XPRV_FOR_TEST)
+    expect(await call('wallet:setDescriptor', { descriptor: withPrivate })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_descriptor', fields: { descriptor: 'private_key' } },
+    })
+    expect(await call('wallet:setDescriptor', { descriptor })).toMatchObject({
+      ok: true,
+      data: { state: 'ready' },
+    })
+    await call('wallet:get', {})
+    await call('wallet:clear', {})
     await call('session:signOut')
 
     const legacy = sandbox.control.mintLegacyToken({ expiresInSeconds: 3600 })

@@ -10,6 +10,7 @@ import { formatBRL, formatDePix } from '../../../shared/money'
 import type { RecordFilter, WithdrawalRecord } from '../../../shared/withdrawal-record'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { DepositAttention } from '../components/deposits/DepositAttention'
+import { CaixaCard } from '../components/wallet/CaixaCard'
 import { shortDateTime, timeLeft } from '../components/layout/deadline'
 import { depositCentsOf, payeeOf, payeeText, payoutCentsOf } from '../components/layout/payee'
 import { todayTotals, monthStartIso, todayStartIso, type TodayTotals } from '../components/layout/today-model'
@@ -283,6 +284,7 @@ export function TodayPage(): React.JSX.Element {
             now={now}
           />
           <DepositAttention />
+          <CaixaCard />
           <Totals today={data.today} month={data.month} />
         </div>
       )}

@@ -17,10 +17,12 @@ export type Route =
   | { page: 'buyDepix' }
   | { page: 'deposits' }
   | { page: 'depositDetail'; localId: string }
+  | { page: 'caixa' }
 
 /** Top-level pages in the navigation, in order. */
 export const NAV_PAGES = [
   'today',
+  'caixa',
   'newWithdrawal',
   'withdrawals',
   'approvals',

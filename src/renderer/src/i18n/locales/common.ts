@@ -24,6 +24,7 @@ export const common = {
       buyDepix: 'Comprar DePix',
       deposits: 'Compras de DePix',
       approvals: 'Aprovações',
+      caixa: 'Caixa',
     },
     about: {
       heading: 'Sobre este aplicativo',
@@ -69,6 +70,7 @@ export const common = {
       buyDepix: 'Buy DePix',
       deposits: 'DePix top-ups',
       approvals: 'Approvals',
+      caixa: 'Treasury',
     },
     about: {
       heading: 'About this app',

@@ -19,6 +19,7 @@ import { sandbox } from './sandbox'
 import { settings } from './settings'
 import { status } from './status'
 import { teamLedger } from './team-ledger'
+import { wallet } from './wallet'
 import { withdrawal } from './withdrawal'
 
 export const namespaces = {
@@ -40,5 +41,6 @@ export const namespaces = {
   deposits,
   teamLedger,
   approvals,
+  wallet,
 } as const
 export type Namespace = keyof typeof namespaces

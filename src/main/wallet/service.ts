@@ -1,0 +1,213 @@
+/**
+ * The treasury wallet of each profile, for the app: which descriptor (the vault's, or the sandbox treasury's),
+ * which Esplora (the sandbox chain's, or the network's public one), where LWK's state is kept, when to scan (on a
+ * schedule and on demand, never two at once, never more than one every `minScanSpacingMs`), and the view the
+ * renderer gets — amounts only, never the descriptor.
+ */
+import { join } from 'node:path'
+import type { WalletMovementDto, WalletViewDto } from '../../shared/channels-wallet'
+import type { Profile } from '../../shared/profile'
+import { DEPIX_ASSET_ID, type LiquidNetwork } from '../liquid/networks'
+import { profileSecretKey, type Vault } from '../secrets/vault'
+import { checkDescriptor } from './descriptor'
+import { meaningOf, NO_MEANINGS, type TxMeanings } from './meanings'
+import { WatchedWallet, type WalletSnapshot } from './watch'
+
+/** The public Esplora of each live network (the privacy trade-off is said in docs/WALLET.md and Configurações). */
+export const PUBLIC_ESPLORA: Readonly<Record<Exclude<LiquidNetwork, 'regtest'>, string>> = {
+  liquid: 'https://blockstream.info/liquid/api',
+  testnet: 'https://blockstream.info/liquidtestnet/api',
+}
+const EXPLORER_TX: Readonly<Partial<Record<LiquidNetwork, string>>> = {
+  liquid: 'https://blockstream.info/liquid/tx/',
+  testnet: 'https://blockstream.info/liquidtestnet/tx/',
+}
+const UNITS_PER_CENT = 1_000_000n
+const MAX_MOVEMENTS = 200
+
+export interface SandboxWallet {
+  readonly esploraUrl: string
+  readonly descriptor: string
+  readonly depixAsset: string
+  readonly policyAsset: string
+}
+
+export interface WalletServiceOptions {
+  readonly vault: Vault
+  /** LWK's state files go here (`wallet-<profile>.lwk`); null keeps them in memory */
+  readonly dataDir: string | null
+  readonly now: () => number
+  readonly sandbox: SandboxWallet | null
+  readonly onChange: (profileId: string) => void
+  readonly log: (line: string) => void
+  readonly minScanSpacingMs?: number
+  /** What the ledger knows of the profile's payments and top-ups, to say what each movement was. */
+  readonly meanings?: (profileId: string) => TxMeanings
+}
+
+interface Entry {
+  readonly wallet: WatchedWallet
+  readonly multisig: boolean
+  readonly esploraUrl: string | null
+  readonly depixAsset: string
+  readonly policyAsset: string | null
+  readonly network: LiquidNetwork
+  scanning: Promise<WalletViewDto> | null
+  lastScanStartedAt: number
+}
+
+export class WalletService {
+  private readonly entries = new Map<string, Entry>()
+  private timer: ReturnType<typeof setInterval> | null = null
+
+  constructor(private readonly o: WalletServiceOptions) {}
+
+  private open(profile: Profile): Entry | null {
+    const known = this.entries.get(profile.id)
+    if (known) return known
+    const sandbox = profile.kind === 'sandbox' ? this.o.sandbox : null
+    const descriptor = sandbox
+      ? sandbox.descriptor
+      : this.o.vault.get(profileSecretKey(profile.id, 'walletDescriptor'))
+    if (descriptor === null) return null
+    // The sandbox chain is regtest whatever network the Sandbox profile's addresses use.
+    const network: LiquidNetwork = sandbox ? 'regtest' : profile.network
+    let checked: ReturnType<typeof checkDescriptor>
+    try {
+      checked = checkDescriptor(descriptor, network)
+    } catch {
+      // Stored before the profile's network changed: shown as not configured, the owner pastes it again.
+      this.o.log(`wallet descriptor of ${profile.id} no longer fits its profile`)
+      return null
+    }
+    const wallet = new WatchedWallet({
+      descriptor: checked.descriptor,
+      network,
+      ...(sandbox ? { policyAsset: sandbox.policyAsset } : {}),
+      // The sandbox chain lives in memory: its wallet state must not outlive it.
+      stateFile: sandbox || this.o.dataDir === null ? null : join(this.o.dataDir, `wallet-${profile.id}.lwk`),
+      now: this.o.now,
+    })
+    const entry: Entry = {
+      wallet,
+      multisig: checked.multisig,
+      esploraUrl: sandbox ? sandbox.esploraUrl : network === 'regtest' ? null : PUBLIC_ESPLORA[network],
+      depixAsset: sandbox ? sandbox.depixAsset : DEPIX_ASSET_ID,
+      policyAsset: sandbox ? sandbox.policyAsset : null,
+      network,
+      scanning: null,
+      lastScanStartedAt: 0,
+    }
+    this.entries.set(profile.id, entry)
+    return entry
+  }
+
+  view(profile: Profile): WalletViewDto {
+    const e = this.open(profile)
+    return e ? this.toView(profile.id, e, e.wallet.snapshot()) : { state: 'not_configured' }
+  }
+
+  /** Scans unless one ran within `minScanSpacingMs`; joins a scan already running. */
+  scan(profile: Profile): Promise<WalletViewDto> {
+    const e = this.open(profile)
+    if (!e) return Promise.resolve({ state: 'not_configured' })
+    if (e.scanning) return e.scanning
+    if (e.esploraUrl === null || this.o.now() - e.lastScanStartedAt < (this.o.minScanSpacingMs ?? 5_000)) {
+      return Promise.resolve(this.toView(profile.id, e, e.wallet.snapshot()))
+    }
+    e.lastScanStartedAt = this.o.now()
+    const url = e.esploraUrl
+    e.scanning = e.wallet.scan(url).then((s) => {
+      e.scanning = null
+      if (s.lastFailure !== null) this.o.log(`wallet scan of ${profile.id} failed: ${s.lastFailure}`)
+      this.o.onChange(profile.id)
+      return this.toView(profile.id, e, s)
+    })
+    return e.scanning
+  }
+
+  /** Throws DescriptorError (nothing stored) or stores it and returns the (unscanned) view. */
+  setDescriptor(profile: Profile, text: string): WalletViewDto {
+    if (profile.kind === 'sandbox') throw new Error('the Sandbox profile has its own treasury wallet')
+    const checked = checkDescriptor(text, profile.network)
+    this.forget(profile.id)
+    this.o.vault.set(profileSecretKey(profile.id, 'walletDescriptor'), checked.descriptor)
+    return this.view(profile)
+  }
+
+  clear(profile: Profile): WalletViewDto {
+    if (profile.kind !== 'sandbox') this.o.vault.delete(profileSecretKey(profile.id, 'walletDescriptor'))
+    this.forget(profile.id)
+    return this.view(profile)
+  }
+
+  private forget(profileId: string): void {
+    const e = this.entries.get(profileId)
+    // A scan in flight still uses LWK's wallet: it is left to the garbage collector (wasm-bindgen frees it).
+    if (e && e.scanning === null) e.wallet.close()
+    this.entries.delete(profileId)
+  }
+
+  /** Scans the active profile's wallet every `intervalMs` (the first at once). */
+  start(active: () => Profile | null, intervalMs = 60_000): void {
+    this.stop()
+    const tick = (): void => {
+      const p = active()
+      if (p) void this.scan(p).catch((e: unknown) => this.o.log(`wallet scan error (${(e as Error).name})`))
+    }
+    tick()
+    this.timer = setInterval(tick, intervalMs)
+    this.timer.unref()
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer)
+    this.timer = null
+  }
+
+  close(): void {
+    this.stop()
+    for (const id of [...this.entries.keys()]) this.forget(id)
+  }
+
+  private toView(profileId: string, e: Entry, s: WalletSnapshot): WalletViewDto {
+    const meanings = this.o.meanings?.(profileId) ?? NO_MEANINGS
+    const policy = e.policyAsset ?? e.wallet.lwkNetwork.policyAsset().toString()
+    const bal = (asset: string) => s.balances.find((b) => b.asset === asset) ?? { confirmed: 0n, pending: 0n }
+    const depix = bal(e.depixAsset)
+    const lbtc = bal(policy)
+    const movements: WalletMovementDto[] = s.movements
+      .slice()
+      .sort((a, b) => (b.height ?? Infinity) - (a.height ?? Infinity))
+      .slice(0, MAX_MOVEMENTS)
+      .map((m) => {
+        const d = m.net.get(e.depixAsset) ?? 0n
+        return {
+          txid: m.txid,
+          height: m.height,
+          at: m.timestamp === null ? null : new Date(m.timestamp * 1000).toISOString(),
+          depixCents: Number(d / UNITS_PER_CENT),
+          depixUnits: d.toString(),
+          lbtcUnits: (m.net.get(policy) ?? 0n).toString(),
+          feeUnits: m.fee.toString(),
+          ...meaningOf(m, meanings),
+        }
+      })
+    return {
+      state: 'ready',
+      multisig: e.multisig,
+      depix: {
+        confirmedCents: Number(depix.confirmed / UNITS_PER_CENT),
+        pendingCents: Number(depix.pending / UNITS_PER_CENT),
+        confirmedUnits: depix.confirmed.toString(),
+        pendingUnits: depix.pending.toString(),
+      },
+      lbtc: { confirmedUnits: lbtc.confirmed.toString(), pendingUnits: lbtc.pending.toString() },
+      lastScanAt: s.lastScanAt === null ? null : new Date(s.lastScanAt).toISOString(),
+      lastFailure: s.lastFailure,
+      tipHeight: s.tip?.height ?? null,
+      movements,
+      explorerTxUrl: EXPLORER_TX[e.network] ?? null,
+    }
+  }
+}

@@ -1,0 +1,141 @@
+/**
+ * Caixa (issue #27) in Chromium against the real app context and the embedded sandbox's Liquid chain: the Sandbox
+ * treasury wallet shows its starting R$ 50.000,00 on Hoje and on Caixa, scanned by LWK over loopback; a top-up
+ * arriving on the chain shows as "a confirmar", then confirmed once the sandbox clock passes a block.
+ */
+import type { Page } from '@playwright/test'
+import { generateLiquidAddress } from '../../../src/main/liquid'
+import { SANDBOX_DEPIX, sandboxTreasury } from '../../../src/main/sandbox/chain'
+import { formatBRL } from '../../../src/shared/money'
+import { payFromSandboxTreasury } from '../../support/sandbox-treasury'
+import { createWithdrawal, openNav, rpc } from './records-helpers'
+import { expectNoSeriousAxeViolations } from './withdrawal-steps'
+import { expect, test } from '../support/app-fixture'
+
+test.use({
+  appOptions: {
+    language: 'pt-BR',
+    sandbox: {},
+    beforeOpen: null,
+    // The wallet's schedule scans the active profile at start.
+    trackerAutoStart: true,
+    startPage: 'today',
+  },
+})
+
+const nav = (page: Page, name: string) =>
+  page.getByRole('navigation').getByRole('button', { name, exact: true })
+
+/** Refresh until the page shows `text` (a scan runs at most every 5 s). */
+async function refreshUntil(page: Page, testId: string, text: string): Promise<void> {
+  await expect(async () => {
+    await page.getByTestId('caixa-refresh').click()
+    await expect(page.getByTestId(testId)).toHaveText(text, { timeout: 1_000 })
+  }).toPass({ timeout: 20_000, intervals: [500, 1_000, 2_000] })
+}
+
+test('the Sandbox treasury on Hoje and Caixa; a top-up arrives pending, then confirmed', async ({ app }) => {
+  const { page } = app
+  await expect(page.getByTestId('today-caixa-depix')).toHaveText('R$ 50.000,00')
+  await expect(page.getByTestId('today-caixa').getByTestId('wallet-age')).toContainText(
+    'Última leitura da rede:',
+  )
+
+  await nav(page, 'Caixa').click()
+  await expect(page.getByRole('heading', { level: 2, name: 'Caixa' })).toBeVisible()
+  await expect(page.getByTestId('caixa-depix-confirmed')).toHaveText('R$ 50.000,00')
+  await expect(page.getByTestId('caixa-lbtc')).toContainText('0,01000000 L-BTC')
+  await expect(page.getByTestId('caixa-movement')).toHaveCount(1)
+  await expectNoSeriousAxeViolations(page)
+  // No descriptor form on the Sandbox profile, and no key anywhere on the page.
+  await expect(page.getByTestId('wallet-descriptor')).toHaveCount(0)
+  await expect(page.locator('body')).not.toContainText('tpub')
+
+  app.sandbox.liquid.faucet.send([
+    { address: sandboxTreasury().firstAddress, asset: SANDBOX_DEPIX, units: 123_456_000_000n },
+  ])
+  await refreshUntil(page, 'caixa-depix-pending', 'R$ 1.234,56')
+  await expect(page.getByTestId('caixa-movement')).toHaveCount(2)
+  await expect(page.getByTestId('caixa-movement').first()).toContainText('a confirmar')
+
+  app.sandbox.control.advanceClock(61)
+  await refreshUntil(page, 'caixa-depix-confirmed', 'R$ 51.234,56')
+  await expect(page.getByTestId('caixa-depix-pending')).toHaveText('R$ 0,00')
+})
+
+test('what the treasury can fund: payments waiting for deposit against the confirmed DePix', async ({
+  app,
+}) => {
+  const { page } = app
+  const refundAddress = generateLiquidAddress('liquid').address
+  // Nine payments of R$ 6.000,00 (the most per payment) waiting for their deposit, three per CPF (the sandbox caps
+  // R$ 20.000,00 a day per CPF): R$ 54.000,00 and the fees, above the R$ 50.000,00 held.
+  const cpfs = ['52998224725', '11144477735', '39053344705']
+  for (let i = 0; i < 9; i++) {
+    const draft = {
+      pixKey: `fulano${i}@example.com`,
+      taxNumber: cpfs[i % 3],
+      amount: { kind: 'payout', cents: 600_000 },
+      refundAddress,
+    }
+    const quoted = await app.ctx.router.handle('withdrawals:quote', { draft })
+    if (!(quoted as { ok: boolean }).ok) throw new Error(JSON.stringify(quoted))
+    const quote = quoted as {
+      ok: true
+      data: { intent: { id: string } }
+    }
+    expect(
+      (await app.ctx.router.handle('withdrawals:create', { draft, intentId: quote.data.intent.id })).ok,
+    ).toBe(true)
+  }
+  const listed = (await app.ctx.router.handle('withdrawals:list', { statuses: ['unsent'], limit: 1 })) as {
+    ok: true
+    data: { totals: Array<{ depositCents: number }> }
+  }
+  const totalCents = listed.data.totals.reduce((n, x) => n + x.depositCents, 0)
+  expect(totalCents).toBeGreaterThan(5_400_000)
+  await nav(page, 'Caixa').click()
+  await expect(page.getByTestId('caixa-depix-confirmed')).toHaveText('R$ 50.000,00')
+  await expect(page.getByTestId('wallet-awaiting')).toHaveText(
+    `9 pagamento(s) aguardando depósito, ${formatBRL(totalCents)} no total: falta ${formatBRL(totalCents - 5_000_000)} no saldo confirmado.`,
+  )
+  await expect(page.getByTestId('wallet-lbtc-low')).toHaveCount(0)
+})
+
+test('a payment funded from the treasury wallet is seen funded with its txid, without "Marquei como enviado"', async ({
+  app,
+}) => {
+  const { page } = app
+  const created = await createWithdrawal(app, { pixKey: 'paga.pela.carteira@example.com', cents: 12_345 })
+  expect(created.depositAddress).toMatch(/^lq1/)
+  // The treasury pays the exact deposit (an external wallet would; issue #28 builds it in the app).
+  const txid = await payFromSandboxTreasury(
+    app.sandbox,
+    created.depositAddress as string,
+    BigInt(created.depositAmountCents as number) * 1_000_000n,
+  )
+  app.sandbox.control.advanceClock(61) // a block confirms it; the service sees it on its chain
+  app.sandbox.liquid.mineDue()
+  const seen = await rpc(app, 'withdrawals:refresh', { localId: created.localId })
+  expect(seen.remoteStatus).toBe('sending')
+  expect(app.bridge.calls.filter((c) => c.channel === 'withdrawals:markFunded')).toHaveLength(0)
+
+  await openNav(page, /^Pagamentos$/)
+  await page.locator(`tbody tr[data-local-id="${created.localId}"]`).click()
+  await expect(page.getByTestId('payout-info')).toContainText(txid)
+
+  // And in Caixa: the DePix left the treasury in that transaction.
+  await nav(page, 'Caixa').click()
+  await refreshUntil(
+    page,
+    'caixa-depix-confirmed',
+    formatBRL(5_000_000 - (created.depositAmountCents as number)),
+  )
+  const row = page.getByTestId('caixa-movement').first()
+  await expect(row).toContainText(txid.slice(0, 10))
+  await expect(row.getByTestId('caixa-movement-meaning')).toHaveText('Pagamento (depósito enviado)')
+  // The starting funding is nothing the ledger knows.
+  await expect(page.getByTestId('caixa-movement').last().getByTestId('caixa-movement-meaning')).toHaveText(
+    'Sem correspondência no livro-caixa',
+  )
+})
