@@ -16,6 +16,7 @@ import {
   runWaveSchema,
 } from './run'
 import { withdrawalDraftSchema } from './withdrawal'
+import { unknownResolutionSchema } from './withdrawal-record'
 
 const runId = z.string().regex(/^run-[0-9a-f-]{36}$/)
 
@@ -55,6 +56,8 @@ export const runDetailSchema = z.object({
       localId: z.string().nullable(),
       heldReason: z.string().nullable(),
       outcome: z.enum(ROW_OUTCOMES),
+      /** The row's old create is known not to have created anything (a passing refusal, or resolved so). */
+      retry: z.boolean(),
     }),
   ),
   waves: z.array(runWaveSchema),
@@ -175,6 +178,20 @@ export const runsChannels = {
       runId,
       wave: z.number().int().min(1).max(1000),
       txId: z.string().trim().max(128).optional(),
+    }),
+    output: detail,
+  },
+  /** A row known not to be created waits for the next wave again (a new, journaled create). */
+  'runs:retryRow': {
+    input: z.strictObject({ runId, idx: z.number().int().min(0).max(999) }),
+    output: detail,
+  },
+  /** A row whose outcome is unknown, resolved as a single payment is. */
+  'runs:resolveRow': {
+    input: z.strictObject({
+      runId,
+      idx: z.number().int().min(0).max(999),
+      resolution: unknownResolutionSchema,
     }),
     output: detail,
   },

@@ -3,10 +3,11 @@
  * funded by the operator from one sheet per wave) → report. Lifecycle (docs/ARCHITECTURE.md, "Payment runs"):
  *
  *   draft ──approve──▶ approved ──wave──▶ creating ──▶ awaiting_funding ──funded──▶ approved (next wave on request)
- *                                            │  ▲                                   └──▶ completed (no rows left)
- *                                      pause │  │ resume        any state but completed ──cancel──▶ cancelled
- *                                            ▼  │
- *                                           paused  ◀── a restart in the middle of a wave
+ *                                            │  ▲                                   ├──▶ completed (every row created)
+ *                                      pause │  │ resume / take over                └──▶ partially_paid (some not)
+ *                                            ▼  │                                          │ a row retried
+ *                                           paused  ◀── a restart or a failed database     └──▶ approved
+ *   any state but completed ──cancel──▶ cancelled
  */
 import type { ImportedRow, RowDecision, RunRecord, RunRowRecord } from '../../shared/run'
 import { centsToDePix } from '../../shared/money'
@@ -17,6 +18,7 @@ import { sqliteRunStore, type RunStore } from '../ledger-store/run-store'
 import type { LedgerStore } from '../ledger-store/types'
 import type { LiquidNetwork } from '../liquid'
 import { DUPLICATE_WINDOW_MS, type WithdrawalService } from '../withdrawals'
+import type { UnknownResolutionInput } from '../withdrawals/types'
 import { runApprovalView, type RunApprovalView } from './approval'
 import { RunError } from './errors'
 import { createWave } from './executor'
@@ -30,7 +32,10 @@ import {
   planWave,
   type WavePlan,
 } from './planner'
-import { recoverRuns } from './recovery'
+import { DEFAULT_RUN_LEASE_MS, keepLease, storeUnavailable, type LeaseKeeper } from './lease'
+import { formatDateTime } from '../records/format'
+import { recoverRun, recoverRuns } from './recovery'
+import { retryable, unpaidOutcome } from './retry'
 import { buildSheet, type FundingSheet } from './sheet'
 import { isDropped, rowsHash, summarize, type RunSummary } from './summary'
 
@@ -63,13 +68,25 @@ export interface RunServiceDeps {
    * marked): a row in flight is judged by its record, so the run recovery waits for it. A desk's is synchronous.
    */
   recordsReady?: Promise<unknown>
+  /**
+   * Applies this desk's side journal to the records (a create's answer the database could not take): asked before
+   * a run stopped by a failed database is recovered, so a create that did happen is seen as created.
+   */
+  replayRecords?: () => Promise<unknown>
+  /** Team ledger: how long a wave's lease lasts without renewal (default 60 s; tests shorten it). */
+  runLeaseMs?: number
 }
+
+/** Waits between attempts to recover a run while its database is out of reach. */
+const HEAL_FIRST_WAIT_MS = 500
+const HEAL_MAX_WAIT_MS = 10_000
 
 export interface RunDetail {
   run: RunRecord
   summary: RunSummary
   progress: RunProgress
-  rows: Array<RunRowRecord & { outcome: RowOutcome }>
+  /** `retry`: the row's old outcome is known "not created" by a passing cause, a new create may be asked for. */
+  rows: Array<RunRowRecord & { outcome: RowOutcome; retry: boolean }>
   waves: Awaited<ReturnType<RunStore['waves']>>
   /** Ms until the next POST /withdraw token; 0 when one is free. */
   nextCreateInMs: number
@@ -96,6 +113,13 @@ export interface RunService {
   cancel(runId: string): Promise<RunDetail>
   sheet(runId: string, wave: number): Promise<FundingSheet>
   markWaveFunded(runId: string, wave: number, txId?: string): Promise<RunDetail>
+  /**
+   * A row whose create is known not to have created anything (refused for a passing cause, or an unknown outcome
+   * resolved as never created) waits for a wave again: the next wave makes a new, journaled create for it.
+   */
+  retryRow(runId: string, idx: number): Promise<RunDetail>
+  /** Resolves a row whose outcome is unknown, as the single payment does (the withdrawal id, or never created). */
+  resolveRow(runId: string, idx: number, resolution: UnknownResolutionInput): Promise<RunDetail>
   /** Resolves when the start-up recovery of interrupted runs is done. */
   ready(): Promise<void>
   /** Resolves when the run's wave creation (if any) has stopped. */
@@ -105,6 +129,8 @@ export interface RunService {
 }
 
 const TERMINAL = ['completed', 'cancelled'] as const
+/** States in which no wave is being created and a row may be retried or resolved. */
+const SETTLED = ['approved', 'awaiting_funding', 'paused', 'partially_paid'] as const
 
 export function createRunService(deps: RunServiceDeps): RunService {
   const { operator } = deps
@@ -118,6 +144,7 @@ export function createRunService(deps: RunServiceDeps): RunService {
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)))
   const onError = deps.onError ?? (() => undefined)
   const changed = (runId: string): void => deps.onChange?.(runId)
+  const leaseMs = deps.runLeaseMs ?? DEFAULT_RUN_LEASE_MS
   const active = new Map<string, { stop: 'pause' | 'cancel' | null; done: Promise<void> }>()
   let closing = false
 
@@ -166,7 +193,10 @@ export function createRunService(deps: RunServiceDeps): RunService {
     const run = await own(runId)
     const rows = await runs.rows(runId)
     const withOutcome = await Promise.all(
-      rows.map(async (r) => ({ ...r, outcome: rowOutcome(r, await recordOf(r.localId)) })),
+      rows.map(async (r) => {
+        const rec = await recordOf(r.localId)
+        return { ...r, outcome: rowOutcome(r, rec), retry: retryable(r, rec) }
+      }),
     )
     const fourEyes = runs.fourEyes
     return {
@@ -181,12 +211,55 @@ export function createRunService(deps: RunServiceDeps): RunService {
     }
   }
 
+  /** With no row left for a wave: "completed" only when every row kept was created at the service. */
+  async function endState(rows: readonly RunRowRecord[]): Promise<'completed' | 'partially_paid'> {
+    for (const r of rows) {
+      if (isDropped(r)) continue
+      if (unpaidOutcome(rowOutcome(r, await recordOf(r.localId)))) return 'partially_paid'
+    }
+    return 'completed'
+  }
+
+  async function settledRow(runId: string, idx: number): Promise<{ run: RunRecord; row: RunRowRecord }> {
+    const run = await own(runId)
+    if (!(SETTLED as readonly string[]).includes(run.state) || active.has(runId))
+      throw new RunError('illegal_state', `Run is ${run.state}.`)
+    const row = (await runs.rows(runId)).find((r) => r.idx === idx)
+    if (!row) throw new RunError('not_found', `No row ${idx} in ${runId}.`)
+    return { run, row }
+  }
+
   function sameRuntime(rt: RunRuntime): boolean {
     try {
       return deps.runtime().withdrawals === rt.withdrawals
     } catch {
       return false
     }
+  }
+
+  /**
+   * After a wave stopped on an error: the run is recovered here (this desk's side journal replayed first, a record
+   * left `submitting` by the failed create made `outcome_unknown`), retried with a growing wait while the server is
+   * out of reach, so a database restart needs no app restart. When the cause was the server, the wave goes on by
+   * itself (no POST is repeated: the row that was in flight keeps its record); otherwise the run waits, paused.
+   */
+  async function heal(runId: string, rt: RunRuntime, resumeAfter: boolean): Promise<void> {
+    for (let wait = HEAL_FIRST_WAIT_MS; ; wait = Math.min(HEAL_MAX_WAIT_MS, wait * 2)) {
+      if (closing || !sameRuntime(rt)) return
+      try {
+        await deps.replayRecords?.()
+        const run = await runs.get(runId)
+        if (run?.state !== 'creating' || active.has(runId)) return
+        await recoverRun(records, runs, operator, run, 'database')
+        break
+      } catch (e) {
+        onError(e)
+        if (!storeUnavailable(e)) return
+      }
+      await sleep(wait)
+    }
+    changed(runId)
+    if (resumeAfter && !closing && sameRuntime(rt)) await continueWave(runId, 'database')
   }
 
   /** Runs the current wave's creation in the background; one at a time per run. */
@@ -197,7 +270,16 @@ export function createRunService(deps: RunServiceDeps): RunService {
       done: Promise.resolve(),
     }
     entry.done = (async () => {
+      let lease: LeaseKeeper | null = null
+      let failure: unknown = null
       try {
+        if (runs.leases) {
+          const l = await runs.leases.claim(runId, leaseMs)
+          // Another desk creates this run now (it resumed or took it over first): nothing to do here.
+          if (!l.mine) return
+          lease = keepLease(runs.leases, runId, leaseMs, onError)
+        }
+        const held = lease
         const end = await createWave(
           {
             records,
@@ -206,8 +288,10 @@ export function createRunService(deps: RunServiceDeps): RunService {
             withdrawals: rt.withdrawals,
             operator,
             sleep,
-            // A profile switch or quit closes this runtime: stop at the row boundary (a restart resumes).
-            stopRequested: () => closing || entry.stop !== null || !sameRuntime(rt),
+            // A profile switch or quit closes this runtime: stop at the row boundary (a restart resumes). A lease
+            // lost to a takeover stops it too.
+            stopRequested: () =>
+              closing || entry.stop !== null || !sameRuntime(rt) || (held !== null && !held.held()),
             changed: () => changed(runId),
             onError,
           },
@@ -216,6 +300,7 @@ export function createRunService(deps: RunServiceDeps): RunService {
         )
         const stop = entry.stop
         if (stop === 'cancel') return
+        if (held !== null && !held.held()) return
         if (end === 'created')
           await runs.setState(runId, ['creating'], 'awaiting_funding', operator, 'run.wave_created', { wave })
         else
@@ -229,20 +314,76 @@ export function createRunService(deps: RunServiceDeps): RunService {
           )
       } catch (e) {
         onError(e)
-        try {
-          await runs.setState(runId, ['creating'], 'paused', operator, 'run.interrupted', {
-            wave,
-            error: e instanceof Error ? e.name : 'unknown',
-          })
-        } catch (e2) {
-          onError(e2)
-        }
+        failure = e
       } finally {
+        await lease?.stop()
         active.delete(runId)
         changed(runId)
       }
+      if (failure !== null && entry.stop !== 'cancel')
+        await heal(runId, rt, storeUnavailable(failure) && entry.stop === null)
     })()
     active.set(runId, entry)
+  }
+
+  /**
+   * Resume: a paused run goes on with its wave. A run left `creating` that no one here is creating — its desk is
+   * gone (team: its lease expired, claimed now by this desk) or its wave stopped on a failed database — is recovered
+   * first, as after a restart.
+   */
+  async function continueWave(runId: string, cause: 'operator' | 'database'): Promise<void> {
+    let run = await own(runId)
+    if (run.state === 'creating' && !active.has(runId)) {
+      if (runs.leases) {
+        const l = await runs.leases.claim(runId, leaseMs)
+        if (!l.mine) {
+          throw new RunError(
+            'busy',
+            `Another desk (${l.holder}) is creating this run until ${l.expiresAt}.`,
+            {
+              'pt-BR': `Outra estação (${l.holder ?? '?'}) está criando os pagamentos deste lote. Se ela parou, aguarde até ${formatDateTime(l.expiresAt, 'pt-BR')} para assumir o lote.`,
+              en: `Another desk (${l.holder ?? '?'}) is creating this run's withdrawals. If it stopped, wait until ${formatDateTime(l.expiresAt, 'en')} to take the run over.`,
+            },
+          )
+        }
+      }
+      await deps.replayRecords?.()
+      // On a team the lease says the creating desk is gone; on a desk the wave stopped on a failed write.
+      await recoverRun(
+        records,
+        runs,
+        operator,
+        run,
+        runs.leases && cause === 'operator' ? 'takeover' : 'database',
+      )
+      run = await own(runId)
+    }
+    if (run.state !== 'paused') throw new RunError('illegal_state', `Run is ${run.state}: nothing to resume.`)
+    if (active.has(runId)) throw new RunError('busy', 'A wave is being created.')
+    const rows = await runs.rows(runId)
+    if (run.approvedHash === null || rowsHash(rows) !== run.approvedHash) {
+      throw new RunError('approval_stale', 'The rows differ from the approved ones.')
+    }
+    const queued = rows.some((r) => r.wave === run.wave && r.state === 'queued')
+    if (active.has(runId)) throw new RunError('busy', 'A wave is being created.')
+    if (queued) {
+      await runs.setState(runId, ['paused'], 'creating', operator, 'run.resumed', {
+        wave: run.wave,
+        ...(cause === 'database' ? { after: 'database_failure' } : {}),
+      })
+      launch(runId, run.wave)
+    } else {
+      // The wave was fully created before the stop: its funding is what is left.
+      await runs.setState(
+        runId,
+        ['paused'],
+        run.wave > 0 ? 'awaiting_funding' : 'approved',
+        operator,
+        'run.resumed',
+        { wave: run.wave },
+      )
+    }
+    changed(runId)
   }
 
   return {
@@ -361,31 +502,7 @@ export function createRunService(deps: RunServiceDeps): RunService {
       return detail(runId)
     },
     resume: async (runId) => {
-      const run = await own(runId)
-      if (run.state !== 'paused')
-        throw new RunError('illegal_state', `Run is ${run.state}: nothing to resume.`)
-      if (active.has(runId)) throw new RunError('busy', 'A wave is being created.')
-      const rows = await runs.rows(runId)
-      if (run.approvedHash === null || rowsHash(rows) !== run.approvedHash) {
-        throw new RunError('approval_stale', 'The rows differ from the approved ones.')
-      }
-      const queued = rows.some((r) => r.wave === run.wave && r.state === 'queued')
-      if (active.has(runId)) throw new RunError('busy', 'A wave is being created.')
-      if (queued) {
-        await runs.setState(runId, ['paused'], 'creating', operator, 'run.resumed', { wave: run.wave })
-        launch(runId, run.wave)
-      } else {
-        // The wave was fully created before the stop: its funding is what is left.
-        await runs.setState(
-          runId,
-          ['paused'],
-          run.wave > 0 ? 'awaiting_funding' : 'approved',
-          operator,
-          'run.resumed',
-          { wave: run.wave },
-        )
-      }
-      changed(runId)
+      await continueWave(runId, 'operator')
       return detail(runId)
     },
     cancel: async (runId) => {
@@ -456,11 +573,50 @@ export function createRunService(deps: RunServiceDeps): RunService {
       await runs.setState(
         runId,
         ['awaiting_funding'],
-        left ? 'approved' : 'completed',
+        left ? 'approved' : await endState(rows),
         operator,
         'run.wave_funded',
         { wave },
       )
+      changed(runId)
+      return detail(runId)
+    },
+    retryRow: async (runId, idx) => {
+      const { run, row } = await settledRow(runId, idx)
+      const record = await recordOf(row.localId)
+      if (!retryable(row, record)) {
+        throw new RunError(
+          'row_not_retryable',
+          `Row ${idx} is ${rowOutcome(row, record)}: only a row known not to be created may be sent again.`,
+        )
+      }
+      // The old record stays (rejected or not created) and is named in the audit entry; the row gets a new local
+      // id on its way into flight, in the next wave.
+      await runs.changeRow(
+        runId,
+        idx,
+        ['submitted'],
+        { state: 'pending', localId: null, wave: null, heldReason: null },
+        operator,
+        'run.row_retried',
+        { previousLocalId: row.localId, previousState: record?.localState ?? null },
+      )
+      if (run.state === 'partially_paid')
+        await runs.setState(runId, ['partially_paid'], 'approved', operator, 'run.reopened', { row: idx })
+      changed(runId)
+      return detail(runId)
+    },
+    resolveRow: async (runId, idx, resolution) => {
+      const { run, row } = await settledRow(runId, idx)
+      const record = await recordOf(row.localId)
+      if (row.state !== 'submitted' || record?.localState !== 'outcome_unknown')
+        throw new RunError('row_not_unknown', `Row ${idx} has no unknown outcome.`)
+      await deps.runtime().withdrawals.resolveUnknown(record.localId, resolution)
+      if (run.state === 'partially_paid') {
+        const rows = await runs.rows(runId)
+        if ((await endState(rows)) === 'completed')
+          await runs.setState(runId, ['partially_paid'], 'completed', operator, 'run.completed', { row: idx })
+      }
       changed(runId)
       return detail(runId)
     },

@@ -24,6 +24,7 @@ import { rateTokenMigrationSql } from './migration-rate-token'
 import { payeeNotifyMigrationSql } from './migration-payee-notify'
 import { hardeningMigrationSql } from './migration-hardening'
 import { runKeyMigrationSql } from './migration-run-key'
+import { runLeaseMigrationSql } from './migration-run-lease'
 
 export const SCHEMA = 'ledger'
 export const ANALYST_GROUP = 'depix_analysts'
@@ -394,6 +395,11 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
     version: 10,
     name: 'a run row pays its own Pix key',
     sql: runKeyMigrationSql({ SCHEMA, ANALYST_GROUP }),
+  },
+  {
+    version: 13,
+    name: 'runs that cannot get stuck: partially paid, retry, wave lease',
+    sql: runLeaseMigrationSql({ SCHEMA, ANALYST_GROUP }),
   },
 ]
 // The last entry's version, not the count: migrations land from parallel branches and are renumbered at merge.

@@ -32,6 +32,7 @@ export const runs = {
       awaiting_funding: 'Aguardando depósito',
       paused: 'Pausado',
       completed: 'Concluído',
+      partially_paid: 'Parcialmente pago',
       cancelled: 'Cancelado',
     },
     review: {
@@ -146,7 +147,22 @@ export const runs = {
       showInList: 'Ver os pagamentos do lote',
       exported: 'Exportação assinada com {{rows}} pagamento(s).',
     },
+    actions: {
+      heading: 'Pagamentos a resolver',
+      whileCreating: 'Aguarde o fim da criação da onda para agir nestas linhas.',
+      retryable:
+        'Linha {{line}} ({{payee}}): o serviço recusou por um motivo passageiro ou o pagamento não foi criado. Nada foi pago.',
+      retry: 'Tentar de novo na próxima onda',
+      unknown:
+        'Linha {{line}} ({{payee}}): não se sabe se o pagamento foi criado. Informe o ID que o suporte encontrou ou confirme que não foi criado.',
+      withdrawalId: 'ID do saque',
+      link: 'Vincular',
+      notCreated: 'Não foi criado',
+    },
     errors: {
+      row_not_retryable:
+        'Esta linha não pode ser enviada de novo: só um pagamento que com certeza não foi criado pode ser tentado outra vez.',
+      row_not_unknown: 'Esta linha não tem resultado desconhecido.',
       duplicates_undecided: 'Decida cada possível duplicidade antes de aprovar.',
       total_mismatch: 'O valor digitado não confere com o total do lote.',
       approval_stale: 'As linhas mudaram depois da aprovação: aprove o lote de novo.',
@@ -190,6 +206,7 @@ export const runs = {
       awaiting_funding: 'Awaiting deposit',
       paused: 'Paused',
       completed: 'Completed',
+      partially_paid: 'Partially paid',
       cancelled: 'Cancelled',
     },
     review: {
@@ -304,7 +321,22 @@ export const runs = {
       showInList: 'Show the run’s withdrawals',
       exported: 'Signed export with {{rows}} withdrawal(s).',
     },
+    actions: {
+      heading: 'Payments to resolve',
+      whileCreating: 'Wait for the wave to finish creating before acting on these rows.',
+      retryable:
+        'Line {{line}} ({{payee}}): the service refused for a passing reason or the withdrawal was not created. Nothing was paid.',
+      retry: 'Try again in the next wave',
+      unknown:
+        'Line {{line}} ({{payee}}): it is not known whether the withdrawal was created. Enter the id support found or confirm it was not created.',
+      withdrawalId: 'Withdrawal id',
+      link: 'Link',
+      notCreated: 'Not created',
+    },
     errors: {
+      row_not_retryable:
+        'This row cannot be sent again: only a withdrawal known not to be created may be tried again.',
+      row_not_unknown: 'This row has no unknown outcome.',
       duplicates_undecided: 'Decide every possible duplicate before approving.',
       total_mismatch: 'The amount typed does not match the run’s total.',
       approval_stale: 'The lines changed after approval: approve the run again.',
