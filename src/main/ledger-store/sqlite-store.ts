@@ -4,6 +4,7 @@
  * another create (one process owns the file, lock.ts).
  */
 import type { Ledger } from '../ledger'
+import { taxNumberOf } from '../ledger/similar'
 import { TeamLedgerError } from './errors'
 import type { LedgerStore } from './types'
 
@@ -47,6 +48,8 @@ export function sqliteStore(
               amountCents: input.amountCents,
               sinceIso: guard.sinceIso,
               ...(guard.profile === undefined ? {} : { profile: guard.profile }),
+              ...(guard.partnerRateBps === undefined ? {} : { partnerRateBps: guard.partnerRateBps }),
+              ...taxNumberOf(input.request),
             })
             .filter((r) => !allowed.has(r.localId))
           if (similar.length > 0) return { kind: 'duplicate' as const, similar }

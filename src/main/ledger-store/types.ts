@@ -40,8 +40,10 @@ export interface StoreAuditInput {
 
 /** The duplicate guard as part of the create: checked and inserted atomically across every desk. */
 export interface DuplicateGuard {
-  /** Records of the same key, kind and amount created since this moment count as duplicates. */
+  /** Records of the same key and payout (either amount kind) created since this moment count as duplicates. */
   sinceIso: string
+  /** The fee rule's rate that turns either amount kind into the payout (ledger/similar.ts); default the profile's. */
+  partnerRateBps?: number
   /** The operator saw the warning and confirmed: insert anyway. */
   confirmed?: boolean
   /**

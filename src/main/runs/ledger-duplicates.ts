@@ -3,7 +3,9 @@
  * of the store), so on a team ledger a run being planned sees every desk's recent payments, not only this desk's.
  * The file's own duplicates are marked by the importer (import/validate.ts); this adds the ledger's, keeping them.
  */
+import { payoutCentsOf } from '../../shared/fees'
 import type { ImportedRow } from '../../shared/run'
+import { normalizeTaxId } from '../../shared/tax-id'
 import type { SimilarQuery } from '../ledger'
 import type { LedgerStore } from '../ledger-store/types'
 import { canonicalKey } from './import/validate'
@@ -11,12 +13,13 @@ import { canonicalKey } from './import/validate'
 export async function markLedgerDuplicates(
   rows: ImportedRow[],
   find: LedgerStore['findRecentSimilar'],
-  o: { sinceIso: string; profile?: string },
+  o: { sinceIso: string; profile?: string; partnerRateBps: number },
 ): Promise<void> {
   const cache = new Map<string, Promise<string[]>>()
   for (const row of rows) {
     const key = canonicalKey(row.draft.pixKey, row.draft.pixKeyType)
-    const k = `${key.toLowerCase()}|${row.draft.amount.kind}|${row.draft.amount.cents}`
+    const tax = row.draft.taxNumber ? normalizeTaxId(row.draft.taxNumber) : null
+    const k = `${key.toLowerCase()}|${tax ?? ''}|${payoutCentsOf(row.draft.amount.kind, row.draft.amount.cents, o.partnerRateBps)}`
     let ids = cache.get(k)
     if (ids === undefined) {
       const q: SimilarQuery = {
@@ -24,6 +27,8 @@ export async function markLedgerDuplicates(
         amountKind: row.draft.amount.kind,
         amountCents: row.draft.amount.cents,
         sinceIso: o.sinceIso,
+        partnerRateBps: o.partnerRateBps,
+        ...(tax === null ? {} : { taxNumber: tax }),
         ...(o.profile === undefined ? {} : { profile: o.profile }),
       }
       ids = find(q).then((found) => found.map((w) => w.localId))

@@ -402,6 +402,7 @@ export function createRunService(deps: RunServiceDeps): RunService {
       await recovered
       await markLedgerDuplicates(result.rows, (q) => records.findRecentSimilar(q), {
         sinceIso: new Date(now() - DUPLICATE_WINDOW_MS).toISOString(),
+        partnerRateBps: rt.profile.partnerRateBps,
         // On a team every desk's payments count (like the create's guard, withdrawals/create.ts similarScope).
         ...(team ? {} : { profile: rt.profile.id }),
       })

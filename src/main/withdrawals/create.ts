@@ -112,9 +112,11 @@ function draftFields(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; m
 }
 
 /** The duplicate guard's reach: the last 24 h, on this profile (embedded ledger) or the whole team's ledger. */
-function similarScope(ctx: CreateCtx): { sinceIso: string; profile?: string } {
+function similarScope(ctx: CreateCtx): { sinceIso: string; profile?: string; partnerRateBps: number } {
   const sinceIso = new Date(ctx.now() - DUPLICATE_WINDOW_MS).toISOString()
-  return ctx.shared ? { sinceIso } : { sinceIso, profile: ctx.profile }
+  // Compared by what the payee receives: the rate turns a "DePix a enviar" amount into its payout.
+  const partnerRateBps = ctx.partnerRateBps
+  return ctx.shared ? { sinceIso, partnerRateBps } : { sinceIso, profile: ctx.profile, partnerRateBps }
 }
 
 export async function prepare(ctx: CreateCtx, draft: WithdrawalDraft): Promise<Prepared> {
@@ -133,6 +135,7 @@ export async function prepare(ctx: CreateCtx, draft: WithdrawalDraft): Promise<P
   const amountCents = (request.depositAmountInCents ?? request.payoutAmountInCents) as number
   const duplicates = await ctx.store.findRecentSimilar({
     pixKey: request.pixKey,
+    ...(request.taxNumber === undefined ? {} : { taxNumber: request.taxNumber }),
     amountKind,
     amountCents,
     ...similarScope(ctx),

@@ -15,6 +15,7 @@ import {
 import { REFUND_FEE_KEYS } from '../../../shared/money-totals'
 import { normalizeStatus } from '../../../shared/withdrawal-status'
 import type { SimilarQuery } from '../../ledger'
+import { similarAmounts } from '../../ledger/similar'
 import { statusTotalOf } from '../../ledger/status-totals'
 import type { Queryable } from './audit'
 import { RECORD_SELECT, rowToRecord } from './rows'
@@ -84,14 +85,28 @@ export async function listOpen(c: Queryable): Promise<WithdrawalRecord[]> {
   return r.rows.map(rowToRecord)
 }
 
+/**
+ * The same payment as ledger/queries.ts findRecentSimilar means it: same key or beneficiary CPF/CNPJ, same payout
+ * (ledger/similar.ts).
+ */
 export async function findRecentSimilar(c: Queryable, q: SimilarQuery): Promise<WithdrawalRecord[]> {
-  const params: unknown[] = [q.pixKey.trim(), canonicalIso(q.sinceIso), q.amountKind, q.amountCents]
+  const a = similarAmounts(q)
+  const params: unknown[] = [
+    q.pixKey.trim(),
+    canonicalIso(q.sinceIso),
+    a.payoutCents,
+    a.depositMin,
+    a.depositMax,
+    q.taxNumber ?? null,
+  ]
   let sql = `SELECT ${RECORD_SELECT} FROM withdrawals w
-    WHERE lower(w.pix_key) = lower($1) AND w.created_at >= $2 AND w.amount_kind = $3 AND w.amount_cents = $4
+    WHERE (lower(w.pix_key) = lower($1) OR w.request->>'taxNumber' = $6::text) AND w.created_at >= $2
+      AND ((w.amount_kind = 'payout' AND w.amount_cents = $3)
+        OR (w.amount_kind = 'deposit' AND w.amount_cents BETWEEN $4 AND $5))
       AND w.local_state NOT IN ('rejected', 'not_created')`
   if (q.profile !== undefined) {
     params.push(q.profile)
-    sql += ' AND w.profile = $5'
+    sql += ' AND w.profile = $7'
   }
   const r = await c.query(`${sql} ORDER BY w.created_at DESC LIMIT 20`, params)
   return r.rows.map(rowToRecord)

@@ -7,6 +7,7 @@
  */
 import pg from 'pg'
 import { LedgerError } from '../../ledger'
+import { guardLockNames, taxNumberOf } from '../../ledger/similar'
 import {
   createdOutcomeSchema,
   newWithdrawalSchema,
@@ -44,8 +45,15 @@ export interface PgLedgerStore extends LedgerStore, ApprovalsApi {
   readonly deposits: DepositStore
 }
 
-/** The advisory-lock key of the duplicate guard: one per (key, kind, amount), case-insensitive like the lookup. */
-const GUARD_KEY_SQL = `SELECT pg_advisory_xact_lock(hashtextextended(lower($1) || '|' || $2 || '|' || $3::text, 727016))`
+/**
+ * The duplicate guard's advisory locks: one per Pix key (case-insensitive like the lookup) and one per beneficiary
+ * CPF/CNPJ, taken in one order (ledger/similar.ts guardLockNames), so every create that the lookup could match —
+ * a payout typed in either amount kind, to the same key or person — waits for the other's insert.
+ */
+async function guardLocks(t: Tx, pixKey: string, request: Record<string, unknown>): Promise<void> {
+  for (const name of guardLockNames(pixKey, request))
+    await t.c.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 727016))', [name])
+}
 
 export function pgPool(o: PgStoreOptions): pg.Pool {
   const pool = new pg.Pool({
@@ -83,7 +91,7 @@ export async function openPgStore(o: PgStoreOptions): Promise<PgLedgerStore> {
 
   const insert = async (t: Tx, input: unknown, operator: string, approvalId: string | null) => {
     const n = parse(newWithdrawalSchema, input, 'new withdrawal')
-    await t.c.query(GUARD_KEY_SQL, [n.pixKey.trim(), n.amountKind, n.amountCents])
+    await guardLocks(t, n.pixKey, n.request)
     return life.insertSubmitting(t, n, operator, approvalId)
   }
 
@@ -103,7 +111,7 @@ export async function openPgStore(o: PgStoreOptions): Promise<PgLedgerStore> {
       return tx(async (t) => {
         // The lock serialises every create of this key and amount across desks; the lookup after it sees every
         // create committed before it was granted (READ COMMITTED takes a new snapshot per statement).
-        await t.c.query(GUARD_KEY_SQL, [n.pixKey.trim(), n.amountKind, n.amountCents])
+        await guardLocks(t, n.pixKey, n.request)
         if (!guard.confirmed) {
           const allowed = new Set(guard.allow ?? [])
           const similar = (
@@ -113,6 +121,8 @@ export async function openPgStore(o: PgStoreOptions): Promise<PgLedgerStore> {
               amountCents: n.amountCents,
               sinceIso: guard.sinceIso,
               ...(guard.profile === undefined ? {} : { profile: guard.profile }),
+              ...(guard.partnerRateBps === undefined ? {} : { partnerRateBps: guard.partnerRateBps }),
+              ...taxNumberOf(n.request),
             })
           ).filter((r) => !allowed.has(r.localId))
           if (similar.length > 0) return { kind: 'duplicate' as const, similar }
