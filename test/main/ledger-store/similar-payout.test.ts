@@ -110,13 +110,8 @@ describe.each(engines)('duplicate guard by payout on $name', (engine) => {
       'duplicate',
     )
     expect(
-      (
-        await d.b.createGuarded(
-          input(`${randomUUID()}@example.com`, 'payout', 777_00, CPF),
-          'bia',
-          guard,
-        )
-      ).kind,
+      (await d.b.createGuarded(input(`${randomUUID()}@example.com`, 'payout', 777_00, CPF), 'bia', guard))
+        .kind,
     ).toBe('inserted')
   })
 
