@@ -4,7 +4,6 @@
  * another create (one process owns the file, lock.ts).
  */
 import type { Ledger } from '../ledger'
-import { taxNumberOf } from '../ledger/similar'
 import { TeamLedgerError } from './errors'
 import type { LedgerStore } from './types'
 
@@ -49,7 +48,6 @@ export function sqliteStore(
               sinceIso: guard.sinceIso,
               ...(guard.profile === undefined ? {} : { profile: guard.profile }),
               ...(guard.partnerRateBps === undefined ? {} : { partnerRateBps: guard.partnerRateBps }),
-              ...taxNumberOf(input.request),
             })
             .filter((r) => !allowed.has(r.localId))
           if (similar.length > 0) return { kind: 'duplicate' as const, similar }

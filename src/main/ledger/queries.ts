@@ -45,21 +45,20 @@ export function listOpen(db: Db): WithdrawalRecord[] {
 }
 
 /**
- * Same Pix key (case-insensitive) or beneficiary CPF/CNPJ, same payout whichever amount kind (ledger/similar.ts), since `sinceIso`. Rejected
+ * Same Pix key (case-insensitive; a CPF/CNPJ key is stored canonical), same payout whichever amount kind (ledger/similar.ts), since `sinceIso`. Rejected
  * and not-created records are left out: they moved no money, and the guard exists to stop a second payment.
  */
 export function findRecentSimilar(db: Db, q: SimilarQuery): WithdrawalRecord[] {
   const a = similarAmounts(q)
   const params: Params = [
     q.pixKey.trim(),
-    q.taxNumber ?? null,
     canonicalIso(q.sinceIso),
     a.payoutCents,
     a.depositMin,
     a.depositMax,
   ]
   let sql = `SELECT ${RECORD_SELECT} ${FROM}
-    WHERE (w.pix_key = ? COLLATE NOCASE OR json_extract(w.request, '$.taxNumber') = ?) AND w.created_at >= ?
+    WHERE w.pix_key = ? COLLATE NOCASE AND w.created_at >= ?
       AND ((w.amount_kind = 'payout' AND w.amount_cents = ?)
         OR (w.amount_kind = 'deposit' AND w.amount_cents BETWEEN ? AND ?))
       AND w.local_state NOT IN ('rejected', 'not_created')`

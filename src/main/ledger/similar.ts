@@ -23,17 +23,10 @@ export function similarAmounts(q: SimilarQuery): SimilarAmounts {
   return { payoutCents, depositMin: r.min, depositMax: r.max }
 }
 
-/** The beneficiary's CPF/CNPJ of a stored or about-to-be-sent request body, as a query field (absent when none). */
-export function taxNumberOf(request: Record<string, unknown>): { taxNumber?: string } {
-  const t = request.taxNumber
-  return typeof t === 'string' && t !== '' ? { taxNumber: t } : {}
-}
-
 /**
- * The names the team ledger's guard locks before its lookup (one advisory lock each, in this order): every create
- * that could match this one — the same key, or the same CPF/CNPJ — waits for the other's insert.
+ * The name the team ledger's guard locks before its lookup: one advisory lock per Pix key (case-insensitive like the
+ * lookup), whatever the amount kind, so every create the lookup could match waits for the other's insert.
  */
-export function guardLockNames(pixKey: string, request: Record<string, unknown>): string[] {
-  const t = taxNumberOf(request).taxNumber
-  return [`key:${pixKey.trim().toLowerCase()}`, ...(t === undefined ? [] : [`tax:${t}`])].sort()
+export function guardLockName(pixKey: string): string {
+  return `key:${pixKey.trim().toLowerCase()}`
 }

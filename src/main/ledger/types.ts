@@ -100,8 +100,6 @@ export const similarQuerySchema = z.object({
    * by payout, whichever kind they or the query carry. Default: the profile default.
    */
   partnerRateBps: z.number().int().min(0).max(9999).optional(),
-  /** The beneficiary's CPF/CNPJ as the request carries it (digits): a record to it matches as the same key does. */
-  taxNumber: z.string().min(1).optional(),
 })
 export type SimilarQuery = z.infer<typeof similarQuerySchema>
 

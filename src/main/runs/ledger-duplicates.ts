@@ -5,7 +5,6 @@
  */
 import { payoutCentsOf } from '../../shared/fees'
 import type { ImportedRow } from '../../shared/run'
-import { normalizeTaxId } from '../../shared/tax-id'
 import type { SimilarQuery } from '../ledger'
 import type { LedgerStore } from '../ledger-store/types'
 import { canonicalKey } from './import/validate'
@@ -18,8 +17,7 @@ export async function markLedgerDuplicates(
   const cache = new Map<string, Promise<string[]>>()
   for (const row of rows) {
     const key = canonicalKey(row.draft.pixKey, row.draft.pixKeyType)
-    const tax = row.draft.taxNumber ? normalizeTaxId(row.draft.taxNumber) : null
-    const k = `${key.toLowerCase()}|${tax ?? ''}|${payoutCentsOf(row.draft.amount.kind, row.draft.amount.cents, o.partnerRateBps)}`
+    const k = `${key.toLowerCase()}|${payoutCentsOf(row.draft.amount.kind, row.draft.amount.cents, o.partnerRateBps)}`
     let ids = cache.get(k)
     if (ids === undefined) {
       const q: SimilarQuery = {
@@ -28,7 +26,6 @@ export async function markLedgerDuplicates(
         amountCents: row.draft.amount.cents,
         sinceIso: o.sinceIso,
         partnerRateBps: o.partnerRateBps,
-        ...(tax === null ? {} : { taxNumber: tax }),
         ...(o.profile === undefined ? {} : { profile: o.profile }),
       }
       ids = find(q).then((found) => found.map((w) => w.localId))

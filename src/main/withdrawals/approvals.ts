@@ -91,10 +91,8 @@ export async function sendApproved(
   if ((await ctx.store.get(a.localId)) !== undefined) throw notSendable(id, 'already_sent')
   // Similar records older than the request were there when the requester reviewed it (and confirmed them): they
   // do not stop the send; one created since does.
-  const taxNumber = (a.request as { taxNumber?: unknown }).taxNumber
   const similar = await ctx.store.findRecentSimilar({
     pixKey: a.pixKey,
-    ...(typeof taxNumber === 'string' && taxNumber !== '' ? { taxNumber } : {}),
     amountKind: a.amountKind,
     amountCents: a.amountCents,
     sinceIso: new Date(ctx.now() - DUPLICATE_WINDOW_MS).toISOString(),

@@ -135,7 +135,6 @@ export async function prepare(ctx: CreateCtx, draft: WithdrawalDraft): Promise<P
   const amountCents = (request.depositAmountInCents ?? request.payoutAmountInCents) as number
   const duplicates = await ctx.store.findRecentSimilar({
     pixKey: request.pixKey,
-    ...(request.taxNumber === undefined ? {} : { taxNumber: request.taxNumber }),
     amountKind,
     amountCents,
     ...similarScope(ctx),

@@ -86,8 +86,7 @@ export async function listOpen(c: Queryable): Promise<WithdrawalRecord[]> {
 }
 
 /**
- * The same payment as ledger/queries.ts findRecentSimilar means it: same key or beneficiary CPF/CNPJ, same payout
- * (ledger/similar.ts).
+ * The same payment as ledger/queries.ts findRecentSimilar means it: same key, same payout (ledger/similar.ts).
  */
 export async function findRecentSimilar(c: Queryable, q: SimilarQuery): Promise<WithdrawalRecord[]> {
   const a = similarAmounts(q)
@@ -97,16 +96,15 @@ export async function findRecentSimilar(c: Queryable, q: SimilarQuery): Promise<
     a.payoutCents,
     a.depositMin,
     a.depositMax,
-    q.taxNumber ?? null,
   ]
   let sql = `SELECT ${RECORD_SELECT} FROM withdrawals w
-    WHERE (lower(w.pix_key) = lower($1) OR w.request->>'taxNumber' = $6::text) AND w.created_at >= $2
+    WHERE lower(w.pix_key) = lower($1) AND w.created_at >= $2
       AND ((w.amount_kind = 'payout' AND w.amount_cents = $3)
         OR (w.amount_kind = 'deposit' AND w.amount_cents BETWEEN $4 AND $5))
       AND w.local_state NOT IN ('rejected', 'not_created')`
   if (q.profile !== undefined) {
     params.push(q.profile)
-    sql += ' AND w.profile = $7'
+    sql += ' AND w.profile = $6'
   }
   const r = await c.query(`${sql} ORDER BY w.created_at DESC LIMIT 20`, params)
   return r.rows.map(rowToRecord)

@@ -7,7 +7,7 @@
  */
 import pg from 'pg'
 import { LedgerError } from '../../ledger'
-import { guardLockNames, taxNumberOf } from '../../ledger/similar'
+import { guardLockName } from '../../ledger/similar'
 import {
   createdOutcomeSchema,
   newWithdrawalSchema,
@@ -46,13 +46,11 @@ export interface PgLedgerStore extends LedgerStore, ApprovalsApi {
 }
 
 /**
- * The duplicate guard's advisory locks: one per Pix key (case-insensitive like the lookup) and one per beneficiary
- * CPF/CNPJ, taken in one order (ledger/similar.ts guardLockNames), so every create that the lookup could match —
- * a payout typed in either amount kind, to the same key or person — waits for the other's insert.
+ * The duplicate guard's advisory lock: one per Pix key, case-insensitive like the lookup (ledger/similar.ts), so a
+ * payout typed in either amount kind to the same key waits for the other's insert.
  */
-async function guardLocks(t: Tx, pixKey: string, request: Record<string, unknown>): Promise<void> {
-  for (const name of guardLockNames(pixKey, request))
-    await t.c.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 727016))', [name])
+async function guardLock(t: Tx, pixKey: string): Promise<void> {
+  await t.c.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 727016))', [guardLockName(pixKey)])
 }
 
 export function pgPool(o: PgStoreOptions): pg.Pool {
@@ -91,7 +89,7 @@ export async function openPgStore(o: PgStoreOptions): Promise<PgLedgerStore> {
 
   const insert = async (t: Tx, input: unknown, operator: string, approvalId: string | null) => {
     const n = parse(newWithdrawalSchema, input, 'new withdrawal')
-    await guardLocks(t, n.pixKey, n.request)
+    await guardLock(t, n.pixKey)
     return life.insertSubmitting(t, n, operator, approvalId)
   }
 
@@ -111,7 +109,7 @@ export async function openPgStore(o: PgStoreOptions): Promise<PgLedgerStore> {
       return tx(async (t) => {
         // The lock serialises every create of this key and amount across desks; the lookup after it sees every
         // create committed before it was granted (READ COMMITTED takes a new snapshot per statement).
-        await guardLocks(t, n.pixKey, n.request)
+        await guardLock(t, n.pixKey)
         if (!guard.confirmed) {
           const allowed = new Set(guard.allow ?? [])
           const similar = (
@@ -122,7 +120,6 @@ export async function openPgStore(o: PgStoreOptions): Promise<PgLedgerStore> {
               sinceIso: guard.sinceIso,
               ...(guard.profile === undefined ? {} : { profile: guard.profile }),
               ...(guard.partnerRateBps === undefined ? {} : { partnerRateBps: guard.partnerRateBps }),
-              ...taxNumberOf(n.request),
             })
           ).filter((r) => !allowed.has(r.localId))
           if (similar.length > 0) return { kind: 'duplicate' as const, similar }
