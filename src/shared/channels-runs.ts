@@ -82,6 +82,15 @@ export const runDetailSchema = z.object({
       mine: z.boolean(),
     })
     .nullable(),
+  /** Why the last wave ended early: the service's withdrawals live shorter than planned (issue #25). */
+  notice: z
+    .object({
+      code: z.literal('wave_cut_lifetime'),
+      wave: z.number().int(),
+      lifetimeMs: z.number().int(),
+      deferred: z.number().int(),
+    })
+    .nullable(),
 })
 export type RunDetailView = z.infer<typeof runDetailSchema>
 

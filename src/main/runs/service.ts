@@ -21,7 +21,7 @@ import { DUPLICATE_WINDOW_MS, type WithdrawalService } from '../withdrawals'
 import type { UnknownResolutionInput } from '../withdrawals/types'
 import { runApprovalView, type RunApprovalView } from './approval'
 import { RunError } from './errors'
-import { createWave } from './executor'
+import { createWave, type WaveCut } from './executor'
 import { importRunFile, type ImportResult, type PayeeLookup } from './import'
 import { markLedgerDuplicates } from './ledger-duplicates'
 import { progressOf, rowOutcome, type RowOutcome, type RunProgress } from './outcome'
@@ -94,6 +94,16 @@ export interface RunDetail {
   proposal: WavePlan | null
   /** Four-eyes on a team ledger: whether the run needs another analyst's approval and who asked; null on a desk. */
   approval: RunApprovalView | null
+  /** Why the last wave ended early (this session), or null. */
+  notice: RunNotice | null
+}
+
+/** The service gave withdrawals a shorter life than the wave was planned for: `deferred` rows wait for a new wave. */
+export interface RunNotice {
+  code: 'wave_cut_lifetime'
+  wave: number
+  lifetimeMs: number
+  deferred: number
 }
 
 export interface RunService {
@@ -145,6 +155,8 @@ export function createRunService(deps: RunServiceDeps): RunService {
   const onError = deps.onError ?? (() => undefined)
   const changed = (runId: string): void => deps.onChange?.(runId)
   const leaseMs = deps.runLeaseMs ?? DEFAULT_RUN_LEASE_MS
+  /** Why the last wave of a run ended early, for the run page (the audit keeps it too). */
+  const notices = new Map<string, RunNotice>()
   const active = new Map<string, { stop: 'pause' | 'cancel' | null; done: Promise<void> }>()
   let closing = false
 
@@ -208,6 +220,7 @@ export function createRunService(deps: RunServiceDeps): RunService {
       nextCreateInMs: Math.ceil(deps.runtime().client.allowance().withdraw.nextTokenInMs),
       proposal: await proposal(run, rows),
       approval: fourEyes ? runApprovalView(await fourEyes.approvalOf(runId), runs.identity) : null,
+      notice: notices.get(runId) ?? null,
     }
   }
 
@@ -262,6 +275,45 @@ export function createRunService(deps: RunServiceDeps): RunService {
     if (resumeAfter && !closing && sameRuntime(rt)) await continueWave(runId, 'database')
   }
 
+  /**
+   * The wave's withdrawals live shorter than it was planned for: its rows not created yet wait for another wave
+   * (sized on the lifetime now known), and the created ones are funded now. The run says why (`notice`).
+   */
+  async function cutWave(runId: string, wave: number, cut: WaveCut): Promise<void> {
+    let deferred = 0
+    for (const r of await runs.rows(runId)) {
+      if (r.wave !== wave || r.state !== 'queued') continue
+      await runs.changeRow(
+        runId,
+        r.idx,
+        ['queued'],
+        { state: 'pending', wave: null },
+        operator,
+        'run.row_deferred',
+        {
+          reason: 'lifetime',
+        },
+      )
+      deferred += 1
+    }
+    const created = (await runs.rows(runId)).some((r) => r.wave === wave)
+    await runs.setState(
+      runId,
+      ['creating'],
+      created ? 'awaiting_funding' : 'approved',
+      operator,
+      'run.wave_cut',
+      {
+        wave,
+        reason: 'lifetime',
+        firstExpiration: cut.firstExpiration,
+        lifetimeMs: cut.lifetimeMs,
+        deferred,
+      },
+    )
+    notices.set(runId, { code: 'wave_cut_lifetime', wave, lifetimeMs: cut.lifetimeMs, deferred })
+  }
+
   /** Runs the current wave's creation in the background; one at a time per run. */
   function launch(runId: string, wave: number): void {
     const rt = deps.runtime()
@@ -294,6 +346,8 @@ export function createRunService(deps: RunServiceDeps): RunService {
               closing || entry.stop !== null || !sameRuntime(rt) || (held !== null && !held.held()),
             changed: () => changed(runId),
             onError,
+            now,
+            fundingMarginMs: deps.fundingMarginMs ?? DEFAULT_FUNDING_MARGIN_MS,
           },
           runId,
           wave,
@@ -301,7 +355,8 @@ export function createRunService(deps: RunServiceDeps): RunService {
         const stop = entry.stop
         if (stop === 'cancel') return
         if (held !== null && !held.held()) return
-        if (end === 'created')
+        if (typeof end === 'object') await cutWave(runId, wave, end.cut)
+        else if (end === 'created')
           await runs.setState(runId, ['creating'], 'awaiting_funding', operator, 'run.wave_created', { wave })
         else
           await runs.setState(
