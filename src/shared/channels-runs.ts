@@ -82,6 +82,8 @@ export const runDetailSchema = z.object({
       mine: z.boolean(),
     })
     .nullable(),
+  /** The run is `creating` but by no desk any more (its wave lease expired): "resume" takes it over. */
+  takeover: z.boolean(),
   /** Why the last wave ended early: the service's withdrawals live shorter than planned (issue #25). */
   notice: z
     .object({

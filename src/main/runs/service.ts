@@ -96,6 +96,8 @@ export interface RunDetail {
   approval: RunApprovalView | null
   /** Why the last wave ended early (this session), or null. */
   notice: RunNotice | null
+  /** `creating`, but by no one any more (a team: its wave lease expired): resume takes it over. */
+  takeover: boolean
 }
 
 /** The service gave withdrawals a shorter life than the wave was planned for: `deferred` rows wait for a new wave. */
@@ -221,6 +223,10 @@ export function createRunService(deps: RunServiceDeps): RunService {
       proposal: await proposal(run, rows),
       approval: fourEyes ? runApprovalView(await fourEyes.approvalOf(runId), runs.identity) : null,
       notice: notices.get(runId) ?? null,
+      takeover:
+        run.state === 'creating' &&
+        !active.has(runId) &&
+        (runs.leases === null || !(await runs.leases.of(runId)).live),
     }
   }
 

@@ -107,6 +107,7 @@ describe.skipIf(PG_SKIP_REASON !== null)('team runs that cannot get stuck', () =
     let d = await bia.runs.detail(runId)
     expect(d.run.state).toBe('creating')
     expect(d.rows.map((r) => r.state)).toEqual(['in_flight', 'queued', 'queued', 'queued'])
+    expect(d.takeover).toBe(false)
     // The dead desk's lease is still live: refused, and the refusal says until when (server clock).
     const early = await bia.runs.resume(runId).then(
       () => null,
@@ -116,16 +117,13 @@ describe.skipIf(PG_SKIP_REASON !== null)('team runs that cannot get stuck', () =
     expect((early as RunError).code).toBe('busy')
     expect((early as RunError).userMessage?.['pt-BR']).toContain('assumir o lote')
 
-    // Once the lease has expired, any desk may take the run over.
+    // Once the lease has expired (the run page offers the takeover), any desk may take the run over.
     await until(
-      'the takeover',
-      async () =>
-        (await bia.runs.resume(runId).then(
-          () => true,
-          (e: unknown) => (e instanceof RunError && e.code === 'busy' ? undefined : Promise.reject(e)),
-        )) || undefined,
+      'the lease to expire',
+      async () => ((await bia.runs.detail(runId)).takeover ? true : undefined),
       LEASE_MS + 10_000,
     )
+    await bia.runs.resume(runId)
     await bia.runs.idle(runId)
     d = await bia.runs.detail(runId)
     expect(d.run.state).toBe('awaiting_funding')

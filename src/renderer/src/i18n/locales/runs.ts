@@ -83,6 +83,11 @@ export const runs = {
       pause: 'Pausar',
       resume: 'Retomar',
       cancel: 'Cancelar lote',
+      takeOver: 'Assumir a criação deste lote',
+      elsewhere:
+        'A criação dos pagamentos deste lote foi interrompida (a estação que criava a onda parou ou perdeu o banco da equipe). Assuma a criação para continuar: o pagamento que estava sendo enviado fica com resultado desconhecido, para você resolver abaixo.',
+      cutLifetime:
+        'A onda {{n}} parou antes do planejado: o serviço dá só {{seconds}} s para depositar cada pagamento, e os próximos venceriam antes do depósito. {{count}} pagamento(s) aguardam a próxima onda, dimensionada para esse prazo.',
       cancelConfirm: 'Cancelar o lote? Pagamentos já criados continuam acompanhados.',
       waveN: 'Onda {{n}}',
       fundedAt: 'depositada em {{when}}',
@@ -257,6 +262,11 @@ export const runs = {
       pause: 'Pause',
       resume: 'Resume',
       cancel: 'Cancel run',
+      takeOver: 'Take over creating this run',
+      elsewhere:
+        'Creating this run’s withdrawals was interrupted (the desk creating the wave stopped or lost the team database). Take over to continue: the withdrawal that was being sent gets an unknown outcome, for you to resolve below.',
+      cutLifetime:
+        'Wave {{n}} stopped early: the service gives only {{seconds}} s to fund each withdrawal, and the next ones would expire before funding. {{count}} withdrawal(s) wait for the next wave, sized for that deadline.',
       cancelConfirm: 'Cancel the run? Withdrawals already created stay tracked.',
       waveN: 'Wave {{n}}',
       fundedAt: 'funded on {{when}}',
