@@ -21,7 +21,6 @@ import { DUPLICATE_WINDOW_MS, type WithdrawalService } from '../withdrawals'
 import type { UnknownResolutionInput } from '../withdrawals/types'
 import { runApprovalView, type RunApprovalView } from './approval'
 import { RunError } from './errors'
-import { createWave, type WaveCut } from './executor'
 import { importRunFile, type ImportResult, type PayeeLookup } from './import'
 import { markLedgerDuplicates } from './ledger-duplicates'
 import { progressOf, rowOutcome, type RowOutcome, type RunProgress } from './outcome'
@@ -32,12 +31,11 @@ import {
   planWave,
   type WavePlan,
 } from './planner'
-import { DEFAULT_RUN_LEASE_MS, keepLease, storeUnavailable, type LeaseKeeper } from './lease'
-import { formatDateTime } from '../records/format'
-import { recoverRun, recoverRuns } from './recovery'
+import { recoverRuns } from './recovery'
 import { retryable, unpaidOutcome } from './retry'
 import { buildSheet, type FundingSheet } from './sheet'
 import { isDropped, rowsHash, summarize, type RunSummary } from './summary'
+import { createWaves } from './waves'
 
 export interface RunRuntime {
   profile: {
@@ -76,10 +74,6 @@ export interface RunServiceDeps {
   /** Team ledger: how long a wave's lease lasts without renewal (default 60 s; tests shorten it). */
   runLeaseMs?: number
 }
-
-/** Waits between attempts to recover a run while its database is out of reach. */
-const HEAL_FIRST_WAIT_MS = 500
-const HEAL_MAX_WAIT_MS = 10_000
 
 export interface RunDetail {
   run: RunRecord
@@ -153,14 +147,8 @@ export function createRunService(deps: RunServiceDeps): RunService {
   // A desk's ledger is shared by its profiles; a team's runs are the account's, whichever desk imported them.
   const team = runs.engine === 'postgres'
   const now = deps.now ?? Date.now
-  const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)))
   const onError = deps.onError ?? (() => undefined)
   const changed = (runId: string): void => deps.onChange?.(runId)
-  const leaseMs = deps.runLeaseMs ?? DEFAULT_RUN_LEASE_MS
-  /** Why the last wave of a run ended early, for the run page (the audit keeps it too). */
-  const notices = new Map<string, RunNotice>()
-  const active = new Map<string, { stop: 'pause' | 'cancel' | null; done: Promise<void> }>()
-  let closing = false
 
   const recovery = (): Promise<number> => recoverRuns(records, runs, operator, onError)
   const recovered = (deps.recordsReady ? deps.recordsReady.then(recovery, recovery) : recovery()).then(
@@ -178,6 +166,9 @@ export function createRunService(deps: RunServiceDeps): RunService {
   }
 
   const recordOf = (localId: string | null) => (localId ? records.get(localId) : Promise.resolve(undefined))
+
+  const waves = createWaves({ records, runs, operator, deps, changed, own })
+  const { active, notices, launch, continueWave } = waves
 
   async function lifetimeMs(rows: readonly RunRowRecord[]): Promise<{ ms: number; assumed: boolean }> {
     const found = (await Promise.all(rows.map((r) => recordOf(r.localId)))).filter((r) => r !== undefined)
@@ -246,205 +237,6 @@ export function createRunService(deps: RunServiceDeps): RunService {
     const row = (await runs.rows(runId)).find((r) => r.idx === idx)
     if (!row) throw new RunError('not_found', `No row ${idx} in ${runId}.`)
     return { run, row }
-  }
-
-  function sameRuntime(rt: RunRuntime): boolean {
-    try {
-      return deps.runtime().withdrawals === rt.withdrawals
-    } catch {
-      return false
-    }
-  }
-
-  /**
-   * After a wave stopped on an error: the run is recovered here (this desk's side journal replayed first, a record
-   * left `submitting` by the failed create made `outcome_unknown`), retried with a growing wait while the server is
-   * out of reach, so a database restart needs no app restart. When the cause was the server, the wave goes on by
-   * itself (no POST is repeated: the row that was in flight keeps its record); otherwise the run waits, paused.
-   */
-  async function heal(runId: string, rt: RunRuntime, resumeAfter: boolean): Promise<void> {
-    for (let wait = HEAL_FIRST_WAIT_MS; ; wait = Math.min(HEAL_MAX_WAIT_MS, wait * 2)) {
-      if (closing || !sameRuntime(rt)) return
-      try {
-        await deps.replayRecords?.()
-        const run = await runs.get(runId)
-        if (run?.state !== 'creating' || active.has(runId)) return
-        await recoverRun(records, runs, operator, run, 'database')
-        break
-      } catch (e) {
-        onError(e)
-        if (!storeUnavailable(e)) return
-      }
-      await sleep(wait)
-    }
-    changed(runId)
-    if (resumeAfter && !closing && sameRuntime(rt)) await continueWave(runId, 'database')
-  }
-
-  /**
-   * The wave's withdrawals live shorter than it was planned for: its rows not created yet wait for another wave
-   * (sized on the lifetime now known), and the created ones are funded now. The run says why (`notice`).
-   */
-  async function cutWave(runId: string, wave: number, cut: WaveCut): Promise<void> {
-    let deferred = 0
-    for (const r of await runs.rows(runId)) {
-      if (r.wave !== wave || r.state !== 'queued') continue
-      await runs.changeRow(
-        runId,
-        r.idx,
-        ['queued'],
-        { state: 'pending', wave: null },
-        operator,
-        'run.row_deferred',
-        {
-          reason: 'lifetime',
-        },
-      )
-      deferred += 1
-    }
-    const created = (await runs.rows(runId)).some((r) => r.wave === wave)
-    await runs.setState(
-      runId,
-      ['creating'],
-      created ? 'awaiting_funding' : 'approved',
-      operator,
-      'run.wave_cut',
-      {
-        wave,
-        reason: 'lifetime',
-        firstExpiration: cut.firstExpiration,
-        lifetimeMs: cut.lifetimeMs,
-        deferred,
-      },
-    )
-    notices.set(runId, { code: 'wave_cut_lifetime', wave, lifetimeMs: cut.lifetimeMs, deferred })
-  }
-
-  /** Runs the current wave's creation in the background; one at a time per run. */
-  function launch(runId: string, wave: number): void {
-    const rt = deps.runtime()
-    const entry: { stop: 'pause' | 'cancel' | null; done: Promise<void> } = {
-      stop: null,
-      done: Promise.resolve(),
-    }
-    entry.done = (async () => {
-      let lease: LeaseKeeper | null = null
-      let failure: unknown = null
-      try {
-        if (runs.leases) {
-          const l = await runs.leases.claim(runId, leaseMs)
-          // Another desk creates this run now (it resumed or took it over first): nothing to do here.
-          if (!l.mine) return
-          lease = keepLease(runs.leases, runId, leaseMs, onError)
-        }
-        const held = lease
-        const end = await createWave(
-          {
-            records,
-            runs,
-            client: rt.client,
-            withdrawals: rt.withdrawals,
-            operator,
-            sleep,
-            // A profile switch or quit closes this runtime: stop at the row boundary (a restart resumes). A lease
-            // lost to a takeover stops it too.
-            stopRequested: () =>
-              closing || entry.stop !== null || !sameRuntime(rt) || (held !== null && !held.held()),
-            changed: () => changed(runId),
-            onError,
-            now,
-            fundingMarginMs: deps.fundingMarginMs ?? DEFAULT_FUNDING_MARGIN_MS,
-          },
-          runId,
-          wave,
-        )
-        const stop = entry.stop
-        if (stop === 'cancel') return
-        if (held !== null && !held.held()) return
-        if (typeof end === 'object') await cutWave(runId, wave, end.cut)
-        else if (end === 'created')
-          await runs.setState(runId, ['creating'], 'awaiting_funding', operator, 'run.wave_created', { wave })
-        else
-          await runs.setState(
-            runId,
-            ['creating'],
-            'paused',
-            operator,
-            stop === 'pause' ? 'run.paused' : 'run.interrupted',
-            { wave },
-          )
-      } catch (e) {
-        onError(e)
-        failure = e
-      } finally {
-        await lease?.stop()
-        active.delete(runId)
-        changed(runId)
-      }
-      if (failure !== null && entry.stop !== 'cancel')
-        await heal(runId, rt, storeUnavailable(failure) && entry.stop === null)
-    })()
-    active.set(runId, entry)
-  }
-
-  /**
-   * Resume: a paused run goes on with its wave. A run left `creating` that no one here is creating — its desk is
-   * gone (team: its lease expired, claimed now by this desk) or its wave stopped on a failed database — is recovered
-   * first, as after a restart.
-   */
-  async function continueWave(runId: string, cause: 'operator' | 'database'): Promise<void> {
-    let run = await own(runId)
-    if (run.state === 'creating' && !active.has(runId)) {
-      if (runs.leases) {
-        const l = await runs.leases.claim(runId, leaseMs)
-        if (!l.mine) {
-          throw new RunError(
-            'busy',
-            `Another desk (${l.holder}) is creating this run until ${l.expiresAt}.`,
-            {
-              'pt-BR': `Outra estação (${l.holder ?? '?'}) está criando os pagamentos deste lote. Se ela parou, aguarde até ${formatDateTime(l.expiresAt, 'pt-BR')} para assumir o lote.`,
-              en: `Another desk (${l.holder ?? '?'}) is creating this run's withdrawals. If it stopped, wait until ${formatDateTime(l.expiresAt, 'en')} to take the run over.`,
-            },
-          )
-        }
-      }
-      await deps.replayRecords?.()
-      // On a team the lease says the creating desk is gone; on a desk the wave stopped on a failed write.
-      await recoverRun(
-        records,
-        runs,
-        operator,
-        run,
-        runs.leases && cause === 'operator' ? 'takeover' : 'database',
-      )
-      run = await own(runId)
-    }
-    if (run.state !== 'paused') throw new RunError('illegal_state', `Run is ${run.state}: nothing to resume.`)
-    if (active.has(runId)) throw new RunError('busy', 'A wave is being created.')
-    const rows = await runs.rows(runId)
-    if (run.approvedHash === null || rowsHash(rows) !== run.approvedHash) {
-      throw new RunError('approval_stale', 'The rows differ from the approved ones.')
-    }
-    const queued = rows.some((r) => r.wave === run.wave && r.state === 'queued')
-    if (active.has(runId)) throw new RunError('busy', 'A wave is being created.')
-    if (queued) {
-      await runs.setState(runId, ['paused'], 'creating', operator, 'run.resumed', {
-        wave: run.wave,
-        ...(cause === 'database' ? { after: 'database_failure' } : {}),
-      })
-      launch(runId, run.wave)
-    } else {
-      // The wave was fully created before the stop: its funding is what is left.
-      await runs.setState(
-        runId,
-        ['paused'],
-        run.wave > 0 ? 'awaiting_funding' : 'approved',
-        operator,
-        'run.resumed',
-        { wave: run.wave },
-      )
-    }
-    changed(runId)
   }
 
   return {
@@ -686,9 +478,6 @@ export function createRunService(deps: RunServiceDeps): RunService {
     idle: async (runId) => {
       await active.get(runId)?.done
     },
-    close: async () => {
-      closing = true
-      await Promise.allSettled([...active.values()].map((a) => a.done))
-    },
+    close: () => waves.close(),
   }
 }
