@@ -210,7 +210,7 @@ export function createWaves(ctx: WavesCtx): Waves {
             'busy',
             `Another desk (${l.holder}) is creating this run until ${l.expiresAt}.`,
             {
-              'pt-BR': `Outra estação (${l.holder ?? '?'}) está criando os pagamentos deste lote. Se ela parou, aguarde até ${formatDateTime(l.expiresAt, 'pt-BR')} para assumir o lote.`,
+              'pt-BR': `Outro computador da equipe (${l.holder ?? '?'}) está criando os pagamentos deste lote. Se ele parou, aguarde até ${formatDateTime(l.expiresAt, 'pt-BR')} para assumir o lote.`,
               en: `Another desk (${l.holder ?? '?'}) is creating this run's withdrawals. If it stopped, wait until ${formatDateTime(l.expiresAt, 'en')} to take the run over.`,
             },
           )

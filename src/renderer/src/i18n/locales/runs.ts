@@ -85,7 +85,7 @@ export const runs = {
       cancel: 'Cancelar lote',
       takeOver: 'Assumir a criação deste lote',
       elsewhere:
-        'A criação dos pagamentos deste lote foi interrompida (a estação que criava a onda parou ou perdeu o banco da equipe). Assuma a criação para continuar: o pagamento que estava sendo enviado fica com resultado desconhecido, para você resolver abaixo.',
+        'A criação dos pagamentos deste lote foi interrompida (o computador que criava a onda parou ou perdeu o livro-caixa da equipe). Assuma a criação para continuar: o pagamento que estava sendo enviado fica com resultado desconhecido, para você resolver abaixo.',
       cutLifetime:
         'A onda {{n}} parou antes do planejado: o serviço dá só {{seconds}} s para depositar cada pagamento, e os próximos venceriam antes do depósito. {{count}} pagamento(s) aguardam a próxima onda, dimensionada para esse prazo.',
       cancelConfirm: 'Cancelar o lote? Pagamentos já criados continuam acompanhados.',
@@ -160,7 +160,7 @@ export const runs = {
       retry: 'Tentar de novo na próxima onda',
       unknown:
         'Linha {{line}} ({{payee}}): não se sabe se o pagamento foi criado. Informe o ID que o suporte encontrou ou confirme que não foi criado.',
-      withdrawalId: 'ID do saque',
+      withdrawalId: 'ID do pagamento informado pelo suporte',
       link: 'Vincular',
       notCreated: 'Não foi criado',
     },
