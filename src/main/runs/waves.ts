@@ -202,57 +202,66 @@ export function createWaves(ctx: WavesCtx): Waves {
    */
   async function continueWave(runId: string, cause: 'operator' | 'database'): Promise<void> {
     let run = await own(runId)
-    if (run.state === 'creating' && !active.has(runId)) {
-      if (runs.leases) {
-        const l = await runs.leases.claim(runId, leaseMs)
-        if (!l.mine) {
-          throw new RunError(
-            'busy',
-            `Another desk (${l.holder}) is creating this run until ${l.expiresAt}.`,
-            {
-              'pt-BR': `Outro computador da equipe (${l.holder ?? '?'}) está criando os pagamentos deste lote. Se ele parou, aguarde até ${formatDateTime(l.expiresAt, 'pt-BR')} para assumir o lote.`,
-              en: `Another desk (${l.holder ?? '?'}) is creating this run's withdrawals. If it stopped, wait until ${formatDateTime(l.expiresAt, 'en')} to take the run over.`,
-            },
-          )
+    // A lease claimed here and not handed to a wave is given back, whatever happens.
+    let claimed = false
+    try {
+      if (run.state === 'creating' && !active.has(runId)) {
+        if (runs.leases) {
+          const l = await runs.leases.claim(runId, leaseMs)
+          if (!l.mine) {
+            throw new RunError(
+              'busy',
+              `Another desk (${l.holder}) is creating this run until ${l.expiresAt}.`,
+              {
+                'pt-BR': `Outro computador da equipe (${l.holder ?? '?'}) está criando os pagamentos deste lote. Se ele parou, aguarde até ${formatDateTime(l.expiresAt, 'pt-BR')} para assumir o lote.`,
+                en: `Another desk (${l.holder ?? '?'}) is creating this run's withdrawals. If it stopped, wait until ${formatDateTime(l.expiresAt, 'en')} to take the run over.`,
+              },
+            )
+          }
+          claimed = true
         }
+        await deps.replayRecords?.()
+        // On a team the lease says the creating desk is gone; on a desk the wave stopped on a failed write.
+        await recoverRun(
+          records,
+          runs,
+          operator,
+          run,
+          runs.leases && cause === 'operator' ? 'takeover' : 'database',
+        )
+        run = await own(runId)
       }
-      await deps.replayRecords?.()
-      // On a team the lease says the creating desk is gone; on a desk the wave stopped on a failed write.
-      await recoverRun(
-        records,
-        runs,
-        operator,
-        run,
-        runs.leases && cause === 'operator' ? 'takeover' : 'database',
-      )
-      run = await own(runId)
+      if (run.state !== 'paused')
+        throw new RunError('illegal_state', `Run is ${run.state}: nothing to resume.`)
+      if (active.has(runId)) throw new RunError('busy', 'A wave is being created.')
+      const rows = await runs.rows(runId)
+      if (run.approvedHash === null || rowsHash(rows) !== run.approvedHash) {
+        throw new RunError('approval_stale', 'The rows differ from the approved ones.')
+      }
+      const queued = rows.some((r) => r.wave === run.wave && r.state === 'queued')
+      if (active.has(runId)) throw new RunError('busy', 'A wave is being created.')
+      if (queued) {
+        await runs.setState(runId, ['paused'], 'creating', operator, 'run.resumed', {
+          wave: run.wave,
+          ...(cause === 'database' ? { after: 'database_failure' } : {}),
+        })
+        launch(runId, run.wave)
+        claimed = false
+      } else {
+        // The wave was fully created before the stop: its funding is what is left.
+        await runs.setState(
+          runId,
+          ['paused'],
+          run.wave > 0 ? 'awaiting_funding' : 'approved',
+          operator,
+          'run.resumed',
+          { wave: run.wave },
+        )
+      }
+      changed(runId)
+    } finally {
+      if (claimed) await runs.leases?.release(runId).catch((e: unknown) => onError(e))
     }
-    if (run.state !== 'paused') throw new RunError('illegal_state', `Run is ${run.state}: nothing to resume.`)
-    if (active.has(runId)) throw new RunError('busy', 'A wave is being created.')
-    const rows = await runs.rows(runId)
-    if (run.approvedHash === null || rowsHash(rows) !== run.approvedHash) {
-      throw new RunError('approval_stale', 'The rows differ from the approved ones.')
-    }
-    const queued = rows.some((r) => r.wave === run.wave && r.state === 'queued')
-    if (active.has(runId)) throw new RunError('busy', 'A wave is being created.')
-    if (queued) {
-      await runs.setState(runId, ['paused'], 'creating', operator, 'run.resumed', {
-        wave: run.wave,
-        ...(cause === 'database' ? { after: 'database_failure' } : {}),
-      })
-      launch(runId, run.wave)
-    } else {
-      // The wave was fully created before the stop: its funding is what is left.
-      await runs.setState(
-        runId,
-        ['paused'],
-        run.wave > 0 ? 'awaiting_funding' : 'approved',
-        operator,
-        'run.resumed',
-        { wave: run.wave },
-      )
-    }
-    changed(runId)
   }
 
   return {
