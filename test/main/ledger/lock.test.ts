@@ -113,7 +113,17 @@ describe('ledger lock', () => {
     const contenders = [0, 1].map(() =>
       spawn(
         process.execPath,
-        ['--no-warnings', '--import', 'tsx', CHILD, dir, String(rounds), String(start), String(period)],
+        [
+          '--no-warnings',
+          '--import',
+          'tsx',
+          CHILD,
+          dir,
+          String(rounds),
+          String(start),
+          String(period),
+          '2000',
+        ],
         { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] },
       ),
     )
