@@ -49,7 +49,7 @@ export const lockDbPath = (ledgerFile: string): string => `${ledgerFile}.lock.sq
  * writes (both hold SQLite's shared lock): one of them must wait a moment for the other to back off, or both
  * would be refused. A lock an owner holds is held for good, so this only delays the refusal.
  */
-const LOCK_WAIT_MS = 500
+const LOCK_WAIT_MS = 250
 
 /** SQLITE_BUSY / SQLITE_LOCKED (primary codes): another connection holds the lock. */
 const BUSY_CODES: ReadonlySet<number> = new Set([5, 6])
