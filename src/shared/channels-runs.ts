@@ -16,6 +16,7 @@ import {
   runWaveSchema,
 } from './run'
 import { withdrawalDraftSchema } from './withdrawal'
+import { unknownResolutionSchema } from './withdrawal-record'
 
 const runId = z.string().regex(/^run-[0-9a-f-]{36}$/)
 
@@ -55,6 +56,8 @@ export const runDetailSchema = z.object({
       localId: z.string().nullable(),
       heldReason: z.string().nullable(),
       outcome: z.enum(ROW_OUTCOMES),
+      /** The row's old create is known not to have created anything (a passing refusal, or resolved so). */
+      retry: z.boolean(),
     }),
   ),
   waves: z.array(runWaveSchema),
@@ -77,6 +80,17 @@ export const runDetailSchema = z.object({
       requestedBy: z.string().nullable(),
       requestedAt: z.string().nullable(),
       mine: z.boolean(),
+    })
+    .nullable(),
+  /** The run is `creating` but by no desk any more (its wave lease expired): "resume" takes it over. */
+  takeover: z.boolean(),
+  /** Why the last wave ended early: the service's withdrawals live shorter than planned (issue #25). */
+  notice: z
+    .object({
+      code: z.literal('wave_cut_lifetime'),
+      wave: z.number().int(),
+      lifetimeMs: z.number().int(),
+      deferred: z.number().int(),
     })
     .nullable(),
 })
@@ -175,6 +189,20 @@ export const runsChannels = {
       runId,
       wave: z.number().int().min(1).max(1000),
       txId: z.string().trim().max(128).optional(),
+    }),
+    output: detail,
+  },
+  /** A row known not to be created waits for the next wave again (a new, journaled create). */
+  'runs:retryRow': {
+    input: z.strictObject({ runId, idx: z.number().int().min(0).max(999) }),
+    output: detail,
+  },
+  /** A row whose outcome is unknown, resolved as a single payment is. */
+  'runs:resolveRow': {
+    input: z.strictObject({
+      runId,
+      idx: z.number().int().min(0).max(999),
+      resolution: unknownResolutionSchema,
     }),
     output: detail,
   },

@@ -26,7 +26,12 @@ import { teamChannels, teamConnectionChannels, teamEvents } from './channels-tea
 import { walletChannels, walletEvents } from './channels-wallet'
 import { expectedPayeeSchema } from './payee'
 import { withdrawalDraftSchema } from './withdrawal'
-import { recordFilterSchema, statusObservationSchema, withdrawalRecordSchema } from './withdrawal-record'
+import {
+  recordFilterSchema,
+  statusObservationSchema,
+  unknownResolutionSchema,
+  withdrawalRecordSchema,
+} from './withdrawal-record'
 
 export const ipcErrorSchema = z.object({
   /** Stable code: `invalid_input`, `unknown_channel`, `internal`, an ApiError kind, or a service's own code. */
@@ -200,10 +205,7 @@ export const recordPageSchema = z.object({
 })
 export type RecordPageView = z.infer<typeof recordPageSchema>
 
-export const unknownResolutionSchema = z.union([
-  z.strictObject({ withdrawalId: z.string().trim().min(1).max(200) }),
-  z.strictObject({ notCreated: z.literal(true) }),
-])
+export { unknownResolutionSchema }
 
 export { folderTokenSchema }
 export const FOLDER_PURPOSES = ['export', 'review'] as const

@@ -44,6 +44,22 @@ export function depositForPayout(payoutCents: number, rateBps: RateBps): number 
   return d
 }
 
+/**
+ * What the payee receives, from either amount kind: the duplicate guard compares payments by it, so "Valor do Pix
+ * R$ 100,00" and "DePix a enviar 101,02" (at 1 %) are the same payment.
+ */
+export function payoutCentsOf(kind: 'deposit' | 'payout', cents: number, rateBps: RateBps): number {
+  return kind === 'payout' ? cents : payoutForDeposit(cents, rateBps)
+}
+
+/**
+ * Every DePix amount whose payout is exactly `payoutCents`: a contiguous range, because the payout rises by 0 or 1
+ * per extra cent sent. The guard's query asks for these deposit amounts and this payout, in one indexed lookup.
+ */
+export function depositRangeForPayout(payoutCents: number, rateBps: RateBps): { min: number; max: number } {
+  return { min: depositForPayout(payoutCents, rateBps), max: depositForPayout(payoutCents + 1, rateBps) - 1 }
+}
+
 /** Both sides of a withdrawal from whichever amount the request carries. */
 export function quoteWithdrawal(
   amount: { depositAmountInCents: number } | { payoutAmountInCents: number },

@@ -115,8 +115,13 @@ export const RUN_STATES = [
   'awaiting_funding',
   /** The operator stopped creation (pause, or the app stopped mid-wave); "resume" continues. */
   'paused',
-  /** Every row has been handled (created, refused or dropped). */
+  /** Every row not dropped was created at the service and its wave funded. */
   'completed',
+  /**
+   * No row waits for a wave, but some were not created (refused, outcome unknown, held): they can be resolved or
+   * retried from the run page (issue #25); never shown as "completed".
+   */
+  'partially_paid',
   /** No new creates; created rows stay tracked. */
   'cancelled',
 ] as const

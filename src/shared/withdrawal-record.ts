@@ -217,3 +217,9 @@ export interface StatusTotal {
    */
   refundFeeCents?: number
 }
+
+/** The operator's resolution of an `outcome_unknown` record, as IPC takes it (a single payment, or a run's row). */
+export const unknownResolutionSchema = z.union([
+  z.strictObject({ withdrawalId: z.string().trim().min(1).max(200) }),
+  z.strictObject({ notCreated: z.literal(true) }),
+])

@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Handlers } from '../ipc/router'
-import { recoverStoreOnce } from '../journal/recovery'
+import { recoverStoreOnce, replayPendingInto } from '../journal/recovery'
 import type { PgLedgerStore } from '../ledger-store'
 import { pgRunStore } from '../ledger-store/pg/run-store'
 import { createRunService, NO_PAYEES, runTemplateCsv, type PayeeLookup, type RunService } from '../runs'
@@ -71,6 +71,8 @@ export function runsHandlers(state: AppState, payees: PayeeLookup = NO_PAYEES): 
         runs: pgRunStore(pg.pool, pg.identity),
         // The same memoised recovery the runtime's payments started: it is awaited, not repeated.
         recordsReady: recoverStoreOnce(pg, journal, common.onError),
+        // A wave stopped by a failed database is recovered once it answers, this desk's side journal first.
+        replayRecords: () => replayPendingInto(pg, journal, common.onError),
       })
       teamServices.set(rt, s)
     }
@@ -137,6 +139,8 @@ export function runsHandlers(state: AppState, payees: PayeeLookup = NO_PAYEES): 
       return { files: [`${base}.csv`, `${base}-sendmany.json`] }
     },
     'runs:markWaveFunded': ({ runId, wave, txId }) => service().markWaveFunded(runId, wave, txId),
+    'runs:retryRow': ({ runId, idx }) => service().retryRow(runId, idx),
+    'runs:resolveRow': ({ runId, idx, resolution }) => service().resolveRow(runId, idx, resolution),
     'runs:sandboxFundWave': async ({ runId, wave }) => {
       const sandbox = state.sandbox
       const rt = state.runtime()

@@ -44,12 +44,35 @@ export interface RunFourEyes {
   ): Promise<RunRecord>
 }
 
+/** The lease on creating a run's wave, as the server's clock sees it (team ledger only). */
+export interface RunLeaseState {
+  holder: string | null
+  expiresAt: string | null
+  /** Someone holds it and it has not expired. */
+  live: boolean
+  /** This desk's role holds it, live. */
+  mine: boolean
+}
+
+/**
+ * Who may create a run's wave (team ledger, migration 13): a row goes into flight only under a live lease held by
+ * this role; an expired one may be claimed by any role (the takeover of a run whose desk is gone).
+ */
+export interface RunLeases {
+  of(runId: string): Promise<RunLeaseState>
+  /** Claims or renews for `ms` from the server's now; `mine` says whether it is held here afterwards. */
+  claim(runId: string, ms: number): Promise<RunLeaseState>
+  release(runId: string): Promise<void>
+}
+
 export interface RunStore {
   readonly engine: StoreEngine
   /** The identity the engine records (the database role on PostgreSQL). */
   readonly identity: string
   /** Four-eyes for runs; null on the embedded ledger (one desk, no second analyst). */
   readonly fourEyes: RunFourEyes | null
+  /** Wave leases; null on the embedded ledger (one desk holds the ledger's lock). */
+  readonly leases: RunLeases | null
   create(input: NewRun, operator: string): Promise<RunRecord>
   get(runId: string): Promise<RunRecord | undefined>
   /** Newest first; `profile` narrows to one profile (a desk's ledger is shared by its profiles). */
@@ -96,6 +119,7 @@ export function sqliteRunStore(ledger: Ledger, o: { identity?: string } = {}): R
     engine: 'sqlite',
     identity: o.identity ?? 'local',
     fourEyes: null,
+    leases: null,
     create: (input, operator) => later(() => runs().create(input, operator)),
     get: (runId) => later(() => runs().get(runId)),
     list: (profile) => later(() => runs().list(profile)),

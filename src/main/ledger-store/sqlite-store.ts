@@ -47,6 +47,7 @@ export function sqliteStore(
               amountCents: input.amountCents,
               sinceIso: guard.sinceIso,
               ...(guard.profile === undefined ? {} : { profile: guard.profile }),
+              ...(guard.partnerRateBps === undefined ? {} : { partnerRateBps: guard.partnerRateBps }),
             })
             .filter((r) => !allowed.has(r.localId))
           if (similar.length > 0) return { kind: 'duplicate' as const, similar }

@@ -40,10 +40,12 @@ export interface StoreAuditInput {
 
 /** The duplicate guard as part of the create: checked and inserted atomically across every desk. */
 export interface DuplicateGuard {
-  /** Records of the same key, kind and amount created since this moment count as duplicates. */
+  /** Records of the same key and payout (either amount kind) created since this moment count as duplicates. */
   sinceIso: string
   /** The window's length: on the team ledger the database takes the bound from its own clock (SimilarQuery). */
   windowMs?: number
+  /** The fee rule's rate that turns either amount kind into the payout (ledger/similar.ts); default the profile's. */
+  partnerRateBps?: number
   /** The operator saw the warning and confirmed: insert anyway. */
   confirmed?: boolean
   /**

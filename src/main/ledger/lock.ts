@@ -3,18 +3,22 @@
  * only ones in flight: a second instance's start-up recovery would turn the first one's in-flight create into
  * `outcome_unknown`, and two writers would interleave their work in the audit chain.
  *
- * The lock is a file beside the ledger, `<ledger>.lock`, created with O_EXCL (`wx`) and holding the owner's pid,
- * host and process start time; `openLedger` takes it before opening the database and `close` removes it. A lock
- * whose owner is gone (the pid is dead, or on Linux the pid now belongs to a process started at another time) is
- * stale and taken over; a lock of another host cannot be checked and is respected. A lock held by this very
- * process refuses too: one opened ledger per file per process.
+ * The lock is SQLite's own exclusive lock on a small file beside the ledger, `<ledger>.lock.sqlite` (issue #25):
+ * `BEGIN EXCLUSIVE` with `locking_mode = EXCLUSIVE` on a connection kept open for the ledger's life. Taking it is
+ * one atomic create-or-fail in the operating system (POSIX advisory locks; LockFileEx on Windows), and the system
+ * gives it back when the process ends however it ends — so there is no stale lock to judge and nothing is ever
+ * deleted to take one over (the file lock of issue #11 deleted a lock it took for stale, a lock another process had
+ * just created and not yet written: two owners in 5 of 30 simultaneous starts). A second connection of this very
+ * process is refused too (SQLite tracks its own locks per file): one opened ledger per file per process.
  *
- * Not SQLite's `locking_mode = EXCLUSIVE`: that would also shut out read-only tools and tests that open the file
- * with plain SQLite, and it gives the operator no owner to name. The lock guards against a second instance of
+ * `<ledger>.lock` holds the owner's pid, host and start time, written by the owner after it took the lock, for the
+ * refusal's message only: it decides nothing. Not SQLite's exclusive mode on the ledger itself: that would also shut
+ * out read-only tools and tests that open the ledger with plain SQLite. The lock guards against a second instance of
  * this app; it does not stop a person editing the file by hand (the audit chain is for that).
  */
 import fs from 'node:fs'
 import os from 'node:os'
+import { DatabaseSync } from 'node:sqlite'
 import { z } from 'zod'
 import { LedgerError } from './errors'
 
@@ -23,8 +27,6 @@ const holderSchema = z.object({
   host: z.string().max(256),
   /** Wall clock, for the operator's message only. */
   since: z.string().max(64),
-  /** Linux: field 22 of /proc/<pid>/stat (start time in clock ticks since boot); null elsewhere. */
-  procStart: z.string().max(32).nullable(),
 })
 type Holder = z.infer<typeof holderSchema>
 
@@ -33,22 +35,24 @@ export interface LedgerLock {
   release(): void
 }
 
+/** The owner note (`<ledger>.lock`); null for an in-memory ledger. */
 export function lockPath(ledgerFile: string): string | null {
   if (ledgerFile === '' || ledgerFile === ':memory:' || ledgerFile.startsWith('file::memory:')) return null
   return `${ledgerFile}.lock`
 }
 
-function procStart(pid: number): string | null {
-  if (process.platform !== 'linux') return null
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
-    // The command name (field 2) may hold spaces and parentheses: count fields after its closing one.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    return fields[19] ?? null
-  } catch {
-    return null
-  }
-}
+/** The file whose SQLite exclusive lock is the ledger's lock. */
+export const lockDbPath = (ledgerFile: string): string => `${ledgerFile}.lock.sqlite`
+
+/**
+ * How long an attempt waits for the lock. Two processes starting together may both read the file before either
+ * writes (both hold SQLite's shared lock): one of them must wait a moment for the other to back off, or both
+ * would be refused. A lock an owner holds is held for good, so this only delays the refusal.
+ */
+const LOCK_WAIT_MS = 250
+
+/** SQLITE_BUSY / SQLITE_LOCKED (primary codes): another connection holds the lock. */
+const BUSY_CODES: ReadonlySet<number> = new Set([5, 6])
 
 function readHolder(file: string): Holder | null {
   try {
@@ -59,18 +63,16 @@ function readHolder(file: string): Holder | null {
   }
 }
 
-function alive(h: Holder): boolean {
-  if (h.host !== os.hostname()) return true
-  if (h.pid === process.pid) return true
+/** The owner note, whole or not at all: written beside and renamed over the old one. */
+function writeHolder(file: string, h: Holder): void {
+  const tmp = `${file}.${process.pid}.tmp`
   try {
-    process.kill(h.pid, 0)
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ESRCH') return false
+    fs.writeFileSync(tmp, JSON.stringify(h), { mode: 0o600 })
+    fs.renameSync(tmp, file)
+  } catch {
+    // The note only names the owner in a refusal: the lock holds without it.
+    fs.rmSync(tmp, { force: true })
   }
-  // The pid exists (or we may not signal it): the same process only if it started when the holder did.
-  if (h.procStart === null) return true
-  const now = procStart(h.pid)
-  return now === null || now === h.procStart
 }
 
 export function lockedError(ledgerFile: string, lockFile: string, h: Holder | null): LedgerError {
@@ -79,53 +81,43 @@ export function lockedError(ledgerFile: string, lockFile: string, h: Holder | nu
   return new LedgerError(
     'locked',
     `The ledger ${ledgerFile} is already open in another instance of the app (${who}). Only one may use it: ` +
-      `close the other one and start again. If no other instance is running, delete ${lockFile}. / ` +
+      `close the other one and start again. / ` +
       `O livro-razão ${ledgerFile} já está aberto em outra instância do aplicativo (${quem}). Só uma pode ` +
-      `usá-lo: feche a outra e abra de novo. Se nenhuma outra estiver aberta, apague ${lockFile}.`,
+      `usá-lo: feche a outra e abra de novo.`,
   )
 }
 
 /** Takes the lock or throws LedgerError('locked'). Null for an in-memory ledger. */
 export function acquireLedgerLock(ledgerFile: string): LedgerLock | null {
-  const file = lockPath(ledgerFile)
-  if (file === null) return null
-  const me: Holder = {
-    pid: process.pid,
-    host: os.hostname(),
-    since: new Date().toISOString(),
-    procStart: procStart(process.pid),
+  const note = lockPath(ledgerFile)
+  if (note === null) return null
+  const db = new DatabaseSync(lockDbPath(ledgerFile), { timeout: LOCK_WAIT_MS })
+  try {
+    // Kept after the first write transaction until the connection closes (or the process ends).
+    db.exec('PRAGMA locking_mode = EXCLUSIVE')
+    db.exec('BEGIN EXCLUSIVE')
+    db.exec('CREATE TABLE IF NOT EXISTS lock (id INTEGER PRIMARY KEY)')
+    db.exec('COMMIT')
+  } catch (e) {
+    db.close()
+    const code = (e as { errcode?: unknown }).errcode
+    if (typeof code === 'number' && BUSY_CODES.has(code & 0xff))
+      throw lockedError(ledgerFile, note, readHolder(note))
+    throw e
   }
-  // Two attempts: the second after removing a stale lock.
-  for (let attempt = 0; attempt < 2; attempt++) {
-    let fd: number
-    try {
-      fd = fs.openSync(file, 'wx', 0o600)
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e
-      const holder = readHolder(file)
-      // An unreadable lock is a write torn by a crash (the owner writes it right after creating it): stale.
-      if (holder !== null && alive(holder)) throw lockedError(ledgerFile, file, holder)
-      fs.rmSync(file, { force: true })
-      continue
-    }
-    try {
-      fs.writeSync(fd, JSON.stringify(me))
-      fs.fsyncSync(fd)
-    } finally {
-      fs.closeSync(fd)
-    }
-    let released = false
-    return {
-      path: file,
-      release() {
-        if (released) return
-        released = true
-        // Only our own: never remove a lock another owner took over after ours was judged stale.
-        const h = readHolder(file)
-        if (h && h.pid === me.pid && h.host === me.host && h.since === me.since)
-          fs.rmSync(file, { force: true })
-      },
-    }
+  const me: Holder = { pid: process.pid, host: os.hostname(), since: new Date().toISOString() }
+  writeHolder(note, me)
+  let released = false
+  return {
+    path: lockDbPath(ledgerFile),
+    release() {
+      if (released) return
+      released = true
+      // The note first, while the lock still stands: no later owner's note is ever removed.
+      const h = readHolder(note)
+      if (h && h.pid === me.pid && h.host === me.host && h.since === me.since)
+        fs.rmSync(note, { force: true })
+      db.close()
+    },
   }
-  throw lockedError(ledgerFile, file, readHolder(file))
 }

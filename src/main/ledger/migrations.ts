@@ -12,6 +12,7 @@ import { v6PayeesAndReferences } from './migration-v6'
 import { v7ReceiptsAndNotifications } from './migration-v7'
 import { healReservedV8, v8Deposits } from './migration-v8'
 import { v9PaymentRuns } from './migration-v9'
+import { v10PartiallyPaid } from './migration-v10'
 // Migrations 2–5 read rows with the columns their files have: the pre-migration-6 select (rows.ts).
 import { derive, RECORD_SELECT_V5 as RECORD_SELECT, rowToRecord } from './rows'
 
@@ -197,6 +198,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 7, name: 'local receipts and sent notifications', up: v7ReceiptsAndNotifications },
   { version: 8, name: 'deposits: the second record kind', up: v8Deposits },
   { version: 9, name: 'payment runs, their rows and waves', up: v9PaymentRuns },
+  { version: 10, name: 'a run may end partially paid', up: v10PartiallyPaid },
 ]
 
 /** The last migration's number (numbers are handed out per change, so the array may skip one until all land). */

@@ -21,6 +21,7 @@ import { fromJson, type Db, type Params } from './db'
 import { LedgerError } from './errors'
 import { statusTotalOf } from './status-totals'
 import { arrayRowToRecord, digitsVariant, foldText, RECORD_SELECT, rowToRecord } from './rows'
+import { similarAmounts } from './similar'
 import type { SimilarQuery } from './types'
 
 const FROM = `FROM withdrawals w`
@@ -44,13 +45,22 @@ export function listOpen(db: Db): WithdrawalRecord[] {
 }
 
 /**
- * Same Pix key (case-insensitive), same amount kind and cents, since `sinceIso`. Rejected and not-created
- * records are left out: they moved no money, and the guard exists to stop a second payment.
+ * Same Pix key (case-insensitive; a CPF/CNPJ key is stored canonical), same payout whichever amount kind (ledger/similar.ts), since `sinceIso`. Rejected
+ * and not-created records are left out: they moved no money, and the guard exists to stop a second payment.
  */
 export function findRecentSimilar(db: Db, q: SimilarQuery): WithdrawalRecord[] {
-  const params: Params = [q.pixKey.trim(), canonicalIso(q.sinceIso), q.amountKind, q.amountCents]
+  const a = similarAmounts(q)
+  const params: Params = [
+    q.pixKey.trim(),
+    canonicalIso(q.sinceIso),
+    a.payoutCents,
+    a.depositMin,
+    a.depositMax,
+  ]
   let sql = `SELECT ${RECORD_SELECT} ${FROM}
-    WHERE w.pix_key = ? COLLATE NOCASE AND w.created_at >= ? AND w.amount_kind = ? AND w.amount_cents = ?
+    WHERE w.pix_key = ? COLLATE NOCASE AND w.created_at >= ?
+      AND ((w.amount_kind = 'payout' AND w.amount_cents = ?)
+        OR (w.amount_kind = 'deposit' AND w.amount_cents BETWEEN ? AND ?))
       AND w.local_state NOT IN ('rejected', 'not_created')`
   if (q.profile !== undefined) {
     sql += ' AND w.profile = ?'

@@ -100,6 +100,11 @@ export const similarQuerySchema = z.object({
    */
   windowMs: z.number().int().positive().optional(),
   profile: z.string().optional(),
+  /**
+   * The fee rule's rate (basis points) that turns either amount kind into what the payee receives: records match
+   * by payout, whichever kind they or the query carry. Default: the profile default.
+   */
+  partnerRateBps: z.number().int().min(0).max(9999).optional(),
 })
 export type SimilarQuery = z.infer<typeof similarQuerySchema>
 

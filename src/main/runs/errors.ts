@@ -14,6 +14,10 @@ export const RUN_ERROR_CODES = [
   'wave_not_funded',
   'busy',
   'wave_invalid',
+  /** The row's old outcome is not known to be "not created" by a passing cause: a new create could pay twice. */
+  'row_not_retryable',
+  /** The row's outcome is not unknown: there is nothing to resolve. */
+  'row_not_unknown',
 ] as const
 export type RunErrorCode = (typeof RUN_ERROR_CODES)[number]
 

@@ -28,9 +28,24 @@ export interface ExecutorDeps {
   stopRequested: () => boolean
   changed: () => void
   onError: (e: unknown) => void
+  /** Wall clock (epoch ms), compared with the service's `expiration` of the wave's first withdrawal. */
+  now: () => number
+  /** Time the operator needs to fund the wave once it is created (planner.ts). */
+  fundingMarginMs: number
 }
 
-export type WaveEnd = 'created' | 'stopped'
+/**
+ * `cut`: the service gave the wave's withdrawals a shorter life than the wave was planned for, and the next row
+ * could not be created and funded before the first one expires: creation stops, the rest wait for another wave.
+ */
+export type WaveEnd = 'created' | 'stopped' | { cut: WaveCut }
+
+export interface WaveCut {
+  /** The earliest `expiration` among the wave's withdrawals, as the service wrote it. */
+  firstExpiration: string
+  /** The lifetime the service gave (expiration − creation), ms. */
+  lifetimeMs: number
+}
 
 /** The create's refusals that mean "a similar payment exists now" (journal/intents.ts, withdrawals/create.ts). */
 const DUPLICATE_REFUSALS = new Set(['duplicate', 'duplicate_since_review'])
@@ -70,14 +85,15 @@ async function coveredSimilar(d: ExecutorDeps, row: RunRowRecord): Promise<Set<s
   return covered
 }
 
-async function createRow(d: ExecutorDeps, row: RunRowRecord): Promise<void> {
+/** Creates one row; the local id of the record it journaled, or null when nothing was journaled. */
+async function createRow(d: ExecutorDeps, row: RunRowRecord): Promise<string | null> {
   const { runs } = d
   for (;;) {
-    if (!(await waitForToken(d))) return
+    if (!(await waitForToken(d))) return null
     const quote = await d.withdrawals.quote(row.draft)
     // Asked again after the quote's await, with nothing awaited from here to the create's call: a quit or switch
     // that began meanwhile either stops the row here or sees the create counted and waits for its POST.
-    if (d.stopRequested()) return
+    if (d.stopRequested()) return null
     const covered = await coveredSimilar(d, row)
     const unseen = quote.duplicates.filter((w) => !covered.has(w.localId))
     if (unseen.length > 0) {
@@ -92,7 +108,7 @@ async function createRow(d: ExecutorDeps, row: RunRowRecord): Promise<void> {
           similar: unseen.map((w) => w.localId),
         },
       )
-      return
+      return null
     }
     const localId = randomUUID()
     // Committed before create is called: from here a crash leaves a row that names its record (or its absence).
@@ -125,7 +141,7 @@ async function createRow(d: ExecutorDeps, row: RunRowRecord): Promise<void> {
         },
       )
       d.changed()
-      return
+      return localId
     } catch (e) {
       if ((await d.records.get(localId)) !== undefined) {
         // Journaled: whatever happened after is in the record (e.g. ledger_write_failed kept it outcome_unknown).
@@ -142,7 +158,7 @@ async function createRow(d: ExecutorDeps, row: RunRowRecord): Promise<void> {
           },
         )
         d.changed()
-        return
+        return localId
       }
       // Refused before anything was journaled, so nothing was sent. A missing token is only a wait; anything
       // else holds the row for the operator.
@@ -175,17 +191,51 @@ async function createRow(d: ExecutorDeps, row: RunRowRecord): Promise<void> {
         duplicate ? { refusal: code } : {},
       )
       d.changed()
-      return
+      return null
     }
   }
 }
 
-/** Creates the queued rows of the run's current wave, in order, until done or asked to stop. */
+/** The wave's first expiry so far: the earliest `expiration` among its withdrawals, and their lifetime. */
+class FirstExpiry {
+  private first: WaveCut | null = null
+  constructor(private readonly d: ExecutorDeps) {}
+
+  async see(localId: string | null): Promise<void> {
+    if (localId === null) return
+    const rec = await this.d.records.get(localId)
+    if (!rec?.expiration) return
+    const at = Date.parse(rec.expiration)
+    if (!Number.isFinite(at)) return
+    if (this.first === null || at < Date.parse(this.first.firstExpiration))
+      this.first = { firstExpiration: rec.expiration, lifetimeMs: at - Date.parse(rec.createdAt) }
+  }
+
+  /**
+   * Whether the next row no longer fits the wave: all of it must be funded before its first withdrawal expires,
+   * so a row is created only while the next create (its token wait included) plus the funding margin ends before
+   * that expiry. Read from the wave's own answers, so a lifetime shorter than the one the wave was planned with
+   * (the planner's assumption before any answer) cuts the wave instead of creating rows that expire unfunded. The
+   * deadline is the service's `expiration` on the desk's clock (a skew between them shifts it by the skew).
+   */
+  cut(): WaveCut | null {
+    if (this.first === null) return null
+    const nextCreateAt = this.d.now() + Math.max(0, this.d.client.allowance().withdraw.nextTokenInMs)
+    return nextCreateAt + this.d.fundingMarginMs > Date.parse(this.first.firstExpiration) ? this.first : null
+  }
+}
+
+/** Creates the queued rows of the run's current wave, in order, until done, asked to stop, or cut. */
 export async function createWave(d: ExecutorDeps, runId: string, wave: number): Promise<WaveEnd> {
-  const queued = (await d.runs.rows(runId)).filter((r) => r.wave === wave && r.state === 'queued')
-  for (const row of queued) {
+  const rows = (await d.runs.rows(runId)).filter((r) => r.wave === wave)
+  const expiry = new FirstExpiry(d)
+  // A resumed wave: what was created before the stop counts.
+  for (const r of rows) if (r.state === 'submitted') await expiry.see(r.localId)
+  for (const row of rows.filter((r) => r.state === 'queued')) {
     if (d.stopRequested()) return 'stopped'
-    await createRow(d, row)
+    const cut = expiry.cut()
+    if (cut !== null) return { cut }
+    await expiry.see(await createRow(d, row))
   }
   return d.stopRequested() && (await d.runs.rows(runId)).some((r) => r.wave === wave && r.state === 'queued')
     ? 'stopped'

@@ -3,10 +3,11 @@
  * funded by the operator from one sheet per wave) → report. Lifecycle (docs/ARCHITECTURE.md, "Payment runs"):
  *
  *   draft ──approve──▶ approved ──wave──▶ creating ──▶ awaiting_funding ──funded──▶ approved (next wave on request)
- *                                            │  ▲                                   └──▶ completed (no rows left)
- *                                      pause │  │ resume        any state but completed ──cancel──▶ cancelled
- *                                            ▼  │
- *                                           paused  ◀── a restart in the middle of a wave
+ *                                            │  ▲                                   ├──▶ completed (every row created)
+ *                                      pause │  │ resume / take over                └──▶ partially_paid (some not)
+ *                                            ▼  │                                          │ a row retried
+ *                                           paused  ◀── a restart or a failed database     └──▶ approved
+ *   any state but completed ──cancel──▶ cancelled
  */
 import type { ImportedRow, RowDecision, RunRecord, RunRowRecord } from '../../shared/run'
 import { centsToDePix } from '../../shared/money'
@@ -17,9 +18,9 @@ import { sqliteRunStore, type RunStore } from '../ledger-store/run-store'
 import type { LedgerStore } from '../ledger-store/types'
 import type { LiquidNetwork } from '../liquid'
 import { DUPLICATE_WINDOW_MS, type WithdrawalService } from '../withdrawals'
+import type { UnknownResolutionInput } from '../withdrawals/types'
 import { runApprovalView, type RunApprovalView } from './approval'
 import { RunError } from './errors'
-import { createWave } from './executor'
 import { importRunFile, type ImportResult, type PayeeLookup } from './import'
 import { markLedgerDuplicates } from './ledger-duplicates'
 import { progressOf, rowOutcome, type RowOutcome, type RunProgress } from './outcome'
@@ -31,8 +32,10 @@ import {
   type WavePlan,
 } from './planner'
 import { recoverRuns } from './recovery'
+import { retryable, unpaidOutcome } from './retry'
 import { buildSheet, type FundingSheet } from './sheet'
 import { isDropped, rowsHash, summarize, type RunSummary } from './summary'
+import { createWaves } from './waves'
 
 export interface RunRuntime {
   profile: {
@@ -63,13 +66,21 @@ export interface RunServiceDeps {
    * marked): a row in flight is judged by its record, so the run recovery waits for it. A desk's is synchronous.
    */
   recordsReady?: Promise<unknown>
+  /**
+   * Applies this desk's side journal to the records (a create's answer the database could not take): asked before
+   * a run stopped by a failed database is recovered, so a create that did happen is seen as created.
+   */
+  replayRecords?: () => Promise<unknown>
+  /** Team ledger: how long a wave's lease lasts without renewal (default 60 s; tests shorten it). */
+  runLeaseMs?: number
 }
 
 export interface RunDetail {
   run: RunRecord
   summary: RunSummary
   progress: RunProgress
-  rows: Array<RunRowRecord & { outcome: RowOutcome }>
+  /** `retry`: the row's old outcome is known "not created" by a passing cause, a new create may be asked for. */
+  rows: Array<RunRowRecord & { outcome: RowOutcome; retry: boolean }>
   waves: Awaited<ReturnType<RunStore['waves']>>
   /** Ms until the next POST /withdraw token; 0 when one is free. */
   nextCreateInMs: number
@@ -77,6 +88,18 @@ export interface RunDetail {
   proposal: WavePlan | null
   /** Four-eyes on a team ledger: whether the run needs another analyst's approval and who asked; null on a desk. */
   approval: RunApprovalView | null
+  /** Why the last wave ended early (this session), or null. */
+  notice: RunNotice | null
+  /** `creating`, but by no one any more (a team: its wave lease expired): resume takes it over. */
+  takeover: boolean
+}
+
+/** The service gave withdrawals a shorter life than the wave was planned for: `deferred` rows wait for a new wave. */
+export interface RunNotice {
+  code: 'wave_cut_lifetime'
+  wave: number
+  lifetimeMs: number
+  deferred: number
 }
 
 export interface RunService {
@@ -96,6 +119,13 @@ export interface RunService {
   cancel(runId: string): Promise<RunDetail>
   sheet(runId: string, wave: number): Promise<FundingSheet>
   markWaveFunded(runId: string, wave: number, txId?: string): Promise<RunDetail>
+  /**
+   * A row whose create is known not to have created anything (refused for a passing cause, or an unknown outcome
+   * resolved as never created) waits for a wave again: the next wave makes a new, journaled create for it.
+   */
+  retryRow(runId: string, idx: number): Promise<RunDetail>
+  /** Resolves a row whose outcome is unknown, as the single payment does (the withdrawal id, or never created). */
+  resolveRow(runId: string, idx: number, resolution: UnknownResolutionInput): Promise<RunDetail>
   /** Resolves when the start-up recovery of interrupted runs is done. */
   ready(): Promise<void>
   /** Resolves when the run's wave creation (if any) has stopped. */
@@ -105,6 +135,8 @@ export interface RunService {
 }
 
 const TERMINAL = ['completed', 'cancelled'] as const
+/** States in which no wave is being created and a row may be retried or resolved. */
+const SETTLED = ['approved', 'awaiting_funding', 'paused', 'partially_paid'] as const
 
 export function createRunService(deps: RunServiceDeps): RunService {
   const { operator } = deps
@@ -115,11 +147,8 @@ export function createRunService(deps: RunServiceDeps): RunService {
   // A desk's ledger is shared by its profiles; a team's runs are the account's, whichever desk imported them.
   const team = runs.engine === 'postgres'
   const now = deps.now ?? Date.now
-  const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)))
   const onError = deps.onError ?? (() => undefined)
   const changed = (runId: string): void => deps.onChange?.(runId)
-  const active = new Map<string, { stop: 'pause' | 'cancel' | null; done: Promise<void> }>()
-  let closing = false
 
   const recovery = (): Promise<number> => recoverRuns(records, runs, operator, onError)
   const recovered = (deps.recordsReady ? deps.recordsReady.then(recovery, recovery) : recovery()).then(
@@ -137,6 +166,9 @@ export function createRunService(deps: RunServiceDeps): RunService {
   }
 
   const recordOf = (localId: string | null) => (localId ? records.get(localId) : Promise.resolve(undefined))
+
+  const waves = createWaves({ records, runs, operator, deps, changed, own })
+  const { active, notices, launch, continueWave } = waves
 
   async function lifetimeMs(rows: readonly RunRowRecord[]): Promise<{ ms: number; assumed: boolean }> {
     const found = (await Promise.all(rows.map((r) => recordOf(r.localId)))).filter((r) => r !== undefined)
@@ -166,7 +198,10 @@ export function createRunService(deps: RunServiceDeps): RunService {
     const run = await own(runId)
     const rows = await runs.rows(runId)
     const withOutcome = await Promise.all(
-      rows.map(async (r) => ({ ...r, outcome: rowOutcome(r, await recordOf(r.localId)) })),
+      rows.map(async (r) => {
+        const rec = await recordOf(r.localId)
+        return { ...r, outcome: rowOutcome(r, rec), retry: retryable(r, rec) }
+      }),
     )
     const fourEyes = runs.fourEyes
     return {
@@ -178,71 +213,30 @@ export function createRunService(deps: RunServiceDeps): RunService {
       nextCreateInMs: Math.ceil(deps.runtime().client.allowance().withdraw.nextTokenInMs),
       proposal: await proposal(run, rows),
       approval: fourEyes ? runApprovalView(await fourEyes.approvalOf(runId), runs.identity) : null,
+      notice: notices.get(runId) ?? null,
+      takeover:
+        run.state === 'creating' &&
+        !active.has(runId) &&
+        (runs.leases === null || !(await runs.leases.of(runId)).live),
     }
   }
 
-  function sameRuntime(rt: RunRuntime): boolean {
-    try {
-      return deps.runtime().withdrawals === rt.withdrawals
-    } catch {
-      return false
+  /** With no row left for a wave: "completed" only when every row kept was created at the service. */
+  async function endState(rows: readonly RunRowRecord[]): Promise<'completed' | 'partially_paid'> {
+    for (const r of rows) {
+      if (isDropped(r)) continue
+      if (unpaidOutcome(rowOutcome(r, await recordOf(r.localId)))) return 'partially_paid'
     }
+    return 'completed'
   }
 
-  /** Runs the current wave's creation in the background; one at a time per run. */
-  function launch(runId: string, wave: number): void {
-    const rt = deps.runtime()
-    const entry: { stop: 'pause' | 'cancel' | null; done: Promise<void> } = {
-      stop: null,
-      done: Promise.resolve(),
-    }
-    entry.done = (async () => {
-      try {
-        const end = await createWave(
-          {
-            records,
-            runs,
-            client: rt.client,
-            withdrawals: rt.withdrawals,
-            operator,
-            sleep,
-            // A profile switch or quit closes this runtime: stop at the row boundary (a restart resumes).
-            stopRequested: () => closing || entry.stop !== null || !sameRuntime(rt),
-            changed: () => changed(runId),
-            onError,
-          },
-          runId,
-          wave,
-        )
-        const stop = entry.stop
-        if (stop === 'cancel') return
-        if (end === 'created')
-          await runs.setState(runId, ['creating'], 'awaiting_funding', operator, 'run.wave_created', { wave })
-        else
-          await runs.setState(
-            runId,
-            ['creating'],
-            'paused',
-            operator,
-            stop === 'pause' ? 'run.paused' : 'run.interrupted',
-            { wave },
-          )
-      } catch (e) {
-        onError(e)
-        try {
-          await runs.setState(runId, ['creating'], 'paused', operator, 'run.interrupted', {
-            wave,
-            error: e instanceof Error ? e.name : 'unknown',
-          })
-        } catch (e2) {
-          onError(e2)
-        }
-      } finally {
-        active.delete(runId)
-        changed(runId)
-      }
-    })()
-    active.set(runId, entry)
+  async function settledRow(runId: string, idx: number): Promise<{ run: RunRecord; row: RunRowRecord }> {
+    const run = await own(runId)
+    if (!(SETTLED as readonly string[]).includes(run.state) || active.has(runId))
+      throw new RunError('illegal_state', `Run is ${run.state}.`)
+    const row = (await runs.rows(runId)).find((r) => r.idx === idx)
+    if (!row) throw new RunError('not_found', `No row ${idx} in ${runId}.`)
+    return { run, row }
   }
 
   return {
@@ -261,6 +255,7 @@ export function createRunService(deps: RunServiceDeps): RunService {
       await recovered
       await markLedgerDuplicates(result.rows, (q) => records.findRecentSimilar(q), {
         sinceIso: new Date(now() - DUPLICATE_WINDOW_MS).toISOString(),
+        partnerRateBps: rt.profile.partnerRateBps,
         // On a team every desk's payments count, over a window on the server's clock (like the create's guard,
         // withdrawals/create.ts similarScope).
         ...(team ? { windowMs: DUPLICATE_WINDOW_MS } : { profile: rt.profile.id }),
@@ -362,31 +357,7 @@ export function createRunService(deps: RunServiceDeps): RunService {
       return detail(runId)
     },
     resume: async (runId) => {
-      const run = await own(runId)
-      if (run.state !== 'paused')
-        throw new RunError('illegal_state', `Run is ${run.state}: nothing to resume.`)
-      if (active.has(runId)) throw new RunError('busy', 'A wave is being created.')
-      const rows = await runs.rows(runId)
-      if (run.approvedHash === null || rowsHash(rows) !== run.approvedHash) {
-        throw new RunError('approval_stale', 'The rows differ from the approved ones.')
-      }
-      const queued = rows.some((r) => r.wave === run.wave && r.state === 'queued')
-      if (active.has(runId)) throw new RunError('busy', 'A wave is being created.')
-      if (queued) {
-        await runs.setState(runId, ['paused'], 'creating', operator, 'run.resumed', { wave: run.wave })
-        launch(runId, run.wave)
-      } else {
-        // The wave was fully created before the stop: its funding is what is left.
-        await runs.setState(
-          runId,
-          ['paused'],
-          run.wave > 0 ? 'awaiting_funding' : 'approved',
-          operator,
-          'run.resumed',
-          { wave: run.wave },
-        )
-      }
-      changed(runId)
+      await continueWave(runId, 'operator')
       return detail(runId)
     },
     cancel: async (runId) => {
@@ -457,7 +428,7 @@ export function createRunService(deps: RunServiceDeps): RunService {
       await runs.setState(
         runId,
         ['awaiting_funding'],
-        left ? 'approved' : 'completed',
+        left ? 'approved' : await endState(rows),
         operator,
         'run.wave_funded',
         { wave },
@@ -465,13 +436,49 @@ export function createRunService(deps: RunServiceDeps): RunService {
       changed(runId)
       return detail(runId)
     },
+    retryRow: async (runId, idx) => {
+      const { run, row } = await settledRow(runId, idx)
+      const record = await recordOf(row.localId)
+      if (!retryable(row, record)) {
+        throw new RunError(
+          'row_not_retryable',
+          `Row ${idx} is ${rowOutcome(row, record)}: only a row known not to be created may be sent again.`,
+        )
+      }
+      // The old record stays (rejected or not created) and is named in the audit entry; the row gets a new local
+      // id on its way into flight, in the next wave.
+      await runs.changeRow(
+        runId,
+        idx,
+        ['submitted'],
+        { state: 'pending', localId: null, wave: null, heldReason: null },
+        operator,
+        'run.row_retried',
+        { previousLocalId: row.localId, previousState: record?.localState ?? null },
+      )
+      if (run.state === 'partially_paid')
+        await runs.setState(runId, ['partially_paid'], 'approved', operator, 'run.reopened', { row: idx })
+      changed(runId)
+      return detail(runId)
+    },
+    resolveRow: async (runId, idx, resolution) => {
+      const { run, row } = await settledRow(runId, idx)
+      const record = await recordOf(row.localId)
+      if (row.state !== 'submitted' || record?.localState !== 'outcome_unknown')
+        throw new RunError('row_not_unknown', `Row ${idx} has no unknown outcome.`)
+      await deps.runtime().withdrawals.resolveUnknown(record.localId, resolution)
+      if (run.state === 'partially_paid') {
+        const rows = await runs.rows(runId)
+        if ((await endState(rows)) === 'completed')
+          await runs.setState(runId, ['partially_paid'], 'completed', operator, 'run.completed', { row: idx })
+      }
+      changed(runId)
+      return detail(runId)
+    },
     ready: () => recovered,
     idle: async (runId) => {
       await active.get(runId)?.done
     },
-    close: async () => {
-      closing = true
-      await Promise.allSettled([...active.values()].map((a) => a.done))
-    },
+    close: () => waves.close(),
   }
 }

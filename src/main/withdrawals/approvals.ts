@@ -96,6 +96,7 @@ export async function sendApproved(
     amountKind: a.amountKind,
     amountCents: a.amountCents,
     sinceIso: new Date(ctx.now() - DUPLICATE_WINDOW_MS).toISOString(),
+    partnerRateBps: ctx.partnerRateBps,
   })
   const p = { ...preparedOf(ctx, a), duplicates: similar.filter((r) => r.createdAt <= a.requestedAt) }
   refundMustBeValid(p)

@@ -113,11 +113,20 @@ function draftFields(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; m
 
 /**
  * The duplicate guard's reach: the last 24 h, on this profile (embedded ledger, by its own clock) or the whole
- * team's ledger (by the server's clock: `windowMs`, the database decides).
+ * team's ledger (by the server's clock: `windowMs`, the database decides). Compared by what the payee receives:
+ * the rate turns a "DePix a enviar" amount into its payout.
  */
-function similarScope(ctx: CreateCtx): { sinceIso: string; windowMs?: number; profile?: string } {
+function similarScope(ctx: CreateCtx): {
+  sinceIso: string
+  windowMs?: number
+  profile?: string
+  partnerRateBps: number
+} {
   const sinceIso = new Date(ctx.now() - DUPLICATE_WINDOW_MS).toISOString()
-  return ctx.shared ? { sinceIso, windowMs: DUPLICATE_WINDOW_MS } : { sinceIso, profile: ctx.profile }
+  const partnerRateBps = ctx.partnerRateBps
+  return ctx.shared
+    ? { sinceIso, windowMs: DUPLICATE_WINDOW_MS, partnerRateBps }
+    : { sinceIso, profile: ctx.profile, partnerRateBps }
 }
 
 export async function prepare(ctx: CreateCtx, draft: WithdrawalDraft): Promise<Prepared> {

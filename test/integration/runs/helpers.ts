@@ -43,7 +43,7 @@ export function tempLedgerFile(): { dir: string; file: string } {
 }
 
 export async function runRig(
-  o: { sb?: Sandbox; file?: string; withdrawPerMinute?: number } = {},
+  o: { sb?: Sandbox; file?: string; withdrawPerMinute?: number; fundingMarginMs?: number } = {},
 ): Promise<RunRig> {
   const limit = o.withdrawPerMinute ?? 600
   const sb = o.sb ?? (await startSandbox({ rateLimits: { withdraw: limit } }))
@@ -72,6 +72,7 @@ export async function runRig(
     ledger,
     operator: 'ana',
     payees: NO_PAYEES,
+    ...(o.fundingMarginMs === undefined ? {} : { fundingMarginMs: o.fundingMarginMs }),
     runtime: () => ({
       profile: {
         id: 'sandbox',

@@ -241,6 +241,9 @@ describe('no secret crosses IPC', () => {
     })
     await call('runs:sandboxFundWave', { runId, wave: 1 })
     await call('runs:markWaveFunded', { runId, wave: 1, txId: 'b'.repeat(64) })
+    // Issue #25: a row not created may be retried, an unknown one resolved (refused here: every row was created).
+    await call('runs:retryRow', { runId, idx: 0 })
+    await call('runs:resolveRow', { runId, idx: 0, resolution: { notCreated: true } })
     await call('runs:pause', { runId })
     await call('runs:resume', { runId })
     await call('runs:cancel', { runId })

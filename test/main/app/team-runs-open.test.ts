@@ -65,6 +65,8 @@ describe.skipIf(PG_SKIP_REASON !== null)('team runs recovered when the profile o
     try {
       const runs = pgRunStore(store.pool, store.identity)
       await runs.startWave(runId, 1, [0, 1], 'alice')
+      // As the desk's wave does: a row goes into flight only under the run's lease (migration 13).
+      expect((await runs.leases!.claim(runId, 60_000)).mine).toBe(true)
       await runs.changeRow(
         runId,
         0,

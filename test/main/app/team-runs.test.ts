@@ -156,10 +156,9 @@ describe.skipIf(PG_SKIP_REASON !== null)('payment runs on the team ledger', () =
     const c = new pg.Client(team.config(OWNER))
     await c.connect()
     await c.query('BEGIN')
-    await c.query(
-      `SELECT pg_advisory_xact_lock(hashtextextended(lower($1) || '|' || $2 || '|' || $3::text, 727016))`,
-      [key, 'payout', cents],
-    )
+    // The guard's lock of the Pix key (pg/store.ts guardLock, ledger/similar.ts guardLockName).
+    void cents
+    await c.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 727016))`, [`key:${key.toLowerCase()}`])
     return {
       waiting: async () =>
         Number(
@@ -383,6 +382,8 @@ describe.skipIf(PG_SKIP_REASON !== null)('payment runs on the team ledger', () =
     try {
       const store = pgRunStore(pool, 'alice')
       await store.startWave(runId, 1, [0, 1], 'alice')
+      // As the desk's wave does: a row goes into flight only under the run's lease (migration 13).
+      expect((await store.leases!.claim(runId, 60_000)).mine).toBe(true)
       await store.changeRow(
         runId,
         0,

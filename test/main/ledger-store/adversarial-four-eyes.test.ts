@@ -252,6 +252,16 @@ describe.skipIf(PG_SKIP_REASON !== null)('adversarial: four-eyes', () => {
       await eve.query(`UPDATE runs SET state = 'creating' WHERE run_id = $1`, [runId])
       const r1 = randomUUID()
       await eve.query(`UPDATE run_rows SET state = 'queued' WHERE run_id = $1 AND idx = 0`, [runId])
+      // Migration 13: a row goes into flight only under the run's lease, held by this role.
+      expect(
+        await sqlstate(
+          eve.query(`UPDATE run_rows SET state = 'in_flight', local_id = $2 WHERE run_id = $1 AND idx = 0`, [
+            runId,
+            r1,
+          ]),
+        ),
+      ).toBe('DPX25')
+      await eve.query('SELECT * FROM run_lease_claim($1, 60000)', [runId])
       await eve.query(
         `UPDATE run_rows SET state = 'in_flight', local_id = $2 WHERE run_id = $1 AND idx = 0`,
         [runId, r1],
@@ -272,6 +282,15 @@ describe.skipIf(PG_SKIP_REASON !== null)('adversarial: four-eyes', () => {
           eve.query(`UPDATE run_rows SET state = 'queued', local_id = NULL WHERE run_id = $1 AND idx = 0`, [
             runId,
           ]),
+        ),
+      ).toBe('DPX02')
+      // Migration 13: a retry (back to pending, local id released) only once the payment is known not created.
+      expect(
+        await sqlstate(
+          eve.query(
+            `UPDATE run_rows SET state = 'pending', local_id = NULL, wave = NULL WHERE run_id = $1 AND idx = 0`,
+            [runId],
+          ),
         ),
       ).toBe('DPX02')
       expect(await sqlstate(insertWithdrawal(eve, { localId: r2, cents: 30_000 }))).toBe('DPX01')

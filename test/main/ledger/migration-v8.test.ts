@@ -14,8 +14,8 @@ const hasDeposits = (db: DatabaseSync): boolean =>
   undefined
 
 describe('migration 8: deposits', () => {
-  it('keeps the order 6, 7, 8, 9 and creates the deposit tables', () => {
-    expect(MIGRATIONS.filter((m) => m.version >= 6).map((m) => m.version)).toEqual([6, 7, 8, 9])
+  it('keeps the order 6, 7, 8, 9, 10 and creates the deposit tables', () => {
+    expect(MIGRATIONS.filter((m) => m.version >= 6).map((m) => m.version)).toEqual([6, 7, 8, 9, 10])
     const db = new DatabaseSync(path.join(tempDir(), 'fresh.sqlite'))
     expect(migrate(db)).toBe(LATEST_VERSION)
     expect(hasDeposits(db)).toBe(true)

@@ -66,7 +66,13 @@ export async function importedOrigins(
   return new Map(r.rows.map((x) => [String(x.local_id), x.imported_from as string | null]))
 }
 
-const SENDING_RUN: readonly RunRecord['state'][] = ['creating', 'awaiting_funding', 'paused']
+// A partially paid run may reopen (a row retried, issue #25): it is finished or cancelled on its desk first.
+const SENDING_RUN: readonly RunRecord['state'][] = [
+  'creating',
+  'awaiting_funding',
+  'paused',
+  'partially_paid',
+]
 
 /** Throws before anything is written when a desk run could send after the move (see the file comment). */
 export function unsendableRunsCheck(desk: Ledger): void {

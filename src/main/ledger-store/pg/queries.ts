@@ -15,6 +15,7 @@ import {
 import { REFUND_FEE_KEYS } from '../../../shared/money-totals'
 import { normalizeStatus } from '../../../shared/withdrawal-status'
 import type { SimilarQuery } from '../../ledger'
+import { similarAmounts } from '../../ledger/similar'
 import { statusTotalOf } from '../../ledger/status-totals'
 import type { Queryable } from './audit'
 import { RECORD_SELECT, rowToRecord } from './rows'
@@ -84,15 +85,21 @@ export async function listOpen(c: Queryable): Promise<WithdrawalRecord[]> {
   return r.rows.map(rowToRecord)
 }
 
+/**
+ * The same payment as ledger/queries.ts findRecentSimilar means it: same key, same payout (ledger/similar.ts).
+ */
 export async function findRecentSimilar(c: Queryable, q: SimilarQuery): Promise<WithdrawalRecord[]> {
   const since = sinceBound(q, '$2')
-  const params: unknown[] = [q.pixKey.trim(), since.value, q.amountKind, q.amountCents]
+  const a = similarAmounts(q)
+  const params: unknown[] = [q.pixKey.trim(), since.value, a.payoutCents, a.depositMin, a.depositMax]
   let sql = `SELECT ${RECORD_SELECT} FROM withdrawals w
-    WHERE lower(w.pix_key) = lower($1) AND w.created_at >= ${since.sql} AND w.amount_kind = $3 AND w.amount_cents = $4
+    WHERE lower(w.pix_key) = lower($1) AND w.created_at >= ${since.sql}
+      AND ((w.amount_kind = 'payout' AND w.amount_cents = $3)
+        OR (w.amount_kind = 'deposit' AND w.amount_cents BETWEEN $4 AND $5))
       AND w.local_state NOT IN ('rejected', 'not_created')`
   if (q.profile !== undefined) {
     params.push(q.profile)
-    sql += ' AND w.profile = $5'
+    sql += ' AND w.profile = $6'
   }
   const r = await c.query(`${sql} ORDER BY w.created_at DESC LIMIT 20`, params)
   return r.rows.map(rowToRecord)

@@ -16,7 +16,7 @@ import {
 } from '../../../shared/run'
 import { LedgerError } from '../../ledger'
 import { rowSubject, runFields, runRowFields, runSubject, runWaveFields, stateHash } from '../../ledger/runs'
-import type { RunFourEyes, RunStore } from '../run-store'
+import type { RunFourEyes, RunLeases, RunLeaseState, RunStore } from '../run-store'
 import { appendAudit, type Queryable } from './audit'
 import { read, withTx, type Tx } from './tx'
 
@@ -150,10 +150,34 @@ export function pgRunStore(pool: pg.Pool, identity: string): RunStore {
     },
   }
 
+  const leaseOf = (row: Row | undefined): RunLeaseState => {
+    const holder = typeof row?.holder === 'string' ? row.holder : null
+    const live = row?.live === true
+    return {
+      holder,
+      expiresAt: typeof row?.expires_at === 'string' ? row.expires_at : null,
+      live,
+      mine: live && holder === identity,
+    }
+  }
+  const leases: RunLeases = {
+    of: (runId) =>
+      read(pool, async (c) => leaseOf((await c.query('SELECT * FROM run_lease_of($1)', [runId])).rows[0])),
+    claim: (runId, ms) =>
+      tx(async (t) =>
+        leaseOf((await t.c.query('SELECT * FROM run_lease_claim($1, $2)', [runId, Math.trunc(ms)])).rows[0]),
+      ),
+    release: (runId) =>
+      tx(async (t) => {
+        await t.c.query('SELECT run_lease_release($1)', [runId])
+      }),
+  }
+
   return {
     engine: 'postgres',
     identity,
     fourEyes,
+    leases,
     create: async (input, operator) => {
       needOperator(operator)
       if (input.rows.length === 0 || input.rows.length > 1000) {

@@ -29,6 +29,7 @@ import { runKeyMigrationSql } from './migration-run-key'
 import { stateMachineMigrationSql } from './migration-state-machine'
 import { leadershipMigrationSql } from './migration-leadership'
 import { settingsAuditMigrationSql } from './migration-settings-audit'
+import { runLeaseMigrationSql } from './migration-run-lease'
 
 export const SCHEMA = 'ledger'
 export const ANALYST_GROUP = 'depix_analysts'
@@ -409,6 +410,11 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
     version: 12,
     name: 'tracker lease with heartbeats, fenced tracker writes, bounded rate penalties',
     sql: leadershipMigrationSql({ SCHEMA, ANALYST_GROUP }),
+  },
+  {
+    version: 13,
+    name: 'runs that cannot get stuck: partially paid, retry, wave lease',
+    sql: runLeaseMigrationSql({ SCHEMA, ANALYST_GROUP }),
   },
   {
     version: 14,

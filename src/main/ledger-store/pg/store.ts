@@ -7,6 +7,7 @@
  */
 import pg from 'pg'
 import { LedgerError } from '../../ledger'
+import { guardLockName } from '../../ledger/similar'
 import {
   createdOutcomeSchema,
   newWithdrawalSchema,
@@ -49,8 +50,13 @@ export interface PgLedgerStore extends LedgerStore, ApprovalsApi {
   setTrackerFence(fence: TrackerFence): void
 }
 
-/** The advisory-lock key of the duplicate guard: one per (key, kind, amount), case-insensitive like the lookup. */
-const GUARD_KEY_SQL = `SELECT pg_advisory_xact_lock(hashtextextended(lower($1) || '|' || $2 || '|' || $3::text, 727016))`
+/**
+ * The duplicate guard's advisory lock: one per Pix key, case-insensitive like the lookup (ledger/similar.ts), so a
+ * payout typed in either amount kind to the same key waits for the other's insert.
+ */
+async function guardLock(t: Tx, pixKey: string): Promise<void> {
+  await t.c.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 727016))', [guardLockName(pixKey)])
+}
 
 export function pgPool(o: PgStoreOptions): pg.Pool {
   const pool = new pg.Pool({
@@ -89,7 +95,7 @@ export async function openPgStore(o: PgStoreOptions): Promise<PgLedgerStore> {
 
   const insert = async (t: Tx, input: unknown, operator: string, approvalId: string | null) => {
     const n = parse(newWithdrawalSchema, input, 'new withdrawal')
-    await t.c.query(GUARD_KEY_SQL, [n.pixKey.trim(), n.amountKind, n.amountCents])
+    await guardLock(t, n.pixKey)
     return life.insertSubmitting(t, n, operator, approvalId)
   }
 
@@ -112,7 +118,7 @@ export async function openPgStore(o: PgStoreOptions): Promise<PgLedgerStore> {
       return tx(async (t) => {
         // The lock serialises every create of this key and amount across desks; the lookup after it sees every
         // create committed before it was granted (READ COMMITTED takes a new snapshot per statement).
-        await t.c.query(GUARD_KEY_SQL, [n.pixKey.trim(), n.amountKind, n.amountCents])
+        await guardLock(t, n.pixKey)
         if (!guard.confirmed) {
           const allowed = new Set(guard.allow ?? [])
           const similar = (
@@ -123,6 +129,7 @@ export async function openPgStore(o: PgStoreOptions): Promise<PgLedgerStore> {
               sinceIso: guard.sinceIso,
               ...(guard.windowMs === undefined ? {} : { windowMs: guard.windowMs }),
               ...(guard.profile === undefined ? {} : { profile: guard.profile }),
+              ...(guard.partnerRateBps === undefined ? {} : { partnerRateBps: guard.partnerRateBps }),
             })
           ).filter((r) => !allowed.has(r.localId))
           if (similar.length > 0) return { kind: 'duplicate' as const, similar }

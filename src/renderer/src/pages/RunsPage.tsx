@@ -12,6 +12,7 @@ import { DateTime } from '../components/format'
 import { ImportPanel } from '../components/runs/ImportPanel'
 import { ReportPanel } from '../components/runs/ReportPanel'
 import { ReviewPanel } from '../components/runs/ReviewPanel'
+import { RowActionsPanel } from '../components/runs/RowActionsPanel'
 import { RowsTable } from '../components/runs/RowsTable'
 import { RunErrorNotice } from '../components/runs/run-error'
 import { SheetPanel } from '../components/runs/SheetPanel'
@@ -99,6 +100,7 @@ export function RunsPage({ runId }: { runId?: string | undefined } = {}): React.
           {detail.run.state !== 'draft' && <WavePanel detail={detail} onChange={onDetail} />}
           <SheetPanel detail={detail} onChange={onDetail} />
           <ReportPanel detail={detail} />
+          <RowActionsPanel detail={detail} onChange={onDetail} />
           <RowsTable rows={detail.rows} />
         </div>
       )}

@@ -81,6 +81,16 @@ export function WavePanel({
           ? t('wave.nextSlot', { seconds: Math.ceil(detail.nextCreateInMs / 1000) })
           : t('wave.slotFree')}
       </p>
+      {detail.notice && (
+        <p role="status" data-testid="run-notice">
+          {t('wave.cutLifetime', {
+            n: detail.notice.wave,
+            seconds: Math.round(detail.notice.lifetimeMs / 1000),
+            count: detail.notice.deferred,
+          })}
+        </p>
+      )}
+      {run.state === 'creating' && detail.takeover && <p>{t('wave.elsewhere')}</p>}
       {proposal && proposal.size > 0 && (
         <div data-testid="wave-proposal" data-size={proposal.size}>
           <p>
@@ -119,6 +129,11 @@ export function WavePanel({
         {run.state === 'paused' && (
           <button type="button" onClick={() => void control('runs:resume')}>
             {t('wave.resume')}
+          </button>
+        )}{' '}
+        {run.state === 'creating' && detail.takeover && (
+          <button type="button" onClick={() => void control('runs:resume')} data-testid="run-take-over">
+            {t('wave.takeOver')}
           </button>
         )}{' '}
         {run.state !== 'completed' && run.state !== 'cancelled' && run.state !== 'draft' && (

@@ -32,6 +32,7 @@ export const runs = {
       awaiting_funding: 'Aguardando depósito',
       paused: 'Pausado',
       completed: 'Concluído',
+      partially_paid: 'Parcialmente pago',
       cancelled: 'Cancelado',
     },
     review: {
@@ -85,6 +86,11 @@ export const runs = {
       pause: 'Pausar',
       resume: 'Retomar',
       cancel: 'Cancelar lote',
+      takeOver: 'Assumir a criação deste lote',
+      elsewhere:
+        'A criação dos pagamentos deste lote foi interrompida (o computador que criava a onda parou ou perdeu o livro-caixa da equipe). Assuma a criação para continuar: o pagamento que estava sendo enviado fica com resultado desconhecido, para você resolver abaixo.',
+      cutLifetime:
+        'A onda {{n}} parou antes do planejado: o serviço dá só {{seconds}} s para depositar cada pagamento, e os próximos venceriam antes do depósito. {{count}} pagamento(s) aguardam a próxima onda, dimensionada para esse prazo.',
       cancelConfirm: 'Cancelar o lote? Pagamentos já criados continuam acompanhados.',
       waveN: 'Onda {{n}}',
       fundedAt: 'depositada em {{when}}',
@@ -152,7 +158,22 @@ export const runs = {
       showInList: 'Ver os pagamentos do lote',
       exported: 'Exportação assinada com {{rows}} pagamento(s).',
     },
+    actions: {
+      heading: 'Pagamentos a resolver',
+      whileCreating: 'Aguarde o fim da criação da onda para agir nestas linhas.',
+      retryable:
+        'Linha {{line}} ({{payee}}): o serviço recusou por um motivo passageiro ou o pagamento não foi criado. Nada foi pago.',
+      retry: 'Tentar de novo na próxima onda',
+      unknown:
+        'Linha {{line}} ({{payee}}): não se sabe se o pagamento foi criado. Informe o ID que o suporte encontrou ou confirme que não foi criado.',
+      withdrawalId: 'ID do pagamento informado pelo suporte',
+      link: 'Vincular',
+      notCreated: 'Não foi criado',
+    },
     errors: {
+      row_not_retryable:
+        'Esta linha não pode ser enviada de novo: só um pagamento que com certeza não foi criado pode ser tentado outra vez.',
+      row_not_unknown: 'Esta linha não tem resultado desconhecido.',
       duplicates_undecided: 'Decida cada possível duplicidade antes de aprovar.',
       total_mismatch: 'O valor digitado não confere com o total do lote.',
       approval_stale: 'As linhas mudaram depois da aprovação: aprove o lote de novo.',
@@ -196,6 +217,7 @@ export const runs = {
       awaiting_funding: 'Awaiting deposit',
       paused: 'Paused',
       completed: 'Completed',
+      partially_paid: 'Partially paid',
       cancelled: 'Cancelled',
     },
     review: {
@@ -249,6 +271,11 @@ export const runs = {
       pause: 'Pause',
       resume: 'Resume',
       cancel: 'Cancel run',
+      takeOver: 'Take over creating this run',
+      elsewhere:
+        'Creating this run’s withdrawals was interrupted (the desk creating the wave stopped or lost the team database). Take over to continue: the withdrawal that was being sent gets an unknown outcome, for you to resolve below.',
+      cutLifetime:
+        'Wave {{n}} stopped early: the service gives only {{seconds}} s to fund each withdrawal, and the next ones would expire before funding. {{count}} withdrawal(s) wait for the next wave, sized for that deadline.',
       cancelConfirm: 'Cancel the run? Withdrawals already created stay tracked.',
       waveN: 'Wave {{n}}',
       fundedAt: 'funded on {{when}}',
@@ -316,7 +343,22 @@ export const runs = {
       showInList: 'Show the run’s withdrawals',
       exported: 'Signed export with {{rows}} withdrawal(s).',
     },
+    actions: {
+      heading: 'Payments to resolve',
+      whileCreating: 'Wait for the wave to finish creating before acting on these rows.',
+      retryable:
+        'Line {{line}} ({{payee}}): the service refused for a passing reason or the withdrawal was not created. Nothing was paid.',
+      retry: 'Try again in the next wave',
+      unknown:
+        'Line {{line}} ({{payee}}): it is not known whether the withdrawal was created. Enter the id support found or confirm it was not created.',
+      withdrawalId: 'Withdrawal id',
+      link: 'Link',
+      notCreated: 'Not created',
+    },
     errors: {
+      row_not_retryable:
+        'This row cannot be sent again: only a withdrawal known not to be created may be tried again.',
+      row_not_unknown: 'This row has no unknown outcome.',
       duplicates_undecided: 'Decide every possible duplicate before approving.',
       total_mismatch: 'The amount typed does not match the run’s total.',
       approval_stale: 'The lines changed after approval: approve the run again.',
