@@ -284,7 +284,8 @@ describe.skipIf(PG_SKIP_REASON !== null)('adversarial: four-eyes', () => {
           ]),
         ),
       ).toBe('DPX02')
-      // Migration 13: a retry (back to pending, local id released) only once the payment is known not created.
+      // A retry (back to pending, local id released) is a move of a submitted row only (migration 11's table), and
+      // only once its payment is known not created (migration 13): an in-flight row is refused by the first.
       expect(
         await sqlstate(
           eve.query(
@@ -292,7 +293,7 @@ describe.skipIf(PG_SKIP_REASON !== null)('adversarial: four-eyes', () => {
             [runId],
           ),
         ),
-      ).toBe('DPX02')
+      ).toBe('DPX11')
       expect(await sqlstate(insertWithdrawal(eve, { localId: r2, cents: 30_000 }))).toBe('DPX01')
       // A row whose create never reached the database goes back to the queue as the app does it (recovery).
       const r3 = randomUUID()

@@ -63,6 +63,23 @@ LANGUAGE sql STABLE SECURITY DEFINER SET search_path = ${SCHEMA}, pg_temp AS $$
   FROM run_leases l WHERE l.run_id = p_run
 $$;
 
+-- The desk holding a live lease on a run took it over: it may turn the run's in-flight submissions of another role
+-- into outcome_unknown (never created/rejected: only the service's answer, read by resolution, settles them).
+CREATE OR REPLACE FUNCTION takes_over_submission(p_local_id text) RETURNS boolean LANGUAGE sql STABLE
+SET search_path = ${SCHEMA}, pg_temp AS $$
+  SELECT EXISTS (SELECT 1 FROM run_rows rr JOIN run_leases l ON l.run_id = rr.run_id
+    WHERE rr.local_id = p_local_id AND l.holder = session_user AND l.expires_at > clock_timestamp())
+$$;
+
+-- The moves of runs and rows this migration adds to migration 11's tables (runs/service.ts, waves.ts, retry.ts):
+-- a run ends partially paid and reopens when a row is retried; a wave cut on the observed lifetime sends its rows
+-- not created back to waiting; a retried row waits again (its local id released only as run_rows_harden allows).
+INSERT INTO run_moves VALUES
+  ('awaiting_funding', 'partially_paid'), ('partially_paid', 'approved'), ('partially_paid', 'completed'),
+  ('partially_paid', 'cancelled'), ('creating', 'approved')
+  ON CONFLICT DO NOTHING;
+INSERT INTO run_row_moves VALUES ('submitted', 'pending'), ('queued', 'pending') ON CONFLICT DO NOTHING;
+
 -- Claims (or renews) the lease for p_ms from now, when nobody else holds a live one. A run left creating before
 -- this migration has no lease: its last change stands for one, so a desk mid-wave during the upgrade keeps it.
 CREATE FUNCTION run_lease_claim(p_run text, p_ms integer, OUT holder text, OUT expires_at text, OUT live boolean)

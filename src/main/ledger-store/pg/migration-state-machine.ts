@@ -147,6 +147,12 @@ CREATE TABLE record_moves (kind text NOT NULL, rule text NOT NULL CHECK (rule IN
 INSERT INTO record_moves VALUES
   ${MOVES.map(([k, r, i]) => `('${k}', '${r}', '${i}')`).join(',\n  ')};
 
+-- Whether this role may turn another role's submission into outcome_unknown: nobody, until migration 13 gives runs a
+-- lease (a desk that took over a run resolves its in-flight rows by the service's answer).
+CREATE FUNCTION takes_over_submission(p_local_id text) RETURNS boolean LANGUAGE sql STABLE ${sp} AS $$
+  SELECT false
+$$;
+
 -- Why o -> n is not an allowed move (SQLSTATE, message), or NULL when it is.
 CREATE FUNCTION record_move_refusal(kind text, o jsonb, n jsonb, o_refund boolean, n_refund boolean,
   OUT code text, OUT msg text) LANGUAGE plpgsql STABLE ${sp} AS $$
@@ -170,8 +176,10 @@ BEGIN
     code := 'DPX11'; msg := 'local state ' || (o ->> 'local_state') || ' -> ' || (n ->> 'local_state') || ' is not allowed';
     RETURN;
   END IF;
-  -- Who: only the role whose desk sent the POST knows its answer, so only it moves a record out of submitting.
-  IF o ->> 'local_state' = 'submitting' AND n ->> 'local_state' <> 'submitting' AND session_user <> o ->> 'db_user' THEN
+  -- Who: only the role whose desk sent the POST knows its answer, so only it moves a record out of submitting —
+  -- except to outcome_unknown ("ask the service") by the desk that took over the record's run (migration 13).
+  IF o ->> 'local_state' = 'submitting' AND n ->> 'local_state' <> 'submitting' AND session_user <> o ->> 'db_user'
+     AND NOT (n ->> 'local_state' = 'outcome_unknown' AND takes_over_submission(o ->> 'local_id')) THEN
     code := 'DPX15'; msg := 'only the desk that sent it (' || (o ->> 'db_user') || ') settles a submission';
     RETURN;
   END IF;
