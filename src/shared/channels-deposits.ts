@@ -50,6 +50,8 @@ export const depositDetailSchema = z.object({
   record: depositRecordSchema,
   observations: z.array(statusObservationSchema),
   qr: depositQrSchema.nullable(),
+  /** Why the service refused the top-up, in both languages, from its stored codes (never its free text). */
+  refusal: z.object({ 'pt-BR': z.string(), en: z.string() }).nullable(),
 })
 export type DepositDetail = z.infer<typeof depositDetailSchema>
 

@@ -292,6 +292,30 @@ export function userMessageFor(e: MessageSource, locale: Locale): string {
   return parts.join(' ')
 }
 
+/**
+ * The reason of a refusal the ledger stored (`errorInfo` of journal/create.ts), in both languages, from its kind and
+ * codes only: the service's free text, which may be English, stays under "Detalhes técnicos". A stored kind this
+ * version does not know reads as a plain refusal (spec §7.3).
+ */
+export function storedRefusalText(info: {
+  kind: string
+  status: number | null
+  messageCode: string | null
+  denialCode: string | null
+}): Text {
+  const kind = (KIND as Record<string, Text | undefined>)[info.kind]
+    ? (info.kind as ApiErrorKind)
+    : 'business'
+  const source: MessageSource = {
+    kind,
+    status: info.status,
+    requestId: null,
+    ...(info.messageCode ? { messageCode: info.messageCode } : {}),
+    ...(info.denialCode ? { denialCode: info.denialCode } : {}),
+  }
+  return { 'pt-BR': mainSentence(source, 'pt-BR'), en: mainSentence(source, 'en') }
+}
+
 function mainSentence(e: MessageSource, locale: Locale): string {
   // These kinds say what the operator must do next; no code may soften them.
   if (e.kind === 'outcome_unknown' || e.kind === 'compliance' || e.kind === 'maintenance') {

@@ -11,6 +11,7 @@ import type { DepositQuote, Reconciliation, UserInfoView } from '../../shared/ch
 import type { DepositDraft } from '../../shared/deposit-draft'
 import type { DepositRecord } from '../../shared/deposit-record'
 import type { DepixClient } from '../api'
+import { storedRefusalText } from '../api/messages'
 import { monotonicNow } from '../clock'
 import { OneUseIntents } from '../journal/intents'
 import { lastMinute, replaySpentAllowance } from '../journal/allowance'
@@ -61,6 +62,8 @@ export interface DepositService {
     record: DepositRecord
     observations: Awaited<ReturnType<DepositStore['observations']>>
     qr: Awaited<ReturnType<typeof depositQr>>
+    /** Why the service refused it (a rejected record), from the stored codes; null otherwise. */
+    refusal: { 'pt-BR': string; en: string } | null
   }>
   refresh(localId: string): Promise<DepositRecord>
   resolveUnknown(localId: string, r: DepositResolutionInput): Promise<DepositRecord>
@@ -233,7 +236,12 @@ export function createDepositService(deps: DepositServiceDeps): DepositService {
     },
     detail: async (localId) => {
       const record = await own(localId)
-      return { record, observations: await store.observations(localId), qr: await depositQr(record) }
+      return {
+        record,
+        observations: await store.observations(localId),
+        qr: await depositQr(record),
+        refusal: record.error ? storedRefusalText(record.error) : null,
+      }
     },
     refresh: async (localId) => {
       const r = await own(localId)

@@ -48,6 +48,7 @@ export function RecordsPage(): React.JSX.Element {
       statuses: [],
       fromDay: '',
       toDay: '',
+      dateBasis: 'created',
       text: '',
       formats: ['csv', 'json', 'html'],
       csvDelimiter: settings?.csvDelimiter ?? ';',

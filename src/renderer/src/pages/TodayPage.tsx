@@ -6,7 +6,7 @@
 import { useCallback, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { IpcError, RecordPageView } from '../../../shared/contract'
-import { formatBRL, formatDePix } from '../../../shared/money'
+import { formatBRL } from '../../../shared/money'
 import type { RecordFilter, WithdrawalRecord } from '../../../shared/withdrawal-record'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { DepositAttention } from '../components/deposits/DepositAttention'
@@ -39,23 +39,31 @@ async function list(filter: RecordFilter): Promise<RecordPageView> {
 
 async function loadToday(now: number): Promise<TodayData> {
   const dayStart = todayStartIso(now)
-  const [awaiting, attention, paid, returns, today, month] = await Promise.all([
-    list({ statuses: ['unsent'], sort: { field: 'createdAt', dir: 'asc' }, limit: LIMIT }),
-    list({ attention: true, sort: { field: 'updatedAt', dir: 'desc' }, limit: LIMIT }),
-    list({ statuses: ['sent'], sort: { field: 'updatedAt', dir: 'desc' }, limit: LIMIT }),
-    list({
-      statuses: ['refunded', 'error'],
-      from: new Date(now - 30 * DAY_MS).toISOString(),
-      sort: { field: 'updatedAt', dir: 'desc' },
-      limit: LIMIT,
-    }),
-    list({ from: dayStart, limit: 1 }),
-    list({ from: monthStartIso(now), limit: 1 }),
-  ])
-  // "Paid today": paid (status time) since São Paulo midnight, whatever day it was created.
-  const paidToday = paid.rows.filter(
-    (r) => (r.remoteStatusAt ?? r.updatedAt) >= new Date(dayStart).toISOString(),
-  )
+  const monthStart = monthStartIso(now)
+  // Paid money counts on the day the Pix was paid (its first "paid" in the status history), whatever day the
+  // payment was created; what is still open or came back counts by creation. Each row of Totals says which.
+  const [awaiting, attention, paid, returns, paidDay, paidMonth, createdDay, createdMonth] =
+    await Promise.all([
+      list({ statuses: ['unsent'], sort: { field: 'createdAt', dir: 'asc' }, limit: LIMIT }),
+      list({ attention: true, sort: { field: 'updatedAt', dir: 'desc' }, limit: LIMIT }),
+      list({
+        statuses: ['sent'],
+        dateBasis: 'paid',
+        from: dayStart,
+        sort: { field: 'updatedAt', dir: 'desc' },
+        limit: LIMIT,
+      }),
+      list({
+        statuses: ['refunded', 'error'],
+        from: new Date(now - 30 * DAY_MS).toISOString(),
+        sort: { field: 'updatedAt', dir: 'desc' },
+        limit: LIMIT,
+      }),
+      list({ dateBasis: 'paid', from: dayStart, limit: 1 }),
+      list({ dateBasis: 'paid', from: monthStart, limit: 1 }),
+      list({ from: dayStart, limit: 1 }),
+      list({ from: monthStart, limit: 1 }),
+    ])
   // The soonest deadline first.
   const byDeadline = [...awaiting.rows].sort((a, b) =>
     (a.expiration ?? '9999').localeCompare(b.expiration ?? '9999'),
@@ -63,10 +71,10 @@ async function loadToday(now: number): Promise<TodayData> {
   return {
     awaiting: { ...awaiting, rows: byDeadline },
     attention,
-    paid: { ...paid, rows: paidToday, total: paidToday.length },
+    paid,
     returns,
-    today: todayTotals(today.totals),
-    month: todayTotals(month.totals),
+    today: todayTotals(paidDay.totals, createdDay.totals),
+    month: todayTotals(paidMonth.totals, createdMonth.totals),
   }
 }
 
@@ -95,7 +103,7 @@ function Line({
     kind === 'returns'
       ? deposit === null
         ? '—'
-        : formatDePix(deposit, lang)
+        : formatBRL(deposit, lang)
       : payout === null
         ? '—'
         : formatBRL(payout, lang)
@@ -175,12 +183,13 @@ function Block({
 function Totals({ today, month }: { today: TodayTotals; month: TodayTotals }): React.JSX.Element {
   const { t } = useTranslation('layout')
   const lang = currentLanguage()
-  const rows: Array<[string, (m: TodayTotals) => string, string]> = [
-    [t('today.paidRow'), (m) => formatBRL(m.paidCents, lang), 'paid'],
-    [t('today.paidCount'), (m) => new Intl.NumberFormat(lang).format(m.paidCount), 'paid-count'],
-    [t('today.feesRow'), (m) => formatBRL(m.feeCents, lang), 'fees'],
-    [t('today.openRow'), (m) => formatDePix(m.openDepositCents, lang), 'open'],
-    [t('today.returnedRow'), (m) => formatDePix(m.returnedDepositCents, lang), 'returned'],
+  // R$ where a person reads (1 DePix = R$ 1,00); the 8-decimal DePix form is for what is copied to a wallet.
+  const rows: Array<[string, (m: TodayTotals) => string, string, 'paid' | 'created']> = [
+    [t('today.paidRow'), (m) => formatBRL(m.paidCents, lang), 'paid', 'paid'],
+    [t('today.paidCount'), (m) => new Intl.NumberFormat(lang).format(m.paidCount), 'paid-count', 'paid'],
+    [t('today.feesRow'), (m) => formatBRL(m.feeCents, lang), 'fees', 'paid'],
+    [t('today.openRow'), (m) => formatBRL(m.openDepositCents, lang), 'open', 'created'],
+    [t('today.returnedRow'), (m) => formatBRL(m.returnedDepositCents, lang), 'returned', 'created'],
   ]
   return (
     <section className="card today-totals" aria-labelledby="today-totals" data-testid="today-totals">
@@ -200,9 +209,11 @@ function Totals({ today, month }: { today: TodayTotals; month: TodayTotals }): R
           </tr>
         </thead>
         <tbody>
-          {rows.map(([label, f, id]) => (
-            <tr key={id} data-total={id}>
-              <th scope="row">{label}</th>
+          {rows.map(([label, f, id, basis]) => (
+            <tr key={id} data-total={id} data-basis={basis}>
+              <th scope="row">
+                {label} <span className="cell-note">{t(`today.by.${basis}`)}</span>
+              </th>
               <td className="num-col num" data-testid={`today-${id}-day`}>
                 {f(today)}
               </td>

@@ -39,7 +39,16 @@ export function sumTotals(totals: readonly StatusTotal[]): {
   )
 }
 
-export function StatusTotals({ totals }: { totals: readonly StatusTotal[] }): React.JSX.Element {
+/** Which dates the totals cover: no range, or a range on the creation or on the payout date. */
+export type TotalsPeriod = 'all' | 'created' | 'paid'
+
+export function StatusTotals({
+  totals,
+  period = 'all',
+}: {
+  totals: readonly StatusTotal[]
+  period?: TotalsPeriod
+}): React.JSX.Element {
   const { t } = useTranslation('list')
   const count = new Intl.NumberFormat(currentLanguage()).format
   const id = useId()
@@ -99,7 +108,9 @@ export function StatusTotals({ totals }: { totals: readonly StatusTotal[] }): Re
           </table>
         </>
       )}
-      <p className="field-hint">{t('totals.note')}</p>
+      <p className="field-hint" data-testid="totals-period">
+        {t(`totals.period.${period}`)} {t('totals.note')}
+      </p>
     </section>
   )
 }
