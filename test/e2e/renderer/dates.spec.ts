@@ -143,8 +143,10 @@ test.describe('a refused top-up', () => {
     const navTo = (name: string) => page.getByRole('navigation').getByRole('button', { name, exact: true })
     await navTo('Comprar DePix').click()
     // Not "(opcional)": the service may refuse a top-up whose payer is not identified.
-    await expect(page.getByLabel('CPF/CNPJ do pagador', { exact: true })).toBeVisible()
-    await expect(page.getByText('(opcional)', { exact: false }).first()).not.toContainText('CPF/CNPJ')
+    await expect(page.locator('label[for="deposit-tax"]')).toHaveText('CPF/CNPJ do pagador')
+    await expect(page.getByLabel('CPF/CNPJ do pagador', { exact: true })).toHaveAccessibleDescription(
+      /pode recusar a compra sem essa identificação/,
+    )
     await page.getByLabel('Valor da compra (R$)').fill('30000')
     await page.getByLabel('Endereço Liquid da tesouraria (destino do DePix)').fill(refundAddressFor(app))
     await page.getByRole('button', { name: 'Revisar compra' }).click()

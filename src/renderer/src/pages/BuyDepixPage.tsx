@@ -155,7 +155,7 @@ export function BuyDepixPage(): React.JSX.Element {
 
   const needsConfirm = (quote?.duplicates.length ?? 0) > 0
   return (
-    <div className="page buy-depix">
+    <div className="page">
       <h2>{t('buy.title')}</h2>
       <p className="field-hint">{t('buy.intro')}</p>
       <form

@@ -76,7 +76,7 @@ export function DepositDetailPage({ localId }: { localId: string }): React.JSX.E
   const status = depositStatusOf(r)
   const paid = r.remoteStatus !== null && isPaidDepositStatus(r.remoteStatus)
   return (
-    <div className="page deposit-detail" data-testid="deposit-detail" data-local-id={r.localId}>
+    <div className="page" data-testid="deposit-detail" data-local-id={r.localId}>
       {back}
       <h2>{t('detail.title')}</h2>
       <DepositAlerts record={r} />

@@ -71,7 +71,7 @@ export function RecordsPage(): React.JSX.Element {
   }
 
   return (
-    <div className="records-page">
+    <div className="page">
       <h2>{t('title')}</h2>
       <p>{t('intro')}</p>
       <div className="actions">

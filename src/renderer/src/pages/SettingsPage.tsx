@@ -13,7 +13,7 @@ import { TeamLedgerSection } from '../components/settings/TeamLedgerSection'
 export function SettingsPage(): React.JSX.Element {
   const { t } = useTranslation('settings')
   return (
-    <div className="settings-page">
+    <div className="page">
       <h2>{t('title')}</h2>
       <SessionSection />
       <ProfilesSection />

@@ -249,7 +249,7 @@ export function TodayPage(): React.JSX.Element {
   useEvent('withdrawal:changed', load)
 
   return (
-    <section className="page page-today" aria-labelledby="today-title">
+    <section className="page" aria-labelledby="today-title">
       <div className="page-head">
         <h2 id="today-title">{t('today.title')}</h2>
         <button type="button" className="btn btn-primary" onClick={() => go({ page: 'newWithdrawal' })}>

@@ -14,7 +14,7 @@ type Group = RunDetailView['summary']['byCategory'][number]
 function GroupTable({ caption, groups }: { caption: string; groups: Group[] }): React.JSX.Element {
   const { t } = useTranslation('runs')
   return (
-    <table className="table">
+    <table className="data data-grid">
       <caption>{caption}</caption>
       <thead>
         <tr>
@@ -121,10 +121,10 @@ export function ReviewPanel({
                 ) : null}{' '}
                 {(run.state === 'draft' || run.state === 'approved') && (
                   <>
-                    <button type="button" className="secondary" onClick={() => void decide(r.idx, 'keep')}>
+                    <button type="button" className="btn" onClick={() => void decide(r.idx, 'keep')}>
                       {t('duplicates.keep')}
                     </button>{' '}
-                    <button type="button" className="secondary" onClick={() => void decide(r.idx, 'drop')}>
+                    <button type="button" className="btn" onClick={() => void decide(r.idx, 'drop')}>
                       {t('duplicates.drop')}
                     </button>
                   </>
@@ -148,7 +148,9 @@ export function ReviewPanel({
             <span>{t('approve.label')}</span>
             <input inputMode="decimal" value={typed} onChange={(e) => setTyped(e.target.value)} />
           </label>
-          <button type="submit">{fourEyes && !asked ? t('approve.askButton') : t('approve.button')}</button>
+          <button type="submit" className="btn btn-primary">
+            {fourEyes && !asked ? t('approve.askButton') : t('approve.button')}
+          </button>
         </form>
       ) : (
         run.approvedAt && (

@@ -27,7 +27,7 @@ export function RowsTable({ rows }: { rows: RunDetailView['rows'] }): React.JSX.
     <section className="card" aria-labelledby="run-rows-heading">
       <h3 id="run-rows-heading">{t('rows.heading')}</h3>
       <div ref={scroller} className="run-rows-scroll" style={{ maxHeight: 420, overflowY: 'auto' }}>
-        <table className="table" data-testid="run-rows" data-count={rows.length}>
+        <table className="data data-grid" data-testid="run-rows" data-count={rows.length}>
           <thead>
             <tr>
               <th scope="col">{t('rows.line')}</th>

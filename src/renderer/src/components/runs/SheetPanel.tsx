@@ -17,7 +17,7 @@ function Qr({ svg }: { svg: string }): React.JSX.Element {
   const { t } = useTranslation('runs')
   if (!open) {
     return (
-      <button type="button" className="link" onClick={() => setOpen(true)}>
+      <button type="button" className="btn-link" onClick={() => setOpen(true)}>
         {t('sheet.showQr')}
       </button>
     )
@@ -92,20 +92,20 @@ export function SheetPanel({
             </dd>
           </dl>
           {sheet.problems.length > 0 && (
-            <p className="alert alert-warning">{t('sheet.problems', { count: sheet.problems.length })}</p>
+            <p className="alert alert-warn">{t('sheet.problems', { count: sheet.problems.length })}</p>
           )}
           <p>{t('sheet.filesNote')}</p>
           {sheet.filesProblem === 'repeated_address' ? (
-            <p className="alert alert-warning">{t('sheet.repeated')}</p>
+            <p className="alert alert-warn">{t('sheet.repeated')}</p>
           ) : (
             <p>
-              <button type="button" className="secondary" onClick={() => void save()}>
+              <button type="button" className="btn" onClick={() => void save()}>
                 {t('sheet.save')}
               </button>{' '}
               {saved && <span role="status">{t('sheet.saved', { files: saved })}</span>}
             </p>
           )}
-          <table className="table" data-testid="sheet-lines">
+          <table className="data data-grid" data-testid="sheet-lines">
             <thead>
               <tr>
                 <th scope="col">{t('sheet.payee')}</th>
@@ -137,11 +137,11 @@ export function SheetPanel({
         <label className="field-inline">
           {t('sheet.txId')} <input value={txId} maxLength={128} onChange={(e) => setTxId(e.target.value)} />
         </label>{' '}
-        <button type="button" onClick={() => void funded('runs:markWaveFunded')}>
+        <button type="button" className="btn btn-primary" onClick={() => void funded('runs:markWaveFunded')}>
           {t('sheet.funded')}
         </button>{' '}
         {sandbox && (
-          <button type="button" className="secondary" onClick={() => void funded('runs:sandboxFundWave')}>
+          <button type="button" className="btn" onClick={() => void funded('runs:sandboxFundWave')}>
             {t('sheet.sandboxFund')}
           </button>
         )}

@@ -14,6 +14,7 @@ export const layout = {
       footer: '{{name}} {{version}} · {{platform}}',
       versionLabel: 'Versão e plataforma',
     },
+    file: { choose: 'Escolher arquivo…', none: 'Nenhum arquivo escolhido' },
     date: { pick: 'Escolher no calendário: {{label}}', calendar: 'Calendário' },
     technical: {
       summary: 'Detalhes técnicos',
@@ -120,6 +121,7 @@ export const layout = {
       footer: '{{name}} {{version}} · {{platform}}',
       versionLabel: 'Version and platform',
     },
+    file: { choose: 'Choose file…', none: 'No file chosen' },
     date: { pick: 'Pick from the calendar: {{label}}', calendar: 'Calendar' },
     technical: {
       summary: 'Technical details',

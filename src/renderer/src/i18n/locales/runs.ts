@@ -23,6 +23,10 @@ export const runs = {
     list: {
       heading: 'Lotes',
       empty: 'Nenhum lote ainda.',
+      name: 'Lote',
+      rows: 'Pagamentos',
+      state: 'Situação',
+      createdAt: 'Criado em',
       open: 'Abrir',
     },
     state: {
@@ -33,6 +37,13 @@ export const runs = {
       paused: 'Pausado',
       completed: 'Concluído',
       cancelled: 'Cancelado',
+    },
+    settlement: {
+      processing: 'Em processamento',
+      partial: 'Parcialmente pago',
+      settled: 'Liquidado',
+      unpaid: 'Nenhum pago',
+      paidOf: '{{done}} de {{total}} pagos',
     },
     review: {
       heading: 'Revisão',
@@ -181,6 +192,10 @@ export const runs = {
     list: {
       heading: 'Runs',
       empty: 'No runs yet.',
+      name: 'Run',
+      rows: 'Withdrawals',
+      state: 'Status',
+      createdAt: 'Created at',
       open: 'Open',
     },
     state: {
@@ -191,6 +206,13 @@ export const runs = {
       paused: 'Paused',
       completed: 'Completed',
       cancelled: 'Cancelled',
+    },
+    settlement: {
+      processing: 'Processing',
+      partial: 'Partly paid',
+      settled: 'Settled',
+      unpaid: 'None paid',
+      paidOf: '{{done}} of {{total}} paid',
     },
     review: {
       heading: 'Review',
