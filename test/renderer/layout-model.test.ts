@@ -53,6 +53,16 @@ describe('payee and amounts', () => {
     ).toBe('Maria S.')
   })
 
+  it('names first: the book entry the payment was made to, then the reported name; CPF/CNPJ masked beside', () => {
+    const booked = record({
+      receiverName: 'MARIA S',
+      expectedPayee: { id: 'p1', name: 'Maria Silva Ltda', taxNumber: '11222333000181' },
+      request: { pixKey: 'maria@example.com', payoutAmountInCents: 10_000 },
+    })
+    expect(payeeOf(booked)).toMatchObject({ name: 'Maria Silva Ltda', taxNumber: '11.222.333/0001-81' })
+    expect(payeeText(payeeOf(booked))).toBe('Maria Silva Ltda')
+  })
+
   it('payout: reported, else the requested payout; a deposit-kind request has none until reported', () => {
     expect(payoutCentsOf(record())).toBe(10_000)
     expect(payoutCentsOf(record({ payoutAmountCents: 9_900 }))).toBe(9_900)

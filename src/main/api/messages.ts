@@ -258,6 +258,18 @@ const UNKNOWN_CODE: Text = {
   en: 'The service refused the operation (code {code}).',
 }
 
+/**
+ * The sentence a screen shows: what happened and what to do, without the service's free text or the request id,
+ * which the screen keeps under "Detalhes técnicos" (IpcError `serviceMessage`, `requestId`) — the service's text is
+ * often English, and a pt-BR screen shows no English outside that disclosure.
+ */
+export function screenMessageFor(e: MessageSource, locale: Locale): string {
+  return userMessageFor(
+    { ...e, errorMessage: undefined, denialMessage: undefined, requestId: null } as MessageSource,
+    locale,
+  )
+}
+
 export function userMessageFor(e: MessageSource, locale: Locale): string {
   const parts = [mainSentence(e, locale)]
   if (e.retryAfterSeconds !== undefined && (e.kind === 'rate_limited' || e.kind === 'maintenance')) {

@@ -25,7 +25,11 @@ test('the sandbox session, vault status, allowances and signing key, in pt-BR an
   if (!view.ok || !view.data) throw new Error('no sandbox session')
   const s = view.data as { sub: string; scopes: string[]; env: string; accessExpiresAt: string }
   await expect(page.getByTestId('session-sub')).toHaveText(s.sub)
-  for (const scope of s.scopes) await expect(page.getByTestId('session-scopes')).toContainText(scope)
+  // In words; the API's scope names stay in an attribute (and the title on hover).
+  for (const scope of s.scopes) {
+    await expect(page.getByTestId('session-scopes').locator(`[data-scope="${scope}"]`)).toHaveCount(1)
+  }
+  await expect(page.getByTestId('session-scopes')).toContainText('pagamentos')
   await expect(page.getByTestId('session-env')).toHaveText(s.env)
   await expect(page.getByTestId('session-kind')).toHaveText('Credenciais de cliente')
   const expiry = page.getByTestId('session-expiry').locator('time')
@@ -97,8 +101,8 @@ test('adding a live profile: field messages keep what was typed; the secret neve
 
   await form.getByLabel('Nome').fill('Produção E2E')
   await form.getByLabel('Endereço da API').fill('http://api.example.com')
-  await form.getByLabel('client_id', { exact: true }).fill(credential.clientId)
-  await form.getByLabel('client_secret', { exact: true }).fill(credential.clientSecret)
+  await form.getByLabel('Identificador do cliente', { exact: true }).fill(credential.clientId)
+  await form.getByLabel('Senha do cliente', { exact: true }).fill(credential.clientSecret)
   await form.getByRole('button', { name: 'Adicionar perfil' }).click()
 
   const url = form.getByLabel('Endereço da API')
@@ -106,10 +110,10 @@ test('adding a live profile: field messages keep what was typed; the secret neve
   await expect(url).toHaveAttribute('aria-invalid', 'true')
   await expect(url).toBeFocused()
   await expect(form.getByLabel('Nome')).toHaveValue('Produção E2E')
-  await expect(form.getByLabel('client_id', { exact: true })).toHaveValue(credential.clientId)
-  await expect(form.getByLabel('client_secret', { exact: true })).toHaveValue(credential.clientSecret)
-  await expect(form.getByLabel('client_secret', { exact: true })).toHaveAttribute('type', 'password')
-  await expect(form.getByLabel('client_secret', { exact: true })).toHaveAttribute('autocomplete', 'off')
+  await expect(form.getByLabel('Identificador do cliente', { exact: true })).toHaveValue(credential.clientId)
+  await expect(form.getByLabel('Senha do cliente', { exact: true })).toHaveValue(credential.clientSecret)
+  await expect(form.getByLabel('Senha do cliente', { exact: true })).toHaveAttribute('type', 'password')
+  await expect(form.getByLabel('Senha do cliente', { exact: true })).toHaveAttribute('autocomplete', 'off')
   expect(app.bridge.calls.filter((c) => c.channel === 'profiles:addLive')).toHaveLength(0)
   expect(await seriousA11yViolations(page)).toEqual([])
   await app.screenshot('settings-add-profile-error-pt-BR')
@@ -191,8 +195,8 @@ test('a duplicate name is refused by main and shown on the name field', async ({
   const form = page.getByRole('form', { name: 'Novo perfil de produção' })
   await form.getByLabel('Nome').fill('Sandbox')
   await form.getByLabel('Endereço da API').fill(app.sandbox.baseUrl)
-  await form.getByLabel('client_id', { exact: true }).fill(credential.clientId)
-  await form.getByLabel('client_secret', { exact: true }).fill(credential.clientSecret)
+  await form.getByLabel('Identificador do cliente', { exact: true }).fill(credential.clientId)
+  await form.getByLabel('Senha do cliente', { exact: true }).fill(credential.clientSecret)
   await form.getByRole('button', { name: 'Adicionar perfil' }).click()
   await expect(form.getByText(profileMessages.name_taken['pt-BR']).first()).toBeVisible()
   await expect(form.getByLabel('Nome')).toHaveAttribute('aria-invalid', 'true')

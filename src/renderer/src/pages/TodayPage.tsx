@@ -10,11 +10,12 @@ import { formatBRL } from '../../../shared/money'
 import type { RecordFilter, WithdrawalRecord } from '../../../shared/withdrawal-record'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { DepositAttention } from '../components/deposits/DepositAttention'
-import { shortDateTime, timeLeft } from '../components/layout/deadline'
+import { formatDateTime } from '../components/format'
+import { timeLeft } from '../components/layout/deadline'
 import { depositCentsOf, payeeOf, payeeText, payoutCentsOf } from '../components/layout/payee'
 import { todayTotals, monthStartIso, todayStartIso, type TodayTotals } from '../components/layout/today-model'
 import { useNowTick } from '../components/layout/useNow'
-import { StatusBadge } from '../components/StatusBadge'
+import { RecordStatus } from '../components/RecordStatus'
 import { currentLanguage } from '../i18n'
 import { call, useEvent } from '../ipc'
 import { useRoute } from '../stores/route'
@@ -110,7 +111,9 @@ function Line({
   return (
     <li>
       <button type="button" className="today-line" onClick={open} data-local-id={record.localId}>
-        <span className="today-payee">{payeeText(payeeOf(record))}</span>
+        <span className="today-payee" title={payeeText(payeeOf(record))}>
+          {payeeText(payeeOf(record))}
+        </span>
         <span className="today-amount num">{amount}</span>
         <span className="today-when">
           {kind === 'awaiting' && left.state === 'running' && (
@@ -124,17 +127,11 @@ function Line({
           {kind === 'awaiting' && left.state === 'expired' && (
             <span className="deadline deadline-expired">{t('list.expiredShort')}</span>
           )}
-          {kind !== 'awaiting' && (
-            <StatusBadge
-              status={record.remoteStatus}
-              localState={record.localState}
-              hasRefund={record.refund !== null}
-            />
-          )}
+          {kind !== 'awaiting' && <RecordStatus record={record} />}
           {kind === 'paid' && (
             <span className="field-hint">
               {' '}
-              {shortDateTime(record.remoteStatusAt ?? record.updatedAt, lang)}
+              {formatDateTime(record.remoteStatusAt ?? record.updatedAt, lang)}
             </span>
           )}
         </span>

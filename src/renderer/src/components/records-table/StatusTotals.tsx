@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next'
 import type { StatusTotal } from '../../../../shared/withdrawal-record'
 import { LOCAL_STATES } from '../../../../shared/withdrawal-record'
 import { currentLanguage } from '../../i18n'
-import { Brl, DePix } from '../format'
+import { Brl } from '../format'
 import { StatusBadge } from '../StatusBadge'
 import { MeaningTotals } from './MeaningTotals'
 
@@ -87,7 +87,7 @@ export function StatusTotals({
                     {count(row.count)}
                   </td>
                   <td className="num-col">
-                    <DePix cents={row.depositCents} />
+                    <Brl cents={row.depositCents} />
                   </td>
                   <td className="num-col">
                     <Brl cents={row.payoutCents} />

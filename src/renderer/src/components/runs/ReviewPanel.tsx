@@ -6,7 +6,7 @@ import type { IpcError } from '../../../../shared/contract'
 import { formatBRL, parseBRLToCents } from '../../../../shared/money'
 import { currentLanguage } from '../../i18n'
 import { call } from '../../ipc'
-import { Brl, DateTime, DePix } from '../format'
+import { Brl, DateTime } from '../format'
 import { RunErrorNotice } from './run-error'
 
 type Group = RunDetailView['summary']['byCategory'][number]
@@ -33,7 +33,7 @@ function GroupTable({ caption, groups }: { caption: string; groups: Group[] }): 
               <Brl cents={g.payoutCents} />
             </td>
             <td>
-              <DePix cents={g.depositCents} />
+              <Brl cents={g.depositCents} />
             </td>
           </tr>
         ))}
@@ -93,7 +93,7 @@ export function ReviewPanel({
         </dd>
         <dt>{t('review.deposit')}</dt>
         <dd data-testid="run-deposit-total">
-          <DePix cents={summary.depositCents} />
+          <Brl cents={summary.depositCents} />
         </dd>
         <dt>{t('review.fees')}</dt>
         <dd>

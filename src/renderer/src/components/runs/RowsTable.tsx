@@ -3,7 +3,7 @@ import { useVirtualizer } from '@tanstack/react-virtual'
 import { useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { RunDetailView } from '../../../../shared/channels-runs'
-import { formatBRL, formatDePix } from '../../../../shared/money'
+import { formatBRL } from '../../../../shared/money'
 import { currentLanguage } from '../../i18n'
 
 const ROW_HEIGHT = 36
@@ -52,9 +52,7 @@ export function RowsTable({ rows }: { rows: RunDetailView['rows'] }): React.JSX.
                   <td className="num">{r.line}</td>
                   <td>{r.payee.name ?? '—'}</td>
                   <td>{r.draft.pixKey}</td>
-                  <td className="num">
-                    {a.kind === 'payout' ? formatBRL(a.cents, lang) : formatDePix(a.cents, lang)}
-                  </td>
+                  <td className="num">{formatBRL(a.cents, lang)}</td>
                   <td className="num">{r.wave ?? '—'}</td>
                   <td>{t(`outcome.${r.outcome}`)}</td>
                 </tr>

@@ -15,6 +15,11 @@ export const layout = {
       versionLabel: 'Versão e plataforma',
     },
     file: { choose: 'Escolher arquivo…', none: 'Nenhum arquivo escolhido' },
+    payeeCheck: {
+      mismatch: 'Favorecido diferente do cadastro',
+      reason: 'O serviço informou “{{reported}}” como titular da chave; o cadastro diz “{{expected}}”.',
+      unknownName: 'nome não informado',
+    },
     date: { pick: 'Escolher no calendário: {{label}}', calendar: 'Calendário' },
     technical: {
       summary: 'Detalhes técnicos',
@@ -122,6 +127,11 @@ export const layout = {
       versionLabel: 'Version and platform',
     },
     file: { choose: 'Choose file…', none: 'No file chosen' },
+    payeeCheck: {
+      mismatch: 'Payee differs from the book',
+      reason: 'The service reported “{{reported}}” as the key’s owner; the book says “{{expected}}”.',
+      unknownName: 'no name given',
+    },
     date: { pick: 'Pick from the calendar: {{label}}', calendar: 'Calendar' },
     technical: {
       summary: 'Technical details',
