@@ -17,9 +17,9 @@ const col = createColumnHelper<WithdrawalRecord>()
  * and fixed, so the layout does not jump as rows load and unload while scrolling.
  */
 export const COLUMN_WIDTHS: Readonly<Record<string, string>> = {
-  payee: '31%',
-  amount: '15%',
-  status: '23%',
+  payee: '26%',
+  amount: '16%',
+  status: '27%',
   deadline: '12%',
   createdAt: '19%',
 }

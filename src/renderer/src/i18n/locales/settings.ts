@@ -281,10 +281,10 @@ export const settings = {
       title: 'Credentials of {{name}}',
       intro: 'The new credentials replace the previous ones. The secret is never shown again.',
       kind: 'Access type',
-      clientCredentials: 'Client credentials (client_id and client_secret)',
+      clientCredentials: 'Client credentials (client ID and client secret)',
       legacyToken: 'Legacy token (long-lived JWT)',
-      clientId: 'client_id',
-      clientSecret: 'client_secret',
+      clientId: 'Client ID',
+      clientSecret: 'Client secret',
       secretHint: 'Kept in the vault; never shown on screen or in records.',
       token: 'Legacy token',
       tokenHint:
