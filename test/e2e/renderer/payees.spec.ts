@@ -275,6 +275,7 @@ test('the default refund address is checked once, prefilled, and can be changed 
 }) => {
   const { page } = app
   await nav(page, 'settings')
+  await page.getByRole('tab', { name: 'Pagamentos e avisos' }).click()
   const section = page.getByTestId('default-refund-section')
   const input = section.getByLabel('Endereço Liquid de devolução padrão')
   await input.fill('lq1qqnotreally')

@@ -48,6 +48,8 @@ test('the sandbox session, vault status, allowances and signing key, in pt-BR an
   await expect(sandboxRow).toContainText('Embutido')
   await expect(sandboxRow.getByRole('button')).toHaveCount(0)
 
+  // Configurações is in tabs: limits, the signing key and backups are under "Segurança e limites".
+  await page.getByRole('tab', { name: 'Segurança e limites' }).click()
   const allowances = page.getByTestId('allowances')
   await expect(allowances.locator('tbody tr')).toHaveCount(7)
   await expect(allowances.locator('tr[data-endpoint="withdraw"] td').first()).toHaveText('10')
@@ -65,6 +67,19 @@ test('the sandbox session, vault status, allowances and signing key, in pt-BR an
   expect(await seriousA11yViolations(page)).toEqual([])
   await app.screenshot('settings-pt-BR')
 
+  // The tabs follow the keyboard pattern: arrows move and select, Home goes to the first.
+  await page.getByRole('tab', { name: 'Segurança e limites' }).press('ArrowLeft')
+  await expect(page.getByRole('tab', { name: 'Pagamentos e avisos' })).toHaveAttribute(
+    'aria-selected',
+    'true',
+  )
+  await expect(page.getByRole('tab', { name: 'Pagamentos e avisos' })).toBeFocused()
+  await expect(page.getByTestId('notifications-switch')).toBeVisible()
+  await page.keyboard.press('Home')
+  await expect(page.getByRole('tab', { name: 'Perfis, sessão e idioma' })).toHaveAttribute(
+    'aria-selected',
+    'true',
+  )
   await page.getByLabel('Idioma da interface').selectOption('en')
   await expect(page.getByRole('heading', { level: 2, name: 'Settings' })).toBeVisible()
   await expect(page.getByTestId('vault-status')).toContainText('must be entered again after restarting')
@@ -161,7 +176,7 @@ test('adding a live profile: field messages keep what was typed; the secret neve
   await editForm.getByRole('button', { name: 'Salvar alterações' }).click()
   await expect(editForm.getByText(profileMessages.partner_rate_invalid['pt-BR'])).toBeVisible()
   await editForm.getByLabel('Tarifa do parceiro').fill('150')
-  await editForm.getByLabel('withdraw (padrão 10)').fill('5')
+  await editForm.getByLabel('Criar pagamento (padrão 10 por minuto)').fill('5')
   await editForm.getByRole('button', { name: 'Salvar alterações' }).click()
   await expect(page.getByRole('status').filter({ hasText: 'Perfil Produção E2E atualizado' })).toBeVisible()
   const edited = await app.ctx.router.handle('profiles:list', undefined)

@@ -22,7 +22,14 @@ export function payeeMismatchReason(
  * A record's status where it is listed: the status badge, or — when the payee check failed — the mismatch in
  * words with its reason (on hover and for screen readers), since "Pago" alone would read as all fine.
  */
-export function RecordStatus({ record }: { record: WithdrawalRecord }): React.JSX.Element {
+export function RecordStatus({
+  record,
+  showReason = false,
+}: {
+  record: WithdrawalRecord
+  /** Say the mismatch's reason on screen (Hoje's mismatch card), not only on hover. */
+  showReason?: boolean
+}): React.JSX.Element {
   const { t } = useTranslation('layout')
   const badge = (
     <StatusBadge
@@ -40,9 +47,10 @@ export function RecordStatus({ record }: { record: WithdrawalRecord }): React.JS
   return (
     <span className="payee-check" title={reason} data-testid="payee-mismatch">
       <StatusChip tone="attention">{t('payeeCheck.mismatch')}</StatusChip>
+      {showReason && <span className="cell-note">{reason}</span>}
       <span className="visually-hidden">
         {' '}
-        {reason} {badge}
+        {showReason ? '' : reason} {badge}
       </span>
     </span>
   )

@@ -7,13 +7,14 @@ import { useCallback, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { IpcError, RecordPageView } from '../../../shared/contract'
 import { formatBRL } from '../../../shared/money'
-import type { RecordFilter, WithdrawalRecord } from '../../../shared/withdrawal-record'
+import { RECORD_FLAGS, type RecordFilter, type WithdrawalRecord } from '../../../shared/withdrawal-record'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { DepositAttention } from '../components/deposits/DepositAttention'
 import { formatDateTime } from '../components/format'
 import { timeLeft } from '../components/layout/deadline'
 import { depositCentsOf, payeeOf, payeeText, payoutCentsOf } from '../components/layout/payee'
 import { todayTotals, monthStartIso, todayStartIso, type TodayTotals } from '../components/layout/today-model'
+import { TodayApprovals, TodayRuns } from '../components/layout/TodayRuns'
 import { useNowTick } from '../components/layout/useNow'
 import { RecordStatus } from '../components/RecordStatus'
 import { currentLanguage } from '../i18n'
@@ -21,11 +22,15 @@ import { call, useEvent } from '../ipc'
 import { useRoute } from '../stores/route'
 
 const LIMIT = 50
+
+type LineKind = 'awaiting' | 'attention' | 'sending' | 'mismatches' | 'paid' | 'returns'
 const DAY_MS = 86_400_000
 
 interface TodayData {
   awaiting: RecordPageView
   attention: RecordPageView
+  sending: RecordPageView
+  mismatches: RecordPageView
   paid: RecordPageView
   returns: RecordPageView
   today: TodayTotals
@@ -43,10 +48,11 @@ async function loadToday(now: number): Promise<TodayData> {
   const monthStart = monthStartIso(now)
   // Paid money counts on the day the Pix was paid (its first "paid" in the status history), whatever day the
   // payment was created; what is still open or came back counts by creation. Each row of Totals says which.
-  const [awaiting, attention, paid, returns, paidDay, paidMonth, createdDay, createdMonth] =
+  const [awaiting, attention, sending, paid, returns, paidDay, paidMonth, createdDay, createdMonth] =
     await Promise.all([
       list({ statuses: ['unsent'], sort: { field: 'createdAt', dir: 'asc' }, limit: LIMIT }),
       list({ attention: true, sort: { field: 'updatedAt', dir: 'desc' }, limit: LIMIT }),
+      list({ statuses: ['sending'], sort: { field: 'updatedAt', dir: 'desc' }, limit: LIMIT }),
       list({
         statuses: ['sent'],
         dateBasis: 'paid',
@@ -69,9 +75,13 @@ async function loadToday(now: number): Promise<TodayData> {
   const byDeadline = [...awaiting.rows].sort((a, b) =>
     (a.expiration ?? '9999').localeCompare(b.expiration ?? '9999'),
   )
+  // Mismatches are among what needs action (main's attention rule); their own card says why.
+  const mismatched = attention.rows.filter((r) => r.flags.includes(RECORD_FLAGS.payeeMismatch))
   return {
     awaiting: { ...awaiting, rows: byDeadline },
     attention,
+    sending,
+    mismatches: { ...attention, rows: mismatched, total: mismatched.length },
     paid,
     returns,
     today: todayTotals(paidDay.totals, createdDay.totals),
@@ -85,7 +95,7 @@ function Line({
   now,
 }: {
   record: WithdrawalRecord
-  kind: 'awaiting' | 'attention' | 'paid' | 'returns'
+  kind: LineKind
   now: number
 }): React.JSX.Element {
   const { t } = useTranslation('layout')
@@ -127,7 +137,7 @@ function Line({
           {kind === 'awaiting' && left.state === 'expired' && (
             <span className="deadline deadline-expired">{t('list.expiredShort')}</span>
           )}
-          {kind !== 'awaiting' && <RecordStatus record={record} />}
+          {kind !== 'awaiting' && <RecordStatus record={record} showReason={kind === 'mismatches'} />}
           {kind === 'paid' && (
             <span className="field-hint">
               {' '}
@@ -152,7 +162,7 @@ function Block({
   title: string
   empty: string
   page: RecordPageView
-  kind: 'awaiting' | 'attention' | 'paid' | 'returns'
+  kind: LineKind
   now: number
 }): React.JSX.Element {
   const { t } = useTranslation('layout')
@@ -274,6 +284,24 @@ export function TodayPage(): React.JSX.Element {
             kind="attention"
             now={now}
           />
+          <Block
+            id="today-h-sending"
+            title={t('today.sending')}
+            empty={t('today.sendingEmpty')}
+            page={data.sending}
+            kind="sending"
+            now={now}
+          />
+          <Block
+            id="today-h-mismatches"
+            title={t('today.mismatches')}
+            empty={t('today.mismatchesEmpty')}
+            page={data.mismatches}
+            kind="mismatches"
+            now={now}
+          />
+          <TodayRuns />
+          <TodayApprovals />
           <Block
             id="today-h-paid"
             title={t('today.paidToday')}

@@ -88,8 +88,11 @@ export function RecordFilters({ input, onChange, onClear, readOnly }: RecordFilt
           </span>
         </div>
         {!readOnly && (
-          <div className="field">
-            <label htmlFor={`${id}-basis`}>{t('filters.dateBasis')}</label>
+          <div className="field field-basis">
+            {/* The options say which date; the label names the control for assistive technology. */}
+            <label htmlFor={`${id}-basis`} className="visually-hidden">
+              {t('filters.dateBasis')}
+            </label>
             <select
               id={`${id}-basis`}
               value={input.dateBasis}

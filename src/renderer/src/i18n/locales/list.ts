@@ -18,7 +18,7 @@ export const list = {
       from: 'De (dia)',
       to: 'Até (dia, inclusive)',
       dateBasis: 'Período pela data de',
-      basis: { created: 'criação', paid: 'pagamento do Pix' },
+      basis: { created: 'Por criação', paid: 'Por pagamento' },
       dateHint:
         'Dias no horário de Brasília (America/Sao_Paulo), qualquer que seja o fuso deste computador: "De" começa às 00:00 e "Até" inclui o dia inteiro, até 23:59:59.',
       text: 'Buscar',
@@ -105,7 +105,7 @@ export const list = {
       from: 'From (day)',
       to: 'To (day, inclusive)',
       dateBasis: 'Period by date of',
-      basis: { created: 'creation', paid: 'payout' },
+      basis: { created: 'By creation', paid: 'By payout' },
       dateHint:
         'Days in Brasília time (America/Sao_Paulo), whatever this computer’s time zone: "From" starts at 00:00 and "To" includes the whole day, up to 23:59:59.',
       text: 'Search',

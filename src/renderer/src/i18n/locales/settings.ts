@@ -3,6 +3,12 @@
 export const settings = {
   'pt-BR': {
     title: 'Configurações',
+    tabs: {
+      label: 'Seções das configurações',
+      profiles: 'Perfis, sessão e idioma',
+      payments: 'Pagamentos e avisos',
+      security: 'Segurança e limites',
+    },
     actions: { cancel: 'Cancelar' },
     profiles: {
       title: 'Perfis de conexão',
@@ -208,6 +214,12 @@ export const settings = {
   },
   en: {
     title: 'Settings',
+    tabs: {
+      label: 'Settings sections',
+      profiles: 'Profiles, session and language',
+      payments: 'Withdrawals and notices',
+      security: 'Security and limits',
+    },
     actions: { cancel: 'Cancel' },
     profiles: {
       title: 'Connection profiles',
