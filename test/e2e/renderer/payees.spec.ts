@@ -98,10 +98,22 @@ test('save a payee from a payment, then pay them again from the book; the name m
   await expectNoSeriousAxe(page)
   await app.screenshot('payees-detail-mismatch-pt-BR')
 
-  // "Precisa de ação" lists it.
+  // "Precisa de ação" lists it — by the book's name, as the mismatch with its reason, not as a green "Pago".
   await nav(page, 'withdrawals')
   await page.locator('[data-chip="attention"]').click()
-  await expect(page.locator(`tr[data-local-id="${localId}"]`)).toBeVisible()
+  const listed = page.locator(`tr[data-local-id="${localId}"]`)
+  await expect(listed).toBeVisible()
+  await expect(listed).toContainText('Fornecedora Exemplo Ltda')
+  await expect(listed.getByTestId('payee-mismatch')).toContainText('Favorecido diferente do cadastro')
+  await expect(listed.getByTestId('payee-mismatch')).toHaveAttribute(
+    'title',
+    'O serviço informou “Beneficiário Sandbox” como titular da chave; o cadastro diz “Fornecedora Exemplo Ltda”.',
+  )
+  // Hoje has a card for it, with the reason on screen.
+  await nav(page, 'today')
+  const card = page.getByTestId('today-mismatches')
+  await expect(card.locator('.today-count')).toHaveText('1')
+  await expect(card).toContainText('O serviço informou “Beneficiário Sandbox” como titular da chave')
 
   // Pay them again from the book: the form opens with their key and document, linked, amount blank.
   await nav(page, 'payees')
