@@ -17,3 +17,27 @@ describe('a run says what its rows did', () => {
     expect(runSettlement('cancelled', { dropped: 5 })).toBeNull()
   })
 })
+
+describe('the run heading on screen', () => {
+  it('a "completed" run with 0 of 20 paid reads "Em processamento · 0 de 20 pagos", never "Concluído"', async () => {
+    const { renderToStaticMarkup } = await import('react-dom/server')
+    const { createElement } = await import('react')
+    const { RunHeading } = await import('../../src/renderer/src/pages/RunsPage')
+    const { default: i18n } = await import('../../src/renderer/src/i18n')
+    await i18n.changeLanguage('pt-BR')
+    const detail = {
+      run: { name: 'Folha de novembro', state: 'completed' },
+      progress: { total: 20, paid: 0, counts: { created: 20 } },
+    }
+    const text = renderToStaticMarkup(createElement(RunHeading, { detail: detail as never })).replace(
+      /<[^>]+>/g,
+      '',
+    )
+    expect(text).toBe('Folha de novembro Em processamento 0 de 20 pagos')
+    expect(text).not.toContain('Concluído')
+    const settled = { ...detail, progress: { total: 20, paid: 20, counts: { paid: 20 } } }
+    expect(
+      renderToStaticMarkup(createElement(RunHeading, { detail: settled as never })).replace(/<[^>]+>/g, ''),
+    ).toBe('Folha de novembro Liquidado 20 de 20 pagos')
+  })
+})

@@ -22,7 +22,7 @@ import { EmptyState } from '../components/ui/EmptyState'
 import { StatusChip } from '../components/ui/StatusChip'
 import { call, useEvent } from '../ipc'
 
-function RunHeading({ detail }: { detail: RunDetailView }): React.JSX.Element {
+export function RunHeading({ detail }: { detail: RunDetailView }): React.JSX.Element {
   const { t } = useTranslation('runs')
   const { run, progress } = detail
   const settlement = runSettlement(run.state, progress.counts)
