@@ -27,11 +27,13 @@ async function nav(page: Page, id: string): Promise<void> {
 /** Review, then create; returns the new record (the funding page's local id). */
 async function reviewAndCreate(
   app: TestApp,
-  o: { confirmDuplicate?: boolean } = {},
+  o: { confirmDuplicate?: boolean; payeeName?: string } = {},
 ): Promise<WithdrawalRecord> {
   const { page } = app
   await page.getByRole('button', { name: 'Revisar' }).click()
   await expect(page.getByTestId('review-summary')).toBeVisible()
+  // Names first (issue #26): the review sentence names the payee picked from the book, not the key.
+  if (o.payeeName) await expect(page.getByTestId('lead-sentence')).toContainText(`a ${o.payeeName}`)
   if (o.confirmDuplicate) await page.getByTestId('confirm-not-duplicate').check()
   await page.getByRole('button', { name: /Criar pagamento/ }).click()
   const funding = page.locator('.funding-page')
@@ -131,8 +133,9 @@ test('save a payee from a payment, then pay them again from the book; the name m
     amountDigits: '89900',
     refundAddress: REFUND_ADDRESS,
   })
-  const second = await reviewAndCreate(app)
+  const second = await reviewAndCreate(app, { payeeName: 'Fornecedora Exemplo Ltda' })
   expect(second.expectedPayee?.id).toBe(first.expectedPayee?.id)
+  await expect(page.getByTestId('lead-sentence')).toContainText('a Fornecedora Exemplo Ltda')
   expect(second.amountCents).toBe(89_900)
 })
 
