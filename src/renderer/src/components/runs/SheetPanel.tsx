@@ -6,8 +6,12 @@ import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { FundingSheetView, RunDetailView } from '../../../../shared/channels-runs'
 import type { IpcError } from '../../../../shared/contract'
+import { formatBRL } from '../../../../shared/money'
+import { currentLanguage } from '../../i18n'
 import { call } from '../../ipc'
 import { useApp } from '../../stores/app'
+import { Countdown } from '../ui/Countdown'
+import { TruncatedText } from '../ui/DataTable'
 import { CopyButton } from '../CopyButton'
 import { DateTime, DePix } from '../format'
 import { RunErrorNotice } from './run-error'
@@ -34,6 +38,7 @@ export function SheetPanel({
   onChange: (d: RunDetailView) => void
 }): React.JSX.Element | null {
   const { t } = useTranslation('runs')
+  const lang = currentLanguage()
   const sandbox = useApp((s) => s.info?.sandbox ?? false)
   const { run } = detail
   const wave = run.wave
@@ -84,11 +89,15 @@ export function SheetPanel({
           <dl className="facts">
             <dt>{t('sheet.total')}</dt>
             <dd data-testid="sheet-total">
-              <DePix cents={sheet.totalCents} /> <CopyButton text={sheet.totalDepix} />
+              <DePix cents={sheet.totalCents} /> <CopyButton text={sheet.totalDepix} />{' '}
+              <span className="cell-note">
+                {t('sheet.equivalent', { brl: formatBRL(sheet.totalCents, lang) })}
+              </span>
             </dd>
             <dt>{t('sheet.earliest')}</dt>
             <dd data-testid="sheet-deadline">
-              <DateTime iso={sheet.earliestDeadline} />
+              <DateTime iso={sheet.earliestDeadline} />{' '}
+              <Countdown deadline={sheet.earliestDeadline} testId="sheet-countdown" />
             </dd>
           </dl>
           {sheet.problems.length > 0 && (
@@ -119,7 +128,11 @@ export function SheetPanel({
                 <tr key={l.localId}>
                   <td>{l.payee ?? l.pixKey}</td>
                   <td>
-                    <code className="mono">{l.address}</code> <CopyButton text={l.address} />
+                    {/* One line, cut in the middle of the screen; the whole address on hover/focus and copied. */}
+                    <TruncatedText text={l.address}>
+                      <code className="mono">{l.address}</code>
+                    </TruncatedText>{' '}
+                    <CopyButton text={l.address} />
                   </td>
                   <td>
                     <DePix cents={l.cents} /> <CopyButton text={l.depixAmount} />

@@ -107,6 +107,7 @@ export const runs = {
       of: '{{done}} de {{total}}',
     },
     sheet: {
+      equivalent: 'equivale a {{brl}} (1 DePix = R$ 1,00)',
       heading: 'Depósito da onda {{n}}',
       total: 'Total da onda',
       earliest: 'Primeiro prazo',
@@ -276,6 +277,7 @@ export const runs = {
       of: '{{done}} of {{total}}',
     },
     sheet: {
+      equivalent: 'worth {{brl}} (1 DePix = R$1.00)',
       heading: 'Deposit for wave {{n}}',
       total: 'Wave total',
       earliest: 'Earliest deadline',
