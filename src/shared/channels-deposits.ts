@@ -54,6 +54,8 @@ export const depositDetailSchema = z.object({
   qr: depositQrSchema.nullable(),
   /** Funding shown is funding checked (issue #24): why no QR is shown for a deposit that waits for its Pix. */
   qrAlert: fundingAlertSchema.nullable(),
+  /** Why the service refused the top-up, in both languages, from its stored codes (never its free text). */
+  refusal: z.object({ 'pt-BR': z.string(), en: z.string() }).nullable(),
 })
 export type DepositDetail = z.infer<typeof depositDetailSchema>
 

@@ -166,6 +166,10 @@ export const ATTENTION_FLAGS = [
   'payee_mismatch',
 ] as const
 
+/** The dates a filter can range over; every total, filter and export says which one it used. */
+export const DATE_BASES = ['created', 'paid'] as const
+export type DateBasis = (typeof DATE_BASES)[number]
+
 export const SORT_FIELDS = ['createdAt', 'amount', 'status', 'updatedAt'] as const
 export const RECORD_PAGE_SIZE = 50
 export const RECORD_PAGE_MAX = 1000
@@ -174,10 +178,15 @@ export const recordFilterSchema = z.object({
   profile: z.string().optional(),
   /** Matches the local state or the normalised remote status ('created' matches every created record). */
   statuses: z.array(z.string()).optional(),
-  /** createdAt ≥ from (ISO 8601). */
+  /** The date ≥ from (ISO 8601); which date is `dateBasis`. */
   from: z.iso.datetime({ offset: true }).optional(),
-  /** createdAt < to (ISO 8601, exclusive). */
+  /** The date < to (ISO 8601, exclusive). */
   to: z.iso.datetime({ offset: true }).optional(),
+  /**
+   * Which date `from`/`to` read (main's ledger/date-range.ts): 'created' (default) the creation, 'paid' the first
+   * time the service reported the record paid. With 'paid', records never paid are left out even without a range.
+   */
+  dateBasis: z.enum(DATE_BASES).optional(),
   /**
    * Substring of Pix key, receiver name, local id or remote id, the expected payee's name or CPF/CNPJ, or a
    * reference (invoice, cost centre, category, note); case- and accent-insensitive.

@@ -83,13 +83,13 @@ describe('MeaningTotals', () => {
         .replace(/<[^>]+>/g, ' ')
         .replace(/\s+/g, ' ')
         .trim()
-    expect(row('paid')).toBe('Pago 1 151,50000000 DePix R$ 150,00')
-    expect(row('open')).toBe('Em aberto 3 606,00000000 DePix R$ 600,00')
-    expect(row('returned')).toBe('Devolvido 2 275,00000000 DePix R$ 274,00')
+    // R$ where a person reads (1 DePix = R$ 1,00); the 8-decimal DePix form is for what is copied to a wallet.
+    expect(row('paid')).toBe('Pago 1 R$ 151,50 R$ 150,00')
+    expect(row('open')).toBe('Em aberto 3 R$ 606,00 R$ 600,00')
+    expect(row('returned')).toBe('Devolvido 2 R$ 275,00 R$ 274,00')
+    expect(html).not.toContain('DePix</span>')
     expect(html).not.toContain('R$ 1.024,00')
     expect(text(createElement(MeaningTotals, { totals }))).toContain('Tarifas pagas R$ 1,50')
-    expect(text(createElement(MeaningTotals, { totals }))).toContain(
-      'Tarifas retidas nas devoluções 2,00000000 DePix',
-    )
+    expect(text(createElement(MeaningTotals, { totals }))).toContain('Tarifas retidas nas devoluções R$ 2,00')
   })
 })

@@ -53,6 +53,16 @@ describe('payee and amounts', () => {
     ).toBe('Maria S.')
   })
 
+  it('names first: the book entry the payment was made to, then the reported name; CPF/CNPJ masked beside', () => {
+    const booked = record({
+      receiverName: 'MARIA S',
+      expectedPayee: { id: 'p1', name: 'Maria Silva Ltda', taxNumber: '11222333000181' },
+      request: { pixKey: 'maria@example.com', payoutAmountInCents: 10_000 },
+    })
+    expect(payeeOf(booked)).toMatchObject({ name: 'Maria Silva Ltda', taxNumber: '11.222.333/0001-81' })
+    expect(payeeText(payeeOf(booked))).toBe('Maria Silva Ltda')
+  })
+
   it('payout: reported, else the requested payout; a deposit-kind request has none until reported', () => {
     expect(payoutCentsOf(record())).toBe(10_000)
     expect(payoutCentsOf(record({ payoutAmountCents: 9_900 }))).toBe(9_900)
@@ -85,20 +95,37 @@ describe('deadlines', () => {
 
 describe('Hoje totals', () => {
   it('splits by meaning: paid (not refunded), fees, open, refunded or expired', () => {
-    const m = todayTotals([
+    const all = [
       { status: 'sent', hasRefund: false, count: 2, depositCents: 20_400, payoutCents: 20_000 },
       { status: 'sent', hasRefund: true, count: 1, depositCents: 5_000, payoutCents: 4_900 },
       { status: 'unsent', hasRefund: false, count: 3, depositCents: 30_000, payoutCents: 29_000 },
       { status: 'outcome_unknown', hasRefund: false, count: 1, depositCents: 1_000, payoutCents: 900 },
       { status: 'expired', hasRefund: false, count: 1, depositCents: 7_000, payoutCents: 6_900 },
       { status: 'em_analise', hasRefund: false, count: 1, depositCents: 9_999, payoutCents: 9_000 },
-    ])
+    ]
+    const m = todayTotals(all, all)
     expect(m).toEqual({
       paidCount: 2,
       paidCents: 20_000,
       feeCents: 400,
       openDepositCents: 31_000,
       returnedDepositCents: 12_000,
+    })
+  })
+  it('takes paid and fees from the paid-date totals, open and returned from the created-date ones', () => {
+    const paidToday = [
+      { status: 'sent', hasRefund: false, count: 1, depositCents: 10_100, payoutCents: 10_000 },
+    ]
+    const createdToday = [
+      { status: 'unsent', hasRefund: false, count: 1, depositCents: 5_000, payoutCents: 4_900 },
+      { status: 'sent', hasRefund: false, count: 3, depositCents: 30_300, payoutCents: 30_000 },
+    ]
+    expect(todayTotals(paidToday, createdToday)).toEqual({
+      paidCount: 1,
+      paidCents: 10_000,
+      feeCents: 100,
+      openDepositCents: 5_000,
+      returnedDepositCents: 0,
     })
   })
   it('day and month start at São Paulo midnight', () => {

@@ -26,6 +26,18 @@ describe('toRecordFilter', () => {
     expect(one.to).toBe('2025-03-02T00:00:00-03:00')
   })
 
+  it('ranges on the paid date only when asked and only with a range; the query key tells the bases apart', () => {
+    const range = { ...EMPTY_FILTER, fromDay: '2025-03-01', toDay: '2025-03-01' }
+    const paid = toRecordFilter({ ...range, dateBasis: 'paid' }, DEFAULT_SORT)
+    expect(paid).toMatchObject({ from: '2025-03-01T00:00:00-03:00', dateBasis: 'paid' })
+    const created = toRecordFilter(range, DEFAULT_SORT)
+    expect(created).not.toHaveProperty('dateBasis')
+    expect(queryKey(paid)).not.toBe(queryKey(created))
+    expect(toRecordFilter({ ...EMPTY_FILTER, dateBasis: 'paid' }, DEFAULT_SORT)).not.toHaveProperty(
+      'dateBasis',
+    )
+  })
+
   it('drops an inverted or invalid range instead of guessing, and says why', () => {
     const inverted = { ...EMPTY_FILTER, fromDay: '2025-03-10', toDay: '2025-03-01' }
     expect(dateRangeProblem(inverted)).toBe('to_before_from')
@@ -54,6 +66,7 @@ describe('toRecordFilter', () => {
         attention: true,
         fromDay: '2025-01-01',
         toDay: '2025-06-30',
+        dateBasis: 'paid',
         text: 'Conceição',
         run: { id: 'run-00000000-0000-4000-8000-000000000000', name: 'Folha de março' },
       },

@@ -15,6 +15,7 @@ const BASE: ExportFormValues = {
   statuses: [],
   fromDay: '',
   toDay: '',
+  dateBasis: 'created',
   text: '',
   formats: ['csv', 'json', 'html'],
   csvDelimiter: ';',
@@ -43,6 +44,23 @@ describe('the export form', () => {
 })
 
 describe('buildExportRequest', () => {
+  it('ranges on the paid date only when asked and only with a range, and the contract takes it', () => {
+    const paid = buildExportRequest({
+      ...BASE,
+      dateBasis: 'paid',
+      fromDay: '2025-03-01',
+      toDay: '2025-03-01',
+    })
+    expect(paid.filter).toEqual({
+      from: '2025-03-01T00:00:00-03:00',
+      to: '2025-03-02T00:00:00-03:00',
+      dateBasis: 'paid',
+    })
+    expect(exportRequestSchema.safeParse({ ...paid, folder: FOLDER_TOKEN }).success).toBe(true)
+    expect(buildExportRequest({ ...BASE, dateBasis: 'paid' }).filter).toBeUndefined()
+    const created = buildExportRequest({ ...BASE, fromDay: '2025-03-01' })
+    expect(created.filter).toEqual({ from: '2025-03-01T00:00:00-03:00' })
+  })
   it('exports everything with no filter and no folder', () => {
     const req = buildExportRequest(BASE)
     expect(req).toEqual({ formats: ['csv', 'json', 'html'], csvDelimiter: ';', locale: 'pt-BR' })

@@ -91,13 +91,47 @@ describe('StatusBadge text', () => {
       createElement(StatusBadge, { status: 'em_analise', localState: 'created', hasRefund: false }),
     )
     const text = html.replace(/<[^>]+>/g, '')
-    expect(text).toBe('Situação não reconhecida (em_analise)')
+    // The words on screen; the service's code only on hover and in the attribute (and in Detalhes técnicos).
+    expect(text).toBe('Situação não reconhecida')
+    expect(html).toContain('title="Situação não reconhecida: código em_analise do serviço')
+    expect(html).toContain('data-status="em_analise"')
     expect(text).not.toContain('?')
     await i18n.changeLanguage('en')
     const en = renderToStaticMarkup(
       createElement(StatusBadge, { status: 'em_analise', localState: 'created', hasRefund: true }),
     ).replace(/<[^>]+>/g, '')
-    expect(en).toBe('Unrecognised status (em_analise) · with refund')
+    expect(en).toBe('Unrecognised status · with refund')
     await i18n.changeLanguage('pt-BR')
+  })
+})
+
+describe('a payee mismatch is never a bare green "Pago"', () => {
+  it('lists the mismatch in words with its reason; the status stays for screen readers', async () => {
+    const { renderToStaticMarkup } = await import('react-dom/server')
+    const { createElement } = await import('react')
+    const { RecordStatus } = await import('../../src/renderer/src/components/RecordStatus')
+    const { default: i18n } = await import('../../src/renderer/src/i18n')
+    await i18n.changeLanguage('pt-BR')
+    const base = {
+      remoteStatus: 'sent',
+      localState: 'created',
+      refund: null,
+      receiverName: 'JOAO OUTRO',
+      lastRemote: { receiverName: 'JOAO OUTRO' },
+      expectedPayee: { id: 'p', name: 'Maria Silva', taxNumber: '52998224725' },
+    }
+    const html = renderToStaticMarkup(
+      createElement(RecordStatus, { record: { ...base, flags: ['payee_mismatch'] } as never }),
+    )
+    expect(html).toContain('Favorecido diferente do cadastro')
+    expect(html).toContain(
+      'O serviço informou “JOAO OUTRO” como titular da chave; o cadastro diz “Maria Silva”.',
+    )
+    expect(html).toContain('data-tone="attention"')
+    const fine = renderToStaticMarkup(
+      createElement(RecordStatus, { record: { ...base, flags: [] } as never }),
+    )
+    expect(fine).not.toContain('Favorecido diferente')
+    expect(fine.replace(/<[^>]+>/g, '')).toBe('Pago')
   })
 })

@@ -258,6 +258,18 @@ const UNKNOWN_CODE: Text = {
   en: 'The service refused the operation (code {code}).',
 }
 
+/**
+ * The sentence a screen shows: what happened and what to do, without the service's free text or the request id,
+ * which the screen keeps under "Detalhes técnicos" (IpcError `serviceMessage`, `requestId`) — the service's text is
+ * often English, and a pt-BR screen shows no English outside that disclosure.
+ */
+export function screenMessageFor(e: MessageSource, locale: Locale): string {
+  return userMessageFor(
+    { ...e, errorMessage: undefined, denialMessage: undefined, requestId: null } as MessageSource,
+    locale,
+  )
+}
+
 export function userMessageFor(e: MessageSource, locale: Locale): string {
   const parts = [mainSentence(e, locale)]
   if (e.retryAfterSeconds !== undefined && (e.kind === 'rate_limited' || e.kind === 'maintenance')) {
@@ -290,6 +302,30 @@ export function userMessageFor(e: MessageSource, locale: Locale): string {
     parts.push(locale === 'en' ? `Request ID: ${e.requestId}.` : `ID da requisição: ${e.requestId}.`)
   }
   return parts.join(' ')
+}
+
+/**
+ * The reason of a refusal the ledger stored (`errorInfo` of journal/create.ts), in both languages, from its kind and
+ * codes only: the service's free text, which may be English, stays under "Detalhes técnicos". A stored kind this
+ * version does not know reads as a plain refusal (spec §7.3).
+ */
+export function storedRefusalText(info: {
+  kind: string
+  status: number | null
+  messageCode: string | null
+  denialCode: string | null
+}): Text {
+  const kind = (KIND as Record<string, Text | undefined>)[info.kind]
+    ? (info.kind as ApiErrorKind)
+    : 'business'
+  const source: MessageSource = {
+    kind,
+    status: info.status,
+    requestId: null,
+    ...(info.messageCode ? { messageCode: info.messageCode } : {}),
+    ...(info.denialCode ? { denialCode: info.denialCode } : {}),
+  }
+  return { 'pt-BR': mainSentence(source, 'pt-BR'), en: mainSentence(source, 'en') }
 }
 
 function mainSentence(e: MessageSource, locale: Locale): string {

@@ -4,6 +4,7 @@
  */
 import type { IpcError } from '../../shared/contract'
 import { ApiError } from '../api'
+import { screenMessageFor } from '../api/messages'
 import { ProfileError } from '../profiles'
 
 /** Errors of the app layer itself (no such record, sandbox tool on a live profile, …). */
@@ -18,18 +19,26 @@ export class AppError extends Error {
   }
 }
 
+function serviceText(e: ApiError): string | undefined {
+  const parts = [e.errorMessage, e.denialMessage].filter(
+    (x): x is string => typeof x === 'string' && x !== '',
+  )
+  return parts.length > 0 ? parts.join(' — ') : undefined
+}
+
 export function apiErrorToIpc(e: ApiError): IpcError {
   return {
     code: e.kind,
     kind: e.kind,
     message: e.userMessage('en'),
-    userMessage: { 'pt-BR': e.userMessage('pt-BR'), en: e.userMessage('en') },
+    // The screen's sentence leaves the service's text and the request id to "Detalhes técnicos" (below).
+    userMessage: { 'pt-BR': screenMessageFor(e, 'pt-BR'), en: screenMessageFor(e, 'en') },
     status: e.status,
     requestId: e.requestId,
     ...(e.messageCode !== undefined ? { messageCode: e.messageCode } : {}),
     ...(e.denialCode !== undefined ? { denialCode: e.denialCode } : {}),
     ...(e.retryAfterSeconds !== undefined ? { retryAfterSeconds: e.retryAfterSeconds } : {}),
-    ...(typeof e.errorMessage === 'string' ? { serviceMessage: e.errorMessage } : {}),
+    ...(serviceText(e) ? { serviceMessage: serviceText(e) } : {}),
   }
 }
 

@@ -11,6 +11,7 @@ import type { DepositQuote, Reconciliation, UserInfoView } from '../../shared/ch
 import type { DepositDraft } from '../../shared/deposit-draft'
 import type { DepositRecord } from '../../shared/deposit-record'
 import type { DepixClient } from '../api'
+import { storedRefusalText } from '../api/messages'
 import { monotonicNow } from '../clock'
 import { OneUseIntents } from '../journal/intents'
 import { lastMinute, replaySpentAllowance } from '../journal/allowance'
@@ -65,6 +66,8 @@ export interface DepositService {
     qr: Awaited<ReturnType<typeof depositQr>>
     /** Why no QR is shown although the deposit waits for its Pix (qr-check.ts). */
     qrAlert: FundingAlert | null
+    /** Why the service refused it (a rejected record), from the stored codes; null otherwise. */
+    refusal: { 'pt-BR': string; en: string } | null
   }>
   refresh(localId: string): Promise<DepositRecord>
   resolveUnknown(localId: string, r: DepositResolutionInput): Promise<DepositRecord>
@@ -244,6 +247,7 @@ export function createDepositService(deps: DepositServiceDeps): DepositService {
         observations: await store.observations(localId),
         qr,
         qrAlert: alert,
+        refusal: record.error ? storedRefusalText(record.error) : null,
       }
     },
     refresh: async (localId) => {

@@ -15,7 +15,8 @@ import {
 import type { Db, Params } from './db'
 import { DEPOSIT_SELECT, rowToDeposit } from './deposit-rows'
 import { LedgerError } from './errors'
-import { canonicalIso, rowToObservation } from './queries'
+import { canonicalIso, dateRangeClause, DEPOSIT_DATES } from './date-range'
+import { rowToObservation } from './queries'
 import { foldText } from './rows'
 import { statusTotalOf } from './status-totals'
 
@@ -102,14 +103,11 @@ function compileWhere(f: RecordFilter): { sql: string; params: Params } {
     clauses.push(`(d.local_state = 'outcome_unknown' OR ${flagged})`)
     params.push(...DEPOSIT_ATTENTION_FLAGS.map((flag) => `%"${flag}"%`))
   }
-  if (f.from !== undefined) {
-    clauses.push('d.created_at >= ?')
-    params.push(canonicalIso(f.from))
-  }
-  if (f.to !== undefined) {
-    clauses.push('d.created_at < ?')
-    params.push(canonicalIso(f.to))
-  }
+  const range = dateRangeClause(f, DEPOSIT_DATES, (v) => {
+    params.push(v)
+    return '?'
+  })
+  if (range !== null) clauses.push(range)
   const text = foldText(f.text ?? '')
     .replace(/[\p{Cc}]+/gu, ' ')
     .trim()

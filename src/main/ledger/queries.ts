@@ -18,6 +18,7 @@ import {
 import { REFUND_FEE_KEYS } from '../../shared/money-totals'
 import { normalizeStatus } from '../../shared/withdrawal-status'
 import { fromJson, type Db, type Params } from './db'
+import { canonicalIso, dateRangeClause, WITHDRAWAL_DATES } from './date-range'
 import { LedgerError } from './errors'
 import { statusTotalOf } from './status-totals'
 import { arrayRowToRecord, digitsVariant, foldText, RECORD_SELECT, rowToRecord } from './rows'
@@ -72,12 +73,7 @@ export function findRecentSimilar(db: Db, q: SimilarQuery): WithdrawalRecord[] {
     .map(rowToRecord)
 }
 
-/** Stored timestamps are `toISOString()` output; a bound must be in the same form to compare as strings. */
-export function canonicalIso(iso: string): string {
-  const t = Date.parse(iso)
-  if (Number.isNaN(t)) throw new LedgerError('invalid_input', `not a date: ${iso}`)
-  return new Date(t).toISOString()
-}
+export { canonicalIso }
 
 interface Where {
   sql: string
@@ -130,14 +126,11 @@ function compileWhere(db: Db, f: RecordFilter): Where {
     clauses.push('w.local_id IN (SELECT local_id FROM run_rows WHERE run_id = ? AND local_id IS NOT NULL)')
     params.push(f.runId)
   }
-  if (f.from !== undefined) {
-    clauses.push('w.created_at >= ?')
-    params.push(canonicalIso(f.from))
-  }
-  if (f.to !== undefined) {
-    clauses.push('w.created_at < ?')
-    params.push(canonicalIso(f.to))
-  }
+  const range = dateRangeClause(f, WITHDRAWAL_DATES, (v) => {
+    params.push(v)
+    return '?'
+  })
+  if (range !== null) clauses.push(range)
   let empty = false
   const text = foldText(f.text ?? '')
     .replace(/[\p{Cc}]+/gu, ' ')

@@ -187,6 +187,7 @@ export function App(): React.JSX.Element {
               <li key={p}>
                 <button
                   type="button"
+                  className="sidenav-item"
                   data-testid={`nav-${p}`}
                   aria-current={current === p ? 'page' : undefined}
                   onClick={() => go({ page: p } as Route)}

@@ -132,7 +132,7 @@ test('filter and format choices reach main as São Paulo days; a cancelled dialo
   expect(app.bridge.calls.some((c) => c.channel === 'records:export')).toBe(false)
 
   await page.getByRole('textbox', { name: 'Até (dia, inclusive)' }).fill('31/03/2025')
-  await page.getByRole('checkbox', { name: 'Pago sent' }).check()
+  await page.getByRole('checkbox', { name: 'Pago', exact: true }).check()
   await page.getByLabel('Resultado desconhecido').check()
   await page.getByLabel('Vírgula ( , )').check()
   await page.getByLabel('ISO (1234.56 · 2025-12-31)').check()

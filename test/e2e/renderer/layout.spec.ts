@@ -207,6 +207,11 @@ test('finished records say what happened: paid without a warning, refunded witho
   await page.evaluate(() => window.scrollTo(0, 0))
   const deadline = await page.getByTestId('lead-deadline').boundingBox()
   expect(deadline!.y + deadline!.height).toBeLessThanOrEqual(700)
+  // Issue #26: the address and the whole QR are above the fold too.
+  const addressTop = await page.getByTestId('deposit-address').boundingBox()
+  expect(addressTop!.y + addressTop!.height).toBeLessThanOrEqual(700)
+  const qr = await page.getByTestId('funding-qr').boundingBox()
+  expect(qr!.y + qr!.height).toBeLessThanOrEqual(700)
   const address = page.getByTestId('deposit-address')
   await expect(address).toHaveText(created.depositAddress!)
   const box = await address.boundingBox()

@@ -72,6 +72,7 @@ test.describe('backups in Settings', () => {
     await expect(page.getByTestId('integrity-banner')).toHaveCount(0)
     await expect.poll(() => app.ctx.ledger.backups().length).toBe(1)
     await page.getByRole('navigation').getByRole('button', { name: 'Configurações' }).click()
+    await page.getByRole('tab', { name: 'Segurança e limites' }).click()
     const section = page.getByTestId('backups-section')
     await expect(section.getByRole('cell', { name: 'diário' })).toBeVisible()
     await section.getByRole('button', { name: 'Restaurar…' }).click()

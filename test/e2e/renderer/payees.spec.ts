@@ -27,11 +27,13 @@ async function nav(page: Page, id: string): Promise<void> {
 /** Review, then create; returns the new record (the funding page's local id). */
 async function reviewAndCreate(
   app: TestApp,
-  o: { confirmDuplicate?: boolean } = {},
+  o: { confirmDuplicate?: boolean; payeeName?: string } = {},
 ): Promise<WithdrawalRecord> {
   const { page } = app
   await page.getByRole('button', { name: 'Revisar' }).click()
   await expect(page.getByTestId('review-summary')).toBeVisible()
+  // Names first (issue #26): the review sentence names the payee picked from the book, not the key.
+  if (o.payeeName) await expect(page.getByTestId('lead-sentence')).toContainText(`a ${o.payeeName}`)
   if (o.confirmDuplicate) await page.getByTestId('confirm-not-duplicate').check()
   await page.getByRole('button', { name: /Criar pagamento/ }).click()
   const funding = page.locator('.funding-page')
@@ -98,10 +100,22 @@ test('save a payee from a payment, then pay them again from the book; the name m
   await expectNoSeriousAxe(page)
   await app.screenshot('payees-detail-mismatch-pt-BR')
 
-  // "Precisa de ação" lists it.
+  // "Precisa de ação" lists it — by the book's name, as the mismatch with its reason, not as a green "Pago".
   await nav(page, 'withdrawals')
   await page.locator('[data-chip="attention"]').click()
-  await expect(page.locator(`tr[data-local-id="${localId}"]`)).toBeVisible()
+  const listed = page.locator(`tr[data-local-id="${localId}"]`)
+  await expect(listed).toBeVisible()
+  await expect(listed).toContainText('Fornecedora Exemplo Ltda')
+  await expect(listed.getByTestId('payee-mismatch')).toContainText('Favorecido diferente do cadastro')
+  await expect(listed.getByTestId('payee-mismatch')).toHaveAttribute(
+    'title',
+    'O serviço informou “Beneficiário Sandbox” como titular da chave; o cadastro diz “Fornecedora Exemplo Ltda”.',
+  )
+  // Hoje has a card for it, with the reason on screen.
+  await nav(page, 'today')
+  const card = page.getByTestId('today-mismatches')
+  await expect(card.locator('.today-count')).toHaveText('1')
+  await expect(card).toContainText('O serviço informou “Beneficiário Sandbox” como titular da chave')
 
   // Pay them again from the book: the form opens with their key and document, linked, amount blank.
   await nav(page, 'payees')
@@ -119,8 +133,9 @@ test('save a payee from a payment, then pay them again from the book; the name m
     amountDigits: '89900',
     refundAddress: REFUND_ADDRESS,
   })
-  const second = await reviewAndCreate(app)
+  const second = await reviewAndCreate(app, { payeeName: 'Fornecedora Exemplo Ltda' })
   expect(second.expectedPayee?.id).toBe(first.expectedPayee?.id)
+  await expect(page.getByTestId('lead-sentence')).toContainText('a Fornecedora Exemplo Ltda')
   expect(second.amountCents).toBe(89_900)
 })
 
@@ -275,6 +290,7 @@ test('the default refund address is checked once, prefilled, and can be changed 
 }) => {
   const { page } = app
   await nav(page, 'settings')
+  await page.getByRole('tab', { name: 'Pagamentos e avisos' }).click()
   const section = page.getByTestId('default-refund-section')
   const input = section.getByLabel('Endereço Liquid de devolução padrão')
   await input.fill('lq1qqnotreally')

@@ -65,6 +65,7 @@ test('a clicked notification opens its record; the notifications switch is saved
   await expect(page.locator(`.page-detail[data-local-id="${created.localId}"]`)).toBeVisible()
 
   await page.getByTestId('nav-settings').click()
+  await page.getByRole('tab', { name: 'Pagamentos e avisos' }).click()
   const toggle = page.getByTestId('notifications-switch')
   await expect(toggle).toBeChecked()
   await toggle.uncheck()

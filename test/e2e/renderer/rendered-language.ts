@@ -39,6 +39,15 @@ const ENGLISH = [
   'details',
   'failed',
   'paid',
+  'endpoint',
+  'scopes',
+  'secrets',
+  'maintenance',
+  'service',
+  'under',
+  'choose',
+  'file',
+  'chosen',
 ]
 
 /** Portuguese words that must not appear in en. */
@@ -77,6 +86,27 @@ const PORTUGUESE = [
   'dinheiro',
 ]
 
+/**
+ * Raw codes on screen (issue #26): snake_case (`em_analise`, `payee_mismatch`), CONSTANT_CASE (`BLOCKED_USER`) and API
+ * paths (`withdraw-status`) anywhere outside "Detalhes técnicos" — code and monospace elements included, unlike the
+ * word check. Data the analyst reads as data is left out: e-mail keys, file names, addresses and ids (which carry
+ * no underscore words).
+ */
+export async function rawCodes(page: Page): Promise<string[]> {
+  const text = await page.evaluate(() => {
+    const root = document.body.cloneNode(true) as HTMLElement
+    for (const el of root.querySelectorAll('[data-technical], .lang, script, style')) el.remove()
+    return root.innerText || root.textContent || ''
+  })
+  const prose = text.replace(/\S+@\S+/g, ' ').replace(/\S+\.(?:csv|xlsx|json|html|sqlite)\b/gi, ' ')
+  const found = [
+    ...(prose.match(/\b[a-z]+(?:_[a-z]+)+\b/g) ?? []),
+    ...(prose.match(/\b[A-Z]{2,}(?:_[A-Z]+)+\b/g) ?? []),
+    ...(prose.match(/\b(?:withdraw-status|deposit-status|user-info)\b/g) ?? []),
+  ]
+  return [...new Set(found)].map((c) => `code:${c}`)
+}
+
 export async function foreignWords(page: Page, lang: 'pt-BR' | 'en'): Promise<string[]> {
   const text = await page.evaluate(() => {
     const root = document.body.cloneNode(true) as HTMLElement
@@ -88,5 +118,5 @@ export async function foreignWords(page: Page, lang: 'pt-BR' | 'en'): Promise<st
   const prose = text.replace(/\S+@\S+/g, ' ')
   const words = new Set(prose.toLowerCase().match(/[\p{L}]+/gu) ?? [])
   const banned = lang === 'pt-BR' ? ENGLISH : PORTUGUESE
-  return banned.filter((w) => words.has(w))
+  return [...banned.filter((w) => words.has(w)), ...(await rawCodes(page))]
 }

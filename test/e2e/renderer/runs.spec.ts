@@ -104,6 +104,9 @@ test('50 lines with 5 bad → 45 approved → two waves funded in the sandbox �
       const sheet = page.getByTestId('funding-sheet')
       await expect(sheet.getByRole('heading', { name: `Depósito da onda ${wave}` })).toBeVisible()
       await expect(sheet.getByTestId('sheet-lines').locator('tbody tr')).toHaveCount(size)
+      // Issue #26: the wave's deadline counts down, and the DePix total says what it is worth in R$.
+      await expect(sheet.getByTestId('sheet-countdown')).toHaveAttribute('data-state', 'running')
+      await expect(sheet.getByTestId('sheet-total')).toContainText('equivale a R$')
       expect(posts()).toBe(wave === 1 ? 20 : 45)
       await sheet.getByRole('button', { name: 'Sandbox: depositar a onda inteira' }).click()
       await sheet.getByRole('button', { name: 'Onda depositada' }).click()

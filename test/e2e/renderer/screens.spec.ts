@@ -1,7 +1,8 @@
 /**
  * Every page, in pt-BR and en, at 1024×700, 1280×800 and 1920×1080, into test-results/screens/: what a
  * treasury analyst sees. Each page is also checked by axe (no serious or critical violation) and, at the first
- * size, for words of the other language outside "Detalhes técnicos".
+ * size (1024×700), for words of the other language or raw codes outside "Detalhes técnicos" and for text clipped or
+ * spilling out of its box (issue #26).
  */
 import type { Page } from '@playwright/test'
 import type { WithdrawalRecord } from '../../../src/shared/withdrawal-record'
@@ -14,6 +15,7 @@ import {
   seedLedger,
   setLanguage,
 } from './records-helpers'
+import { clippedText } from './clipping'
 import { foreignWords } from './rendered-language'
 
 const SIZES = [
@@ -117,6 +119,8 @@ function pages(s: Seeded): Array<[string, Visit]> {
     // Issue #17: the top-up form and the list of purchases (with reconciliation, export and the payer's limit).
     ['buy-depix', nav('buyDepix')],
     ['deposits', nav('deposits')],
+    // Issue #26: the runs page (import with the pt-BR file picker, the list as a table).
+    ['runs', nav('runs')],
   ]
 }
 
@@ -139,6 +143,7 @@ for (const lang of ['pt-BR', 'en'] as const) {
     const { page } = app
     const seeded = await seed(app)
     const foreign: Record<string, string[]> = {}
+    const clipped: Record<string, string[]> = {}
     if (lang === 'en') await setLanguage(page, 'en')
     for (const [name, visit] of pages(seeded)) {
       for (const [i, size] of SIZES.entries()) {
@@ -148,11 +153,14 @@ for (const lang of ['pt-BR', 'en'] as const) {
         if (i === 0) {
           const words = await foreignWords(page, lang)
           if (words.length > 0) foreign[name] = words
+          const cut = await clippedText(page)
+          if (cut.length > 0) clipped[name] = cut
           await expectNoSeriousAxe(page)
         }
         await app.screenshot(`screens-${name}-${lang}-${size.width}x${size.height}`)
       }
     }
     expect(foreign).toEqual({})
+    expect(clipped).toEqual({})
   })
 }

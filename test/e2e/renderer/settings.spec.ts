@@ -25,7 +25,11 @@ test('the sandbox session, vault status, allowances and signing key, in pt-BR an
   if (!view.ok || !view.data) throw new Error('no sandbox session')
   const s = view.data as { sub: string; scopes: string[]; env: string; accessExpiresAt: string }
   await expect(page.getByTestId('session-sub')).toHaveText(s.sub)
-  for (const scope of s.scopes) await expect(page.getByTestId('session-scopes')).toContainText(scope)
+  // In words; the API's scope names stay in an attribute (and the title on hover).
+  for (const scope of s.scopes) {
+    await expect(page.getByTestId('session-scopes').locator(`[data-scope="${scope}"]`)).toHaveCount(1)
+  }
+  await expect(page.getByTestId('session-scopes')).toContainText('pagamentos')
   await expect(page.getByTestId('session-env')).toHaveText(s.env)
   await expect(page.getByTestId('session-kind')).toHaveText('Credenciais de cliente')
   const expiry = page.getByTestId('session-expiry').locator('time')
@@ -44,6 +48,8 @@ test('the sandbox session, vault status, allowances and signing key, in pt-BR an
   await expect(sandboxRow).toContainText('Embutido')
   await expect(sandboxRow.getByRole('button')).toHaveCount(0)
 
+  // Configurações is in tabs: limits, the signing key and backups are under "Segurança e limites".
+  await page.getByRole('tab', { name: 'Segurança e limites' }).click()
   const allowances = page.getByTestId('allowances')
   await expect(allowances.locator('tbody tr')).toHaveCount(7)
   await expect(allowances.locator('tr[data-endpoint="withdraw"] td').first()).toHaveText('10')
@@ -61,6 +67,19 @@ test('the sandbox session, vault status, allowances and signing key, in pt-BR an
   expect(await seriousA11yViolations(page)).toEqual([])
   await app.screenshot('settings-pt-BR')
 
+  // The tabs follow the keyboard pattern: arrows move and select, Home goes to the first.
+  await page.getByRole('tab', { name: 'Segurança e limites' }).press('ArrowLeft')
+  await expect(page.getByRole('tab', { name: 'Pagamentos e avisos' })).toHaveAttribute(
+    'aria-selected',
+    'true',
+  )
+  await expect(page.getByRole('tab', { name: 'Pagamentos e avisos' })).toBeFocused()
+  await expect(page.getByTestId('notifications-switch')).toBeVisible()
+  await page.keyboard.press('Home')
+  await expect(page.getByRole('tab', { name: 'Perfis, sessão e idioma' })).toHaveAttribute(
+    'aria-selected',
+    'true',
+  )
   await page.getByLabel('Idioma da interface').selectOption('en')
   await expect(page.getByRole('heading', { level: 2, name: 'Settings' })).toBeVisible()
   await expect(page.getByTestId('vault-status')).toContainText('must be entered again after restarting')
@@ -97,8 +116,8 @@ test('adding a live profile: field messages keep what was typed; the secret neve
 
   await form.getByLabel('Nome').fill('Produção E2E')
   await form.getByLabel('Endereço da API').fill('http://api.example.com')
-  await form.getByLabel('client_id', { exact: true }).fill(credential.clientId)
-  await form.getByLabel('client_secret', { exact: true }).fill(credential.clientSecret)
+  await form.getByLabel('Identificador do cliente', { exact: true }).fill(credential.clientId)
+  await form.getByLabel('Senha do cliente', { exact: true }).fill(credential.clientSecret)
   await form.getByRole('button', { name: 'Adicionar perfil' }).click()
 
   const url = form.getByLabel('Endereço da API')
@@ -106,10 +125,10 @@ test('adding a live profile: field messages keep what was typed; the secret neve
   await expect(url).toHaveAttribute('aria-invalid', 'true')
   await expect(url).toBeFocused()
   await expect(form.getByLabel('Nome')).toHaveValue('Produção E2E')
-  await expect(form.getByLabel('client_id', { exact: true })).toHaveValue(credential.clientId)
-  await expect(form.getByLabel('client_secret', { exact: true })).toHaveValue(credential.clientSecret)
-  await expect(form.getByLabel('client_secret', { exact: true })).toHaveAttribute('type', 'password')
-  await expect(form.getByLabel('client_secret', { exact: true })).toHaveAttribute('autocomplete', 'off')
+  await expect(form.getByLabel('Identificador do cliente', { exact: true })).toHaveValue(credential.clientId)
+  await expect(form.getByLabel('Senha do cliente', { exact: true })).toHaveValue(credential.clientSecret)
+  await expect(form.getByLabel('Senha do cliente', { exact: true })).toHaveAttribute('type', 'password')
+  await expect(form.getByLabel('Senha do cliente', { exact: true })).toHaveAttribute('autocomplete', 'off')
   expect(app.bridge.calls.filter((c) => c.channel === 'profiles:addLive')).toHaveLength(0)
   expect(await seriousA11yViolations(page)).toEqual([])
   await app.screenshot('settings-add-profile-error-pt-BR')
@@ -157,7 +176,7 @@ test('adding a live profile: field messages keep what was typed; the secret neve
   await editForm.getByRole('button', { name: 'Salvar alterações' }).click()
   await expect(editForm.getByText(profileMessages.partner_rate_invalid['pt-BR'])).toBeVisible()
   await editForm.getByLabel('Tarifa do parceiro').fill('150')
-  await editForm.getByLabel('withdraw (padrão 10)').fill('5')
+  await editForm.getByLabel('Criar pagamento (padrão 10 por minuto)').fill('5')
   await editForm.getByRole('button', { name: 'Salvar alterações' }).click()
   await expect(page.getByRole('status').filter({ hasText: 'Perfil Produção E2E atualizado' })).toBeVisible()
   const edited = await app.ctx.router.handle('profiles:list', undefined)
@@ -191,8 +210,8 @@ test('a duplicate name is refused by main and shown on the name field', async ({
   const form = page.getByRole('form', { name: 'Novo perfil de produção' })
   await form.getByLabel('Nome').fill('Sandbox')
   await form.getByLabel('Endereço da API').fill(app.sandbox.baseUrl)
-  await form.getByLabel('client_id', { exact: true }).fill(credential.clientId)
-  await form.getByLabel('client_secret', { exact: true }).fill(credential.clientSecret)
+  await form.getByLabel('Identificador do cliente', { exact: true }).fill(credential.clientId)
+  await form.getByLabel('Senha do cliente', { exact: true }).fill(credential.clientSecret)
   await form.getByRole('button', { name: 'Adicionar perfil' }).click()
   await expect(form.getByText(profileMessages.name_taken['pt-BR']).first()).toBeVisible()
   await expect(form.getByLabel('Nome')).toHaveAttribute('aria-invalid', 'true')

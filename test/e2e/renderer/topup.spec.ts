@@ -32,7 +32,7 @@ async function buy(app: TestApp, digits: string): Promise<string> {
   await page.getByLabel('Valor da compra (R$)').fill(digits)
   await page.getByLabel('Endereço Liquid da tesouraria (destino do DePix)').fill(refundAddressFor(app))
   await expect(page.getByTestId('depixAddress-ok')).toBeVisible()
-  await page.getByLabel('CPF/CNPJ do pagador (opcional)').fill(CPF)
+  await page.getByLabel('CPF/CNPJ do pagador', { exact: true }).fill(CPF)
   await page.getByRole('button', { name: 'Revisar compra' }).click()
   await page.getByRole('button', { name: 'Gerar QR da compra' }).click()
   const detail = page.getByTestId('deposit-detail')
@@ -207,7 +207,7 @@ test("the payer's EUID on the form shows its daily limit, what was used today an
   const { page } = app
   app.sandbox.control.registerEndUser({ euid: 'EU-TESTE-1', taxNumber: CPF, maxDailyInCents: 300_000 })
   await nav(page, 'Comprar DePix').click()
-  await page.getByLabel('EUID do pagador (opcional)').fill('EU-TESTE-1')
+  await page.getByLabel('EUID do pagador (em vez do CPF/CNPJ)').fill('EU-TESTE-1')
   await page.getByRole('button', { name: 'Consultar limite' }).click()
   const info = page.getByTestId('user-info')
   await expect(info).toContainText('R$ 3.000,00')

@@ -251,6 +251,57 @@ describe.each(engines)('LedgerStore on $name', (engine) => {
     expect(await store.verifyAuditChain()).toMatchObject({ ok: true })
   })
 
+  it('ranges over the paid date (first "sent" in the history) or the creation date, as the filter says', async () => {
+    const profile = `p-${randomUUID()}`
+    const paidLater = await store.insertSubmitting(newInput({ profile }), 'Ana')
+    await store.markCreated(paidLater.localId, outcome(`w-${randomUUID()}`))
+    const createdAt = (await store.get(paidLater.localId))!.createdAt
+    // Paid two days after it was created: the day it is "paid on" is the later one, whatever it was created on.
+    const paidAt = new Date(Date.parse(createdAt) + 2 * 86_400_000).toISOString()
+    await store.recordObservation(paidLater.localId, {
+      status: 'sent',
+      body: { status: 'sent', payoutAmountInCents: 12_345 },
+      observedAt: paidAt,
+    })
+    // A second "sent" answer a day later (another body) does not move the paid day.
+    await store.recordObservation(paidLater.localId, {
+      status: 'SENT',
+      body: { status: 'sent', payoutAmountInCents: 12_345, receiverName: 'Ana' },
+      observedAt: new Date(Date.parse(paidAt) + 86_400_000).toISOString(),
+    })
+    const open = await store.insertSubmitting(newInput({ profile }), 'Ana')
+    await store.markCreated(open.localId, outcome(`w-${randomUUID()}`))
+    const paidDay = {
+      from: new Date(Date.parse(paidAt) - 1000).toISOString(),
+      to: new Date(Date.parse(paidAt) + 1000).toISOString(),
+    }
+    const createdDay = {
+      from: new Date(Date.parse(createdAt) - 1000).toISOString(),
+      to: new Date(Date.parse(createdAt) + 60_000).toISOString(),
+    }
+    const ids = async (f: object): Promise<string[]> =>
+      (await store.query({ profile, sort: { field: 'createdAt', dir: 'asc' }, ...f })).rows.map(
+        (r) => r.localId,
+      )
+
+    expect(await ids({ ...paidDay, dateBasis: 'paid' })).toEqual([paidLater.localId])
+    expect(await ids({ ...paidDay, dateBasis: 'created' })).toEqual([])
+    expect(await ids({ ...paidDay })).toEqual([])
+    expect(await ids({ ...createdDay, dateBasis: 'created' })).toEqual([paidLater.localId, open.localId])
+    expect(await ids({ ...createdDay, dateBasis: 'paid' })).toEqual([])
+    // The later repeated answer's day is not a paid day.
+    const dayAfter = {
+      from: new Date(Date.parse(paidAt) + 3_600_000).toISOString(),
+      dateBasis: 'paid' as const,
+    }
+    expect(await ids(dayAfter)).toEqual([])
+    // Without a range, the paid basis is "ever paid".
+    expect(await ids({ dateBasis: 'paid' })).toEqual([paidLater.localId])
+    const totals = await store.totalsByStatus({ profile, ...paidDay, dateBasis: 'paid' })
+    expect(totals).toEqual([expect.objectContaining({ status: 'sent', count: 1, payoutCents: 12_345 })])
+    expect(await store.totalsByStatus({ profile, ...paidDay })).toEqual([])
+  })
+
   it('declares funding once per transaction id and audits flag changes', async () => {
     const profile = `p-${randomUUID()}`
     const a = await store.insertSubmitting(newInput({ profile }), 'Ana')

@@ -11,6 +11,7 @@ import {
   type StatusTotal,
 } from '../../../shared/withdrawal-record'
 import { statusTotalOf } from '../../ledger/status-totals'
+import { DEPOSIT_DATES } from '../../ledger/date-range'
 import type { Queryable } from './audit'
 import { DEPOSIT_SELECT, rowToDeposit } from './deposit-rows'
 import {
@@ -67,6 +68,7 @@ const DEPOSITS: KindFilterSql = {
   normalizeStatus: normalizeDepositStatus,
   attention: (p) =>
     `(d.local_state = 'outcome_unknown' OR d.flags ?| ${p([...DEPOSIT_ATTENTION_FLAGS])}::text[])`,
+  dates: DEPOSIT_DATES,
   digits: false,
   sortColumns: {
     createdAt: ['d.created_at'],

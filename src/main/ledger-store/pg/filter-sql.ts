@@ -1,12 +1,13 @@
 /**
  * A RecordFilter as SQL on the team ledger, for either record kind (queries.ts: withdrawals, deposit-queries.ts:
  * top-ups), with the desk ledger's semantics: display status (a "created" filter also takes records still without
- * a remote status), the kind's "needs action" rule, a date range on created_at, LIKE on the folded search text
+ * a remote status), the kind's "needs action" rule, a date range on the filter's date basis (created or paid, ledger/date-range.ts), LIKE on the folded search text
  * (pg_trgm index), and the sort orders with the row id as the last key. Pages and cursors are read the same way for
  * both kinds too.
  */
 import { RECORD_PAGE_SIZE, recordFilterSchema, type RecordFilter } from '../../../shared/withdrawal-record'
 import { LedgerError } from '../../ledger'
+import { canonicalIso, dateRangeClause, type DateRangeKind } from '../../ledger/date-range'
 import { digitsVariant, foldText } from '../../ledger/rows'
 import type { Queryable } from './audit'
 
@@ -18,16 +19,14 @@ export interface KindFilterSql {
   normalizeStatus(s: string): string
   /** The "needs action" clause; `p` binds a parameter. */
   attention(p: (v: unknown) => string): string
+  /** Which dates a range filters on (ledger/date-range.ts, shared with the desk ledger). */
+  dates: DateRangeKind
   /** Also match the digits of the text (a CPF or phone key typed with punctuation). */
   digits: boolean
   sortColumns: Record<NonNullable<RecordFilter['sort']>['field'], readonly string[]>
 }
 
-export function canonicalIso(iso: string): string {
-  const t = Date.parse(iso)
-  if (Number.isNaN(t)) throw new LedgerError('invalid_input', `not a date: ${iso}`)
-  return new Date(t).toISOString()
-}
+export { canonicalIso }
 
 /** The longest duplicate window a caller may ask for (the guard's is 24 h). */
 const MAX_WINDOW_MS = 31 * 24 * 3_600_000
@@ -73,8 +72,8 @@ export function compileWhere(f: RecordFilter, k: KindFilterSql): { sql: string; 
     clauses.push(statuses.includes('created') ? `(${inList} OR ${a}.local_state = 'created')` : inList)
   }
   if (f.attention === true) clauses.push(k.attention(p))
-  if (f.from !== undefined) clauses.push(`${a}.created_at >= ${p(canonicalIso(f.from))}`)
-  if (f.to !== undefined) clauses.push(`${a}.created_at < ${p(canonicalIso(f.to))}`)
+  const range = dateRangeClause(f, k.dates, p)
+  if (range !== null) clauses.push(range)
   const text = foldText(f.text ?? '')
     .replace(/[\p{Cc}]+/gu, ' ')
     .trim()

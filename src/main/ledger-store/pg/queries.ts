@@ -17,6 +17,7 @@ import { normalizeStatus } from '../../../shared/withdrawal-status'
 import type { SimilarQuery } from '../../ledger'
 import { similarAmounts } from '../../ledger/similar'
 import { statusTotalOf } from '../../ledger/status-totals'
+import { WITHDRAWAL_DATES } from '../../ledger/date-range'
 import type { Queryable } from './audit'
 import { RECORD_SELECT, rowToRecord } from './rows'
 import {
@@ -37,6 +38,7 @@ const WITHDRAWALS: KindFilterSql = {
   attention: (p) =>
     `(w.local_state = 'outcome_unknown' OR w.flags ?| ${p([...ATTENTION_FLAGS])}::text[] OR (w.local_state = 'created' AND ` +
     `w.display_status = 'unsent' AND safe_ts(w.expiration) <= ${p(new Date(Date.now() + ATTENTION_DEADLINE_MS).toISOString())}::timestamptz))`,
+  dates: WITHDRAWAL_DATES,
   digits: true,
   sortColumns: {
     createdAt: ['w.created_at'],

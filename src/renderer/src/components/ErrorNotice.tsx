@@ -1,6 +1,7 @@
 /**
- * One way to show any failure: our sentence for its code (or main's pt-BR/en `userMessage` for API errors), the
- * service's own text raw, the request id with a copy button, and when to retry.
+ * One way to show any failure: our sentence for its code (or main's pt-BR/en `userMessage` for API errors) and
+ * when to retry; the service's codes, its own text (often English) and the request id with a copy button are under
+ * "Detalhes técnicos", the one place a pt-BR screen shows them.
  */
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -13,6 +14,7 @@ export function ErrorNotice({ error }: { error: IpcError }): React.JSX.Element {
   // When the error was first shown: the retry time is counted from then, not from each re-render.
   const [now] = useState(() => Date.now())
   const { t, i18n } = useTranslation('errors')
+  const { t: tl } = useTranslation('layout')
   const lang = currentLanguage()
   const sentence =
     error.userMessage?.[lang] ??
@@ -20,19 +22,10 @@ export function ErrorNotice({ error }: { error: IpcError }): React.JSX.Element {
       ? t(`codes.${error.code}`)
       : t('unknownCode', { code: error.code }))
   const codes = [error.messageCode, error.denialCode].filter((c): c is string => !!c)
+  const technical = codes.length > 0 || !!error.serviceMessage || !!error.requestId
   return (
     <div className="alert alert-error" role="alert" data-error-code={error.code}>
       <p className="alert-title">{sentence}</p>
-      {codes.length > 0 && (
-        <p>
-          <code>{codes.join(' · ')}</code>
-        </p>
-      )}
-      {error.serviceMessage && (
-        <p>
-          {t('serviceSays')}: <q>{error.serviceMessage}</q>
-        </p>
-      )}
       {error.retryAfterSeconds !== undefined && (
         <p>
           {t('retryAt', {
@@ -40,11 +33,26 @@ export function ErrorNotice({ error }: { error: IpcError }): React.JSX.Element {
           })}
         </p>
       )}
-      {error.requestId && (
-        <p className="request-id">
-          {t('requestId')}: <code data-testid="request-id">{error.requestId}</code>{' '}
-          <CopyButton text={error.requestId} />
-        </p>
+      {technical && (
+        <details className="alert-technical" data-technical="">
+          <summary>{tl('technical.summary')}</summary>
+          {codes.length > 0 && (
+            <p>
+              <code>{codes.join(' · ')}</code>
+            </p>
+          )}
+          {error.serviceMessage && (
+            <p>
+              {t('serviceSays')}: <q>{error.serviceMessage}</q>
+            </p>
+          )}
+          {error.requestId && (
+            <p className="request-id">
+              {t('requestId')}: <code data-testid="request-id">{error.requestId}</code>{' '}
+              <CopyButton text={error.requestId} />
+            </p>
+          )}
+        </details>
       )}
     </div>
   )

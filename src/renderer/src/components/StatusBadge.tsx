@@ -1,7 +1,8 @@
 /**
  * A withdrawal's status as words and a color. Our local state speaks until the service has created the
  * withdrawal; after that the remote status does. One we do not know (spec §3.2: the full set is "not shown") says
- * so in words with the code beside it, "Situação não reconhecida (em_analise)": never guessed, never a crash.
+ * so in words, "Situação não reconhecida", with the service's code on hover and in `data-status` (the detail page
+ * shows it under "Detalhes técnicos"): never guessed, never a crash, no raw code in the sentence.
  */
 import { useTranslation } from 'react-i18next'
 import { LOCAL_STATES } from '../../../shared/withdrawal-record'
@@ -85,15 +86,9 @@ export function StatusBadge({ status, localState, hasRefund }: StatusBadgeProps)
       className={`badge badge-${m.category}${raw ? ' badge-raw' : ''}`}
       data-category={m.category}
       data-status={status ?? localState}
-      title={t(`hint.${m.hint}`)}
+      title={m.label.kind === 'raw' ? t('unknownTitle', { code: m.label.text }) : t(`hint.${m.hint}`)}
     >
-      {m.label.kind === 'raw' ? (
-        <>
-          {t('unknownLabel')} (<span className="mono">{m.label.text}</span>)
-        </>
-      ) : (
-        t(`${m.label.kind}.${m.label.key}`)
-      )}
+      {m.label.kind === 'raw' ? t('unknownLabel') : t(`${m.label.kind}.${m.label.key}`)}
       {m.refundSuffix && <> · {t('withRefund')}</>}
     </span>
   )

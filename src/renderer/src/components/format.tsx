@@ -6,7 +6,6 @@
 import { useTranslation } from 'react-i18next'
 import { formatBRL, formatDePix } from '../../../shared/money'
 import { currentLanguage } from '../i18n'
-import { shortDateTime } from './layout/deadline'
 
 export const DISPLAY_TIME_ZONE = 'America/Sao_Paulo'
 
@@ -22,34 +21,51 @@ export function DePix({ cents }: { cents: number | null | undefined }): React.JS
   return <span className="num">{formatDePix(cents, currentLanguage())}</span>
 }
 
+const ptBrParts = new Intl.DateTimeFormat('pt-BR', {
+  timeZone: DISPLAY_TIME_ZONE,
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+})
+const enFormat = new Intl.DateTimeFormat('en', {
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+  timeZoneName: 'short',
+})
+
+/**
+ * The one date policy (issue #26): pt-BR "27/11/2026 12:54" in Brasília time (the operators' business day; the zone
+ * is named once where times are listed and on hover), en in the viewer's own zone with its name
+ * ("Nov 27, 2026, 12:54 GMT-3"). Seconds and ISO values stay in "Detalhes técnicos" and in the hover title.
+ */
 export function formatDateTime(iso: string, lang: 'pt-BR' | 'en'): string {
   const d = new Date(iso)
   if (Number.isNaN(d.getTime())) return iso
-  return new Intl.DateTimeFormat(lang, {
-    timeZone: DISPLAY_TIME_ZONE,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    timeZoneName: 'short',
-  }).format(d)
+  if (lang === 'en') return enFormat.format(d)
+  const p = Object.fromEntries(ptBrParts.formatToParts(d).map((x) => [x.type, x.value]))
+  return `${p['day']}/${p['month']}/${p['year']} ${p['hour']}:${p['minute']}`
 }
 
 /** A timestamp in São Paulo time, the zone named, the raw ISO value on hover. */
 export function DateTime({
   iso,
-  short,
 }: {
   iso: string | null | undefined
+  /** Kept for callers; every date reads the same (one policy). */
   short?: boolean
 }): React.JSX.Element {
   const { t } = useTranslation()
   if (!iso) return <span>—</span>
   return (
     <time dateTime={iso} title={`${iso} (${t('time.zone')})`}>
-      {short ? shortDateTime(iso, currentLanguage(), true) : formatDateTime(iso, currentLanguage())}
+      {formatDateTime(iso, currentLanguage())}
     </time>
   )
 }

@@ -40,7 +40,7 @@ export function ApprovalsPage(): React.JSX.Element {
   const count = queueCount(approvals, runs)
 
   return (
-    <div className="page approvals">
+    <div className="page">
       <h2 id="approvals-heading">{t('title')}</h2>
       <p className="field-hint">{t('intro')}</p>
       {count > 0 && (

@@ -155,7 +155,7 @@ export function BuyDepixPage(): React.JSX.Element {
 
   const needsConfirm = (quote?.duplicates.length ?? 0) > 0
   return (
-    <div className="page buy-depix">
+    <div className="page">
       <h2>{t('buy.title')}</h2>
       <p className="field-hint">{t('buy.intro')}</p>
       <form
@@ -204,8 +204,12 @@ export function BuyDepixPage(): React.JSX.Element {
             type="text"
             autoComplete="off"
             value={form.endUserTaxNumber}
+            aria-describedby="deposit-tax-hint"
             onChange={(e) => set('endUserTaxNumber', e.target.value)}
           />
+          <p id="deposit-tax-hint" className="field-hint">
+            {t('buy.taxNumberHint')}
+          </p>
           <FieldMessage id="endUserTaxNumber-error" code={fields['endUserTaxNumber']} />
         </div>
         <div className="field">

@@ -51,7 +51,7 @@ function Movements({ view }: { view: Ready }): React.JSX.Element {
   const lang = currentLanguage()
   if (view.movements.length === 0) return <p>{t('noMovements')}</p>
   return (
-    <table className="table" data-testid="caixa-movements">
+    <table className="data-grid" data-testid="caixa-movements">
       <thead>
         <tr>
           <th scope="col">{t('colWhen')}</th>
@@ -130,7 +130,7 @@ function DescriptorForm({ onSaved }: { onSaved: (v: WalletViewDto) => void }): R
           {problem}
         </p>
       )}
-      <button type="submit" disabled={text.trim() === ''}>
+      <button type="submit" className="btn btn-primary" disabled={text.trim() === ''}>
         {t('save')}
       </button>
     </form>
@@ -145,7 +145,13 @@ export function CaixaPage(): React.JSX.Element {
       <header className="page-header">
         <h2 id="caixa-title">{t('title')}</h2>
         {view?.state === 'ready' && (
-          <button type="button" onClick={() => void scan()} disabled={scanning} data-testid="caixa-refresh">
+          <button
+            type="button"
+            className="btn"
+            onClick={() => void scan()}
+            disabled={scanning}
+            data-testid="caixa-refresh"
+          >
             {scanning ? t('refreshing') : t('refresh')}
           </button>
         )}

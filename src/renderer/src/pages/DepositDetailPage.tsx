@@ -18,6 +18,7 @@ import { ResolveUnknownDeposit } from '../components/deposits/ResolveUnknownDepo
 import { depositError } from '../components/deposits/error-text'
 import { prettyJson } from '../components/detail/raw'
 import { Brl, DateTime } from '../components/format'
+import { currentLanguage } from '../i18n'
 import { call, useEvent } from '../ipc'
 import { useRoute } from '../stores/route'
 
@@ -75,10 +76,16 @@ export function DepositDetailPage({ localId }: { localId: string }): React.JSX.E
   const status = depositStatusOf(r)
   const paid = r.remoteStatus !== null && isPaidDepositStatus(r.remoteStatus)
   return (
-    <div className="page deposit-detail" data-testid="deposit-detail" data-local-id={r.localId}>
+    <div className="page" data-testid="deposit-detail" data-local-id={r.localId}>
       {back}
       <h2>{t('detail.title')}</h2>
       <DepositAlerts record={r} />
+      {detail.refusal && (
+        <div className="alert alert-error" role="alert" data-testid="deposit-refusal">
+          <p className="alert-title">{t('detail.refused')}</p>
+          <p>{detail.refusal[currentLanguage()]}</p>
+        </div>
+      )}
       <section className="card">
         <dl>
           <dt>{t('detail.amount')}</dt>
@@ -157,6 +164,11 @@ export function DepositDetailPage({ localId }: { localId: string }): React.JSX.E
             </>
           )}
         </dl>
+        {r.error && (
+          <pre className="raw-json" data-testid="deposit-error-raw">
+            {prettyJson(r.error)}
+          </pre>
+        )}
         {Object.keys(r.request).length > 0 && <pre className="raw-json">{prettyJson(r.request)}</pre>}
         {r.createResponse && <pre className="raw-json">{prettyJson(r.createResponse)}</pre>}
         {r.lastRemote && <pre className="raw-json">{prettyJson(r.lastRemote)}</pre>}

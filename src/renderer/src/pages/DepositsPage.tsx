@@ -38,7 +38,7 @@ export function DepositsPage(): React.JSX.Element {
   useEvent('deposit:changed', () => void load())
 
   return (
-    <div className="page deposits">
+    <div className="page">
       <h2>{t('list.title')}</h2>
       <div className="actions">
         <button type="button" className="btn btn-primary" onClick={() => go({ page: 'buyDepix' })}>

@@ -158,8 +158,7 @@ export function FundingPage({ localId }: { localId: string }): React.JSX.Element
       {detail && record && (
         <>
           <RecordLead record={record} funding={detail.funding} />
-          <ExpectedPayeeLine record={record} />
-          <StatusLine record={record} onRefreshed={() => void load()} />
+          {/* The address and QR come right after the lead: above the fold at 1024×700 (issue #26). */}
           {detail.fundingProblem !== null || detail.funding === null ? (
             <FundingProblem
               problem={detail.fundingProblem ?? 'no_instructions'}
@@ -168,13 +167,21 @@ export function FundingPage({ localId }: { localId: string }): React.JSX.Element
           ) : (
             <>
               {sandbox && (
-                <div className="alert alert-warn" role="note" data-testid="sandbox-address-warning">
+                <div
+                  className="alert alert-warn alert-compact"
+                  role="note"
+                  data-testid="sandbox-address-warning"
+                >
                   <p className="alert-title">{t('sandboxAddress')}</p>
                 </div>
               )}
               <FundingInstructions funding={detail.funding} />
-              <MarkFundedForm record={record} onMarked={() => void load()} />
             </>
+          )}
+          <ExpectedPayeeLine record={record} />
+          <StatusLine record={record} onRefreshed={() => void load()} />
+          {detail.fundingProblem === null && detail.funding !== null && (
+            <MarkFundedForm record={record} onMarked={() => void load()} />
           )}
           <RemoteOutcome record={record} />
           <TechnicalDetails>

@@ -18,6 +18,7 @@ import { fromPayee } from '../components/payees/payee-model'
 import { formForPayee } from '../components/payees/prefill'
 import { useRepeat } from '../components/payees/repeat-store'
 import { useWithdrawalDraft } from '../components/withdrawal-form/draft-store'
+import { Toolbar } from '../components/ui/Toolbar'
 import { call, useEvent } from '../ipc'
 import { useRoute } from '../stores/route'
 
@@ -119,7 +120,7 @@ export function PayeesPage(): React.JSX.Element {
   }
 
   return (
-    <div className="page payees-page">
+    <div className="page">
       <h2>{t('title')}</h2>
       <p className="page-intro">{t('intro')}</p>
       <div className="actions">
@@ -190,7 +191,7 @@ export function PayeesPage(): React.JSX.Element {
       {rows.length === 0 ? (
         <p>{text.trim() === '' ? t('empty') : t('noMatch')}</p>
       ) : (
-        <table className="records-table payees-table" data-testid="payees-table">
+        <table className="data data-grid payees-table" data-testid="payees-table">
           <thead>
             <tr>
               <th scope="col">{t('columns.name')}</th>
@@ -215,20 +216,26 @@ export function PayeesPage(): React.JSX.Element {
                     </div>
                   ))}
                 </td>
-                <td className="row-actions">
-                  <button type="button" className="btn btn-small btn-primary" onClick={() => pay(p)}>
-                    {t('actions.pay')}
-                  </button>{' '}
-                  <button
-                    type="button"
-                    className="btn btn-small"
-                    onClick={() => setEditing({ kind: 'edit', payee: p })}
+                <td>
+                  {/* Removing is quiet and apart from "Pagar"; only its confirmation is red. */}
+                  <Toolbar
+                    end={
+                      <button type="button" className="btn-link" onClick={() => setRemoving(p)}>
+                        {t('actions.remove')}
+                      </button>
+                    }
                   >
-                    {t('actions.edit')}
-                  </button>{' '}
-                  <button type="button" className="btn btn-small btn-danger" onClick={() => setRemoving(p)}>
-                    {t('actions.remove')}
-                  </button>
+                    <button type="button" className="btn btn-small btn-primary" onClick={() => pay(p)}>
+                      {t('actions.pay')}
+                    </button>
+                    <button
+                      type="button"
+                      className="btn btn-small"
+                      onClick={() => setEditing({ kind: 'edit', payee: p })}
+                    >
+                      {t('actions.edit')}
+                    </button>
+                  </Toolbar>
                   {removing?.id === p.id && (
                     <div className="alert alert-warn" role="alertdialog" aria-label={t('actions.remove')}>
                       <p>{t('actions.confirmRemove', { name: p.name })}</p>

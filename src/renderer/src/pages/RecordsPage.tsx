@@ -48,6 +48,7 @@ export function RecordsPage(): React.JSX.Element {
       statuses: [],
       fromDay: '',
       toDay: '',
+      dateBasis: 'created',
       text: '',
       formats: ['csv', 'json', 'html'],
       csvDelimiter: settings?.csvDelimiter ?? ';',
@@ -70,7 +71,7 @@ export function RecordsPage(): React.JSX.Element {
   }
 
   return (
-    <div className="records-page">
+    <div className="page">
       <h2>{t('title')}</h2>
       <p>{t('intro')}</p>
       <div className="actions">

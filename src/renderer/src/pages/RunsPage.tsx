@@ -17,7 +17,28 @@ import { RowsTable } from '../components/runs/RowsTable'
 import { RunErrorNotice } from '../components/runs/run-error'
 import { SheetPanel } from '../components/runs/SheetPanel'
 import { WavePanel } from '../components/runs/WavePanel'
+import { runSettlement, runTone } from '../components/runs/run-model'
+import { DataTable } from '../components/ui/DataTable'
+import { EmptyState } from '../components/ui/EmptyState'
+import { StatusChip } from '../components/ui/StatusChip'
 import { call, useEvent } from '../ipc'
+
+export function RunHeading({ detail }: { detail: RunDetailView }): React.JSX.Element {
+  const { t } = useTranslation('runs')
+  const { run, progress } = detail
+  const settlement = runSettlement(run.state, progress.counts)
+  return (
+    <h3 className="run-heading">
+      <span>{run.name}</span>{' '}
+      <StatusChip tone={runTone(run.state, settlement)} testId="run-settlement">
+        {settlement ? t(`settlement.${settlement}`) : t(`state.${run.state}`)}
+      </StatusChip>{' '}
+      <span className="cell-note">
+        {t('settlement.paidOf', { done: progress.paid, total: progress.total })}
+      </span>
+    </h3>
+  )
+}
 
 export function RunsPage({ runId }: { runId?: string | undefined } = {}): React.JSX.Element {
   const { t } = useTranslation('runs')
@@ -75,27 +96,44 @@ export function RunsPage({ runId }: { runId?: string | undefined } = {}): React.
       <section className="card" aria-labelledby="runs-list-heading">
         <h3 id="runs-list-heading">{t('list.heading')}</h3>
         {list.length === 0 ? (
-          <p>{t('list.empty')}</p>
+          <EmptyState>{t('list.empty')}</EmptyState>
         ) : (
-          <ul data-testid="runs-list">
-            {list.map((r) => (
-              <li key={r.runId} aria-current={r.runId === open ? 'true' : undefined}>
-                <button type="button" className="link" onClick={() => setOpen(r.runId)}>
-                  {r.name}
-                </button>{' '}
-                · {r.rowCount} · <span data-testid="run-state">{t(`state.${r.state}`)}</span> ·{' '}
-                <DateTime iso={r.createdAt} short />
-              </li>
-            ))}
-          </ul>
+          <DataTable
+            testId="runs-list"
+            caption={t('list.heading')}
+            rows={list}
+            rowKey={(r) => r.runId}
+            rowProps={(r) => ({ 'aria-current': r.runId === open ? 'true' : undefined })}
+            columns={[
+              {
+                id: 'name',
+                header: t('list.name'),
+                truncate: (r) => r.name,
+                cell: (r) => (
+                  <button type="button" className="btn-link" onClick={() => setOpen(r.runId)}>
+                    {r.name}
+                  </button>
+                ),
+              },
+              { id: 'rows', header: t('list.rows'), numeric: true, cell: (r) => r.rowCount },
+              {
+                id: 'state',
+                header: t('list.state'),
+                cell: (r) => (
+                  <StatusChip tone={runTone(r.state, null)} testId="run-state">
+                    {t(`state.${r.state}`)}
+                  </StatusChip>
+                ),
+              },
+              { id: 'createdAt', header: t('list.createdAt'), cell: (r) => <DateTime iso={r.createdAt} /> },
+            ]}
+          />
         )}
       </section>
       {error && <RunErrorNotice error={error} />}
       {detail && detail.run.runId === open && (
         <div data-testid="run-detail" data-state={detail.run.state}>
-          <h3>
-            {detail.run.name} — {t(`state.${detail.run.state}`)}
-          </h3>
+          <RunHeading detail={detail} />
           <ReviewPanel detail={detail} onChange={onDetail} />
           {detail.run.state !== 'draft' && <WavePanel detail={detail} onChange={onDetail} />}
           <SheetPanel detail={detail} onChange={onDetail} />

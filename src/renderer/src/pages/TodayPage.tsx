@@ -6,26 +6,32 @@
 import { useCallback, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { IpcError, RecordPageView } from '../../../shared/contract'
-import { formatBRL, formatDePix } from '../../../shared/money'
-import type { RecordFilter, WithdrawalRecord } from '../../../shared/withdrawal-record'
+import { formatBRL } from '../../../shared/money'
+import { RECORD_FLAGS, type RecordFilter, type WithdrawalRecord } from '../../../shared/withdrawal-record'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { DepositAttention } from '../components/deposits/DepositAttention'
 import { CaixaCard } from '../components/wallet/CaixaCard'
-import { shortDateTime, timeLeft } from '../components/layout/deadline'
+import { formatDateTime } from '../components/format'
+import { timeLeft } from '../components/layout/deadline'
 import { depositCentsOf, payeeOf, payeeText, payoutCentsOf } from '../components/layout/payee'
 import { todayTotals, monthStartIso, todayStartIso, type TodayTotals } from '../components/layout/today-model'
+import { TodayApprovals, TodayRuns } from '../components/layout/TodayRuns'
 import { useNowTick } from '../components/layout/useNow'
-import { StatusBadge } from '../components/StatusBadge'
+import { RecordStatus } from '../components/RecordStatus'
 import { currentLanguage } from '../i18n'
 import { call, useEvent } from '../ipc'
 import { useRoute } from '../stores/route'
 
 const LIMIT = 50
+
+type LineKind = 'awaiting' | 'attention' | 'sending' | 'mismatches' | 'paid' | 'returns'
 const DAY_MS = 86_400_000
 
 interface TodayData {
   awaiting: RecordPageView
   attention: RecordPageView
+  sending: RecordPageView
+  mismatches: RecordPageView
   paid: RecordPageView
   returns: RecordPageView
   today: TodayTotals
@@ -40,34 +46,47 @@ async function list(filter: RecordFilter): Promise<RecordPageView> {
 
 async function loadToday(now: number): Promise<TodayData> {
   const dayStart = todayStartIso(now)
-  const [awaiting, attention, paid, returns, today, month] = await Promise.all([
-    list({ statuses: ['unsent'], sort: { field: 'createdAt', dir: 'asc' }, limit: LIMIT }),
-    list({ attention: true, sort: { field: 'updatedAt', dir: 'desc' }, limit: LIMIT }),
-    list({ statuses: ['sent'], sort: { field: 'updatedAt', dir: 'desc' }, limit: LIMIT }),
-    list({
-      statuses: ['refunded', 'error'],
-      from: new Date(now - 30 * DAY_MS).toISOString(),
-      sort: { field: 'updatedAt', dir: 'desc' },
-      limit: LIMIT,
-    }),
-    list({ from: dayStart, limit: 1 }),
-    list({ from: monthStartIso(now), limit: 1 }),
-  ])
-  // "Paid today": paid (status time) since São Paulo midnight, whatever day it was created.
-  const paidToday = paid.rows.filter(
-    (r) => (r.remoteStatusAt ?? r.updatedAt) >= new Date(dayStart).toISOString(),
-  )
+  const monthStart = monthStartIso(now)
+  // Paid money counts on the day the Pix was paid (its first "paid" in the status history), whatever day the
+  // payment was created; what is still open or came back counts by creation. Each row of Totals says which.
+  const [awaiting, attention, sending, paid, returns, paidDay, paidMonth, createdDay, createdMonth] =
+    await Promise.all([
+      list({ statuses: ['unsent'], sort: { field: 'createdAt', dir: 'asc' }, limit: LIMIT }),
+      list({ attention: true, sort: { field: 'updatedAt', dir: 'desc' }, limit: LIMIT }),
+      list({ statuses: ['sending'], sort: { field: 'updatedAt', dir: 'desc' }, limit: LIMIT }),
+      list({
+        statuses: ['sent'],
+        dateBasis: 'paid',
+        from: dayStart,
+        sort: { field: 'updatedAt', dir: 'desc' },
+        limit: LIMIT,
+      }),
+      list({
+        statuses: ['refunded', 'error'],
+        from: new Date(now - 30 * DAY_MS).toISOString(),
+        sort: { field: 'updatedAt', dir: 'desc' },
+        limit: LIMIT,
+      }),
+      list({ dateBasis: 'paid', from: dayStart, limit: 1 }),
+      list({ dateBasis: 'paid', from: monthStart, limit: 1 }),
+      list({ from: dayStart, limit: 1 }),
+      list({ from: monthStart, limit: 1 }),
+    ])
   // The soonest deadline first.
   const byDeadline = [...awaiting.rows].sort((a, b) =>
     (a.expiration ?? '9999').localeCompare(b.expiration ?? '9999'),
   )
+  // Mismatches are among what needs action (main's attention rule); their own card says why.
+  const mismatched = attention.rows.filter((r) => r.flags.includes(RECORD_FLAGS.payeeMismatch))
   return {
     awaiting: { ...awaiting, rows: byDeadline },
     attention,
-    paid: { ...paid, rows: paidToday, total: paidToday.length },
+    sending,
+    mismatches: { ...attention, rows: mismatched, total: mismatched.length },
+    paid,
     returns,
-    today: todayTotals(today.totals),
-    month: todayTotals(month.totals),
+    today: todayTotals(paidDay.totals, createdDay.totals),
+    month: todayTotals(paidMonth.totals, createdMonth.totals),
   }
 }
 
@@ -77,7 +96,7 @@ function Line({
   now,
 }: {
   record: WithdrawalRecord
-  kind: 'awaiting' | 'attention' | 'paid' | 'returns'
+  kind: LineKind
   now: number
 }): React.JSX.Element {
   const { t } = useTranslation('layout')
@@ -96,14 +115,16 @@ function Line({
     kind === 'returns'
       ? deposit === null
         ? '—'
-        : formatDePix(deposit, lang)
+        : formatBRL(deposit, lang)
       : payout === null
         ? '—'
         : formatBRL(payout, lang)
   return (
     <li>
       <button type="button" className="today-line" onClick={open} data-local-id={record.localId}>
-        <span className="today-payee">{payeeText(payeeOf(record))}</span>
+        <span className="today-payee" title={payeeText(payeeOf(record))}>
+          {payeeText(payeeOf(record))}
+        </span>
         <span className="today-amount num">{amount}</span>
         <span className="today-when">
           {kind === 'awaiting' && left.state === 'running' && (
@@ -117,17 +138,11 @@ function Line({
           {kind === 'awaiting' && left.state === 'expired' && (
             <span className="deadline deadline-expired">{t('list.expiredShort')}</span>
           )}
-          {kind !== 'awaiting' && (
-            <StatusBadge
-              status={record.remoteStatus}
-              localState={record.localState}
-              hasRefund={record.refund !== null}
-            />
-          )}
+          {kind !== 'awaiting' && <RecordStatus record={record} showReason={kind === 'mismatches'} />}
           {kind === 'paid' && (
             <span className="field-hint">
               {' '}
-              {shortDateTime(record.remoteStatusAt ?? record.updatedAt, lang)}
+              {formatDateTime(record.remoteStatusAt ?? record.updatedAt, lang)}
             </span>
           )}
         </span>
@@ -148,7 +163,7 @@ function Block({
   title: string
   empty: string
   page: RecordPageView
-  kind: 'awaiting' | 'attention' | 'paid' | 'returns'
+  kind: LineKind
   now: number
 }): React.JSX.Element {
   const { t } = useTranslation('layout')
@@ -176,12 +191,13 @@ function Block({
 function Totals({ today, month }: { today: TodayTotals; month: TodayTotals }): React.JSX.Element {
   const { t } = useTranslation('layout')
   const lang = currentLanguage()
-  const rows: Array<[string, (m: TodayTotals) => string, string]> = [
-    [t('today.paidRow'), (m) => formatBRL(m.paidCents, lang), 'paid'],
-    [t('today.paidCount'), (m) => new Intl.NumberFormat(lang).format(m.paidCount), 'paid-count'],
-    [t('today.feesRow'), (m) => formatBRL(m.feeCents, lang), 'fees'],
-    [t('today.openRow'), (m) => formatDePix(m.openDepositCents, lang), 'open'],
-    [t('today.returnedRow'), (m) => formatDePix(m.returnedDepositCents, lang), 'returned'],
+  // R$ where a person reads (1 DePix = R$ 1,00); the 8-decimal DePix form is for what is copied to a wallet.
+  const rows: Array<[string, (m: TodayTotals) => string, string, 'paid' | 'created']> = [
+    [t('today.paidRow'), (m) => formatBRL(m.paidCents, lang), 'paid', 'paid'],
+    [t('today.paidCount'), (m) => new Intl.NumberFormat(lang).format(m.paidCount), 'paid-count', 'paid'],
+    [t('today.feesRow'), (m) => formatBRL(m.feeCents, lang), 'fees', 'paid'],
+    [t('today.openRow'), (m) => formatBRL(m.openDepositCents, lang), 'open', 'created'],
+    [t('today.returnedRow'), (m) => formatBRL(m.returnedDepositCents, lang), 'returned', 'created'],
   ]
   return (
     <section className="card today-totals" aria-labelledby="today-totals" data-testid="today-totals">
@@ -201,9 +217,11 @@ function Totals({ today, month }: { today: TodayTotals; month: TodayTotals }): R
           </tr>
         </thead>
         <tbody>
-          {rows.map(([label, f, id]) => (
-            <tr key={id} data-total={id}>
-              <th scope="row">{label}</th>
+          {rows.map(([label, f, id, basis]) => (
+            <tr key={id} data-total={id} data-basis={basis}>
+              <th scope="row">
+                {label} <span className="cell-note">{t(`today.by.${basis}`)}</span>
+              </th>
               <td className="num-col num" data-testid={`today-${id}-day`}>
                 {f(today)}
               </td>
@@ -239,7 +257,7 @@ export function TodayPage(): React.JSX.Element {
   useEvent('withdrawal:changed', load)
 
   return (
-    <section className="page page-today" aria-labelledby="today-title">
+    <section className="page" aria-labelledby="today-title">
       <div className="page-head">
         <h2 id="today-title">{t('today.title')}</h2>
         <button type="button" className="btn btn-primary" onClick={() => go({ page: 'newWithdrawal' })}>
@@ -267,6 +285,24 @@ export function TodayPage(): React.JSX.Element {
             kind="attention"
             now={now}
           />
+          <Block
+            id="today-h-sending"
+            title={t('today.sending')}
+            empty={t('today.sendingEmpty')}
+            page={data.sending}
+            kind="sending"
+            now={now}
+          />
+          <Block
+            id="today-h-mismatches"
+            title={t('today.mismatches')}
+            empty={t('today.mismatchesEmpty')}
+            page={data.mismatches}
+            kind="mismatches"
+            now={now}
+          />
+          <TodayRuns />
+          <TodayApprovals />
           <Block
             id="today-h-paid"
             title={t('today.paidToday')}

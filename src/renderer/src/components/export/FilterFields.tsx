@@ -35,8 +35,7 @@ export function FilterFields({ profile }: { profile: PublicProfile | null }): Re
             </p>
             {REMOTE_STATUS_OPTIONS.map((s) => (
               <label key={s} className="option-line">
-                <input type="checkbox" value={s} {...register('statuses')} /> {t(`status:remote.${s}`)}{' '}
-                <code>{s}</code>
+                <input type="checkbox" value={s} {...register('statuses')} /> {t(`status:remote.${s}`)}
               </label>
             ))}
           </div>
@@ -52,6 +51,14 @@ export function FilterFields({ profile }: { profile: PublicProfile | null }): Re
           </div>
         </div>
       </fieldset>
+      <Field id={`${id}-basis`} label={t('records:filter.dateBasis')}>
+        {(aria) => (
+          <select {...aria} {...register('dateBasis')} data-testid="export-date-basis">
+            <option value="created">{t('records:filter.basis.created')}</option>
+            <option value="paid">{t('records:filter.basis.paid')}</option>
+          </select>
+        )}
+      </Field>
       <div className="date-range">
         {(['fromDay', 'toDay'] as const).map((name) => {
           const fid = `${id}-${name}`

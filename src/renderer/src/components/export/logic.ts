@@ -1,10 +1,11 @@
 /**
  * Pure logic of the export form: São Paulo calendar days → ISO instants, the form's schema, and the request.
- * Finance staff think in local business days; "01/03 to 31/03" must mean every record created on those days in
- * Brasília time, whatever the computer's own time zone.
+ * Finance staff think in local business days; "01/03 to 31/03" must mean every record created (or paid, as the
+ * form says) on those days in Brasília time, whatever the computer's own time zone.
  */
 import { z } from 'zod'
 import { EXPORT_FORMATS, type exportRequestSchema } from '../../../../shared/contract'
+import { DATE_BASES } from '../../../../shared/withdrawal-record'
 import { KNOWN_STATUSES } from '../../../../shared/withdrawal-status'
 import { dayStartIso, nextCalendarDay, parseCalendarDay } from '../../../../shared/calendar-day'
 
@@ -34,6 +35,8 @@ export const exportFormSchema = z
     statuses: z.array(z.string()),
     fromDay: dayField,
     toDay: dayField,
+    /** Which date the days read (created or paid); the file's filter says which. */
+    dateBasis: z.enum(DATE_BASES),
     text: z.string().max(EXPORT_TEXT_MAX, { message: 'text_too_long' }),
     formats: z
       .array(z.enum(EXPORT_FORMATS), { message: 'formats_required' })
@@ -69,6 +72,7 @@ export function buildFilter(v: ExportFormValues): ExportRequest['filter'] {
   const after = v.toDay === '' ? null : nextCalendarDay(v.toDay)
   const to = after ? dayStartIso(after) : null
   if (to) filter.to = to
+  if ((from || to) && v.dateBasis === 'paid') filter.dateBasis = 'paid'
   const text = v.text.trim()
   if (text !== '') filter.text = text
   return Object.keys(filter).length > 0 ? filter : undefined

@@ -10,7 +10,8 @@ import type { WithdrawalRecord } from '../../../../shared/withdrawal-record'
 import { badgeModel } from '../StatusBadge'
 import { currentLanguage } from '../../i18n'
 import { StatusBadge } from '../StatusBadge'
-import { shortDateTime, timeLeft } from './deadline'
+import { formatDateTime } from '../format'
+import { timeLeft } from './deadline'
 import { depositCentsOf, feeCentsOf, payeeOf, payeeText, payoutCentsOf } from './payee'
 import { useNowTick } from './useNow'
 
@@ -122,7 +123,7 @@ export function RecordLead({
     payout: payout === null ? '—' : formatBRL(payout, lang),
     payee: payeeText(payeeOf(record)),
     deposit: deposit === null ? '—' : formatDePix(deposit, lang),
-    deadline: expiration ? shortDateTime(expiration, lang) : '',
+    deadline: expiration ? formatDateTime(expiration, lang) : '',
     left:
       left.state === 'running'
         ? t('lead.left', { time: left.text })

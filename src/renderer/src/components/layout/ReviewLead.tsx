@@ -11,7 +11,8 @@ export function ReviewLead({ quote }: { quote: WithdrawalQuote }): React.JSX.Ele
   const lang = currentLanguage()
   const values = {
     payout: formatBRL(quote.payoutCents, lang),
-    payee: payeeText(payeeOfRequest(quote.request)),
+    // The book entry's name when the payee was picked from Favorecidos; the key otherwise.
+    payee: payeeText(payeeOfRequest(quote.request, quote.payee?.name ?? null)),
     deposit: formatDePix(quote.depositCents, lang),
   }
   return (

@@ -1,19 +1,5 @@
-/** Deadlines as the analyst reads them: a short São Paulo time ("25/11 14:35") and the time left. */
-import { SAO_PAULO_TIME_ZONE } from '../../../../shared/calendar-day'
+/** Deadlines as the analyst reads them: the time left (dates themselves: format.tsx `formatDateTime`). */
 import { countdown, formatCountdown } from '../funding/funding-model'
-
-export function shortDateTime(iso: string, lang: 'pt-BR' | 'en', withYear = false): string {
-  const d = new Date(iso)
-  if (Number.isNaN(d.getTime())) return iso
-  return new Intl.DateTimeFormat(lang, {
-    timeZone: SAO_PAULO_TIME_ZONE,
-    ...(withYear ? { year: '2-digit' as const } : {}),
-    day: '2-digit',
-    month: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-  }).format(d)
-}
 
 export type TimeLeft =
   { state: 'running'; text: string; compact: string; soon: boolean } | { state: 'expired' | 'none' }

@@ -1,6 +1,7 @@
 /**
- * Who is paid and how much, as the analyst reads it: the payee's name when the service reported one, else the
- * Pix key with the CPF/CNPJ (masked); the payout in cents when known, else the amount the request asked for.
+ * Who is paid and how much, as the analyst reads it (issue #26, names first): the payee's name — the book entry the
+ * payment was made to, else the name the service reported — with the CPF/CNPJ masked, the Pix key second; the
+ * payout in cents when known, else the amount the request asked for.
  */
 import { maskTaxId } from '../../../../shared/tax-id'
 import type { WithdrawalRecord } from '../../../../shared/withdrawal-record'
@@ -22,12 +23,14 @@ export function payeeOfRequest(request: Record<string, unknown>, name: string | 
 }
 
 export function payeeOf(record: WithdrawalRecord): Payee {
-  const name = str(record.lastRemote?.['receiverName']) ?? str(record.receiverName)
+  const book = record.expectedPayee ?? null
+  const name = str(book?.name) ?? str(record.lastRemote?.['receiverName']) ?? str(record.receiverName)
   const p = payeeOfRequest(record.request, name)
-  return { ...p, pixKey: p.pixKey === '' ? record.pixKey : p.pixKey }
+  const taxNumber = p.taxNumber ?? (book ? maskTaxId(book.taxNumber) : null)
+  return { ...p, taxNumber, pixKey: p.pixKey === '' ? record.pixKey : p.pixKey }
 }
 
-/** One line: the name, else "key (CPF)", else the key. */
+/** One line: the name, else "key (CPF)", else the key (lists put the key and CPF/CNPJ on a second line). */
 export function payeeText(p: Payee): string {
   if (p.name) return p.name
   return p.taxNumber ? `${p.pixKey} (${p.taxNumber})` : p.pixKey

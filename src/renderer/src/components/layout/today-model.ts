@@ -23,14 +23,18 @@ export interface TodayTotals {
   returnedDepositCents: number
 }
 
-/** Paid (payout and fee), open by deposit, and returned or ended (expired, cancelled, failed) by deposit. */
-export function todayTotals(totals: readonly StatusTotal[]): TodayTotals {
-  const m = meaningTotals(totals)
+/**
+ * Paid (payout and fee) from the totals of what was paid in the period (`dateBasis: 'paid'`), open by deposit and
+ * returned or ended (expired, cancelled, failed) by deposit from the totals of what was created in it.
+ */
+export function todayTotals(paid: readonly StatusTotal[], created: readonly StatusTotal[]): TodayTotals {
+  const p = meaningTotals(paid)
+  const c = meaningTotals(created)
   return {
-    paidCount: m.paid.count,
-    paidCents: m.paid.payoutCents,
-    feeCents: m.feesPaidCents,
-    openDepositCents: m.open.depositCents,
-    returnedDepositCents: m.returned.depositCents + m.ended.depositCents,
+    paidCount: p.paid.count,
+    paidCents: p.paid.payoutCents,
+    feeCents: p.feesPaidCents,
+    openDepositCents: c.open.depositCents,
+    returnedDepositCents: c.returned.depositCents + c.ended.depositCents,
   }
 }

@@ -98,10 +98,10 @@ export function ReceiptViewer({ localId }: { localId: string }): React.JSX.Eleme
           )}
           {view.mediaType === 'application/pdf' && <p>{t('pdfNote')}</p>}
           <p>
-            <button type="button" onClick={() => void act('receipts:save')}>
+            <button type="button" className="btn" onClick={() => void act('receipts:save')}>
               {t('save')}
             </button>{' '}
-            <button type="button" onClick={() => void act('receipts:print')}>
+            <button type="button" className="btn" onClick={() => void act('receipts:print')}>
               {t('print')}
             </button>
           </p>

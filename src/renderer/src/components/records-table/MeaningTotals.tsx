@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next'
 import { MEANINGS, meaningTotals } from '../../../../shared/money-totals'
 import type { StatusTotal } from '../../../../shared/withdrawal-record'
 import { currentLanguage } from '../../i18n'
-import { Brl, DePix } from '../format'
+import { Brl } from '../format'
 
 export function MeaningTotals({ totals }: { totals: readonly StatusTotal[] }): React.JSX.Element {
   const { t } = useTranslation('list')
@@ -41,7 +41,7 @@ export function MeaningTotals({ totals }: { totals: readonly StatusTotal[] }): R
               <th scope="row">{t(`totals.meanings.${k}`)}</th>
               <td className="num-col num">{count(m[k].count)}</td>
               <td className="num-col">
-                <DePix cents={m[k].depositCents} />
+                <Brl cents={m[k].depositCents} />
               </td>
               <td className="num-col" data-testid={`meaning-payout-${k}`}>
                 <Brl cents={m[k].payoutCents} />
@@ -63,7 +63,7 @@ export function MeaningTotals({ totals }: { totals: readonly StatusTotal[] }): R
               {t('totals.feesWithheld')}
             </th>
             <td className="num-col" data-testid="fees-withheld">
-              {m.feesWithheldCents === null ? t('totals.notRecorded') : <DePix cents={m.feesWithheldCents} />}
+              {m.feesWithheldCents === null ? t('totals.notRecorded') : <Brl cents={m.feesWithheldCents} />}
             </td>
           </tr>
         </tfoot>

@@ -1,7 +1,8 @@
 /**
  * The records table's filters, compact enough to leave the rows on the first screen: status chips (one choice,
  * a Radix toggle group: arrow keys move, Space/Enter picks), free text, and a São Paulo day range typed as
- * dd/mm/aaaa or picked from a calendar.
+ * dd/mm/aaaa or picked from a calendar, on the date it names (creation or payment; an opened export has only the
+ * creation date: its file keeps no status history).
  */
 import * as ToggleGroup from '@radix-ui/react-toggle-group'
 import { useId } from 'react'
@@ -86,6 +87,23 @@ export function RecordFilters({ input, onChange, onClear, readOnly }: RecordFilt
             {t('filters.textHint')}
           </span>
         </div>
+        {!readOnly && (
+          <div className="field field-basis">
+            {/* The options say which date; the label names the control for assistive technology. */}
+            <label htmlFor={`${id}-basis`} className="visually-hidden">
+              {t('filters.dateBasis')}
+            </label>
+            <select
+              id={`${id}-basis`}
+              value={input.dateBasis}
+              data-testid="date-basis"
+              onChange={(e) => onChange({ dateBasis: e.target.value === 'paid' ? 'paid' : 'created' })}
+            >
+              <option value="created">{t('filters.basis.created')}</option>
+              <option value="paid">{t('filters.basis.paid')}</option>
+            </select>
+          </div>
+        )}
         <DateField
           id={`${id}-from`}
           label={tl('list.from')}

@@ -5,16 +5,21 @@
  */
 import { useCallback, useEffect, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import type { WithdrawalRecord } from '../../../../shared/withdrawal-record'
+import type { RecordFilter, WithdrawalRecord } from '../../../../shared/withdrawal-record'
 import { ErrorNotice } from '../ErrorNotice'
 import { EMPTY_FILTER, queryKey, toRecordFilter, type FilterInput, type SortState } from './filter-model'
 import { RecordFilters } from './RecordFilters'
-import { StatusTotals } from './StatusTotals'
+import { StatusTotals, type TotalsPeriod } from './StatusTotals'
 import { useTableStore, useTableView } from './table-store'
 import { useRecordPages, type RecordSource } from './useRecordPages'
 import { VirtualRecordTable } from './VirtualRecordTable'
 
 const TEXT_DEBOUNCE_MS = 300
+
+function periodOf(f: RecordFilter): TotalsPeriod {
+  if (f.from === undefined && f.to === undefined) return 'all'
+  return f.dateBasis ?? 'created'
+}
 
 function useDebounced<T>(value: T, ms: number): T {
   const [out, setOut] = useState(value)
@@ -83,7 +88,7 @@ export function RecordsTable({
         {/* Collapsed so the rows stay on the first screen. */}
         <details className="totals-details" data-testid="totals-details">
           <summary>{tl('today.totals')}</summary>
-          <StatusTotals totals={pages.totals} />
+          <StatusTotals totals={pages.totals} period={periodOf(filter)} />
         </details>
       </div>
       {pages.stale && (

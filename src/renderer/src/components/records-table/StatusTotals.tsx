@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next'
 import type { StatusTotal } from '../../../../shared/withdrawal-record'
 import { LOCAL_STATES } from '../../../../shared/withdrawal-record'
 import { currentLanguage } from '../../i18n'
-import { Brl, DePix } from '../format'
+import { Brl } from '../format'
 import { StatusBadge } from '../StatusBadge'
 import { MeaningTotals } from './MeaningTotals'
 
@@ -39,7 +39,16 @@ export function sumTotals(totals: readonly StatusTotal[]): {
   )
 }
 
-export function StatusTotals({ totals }: { totals: readonly StatusTotal[] }): React.JSX.Element {
+/** Which dates the totals cover: no range, or a range on the creation or on the payout date. */
+export type TotalsPeriod = 'all' | 'created' | 'paid'
+
+export function StatusTotals({
+  totals,
+  period = 'all',
+}: {
+  totals: readonly StatusTotal[]
+  period?: TotalsPeriod
+}): React.JSX.Element {
   const { t } = useTranslation('list')
   const count = new Intl.NumberFormat(currentLanguage()).format
   const id = useId()
@@ -78,7 +87,7 @@ export function StatusTotals({ totals }: { totals: readonly StatusTotal[] }): Re
                     {count(row.count)}
                   </td>
                   <td className="num-col">
-                    <DePix cents={row.depositCents} />
+                    <Brl cents={row.depositCents} />
                   </td>
                   <td className="num-col">
                     <Brl cents={row.payoutCents} />
@@ -99,7 +108,9 @@ export function StatusTotals({ totals }: { totals: readonly StatusTotal[] }): Re
           </table>
         </>
       )}
-      <p className="field-hint">{t('totals.note')}</p>
+      <p className="field-hint" data-testid="totals-period">
+        {t(`totals.period.${period}`)} {t('totals.note')}
+      </p>
     </section>
   )
 }

@@ -8,7 +8,7 @@ import { timeLeft } from '../layout/deadline'
 import { leadKind } from '../layout/LeadSentence'
 import { payeeOf, payeeText, payoutCentsOf } from '../layout/payee'
 import { useNowTick } from '../layout/useNow'
-import { StatusBadge } from '../StatusBadge'
+import { RecordStatus } from '../RecordStatus'
 
 const col = createColumnHelper<WithdrawalRecord>()
 
@@ -17,9 +17,9 @@ const col = createColumnHelper<WithdrawalRecord>()
  * and fixed, so the layout does not jump as rows load and unload while scrolling.
  */
 export const COLUMN_WIDTHS: Readonly<Record<string, string>> = {
-  payee: '31%',
-  amount: '15%',
-  status: '23%',
+  payee: '26%',
+  amount: '16%',
+  status: '27%',
   deadline: '12%',
   createdAt: '19%',
 }
@@ -41,8 +41,9 @@ function Payee({ record }: { record: WithdrawalRecord }): React.JSX.Element {
         {p.name ?? p.pixKey}
       </span>
       {p.name && (
-        <span className="cell-text payee-key mono" title={p.pixKey}>
-          {p.pixKey}
+        <span className="cell-text payee-key" title={p.taxNumber ? `${p.pixKey} · ${p.taxNumber}` : p.pixKey}>
+          {p.taxNumber ? `${p.taxNumber} · ` : ''}
+          <span className="mono">{p.pixKey}</span>
         </span>
       )}
     </span>
@@ -100,13 +101,7 @@ export function recordColumns(t: TFunction<'list'>, tl: TFunction<'layout'>): Re
     col.accessor((r) => r.remoteStatus ?? r.localState, {
       id: 'status',
       header: () => tl('list.status'),
-      cell: (c) => (
-        <StatusBadge
-          status={c.row.original.remoteStatus}
-          localState={c.row.original.localState}
-          hasRefund={c.row.original.refund !== null}
-        />
-      ),
+      cell: (c) => <RecordStatus record={c.row.original} />,
       enableSorting: true,
       sortDescFirst: false,
     }),

@@ -3,7 +3,12 @@
  * Dates are São Paulo calendar days (the operators' day, and the one printed next to every time in the app),
  * turned into an inclusive `from` instant and an exclusive `to` instant.
  */
-import { LOCAL_STATES, type RecordFilter, type SORT_FIELDS } from '../../../../shared/withdrawal-record'
+import {
+  LOCAL_STATES,
+  type DateBasis,
+  type RecordFilter,
+  type SORT_FIELDS,
+} from '../../../../shared/withdrawal-record'
 import { KNOWN_STATUSES } from '../../../../shared/withdrawal-status'
 import { dayStartIso, nextCalendarDay, parseCalendarDay } from '../../../../shared/calendar-day'
 
@@ -21,6 +26,8 @@ export interface FilterInput {
   attention: boolean
   fromDay: string
   toDay: string
+  /** Which date the day range reads: the creation or the day the Pix was paid (main's `dateBasis`). */
+  dateBasis: DateBasis
   text: string
   /** Only one payment run's withdrawals (opened from the run's page); its name is shown on the chip. */
   run: { id: string; name: string } | null
@@ -30,6 +37,7 @@ export const EMPTY_FILTER: FilterInput = {
   attention: false,
   fromDay: '',
   toDay: '',
+  dateBasis: 'created',
   text: '',
   run: null,
 }
@@ -100,6 +108,8 @@ export function toRecordFilter(input: FilterInput, sort: SortState): RecordFilte
     const to = after === null ? null : dayStartIso(after)
     if (from) f.from = from
     if (to) f.to = to
+    // Only with a range: "paid" without days would silently drop every record not paid yet.
+    if ((from || to) && input.dateBasis === 'paid') f.dateBasis = 'paid'
   }
   return f
 }
@@ -111,6 +121,7 @@ export function queryKey(filter: RecordFilter): string {
     filter.attention ?? false,
     filter.from ?? '',
     filter.to ?? '',
+    filter.dateBasis ?? 'created',
     filter.text ?? '',
     filter.runId ?? '',
     filter.sort ?? null,

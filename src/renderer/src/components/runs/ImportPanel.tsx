@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next'
 import type { ChannelOutput, IpcError } from '../../../../shared/contract'
 import { currentLanguage } from '../../i18n'
 import { call } from '../../ipc'
+import { FilePicker } from '../ui/FilePicker'
 import { RunErrorNotice } from './run-error'
 import { SafeText } from '../SafeText'
 
@@ -61,21 +62,18 @@ export function ImportPanel({ onImported }: { onImported: (runId: string) => voi
     <section className="card" aria-labelledby="run-import-heading">
       <h3 id="run-import-heading">{t('import.heading')}</h3>
       <p>
-        <button type="button" className="secondary" onClick={() => void saveTemplate()}>
+        <button type="button" className="btn" onClick={() => void saveTemplate()}>
           {t('template.save')}
         </button>{' '}
         {saved && <span role="status">{t('template.saved', { files: saved })}</span>}
       </p>
-      <label className="field">
-        <span>{t('import.file')}</span>
-        <input
-          type="file"
-          accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-          data-testid="run-file"
-          disabled={busy}
-          onChange={(e) => void pick(e.target.files?.[0])}
-        />
-      </label>
+      <FilePicker
+        label={t('import.file')}
+        accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+        testId="run-file"
+        disabled={busy}
+        onPick={(file) => void pick(file)}
+      />
       {busy && <p role="status">{t('import.reading')}</p>}
       {error && <RunErrorNotice error={error} />}
       {result && (
@@ -88,7 +86,7 @@ export function ImportPanel({ onImported }: { onImported: (runId: string) => voi
           {result.issues.length > 0 && (
             <>
               <h4>{t('import.issuesHeading', { count: result.issues.length })}</h4>
-              <table className="table" data-testid="import-issues">
+              <table className="data data-grid" data-testid="import-issues">
                 <thead>
                   <tr>
                     <th scope="col">{t('import.line')}</th>

@@ -46,12 +46,12 @@ export function ReportPanel({ detail }: { detail: RunDetailView }): React.JSX.El
         ))}
       </ul>
       <p>
-        <button type="button" className="secondary" onClick={() => void exportRun()}>
+        <button type="button" className="btn" onClick={() => void exportRun()}>
           {t('report.export')}
         </button>{' '}
         <button
           type="button"
-          className="secondary"
+          className="btn"
           onClick={() => {
             // The withdrawals list, narrowed to this run: the same table, filters and totals as any other view.
             updateTable('withdrawals', {

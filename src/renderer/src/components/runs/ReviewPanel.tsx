@@ -7,7 +7,7 @@ import { formatBRL, parseBRLToCents } from '../../../../shared/money'
 import { currentLanguage } from '../../i18n'
 import { call } from '../../ipc'
 import { CopyButton } from '../CopyButton'
-import { Brl, DateTime, DePix } from '../format'
+import { Brl, DateTime } from '../format'
 import { AddressGroups } from '../funding/FundingInstructions'
 import { SafeText } from '../SafeText'
 import { RunErrorNotice } from './run-error'
@@ -17,7 +17,7 @@ type Group = RunDetailView['summary']['byCategory'][number]
 function GroupTable({ caption, groups }: { caption: string; groups: Group[] }): React.JSX.Element {
   const { t } = useTranslation('runs')
   return (
-    <table className="table">
+    <table className="data data-grid">
       <caption>{caption}</caption>
       <thead>
         <tr>
@@ -36,7 +36,7 @@ function GroupTable({ caption, groups }: { caption: string; groups: Group[] }): 
               <Brl cents={g.payoutCents} />
             </td>
             <td>
-              <DePix cents={g.depositCents} />
+              <Brl cents={g.depositCents} />
             </td>
           </tr>
         ))}
@@ -59,7 +59,7 @@ function RefundAddresses({ rows }: { rows: RunDetailView['rows'] }): React.JSX.E
     groups.set(r.draft.refundAddress, lines)
   }
   return (
-    <table className="table" data-testid="run-refund-addresses">
+    <table className="data-grid" data-testid="run-refund-addresses">
       <caption>{t('review.refundAddresses')}</caption>
       <thead>
         <tr>
@@ -132,7 +132,7 @@ export function ReviewPanel({
         </dd>
         <dt>{t('review.deposit')}</dt>
         <dd data-testid="run-deposit-total">
-          <DePix cents={summary.depositCents} />
+          <Brl cents={summary.depositCents} />
         </dd>
         <dt>{t('review.fees')}</dt>
         <dd>
@@ -161,10 +161,10 @@ export function ReviewPanel({
                 ) : null}{' '}
                 {(run.state === 'draft' || run.state === 'approved') && (
                   <>
-                    <button type="button" className="secondary" onClick={() => void decide(r.idx, 'keep')}>
+                    <button type="button" className="btn" onClick={() => void decide(r.idx, 'keep')}>
                       {t('duplicates.keep')}
                     </button>{' '}
-                    <button type="button" className="secondary" onClick={() => void decide(r.idx, 'drop')}>
+                    <button type="button" className="btn" onClick={() => void decide(r.idx, 'drop')}>
                       {t('duplicates.drop')}
                     </button>
                   </>
@@ -188,7 +188,9 @@ export function ReviewPanel({
             <span>{t('approve.label')}</span>
             <input inputMode="decimal" value={typed} onChange={(e) => setTyped(e.target.value)} />
           </label>
-          <button type="submit">{fourEyes && !asked ? t('approve.askButton') : t('approve.button')}</button>
+          <button type="submit" className="btn btn-primary">
+            {fourEyes && !asked ? t('approve.askButton') : t('approve.button')}
+          </button>
         </form>
       ) : (
         run.approvedAt && (

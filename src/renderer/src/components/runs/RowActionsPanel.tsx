@@ -40,12 +40,13 @@ function UnknownRow({
       </label>{' '}
       <button
         type="button"
+        className="btn"
         disabled={id.trim() === ''}
         onClick={() => void resolve({ withdrawalId: id.trim() })}
       >
         {t('actions.link')}
       </button>{' '}
-      <button type="button" onClick={() => void resolve({ notCreated: true })}>
+      <button type="button" className="btn" onClick={() => void resolve({ notCreated: true })}>
         {t('actions.notCreated')}
       </button>
     </li>
@@ -80,7 +81,7 @@ export function RowActionsPanel({
         {retry.map((r) => (
           <li key={r.idx} data-testid={`run-row-retry-${r.line}`}>
             {t('actions.retryable', { line: r.line, payee: r.payee.name ?? r.draft.pixKey })}{' '}
-            <button type="button" disabled={!settled} onClick={() => void again(r.idx)}>
+            <button type="button" className="btn" disabled={!settled} onClick={() => void again(r.idx)}>
               {t('actions.retry')}
             </button>
           </li>

@@ -3,7 +3,7 @@ import { useVirtualizer } from '@tanstack/react-virtual'
 import { useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { RunDetailView } from '../../../../shared/channels-runs'
-import { formatBRL, formatDePix } from '../../../../shared/money'
+import { formatBRL } from '../../../../shared/money'
 import { currentLanguage } from '../../i18n'
 import { SafeText } from '../SafeText'
 
@@ -28,7 +28,7 @@ export function RowsTable({ rows }: { rows: RunDetailView['rows'] }): React.JSX.
     <section className="card" aria-labelledby="run-rows-heading">
       <h3 id="run-rows-heading">{t('rows.heading')}</h3>
       <div ref={scroller} className="run-rows-scroll" style={{ maxHeight: 420, overflowY: 'auto' }}>
-        <table className="table" data-testid="run-rows" data-count={rows.length}>
+        <table className="data data-grid" data-testid="run-rows" data-count={rows.length}>
           <thead>
             <tr>
               <th scope="col">{t('rows.line')}</th>
@@ -55,9 +55,7 @@ export function RowsTable({ rows }: { rows: RunDetailView['rows'] }): React.JSX.
                   <td>
                     <SafeText text={r.draft.pixKey} />
                   </td>
-                  <td className="num">
-                    {a.kind === 'payout' ? formatBRL(a.cents, lang) : formatDePix(a.cents, lang)}
-                  </td>
+                  <td className="num">{formatBRL(a.cents, lang)}</td>
                   <td className="num">{r.wave ?? '—'}</td>
                   <td>{t(`outcome.${r.outcome}`)}</td>
                 </tr>

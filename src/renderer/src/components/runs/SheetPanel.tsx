@@ -6,8 +6,12 @@ import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { FundingSheetView, RunDetailView } from '../../../../shared/channels-runs'
 import type { IpcError } from '../../../../shared/contract'
+import { formatBRL } from '../../../../shared/money'
+import { currentLanguage } from '../../i18n'
 import { call } from '../../ipc'
 import { useApp } from '../../stores/app'
+import { Countdown } from '../ui/Countdown'
+import { TruncatedText } from '../ui/DataTable'
 import { CopyButton } from '../CopyButton'
 import { SafeText } from '../SafeText'
 import { DateTime, DePix } from '../format'
@@ -18,7 +22,7 @@ function Qr({ svg }: { svg: string }): React.JSX.Element {
   const { t } = useTranslation('runs')
   if (!open) {
     return (
-      <button type="button" className="link" onClick={() => setOpen(true)}>
+      <button type="button" className="btn-link" onClick={() => setOpen(true)}>
         {t('sheet.showQr')}
       </button>
     )
@@ -35,6 +39,7 @@ export function SheetPanel({
   onChange: (d: RunDetailView) => void
 }): React.JSX.Element | null {
   const { t } = useTranslation('runs')
+  const lang = currentLanguage()
   const sandbox = useApp((s) => s.info?.sandbox ?? false)
   const { run } = detail
   const wave = run.wave
@@ -85,11 +90,15 @@ export function SheetPanel({
           <dl className="facts">
             <dt>{t('sheet.total')}</dt>
             <dd data-testid="sheet-total">
-              <DePix cents={sheet.totalCents} /> <CopyButton text={sheet.totalDepix} />
+              <DePix cents={sheet.totalCents} /> <CopyButton text={sheet.totalDepix} />{' '}
+              <span className="cell-note">
+                {t('sheet.equivalent', { brl: formatBRL(sheet.totalCents, lang) })}
+              </span>
             </dd>
             <dt>{t('sheet.earliest')}</dt>
             <dd data-testid="sheet-deadline">
-              <DateTime iso={sheet.earliestDeadline} />
+              <DateTime iso={sheet.earliestDeadline} />{' '}
+              <Countdown deadline={sheet.earliestDeadline} testId="sheet-countdown" />
             </dd>
           </dl>
           {sheet.filesProblem === 'funding_unconfirmed' ? (
@@ -106,21 +115,21 @@ export function SheetPanel({
             </div>
           ) : (
             sheet.problems.length > 0 && (
-              <p className="alert alert-warning">{t('sheet.problems', { count: sheet.problems.length })}</p>
+              <p className="alert alert-warn">{t('sheet.problems', { count: sheet.problems.length })}</p>
             )
           )}
           <p>{t('sheet.filesNote')}</p>
           {sheet.filesProblem === 'funding_unconfirmed' ? null : sheet.filesProblem === 'repeated_address' ? (
-            <p className="alert alert-warning">{t('sheet.repeated')}</p>
+            <p className="alert alert-warn">{t('sheet.repeated')}</p>
           ) : (
             <p>
-              <button type="button" className="secondary" onClick={() => void save()}>
+              <button type="button" className="btn" onClick={() => void save()}>
                 {t('sheet.save')}
               </button>{' '}
               {saved && <span role="status">{t('sheet.saved', { files: saved })}</span>}
             </p>
           )}
-          <table className="table" data-testid="sheet-lines">
+          <table className="data data-grid" data-testid="sheet-lines">
             <thead>
               <tr>
                 <th scope="col">{t('sheet.payee')}</th>
@@ -136,7 +145,11 @@ export function SheetPanel({
                     <SafeText text={l.payee ?? l.pixKey} />
                   </td>
                   <td>
-                    <code className="mono">{l.address}</code> <CopyButton text={l.address} />
+                    {/* One line, cut in the middle of the screen; the whole address on hover/focus and copied. */}
+                    <TruncatedText text={l.address}>
+                      <code className="mono">{l.address}</code>
+                    </TruncatedText>{' '}
+                    <CopyButton text={l.address} />
                   </td>
                   <td>
                     <DePix cents={l.cents} /> <CopyButton text={l.depixAmount} />
@@ -154,11 +167,11 @@ export function SheetPanel({
         <label className="field-inline">
           {t('sheet.txId')} <input value={txId} maxLength={128} onChange={(e) => setTxId(e.target.value)} />
         </label>{' '}
-        <button type="button" onClick={() => void funded('runs:markWaveFunded')}>
+        <button type="button" className="btn btn-primary" onClick={() => void funded('runs:markWaveFunded')}>
           {t('sheet.funded')}
         </button>{' '}
         {sandbox && (
-          <button type="button" className="secondary" onClick={() => void funded('runs:sandboxFundWave')}>
+          <button type="button" className="btn" onClick={() => void funded('runs:sandboxFundWave')}>
             {t('sheet.sandboxFund')}
           </button>
         )}

@@ -5,6 +5,8 @@ import type { ChannelName, IpcError } from '../../../../shared/contract'
 import type { RunDetailView } from '../../../../shared/channels-runs'
 import { call } from '../../ipc'
 import { DateTime } from '../format'
+import { Button } from '../ui/Button'
+import { Toolbar } from '../ui/Toolbar'
 import { RunErrorNotice } from './run-error'
 
 type Control = Extract<ChannelName, 'runs:pause' | 'runs:resume' | 'runs:cancel'>
@@ -113,35 +115,38 @@ export function WavePanel({
                   onChange={(e) => setSize(e.target.value)}
                 />
               </label>{' '}
-              <button type="button" onClick={() => void start()}>
+              <button type="button" className="btn btn-primary" onClick={() => void start()}>
                 {t('wave.start')}
               </button>
             </p>
           )}
         </div>
       )}
-      <p>
+      <Toolbar
+        end={
+          run.state !== 'completed' &&
+          run.state !== 'cancelled' &&
+          run.state !== 'draft' && (
+            <Button variant="destructive" onClick={() => void control('runs:cancel')}>
+              {t('wave.cancel')}
+            </Button>
+          )
+        }
+      >
         {run.state === 'creating' && (
-          <button type="button" className="secondary" onClick={() => void control('runs:pause')}>
-            {t('wave.pause')}
-          </button>
-        )}{' '}
-        {run.state === 'paused' && (
-          <button type="button" onClick={() => void control('runs:resume')}>
-            {t('wave.resume')}
-          </button>
-        )}{' '}
-        {run.state === 'creating' && detail.takeover && (
-          <button type="button" onClick={() => void control('runs:resume')} data-testid="run-take-over">
-            {t('wave.takeOver')}
-          </button>
-        )}{' '}
-        {run.state !== 'completed' && run.state !== 'cancelled' && run.state !== 'draft' && (
-          <button type="button" className="danger" onClick={() => void control('runs:cancel')}>
-            {t('wave.cancel')}
-          </button>
+          <Button onClick={() => void control('runs:pause')}>{t('wave.pause')}</Button>
         )}
-      </p>
+        {run.state === 'paused' && (
+          <Button variant="primary" onClick={() => void control('runs:resume')}>
+            {t('wave.resume')}
+          </Button>
+        )}
+        {run.state === 'creating' && detail.takeover && (
+          <Button variant="primary" onClick={() => void control('runs:resume')} data-testid="run-take-over">
+            {t('wave.takeOver')}
+          </Button>
+        )}
+      </Toolbar>
       {detail.waves.length > 0 && (
         <ul data-testid="run-waves">
           {detail.waves.map((w) => (

@@ -50,8 +50,8 @@ export function AllowancesSection(): React.JSX.Element {
           <tbody>
             {rows.map((r) => (
               <tr key={r.endpoint} data-endpoint={r.endpoint}>
-                <th scope="row">
-                  <code>{r.endpoint}</code>
+                <th scope="row" title={r.endpoint}>
+                  {t(`allowances.endpointNames.${r.endpoint}`, { defaultValue: r.endpoint })}
                 </th>
                 <td className="num">{integer.format(r.limitPerMinute)}</td>
                 <td className="num">{integer.format(r.available)}</td>

@@ -51,7 +51,7 @@ export function BackupsSection(): React.JSX.Element {
       {error && <ErrorNotice error={error} />}
       {backups?.length === 0 && <p>{t('backups.none')}</p>}
       {backups && backups.length > 0 && (
-        <table>
+        <table className="data data-grid">
           <caption className="visually-hidden">{t('backups.caption')}</caption>
           <thead>
             <tr>
@@ -73,15 +73,30 @@ export function BackupsSection(): React.JSX.Element {
                   {confirming === b.name ? (
                     <span role="group" aria-label={t('backups.confirmTitle')}>
                       <strong>{t('backups.confirm', { when: formatDateTime(b.createdAt, lang) })}</strong>{' '}
-                      <button type="button" disabled={busy} onClick={() => void restore(b.name)}>
+                      <button
+                        type="button"
+                        className="btn btn-danger btn-small"
+                        disabled={busy}
+                        onClick={() => void restore(b.name)}
+                      >
                         {t('backups.confirmYes')}
                       </button>{' '}
-                      <button type="button" disabled={busy} onClick={() => setConfirming(null)}>
+                      <button
+                        type="button"
+                        className="btn btn-small"
+                        disabled={busy}
+                        onClick={() => setConfirming(null)}
+                      >
                         {t('actions.cancel')}
                       </button>
                     </span>
                   ) : (
-                    <button type="button" disabled={busy} onClick={() => setConfirming(b.name)}>
+                    <button
+                      type="button"
+                      className="btn btn-small"
+                      disabled={busy}
+                      onClick={() => setConfirming(b.name)}
+                    >
                       {t('backups.restore')}
                     </button>
                   )}

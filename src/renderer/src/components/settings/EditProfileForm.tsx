@@ -75,7 +75,10 @@ export function EditProfileForm({
             <Field
               key={endpoint}
               id={`${id}-limit-${endpoint}`}
-              label={t('edit.rateLimitLabel', { endpoint, default: DEFAULT_RATE_LIMITS[endpoint] })}
+              label={t('edit.rateLimitLabel', {
+                endpoint: t(`allowances.endpointNames.${endpoint}`),
+                default: DEFAULT_RATE_LIMITS[endpoint],
+              })}
               error={message(`rateLimits.${endpoint}`)}
             >
               {(aria) => (

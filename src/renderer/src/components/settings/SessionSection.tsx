@@ -74,8 +74,8 @@ function SessionFacts({ session }: { session: SessionView }): React.JSX.Element 
           {session.scopes.length > 0 ? (
             <ul className="inline-list">
               {session.scopes.map((s) => (
-                <li key={s}>
-                  <code>{s}</code>
+                <li key={s} data-scope={s} title={s}>
+                  {t(`session.scopeNames.${s}`, { defaultValue: t('session.scopeUnknown', { code: s }) })}
                 </li>
               ))}
             </ul>

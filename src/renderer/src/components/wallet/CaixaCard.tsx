@@ -28,7 +28,7 @@ export function CaixaCard(): React.JSX.Element | null {
       )}
       <ScanAge view={view} />
       <CanFund view={view} />
-      <button type="button" onClick={() => go({ page: 'caixa' })}>
+      <button type="button" className="btn" onClick={() => go({ page: 'caixa' })}>
         {t('cardOpen')}
       </button>
     </section>

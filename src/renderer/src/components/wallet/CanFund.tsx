@@ -39,7 +39,7 @@ export function CanFund({ view }: { view: Ready }): React.JSX.Element {
   return (
     <div data-testid="wallet-can-fund">
       {awaiting && awaiting.count > 0 && (
-        <p className={missing > 0 ? 'notice notice-warning' : undefined} data-testid="wallet-awaiting">
+        <p className={missing > 0 ? 'alert alert-warn' : undefined} data-testid="wallet-awaiting">
           {missing > 0
             ? t('fundShort', {
                 count: awaiting.count,
@@ -50,7 +50,7 @@ export function CanFund({ view }: { view: Ready }): React.JSX.Element {
         </p>
       )}
       {lbtcLow && (
-        <p className="notice notice-warning" role="status" data-testid="wallet-lbtc-low">
+        <p className="alert alert-warn" role="status" data-testid="wallet-lbtc-low">
           {t('lbtcLow', {
             fundings: LBTC_FEE_FUNDINGS,
             need: formatAssetUnits(feeNeed.toString(), 'L-BTC', lang),

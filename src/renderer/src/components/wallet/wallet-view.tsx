@@ -47,7 +47,7 @@ export function ScanAge({ view }: { view: Ready }): React.JSX.Element {
   if (view.lastFailure !== null) {
     const reason = t(`reasons.${view.lastFailure}`)
     return (
-      <p className="notice notice-warning" role="status" data-testid="wallet-stale">
+      <p className="alert alert-warn" role="status" data-testid="wallet-stale">
         {when ? t('stale', { reason, when }) : t('staleNever', { reason })}
       </p>
     )

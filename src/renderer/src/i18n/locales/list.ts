@@ -17,6 +17,8 @@ export const list = {
       anyCreated: 'qualquer pagamento criado',
       from: 'De (dia)',
       to: 'Até (dia, inclusive)',
+      dateBasis: 'Período pela data de',
+      basis: { created: 'Por criação', paid: 'Por pagamento' },
       dateHint:
         'Dias no horário de Brasília (America/Sao_Paulo), qualquer que seja o fuso deste computador: "De" começa às 00:00 e "Até" inclui o dia inteiro, até 23:59:59.',
       text: 'Buscar',
@@ -71,6 +73,11 @@ export const list = {
       all: 'Total',
       none: 'Sem registros para somar.',
       note: 'Somas com o melhor valor conhecido de cada registro (valor pedido até o serviço informar outro).',
+      period: {
+        all: 'Todas as datas.',
+        created: 'Período contado pela data de criação.',
+        paid: 'Período contado pela data em que o Pix foi pago.',
+      },
       meaningHeading: 'Resumo',
       meaningCaption: 'Quantidade e valores por resultado, com os filtros aplicados',
       meaning: 'Resultado',
@@ -97,6 +104,8 @@ export const list = {
       anyCreated: 'any created withdrawal',
       from: 'From (day)',
       to: 'To (day, inclusive)',
+      dateBasis: 'Period by date of',
+      basis: { created: 'By creation', paid: 'By payout' },
       dateHint:
         'Days in Brasília time (America/Sao_Paulo), whatever this computer’s time zone: "From" starts at 00:00 and "To" includes the whole day, up to 23:59:59.',
       text: 'Search',
@@ -150,6 +159,11 @@ export const list = {
       all: 'Total',
       none: 'No records to add up.',
       note: 'Sums use the best known amount of each record (the requested amount until the service reports another).',
+      period: {
+        all: 'All dates.',
+        created: 'Period counted by creation date.',
+        paid: 'Period counted by the date the payout was made.',
+      },
       meaningHeading: 'Summary',
       meaningCaption: 'Count and amounts by outcome, with the filters applied',
       meaning: 'Outcome',

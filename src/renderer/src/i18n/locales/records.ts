@@ -30,8 +30,10 @@ export const records = {
       },
       from: 'De (dia)',
       to: 'Até (dia, inclusive)',
+      dateBasis: 'Período pela data de',
+      basis: { created: 'criação do registro', paid: 'pagamento do Pix' },
       daysHint:
-        'Dias no horário de Brasília, contados pela data de criação do registro. Em branco: sem limite.',
+        'Dias no horário de Brasília, contados pela data escolhida acima. Pela data do pagamento, só entram os pagamentos já pagos. Em branco: sem limite.',
       text: 'Texto',
       textHint: 'Parte da chave Pix, do nome do favorecido ou do identificador. Em branco: sem filtro.',
     },
@@ -105,7 +107,10 @@ export const records = {
       },
       from: 'From (day)',
       to: 'To (day, inclusive)',
-      daysHint: 'Days in Brasília time, by the record’s creation date. Blank: no limit.',
+      dateBasis: 'Period by date of',
+      basis: { created: 'record creation', paid: 'payout' },
+      daysHint:
+        'Days in Brasília time, counted by the date chosen above. By payout date, only paid withdrawals are in. Blank: no limit.',
       text: 'Text',
       textHint: 'Part of the Pix key, the payee’s name or the identifier. Blank: no filter.',
     },

@@ -23,6 +23,10 @@ export const runs = {
     list: {
       heading: 'Lotes',
       empty: 'Nenhum lote ainda.',
+      name: 'Lote',
+      rows: 'Pagamentos',
+      state: 'Situação',
+      createdAt: 'Criado em',
       open: 'Abrir',
     },
     state: {
@@ -34,6 +38,13 @@ export const runs = {
       completed: 'Concluído',
       partially_paid: 'Parcialmente pago',
       cancelled: 'Cancelado',
+    },
+    settlement: {
+      processing: 'Em processamento',
+      partial: 'Parcialmente pago',
+      settled: 'Liquidado',
+      unpaid: 'Nenhum pago',
+      paidOf: '{{done}} de {{total}} pagos',
     },
     review: {
       heading: 'Revisão',
@@ -105,6 +116,7 @@ export const runs = {
       of: '{{done}} de {{total}}',
     },
     sheet: {
+      equivalent: 'equivale a {{brl}} (1 DePix = R$ 1,00)',
       heading: 'Depósito da onda {{n}}',
       total: 'Total da onda',
       earliest: 'Primeiro prazo',
@@ -208,6 +220,10 @@ export const runs = {
     list: {
       heading: 'Runs',
       empty: 'No runs yet.',
+      name: 'Run',
+      rows: 'Withdrawals',
+      state: 'Status',
+      createdAt: 'Created at',
       open: 'Open',
     },
     state: {
@@ -219,6 +235,13 @@ export const runs = {
       completed: 'Completed',
       partially_paid: 'Partially paid',
       cancelled: 'Cancelled',
+    },
+    settlement: {
+      processing: 'Processing',
+      partial: 'Partly paid',
+      settled: 'Settled',
+      unpaid: 'None paid',
+      paidOf: '{{done}} of {{total}} paid',
     },
     review: {
       heading: 'Review',
@@ -290,6 +313,7 @@ export const runs = {
       of: '{{done}} of {{total}}',
     },
     sheet: {
+      equivalent: 'worth {{brl}} (1 DePix = R$1.00)',
       heading: 'Deposit for wave {{n}}',
       total: 'Wave total',
       earliest: 'Earliest deadline',

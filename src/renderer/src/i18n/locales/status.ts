@@ -35,6 +35,7 @@ export const status = {
     /** An unrecognised status: the words, then the raw code in parentheses. */
     unknownStatus: STATUS_PHRASES['pt-BR'].status,
     unknownLabel: 'Situação não reconhecida',
+    unknownTitle: 'Situação não reconhecida: código {{code}} do serviço',
     withRefund: STATUS_PHRASES['pt-BR'].withRefund,
   },
   en: {
@@ -65,6 +66,7 @@ export const status = {
     },
     unknownStatus: STATUS_PHRASES.en.status,
     unknownLabel: 'Unrecognised status',
+    unknownTitle: 'Unrecognised status: the service’s code {{code}}',
     withRefund: STATUS_PHRASES.en.withRefund,
   },
 } as const
