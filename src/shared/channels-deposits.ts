@@ -31,6 +31,8 @@ export const depositQuoteSchema = z.object({
   /** Similar deposits (same amount and destination) in the last 24 h: creating needs an explicit confirmation. */
   duplicates: z.array(depositRecordSchema),
   intent: z.object({ id: z.string(), expiresInSeconds: z.number().int() }),
+  /** Team ledger: above the team's limit or to an unregistered address, it waits for another analyst (Aprovações). */
+  needsApproval: z.boolean().default(false),
 })
 export type DepositQuote = z.infer<typeof depositQuoteSchema>
 

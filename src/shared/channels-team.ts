@@ -13,6 +13,8 @@ import { z } from 'zod'
 import { withdrawalDraftSchema } from './withdrawal'
 import { runApprovalItemSchema } from './run-approval'
 import { withdrawalRecordSchema } from './withdrawal-record'
+import { depositDraftSchema } from './deposit-draft'
+import { depositRecordSchema } from './deposit-record'
 import { teamLedgerSettingsSchema, teamLedgerViewSchema } from './team-ledger'
 import { settingChangeSchema } from './team-settings-changes'
 
@@ -84,6 +86,8 @@ export const APPROVAL_VIEW_STATES = ['pending', 'approved', 'rejected', 'sent'] 
 
 export const approvalViewSchema = z.object({
   id: z.string(),
+  /** Of a payment, or of a top-up (Comprar DePix: no Pix key; the DePix goes to `depixAddress`). */
+  kind: z.enum(['withdrawal', 'deposit']).default('withdrawal'),
   /** The record id the payment will have once sent. */
   localId: z.string(),
   profile: z.string(),
@@ -105,6 +109,10 @@ export const approvalViewSchema = z.object({
   refundAddress: z.string().nullable().default(null),
   /** Whether it is one of the team's registered treasury addresses (issue #24). */
   refundRegistered: z.boolean().default(false),
+  /** A top-up's delivery address (where the DePix goes): the approver sees it. */
+  depixAddress: z.string().nullable().default(null),
+  /** Whether it is one of the team's registered treasury addresses. */
+  depixRegistered: z.boolean().default(false),
 })
 export type ApprovalView = z.infer<typeof approvalViewSchema>
 
@@ -152,6 +160,16 @@ export const teamChannels = {
     }),
     output: approvalViewSchema,
   },
+  /** The same for a reviewed top-up (`deposits:quote` says `needsApproval`). */
+  'approvals:requestTopUp': {
+    input: z.strictObject({
+      draft: depositDraftSchema,
+      intentId: z.string().min(1).max(100),
+      confirmedDuplicates: z.array(z.string().min(1).max(100)).max(100).optional(),
+      note: noteSchema.optional(),
+    }),
+    output: approvalViewSchema,
+  },
   'approvals:approve': {
     input: approvalIdInput.extend({ note: noteSchema.optional() }),
     output: approvalViewSchema,
@@ -160,8 +178,14 @@ export const teamChannels = {
     input: approvalIdInput.extend({ note: noteSchema.min(1, 'note_required') }),
     output: approvalViewSchema,
   },
-  /** Sends an approved payment: one journaled POST /withdraw with the approval's stored body. */
-  'approvals:send': { input: approvalIdInput, output: withdrawalRecordSchema },
+  /**
+   * Sends an approved payment (one journaled POST /withdraw) or creates an approved top-up (one journaled
+   * POST /deposit), with the approval's stored body.
+   */
+  'approvals:send': {
+    input: approvalIdInput,
+    output: z.union([withdrawalRecordSchema, depositRecordSchema]),
+  },
   /** Payment runs waiting for another analyst's approval, oldest request first (approved on the run's screen). */
   'approvals:runs': { input: none, output: z.array(runApprovalItemSchema) },
 } as const

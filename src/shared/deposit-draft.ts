@@ -88,6 +88,15 @@ export interface DepositRequestBody {
   delayDepixInHours?: number
 }
 
+/** A stored body read back (an approval's, from the team database): exactly the fields `toDepositRequest` writes. */
+export const depositRequestSchema = z.strictObject({
+  amountInCents: z.number().int().positive().refine(Number.isSafeInteger),
+  depixAddress: z.string().min(1),
+  endUserTaxNumber: z.string().optional(),
+  euid: z.string().optional(),
+  delayDepixInHours: z.number().int().optional(),
+})
+
 /** The network a non-Liquid address names by its prefix (spec §1.3), or null. */
 export function nonLiquidNetwork(address: string): 'arkade' | 'spark' | null {
   const a = address.trim().toLowerCase()

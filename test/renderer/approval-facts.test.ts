@@ -68,3 +68,36 @@ describe('the approval card and the refund address', () => {
     expect(parsed).toMatchObject({ refundAddress: null, refundRegistered: false })
   })
 })
+
+describe('the approval card of a top-up (issue #24, attack 4)', () => {
+  const topUp = (over: Partial<ApprovalView> = {}): ApprovalView =>
+    approval({
+      kind: 'deposit',
+      request: { amountInCents: 200_000, depixAddress: EVE },
+      pixKey: '',
+      amountKind: 'deposit',
+      amountCents: 200_000,
+      refundAddress: null,
+      depixAddress: EVE,
+      depixRegistered: false,
+      ...over,
+    })
+
+  it('shows the amount in reais and the delivery address, marked when the team has not registered it', () => {
+    const out = html(topUp())
+    expect(text(out)).toContain('R$ 2.000,00')
+    expect(out).toContain('compra de DePix')
+    expect(out).toContain('Endereço de entrega do DePix')
+    expect(text(out)).toContain(EVE)
+    expect(out).toContain('data-testid="approval-depix-unregistered"')
+    // No Pix key line (a top-up pays none) and no refund line.
+    expect(out).not.toContain('approval-pix-key')
+    expect(out).not.toContain('Endereço de devolução')
+  })
+
+  it('shows a registered delivery address without the mark', () => {
+    const out = html(topUp({ depixRegistered: true }))
+    expect(text(out)).toContain(EVE)
+    expect(out).not.toContain('approval-depix-unregistered')
+  })
+})

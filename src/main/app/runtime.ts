@@ -113,6 +113,7 @@ export async function openRuntime(o: RuntimeOptions): Promise<ProfileRuntime> {
         ...teamTracker,
         store: team.store,
         sideJournal: o.dataDir ? teamSideJournal(o.dataDir, profile.id) : null,
+        ...(pg ? { approvals: pg } : {}),
       })
     : createDepositService({ ...depositCommon, ledger: o.ledger })
   const unsubscribe: Array<() => void> = []

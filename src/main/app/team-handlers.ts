@@ -20,6 +20,7 @@ type TeamHandlers = Pick<
   | 'team:changes'
   | 'approvals:list'
   | 'approvals:request'
+  | 'approvals:requestTopUp'
   | 'approvals:approve'
   | 'approvals:reject'
   | 'approvals:send'
@@ -70,6 +71,15 @@ export function teamHandlers(state: AppState): TeamHandlers {
       )
       return approvalView(s, a)
     },
+    'approvals:requestTopUp': async ({ draft, intentId, confirmedDuplicates, note }) => {
+      const s = store()
+      const a = await rt().deposits.requestApproval(
+        draft,
+        { intentId, confirmedDuplicates: confirmedDuplicates ?? [] },
+        note === undefined || note === '' ? undefined : note,
+      )
+      return approvalView(s, a)
+    },
     'approvals:approve': async ({ id, note }) => {
       const s = store()
       return approvalView(s, await s.approve(id, note === undefined || note === '' ? undefined : note))
@@ -79,8 +89,8 @@ export function teamHandlers(state: AppState): TeamHandlers {
       return approvalView(s, await s.reject(id, note))
     },
     'approvals:send': async ({ id }) => {
-      store()
-      return rt().withdrawals.sendApproved(id)
+      const a = await store().getApproval(id)
+      return a?.kind === 'deposit' ? rt().deposits.sendApproved(id) : rt().withdrawals.sendApproved(id)
     },
     'approvals:runs': async () => runApprovalQueue(store(), rt().profile.partnerRateBps),
   }

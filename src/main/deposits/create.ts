@@ -17,8 +17,9 @@ import type { DepixClient, DepositCreated } from '../api'
 import { journaledCreate } from '../journal/create'
 import type { OneUseIntents } from '../journal/intents'
 import type { DepositStore } from '../ledger-store/deposit-store'
+import type { ApprovalsApi } from '../ledger-store/pg/approvals'
 import { checkLiquidAddress, type LiquidAddressCheck, type LiquidNetwork } from '../liquid'
-import { DEPOSIT_WORDS, DepositError, depositRefusal } from './errors'
+import { DEPOSIT_WORDS, DepositError, approvalRequired, depositRefusal } from './errors'
 
 export const DEPOSIT_DUPLICATE_WINDOW_MS = 24 * 60 * 60 * 1000
 
@@ -32,13 +33,15 @@ export interface DepositCreateCtx {
   profile: string
   now: () => number
   intents: OneUseIntents<DepositRecord>
+  /** The team's four-eyes (migration 15); absent on this computer's ledger, which has no approvals. */
+  approvals?: Pick<ApprovalsApi, 'topUpNeedsApproval'>
   beforePost?: (record: DepositRecord) => void | Promise<void>
   changed: (record: DepositRecord) => void
   opened: (localId: string) => void
   onError: (e: unknown, localId: string | null) => void
 }
 
-interface Prepared {
+export interface Prepared {
   request: DepositRequestBody
   address: LiquidAddressCheck
   duplicates: DepositRecord[]
@@ -46,7 +49,7 @@ interface Prepared {
   sinceIso: string
 }
 
-async function prepare(ctx: DepositCreateCtx, draft: DepositDraft): Promise<Prepared> {
+export async function prepare(ctx: DepositCreateCtx, draft: DepositDraft): Promise<Prepared> {
   const parsed = depositDraftSchema.safeParse(draft)
   if (!parsed.success) {
     throw new DepositError('invalid_draft', 'The top-up draft is invalid.', {
@@ -79,6 +82,13 @@ function addressView(a: LiquidAddressCheck): DepositQuote['address'] {
     : { ok: false, reason: a.reason, message: a.message }
 }
 
+/** Whether this top-up waits for another analyst's approval on the team ledger (never on this computer's). */
+export async function needsApproval(ctx: DepositCreateCtx, p: Prepared): Promise<boolean> {
+  return ctx.approvals && p.address.ok
+    ? ctx.approvals.topUpNeedsApproval(p.request.amountInCents, p.request.depixAddress)
+    : false
+}
+
 /** What would be sent, with a one-use intent for exactly that; writes nothing, sends nothing. */
 export async function quoteDeposit(ctx: DepositCreateCtx, draft: DepositDraft): Promise<DepositQuote> {
   const p = await prepare(ctx, draft)
@@ -86,6 +96,7 @@ export async function quoteDeposit(ctx: DepositCreateCtx, draft: DepositDraft): 
     request: p.request as unknown as Record<string, unknown>,
     address: addressView(p.address),
     duplicates: p.duplicates,
+    needsApproval: await needsApproval(ctx, p),
     intent: ctx.intents.issue(
       ctx.profile,
       p.request,
@@ -99,18 +110,47 @@ export interface DepositCreateAuthority {
   confirmedDuplicates?: readonly string[]
 }
 
-export async function createDeposit(
-  ctx: DepositCreateCtx,
-  draft: DepositDraft,
-  o: DepositCreateAuthority,
-): Promise<DepositRecord> {
-  const p = await prepare(ctx, draft)
+/** The destination must be a Liquid address of the profile's network. */
+export function addressMustBeValid(p: Prepared): void {
   if (!p.address.ok) {
     throw new DepositError('address_invalid', `Destination refused: ${p.address.message}`, {
       fields: { depixAddress: p.address.reason },
       reason: p.address.reason,
     })
   }
+}
+
+/** The review's one-use intent, taken for exactly this body (the create's authority, or a request's). */
+export function takeIntent(ctx: DepositCreateCtx, p: Prepared, o: DepositCreateAuthority): void {
+  ctx.intents.take(o.intentId, {
+    profile: ctx.profile,
+    request: p.request,
+    similarNow: p.duplicates,
+    confirmed: o.confirmedDuplicates ?? [],
+  })
+}
+
+export async function createDeposit(
+  ctx: DepositCreateCtx,
+  draft: DepositDraft,
+  o: DepositCreateAuthority,
+): Promise<DepositRecord> {
+  const p = await prepare(ctx, draft)
+  addressMustBeValid(p)
+  if (await needsApproval(ctx, p)) throw approvalRequired()
+  return journalDeposit(ctx, p, { take: () => takeIntent(ctx, p, o) })
+}
+
+/**
+ * The one journaled create of a prepared top-up: duplicate guard and insert as one step of the store, then
+ * POST /deposit once. `take` is the one-use authority (the review's intent, or an approval), taken synchronously
+ * right before the insert; `localId`/`approvalId`: an approved top-up's (the database accepts only that body).
+ */
+export async function journalDeposit(
+  ctx: DepositCreateCtx,
+  p: Prepared,
+  o: { take: () => void; localId?: string; approvalId?: string },
+): Promise<DepositRecord> {
   const result = await journaledCreate<DepositRecord, DepositCreated>({
     kind: 'deposit',
     words: DEPOSIT_WORDS,
@@ -124,6 +164,7 @@ export async function createDeposit(
       insertSubmitting: async () => {
         const guarded = await ctx.store.createGuarded(
           {
+            ...(o.localId === undefined ? {} : { localId: o.localId }),
             profile: ctx.profile,
             request: p.request as unknown as Record<string, unknown>,
             flags: p.duplicates.length > 0 ? [DEPOSIT_FLAGS.duplicateConfirmed] : [],
@@ -136,6 +177,7 @@ export async function createDeposit(
             windowMs: DEPOSIT_DUPLICATE_WINDOW_MS,
             allow: p.duplicates.map((d) => d.localId),
           },
+          o.approvalId === undefined ? undefined : { approvalId: o.approvalId },
         )
         if (guarded.kind === 'duplicate') {
           throw depositRefusal(
@@ -151,13 +193,7 @@ export async function createDeposit(
       markRejected: (localId, info) => ctx.store.markRejected(localId, info),
       markOutcomeUnknown: (localId, info, reason) => ctx.store.markOutcomeUnknown(localId, info, reason),
     },
-    takeIntent: () =>
-      ctx.intents.take(o.intentId, {
-        profile: ctx.profile,
-        request: p.request,
-        similarNow: p.duplicates,
-        confirmed: o.confirmedDuplicates ?? [],
-      }),
+    takeIntent: o.take,
     post: () => ctx.client.deposit(p.request),
     outcomeOf: (res) => {
       const d = res.data

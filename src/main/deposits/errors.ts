@@ -28,6 +28,10 @@ export const DEPOSIT_ERROR_CODES = [
   'remote_id_in_use',
   'invalid_input',
   'ledger_write_failed',
+  /** On a team ledger: above the limit, or delivered to an unregistered address (migration 15). */
+  'approval_required',
+  /** The approval is not an approved top-up, or its top-up was already created. */
+  'approval_not_sendable',
 ] as const
 export type DepositErrorCode = (typeof DEPOSIT_ERROR_CODES)[number]
 
@@ -99,3 +103,13 @@ export async function depositStoreCall<T>(localId: string, fn: () => Promise<T>)
     throw refusalOfLedgerError(e, localId, 'deposit', depositRefusal)
   }
 }
+
+/** A top-up that waits for another analyst (the team's four-eyes, docs/TEAM-LEDGER.md). */
+export const approvalRequired = (): DepositError =>
+  new DepositError('approval_required', 'This top-up needs another analyst’s approval first.', {
+    userMessage: {
+      'pt-BR':
+        'Esta compra de DePix precisa da aprovação de outro analista (acima do limite da equipe ou para um endereço não cadastrado): peça a aprovação.',
+      en: 'This top-up needs another analyst’s approval (above the team’s limit or to an address not registered): ask for it.',
+    },
+  })

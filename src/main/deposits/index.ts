@@ -22,6 +22,8 @@ import { sqliteDepositStore, type DepositStore } from '../ledger-store/deposit-s
 import type { LedgerStore } from '../ledger-store/types'
 import type { LiquidNetwork } from '../liquid'
 import type { StatusTracker, Timers, TrackerOptions } from '../withdrawals/types'
+import type { Approval, ApprovalsApi } from '../ledger-store/pg/approvals'
+import { requestTopUpApproval, sendApprovedTopUp } from './approvals'
 import { createDeposit, quoteDeposit, type DepositCreateAuthority, type DepositCreateCtx } from './create'
 import { DepositError, depositRefusal } from './errors'
 import { checkedDepositQr, type depositQr } from './qr'
@@ -55,11 +57,17 @@ export interface DepositServiceDeps {
   firstReconcileAfterMs?: number
   /** Test seam only (the crash tests): after `submitting` is committed, before the POST. */
   beforePost?: (record: DepositRecord) => void | Promise<void>
+  /** With a team `store`: the team's four-eyes approvals (migration 15). */
+  approvals?: ApprovalsApi
 }
 
 export interface DepositService {
   quote(draft: DepositDraft): Promise<DepositQuote>
   create(draft: DepositDraft, o: DepositCreateAuthority): Promise<DepositRecord>
+  /** Team ledger: asks another analyst to approve this reviewed top-up (consumes the review's intent). */
+  requestApproval(draft: DepositDraft, o: DepositCreateAuthority, note?: string): Promise<Approval>
+  /** Team ledger: creates an approved top-up once, with the approval's stored body (POST /deposit once). */
+  sendApproved(approvalId: string): Promise<DepositRecord>
   detail(localId: string): Promise<{
     record: DepositRecord
     observations: Awaited<ReturnType<DepositStore['observations']>>
@@ -173,6 +181,30 @@ export function createDepositService(deps: DepositServiceDeps): DepositService {
     opened,
     onError,
     ...(deps.beforePost ? { beforePost: deps.beforePost } : {}),
+    ...(deps.approvals ? { approvals: deps.approvals } : {}),
+  }
+  const approvalCtx = () => {
+    if (!deps.approvals) {
+      throw new DepositError('approval_not_sendable', 'Approvals exist only on a team ledger.', {
+        userMessage: {
+          'pt-BR': 'Aprovações existem só em um perfil com livro-caixa da equipe.',
+          en: 'Approvals exist only on a profile with a team ledger.',
+        },
+      })
+    }
+    return { ...createCtx, approvals: deps.approvals }
+  }
+  const sending = new Set<string>()
+  /** Counted as a create: stop() waits for it, like a create from the form. */
+  const counted = (fn: () => Promise<DepositRecord>): Promise<DepositRecord> => {
+    const p = (async () => {
+      await ready
+      return fn()
+    })()
+    creates.add(p)
+    const done = (): void => void creates.delete(p)
+    p.then(done, done)
+    return p
   }
   const resolveCtx = { store, shared, client, operator, profile, now, changed, opened }
 
@@ -238,6 +270,11 @@ export function createDepositService(deps: DepositServiceDeps): DepositService {
       const done = (): void => void creates.delete(p)
       p.then(done, done)
       return p
+    },
+    requestApproval: async (draft, o, note) => requestTopUpApproval(approvalCtx(), draft, o, note),
+    sendApproved: (id) => {
+      const ctx = approvalCtx()
+      return counted(() => sendApprovedTopUp(ctx, sending, id))
     },
     detail: async (localId) => {
       const record = await own(localId)

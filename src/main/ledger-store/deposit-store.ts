@@ -44,7 +44,13 @@ export interface DepositStore {
    * findRecentSimilar + insertSubmitting as one step no other desk can interleave with: of two desks topping up
    * the same amount to the same address at the same moment, one inserts and the other gets `duplicate`.
    */
-  createGuarded(input: NewDeposit, operator: string, guard: DepositGuard): Promise<GuardedDeposit>
+  createGuarded(
+    input: NewDeposit,
+    operator: string,
+    guard: DepositGuard,
+    /** The team's approval of this very top-up (its id), when it needs one; the desk ledger has no approvals. */
+    o?: { approvalId?: string },
+  ): Promise<GuardedDeposit>
   markCreated(localId: string, outcome: CreatedOutcome): Promise<DepositRecord>
   applyJournaledCreate(
     localId: string,

@@ -105,8 +105,9 @@ export function mapPgError(e: unknown): unknown {
         'approval_required',
         'this payment needs an approved request from another analyst',
         {
-          'pt-BR': 'Este pagamento precisa da aprovação de outro analista antes do envio.',
-          en: 'This payment needs another analyst’s approval before it is sent.',
+          // Payments and top-ups (migration 15) alike.
+          'pt-BR': 'Este pagamento ou compra de DePix precisa da aprovação de outro analista antes do envio.',
+          en: 'This payment or top-up needs another analyst’s approval before it is sent.',
         },
         { cause: e },
       )

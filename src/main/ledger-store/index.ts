@@ -16,7 +16,7 @@ export {
   schemaVersion as pgSchemaVersion,
 } from './pg/migrate'
 export { PG_LATEST_VERSION, ANALYST_GROUP, SCHEMA as PG_SCHEMA } from './pg/schema'
-export type { Approval, ApprovalsApi } from './pg/approvals'
+export type { Approval, ApprovalsApi, NewTopUpApproval } from './pg/approvals'
 export { TeamLedgerError, type TeamLedgerErrorCode } from './errors'
 export type { DuplicateGuard, GuardedCreate, LedgerStore, StoreAuditInput, StoreEngine } from './types'
 export { startLeadership, type ApprovalEvent, type RecordChange, type TrackerLeadership } from './pg/leader'

@@ -31,9 +31,33 @@ const TITLES: Record<ApprovalNotificationKind, Record<MoneyLocale, string>> = {
   rejected: { 'pt-BR': 'Pagamento recusado', en: 'Withdrawal rejected' },
 }
 
+const TOP_UP_TITLES: Record<ApprovalNotificationKind, Record<MoneyLocale, string>> = {
+  to_decide: TITLES.to_decide,
+  approved: { 'pt-BR': 'Compra de DePix aprovada', en: 'Top-up approved' },
+  rejected: { 'pt-BR': 'Compra de DePix recusada', en: 'Top-up rejected' },
+}
+
 function amountOf(a: ApprovalView, locale: MoneyLocale): string {
   if (!Number.isSafeInteger(a.amountCents)) return ''
-  return a.amountKind === 'payout' ? formatBRL(a.amountCents, locale) : formatDePix(a.amountCents, locale)
+  // A top-up's amount is the Pix the company pays, in reais.
+  return a.amountKind === 'payout' || a.kind === 'deposit'
+    ? formatBRL(a.amountCents, locale)
+    : formatDePix(a.amountCents, locale)
+}
+
+/** A top-up's notification: its amount only (the delivery address is for the card, not the OS). */
+function topUpText(kind: ApprovalNotificationKind, by: string, amount: string, locale: MoneyLocale): string {
+  return locale === 'pt-BR'
+    ? {
+        to_decide: `${by} pediu aprovação de uma compra de DePix de ${amount}`,
+        approved: `${by} aprovou a compra de DePix de ${amount}: o QR já pode ser gerado`,
+        rejected: `${by} recusou a compra de DePix de ${amount}`,
+      }[kind]
+    : {
+        to_decide: `${by} requested approval of a ${amount} DePix top-up`,
+        approved: `${by} approved the ${amount} DePix top-up: its QR may be issued now`,
+        rejected: `${by} rejected the ${amount} DePix top-up`,
+      }[kind]
 }
 
 export function approvalNotificationText(
@@ -42,8 +66,10 @@ export function approvalNotificationText(
   locale: MoneyLocale,
 ): DesktopNotification {
   const amount = amountOf(a, locale)
-  const key = maskPixKey(a.pixKey)
   const by = (kind === 'to_decide' ? a.requestedBy : a.decidedBy) ?? ''
+  if (a.kind === 'deposit')
+    return { title: TOP_UP_TITLES[kind][locale], body: topUpText(kind, by, amount, locale) }
+  const key = maskPixKey(a.pixKey)
   const body =
     locale === 'pt-BR'
       ? {

@@ -218,7 +218,8 @@ describe.skipIf(PG_SKIP_REASON !== null)('deposits on the team ledger (PostgreSQ
           updated_at: 'a',
           local_state: 'submitting',
           origin: 'app',
-          request: {},
+          // The body's amount is the row's (migration 15): what the approval rule reads is what is POSTed.
+          request: { amountInCents: 1 },
           amount_cents: 1,
           flags: [],
           display_status: 'submitting',

@@ -122,6 +122,28 @@ describe('texts', () => {
   })
 })
 
+describe('texts of a top-up (issue #24, attack 4)', () => {
+  it('says top-up, the amount in reais, and names no address or key', () => {
+    const EVE = 'lq1qqeve0000000000000000000000000000000000000000000000000000000000'
+    const a = approval({
+      kind: 'deposit',
+      pixKey: '',
+      amountKind: 'deposit',
+      amountCents: 200_000,
+      request: { amountInCents: 200_000, depixAddress: EVE },
+      depixAddress: EVE,
+    })
+    expect(approvalNotificationText('to_decide', a, 'pt-BR')).toEqual({
+      title: 'Pedido de aprovação',
+      body: 'ana pediu aprovação de uma compra de DePix de R$ 2.000,00',
+    })
+    const en = approvalNotificationText('approved', { ...a, decidedBy: 'bo', state: 'approved' }, 'en')
+    expect(en.title).toBe('Top-up approved')
+    expect(en.body).toContain('R$2,000.00')
+    expect(`${en.title} ${en.body}`).not.toContain(EVE)
+  })
+})
+
 describe('the service', () => {
   it('once per approval and state, even after a restart; the click opens the Aprovações page', () => {
     service(ledger).onApproval(approval())

@@ -16,12 +16,20 @@ export const APPROVAL_STATES = ['pending', 'approved', 'rejected'] as const
 
 export interface Approval {
   id: string
+  /** Of a payment (POST /withdraw) or of a top-up (POST /deposit, migration 15). */
+  kind: 'withdrawal' | 'deposit'
   localId: string
   profile: string
   request: Record<string, unknown>
+  /** A payment's Pix key; '' for a top-up (it pays no key). */
   pixKey: string
+  /** A payment's amount kind; a top-up's amount is the Pix deposit it asks for ('deposit'). */
   amountKind: 'deposit' | 'payout'
   amountCents: number
+  /** A top-up's DePix delivery address (null for a payment), shown to the approver. */
+  depixAddress: string | null
+  /** Whether that address is one of the team's registered treasury addresses. */
+  depixRegistered: boolean
   note: string | null
   /** What the payment is for and the payee-book entry, as requested: the sent record carries them. */
   references?: NewWithdrawal['references']
@@ -49,6 +57,13 @@ export interface ApprovalsApi {
    */
   needsApproval(amountCents: number, refundAddress?: string | null): Promise<boolean>
   requestApproval(input: NewWithdrawal, note?: string): Promise<Approval>
+  /**
+   * Whether a top-up of this amount to this address must be approved first (migration 15's one rule): above the
+   * threshold, or (once the team registered treasury addresses) delivered to an address not registered.
+   */
+  topUpNeedsApproval(amountCents: number, depixAddress: string): Promise<boolean>
+  /** Asks for a top-up's approval: its local id, profile and the exact body that will be POSTed to /deposit. */
+  requestTopUpApproval(input: NewTopUpApproval, note?: string): Promise<Approval>
   approve(id: string, note?: string): Promise<Approval>
   reject(id: string, note: string): Promise<Approval>
   getApproval(id: string): Promise<Approval | undefined>
@@ -56,9 +71,16 @@ export interface ApprovalsApi {
   pendingApprovals(): Promise<Approval[]>
   /** Oldest first: pending ones and approved ones whose payment was not sent yet (no record with their id). */
   openApprovals(): Promise<Approval[]>
-  /** Whether the approval's payment was sent (its record exists). */
-  approvalSent(a: Pick<Approval, 'localId'>): Promise<boolean>
+  /** Whether the approval's payment or top-up was sent (its record exists). */
+  approvalSent(a: Pick<Approval, 'localId' | 'kind'>): Promise<boolean>
 }
+
+export const newTopUpApprovalSchema = z.object({
+  localId: z.string().min(1).max(100),
+  profile: z.string().min(1),
+  request: z.looseObject({ amountInCents: z.number().int().positive(), depixAddress: z.string().min(1) }),
+})
+export type NewTopUpApproval = z.infer<typeof newTopUpApprovalSchema>
 
 const noteSchema = z.string().max(500)
 const idSchema = z.uuid()
@@ -77,12 +99,15 @@ function parsedOr<K extends string, T>(
 function rowToApproval(r: Record<string, unknown>): Approval {
   return {
     id: String(r.id),
+    kind: r.kind === 'deposit' ? 'deposit' : 'withdrawal',
     localId: String(r.local_id),
     profile: String(r.profile),
     request: (r.request ?? {}) as Record<string, unknown>,
-    pixKey: String(r.pix_key),
-    amountKind: r.amount_kind === 'deposit' ? 'deposit' : 'payout',
+    pixKey: typeof r.pix_key === 'string' ? r.pix_key : '',
+    amountKind: r.amount_kind === 'payout' ? 'payout' : 'deposit',
     amountCents: Number(r.amount_cents),
+    depixAddress: typeof r.depix_address === 'string' ? r.depix_address : null,
+    depixRegistered: r.depix_registered === true,
     note: typeof r.note === 'string' ? r.note : null,
     ...parsedOr('references', newWithdrawalSchema.shape.references, r.refs),
     ...parsedOr('expectedPayee', newWithdrawalSchema.shape.expectedPayee, r.expected_payee),
@@ -97,9 +122,15 @@ function rowToApproval(r: Record<string, unknown>): Approval {
   }
 }
 
-/** Every approval read carries its refund address and whether the team registered it. */
+/** Every approval read carries its refund (or delivery) address and whether the team registered it. */
 const REFUND = `request->>'refundAddress' AS refund_address,
-  EXISTS (SELECT 1 FROM treasury_addresses t WHERE t.address = request->>'refundAddress') AS refund_registered`
+  EXISTS (SELECT 1 FROM treasury_addresses t WHERE t.address = request->>'refundAddress') AS refund_registered,
+  EXISTS (SELECT 1 FROM treasury_addresses t WHERE t.address = depix_address) AS depix_registered`
+
+/** The approval's record exists: it was sent (a payment or a top-up, by its kind). */
+const SENT = (a: string): string => `CASE ${a}.kind WHEN 'deposit'
+  THEN EXISTS (SELECT 1 FROM deposits d WHERE d.local_id = ${a}.local_id)
+  ELSE EXISTS (SELECT 1 FROM withdrawals w WHERE w.local_id = ${a}.local_id) END`
 
 export function approvalsApi(pool: pg.Pool): ApprovalsApi {
   const q = async (sql: string, params: unknown[] = []): Promise<Record<string, unknown>[]> => {
@@ -177,6 +208,24 @@ export function approvalsApi(pool: pg.Pool): ApprovalsApi {
         return rowToApproval(row.rows[0] ?? {})
       })
     },
+    topUpNeedsApproval: async (amountCents, depixAddress) =>
+      (await q('SELECT topup_needs_approval($1, $2) AS v', [amountCents, depixAddress]))[0]?.v === true,
+    requestTopUpApproval: async (input, note) => {
+      const r = newTopUpApprovalSchema.safeParse(input)
+      if (!r.success) throw new LedgerError('invalid_input', `top-up approval: ${r.error.message}`)
+      if (note !== undefined && !noteSchema.safeParse(note).success)
+        throw new LedgerError('invalid_input', 'note is too long')
+      const n = r.data
+      return withTx(pool, async (t) => {
+        const row = await t.c.query(`SELECT a.*, ${REFUND} FROM request_topup_approval($1, $2, $3, $4) a`, [
+          n.localId,
+          n.profile,
+          JSON.stringify(n.request),
+          note ?? null,
+        ])
+        return rowToApproval(row.rows[0] ?? {})
+      })
+    },
     approve: (id, note) => decide(id, 'approved', note ?? null),
     reject: (id, note) => decide(id, 'rejected', note),
     getApproval: async (id) => {
@@ -188,13 +237,15 @@ export function approvalsApi(pool: pg.Pool): ApprovalsApi {
       (
         await q(
           `SELECT a.*, ${REFUND} FROM approvals a
-           WHERE a.state = 'pending'
-              OR (a.state = 'approved' AND NOT EXISTS (SELECT 1 FROM withdrawals w WHERE w.local_id = a.local_id))
+           WHERE a.state = 'pending' OR (a.state = 'approved' AND NOT ${SENT('a')})
            ORDER BY a.requested_at, a.id`,
         )
       ).map(rowToApproval),
     approvalSent: async (a) =>
-      (await q('SELECT 1 FROM withdrawals WHERE local_id = $1', [a.localId])).length > 0,
+      (a.kind === 'deposit'
+        ? await q('SELECT 1 FROM deposits WHERE local_id = $1', [a.localId])
+        : await q('SELECT 1 FROM withdrawals WHERE local_id = $1', [a.localId])
+      ).length > 0,
     pendingApprovals: async () =>
       (await q(`SELECT *, ${REFUND} FROM approvals WHERE state = 'pending' ORDER BY requested_at, id`)).map(
         rowToApproval,

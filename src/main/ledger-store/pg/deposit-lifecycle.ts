@@ -75,19 +75,27 @@ export function writeDeposit(
   next: DepositRecord,
   audit: Audit | null,
   importedFrom: string | null = null,
+  approvalId: string | null = null,
 ): Promise<void> {
   return writeAudited(tx, prev, next, audit, (r, isNew, action, details) =>
-    tx.c.query('SELECT write_deposit($1::json, $2, $3, $4, $5)', [
+    tx.c.query('SELECT write_deposit($1::json, $2, $3, $4, $5, $6)', [
       depositRow(r),
       isNew,
       importedFrom,
       action,
       details,
+      approvalId,
     ]),
   )
 }
 
-export async function insertSubmitting(tx: Tx, n: NewDeposit, operator: string): Promise<DepositRecord> {
+/** A new top-up from the app; `approvalId`: the approved request it needs (migration 15), when it needs one. */
+export async function insertSubmitting(
+  tx: Tx,
+  n: NewDeposit,
+  operator: string,
+  approvalId: string | null = null,
+): Promise<DepositRecord> {
   const amount = cents(n.request.amountInCents)
   if (amount === null || amount <= 0)
     throw new LedgerError('invalid_input', 'request.amountInCents is required')
@@ -106,11 +114,18 @@ export async function insertSubmitting(tx: Tx, n: NewDeposit, operator: string):
     depixAddress: address,
     flags: [...new Set(n.flags ?? [])],
   })
-  await writeDeposit(tx, null, rec, {
-    operator,
-    action: 'deposit.submitting',
-    details: { profile: rec.profile, amountCents: amount, depixAddress: address },
-  })
+  await writeDeposit(
+    tx,
+    null,
+    rec,
+    {
+      operator,
+      action: 'deposit.submitting',
+      details: { profile: rec.profile, amountCents: amount, depixAddress: address },
+    },
+    null,
+    approvalId,
+  )
   return rec
 }
 

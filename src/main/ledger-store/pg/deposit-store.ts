@@ -24,7 +24,7 @@ export function pgDepositStore(pool: pg.Pool, fence: TrackerFence = () => null):
       needOperator(operator)
       return tx((t) => life.insertSubmitting(t, n, operator))
     },
-    createGuarded: async (input, operator, guard) => {
+    createGuarded: async (input, operator, guard, o) => {
       const n = parse(newDepositSchema, input, 'new deposit')
       needOperator(operator)
       return tx(async (t) => {
@@ -37,7 +37,10 @@ export function pgDepositStore(pool: pg.Pool, fence: TrackerFence = () => null):
           ).filter((r) => !guard.allow.includes(r.localId))
           if (similar.length > 0) return { kind: 'duplicate' as const, similar }
         }
-        return { kind: 'inserted' as const, record: await life.insertSubmitting(t, n, operator) }
+        return {
+          kind: 'inserted' as const,
+          record: await life.insertSubmitting(t, n, operator, o?.approvalId ?? null),
+        }
       })
     },
     ...lifecycleMethods(tx, life, { outcome: createdOutcomeSchema, resolution: depositResolutionSchema }),

@@ -26,12 +26,12 @@ const W_COLS = `local_id, profile, operator, created_at, updated_at, local_state
   deposit_address, deposit_amount_cents, payout_amount_cents, expiration, funded_at, funding_tx_id, refund,
   receiver_name, error, request_id, flags, refs, expected_payee, remote_status_norm, display_status, has_refund,
   is_open, search_text`
-const D_COLS = `local_id, profile, operator, created_at, updated_at, local_state, origin, request, amount_cents,
+export const D_COLS = `local_id, profile, operator, created_at, updated_at, local_state, origin, request, amount_cents,
   depix_address, create_response, remote_id, remote_status, remote_status_at, remote_checked_at, last_remote,
   qr_copy_paste, expiration, value_cents, bank_tx_id, blockchain_tx_id, payer_name, reversed_at, error, request_id,
   flags, display_status, is_open, search_text`
 
-const prefixed = (cols: string, p: string): string =>
+export const prefixed = (cols: string, p: string): string =>
   cols
     .split(',')
     .map((c) => `${p}.${c.trim()}`)

@@ -30,6 +30,7 @@ import { stateMachineMigrationSql } from './migration-state-machine'
 import { leadershipMigrationSql } from './migration-leadership'
 import { settingsAuditMigrationSql } from './migration-settings-audit'
 import { runLeaseMigrationSql } from './migration-run-lease'
+import { topUpApprovalsMigrationSql } from './migration-topup-approvals'
 
 export const SCHEMA = 'ledger'
 export const ANALYST_GROUP = 'depix_analysts'
@@ -420,6 +421,11 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
     version: 14,
     name: 'settings and analyst changes audited',
     sql: settingsAuditMigrationSql({ SCHEMA, ANALYST_GROUP }),
+  },
+  {
+    version: 15,
+    name: 'top-ups have four-eyes',
+    sql: topUpApprovalsMigrationSql({ SCHEMA, ANALYST_GROUP }),
   },
 ]
 // The last entry's version, not the count: migrations land from parallel branches and are renumbered at merge.

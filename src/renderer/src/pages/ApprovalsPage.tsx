@@ -71,9 +71,9 @@ export function ApprovalsPage(): React.JSX.Element {
             <ApprovalCard
               approval={a}
               onDecide={(approval, decision) => setDeciding({ approval, decision })}
-              onSent={(localId) => {
+              onSent={(localId, kind) => {
                 changed({ ...a, state: 'sent' }, false)
-                go({ page: 'detail', localId })
+                go(kind === 'deposit' ? { page: 'depositDetail', localId } : { page: 'detail', localId })
               }}
               onRefused={refused}
             />

@@ -2,7 +2,8 @@
  * "Comprar DePix": amount in R$, the treasury's own Liquid address (prefilled from the profile), optional payer
  * CPF/CNPJ, EUID and hold. Review shows the exact body and any similar top-up of the last 24 h; creating uses the
  * review's one-use intent, so a double click or a stale review never makes a second POST /deposit. Whatever the
- * create returns (created, rejected, outcome unknown) opens its detail: nothing typed is lost before that.
+ * create returns (created, rejected, outcome unknown) opens its detail: nothing typed is lost before that. On a team
+ * ledger a top-up above the limit or to an unregistered address is asked for approval instead (Aprovações).
  */
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -153,6 +154,26 @@ export function BuyDepixPage(): React.JSX.Element {
     setError(depositError(r.error))
   }
 
+  /** Above the team's limit or to an unregistered address: the reviewed top-up goes to Aprovações. */
+  const requestApproval = async (): Promise<void> => {
+    if (!quote || busy) return
+    setBusy(true)
+    setError(null)
+    const r = await call('approvals:requestTopUp', {
+      draft: toDraft(form),
+      intentId: quote.intent.id,
+      confirmedDuplicates: confirmed ? quote.duplicates.map((d) => d.localId) : [],
+    })
+    setBusy(false)
+    if (r.ok) {
+      go({ page: 'approvals' })
+      return
+    }
+    setQuote(null)
+    setFields(draftFields(r.error.fields))
+    setError(depositError(r.error))
+  }
+
   const needsConfirm = (quote?.duplicates.length ?? 0) > 0
   return (
     <div className="page">
@@ -278,6 +299,11 @@ export function BuyDepixPage(): React.JSX.Element {
               </label>
             </div>
           )}
+          {quote.needsApproval && (
+            <p className="alert alert-warn" role="note" data-testid="deposit-needs-approval">
+              {t('buy.needsApproval')}
+            </p>
+          )}
           <details data-technical="">
             <summary>{t('detail.technical')}</summary>
             <p>{t('buy.requestBody')}</p>
@@ -291,10 +317,12 @@ export function BuyDepixPage(): React.JSX.Element {
               type="button"
               className="btn btn-primary"
               disabled={busy || !quote.address.ok || (needsConfirm && !confirmed)}
-              onClick={() => void create()}
+              onClick={() => void (quote.needsApproval ? requestApproval() : create())}
               data-testid="deposit-create"
             >
-              {busy ? t('buy.creating') : t('buy.confirm')}
+              {quote.needsApproval
+                ? t(busy ? 'buy.requesting' : 'buy.requestApproval')
+                : t(busy ? 'buy.creating' : 'buy.confirm')}
             </button>
           </div>
         </section>

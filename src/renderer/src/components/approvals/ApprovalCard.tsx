@@ -20,8 +20,8 @@ export function ApprovalCard({
 }: {
   approval: ApprovalView
   onDecide: (a: ApprovalView, decision: Decision) => void
-  /** The payment exists now (sent, or its outcome is unknown): its record's detail page takes over. */
-  onSent: (localId: string) => void
+  /** The payment or top-up exists now (sent, or its outcome is unknown): its record's detail page takes over. */
+  onSent: (localId: string, kind: ApprovalView['kind']) => void
   onRefused: (error: IpcError) => void
 }): React.JSX.Element {
   const { t } = useTranslation('approvals')
@@ -31,6 +31,7 @@ export function ApprovalCard({
   const inFlight = useRef(false)
   const action = actionFor(a)
   const headingId = `approval-${a.id}-heading`
+  const topUp = a.kind === 'deposit'
 
   const send = async (): Promise<void> => {
     if (inFlight.current) return
@@ -38,9 +39,9 @@ export function ApprovalCard({
     setSending(true)
     setError(null)
     const r = await call('approvals:send', { id: a.id })
-    if (r.ok) return onSent(r.data.localId)
+    if (r.ok) return onSent(r.data.localId, a.kind)
     // The POST went out and its answer was lost: the journaled record says what is known; never send again.
-    if (r.error.code === 'outcome_unknown') return onSent(a.localId)
+    if (r.error.code === 'outcome_unknown') return onSent(a.localId, a.kind)
     inFlight.current = false
     setSending(false)
     setError(r.error)
@@ -54,6 +55,7 @@ export function ApprovalCard({
       data-testid="approval-card"
       data-approval-id={a.id}
       data-state={a.state}
+      data-kind={a.kind}
     >
       <h3 id={headingId} className="approval-heading">
         <span className={`approval-state approval-state-${a.state}`}>{t(`state.${a.state}`)}</span>
@@ -64,7 +66,7 @@ export function ApprovalCard({
           {t('waitOther')}
         </p>
       )}
-      {action === 'send' && <p>{t('approvedReady')}</p>}
+      {action === 'send' && <p>{t(topUp ? 'topUp.approvedReady' : 'approvedReady')}</p>}
       {error && <ApprovalError error={error} />}
       <div className="actions">
         {action === 'decide' && (
@@ -85,7 +87,7 @@ export function ApprovalCard({
             aria-busy={sending || undefined}
             onClick={() => void send()}
           >
-            {sending ? t('sending') : t('send')}
+            {topUp ? t(sending ? 'topUp.sending' : 'topUp.send') : t(sending ? 'sending' : 'send')}
           </button>
         )}
       </div>

@@ -1,5 +1,6 @@
 /**
- * What was asked for and by whom: amount, Pix key, payee (CPF/CNPJ masked), the refund address (marked when it is
+ * What was asked for and by whom: amount, Pix key (a top-up: its DePix delivery address, marked when not
+ * registered), payee (CPF/CNPJ masked), the refund address (marked when it is
  * not one of the team's registered addresses: a failed payout sends the deposit there), requester, when, notes.
  */
 import { useTranslation } from 'react-i18next'
@@ -26,12 +27,30 @@ export function ApprovalFacts({ approval: a }: { approval: ApprovalView }): Reac
         <strong className="num" data-testid="approval-amount">
           {amountText(a, currentLanguage())}
         </strong>{' '}
-        {t(`kind.${a.amountKind}`)}
+        {a.kind === 'deposit' ? t('topUp.kind') : t(`kind.${a.amountKind}`)}
       </dd>
-      <dt>{t('fields.pixKey')}</dt>
-      <dd className="mono" data-testid="approval-pix-key">
-        <SafeText text={a.pixKey} />
-      </dd>
+      {a.kind === 'deposit' && a.depixAddress ? (
+        <>
+          <dt>{t('topUp.depixAddress')}</dt>
+          <dd data-testid="approval-depix-address">
+            <AddressGroups address={a.depixAddress} />{' '}
+            {a.state === 'pending' && <CopyButton text={a.depixAddress} />}
+            <p className="field-hint">{t('topUp.depixAddressHint')}</p>
+            {!a.depixRegistered && (
+              <p className="alert alert-warn" role="note" data-testid="approval-depix-unregistered">
+                {t('topUp.unregistered')}
+              </p>
+            )}
+          </dd>
+        </>
+      ) : (
+        <>
+          <dt>{t('fields.pixKey')}</dt>
+          <dd className="mono" data-testid="approval-pix-key">
+            <SafeText text={a.pixKey} />
+          </dd>
+        </>
+      )}
       {payee.taxNumber && (
         <>
           <dt>{t('fields.payee')}</dt>

@@ -61,6 +61,8 @@ export function DecideDialog({
   }
 
   const noteId = `${id}-note`
+  // A top-up's decision is worded as a top-up (nothing is paid out by Pix).
+  const words = approval.kind === 'deposit' ? 'topUp.decide' : 'decide'
   return (
     <dialog
       ref={dialog}
@@ -72,9 +74,9 @@ export function DecideDialog({
         if (!busy) onClose()
       }}
     >
-      <h3 id={`${id}-title`}>{t(reject ? 'decide.rejectTitle' : 'decide.approveTitle')}</h3>
+      <h3 id={`${id}-title`}>{t(reject ? `${words}.rejectTitle` : `${words}.approveTitle`)}</h3>
       <ApprovalFacts approval={approval} />
-      <p>{t(reject ? 'decide.rejectBody' : 'decide.approveBody')}</p>
+      <p>{t(reject ? `${words}.rejectBody` : `${words}.approveBody`)}</p>
       <div className="field">
         <label htmlFor={noteId}>{t(reject ? 'decide.reason' : 'decide.note')}</label>
         <textarea
@@ -105,7 +107,7 @@ export function DecideDialog({
           aria-busy={busy || undefined}
           onClick={() => void submit()}
         >
-          {busy ? t('decide.busy') : t(reject ? 'decide.confirmReject' : 'decide.confirmApprove')}
+          {busy ? t('decide.busy') : t(reject ? `${words}.confirmReject` : `${words}.confirmApprove`)}
         </button>
         <button type="button" className="btn" disabled={busy} onClick={onClose}>
           {t('decide.cancel')}

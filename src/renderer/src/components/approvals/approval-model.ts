@@ -107,8 +107,11 @@ export function teamReasonText(status: TeamStatus | null, lang: 'pt-BR' | 'en'):
 
 /** The amount as requested: BRL for a payout amount, DePix for a deposit amount (what the request names). */
 export function amountText(
-  a: Pick<ApprovalView, 'amountKind' | 'amountCents'>,
+  a: Pick<ApprovalView, 'amountKind' | 'amountCents'> & Partial<Pick<ApprovalView, 'kind'>>,
   lang: 'pt-BR' | 'en',
 ): string {
-  return a.amountKind === 'payout' ? formatBRL(a.amountCents, lang) : formatDePix(a.amountCents, lang)
+  // A top-up's amount is the Pix the company pays, in reais.
+  return a.amountKind === 'payout' || a.kind === 'deposit'
+    ? formatBRL(a.amountCents, lang)
+    : formatDePix(a.amountCents, lang)
 }

@@ -24,6 +24,25 @@ export const approvals = {
     },
     refundUnregistered:
       'Não é um endereço cadastrado da equipe: se o Pix falhar, o depósito volta para este endereço.',
+    topUp: {
+      kind: 'compra de DePix (Pix a pagar pela empresa)',
+      depixAddress: 'Endereço de entrega do DePix',
+      depixAddressHint:
+        'Depois que o Pix for pago, o DePix comprado vai para este endereço. Confira se é da empresa.',
+      unregistered: 'Não é um endereço cadastrado da equipe: o DePix comprado vai para este endereço.',
+      approvedReady: 'Aprovada: quem pediu (ou outro analista da equipe) pode gerar o QR desta compra agora.',
+      send: 'Gerar QR da compra aprovada',
+      sending: 'Gerando o QR…',
+      decide: {
+        approveTitle: 'Aprovar esta compra de DePix?',
+        rejectTitle: 'Recusar esta compra de DePix?',
+        approveBody:
+          'Depois da aprovação, o QR desta compra pode ser gerado exatamente como foi pedida, com o DePix entregue ao endereço acima.',
+        rejectBody: 'A compra não será criada. O solicitante verá o motivo.',
+        confirmApprove: 'Aprovar compra',
+        confirmReject: 'Recusar compra',
+      },
+    },
     kind: {
       payout: 'a receber por Pix',
       deposit: 'em DePix a enviar',
@@ -148,6 +167,26 @@ export const approvals = {
     },
     refundUnregistered:
       'Not one of the team’s registered addresses: if the Pix payout fails, the deposit goes back to this address.',
+    topUp: {
+      kind: 'DePix top-up (a Pix the company pays)',
+      depixAddress: 'DePix delivery address',
+      depixAddressHint:
+        'Once the Pix is paid, the DePix bought goes to this address. Check that it is the company’s.',
+      unregistered: 'Not one of the team’s registered addresses: the DePix bought goes to this address.',
+      approvedReady:
+        'Approved: the requester (or another analyst of the team) can issue this top-up’s QR now.',
+      send: 'Issue the approved top-up’s QR',
+      sending: 'Issuing the QR…',
+      decide: {
+        approveTitle: 'Approve this DePix top-up?',
+        rejectTitle: 'Reject this DePix top-up?',
+        approveBody:
+          'Once approved, this top-up’s QR can be issued exactly as requested, with the DePix delivered to the address above.',
+        rejectBody: 'The top-up will not be created. The requester will see the reason.',
+        confirmApprove: 'Approve top-up',
+        confirmReject: 'Reject top-up',
+      },
+    },
     kind: {
       payout: 'paid out by Pix',
       deposit: 'in DePix to send',

@@ -32,6 +32,10 @@ export const deposits = {
       outcomeUnknown:
         'Não sabemos se a compra foi criada no serviço (a resposta não chegou). Ela não será reenviada automaticamente: abra o detalhe e resolva.',
       openDetail: 'Abrir a compra',
+      needsApproval:
+        'Esta compra passa do limite da equipe ou vai para um endereço que a equipe não cadastrou: ela aguardará a aprovação de outro analista em Aprovações antes de gerar o QR.',
+      requestApproval: 'Pedir aprovação',
+      requesting: 'Pedindo a aprovação…',
     },
     fields: {
       amountCents: 'Valor',
@@ -208,6 +212,10 @@ export const deposits = {
       outcomeUnknown:
         'We do not know whether the top-up was created at the service (the answer never came). It will not be resent automatically: open the detail and resolve it.',
       openDetail: 'Open the top-up',
+      needsApproval:
+        'This top-up is above the team’s limit or goes to an address the team has not registered: it will wait for another analyst’s approval in Approvals before its QR is issued.',
+      requestApproval: 'Ask for approval',
+      requesting: 'Asking for approval…',
     },
     fields: {
       amountCents: 'Amount',
