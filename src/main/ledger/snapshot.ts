@@ -55,6 +55,8 @@ export interface LedgerSnapshot {
  */
 export interface SnapshotTrust {
   since: AuditHead | null
+  /** Without `since`: a checkpoint kept from an earlier run (checkpoint.ts), used only if the chain proves it. */
+  checkpoint?: AuditHead | null
   verified(head: AuditHead): void
 }
 
@@ -153,7 +155,7 @@ export function openSnapshot(file: string, trust?: () => SnapshotTrust): LedgerS
     },
     async verify() {
       const since = trusted?.since ?? null
-      const steps = since ? verifyChainSinceSteps(db, since) : verifyChainSteps(db)
+      const steps = since ? verifyChainSinceSteps(db, since) : verifyChainSteps(db, trusted?.checkpoint)
       for (;;) {
         const r = steps.next()
         if (r.done) {
