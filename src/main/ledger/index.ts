@@ -157,20 +157,24 @@ export function openLedger(file: string, o: LedgerOptions = {}): Ledger {
     verifyAuditChain: () => verifyChain(ctx.db),
     verifyExtends: (older) => verifyExtends(ctx.db, older),
     snapshot: () =>
-      openSnapshot(file, () => {
-        const dataVersion = readDataVersion()
-        return {
-          since: trusted !== null && trusted.dataVersion === dataVersion ? trusted.head : null,
-          // Only before this run's first verification: once it has one, a change by another connection means
-          // the whole chain is walked again (the data_version rule above), as before checkpoints.
-          checkpoint: verifiedOnce || isInMemory(file) ? null : readCheckpoint(file),
-          verified: (head) => {
-            trusted = { dataVersion, head }
-            verifiedOnce = true
-            if (!isInMemory(file)) writeCheckpoint(file, head)
-          },
-        }
-      }),
+      openSnapshot(
+        file,
+        () => {
+          const dataVersion = readDataVersion()
+          return {
+            since: trusted !== null && trusted.dataVersion === dataVersion ? trusted.head : null,
+            // Only before this run's first verification: once it has one, a change by another connection means
+            // the whole chain is walked again (the data_version rule above), as before checkpoints.
+            checkpoint: verifiedOnce || isInMemory(file) ? null : readCheckpoint(file),
+            verified: (head) => {
+              trusted = { dataVersion, head }
+              verifiedOnce = true
+              if (!isInMemory(file)) writeCheckpoint(file, head)
+            },
+          }
+        },
+        isInMemory(file) ? undefined : o.verifyWorker,
+      ),
     checkFile: async () => {
       if (quickChecked) return []
       const problems = await quickCheckFile(file)

@@ -5,9 +5,10 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { DatabaseSync } from 'node:sqlite'
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { openLedger, type Ledger } from '../../../src/main/ledger'
 import { checkpointPath } from '../../../src/main/ledger/checkpoint'
+import { verifyWorkerPath } from '../../../src/main/ledger/verify-worker-path'
 import { newWithdrawal, tempLedger, track } from './helpers'
 
 function sql(file: string, text: string): void {
@@ -25,9 +26,16 @@ async function verify(ledger: Ledger) {
   }
 }
 
+/** The start-up check's worker, as the app opens the ledger (app/context.ts); unset: on this thread. */
+let verifyWorker: string | undefined
+
+function reopen(file: string): Ledger {
+  return track(openLedger(file, verifyWorker ? { verifyWorker } : {}))
+}
+
 function restart(ledger: Ledger, file: string): Ledger {
   ledger.close()
-  return track(openLedger(file))
+  return reopen(file)
 }
 
 /** 4 records, 8 entries, verified once (checkpoint at seq 8), then closed and opened again. */
@@ -54,7 +62,14 @@ const checkpoint = (file: string): { seq: number; hash: string } =>
 /** Rewrites entry 2's operator without touching its hash: only a walk over entry 2 sees it. */
 const rewriteEntry2 = `DROP TRIGGER audit_log_no_update; UPDATE audit_log SET operator = 'mallory' WHERE seq = 2;`
 
-describe('start-up check from a checkpoint', () => {
+describe.each([
+  ['on this thread', undefined],
+  ['on the start-up check worker', verifyWorkerPath],
+])('start-up check from a checkpoint, %s', (_, worker) => {
+  beforeAll(() => {
+    verifyWorker = worker
+  })
+
   it('a successful verification leaves the head it reached beside the ledger', async () => {
     const { ledger, file } = await checkedAndRestarted()
     expect(checkpoint(file)).toMatchObject({ version: 1, seq: 8, hash: ledger.auditHead().hash })
@@ -115,7 +130,7 @@ describe('start-up check from a checkpoint', () => {
     const { ledger, file } = await checkedAndRestarted()
     ledger.close()
     sql(file, "UPDATE withdrawals SET amount_cents = 999999 WHERE local_id = 'w1'")
-    const again = track(openLedger(file))
+    const again = reopen(file)
     expect(checkpoint(file).seq).toBe(8)
     expect(await verify(again)).toMatchObject({
       ok: false,
@@ -128,5 +143,15 @@ describe('start-up check from a checkpoint', () => {
     expect((await verify(ledger)).ok).toBe(true)
     sql(file, rewriteEntry2)
     expect(await verify(ledger)).toMatchObject({ ok: false, brokenAt: 2 })
+  })
+})
+
+describe('the start-up check worker', () => {
+  it('is what runs a full check when the ledger is opened with one (a missing module fails the check)', async () => {
+    const { ledger, file } = tempLedger()
+    ledger.insertSubmitting(newWithdrawal({ localId: 'w0' }), 'ana')
+    ledger.close()
+    const again = track(openLedger(file, { verifyWorker: `${file}.missing-worker.js` }))
+    await expect(verify(again)).rejects.toThrow()
   })
 })
