@@ -1,6 +1,29 @@
+import { resolve } from 'node:path'
 import { defineConfig } from 'vitest/config'
+import type { Plugin } from 'vite'
+
+/**
+ * electron-vite's `?modulePath` import (a worker built as a module of its own) under vitest: the path of the
+ * TypeScript source, which the code starting the worker loads through tsx (ledger/verify-off-thread.ts).
+ */
+function modulePathAsSource(): Plugin {
+  return {
+    name: 'treasury:module-path-as-source',
+    enforce: 'pre',
+    async resolveId(id, importer) {
+      if (!id.endsWith('?modulePath')) return null
+      const r = await this.resolve(id.slice(0, -'?modulePath'.length), importer, { skipSelf: true })
+      return r ? `\0module-path:${r.id}` : null
+    },
+    load(id) {
+      if (!id.startsWith('\0module-path:')) return null
+      return `export default ${JSON.stringify(resolve(id.slice('\0module-path:'.length)))}`
+    },
+  }
+}
 
 export default defineConfig({
+  plugins: [modulePathAsSource()],
   test: {
     include: ['test/**/*.test.ts'],
     exclude: ['test/e2e/**', 'node_modules/**'],

@@ -3,6 +3,7 @@
  * profile's runtime, records, and the router every IPC call goes through. The Electron shell and the E2E tests
  * build the same context; only the ports (folder dialog, OS browser) differ.
  */
+import { verifyWorkerPath } from '../ledger/verify-worker-path'
 import { join } from 'node:path'
 import { events, type EventName, type EventPayload, type LedgerIntegrity } from '../../shared/contract'
 import { SANDBOX_PROFILE_ID, type Profile } from '../../shared/profile'
@@ -128,7 +129,7 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
         : null,
   })
   for (const w of profiles.warnings()) log(`profiles: ${w.code}`)
-  const ledger = openLedger(join(o.dataDir, 'ledger.sqlite'))
+  const ledger = openLedger(join(o.dataDir, 'ledger.sqlite'), { verifyWorker: verifyWorkerPath })
   const payees = createPayeeBook(ledger)
 
   const listeners = new Set<(event: EventName, payload: unknown) => void>()

@@ -23,6 +23,7 @@ import { depositLedger } from './deposit-ledger'
 import { LedgerError } from './errors'
 import { quickCheckFile } from './file-check'
 import { identityPath, refusal, writeIdentity } from './identity'
+import { readCheckpoint, removeCheckpoint, writeCheckpoint } from './checkpoint'
 import { acquireLedgerLock } from './lock'
 import { recordObservation } from './observations'
 import { isInMemory, openChecked, recordCount } from './open-checks'
@@ -104,6 +105,7 @@ export function openLedger(file: string, o: LedgerOptions = {}): Ledger {
    * re-hashing a whole 100k-record ledger that was verified at start-up.
    */
   let trusted: { dataVersion: number; head: AuditHead } | null = null
+  let verifiedOnce = false
   const readDataVersion = (): number =>
     Number(ctx.db.raw.prepare('PRAGMA data_version').get()?.data_version ?? Number.NaN)
 
@@ -155,15 +157,24 @@ export function openLedger(file: string, o: LedgerOptions = {}): Ledger {
     verifyAuditChain: () => verifyChain(ctx.db),
     verifyExtends: (older) => verifyExtends(ctx.db, older),
     snapshot: () =>
-      openSnapshot(file, () => {
-        const dataVersion = readDataVersion()
-        return {
-          since: trusted !== null && trusted.dataVersion === dataVersion ? trusted.head : null,
-          verified: (head) => {
-            trusted = { dataVersion, head }
-          },
-        }
-      }),
+      openSnapshot(
+        file,
+        () => {
+          const dataVersion = readDataVersion()
+          return {
+            since: trusted !== null && trusted.dataVersion === dataVersion ? trusted.head : null,
+            // Only before this run's first verification: once it has one, a change by another connection means
+            // the whole chain is walked again (the data_version rule above), as before checkpoints.
+            checkpoint: verifiedOnce || isInMemory(file) ? null : readCheckpoint(file),
+            verified: (head) => {
+              trusted = { dataVersion, head }
+              verifiedOnce = true
+              if (!isInMemory(file)) writeCheckpoint(file, head)
+            },
+          }
+        },
+        isInMemory(file) ? undefined : o.verifyWorker,
+      ),
     checkFile: async () => {
       if (quickChecked) return []
       const problems = await quickCheckFile(file)
@@ -185,6 +196,7 @@ export function openLedger(file: string, o: LedgerOptions = {}): Ledger {
         replaceWithBackup(file, source)
         // The operator chose this file: its identity (and head, even if older) becomes the expected one.
         rmSync(identityPath(file), { force: true })
+        removeCheckpoint(file)
       } finally {
         version = open()
       }

@@ -18,6 +18,7 @@ import { iterateRecords } from './queries'
 import { iterateDeposits } from './deposit-queries'
 import type { DepositRecord } from '../../shared/deposit-record'
 import { verifyChainSinceSteps, verifyChainSteps } from './verify-chain'
+import { verifyOnWorker } from './verify-off-thread'
 
 export interface LedgerSnapshot {
   auditHead(): AuditHead
@@ -43,7 +44,10 @@ export interface LedgerSnapshot {
   auditHashesUpTo(
     seq: number,
   ): Generator<{ seq: number; hash: string; subject: string | null }, void, undefined>
-  /** verifyAuditChain over this snapshot, pausing for the event loop every few thousand rows. */
+  /**
+   * verifyAuditChain over this snapshot, pausing for the event loop every few thousand rows; a full check runs
+   * on the start-up check's worker instead when the ledger was opened with one (LedgerOptions.verifyWorker).
+   */
   verify(): Promise<AuditVerification>
   close(): void
 }
@@ -55,6 +59,8 @@ export interface LedgerSnapshot {
  */
 export interface SnapshotTrust {
   since: AuditHead | null
+  /** Without `since`: a checkpoint kept from an earlier run (checkpoint.ts), used only if the chain proves it. */
+  checkpoint?: AuditHead | null
   verified(head: AuditHead): void
 }
 
@@ -81,7 +87,7 @@ function rowToText(row: Record<string, SQLOutputValue>): {
   }
 }
 
-export function openSnapshot(file: string, trust?: () => SnapshotTrust): LedgerSnapshot {
+export function openSnapshot(file: string, trust?: () => SnapshotTrust, worker?: string): LedgerSnapshot {
   const raw = new DatabaseSync(file, { readOnly: true })
   const cache = new Map<string, StatementSync>()
   const db = {
@@ -153,7 +159,13 @@ export function openSnapshot(file: string, trust?: () => SnapshotTrust): LedgerS
     },
     async verify() {
       const since = trusted?.since ?? null
-      const steps = since ? verifyChainSinceSteps(db, since) : verifyChainSteps(db)
+      if (!since && worker) {
+        // The whole check, on a connection and a thread of its own (verify-off-thread.ts).
+        const r = await verifyOnWorker(worker, file, trusted?.checkpoint ?? null)
+        if (r.verification.ok) trusted?.verified(r.head)
+        return r.verification
+      }
+      const steps = since ? verifyChainSinceSteps(db, since) : verifyChainSteps(db, trusted?.checkpoint)
       for (;;) {
         const r = steps.next()
         if (r.done) {

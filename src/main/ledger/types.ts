@@ -115,6 +115,11 @@ export interface LedgerOptions {
   now?: () => number
   /** Files larger than this are quick_checked by `checkFile` on a worker instead of on open (default 64 MiB). */
   syncQuickCheckMaxBytes?: number
+  /**
+   * The start-up check's worker module (verify-worker.ts, built: verify-worker-path.ts). With it, a snapshot's
+   * full verification (no verification yet this run, or another connection wrote) runs off the main thread.
+   */
+  verifyWorker?: string
 }
 
 /** A write transaction lent to a module that keeps its own tables in the ledger file (the payee book). */

@@ -96,16 +96,23 @@ export function verifyChain(db: ReadDb): AuditVerification {
 }
 
 /**
- * Walks the whole chain in seq order (streamed, constant memory) and reports the first row that does not
- * check out: an edited row at its own seq, a deleted middle row at the seq right after the gap, a deleted
+ * Walks the whole chain in seq order (streamed, constant memory), or from a checkpoint the chain proves, and
+ * reports the first row that does not check out; then hashes every record against its latest entry: an edited row at its own seq, a deleted middle row at the seq right after the gap, a deleted
  * tail at the first missing seq (from the head).
  */
-export function* verifyChainSteps(db: ReadDb): Generator<void, AuditVerification> {
+export function* verifyChainSteps(db: ReadDb, from?: AuditHead | null): Generator<void, AuditVerification> {
+  // A checkpoint (checkpoint.ts) is used only while the chain proves it: its entry still has its hash, and the
+  // walk from there must link to it. Anything else walks from the genesis, as without one.
+  const proven =
+    from &&
+    from.seq > 0 &&
+    db.stmt('SELECT hash FROM audit_log WHERE seq = ?').get(from.seq)?.hash === from.hash
   let n = 0
-  let expectedSeq = 1
-  let prevHash = GENESIS_HASH
-  let rows = 0
-  for (const row of auditRows(db, 'ORDER BY seq')) {
+  let expectedSeq = proven ? from.seq + 1 : 1
+  let prevHash = proven ? from.hash : GENESIS_HASH
+  let rows = expectedSeq - 1
+  const walk = proven ? auditRows(db, 'WHERE seq > ? ORDER BY seq', from.seq) : auditRows(db, 'ORDER BY seq')
+  for (const row of walk) {
     if (++n % STEP_ROWS === 0) yield
     const checked = checkLink(row, expectedSeq, prevHash)
     if (!checked.ok) return checked
