@@ -186,8 +186,8 @@ export class PayService {
     let a = this.must(id)
     if (a.state !== 'signed' || a.txHex === null)
       throw new PayRefusal('illegal_state', { attemptId: id, what: a.state })
-    this.d.step?.('before_broadcast', id)
     a = this.save(a, { state: 'broadcast', lastError: null })
+    this.d.step?.('before_broadcast', id)
     const sent = await broadcastTx(this.d.esploraUrl, a.txHex as string)
     if (sent.kind !== 'accepted' || sent.txid !== a.txid) {
       // Refused, or the answer is not our txid: only the chain tells whether it is there.
