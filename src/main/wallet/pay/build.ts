@@ -54,10 +54,19 @@ export function buildPayment(
   if (lbtc === 0n) throw new PayRefusal('lbtc_short', { missingUnits: estimate.toString() })
 
   const lwk = loadLwk()
+  // An address of another network (e.g. a mainnet deposit address while the wallet is on regtest) is refused by
+  // name here, so that a failure of `finish` below can only mean the fee.
+  const addresses = lines.map((l) => {
+    try {
+      return lwk.Address.parse(l.address, wallet.lwkNetwork)
+    } catch {
+      throw new PayRefusal('not_payable', { localId: l.localId, problem: 'deposit_address_other_network' })
+    }
+  })
   const asset = new lwk.AssetId(assets.depix)
   let builder = new lwk.TxBuilder(wallet.lwkNetwork)
-  for (const l of lines) {
-    const to = new lwk.Address(l.address)
+  for (const [i, l] of lines.entries()) {
+    const to = addresses[i] as NonNullable<(typeof addresses)[number]>
     builder = to.isBlinded()
       ? builder.addRecipient(to, l.units, asset)
       : builder.addExplicitRecipient(to, l.units, asset)

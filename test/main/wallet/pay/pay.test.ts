@@ -164,6 +164,18 @@ describe('one transaction for a selection of payments', () => {
     const s2 = await setup([5_000], { lbtc: 0n })
     const noFee = await refusal(s2.desk.pay.build(s2.pays.map((p) => ({ localId: p.localId }))))
     expect(noFee.code).toBe('lbtc_short')
+    // A mainnet deposit address for a regtest wallet: refused by name, not mistaken for a fee shortage.
+    const [line] = s1.pays
+    const mainnet =
+      'lq1qqf8er278e6nyvuwtgf39e6ewvdcnjupn9a86rzpx655y5lhkt0walu3djf9cklkxd3ryld97hu8h3xepw7sh2rlu7q45dcew5'
+    const e = await refusal(() =>
+      buildPayment(
+        s1.desk.wallet,
+        [{ localId: line!.localId, payee: null, cents: 1, units: UNITS, address: mainnet, expiration: null }],
+        ASSETS,
+      ),
+    )
+    expect(e).toMatchObject({ code: 'not_payable', details: { problem: 'deposit_address_other_network' } })
     expect(BigInt(noFee.details.missingUnits ?? '0')).toBeGreaterThan(0n)
     expect(s1.desk.attempts.all()).toEqual([])
   })
