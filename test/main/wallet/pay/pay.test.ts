@@ -4,7 +4,7 @@
  * external wallet would (LWK's software Signer on the exported base64), imported, broadcast, recorded — and every
  * way it must refuse.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -264,13 +264,11 @@ describe('a PSET that is not the one reviewed is refused before broadcast', () =
     h.faucet.send([{ address: s.desk.wallet.address().address, asset: ASSETS.depix, units: 5n * UNITS }])
     h.chain.mine()
     await s.desk.wallet.scan(h.esplora.url)
-    const e = await refusal(() =>
-      s.desk.pay.importSigned(
-        id,
-        forged(s, () => undefined, true),
-      ),
-    )
-    expect(e.code).toBe('pset_mismatch')
+    const forgedPset = forged(s, () => undefined, true)
+    const builtInputs = new lwk.Pset(s.desk.attempts.get(id)!.built).inputs().length
+    expect(new lwk.Pset(forgedPset).inputs().length).toBeGreaterThan(builtInputs)
+    const e = await refusal(() => s.desk.pay.importSigned(id, forgedPset))
+    expect(e).toMatchObject({ code: 'pset_mismatch', details: { what: 'another transaction' } })
   })
 
   it('garbage, an unsigned PSET, and the review refusing a foreign input or an extra output', async () => {
@@ -313,5 +311,38 @@ describe('2-of-3 multisig', () => {
     const done = await desk.pay.broadcast(b.attempt.id)
     expect(done.state).toBe('recorded')
     expect(paidTo(b.review.txid, [pays[0]!.script]).get(pays[0]!.script)).toBe(4_321n * UNITS)
+  })
+})
+
+describe('a funding that fails', () => {
+  it('a broadcast the chain refuses (coins already spent) goes back to signed, records nothing, and can be cancelled', async () => {
+    const { desk, pays, seed } = await setup([111, 222])
+    const a = await desk.pay.build([{ localId: pays[0]!.localId }])
+    const b = await desk.pay.build([{ localId: pays[1]!.localId }])
+    // Both built from the same wallet state: LWK picked the same coins, so only one can make it.
+    expect(b.review.inputs.some((i) => a.review.inputs.includes(i))).toBe(true)
+    for (const x of [a, b])
+      desk.pay.importSigned(x.attempt.id, externalSign(desk.pay.exportPset(x.attempt.id), seed))
+    await desk.pay.broadcast(a.attempt.id)
+    const e = await refusal(desk.pay.broadcast(b.attempt.id))
+    expect(e.code).toBe('broadcast_failed')
+    expect(desk.attempts.get(b.attempt.id)).toMatchObject({
+      state: 'signed',
+      lastError: expect.stringContaining('400'),
+    })
+    expect(desk.ledger.get(pays[1]!.localId)?.fundingTxId).toBeNull()
+    await desk.pay.cancel(b.attempt.id)
+    // Free again: a new build (from the wallet as the chain now has it) pays it.
+    const c = await desk.pay.build([{ localId: pays[1]!.localId }])
+    desk.pay.importSigned(c.attempt.id, externalSign(desk.pay.exportPset(c.attempt.id), seed))
+    expect((await desk.pay.broadcast(c.attempt.id)).state).toBe('recorded')
+    expect(desk.ledger.get(pays[1]!.localId)?.fundingTxId).toBe(c.review.txid)
+  })
+
+  it('an attempts file that does not read back refuses every build (fail closed)', async () => {
+    const { desk, pays, dir } = await setup([500])
+    writeFileSync(join(dir, 'pay-attempts.json'), '{"version":1,"attempts":[{"id":1}]}')
+    await expect(desk.pay.build([{ localId: pays[0]!.localId }])).rejects.toThrow(/does not read back/)
+    expect(desk.statusCalls).toEqual([])
   })
 })
