@@ -21,6 +21,8 @@ export const PAY_REFUSALS = [
   'not_signed',
   /** the chain's server refused or could not be reached; nothing recorded as funded */
   'broadcast_failed',
+  /** the wallet could not read the chain before building: its coins may be out of date */
+  'chain_unreachable',
   /** the operation is not allowed in this state (e.g. cancel after broadcast) */
   'illegal_state',
   /** the software signer exists only on the Sandbox profile */

@@ -38,7 +38,7 @@ export function payRefusalMessage(e: PayRefusal): Msg {
       }
     case 'lbtc_short':
       return {
-        'pt-BR': `L-BTC insuficiente para a taxa da rede: faltam cerca de ${missing('L-BTC', 'pt-BR')}.`,
+        'pt-BR': `L-BTC insuficiente para a tarifa da rede: faltam cerca de ${missing('L-BTC', 'pt-BR')}.`,
         en: `Not enough L-BTC for the network fee: about ${missing('L-BTC', 'en')} missing.`,
       }
     case 'pset_mismatch':
@@ -61,6 +61,12 @@ export function payRefusalMessage(e: PayRefusal): Msg {
       return {
         'pt-BR': 'A rede não aceitou a transação ou não respondeu. Nada foi marcado como enviado.',
         en: 'The network did not accept the transaction or did not answer. Nothing was marked as sent.',
+      }
+    case 'chain_unreachable':
+      return {
+        'pt-BR':
+          'Não foi possível ler a rede Liquid agora; a transação não foi montada. Tente de novo em instantes.',
+        en: 'The Liquid network could not be read now; the transaction was not built. Try again shortly.',
       }
     case 'illegal_state':
       return {

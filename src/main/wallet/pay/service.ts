@@ -90,7 +90,7 @@ export class PayService {
     }
     const snapshot = await this.d.wallet.scan(this.d.esploraUrl)
     if (snapshot.lastFailure !== null)
-      throw new PayRefusal('broadcast_failed', { what: snapshot.lastFailure })
+      throw new PayRefusal('chain_unreachable', { what: snapshot.lastFailure })
     const ctx = {
       network: this.d.network,
       profile: this.d.profile,

@@ -346,3 +346,17 @@ describe('a funding that fails', () => {
     expect(desk.statusCalls).toEqual([])
   })
 })
+
+describe('the chain unreachable while building', () => {
+  it('refuses to build from coins it could not read now; nothing kept', async () => {
+    const { desk, pays } = await setup([640])
+    h.esplora.setFault({ kind: 'down' })
+    try {
+      const e = await refusal(desk.pay.build([{ localId: pays[0]!.localId }]))
+      expect(e.code).toBe('chain_unreachable')
+    } finally {
+      h.esplora.setFault(null)
+    }
+    expect(desk.attempts.all()).toEqual([])
+  }, 60_000)
+})

@@ -1,6 +1,6 @@
 /**
  * Paying from the wallet (issue #28): one transaction for a wave, reviewed, signed where the keys are.
- * Vocabulary: docs/GLOSSARY.md (carteira da tesouraria, taxa de rede, transmitir).
+ * Vocabulary: docs/GLOSSARY.md (carteira da tesouraria, tarifa, transmitir).
  */
 export const walletPay = {
   'pt-BR': {
@@ -14,7 +14,7 @@ export const walletPay = {
     colAddress: 'Endereço de depósito',
     colDeadline: 'Prazo',
     total: 'Total: {{amount}}',
-    fee: 'Taxa de rede: {{fee}}',
+    fee: 'Tarifa da rede: {{fee}}',
     after: 'Saldo depois: {{depix}} · {{lbtc}}',
     exportHeading: 'Levar para o assinador',
     exportHelp:
