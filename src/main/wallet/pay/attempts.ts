@@ -39,10 +39,13 @@ export const attemptSchema = z.strictObject({
   /** the transaction id, fixed at build time (signatures do not change it) */
   txid: z.string().regex(/^[0-9a-f]{64}$/),
   feeUnits: z.string().regex(/^\d+$/),
-  /** the PSET as built (base64) — what every import is compared with */
-  built: z.string().min(1),
+  /**
+   * The PSET as built (base64). Dropped (null), with `pset` and `txHex`, once the attempt is recorded or cancelled:
+   * a 200-payment PSET is ~1.5 MB and the file is rewritten on every step.
+   */
+  built: z.string().min(1).nullable(),
   /** the PSET with every signature imported so far (base64) */
-  pset: z.string().min(1),
+  pset: z.string().min(1).nullable(),
   /** the finalized transaction, once fully signed */
   txHex: z
     .string()

@@ -73,7 +73,13 @@ export class PayService {
   }
 
   private save(a: Attempt, patch: Partial<Attempt>): Attempt {
-    const next = { ...a, ...patch, updatedAt: this.iso() }
+    const done = patch.state === 'recorded' || patch.state === 'cancelled'
+    const next = {
+      ...a,
+      ...patch,
+      ...(done ? { built: null, pset: null, txHex: null } : {}),
+      updatedAt: this.iso(),
+    }
     this.d.attempts.put(next)
     return next
   }
@@ -136,14 +142,16 @@ export class PayService {
   /** The PSET to hand a signer (base64, with every signature imported so far). */
   exportPset(id: string): string {
     const a = this.must(id)
-    if (a.state !== 'built') throw new PayRefusal('illegal_state', { attemptId: id, what: a.state })
+    if (a.state !== 'built' || a.pset === null)
+      throw new PayRefusal('illegal_state', { attemptId: id, what: a.state })
     return a.pset
   }
 
   /** A signer's PSET, checked to be our build; fully signed → `signed` with the final transaction. */
   importSigned(id: string, base64: string): { attempt: Attempt; missing: number } {
     const a = this.must(id)
-    if (a.state !== 'built') throw new PayRefusal('illegal_state', { attemptId: id, what: a.state })
+    if (a.state !== 'built' || a.pset === null)
+      throw new PayRefusal('illegal_state', { attemptId: id, what: a.state })
     const expected = expectedOf(a)
     const merged = mergeSigned(this.d.wallet, a.pset, base64, expected, expected.lines, this.d.assets)
     const next =

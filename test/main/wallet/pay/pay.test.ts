@@ -136,6 +136,13 @@ describe('one transaction for a selection of payments', () => {
     expect(imported).toMatchObject({ missing: 0, attempt: { state: 'signed' } })
     const done = await desk.pay.broadcast(built.attempt.id)
     expect(done.state).toBe('recorded')
+    // Recorded: the PSETs and the transaction leave the attempts file; the txid and the payments stay.
+    expect(desk.attempts.get(built.attempt.id)).toMatchObject({
+      built: null,
+      pset: null,
+      txHex: null,
+      txid: r.txid,
+    })
     expect(h.chain.tx(r.txid)).toBeDefined()
     // The chain's own book (sandbox blinding keys, not LWK) reads the exact units at every deposit address.
     const paid = paidTo(
@@ -265,7 +272,7 @@ describe('a PSET that is not the one reviewed is refused before broadcast', () =
     h.chain.mine()
     await s.desk.wallet.scan(h.esplora.url)
     const forgedPset = forged(s, () => undefined, true)
-    const builtInputs = new lwk.Pset(s.desk.attempts.get(id)!.built).inputs().length
+    const builtInputs = new lwk.Pset(s.desk.attempts.get(id)!.built as string).inputs().length
     expect(new lwk.Pset(forgedPset).inputs().length).toBeGreaterThan(builtInputs)
     const e = await refusal(() => s.desk.pay.importSigned(id, forgedPset))
     expect(e).toMatchObject({ code: 'pset_mismatch', details: { what: 'another transaction' } })
