@@ -24,6 +24,7 @@ import { payeesChannels } from './channels-payees'
 import { reviewChannels } from './channels-review'
 import { teamChannels, teamConnectionChannels, teamEvents } from './channels-team'
 import { walletChannels, walletEvents } from './channels-wallet'
+import { walletPayChannels } from './channels-wallet-pay'
 import { expectedPayeeSchema } from './payee'
 import { withdrawalDraftSchema } from './withdrawal'
 import {
@@ -400,6 +401,7 @@ export const channels = {
   ...teamConnectionChannels,
   ...teamChannels,
   ...walletChannels,
+  ...walletPayChannels,
 } as const
 
 export type Channels = typeof channels

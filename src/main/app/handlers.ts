@@ -22,6 +22,7 @@ import { teamConnectionHandlers } from './team-connection-handlers'
 import { sessionView } from './runtime'
 import { teamHandlers } from './team-handlers'
 import { walletHandlers } from './wallet-handlers'
+import { walletPayHandlers } from './wallet-pay-handlers'
 import { fundingAmount } from './sandbox-tools'
 import { loadSigningKey, localFingerprint, publicKeyView } from './signing-key'
 
@@ -90,6 +91,7 @@ export function buildRouter(state: AppState, log: (line: string) => void): Route
     ...teamHandlers(state),
     ...teamConnectionHandlers(state),
     ...walletHandlers(state),
+    ...walletPayHandlers(state, o.operator),
     'app:info': () => {
       const p = rt().profile
       return {

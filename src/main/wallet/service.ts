@@ -32,6 +32,14 @@ export interface SandboxWallet {
   readonly policyAsset: string
 }
 
+export interface PayTarget {
+  readonly wallet: WatchedWallet
+  readonly esploraUrl: string
+  readonly depixAsset: string
+  readonly policyAsset: string
+  readonly attemptsFile: string
+}
+
 export interface WalletServiceOptions {
   readonly vault: Vault
   /** LWK's state files go here (`wallet-<profile>.lwk`); null keeps them in memory */
@@ -124,6 +132,22 @@ export class WalletService {
       return this.toView(profile.id, e, s)
     })
     return e.scanning
+  }
+
+  /**
+   * Issue #28 (src/main/wallet/pay/): what paying from this profile's wallet needs — main only. Null without a
+   * wallet, an Esplora, or a data folder for the funding attempts.
+   */
+  payTarget(profile: Profile): PayTarget | null {
+    const e = this.open(profile)
+    if (!e || e.esploraUrl === null || this.o.dataDir === null) return null
+    return {
+      wallet: e.wallet,
+      esploraUrl: e.esploraUrl,
+      depixAsset: e.depixAsset,
+      policyAsset: e.policyAsset ?? e.wallet.lwkNetwork.policyAsset().toString(),
+      attemptsFile: join(this.o.dataDir, `pay-attempts-${profile.id}.json`),
+    }
   }
 
   /** Throws DescriptorError (nothing stored) or stores it and returns the (unscanned) view. */

@@ -8,7 +8,7 @@ import diagnosticsChannel from 'node:diagnostics_channel'
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { sandboxTreasury } from '../../../src/main/sandbox/chain'
+import { SANDBOX_TREASURY_MNEMONIC, sandboxTreasury } from '../../../src/main/sandbox/chain'
 import { singlesigMainnet } from '../wallet/fixtures'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAppContext, type AppContext } from '../../../src/main/app/context'
@@ -299,6 +299,18 @@ describe('no secret crosses IPC', () => {
     // Issue #27: the Sandbox treasury wallet's views (scanned over the sandbox chain) carry no key.
     await call('wallet:get', {})
     await call('wallet:scan', {})
+    // Issue #28: paying from it — refusals (the record is funded; ids unknown) carry no key or mnemonic either.
+    secrets.add(SANDBOX_TREASURY_MNEMONIC)
+    await call('walletPay:list', {})
+    await call('walletPay:build', { selected: [{ localId }] })
+    for (const c of [
+      'walletPay:export',
+      'walletPay:signSandbox',
+      'walletPay:broadcast',
+      'walletPay:cancel',
+    ] as const)
+      await call(c, { id: 'no-such-attempt' })
+    await call('walletPay:import', { id: 'no-such-attempt', pset: 'cHNldP8=' })
     secrets.add(/slip77\(([0-9a-f]{64})\)/.exec(sandboxTreasury().descriptor)?.[1] as string)
     secrets.add(/tpub[1-9A-HJ-NP-Za-km-z]+/.exec(sandboxTreasury().descriptor)?.[0] as string)
     secrets.add(live.clientSecret)

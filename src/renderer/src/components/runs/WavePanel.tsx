@@ -8,6 +8,7 @@ import { DateTime } from '../format'
 import { Button } from '../ui/Button'
 import { Toolbar } from '../ui/Toolbar'
 import { RunErrorNotice } from './run-error'
+import { WalletPayPanel } from '../wallet/WalletPayPanel'
 
 type Control = Extract<ChannelName, 'runs:pause' | 'runs:resume' | 'runs:cancel'>
 
@@ -50,6 +51,10 @@ export function WavePanel({
   const [size, setSize] = useState('')
   const [error, setError] = useState<IpcError | null>(null)
   const total = progress.total - progress.counts.dropped
+  // Issue #28: the run's payments created and still waiting for their deposit.
+  const awaiting = detail.rows.flatMap((r) =>
+    r.outcome === 'created' && r.localId !== null ? [r.localId] : [],
+  )
 
   const start = async (): Promise<void> => {
     setError(null)
@@ -164,6 +169,7 @@ export function WavePanel({
         </ul>
       )}
       {error && <RunErrorNotice error={error} />}
+      {run.state !== 'draft' && <WalletPayPanel localIds={awaiting} />}
     </section>
   )
 }

@@ -20,6 +20,7 @@ import { settings } from './settings'
 import { status } from './status'
 import { teamLedger } from './team-ledger'
 import { wallet } from './wallet'
+import { walletPay } from './wallet-pay'
 import { withdrawal } from './withdrawal'
 
 export const namespaces = {
@@ -42,5 +43,6 @@ export const namespaces = {
   teamLedger,
   approvals,
   wallet,
+  walletPay,
 } as const
 export type Namespace = keyof typeof namespaces

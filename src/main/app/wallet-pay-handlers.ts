@@ -1,0 +1,121 @@
+/**
+ * Paying from the wallet's channels (issue #28): one PayService per profile over the profile's watched wallet
+ * (WalletService.payTarget), its withdrawal service (fresh status, markFunded) and its attempts file. Refusals
+ * cross as `pay_<code>` with the sentence in both languages; recovery runs once per profile on first use.
+ */
+import type { PayAttemptDto } from '../../shared/channels-wallet-pay'
+import type { Handlers } from '../ipc/router'
+import { SANDBOX_TREASURY_MNEMONIC } from '../sandbox/chain'
+import { PayAttempts, type Attempt } from '../wallet/pay/attempts'
+import { PayRefusal } from '../wallet/pay/errors'
+import { payRefusalMessage } from '../wallet/pay/messages'
+import { PayService } from '../wallet/pay/service'
+import type { AppState } from './context'
+import { AppError } from './errors'
+
+type PayChannels =
+  | 'walletPay:build'
+  | 'walletPay:list'
+  | 'walletPay:export'
+  | 'walletPay:import'
+  | 'walletPay:signSandbox'
+  | 'walletPay:broadcast'
+  | 'walletPay:cancel'
+
+export function toAttemptDto(a: Attempt): PayAttemptDto {
+  return {
+    id: a.id,
+    state: a.state,
+    txid: a.txid,
+    createdAt: a.createdAt,
+    operator: a.operator,
+    lines: a.lines.map((l) => ({ ...l, depixUnits: l.units })),
+    totalCents: a.lines.reduce((s, l) => s + l.cents, 0),
+    totalUnits: a.lines.reduce((s, l) => s + BigInt(l.units), 0n).toString(),
+    feeUnits: a.feeUnits,
+    lastError: a.lastError,
+  }
+}
+
+function refused(e: PayRefusal): AppError {
+  const msg = payRefusalMessage(e)
+  return new AppError(`pay_${e.code}`, msg.en, {
+    userMessage: msg,
+    ...(e.details.localId ? { localIds: [e.details.localId] } : {}),
+    ...(e.details.problem || e.details.what ? { reason: e.details.problem ?? e.details.what } : {}),
+  })
+}
+
+async function mapped<T>(run: () => T | Promise<T>): Promise<T> {
+  try {
+    return await run()
+  } catch (e) {
+    throw e instanceof PayRefusal ? refused(e) : e
+  }
+}
+
+export function walletPayHandlers(state: AppState, operator: string): Pick<Handlers, PayChannels> {
+  const services = new Map<string, { pay: PayService; attempts: PayAttempts; recovered: Promise<unknown> }>()
+  const current = () => {
+    const rt = state.runtime()
+    const p = rt.profile
+    const known = services.get(p.id)
+    if (known) return known
+    const target = state.wallet.payTarget(p)
+    if (target === null)
+      throw new AppError('wallet_not_configured', 'This profile has no treasury wallet to pay from.')
+    const attempts = new PayAttempts(target.attemptsFile)
+    const pay = new PayService({
+      profile: p.id,
+      network: p.network,
+      operator,
+      assets: { depix: target.depixAsset, lbtc: target.policyAsset },
+      wallet: target.wallet,
+      esploraUrl: target.esploraUrl,
+      attempts,
+      refresh: (id) => state.runtime().withdrawals.refresh(id),
+      markFunded: (id, txId) => state.runtime().withdrawals.markFunded(id, { txId }),
+      now: () => Date.now(),
+      ...(p.kind === 'sandbox' ? { sandboxMnemonic: SANDBOX_TREASURY_MNEMONIC } : {}),
+    })
+    const entry = { pay, attempts, recovered: pay.recover().catch(() => undefined) }
+    services.set(p.id, entry)
+    return entry
+  }
+  const ready = async () => {
+    const s = current()
+    await s.recovered
+    return s
+  }
+  return {
+    'walletPay:build': ({ selected }) =>
+      mapped(async () => {
+        const s = await ready()
+        const r = await s.pay.build(selected)
+        return {
+          attempt: toAttemptDto(r.attempt),
+          depixAfterUnits: r.review.depixAfter.toString(),
+          lbtcAfterUnits: r.review.lbtcAfter.toString(),
+        }
+      }),
+    'walletPay:list': () =>
+      mapped(async () => {
+        const s = await ready()
+        return s.attempts.all().reverse().map(toAttemptDto)
+      }),
+    'walletPay:export': ({ id }) => mapped(async () => ({ pset: (await ready()).pay.exportPset(id) })),
+    'walletPay:import': ({ id, pset }) =>
+      mapped(async () => {
+        const r = (await ready()).pay.importSigned(id, pset)
+        return { attempt: toAttemptDto(r.attempt), missing: r.missing }
+      }),
+    'walletPay:signSandbox': ({ id }) =>
+      mapped(async () => {
+        const r = (await ready()).pay.signWithSandbox(id)
+        return { attempt: toAttemptDto(r.attempt), missing: r.missing }
+      }),
+    'walletPay:broadcast': ({ id }) =>
+      mapped(async () => toAttemptDto(await (await ready()).pay.broadcast(id))),
+    'walletPay:cancel': ({ id }) => mapped(async () => toAttemptDto(await (await ready()).pay.cancel(id))),
+  }
+}

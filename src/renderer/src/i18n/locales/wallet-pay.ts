@@ -1,0 +1,62 @@
+/**
+ * Paying from the wallet (issue #28): one transaction for a wave, reviewed, signed where the keys are.
+ * Vocabulary: docs/GLOSSARY.md (carteira da tesouraria, tarifa, transmitir).
+ */
+export const walletPay = {
+  'pt-BR': {
+    payWave: 'Pagar a onda com a carteira',
+    nothingToPay: 'Nenhum pagamento desta execução está aguardando depósito.',
+    building: 'Consultando o serviço e montando a transação…',
+    reviewHeading: 'Revise antes de assinar',
+    colPayee: 'Favorecido',
+    colAmount: 'Valor (R$)',
+    colDepix: 'DePix',
+    colAddress: 'Endereço de depósito',
+    colDeadline: 'Prazo',
+    total: 'Total: {{amount}}',
+    fee: 'Tarifa da rede: {{fee}}',
+    after: 'Saldo depois: {{depix}} · {{lbtc}}',
+    exportHeading: 'Levar para o assinador',
+    exportHelp:
+      'Copie a PSET abaixo para a carteira que guarda as chaves (Blockstream App/Jade, Elements, LWK) e traga de volta a PSET assinada.',
+    copy: 'Copiar PSET',
+    importLabel: 'PSET assinada',
+    import: 'Carregar PSET assinada',
+    missing:
+      'Assinatura carregada. Ainda faltam assinaturas de {{n}} assinante(s): exporte de novo para o próximo.',
+    signSandbox: 'Assinar com a carteira do Sandbox',
+    broadcast: 'Transmitir',
+    cancel: 'Cancelar esta transação',
+    signed: 'Assinada e conferida: é a transação revisada.',
+    recorded: 'Transmitida. Pagamentos marcados como enviados com a transação {{txid}}.',
+    cancelled: 'Transação cancelada: os pagamentos podem entrar em outra.',
+  },
+  en: {
+    payWave: 'Pay the wave from the wallet',
+    nothingToPay: 'No payment of this run is waiting for its deposit.',
+    building: 'Asking the service and building the transaction…',
+    reviewHeading: 'Review before signing',
+    colPayee: 'Payee',
+    colAmount: 'Amount (R$)',
+    colDepix: 'DePix',
+    colAddress: 'Deposit address',
+    colDeadline: 'Deadline',
+    total: 'Total: {{amount}}',
+    fee: 'Network fee: {{fee}}',
+    after: 'Balance after: {{depix}} · {{lbtc}}',
+    exportHeading: 'Take it to the signer',
+    exportHelp:
+      'Copy the PSET below to the wallet that holds the keys (Blockstream App/Jade, Elements, LWK) and bring the signed PSET back.',
+    copy: 'Copy PSET',
+    importLabel: 'Signed PSET',
+    import: 'Load signed PSET',
+    missing:
+      'Signature loaded. Signatures from {{n}} signer(s) still missing: export again for the next one.',
+    signSandbox: 'Sign with the Sandbox wallet',
+    broadcast: 'Broadcast',
+    cancel: 'Cancel this transaction',
+    signed: 'Signed and checked: it is the reviewed transaction.',
+    recorded: 'Broadcast. Payments marked as sent with transaction {{txid}}.',
+    cancelled: 'Transaction cancelled: the payments may go into another one.',
+  },
+} as const

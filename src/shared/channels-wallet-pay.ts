@@ -1,0 +1,80 @@
+/**
+ * IPC of paying from the wallet (issue #28). Amounts cross as integer cents (R$) and integer-string units
+ * (8 decimals). The PSET crosses only where the operator carries it to or from a signer (export, import); the
+ * finalized transaction and the sandbox mnemonic never do.
+ */
+import { z } from 'zod'
+
+const units = z.string().regex(/^-?\d{1,30}$/)
+const cents = z.number().int().refine(Number.isSafeInteger)
+const id = z.string().min(1).max(100)
+/** A base64 PSET: a 200-output one is about 1.5 MB of text. */
+const psetText = z.string().min(1).max(8_000_000)
+
+export const PAY_ATTEMPT_STATES = ['built', 'signed', 'broadcast', 'recorded', 'cancelled'] as const
+
+export const payLineSchema = z.object({
+  localId: id,
+  payee: z.string().nullable(),
+  cents,
+  depixUnits: units,
+  address: z.string(),
+  expiration: z.string().nullable(),
+  vout: z.number().int().min(0),
+})
+
+export const payAttemptSchema = z.object({
+  id,
+  state: z.enum(PAY_ATTEMPT_STATES),
+  txid: z.string().regex(/^[0-9a-f]{64}$/),
+  createdAt: z.string(),
+  operator: z.string(),
+  lines: z.array(payLineSchema),
+  totalCents: cents,
+  totalUnits: units,
+  feeUnits: units,
+  /** the broadcast refusal kept for "Detalhes técnicos" */
+  lastError: z.string().nullable(),
+})
+export type PayAttemptDto = z.infer<typeof payAttemptSchema>
+
+/** The review right after building: the attempt plus the balance after it. */
+export const payReviewSchema = z.object({
+  attempt: payAttemptSchema,
+  depixAfterUnits: units,
+  lbtcAfterUnits: units,
+})
+export type PayReviewDto = z.infer<typeof payReviewSchema>
+
+const byId = z.strictObject({ id })
+
+export const walletPayChannels = {
+  /** Re-reads each payment from the service, builds one PSET and reviews it. */
+  'walletPay:build': {
+    input: z.strictObject({
+      selected: z
+        .array(
+          z.strictObject({ localId: id, address: z.string().max(200).optional(), cents: cents.optional() }),
+        )
+        .min(1)
+        .max(500),
+    }),
+    output: payReviewSchema,
+  },
+  /** Every funding attempt of this profile, newest first. */
+  'walletPay:list': { input: z.strictObject({}), output: z.array(payAttemptSchema) },
+  /** The PSET to hand an external signer (base64). */
+  'walletPay:export': { input: byId, output: z.object({ pset: psetText }) },
+  /** A signer's PSET back: checked to be the one built; `missing` > 0 while a multisig needs more signatures. */
+  'walletPay:import': {
+    input: z.strictObject({ id, pset: psetText }),
+    output: z.object({ attempt: payAttemptSchema, missing: z.number().int().min(0) }),
+  },
+  /** Sandbox profile only: signs with the documented sandbox treasury mnemonic. */
+  'walletPay:signSandbox': {
+    input: byId,
+    output: z.object({ attempt: payAttemptSchema, missing: z.number().int().min(0) }),
+  },
+  'walletPay:broadcast': { input: byId, output: payAttemptSchema },
+  'walletPay:cancel': { input: byId, output: payAttemptSchema },
+} as const
