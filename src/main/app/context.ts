@@ -298,7 +298,8 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
     ...(o.walletScanSpacingMs !== undefined ? { minScanSpacingMs: o.walletScanSpacingMs } : {}),
     meanings: (profileId) => ledgerMeanings(ledger, profileId),
   })
-  if (o.trackerAutoStart !== false) wallet.start(() => current?.profile ?? null)
+  if (o.trackerAutoStart !== false)
+    wallet.start(() => (current ? (profiles.get(current.profile.id) ?? current.profile) : null))
 
   const state: AppState = {
     o,

@@ -10,7 +10,11 @@ import { AppError } from './errors'
 type WalletHandlers = Pick<Handlers, 'wallet:get' | 'wallet:scan' | 'wallet:setDescriptor' | 'wallet:clear'>
 
 export function walletHandlers(state: AppState): WalletHandlers {
-  const profile = () => state.runtime().profile
+  // The stored profile, not the runtime's copy: its Esplora URL may have changed in Configurações since it opened.
+  const profile = () => {
+    const open = state.runtime().profile
+    return state.profiles.get(open.id) ?? open
+  }
   return {
     'wallet:get': () => state.wallet.view(profile()),
     'wallet:scan': () => state.wallet.scan(profile()),

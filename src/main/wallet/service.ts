@@ -6,17 +6,17 @@
  */
 import { join } from 'node:path'
 import type { WalletMovementDto, WalletViewDto } from '../../shared/channels-wallet'
-import type { Profile } from '../../shared/profile'
+import { DEFAULT_ESPLORA, type Profile } from '../../shared/profile'
 import { DEPIX_ASSET_ID, type LiquidNetwork } from '../liquid/networks'
 import { profileSecretKey, type Vault } from '../secrets/vault'
 import { checkDescriptor } from './descriptor'
 import { meaningOf, NO_MEANINGS, type TxMeanings } from './meanings'
 import { WatchedWallet, type WalletSnapshot } from './watch'
 
-/** The public Esplora of each live network (the privacy trade-off is said in docs/WALLET.md and Configurações). */
-export const PUBLIC_ESPLORA: Readonly<Record<Exclude<LiquidNetwork, 'regtest'>, string>> = {
-  liquid: 'https://blockstream.info/liquid/api',
-  testnet: 'https://blockstream.info/liquidtestnet/api',
+/** The Esplora a live profile's wallet is scanned through: its own, else its network's public one (none on regtest). */
+export function esploraUrlOf(profile: Profile): string | null {
+  if (profile.esploraUrl !== undefined) return profile.esploraUrl
+  return profile.network === 'regtest' ? null : DEFAULT_ESPLORA[profile.network]
 }
 const EXPLORER_TX: Readonly<Partial<Record<LiquidNetwork, string>>> = {
   liquid: 'https://blockstream.info/liquid/tx/',
@@ -48,7 +48,8 @@ export interface WalletServiceOptions {
 interface Entry {
   readonly wallet: WatchedWallet
   readonly multisig: boolean
-  readonly esploraUrl: string | null
+  /** the sandbox chain's; a live profile's is read from the profile at each scan (Configurações may change it) */
+  readonly sandboxEsplora: string | null
   readonly depixAsset: string
   readonly policyAsset: string | null
   readonly network: LiquidNetwork
@@ -91,8 +92,9 @@ export class WalletService {
     const entry: Entry = {
       wallet,
       multisig: checked.multisig,
-      esploraUrl: sandbox ? sandbox.esploraUrl : network === 'regtest' ? null : PUBLIC_ESPLORA[network],
-      depixAsset: sandbox ? sandbox.depixAsset : DEPIX_ASSET_ID,
+      sandboxEsplora: sandbox ? sandbox.esploraUrl : null,
+      // testnet/regtest issue their own DePix: the profile's asset id override applies to the wallet too.
+      depixAsset: sandbox ? sandbox.depixAsset : (profile.assetId ?? DEPIX_ASSET_ID),
       policyAsset: sandbox ? sandbox.policyAsset : null,
       network,
       scanning: null,
@@ -112,11 +114,11 @@ export class WalletService {
     const e = this.open(profile)
     if (!e) return Promise.resolve({ state: 'not_configured' })
     if (e.scanning) return e.scanning
-    if (e.esploraUrl === null || this.o.now() - e.lastScanStartedAt < (this.o.minScanSpacingMs ?? 5_000)) {
+    const url = profile.kind === 'sandbox' ? e.sandboxEsplora : esploraUrlOf(profile)
+    if (url === null || this.o.now() - e.lastScanStartedAt < (this.o.minScanSpacingMs ?? 5_000)) {
       return Promise.resolve(this.toView(profile.id, e, e.wallet.snapshot()))
     }
     e.lastScanStartedAt = this.o.now()
-    const url = e.esploraUrl
     e.scanning = e.wallet.scan(url).then((s) => {
       e.scanning = null
       if (s.lastFailure !== null) this.o.log(`wallet scan of ${profile.id} failed: ${s.lastFailure}`)
