@@ -72,6 +72,22 @@ export const walletChannels = {
     input: z.strictObject({ descriptor: z.string().max(10_000) }),
     output: walletViewSchema,
   },
+  /**
+   * A receive address of the treasury wallet for a refund or a top-up delivery (per the profile's address policy:
+   * fresh each time, or one per profile); null when the profile has no wallet.
+   */
+  'wallet:proposeAddress': {
+    input: none,
+    output: z.object({ address: z.string().max(200), index: z.number().int().min(0) }).nullable(),
+  },
+  /** Whether an address typed by hand is one of the treasury wallet's ("unknown" when there is no wallet). */
+  'wallet:checkAddress': {
+    input: z.strictObject({ address: z.string().max(200) }),
+    output: z.object({
+      owner: z.enum(['treasury', 'external', 'unknown']),
+      index: z.number().int().min(0).nullable(),
+    }),
+  },
   /** Forgets this profile's descriptor and the wallet state kept on this computer. */
   'wallet:clear': { input: none, output: walletViewSchema },
 } as const

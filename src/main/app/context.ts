@@ -25,6 +25,7 @@ import { openRuntime, sessionView, type ProfileRuntime } from './runtime'
 import { runApprovalNotices } from './run-approvals'
 import { teamEvents } from './team-handlers'
 import { SANDBOX_DEPIX, SANDBOX_LBTC, sandboxTreasury } from '../sandbox/chain'
+import { twinAddress } from '../sandbox/chain/keys'
 import { WalletService } from '../wallet/service'
 import { ledgerMeanings } from '../wallet/ledger-meanings'
 
@@ -291,6 +292,7 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
           descriptor: sandboxTreasury().descriptor,
           depixAsset: SANDBOX_DEPIX,
           policyAsset: SANDBOX_LBTC,
+          twin: twinAddress,
         }
       : null,
     onChange: (profileId) => emit('wallet:changed', { profileId }),

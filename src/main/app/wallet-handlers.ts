@@ -7,7 +7,15 @@ import { DescriptorError, formatDescriptorMessage } from '../wallet/descriptor'
 import type { AppState } from './context'
 import { AppError } from './errors'
 
-type WalletHandlers = Pick<Handlers, 'wallet:get' | 'wallet:scan' | 'wallet:setDescriptor' | 'wallet:clear'>
+type WalletHandlers = Pick<
+  Handlers,
+  | 'wallet:get'
+  | 'wallet:scan'
+  | 'wallet:setDescriptor'
+  | 'wallet:clear'
+  | 'wallet:proposeAddress'
+  | 'wallet:checkAddress'
+>
 
 export function walletHandlers(state: AppState): WalletHandlers {
   // The stored profile, not the runtime's copy: its Esplora URL may have changed in Configurações since it opened.
@@ -36,5 +44,7 @@ export function walletHandlers(state: AppState): WalletHandlers {
       }
     },
     'wallet:clear': () => state.wallet.clear(profile()),
+    'wallet:proposeAddress': () => state.wallet.proposeAddress(profile()),
+    'wallet:checkAddress': ({ address }) => state.wallet.addressOwner(profile(), address),
   }
 }

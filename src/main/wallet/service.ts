@@ -4,10 +4,13 @@
  * schedule and on demand, never two at once, never more than one every `minScanSpacingMs`), and the view the
  * renderer gets — amounts only, never the descriptor.
  */
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { z } from 'zod'
 import type { WalletMovementDto, WalletViewDto } from '../../shared/channels-wallet'
 import { DEFAULT_ESPLORA, type Profile } from '../../shared/profile'
 import { DEPIX_ASSET_ID, type LiquidNetwork } from '../liquid/networks'
+import { writeFileAtomic } from '../secrets/atomic-file'
 import { profileSecretKey, type Vault } from '../secrets/vault'
 import { checkDescriptor } from './descriptor'
 import { meaningOf, NO_MEANINGS, type TxMeanings } from './meanings'
@@ -30,6 +33,21 @@ export interface SandboxWallet {
   readonly descriptor: string
   readonly depixAsset: string
   readonly policyAsset: string
+  /** The sandbox chain is regtest, the Sandbox profile's addresses `liquid`: the same destination in each form. */
+  readonly twin?: (address: string, to: 'liquid' | 'regtest') => string
+}
+
+/** Addresses past the first unused one (and past the last handed out) still recognised as the wallet's. */
+const ADDRESS_GAP = 100
+const nextFreshSchema = z.coerce
+  .number()
+  .int()
+  .min(0)
+  .max(2 ** 31 - 1)
+
+export interface WalletAddress {
+  readonly address: string
+  readonly index: number
 }
 
 export interface WalletServiceOptions {
@@ -55,6 +73,8 @@ interface Entry {
   readonly network: LiquidNetwork
   scanning: Promise<WalletViewDto> | null
   lastScanStartedAt: number
+  /** the next receive index a "fresh" proposal may hand out (kept in `wallet-<profile>.next`) */
+  nextFresh: number
 }
 
 export class WalletService {
@@ -99,6 +119,7 @@ export class WalletService {
       network,
       scanning: null,
       lastScanStartedAt: 0,
+      nextFresh: sandbox ? 0 : this.readNextFresh(profile.id),
     }
     this.entries.set(profile.id, entry)
     return entry
@@ -126,6 +147,63 @@ export class WalletService {
       return this.toView(profile.id, e, s)
     })
     return e.scanning
+  }
+
+  /**
+   * A receive address of the profile's wallet for a refund or a top-up delivery, per the profile's policy: the
+   * same one each time (`fixed`: index 0), or one never handed out before (`fresh`, the default; LWK's first
+   * unused address, or past the last one proposed, so two payments proposed before either is paid differ).
+   * Null when the profile has no wallet.
+   */
+  proposeAddress(profile: Profile): WalletAddress | null {
+    const e = this.open(profile)
+    if (!e) return null
+    let index = 0
+    if ((profile.walletAddressPolicy ?? 'fresh') === 'fresh') {
+      index = Math.max(e.wallet.receiveAddress().index, e.nextFresh)
+      e.nextFresh = index + 1
+      this.writeNextFresh(profile.id, e.nextFresh)
+    }
+    const { address } = e.wallet.receiveAddress(index)
+    const twin = profile.kind === 'sandbox' ? this.o.sandbox?.twin : undefined
+    return { address: twin ? twin(address, 'liquid') : address, index }
+  }
+
+  /** Whether `address` is one of the wallet's receive addresses (LWK derives them); `unknown` without a wallet. */
+  addressOwner(
+    profile: Profile,
+    address: string,
+  ): { owner: 'treasury' | 'external' | 'unknown'; index: number | null } {
+    const e = this.open(profile)
+    if (!e) return { owner: 'unknown', index: null }
+    let onChain = address.trim()
+    const twin = profile.kind === 'sandbox' ? this.o.sandbox?.twin : undefined
+    if (twin) {
+      try {
+        onChain = twin(onChain, 'regtest')
+      } catch {
+        return { owner: 'external', index: null }
+      }
+    }
+    const beyond = Math.max(e.nextFresh - e.wallet.receiveAddress().index, 0) + ADDRESS_GAP
+    const index = e.wallet.ownIndexOf(onChain, beyond)
+    return index === null ? { owner: 'external', index: null } : { owner: 'treasury', index }
+  }
+
+  private nextFreshFile(profileId: string): string | null {
+    return this.o.dataDir === null ? null : join(this.o.dataDir, `wallet-${profileId}.next`)
+  }
+
+  private readNextFresh(profileId: string): number {
+    const file = this.nextFreshFile(profileId)
+    if (file === null || !existsSync(file)) return 0
+    const parsed = nextFreshSchema.safeParse(readFileSync(file, 'utf8').trim())
+    return parsed.success ? parsed.data : 0
+  }
+
+  private writeNextFresh(profileId: string, next: number): void {
+    const file = this.nextFreshFile(profileId)
+    if (file !== null) writeFileAtomic(file, `${next}\n`)
   }
 
   /** Throws DescriptorError (nothing stored) or stores it and returns the (unscanned) view. */

@@ -337,6 +337,8 @@ describe('no secret crosses IPC', () => {
       data: { state: 'ready' },
     })
     await call('wallet:get', {})
+    await call('wallet:proposeAddress', {})
+    await call('wallet:checkAddress', { address: sandboxTreasury().firstAddress })
     await call('wallet:clear', {})
     await call('session:signOut')
 

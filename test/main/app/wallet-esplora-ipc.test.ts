@@ -4,7 +4,7 @@
  * this computer only; no credentials, no query), stored in the profile, and the wallet scans through it at once.
  * The Sandbox profile's chain cannot be changed.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -139,6 +139,30 @@ describe('the Esplora URL of a profile', () => {
       error: { code: 'invalid_input' },
     })
     expect((await stored()).walletAddressPolicy).toBe('fixed')
+    // One per profile: every proposal is the same receive address (index 0), the wallet's own.
+    const a = await call('wallet:proposeAddress', {})
+    const b = await call('wallet:proposeAddress', {})
+    expect(a).toEqual(b)
+    expect(a).toMatchObject({ ok: true, data: { address: sandboxTreasury().firstAddress, index: 0 } })
+    expect(await call('wallet:checkAddress', { address: sandboxTreasury().firstAddress })).toMatchObject({
+      ok: true,
+      data: { owner: 'treasury', index: 0 },
+    })
+  })
+
+  it('back to fresh: a new address each time, the next index kept on disk for the next session', async () => {
+    await call('profiles:update', { id: liveId, patch: { walletAddressPolicy: 'fresh' } })
+    const a = (await call<{ index: number }>('wallet:proposeAddress', {})) as {
+      ok: true
+      data: { index: number }
+    }
+    const b = (await call<{ index: number }>('wallet:proposeAddress', {})) as {
+      ok: true
+      data: { index: number }
+    }
+    expect(a.data.index).toBeGreaterThanOrEqual(1)
+    expect(b.data.index).toBe(a.data.index + 1)
+    expect(readFileSync(join(dataDir, `wallet-${liveId}.next`), 'utf8')).toBe(`${b.data.index + 1}\n`)
   })
 
   it('the Sandbox profile keeps its own chain: its Esplora cannot be edited', async () => {

@@ -9,7 +9,10 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAppContext, type AppContext } from '../../../src/main/app/context'
 import { createJsonFileStore } from '../../../src/main/profiles'
+import { address as liquidAddress, networks } from 'liquidjs-lib'
 import { SANDBOX_DEPIX, sandboxTreasury } from '../../../src/main/sandbox/chain'
+import { newKeyedAddress, twinAddress } from '../../../src/main/sandbox/chain/keys'
+import { checkLiquidAddress } from '../../../src/main/liquid/address'
 import { createMemoryVault } from '../../../src/main/secrets/vault'
 import type { WalletViewDto } from '../../../src/shared/channels-wallet'
 import type { IpcResult } from '../../../src/shared/contract'
@@ -97,6 +100,62 @@ describe('the Sandbox profile treasury wallet', () => {
     const r = await call('wallet:setDescriptor', { descriptor })
     expect(r).toMatchObject({ ok: false, error: { code: 'not_supported' } })
     expect(await call('wallet:get', { extra: 1 })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input' },
+    })
+  })
+})
+
+describe('addresses from the Sandbox treasury wallet', () => {
+  type Proposed = { address: string; index: number }
+  const propose = async (): Promise<Proposed> => {
+    const r = await call<Proposed | null>('wallet:proposeAddress', {})
+    if (!r.ok || r.data === null) throw new Error(JSON.stringify(r))
+    return r.data
+  }
+  const owner = async (address: string) => {
+    const r = await call<{ owner: string; index: number | null }>('wallet:checkAddress', { address })
+    if (!r.ok) throw new Error(JSON.stringify(r))
+    return r.data
+  }
+
+  it('fresh per request (the default): each proposal differs, past the used first address, in the profile form', async () => {
+    const a = await propose()
+    const b = await propose()
+    expect(a.index).toBeGreaterThanOrEqual(1) // index 0 received the starting funds
+    expect(b.index).toBe(a.index + 1)
+    expect(a.address).not.toBe(b.address)
+    // The Sandbox profile's addresses are `liquid` ones: the proposal passes the app's own address check.
+    expect(checkLiquidAddress(a.address, 'liquid').ok).toBe(true)
+    expect(await owner(a.address)).toEqual({ owner: 'treasury', index: a.index })
+    expect(await owner(b.address)).toEqual({ owner: 'treasury', index: b.index })
+    expect(await owner(twinAddress(sandboxTreasury().firstAddress, 'liquid'))).toEqual({
+      owner: 'treasury',
+      index: 0,
+    })
+  })
+
+  it('a top-up delivered to a proposed address shows in the wallet', async () => {
+    const a = await propose()
+    ctx.sandbox!.liquid.faucet.send([
+      { address: twinAddress(a.address, 'regtest'), asset: SANDBOX_DEPIX, units: 7_000_000_000n },
+    ])
+    const v = await view('wallet:scan')
+    expect(v.movements[0]).toMatchObject({ depixCents: 7_000, height: null })
+  })
+
+  it('anything else is an external address: another wallet, the same script with another blinding key, garbage', async () => {
+    expect(await owner(newKeyedAddress('liquid').address)).toEqual({ owner: 'external', index: null })
+    const mine = (await propose()).address
+    const { scriptPubKey } = liquidAddress.fromConfidential(mine)
+    const otherBlinding = liquidAddress.toConfidential(
+      liquidAddress.fromOutputScript(scriptPubKey as Buffer, networks.liquid),
+      liquidAddress.fromConfidential(newKeyedAddress('liquid').address).blindingKey,
+    )
+    expect(otherBlinding).not.toBe(mine)
+    expect(await owner(otherBlinding)).toEqual({ owner: 'external', index: null })
+    expect(await owner('não é um endereço')).toEqual({ owner: 'external', index: null })
+    expect(await call('wallet:checkAddress', { address: 'x'.repeat(201) })).toMatchObject({
       ok: false,
       error: { code: 'invalid_input' },
     })
