@@ -32,6 +32,8 @@ export const walletMovementSchema = z.object({
   meaning: z.enum(['payment', 'topup', 'refund', 'other']),
   /** the payment's or top-up's local id when matched */
   localId: z.string().nullable(),
+  /** an unmatched movement's label, from the ledger's audit log: who wrote it and when */
+  label: z.object({ text: z.string().max(120), by: z.string(), at: z.string() }).nullable(),
 })
 export type WalletMovementDto = z.infer<typeof walletMovementSchema>
 
@@ -87,6 +89,11 @@ export const walletChannels = {
       owner: z.enum(['treasury', 'external', 'unknown']),
       index: z.number().int().min(0).nullable(),
     }),
+  },
+  /** Labels an unmatched movement (an audited act: who, when, what); the view with the label. */
+  'wallet:label': {
+    input: z.strictObject({ txid: z.string().regex(/^[0-9a-f]{64}$/), label: z.string().max(1_000) }),
+    output: walletViewSchema,
   },
   /** Forgets this profile's descriptor and the wallet state kept on this computer. */
   'wallet:clear': { input: none, output: walletViewSchema },

@@ -28,6 +28,7 @@ import { SANDBOX_DEPIX, SANDBOX_LBTC, sandboxTreasury } from '../sandbox/chain'
 import { twinAddress } from '../sandbox/chain/keys'
 import { WalletService } from '../wallet/service'
 import { ledgerMeanings } from '../wallet/ledger-meanings'
+import { movementLabels } from '../wallet/labels'
 
 export interface AppPorts {
   /** The OS folder dialog (src/main/shell/electron-folder-dialog.ts); null when the user cancels. */
@@ -299,6 +300,7 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
     log,
     ...(o.walletScanSpacingMs !== undefined ? { minScanSpacingMs: o.walletScanSpacingMs } : {}),
     meanings: (profileId) => ledgerMeanings(ledger, profileId),
+    labels: (profileId) => movementLabels(ledger, profileId),
   })
   if (o.trackerAutoStart !== false)
     wallet.start(() => (current ? (profiles.get(current.profile.id) ?? current.profile) : null))

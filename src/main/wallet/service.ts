@@ -13,6 +13,7 @@ import { DEPIX_ASSET_ID, type LiquidNetwork } from '../liquid/networks'
 import { writeFileAtomic } from '../secrets/atomic-file'
 import { profileSecretKey, type Vault } from '../secrets/vault'
 import { checkDescriptor } from './descriptor'
+import type { MovementLabel } from './labels'
 import { meaningOf, NO_MEANINGS, type TxMeanings } from './meanings'
 import { WatchedWallet, type WalletSnapshot } from './watch'
 
@@ -61,6 +62,8 @@ export interface WalletServiceOptions {
   readonly minScanSpacingMs?: number
   /** What the ledger knows of the profile's payments and top-ups, to say what each movement was. */
   readonly meanings?: (profileId: string) => TxMeanings
+  /** The labels people gave unmatched movements (audited in the ledger: labels.ts). */
+  readonly labels?: (profileId: string) => ReadonlyMap<string, MovementLabel>
 }
 
 interface Entry {
@@ -252,6 +255,7 @@ export class WalletService {
 
   private toView(profileId: string, e: Entry, s: WalletSnapshot): WalletViewDto {
     const meanings = this.o.meanings?.(profileId) ?? NO_MEANINGS
+    const labels = this.o.labels?.(profileId)
     const policy = e.policyAsset ?? e.wallet.lwkNetwork.policyAsset().toString()
     const bal = (asset: string) => s.balances.find((b) => b.asset === asset) ?? { confirmed: 0n, pending: 0n }
     const depix = bal(e.depixAsset)
@@ -271,6 +275,7 @@ export class WalletService {
           lbtcUnits: (m.net.get(policy) ?? 0n).toString(),
           feeUnits: m.fee.toString(),
           ...meaningOf(m, meanings),
+          label: labels?.get(m.txid) ?? null,
         }
       })
     return {

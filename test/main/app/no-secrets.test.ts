@@ -338,6 +338,7 @@ describe('no secret crosses IPC', () => {
     })
     await call('wallet:get', {})
     await call('wallet:proposeAddress', {})
+    await call('wallet:label', { txid: '0'.repeat(64), label: 'x' })
     await call('wallet:checkAddress', { address: sandboxTreasury().firstAddress })
     await call('wallet:clear', {})
     await call('session:signOut')

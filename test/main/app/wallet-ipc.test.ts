@@ -161,3 +161,43 @@ describe('addresses from the Sandbox treasury wallet', () => {
     })
   })
 })
+
+describe('labels of unmatched movements', () => {
+  it('a label is an audited act (who, when, what), shown in the view; a new one adds an entry, the latest shows', async () => {
+    const v = await view('wallet:get')
+    const funding = v.movements.find((m) => m.depixCents === 5_000_000)!
+    expect(funding).toMatchObject({ meaning: 'other', label: null })
+    const r1 = await call<WalletViewDto>('wallet:label', { txid: funding.txid, label: '  Aporte inicial  ' })
+    expect(r1.ok).toBe(true)
+    const r2 = await call<WalletViewDto>('wallet:label', { txid: funding.txid, label: 'Aporte dos sócios' })
+    if (!r2.ok || r2.data.state !== 'ready') throw new Error(JSON.stringify(r2))
+    const labelled = r2.data.movements.find((m) => m.txid === funding.txid)!
+    expect(labelled.label).toMatchObject({ text: 'Aporte dos sócios', by: 'tester' })
+    expect(Date.parse(labelled.label!.at)).not.toBeNaN()
+    const audit = ctx.ledger.audit({ subject: `wallet-tx:sandbox:${funding.txid}` }).rows
+    expect(audit.map((e) => e.details['label'])).toEqual(['Aporte dos sócios', 'Aporte inicial'])
+    expect(audit.every((e) => e.operator === 'tester' && e.action === 'wallet.movement.labelled')).toBe(true)
+    expect(ctx.ledger.verifyAuditChain()).toMatchObject({ ok: true })
+    // Read back from the ledger: still there for the next view.
+    expect((await view('wallet:get')).movements.find((m) => m.txid === funding.txid)?.label?.text).toBe(
+      'Aporte dos sócios',
+    )
+  })
+
+  it('refused: empty, hidden characters, too long, or a txid that is not an unmatched movement; nothing written', async () => {
+    const v = await view('wallet:get')
+    const txid = v.movements.find((m) => m.meaning === 'other')!.txid
+    const before = ctx.ledger.auditHead().seq
+    for (const label of ['   ', 'Aporte\u202e00,1 $R', 'linha\nquebrada', 'x'.repeat(121)]) {
+      expect(await call('wallet:label', { txid, label })).toMatchObject({
+        ok: false,
+        error: { code: 'invalid_input' },
+      })
+    }
+    expect(await call('wallet:label', { txid: 'a'.repeat(64), label: 'Outro' })).toMatchObject({
+      ok: false,
+      error: { code: 'not_found' },
+    })
+    expect(ctx.ledger.auditHead().seq).toBe(before)
+  })
+})
