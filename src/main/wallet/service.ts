@@ -15,6 +15,7 @@ import { profileSecretKey, type Vault } from '../secrets/vault'
 import { checkDescriptor } from './descriptor'
 import type { MovementLabel } from './labels'
 import { meaningOf, NO_MEANINGS, type TxMeanings } from './meanings'
+import { buildStatement, type Statement } from './statement'
 import { WatchedWallet, type WalletSnapshot } from './watch'
 
 /** The Esplora a live profile's wallet is scanned through: its own, else its network's public one (none on regtest). */
@@ -191,6 +192,20 @@ export class WalletService {
     const beyond = Math.max(e.nextFresh - e.wallet.receiveAddress().index, 0) + ADDRESS_GAP
     const index = e.wallet.ownIndexOf(onChain, beyond)
     return index === null ? { owner: 'external', index: null } : { owner: 'treasury', index }
+  }
+
+  /** The statement of [from, to) from the last-known state (no network); null when the profile has no wallet. */
+  statement(profile: Profile, from: number, to: number): Statement | null {
+    const e = this.open(profile)
+    if (!e) return null
+    return buildStatement({
+      movements: e.wallet.snapshot().movements,
+      depixAsset: e.depixAsset,
+      meanings: this.o.meanings?.(profile.id) ?? NO_MEANINGS,
+      labels: this.o.labels?.(profile.id) ?? new Map(),
+      from,
+      to,
+    })
   }
 
   private nextFreshFile(profileId: string): string | null {

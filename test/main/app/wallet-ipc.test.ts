@@ -10,7 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAppContext, type AppContext } from '../../../src/main/app/context'
 import { createJsonFileStore } from '../../../src/main/profiles'
 import { address as liquidAddress, networks } from 'liquidjs-lib'
-import { SANDBOX_DEPIX, sandboxTreasury } from '../../../src/main/sandbox/chain'
+import { SANDBOX_DEPIX, SANDBOX_LBTC, sandboxTreasury } from '../../../src/main/sandbox/chain'
+import { movementLabels } from '../../../src/main/wallet/labels'
+import { WalletService } from '../../../src/main/wallet/service'
 import { newKeyedAddress, twinAddress } from '../../../src/main/sandbox/chain/keys'
 import { checkLiquidAddress } from '../../../src/main/liquid/address'
 import { createMemoryVault } from '../../../src/main/secrets/vault'
@@ -199,5 +201,43 @@ describe('labels of unmatched movements', () => {
       error: { code: 'not_found' },
     })
     expect(ctx.ledger.auditHead().seq).toBe(before)
+  })
+})
+
+describe('the statement of the Sandbox treasury', () => {
+  it('agrees with the wallet: opening + movements = closing = the confirmed balance; labels carried', async () => {
+    const v = await view('wallet:scan')
+    const sandboxProfile = ctx.runtime().profile
+    // The app's own service, as context.ts builds it, over the same sandbox chain and the same ledger.
+    const wallet = new WalletService({
+      vault: createMemoryVault(),
+      dataDir: null,
+      now: () => Date.now(),
+      sandbox: {
+        esploraUrl: ctx.sandbox!.esploraUrl,
+        descriptor: sandboxTreasury().descriptor,
+        depixAsset: SANDBOX_DEPIX,
+        policyAsset: SANDBOX_LBTC,
+        twin: twinAddress,
+      },
+      onChange: () => undefined,
+      log: () => undefined,
+      minScanSpacingMs: 0,
+      labels: (id) => movementLabels(ctx.ledger, id),
+    })
+    await wallet.scan(sandboxProfile)
+    const all = wallet.statement(sandboxProfile, 0, Date.now() + 86_400_000)!
+    expect(all.openingUnits).toBe(0n)
+    expect(all.closingUnits.toString()).toBe(v.depix.confirmedUnits)
+    expect(all.closingCents).toBe(v.depix.confirmedCents)
+    expect(all.pendingTxids).toEqual(v.movements.filter((m) => m.height === null).map((m) => m.txid))
+    const funding = all.lines.find((l) => l.height === 2)!
+    expect(funding).toMatchObject({ meaning: 'other', label: 'Aporte dos sócios', depixCents: 5_000_000 })
+    // A period starting after the funding block: the funding is in its opening balance, not in its lines.
+    const after = wallet.statement(sandboxProfile, Date.parse(funding.at) + 1, Date.now() + 86_400_000)!
+    expect(after.openingCents).toBe(5_000_000)
+    expect(after.lines.map((l) => l.txid)).not.toContain(funding.txid)
+    expect(after.closingUnits).toBe(all.closingUnits)
+    wallet.close()
   })
 })
