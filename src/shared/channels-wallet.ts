@@ -32,6 +32,8 @@ export const walletMovementSchema = z.object({
   meaning: z.enum(['payment', 'topup', 'refund', 'other']),
   /** the payment's or top-up's local id when matched */
   localId: z.string().nullable(),
+  /** an unmatched movement's label, from the ledger's audit log: who wrote it and when */
+  label: z.object({ text: z.string().max(120), by: z.string(), at: z.string() }).nullable(),
 })
 export type WalletMovementDto = z.infer<typeof walletMovementSchema>
 
@@ -70,6 +72,27 @@ export const walletChannels = {
   /** Checks and stores the watch-only descriptor of this profile's treasury wallet. */
   'wallet:setDescriptor': {
     input: z.strictObject({ descriptor: z.string().max(10_000) }),
+    output: walletViewSchema,
+  },
+  /**
+   * A receive address of the treasury wallet for a refund or a top-up delivery (per the profile's address policy:
+   * fresh each time, or one per profile); null when the profile has no wallet.
+   */
+  'wallet:proposeAddress': {
+    input: none,
+    output: z.object({ address: z.string().max(200), index: z.number().int().min(0) }).nullable(),
+  },
+  /** Whether an address typed by hand is one of the treasury wallet's ("unknown" when there is no wallet). */
+  'wallet:checkAddress': {
+    input: z.strictObject({ address: z.string().max(200) }),
+    output: z.object({
+      owner: z.enum(['treasury', 'external', 'unknown']),
+      index: z.number().int().min(0).nullable(),
+    }),
+  },
+  /** Labels an unmatched movement (an audited act: who, when, what); the view with the label. */
+  'wallet:label': {
+    input: z.strictObject({ txid: z.string().regex(/^[0-9a-f]{64}$/), label: z.string().max(1_000) }),
     output: walletViewSchema,
   },
   /** Forgets this profile's descriptor and the wallet state kept on this computer. */

@@ -73,6 +73,18 @@ export const profileMessages = {
     'pt-BR': 'Informe o endereço sem o /api final: o aplicativo o acrescenta.',
     en: 'Enter the address without the trailing /api: the app adds it.',
   },
+  esplora_url_invalid: {
+    'pt-BR': 'Endereço do Esplora inválido. Use a forma https://servidor.exemplo/liquid/api.',
+    en: 'Invalid Esplora address. Use the form https://server.example/liquid/api.',
+  },
+  esplora_url_https_required: {
+    'pt-BR': 'O Esplora exige https:// (http:// só é aceito para este computador: localhost, 127.0.0.1).',
+    en: 'The Esplora requires https:// (http:// is accepted only for this computer: localhost, 127.0.0.1).',
+  },
+  esplora_url_credentials: {
+    'pt-BR': 'O endereço do Esplora não pode conter usuário, senha, parâmetros (?…) nem fragmento (#…).',
+    en: 'The Esplora address must not contain a user name, password, parameters (?…) or a fragment (#…).',
+  },
   network_invalid: {
     'pt-BR': 'Escolha a rede: Liquid, Liquid Testnet ou Liquid Regtest.',
     en: 'Choose the network: Liquid, Liquid Testnet or Liquid Regtest.',
@@ -171,6 +183,49 @@ export function baseUrlProblem(input: string, kind: ProfileKind): ProfileMessage
     return 'base_url_https_required'
   return null
 }
+
+/**
+ * The public Liquid Esplora of each live network, used by a profile that names none (issue #27). Privacy
+ * trade-off: it sees the treasury's addresses queried from this computer's IP (said in Configurações).
+ */
+export const DEFAULT_ESPLORA: Readonly<Record<Exclude<LiquidNetwork, 'regtest'>, string>> = {
+  liquid: 'https://blockstream.info/liquid/api',
+  testnet: 'https://blockstream.info/liquidtestnet/api',
+}
+
+/**
+ * Null when `input` is acceptable as a profile's Esplora base URL: https, or http to this computer only (the
+ * addresses asked about reveal the treasury), no credentials, no query or fragment. Unlike the API base URL it is
+ * taken as given, `/api` included (Esplora servers differ in where they mount it).
+ */
+export function esploraUrlProblem(input: string): ProfileMessageCode | null {
+  const s = input.trim()
+  if (s === '' || s.length > BASE_URL_MAX_LENGTH) return 'esplora_url_invalid'
+  const url = parseUrl(s)
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.hostname === '') {
+    return 'esplora_url_invalid'
+  }
+  if (url.username !== '' || url.password !== '' || url.search !== '' || url.hash !== '') {
+    return 'esplora_url_credentials'
+  }
+  if (s.includes('?') || s.includes('#')) return 'esplora_url_credentials'
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) return 'esplora_url_https_required'
+  return null
+}
+
+/** A profile's Esplora URL: checked, then stored as origin + path without a trailing `/`. */
+export const esploraUrlSchema = z
+  .string({ error: 'esplora_url_invalid' })
+  .superRefine((s, ctx) => {
+    const problem = esploraUrlProblem(s)
+    if (problem) ctx.addIssue({ code: 'custom', message: problem })
+  })
+  .transform((s) => normalizeBaseUrl(s) ?? s)
+
+/** Where top-up deliveries and refunds go: a fresh receive address of the wallet each time, or one per profile. */
+export const WALLET_ADDRESS_POLICIES = ['fresh', 'fixed'] as const
+export type WalletAddressPolicy = (typeof WALLET_ADDRESS_POLICIES)[number]
+const walletAddressPolicySchema = z.enum(WALLET_ADDRESS_POLICIES, { error: 'invalid_value' })
 
 const PRINTABLE_NO_SPACE = /^[\x21-\x7e]+$/
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/
@@ -299,6 +354,10 @@ const profileShape = z.object({
    * Main checks it with the Liquid helper before storing it; changing it is an audited event.
    */
   defaultRefundAddress: z.string().max(200).optional(),
+  /** The Esplora the treasury wallet is scanned through; absent = `DEFAULT_ESPLORA` of the network (issue #27). */
+  esploraUrl: esploraUrlSchema.optional(),
+  /** Addresses proposed from the treasury wallet: fresh each time (default) or one per profile (issue #27). */
+  walletAddressPolicy: walletAddressPolicySchema.optional(),
   auth: profileAuthSchema,
   createdAt: z.iso.datetime({ offset: true, error: 'invalid_value' }),
 })
@@ -352,6 +411,11 @@ export const profileUpdateSchema = z.strictObject(
     name: profileNameSchema.optional(),
     rateLimits: rateLimitsSchema.optional(),
     partnerRateBps: partnerRateBpsSchema.optional(),
+    /** null (or blank) goes back to the network's public Esplora */
+    esploraUrl: z
+      .preprocess((v) => (typeof v === 'string' && v.trim() === '' ? null : v), esploraUrlSchema.nullable())
+      .optional(),
+    walletAddressPolicy: walletAddressPolicySchema.optional(),
   },
   { error: objectError },
 )

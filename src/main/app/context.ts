@@ -26,8 +26,10 @@ import { openRuntime, sessionView, type ProfileRuntime } from './runtime'
 import { runApprovalNotices } from './run-approvals'
 import { teamEvents } from './team-handlers'
 import { SANDBOX_DEPIX, SANDBOX_LBTC, sandboxTreasury } from '../sandbox/chain'
+import { twinAddress } from '../sandbox/chain/keys'
 import { WalletService } from '../wallet/service'
 import { ledgerMeanings } from '../wallet/ledger-meanings'
+import { movementLabels } from '../wallet/labels'
 
 export interface AppPorts {
   /** The OS folder dialog (src/main/shell/electron-folder-dialog.ts); null when the user cancels. */
@@ -292,14 +294,17 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
           descriptor: sandboxTreasury().descriptor,
           depixAsset: SANDBOX_DEPIX,
           policyAsset: SANDBOX_LBTC,
+          twin: twinAddress,
         }
       : null,
     onChange: (profileId) => emit('wallet:changed', { profileId }),
     log,
     ...(o.walletScanSpacingMs !== undefined ? { minScanSpacingMs: o.walletScanSpacingMs } : {}),
     meanings: (profileId) => ledgerMeanings(ledger, profileId),
+    labels: (profileId) => movementLabels(ledger, profileId),
   })
-  if (o.trackerAutoStart !== false) wallet.start(() => current?.profile ?? null)
+  if (o.trackerAutoStart !== false)
+    wallet.start(() => (current ? (profiles.get(current.profile.id) ?? current.profile) : null))
 
   const state: AppState = {
     o,

@@ -392,11 +392,16 @@ export function createProfileService(o: {
       const current = requireLive(id)
       const p = parsed.data
       if (p.name !== undefined) checkNameFree(p.name, id)
+      // null = back to the network's public Esplora: the field goes, so the default can change with the app.
+      const { esploraUrl: previousEsplora, ...rest } = current
+      const esploraUrl = p.esploraUrl === undefined ? previousEsplora : (p.esploraUrl ?? undefined)
       const next = profileSchema.parse({
-        ...current,
+        ...rest,
+        ...(esploraUrl === undefined ? {} : { esploraUrl }),
         ...(p.name === undefined ? {} : { name: p.name }),
         ...(p.rateLimits === undefined ? {} : { rateLimits: p.rateLimits }),
         ...(p.partnerRateBps === undefined ? {} : { partnerRateBps: p.partnerRateBps }),
+        ...(p.walletAddressPolicy === undefined ? {} : { walletAddressPolicy: p.walletAddressPolicy }),
       })
       persistProfiles(profiles.map((x) => (x.id === id ? next : x)))
       return toPublic(next)

@@ -4,19 +4,24 @@
  * schedule and on demand, never two at once, never more than one every `minScanSpacingMs`), and the view the
  * renderer gets — amounts only, never the descriptor.
  */
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { z } from 'zod'
 import type { WalletMovementDto, WalletViewDto } from '../../shared/channels-wallet'
-import type { Profile } from '../../shared/profile'
+import { DEFAULT_ESPLORA, type Profile } from '../../shared/profile'
 import { DEPIX_ASSET_ID, type LiquidNetwork } from '../liquid/networks'
+import { writeFileAtomic } from '../secrets/atomic-file'
 import { profileSecretKey, type Vault } from '../secrets/vault'
 import { checkDescriptor } from './descriptor'
+import type { MovementLabel } from './labels'
 import { meaningOf, NO_MEANINGS, type TxMeanings } from './meanings'
+import { buildStatement, type Statement } from './statement'
 import { WatchedWallet, type WalletSnapshot } from './watch'
 
-/** The public Esplora of each live network (the privacy trade-off is said in docs/WALLET.md and Configurações). */
-export const PUBLIC_ESPLORA: Readonly<Record<Exclude<LiquidNetwork, 'regtest'>, string>> = {
-  liquid: 'https://blockstream.info/liquid/api',
-  testnet: 'https://blockstream.info/liquidtestnet/api',
+/** The Esplora a live profile's wallet is scanned through: its own, else its network's public one (none on regtest). */
+export function esploraUrlOf(profile: Profile): string | null {
+  if (profile.esploraUrl !== undefined) return profile.esploraUrl
+  return profile.network === 'regtest' ? null : DEFAULT_ESPLORA[profile.network]
 }
 const EXPLORER_TX: Readonly<Partial<Record<LiquidNetwork, string>>> = {
   liquid: 'https://blockstream.info/liquid/tx/',
@@ -30,6 +35,21 @@ export interface SandboxWallet {
   readonly descriptor: string
   readonly depixAsset: string
   readonly policyAsset: string
+  /** The sandbox chain is regtest, the Sandbox profile's addresses `liquid`: the same destination in each form. */
+  readonly twin?: (address: string, to: 'liquid' | 'regtest') => string
+}
+
+/** Addresses past the first unused one (and past the last handed out) still recognised as the wallet's. */
+const ADDRESS_GAP = 100
+const nextFreshSchema = z.coerce
+  .number()
+  .int()
+  .min(0)
+  .max(2 ** 31 - 1)
+
+export interface WalletAddress {
+  readonly address: string
+  readonly index: number
 }
 
 export interface PayTarget {
@@ -51,17 +71,22 @@ export interface WalletServiceOptions {
   readonly minScanSpacingMs?: number
   /** What the ledger knows of the profile's payments and top-ups, to say what each movement was. */
   readonly meanings?: (profileId: string) => TxMeanings
+  /** The labels people gave unmatched movements (audited in the ledger: labels.ts). */
+  readonly labels?: (profileId: string) => ReadonlyMap<string, MovementLabel>
 }
 
 interface Entry {
   readonly wallet: WatchedWallet
   readonly multisig: boolean
-  readonly esploraUrl: string | null
+  /** the sandbox chain's; a live profile's is read from the profile at each scan (Configurações may change it) */
+  readonly sandboxEsplora: string | null
   readonly depixAsset: string
   readonly policyAsset: string | null
   readonly network: LiquidNetwork
   scanning: Promise<WalletViewDto> | null
   lastScanStartedAt: number
+  /** the next receive index a "fresh" proposal may hand out (kept in `wallet-<profile>.next`) */
+  nextFresh: number
 }
 
 export class WalletService {
@@ -99,12 +124,14 @@ export class WalletService {
     const entry: Entry = {
       wallet,
       multisig: checked.multisig,
-      esploraUrl: sandbox ? sandbox.esploraUrl : network === 'regtest' ? null : PUBLIC_ESPLORA[network],
-      depixAsset: sandbox ? sandbox.depixAsset : DEPIX_ASSET_ID,
+      sandboxEsplora: sandbox ? sandbox.esploraUrl : null,
+      // testnet/regtest issue their own DePix: the profile's asset id override applies to the wallet too.
+      depixAsset: sandbox ? sandbox.depixAsset : (profile.assetId ?? DEPIX_ASSET_ID),
       policyAsset: sandbox ? sandbox.policyAsset : null,
       network,
       scanning: null,
       lastScanStartedAt: 0,
+      nextFresh: sandbox ? 0 : this.readNextFresh(profile.id),
     }
     this.entries.set(profile.id, entry)
     return entry
@@ -120,11 +147,11 @@ export class WalletService {
     const e = this.open(profile)
     if (!e) return Promise.resolve({ state: 'not_configured' })
     if (e.scanning) return e.scanning
-    if (e.esploraUrl === null || this.o.now() - e.lastScanStartedAt < (this.o.minScanSpacingMs ?? 5_000)) {
+    const url = profile.kind === 'sandbox' ? e.sandboxEsplora : esploraUrlOf(profile)
+    if (url === null || this.o.now() - e.lastScanStartedAt < (this.o.minScanSpacingMs ?? 5_000)) {
       return Promise.resolve(this.toView(profile.id, e, e.wallet.snapshot()))
     }
     e.lastScanStartedAt = this.o.now()
-    const url = e.esploraUrl
     e.scanning = e.wallet.scan(url).then((s) => {
       e.scanning = null
       if (s.lastFailure !== null) this.o.log(`wallet scan of ${profile.id} failed: ${s.lastFailure}`)
@@ -140,14 +167,87 @@ export class WalletService {
    */
   payTarget(profile: Profile): PayTarget | null {
     const e = this.open(profile)
-    if (!e || e.esploraUrl === null || this.o.dataDir === null) return null
+    // The same Esplora the scans use: the sandbox chain's, or the one the profile names now.
+    const esploraUrl = e ? (profile.kind === 'sandbox' ? e.sandboxEsplora : esploraUrlOf(profile)) : null
+    if (!e || esploraUrl === null || this.o.dataDir === null) return null
     return {
       wallet: e.wallet,
-      esploraUrl: e.esploraUrl,
+      esploraUrl,
       depixAsset: e.depixAsset,
       policyAsset: e.policyAsset ?? e.wallet.lwkNetwork.policyAsset().toString(),
       attemptsFile: join(this.o.dataDir, `pay-attempts-${profile.id}.json`),
     }
+  }
+
+  /**
+   * A receive address of the profile's wallet for a refund or a top-up delivery, per the profile's policy: the
+   * same one each time (`fixed`: index 0), or one never handed out before (`fresh`, the default; LWK's first
+   * unused address, or past the last one proposed, so two payments proposed before either is paid differ).
+   * Null when the profile has no wallet.
+   */
+  proposeAddress(profile: Profile): WalletAddress | null {
+    const e = this.open(profile)
+    if (!e) return null
+    let index = 0
+    if ((profile.walletAddressPolicy ?? 'fresh') === 'fresh') {
+      index = Math.max(e.wallet.receiveAddress().index, e.nextFresh)
+      e.nextFresh = index + 1
+      this.writeNextFresh(profile.id, e.nextFresh)
+    }
+    const { address } = e.wallet.receiveAddress(index)
+    const twin = profile.kind === 'sandbox' ? this.o.sandbox?.twin : undefined
+    return { address: twin ? twin(address, 'liquid') : address, index }
+  }
+
+  /** Whether `address` is one of the wallet's receive addresses (LWK derives them); `unknown` without a wallet. */
+  addressOwner(
+    profile: Profile,
+    address: string,
+  ): { owner: 'treasury' | 'external' | 'unknown'; index: number | null } {
+    const e = this.open(profile)
+    if (!e) return { owner: 'unknown', index: null }
+    let onChain = address.trim()
+    const twin = profile.kind === 'sandbox' ? this.o.sandbox?.twin : undefined
+    if (twin) {
+      try {
+        onChain = twin(onChain, 'regtest')
+      } catch {
+        return { owner: 'external', index: null }
+      }
+    }
+    const beyond = Math.max(e.nextFresh - e.wallet.receiveAddress().index, 0) + ADDRESS_GAP
+    const index = e.wallet.ownIndexOf(onChain, beyond)
+    return index === null ? { owner: 'external', index: null } : { owner: 'treasury', index }
+  }
+
+  /** The statement of [from, to) from the last-known state (no network); null when the profile has no wallet. */
+  statement(profile: Profile, from: number, to: number): Statement | null {
+    const e = this.open(profile)
+    if (!e) return null
+    return buildStatement({
+      movements: e.wallet.snapshot().movements,
+      depixAsset: e.depixAsset,
+      meanings: this.o.meanings?.(profile.id) ?? NO_MEANINGS,
+      labels: this.o.labels?.(profile.id) ?? new Map(),
+      from,
+      to,
+    })
+  }
+
+  private nextFreshFile(profileId: string): string | null {
+    return this.o.dataDir === null ? null : join(this.o.dataDir, `wallet-${profileId}.next`)
+  }
+
+  private readNextFresh(profileId: string): number {
+    const file = this.nextFreshFile(profileId)
+    if (file === null || !existsSync(file)) return 0
+    const parsed = nextFreshSchema.safeParse(readFileSync(file, 'utf8').trim())
+    return parsed.success ? parsed.data : 0
+  }
+
+  private writeNextFresh(profileId: string, next: number): void {
+    const file = this.nextFreshFile(profileId)
+    if (file !== null) writeFileAtomic(file, `${next}\n`)
   }
 
   /** Throws DescriptorError (nothing stored) or stores it and returns the (unscanned) view. */
@@ -196,6 +296,7 @@ export class WalletService {
 
   private toView(profileId: string, e: Entry, s: WalletSnapshot): WalletViewDto {
     const meanings = this.o.meanings?.(profileId) ?? NO_MEANINGS
+    const labels = this.o.labels?.(profileId)
     const policy = e.policyAsset ?? e.wallet.lwkNetwork.policyAsset().toString()
     const bal = (asset: string) => s.balances.find((b) => b.asset === asset) ?? { confirmed: 0n, pending: 0n }
     const depix = bal(e.depixAsset)
@@ -215,6 +316,7 @@ export class WalletService {
           lbtcUnits: (m.net.get(policy) ?? 0n).toString(),
           feeUnits: m.fee.toString(),
           ...meaningOf(m, meanings),
+          label: labels?.get(m.txid) ?? null,
         }
       })
     return {

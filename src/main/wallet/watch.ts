@@ -246,6 +246,36 @@ export class WatchedWallet {
     return this.network
   }
 
+  /** LWK's receive address at `index`, or (no index) the first one with no transaction yet. */
+  receiveAddress(index?: number): { readonly address: string; readonly index: number } {
+    const r = this.wollet.address(index ?? null)
+    const a = r.address()
+    const out = { address: a.toString(), index: r.index() }
+    a.free()
+    r.free()
+    return out
+  }
+
+  /**
+   * The index of `address` among the wallet's receive addresses, from 0 to `beyond` past the first unused one,
+   * or null. The whole confidential address is compared (script and blinding key): an address with the wallet's
+   * script but another blinding key would receive amounts the wallet cannot read. LWK's wasm build derives only
+   * the receive chain, which is where refunds and top-up deliveries are sent.
+   */
+  ownIndexOf(address: string, beyond: number): number | null {
+    let wanted: string
+    try {
+      const parsed = this.lwk.Address.parse(address.trim(), this.network)
+      wanted = parsed.toString()
+      parsed.free()
+    } catch {
+      return null
+    }
+    const last = this.receiveAddress().index + beyond
+    for (let i = 0; i <= last; i++) if (this.receiveAddress(i).address === wanted) return i
+    return null
+  }
+
   close(): void {
     this.wollet.free()
   }

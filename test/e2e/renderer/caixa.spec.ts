@@ -138,4 +138,25 @@ test('a payment funded from the treasury wallet is seen funded with its txid, wi
   await expect(page.getByTestId('caixa-movement').last().getByTestId('caixa-movement-meaning')).toHaveText(
     'Sem correspondência no livro-caixa',
   )
+
+  // An unmatched movement gets a label: audited (who, when), shown with it; a refused one keeps the text typed.
+  const funding = page.getByTestId('caixa-movement').last()
+  await funding.getByRole('button', { name: 'Rotular' }).click()
+  const field = funding.getByLabel('Rótulo desta movimentação')
+  await field.fill('x'.repeat(10) + '\u202e')
+  await funding.getByRole('button', { name: 'Guardar rótulo' }).click()
+  await expect(funding.getByRole('alert')).toContainText('caracteres visíveis')
+  await expect(field).toHaveValue('x'.repeat(10) + '\u202e')
+  await field.fill('Aporte inicial dos sócios')
+  await funding.getByRole('button', { name: 'Guardar rótulo' }).click()
+  await expect(funding.getByTestId('caixa-movement-label')).toContainText('Aporte inicial dos sócios')
+  await expect(funding.getByTestId('caixa-movement-label')).toContainText(
+    /por e2e em \d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}/,
+  )
+  const audit = app.ctx.ledger.audit({ limit: 5 }).rows.find((e) => e.action === 'wallet.movement.labelled')
+  expect(audit?.details['label']).toBe('Aporte inicial dos sócios')
+
+  // A matched movement opens its record.
+  await row.getByRole('button', { name: 'Abrir registro' }).click()
+  await expect(page.getByTestId('payout-info')).toContainText(txid)
 })

@@ -352,6 +352,9 @@ describe('no secret crosses IPC', () => {
       data: { state: 'ready' },
     })
     await call('wallet:get', {})
+    await call('wallet:proposeAddress', {})
+    await call('wallet:label', { txid: '0'.repeat(64), label: 'x' })
+    await call('wallet:checkAddress', { address: sandboxTreasury().firstAddress })
     await call('wallet:clear', {})
     await call('session:signOut')
 

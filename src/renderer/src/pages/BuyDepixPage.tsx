@@ -13,6 +13,7 @@ import { depositMessages, nonLiquidNetwork, type DepositDraft } from '../../../s
 import { formatBRL } from '../../../shared/money'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { UserInfoPanel } from '../components/deposits/UserInfoPanel'
+import { UseWalletAddress, WalletAddressOwner } from '../components/wallet/WalletAddress'
 import { depositError } from '../components/deposits/error-text'
 import { useLiquidCheck } from '../components/withdrawal-form/useLiquidCheck'
 import { centsFromTypedDigits } from '../components/withdrawal-form/form-model'
@@ -215,7 +216,9 @@ export function BuyDepixPage(): React.JSX.Element {
             aria-invalid={fields['depixAddress'] ? true : undefined}
           />
           <p className="field-hint">{t('buy.addressHint')}</p>
+          <UseWalletAddress onAddress={(a) => set('depixAddress', a)} />
           {form.depixAddress.trim() !== '' && <AddressCheck address={form.depixAddress} />}
+          <WalletAddressOwner address={form.depixAddress} />
           <FieldMessage id="depixAddress-error" code={fields['depixAddress']} />
         </div>
         <div className="field">

@@ -13,6 +13,7 @@ import { formatDateTime } from '../components/format'
 import { currentLanguage } from '../i18n'
 import { call } from '../ipc'
 import { CanFund } from '../components/wallet/CanFund'
+import { MovementMeaning } from '../components/wallet/MovementMeaning'
 import { ScanAge, useWalletView } from '../components/wallet/wallet-view'
 
 type Ready = Extract<WalletViewDto, { state: 'ready' }>
@@ -46,7 +47,7 @@ function Balances({ view }: { view: Ready }): React.JSX.Element {
   )
 }
 
-function Movements({ view }: { view: Ready }): React.JSX.Element {
+function Movements({ view, onView }: { view: Ready; onView: (v: WalletViewDto) => void }): React.JSX.Element {
   const { t } = useTranslation('wallet')
   const lang = currentLanguage()
   if (view.movements.length === 0) return <p>{t('noMovements')}</p>
@@ -65,8 +66,8 @@ function Movements({ view }: { view: Ready }): React.JSX.Element {
         {view.movements.map((m) => (
           <tr key={m.txid} data-testid="caixa-movement">
             <td>{m.at ? formatDateTime(m.at, lang) : t('unconfirmed')}</td>
-            <td data-testid="caixa-movement-meaning" data-meaning={m.meaning}>
-              {t(`meaning.${m.meaning}`)}
+            <td>
+              <MovementMeaning movement={m} onView={onView} />
             </td>
             <td className="num">{formatBRL(m.depixCents, lang)}</td>
             <td className="num">{formatAssetUnits(m.lbtcUnits, 'L-BTC', lang)}</td>
@@ -166,7 +167,7 @@ export function CaixaPage(): React.JSX.Element {
           <Balances view={view} />
           <CanFund view={view} />
           <h3>{t('movements')}</h3>
-          <Movements view={view} />
+          <Movements view={view} onView={setView} />
         </>
       )}
     </section>

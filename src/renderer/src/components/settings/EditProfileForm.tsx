@@ -1,10 +1,18 @@
-/** Edits what a live profile may change: its name, the partner rate and the per-endpoint rate limits. */
+/**
+ * Edits what a live profile may change: its name, the partner rate, the per-endpoint rate limits, and its treasury
+ * wallet's Esplora and address policy (issue #27; the Sandbox profile's chain is its own, not editable).
+ */
 import { useEffect, useId, useState } from 'react'
 import { useForm, type Path } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import type { IpcError } from '../../../../shared/contract'
 import { DEFAULT_RATE_LIMITS, ENDPOINTS } from '../../../../shared/api-limits'
-import { profileUpdateSchema, type ProfileUpdate, type PublicProfile } from '../../../../shared/profile'
+import {
+  DEFAULT_ESPLORA,
+  profileUpdateSchema,
+  type ProfileUpdate,
+  type PublicProfile,
+} from '../../../../shared/profile'
 import { currentLanguage } from '../../i18n'
 import { call } from '../../ipc'
 import { ErrorNotice } from '../ErrorNotice'
@@ -35,6 +43,8 @@ export function EditProfileForm({
       partnerRateBps: profile.partnerRateBps,
       // A blank limit means "the spec default": sending the map without it resets that endpoint.
       rateLimits: { ...profile.rateLimits },
+      esploraUrl: profile.esploraUrl ?? '',
+      walletAddressPolicy: profile.walletAddressPolicy ?? 'fresh',
     },
   })
   const message = (path: string): string | undefined =>
@@ -95,6 +105,31 @@ export function EditProfileForm({
           ))}
         </div>
       </fieldset>
+      <Field
+        id={`${id}-esplora`}
+        label={t('edit.esploraUrl')}
+        hint={profile.network === 'regtest' ? t('edit.esploraHintRegtest') : t('edit.esploraHint')}
+        error={message('esploraUrl')}
+      >
+        {(aria) => (
+          <input
+            type="url"
+            autoComplete="off"
+            spellCheck={false}
+            placeholder={profile.network === 'regtest' ? '' : DEFAULT_ESPLORA[profile.network]}
+            {...aria}
+            {...register('esploraUrl')}
+          />
+        )}
+      </Field>
+      <Field id={`${id}-addresses`} label={t('edit.addressPolicy')} error={message('walletAddressPolicy')}>
+        {(aria) => (
+          <select {...aria} {...register('walletAddressPolicy')}>
+            <option value="fresh">{t('edit.addressPolicyFresh')}</option>
+            <option value="fixed">{t('edit.addressPolicyFixed')}</option>
+          </select>
+        )}
+      </Field>
       {failure && <ErrorNotice error={failure} />}
       <div className="actions">
         <button type="submit" className="btn btn-primary" disabled={formState.isSubmitting}>

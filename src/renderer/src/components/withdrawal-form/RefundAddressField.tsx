@@ -6,6 +6,7 @@ import { useFormContext, useWatch } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import type { LiquidCheck } from '../../../../shared/contract'
 import { ErrorNotice } from '../ErrorNotice'
+import { UseWalletAddress, WalletAddressOwner } from '../wallet/WalletAddress'
 import { describedBy, FieldError } from './FieldError'
 import type { WithdrawalFormValues } from './form-model'
 import type { LiquidCheckState } from './useLiquidCheck'
@@ -37,7 +38,7 @@ export function RefundAddressField({
 }): React.JSX.Element {
   const { t } = useTranslation('withdrawal')
   const refusal = useLiquidRefusal()
-  const { register, formState, control } = useFormContext<WithdrawalFormValues>()
+  const { register, formState, control, setValue } = useFormContext<WithdrawalFormValues>()
   const value = useWatch({ control, name: 'refundAddress' })
   const error = formState.errors.refundAddress?.message
   const refused = check.state === 'done' && !check.check.ok ? check.check : null
@@ -63,6 +64,10 @@ export function RefundAddressField({
       <p id="refund-hint" className="field-hint">
         {t('refund.hint')}
       </p>
+      <UseWalletAddress
+        onAddress={(a) => setValue('refundAddress', a, { shouldDirty: true, shouldValidate: true })}
+      />
+      <WalletAddressOwner address={value} />
       {defaultRefund && value.trim() === defaultRefund && (
         <p className="field-hint" data-testid="refund-default">
           {t('payees:defaultRefund.prefilled')}

@@ -77,6 +77,13 @@ export const settings = {
       rateLimits: 'Limites por minuto',
       rateLimitsHint: 'Em branco: o limite padrão da API. Ajuste se o seu contrato tiver outros limites.',
       rateLimitLabel: '{{endpoint}} (padrão {{default}} por minuto)',
+      esploraUrl: 'Esplora da carteira da tesouraria',
+      esploraHint:
+        'Em branco: o Esplora público da Blockstream, que fica sabendo quais endereços da carteira este computador consulta (e o seu IP); para mais privacidade, informe um Esplora/electrs próprio.',
+      esploraHintRegtest: 'Liquid Regtest não tem Esplora público: informe o seu para ver o saldo.',
+      addressPolicy: 'Endereços da carteira para compras e devoluções',
+      addressPolicyFresh: 'Um endereço novo a cada pagamento ou compra',
+      addressPolicyFixed: 'Sempre o mesmo endereço neste perfil',
       submit: 'Salvar alterações',
     },
     credentials: {
@@ -287,6 +294,13 @@ export const settings = {
       rateLimits: 'Limits per minute',
       rateLimitsHint: 'Blank: the API’s default limit. Change it if your contract has other limits.',
       rateLimitLabel: '{{endpoint}} (default {{default}} a minute)',
+      esploraUrl: 'Treasury wallet Esplora',
+      esploraHint:
+        'Blank: Blockstream’s public Esplora, which learns which wallet addresses this computer asks about (and its IP); for more privacy, enter your own Esplora/electrs.',
+      esploraHintRegtest: 'Liquid Regtest has no public Esplora: enter yours to see the balance.',
+      addressPolicy: 'Wallet addresses for top-ups and refunds',
+      addressPolicyFresh: 'A new address for each payment or top-up',
+      addressPolicyFixed: 'Always the same address on this profile',
       submit: 'Save changes',
     },
     credentials: {

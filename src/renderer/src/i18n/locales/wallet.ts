@@ -16,6 +16,12 @@ export const wallet = {
     stale:
       'Não foi possível ler a rede agora ({{reason}}). O saldo mostrado é o último conhecido, de {{when}}.',
     staleNever: 'Não foi possível ler a rede ({{reason}}). Nenhum saldo conhecido ainda.',
+    address: {
+      use: 'Usar endereço da carteira da tesouraria',
+      treasury: 'Endereço da carteira da tesouraria.',
+      external: 'Endereço externo: não é da carteira da tesouraria.',
+      noWallet: 'Este perfil não tem carteira da tesouraria configurada (Caixa).',
+    },
     reasons: {
       unreachable: 'servidor fora do ar ou sem conexão',
       timeout: 'o servidor demorou demais',
@@ -40,6 +46,12 @@ export const wallet = {
       other: 'Sem correspondência no livro-caixa',
     },
     unconfirmed: 'a confirmar',
+    openRecord: 'Abrir registro',
+    labelAdd: 'Rotular',
+    labelChange: 'Alterar rótulo',
+    labelField: 'Rótulo desta movimentação',
+    labelSave: 'Guardar rótulo',
+    labelBy: 'por {{by}} em {{when}}',
     notConfigured:
       'Nenhuma carteira da tesouraria configurada neste perfil. Cole abaixo o descritor de observação (começa com "ct(") exportado da carteira.',
     descriptorLabel: 'Descritor da carteira (só observação)',
@@ -69,6 +81,12 @@ export const wallet = {
     stale:
       'The network could not be read now ({{reason}}). The balance shown is the last known one, from {{when}}.',
     staleNever: 'The network could not be read ({{reason}}). No balance known yet.',
+    address: {
+      use: 'Use a treasury wallet address',
+      treasury: 'Treasury wallet address.',
+      external: 'External address: not the treasury wallet’s.',
+      noWallet: 'This profile has no treasury wallet set up (Caixa).',
+    },
     reasons: {
       unreachable: 'server down or no connection',
       timeout: 'the server took too long',
@@ -93,6 +111,12 @@ export const wallet = {
       other: 'Not matched in the ledger',
     },
     unconfirmed: 'pending',
+    openRecord: 'Open record',
+    labelAdd: 'Label',
+    labelChange: 'Change label',
+    labelField: 'Label of this movement',
+    labelSave: 'Save label',
+    labelBy: 'by {{by}} on {{when}}',
     notConfigured:
       'No treasury wallet is set up for this profile. Paste below the watch-only descriptor (it starts with "ct(") exported from the wallet.',
     descriptorLabel: 'Wallet descriptor (watch-only)',
