@@ -44,12 +44,8 @@ export function lockPath(ledgerFile: string): string | null {
 /** The file whose SQLite exclusive lock is the ledger's lock. */
 export const lockDbPath = (ledgerFile: string): string => `${ledgerFile}.lock.sqlite`
 
-/**
- * How long an attempt waits for the lock. Two processes starting together may both read the file before either
- * writes (both hold SQLite's shared lock): one of them must wait a moment for the other to back off, or both
- * would be refused. A lock an owner holds is held for good, so this only delays the refusal.
- */
-const LOCK_WAIT_MS = 250
+/** How long one try waits for the lock before it closes and tries again (tryLock). */
+const LOCK_WAIT_MS = 100
 
 /** SQLITE_BUSY / SQLITE_LOCKED (primary codes): another connection holds the lock. */
 const BUSY_CODES: ReadonlySet<number> = new Set([5, 6])
@@ -87,24 +83,44 @@ export function lockedError(ledgerFile: string, lockFile: string, h: Holder | nu
   )
 }
 
-/** Takes the lock or throws LedgerError('locked'). Null for an in-memory ledger. */
-export function acquireLedgerLock(ledgerFile: string): LedgerLock | null {
-  const note = lockPath(ledgerFile)
-  if (note === null) return null
-  const db = new DatabaseSync(lockDbPath(ledgerFile), { timeout: LOCK_WAIT_MS })
+/**
+ * One try at SQLite's exclusive lock. BEGIN EXCLUSIVE passes through a shared lock, and in exclusive locking mode a
+ * connection that fails to go further keeps that shared lock: two processes starting together can each hold one and
+ * wait for the other until both give up. So a refused try closes its connection (dropping its shared lock) and the
+ * caller tries again after a random pause: of two starters one wins; an owner's lock is held for good and stays.
+ */
+function tryLock(file: string): DatabaseSync | 'busy' {
+  const db = new DatabaseSync(file, { timeout: LOCK_WAIT_MS })
   try {
     // Kept after the first write transaction until the connection closes (or the process ends).
     db.exec('PRAGMA locking_mode = EXCLUSIVE')
     db.exec('BEGIN EXCLUSIVE')
     db.exec('CREATE TABLE IF NOT EXISTS lock (id INTEGER PRIMARY KEY)')
     db.exec('COMMIT')
+    return db
   } catch (e) {
     db.close()
     const code = (e as { errcode?: unknown }).errcode
-    if (typeof code === 'number' && BUSY_CODES.has(code & 0xff))
-      throw lockedError(ledgerFile, note, readHolder(note))
+    if (typeof code === 'number' && BUSY_CODES.has(code & 0xff)) return 'busy'
     throw e
   }
+}
+
+/** Tries before a refusal; with LOCK_WAIT_MS each and the pauses, a second instance is refused within ~1 s. */
+const LOCK_TRIES = 6
+const pause = new Int32Array(new SharedArrayBuffer(4))
+
+/** Takes the lock or throws LedgerError('locked'). Null for an in-memory ledger. */
+export function acquireLedgerLock(ledgerFile: string): LedgerLock | null {
+  const note = lockPath(ledgerFile)
+  if (note === null) return null
+  let db: DatabaseSync | 'busy' = 'busy'
+  for (let i = 0; i < LOCK_TRIES && db === 'busy'; i++) {
+    if (i > 0) Atomics.wait(pause, 0, 0, 10 + Math.floor(Math.random() * 90))
+    db = tryLock(lockDbPath(ledgerFile))
+  }
+  if (db === 'busy') throw lockedError(ledgerFile, note, readHolder(note))
+  const lockDb = db
   const me: Holder = { pid: process.pid, host: os.hostname(), since: new Date().toISOString() }
   writeHolder(note, me)
   let released = false
@@ -117,7 +133,7 @@ export function acquireLedgerLock(ledgerFile: string): LedgerLock | null {
       const h = readHolder(note)
       if (h && h.pid === me.pid && h.host === me.host && h.since === me.since)
         fs.rmSync(note, { force: true })
-      db.close()
+      lockDb.close()
     },
   }
 }

@@ -259,6 +259,14 @@ describe('no secret crosses IPC', () => {
     })
     expect(deposit.ok).toBe(true)
     const depositId = (deposit.data as { localId: string }).localId
+    // A top-up's four-eyes request (issue #24) exists on a team only; here it is refused, and says nothing secret.
+    const depositQuote2 = await call('deposits:quote', { draft: { ...depositDraft, amountCents: 60_000 } })
+    expect(
+      await call('approvals:requestTopUp', {
+        draft: { ...depositDraft, amountCents: 60_000 },
+        intentId: (depositQuote2.data as { intent: { id: string } }).intent.id,
+      }),
+    ).toMatchObject({ ok: false })
     await call('deposits:get', { localId: depositId })
     await call('deposits:list', {})
     await call('sandbox:payDeposit', { localId: depositId })

@@ -270,7 +270,13 @@ describe.skipIf(PG_SKIP_REASON !== null)('five desks on one team ledger, through
       return (r.remoteCheckedAt ?? '') > (first.remoteCheckedAt ?? '') ? true : undefined
     })
     await until('the cut desk back on LISTEN', async () => (leaderPidOf(cut) !== null ? true : undefined))
-    expect(leadingNow(desks)).toHaveLength(1)
+    // A lease may be between holders at any instant (a renewal late under load steps its lead down first): what
+    // must never happen is two at once (`most`), and a leader must come back.
+    await until(
+      'a leader at the end',
+      async () => (leadingNow(desks).length === 1 ? true : undefined),
+      30_000,
+    )
     expect(most).toEqual({ sync: 1, status: 1 })
   }, 60_000)
 

@@ -96,6 +96,8 @@ describe.skipIf(PG_SKIP_REASON !== null)('migration 10: a run row pays its own P
     await bia.query(`UPDATE runs SET state = 'approved', approved_hash = $2 WHERE run_id = $1`, [runId, hash])
     await eve.query(`UPDATE runs SET state = 'creating' WHERE run_id = $1`, [runId])
     const localId = randomUUID()
+    // A row goes into flight only under its desk's lease on the run (migration 13).
+    await eve.query(`SELECT run_lease_claim($1, 60000)`, [runId])
     await eve.query(`UPDATE run_rows SET state = 'queued' WHERE run_id = $1 AND idx = 0`, [runId])
     await eve.query(`UPDATE run_rows SET state = 'in_flight', local_id = $2 WHERE run_id = $1 AND idx = 0`, [
       runId,
