@@ -6,6 +6,7 @@
 import type { PayAttemptDto } from '../../shared/channels-wallet-pay'
 import type { Handlers } from '../ipc/router'
 import { SANDBOX_TREASURY_MNEMONIC } from '../sandbox/chain'
+import { regtestTwin } from '../sandbox/chain/keys'
 import { PayAttempts, type Attempt } from '../wallet/pay/attempts'
 import { PayRefusal } from '../wallet/pay/errors'
 import { payRefusalMessage } from '../wallet/pay/messages'
@@ -69,7 +70,12 @@ export function walletPayHandlers(state: AppState, operator: string): Pick<Handl
       profile: p.id,
       network: p.network,
       operator,
-      assets: { depix: target.depixAsset, lbtc: target.policyAsset },
+      assets: {
+        depix: target.depixAsset,
+        lbtc: target.policyAsset,
+        // Sandbox only: its lq1 deposit addresses are paid through their regtest twin on its regtest chain.
+        ...(p.kind === 'sandbox' ? { chainAddress: regtestTwin } : {}),
+      },
       wallet: target.wallet,
       esploraUrl: target.esploraUrl,
       attempts,
