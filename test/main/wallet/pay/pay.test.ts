@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { newKeyedAddress } from '../../../../src/main/sandbox/chain/keys'
+import { newKeyedAddress, regtestTwin } from '../../../../src/main/sandbox/chain/keys'
 import { loadLwk } from '../../../../src/main/wallet/pay/../lwk'
 import { buildPayment } from '../../../../src/main/wallet/pay/build'
 import { PayRefusal } from '../../../../src/main/wallet/pay/errors'
@@ -220,6 +220,34 @@ describe('one transaction for a selection of payments', () => {
     const id = built.attempt.id
     expect(calls.slice(-4)).toEqual([`claim ${id}`, `claim ${id}`, `claim ${id}`, `recorded ${id}`])
     expect(calls).toContain(`release ${first.attempt.id}`)
+  })
+
+  it('Sandbox only: an lq1 deposit address is paid through its regtest twin; without chainAddress it is refused', async () => {
+    const { desk, pays } = await setup([700])
+    await desk.wallet.scan(h.esplora.url)
+    const lq = newKeyedAddress('liquid')
+    h.book.addBlindingKey(lq.script, lq.blindingPrivateKey)
+    const line = {
+      localId: pays[0]!.localId,
+      payee: null,
+      cents: 700,
+      units: 700n * UNITS,
+      address: lq.address,
+      expiration: null,
+    }
+    // A live profile's assets have no chainAddress: another network's address is refused by name.
+    expect(await refusal(() => buildPayment(desk.wallet, [line], ASSETS))).toMatchObject({
+      code: 'not_payable',
+      details: { problem: 'deposit_address_other_network' },
+    })
+    const sandbox = { ...ASSETS, chainAddress: regtestTwin }
+    const built = buildPayment(desk.wallet, [line], sandbox)
+    // The review keeps the service's own address; the output is the twin's script, the very one the service watches.
+    expect(built.review.lines.map((l) => l.address)).toEqual([lq.address])
+    const pset = new lwk.Pset(built.pset)
+    expect(() => reviewPset(desk.wallet, pset, [line], ASSETS)).toThrow(PayRefusal)
+    const out = pset.outputs()[built.review.lines[0]!.vout]!
+    expect(out.scriptPubkey().toString()).toBe(lq.script)
   })
 
   it('refuses, with how much is missing, when the DePix or the L-BTC for the fee is short', async () => {
