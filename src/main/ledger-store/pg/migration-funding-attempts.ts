@@ -8,7 +8,9 @@
  * - `funding_claim(attempt, local_ids[], txid)`: every payment or none; refused (SQLSTATE 23505) when another
  *   attempt holds one of them; the payments must be the team's.
  * - `funding_release(attempt)`: the claiming role gives its attempt up (cancelled before broadcast); nobody else can.
- * - `funding_recorded(attempt)`: the txid is on every payment; the row keeps holding them.
+ * - `funding_recorded(attempt)`: the claiming role's txid is on every payment; the row keeps holding them.
+ * Any analyst can claim a payment (that is building a payment); claiming one only blocks others, which the table
+ * shows with who claimed it — the owner releases a claim nobody will finish (UPDATE as the owner).
  */
 export function fundingAttemptsMigrationSql(names: { SCHEMA: string; ANALYST_GROUP: string }): string {
   const { SCHEMA, ANALYST_GROUP } = names
@@ -67,7 +69,7 @@ DECLARE
   n integer;
 BEGIN
   UPDATE funding_attempts SET state = 'recorded', updated_at = clock_timestamp()
-    WHERE attempt_id = p_attempt AND state = 'live';
+    WHERE attempt_id = p_attempt AND state = 'live' AND claimed_by = session_user;
   GET DIAGNOSTICS n = ROW_COUNT;
   RETURN n;
 END $$;

@@ -68,8 +68,10 @@ describe.skipIf(PG_SKIP_REASON !== null)('migration 17: one funding attempt per 
     expect(r.details.localId).toBe(payment)
     // All or nothing: the other payment of the refused attempt was not taken.
     expect(await rows(other)).toEqual([])
-    // Bia cannot release Ana's attempt to free the payment for herself.
+    // Bia cannot release Ana's attempt to free the payment for herself, nor mark it recorded.
     await bia.release(first)
+    await bia.recorded(first)
+    expect((await rows(payment))[0]?.state).toBe('live')
     expect((await refusal(bia.claim(second, [payment], TX2))).code).toBe('already_in_funding')
     await ana.release(first)
     await bia.claim(second, [payment, other], TX2)
