@@ -43,3 +43,17 @@ export async function payFromSandboxTreasury(
   if (r.status !== 200) throw new Error(`broadcast refused: ${await r.text()}`)
   return r.text()
 }
+
+/**
+ * Signs an exported PSET (base64) with LWK's software Signer from the documented sandbox mnemonic, as an external
+ * wallet holding the treasury's keys would, and returns the signed PSET (base64) to load back into the app.
+ */
+export function signAsExternalWallet(base64: string): string {
+  const lwk = loadLwk()
+  const signer = new lwk.Signer(new lwk.Mnemonic(SANDBOX_TREASURY_MNEMONIC), lwk.Network.regtestDefault())
+  try {
+    return signer.sign(new lwk.Pset(base64.trim())).toString()
+  } finally {
+    signer.free()
+  }
+}

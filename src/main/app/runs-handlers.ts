@@ -53,6 +53,14 @@ export function runsHandlers(state: AppState, payees: PayeeLookup = NO_PAYEES): 
       const rt = state.runtime()
       return { profile: rt.profile, client: rt.client, withdrawals: rt.withdrawals }
     },
+    // Issue #28: a profile with a treasury wallet to pay from plans its waves with signing time.
+    walletPays: () => {
+      try {
+        return state.wallet.payTarget(state.runtime().profile) !== null
+      } catch {
+        return false
+      }
+    },
     onChange: (runId: string) => state.emit('run:changed', { runId }),
     onError: (e: unknown) => state.o.log?.(`runs: ${e instanceof Error ? e.name : typeof e}`),
   }

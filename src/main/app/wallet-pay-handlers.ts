@@ -6,10 +6,12 @@
 import type { PayAttemptDto } from '../../shared/channels-wallet-pay'
 import type { Handlers } from '../ipc/router'
 import { SANDBOX_TREASURY_MNEMONIC } from '../sandbox/chain'
+import { regtestTwin } from '../sandbox/chain/keys'
 import { PayAttempts, type Attempt } from '../wallet/pay/attempts'
 import { PayRefusal } from '../wallet/pay/errors'
 import { payRefusalMessage } from '../wallet/pay/messages'
 import { PayService } from '../wallet/pay/service'
+import { pgFundingGuard, type FundingGuard } from '../wallet/pay/team-guard'
 import type { AppState } from './context'
 import { AppError } from './errors'
 
@@ -54,6 +56,20 @@ async function mapped<T>(run: () => T | Promise<T>): Promise<T> {
   }
 }
 
+/** A team profile's guard, on the team connection current at each call (it may reconnect). */
+function teamGuard(state: AppState): FundingGuard {
+  const pool = () => {
+    const pg = state.runtime().team?.pg
+    if (!pg) throw new PayRefusal('illegal_state', { what: 'team ledger not connected' })
+    return pgFundingGuard(pg.pool)
+  }
+  return {
+    claim: (id, ids, txid) => pool().claim(id, ids, txid),
+    release: (id) => pool().release(id),
+    recorded: (id) => pool().recorded(id),
+  }
+}
+
 export function walletPayHandlers(state: AppState, operator: string): Pick<Handlers, PayChannels> {
   const services = new Map<string, { pay: PayService; attempts: PayAttempts; recovered: Promise<unknown> }>()
   const current = () => {
@@ -69,7 +85,12 @@ export function walletPayHandlers(state: AppState, operator: string): Pick<Handl
       profile: p.id,
       network: p.network,
       operator,
-      assets: { depix: target.depixAsset, lbtc: target.policyAsset },
+      assets: {
+        depix: target.depixAsset,
+        lbtc: target.policyAsset,
+        // Sandbox only: its lq1 deposit addresses are paid through their regtest twin on its regtest chain.
+        ...(p.kind === 'sandbox' ? { chainAddress: regtestTwin } : {}),
+      },
       wallet: target.wallet,
       esploraUrl: target.esploraUrl,
       attempts,
@@ -77,6 +98,7 @@ export function walletPayHandlers(state: AppState, operator: string): Pick<Handl
       markFunded: (id, txId) => state.runtime().withdrawals.markFunded(id, { txId }),
       now: () => Date.now(),
       ...(p.kind === 'sandbox' ? { sandboxMnemonic: SANDBOX_TREASURY_MNEMONIC } : {}),
+      ...(rt.team !== null ? { guard: teamGuard(state) } : {}),
     })
     const entry = { pay, attempts, recovered: pay.recover().catch(() => undefined) }
     services.set(p.id, entry)

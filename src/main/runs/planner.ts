@@ -35,6 +35,18 @@ export interface WavePlan {
 /** Before any withdrawal has answered: the sandbox's default and a conservative reading of the service. */
 export const ASSUMED_LIFETIME_MS = 30 * 60_000
 export const DEFAULT_FUNDING_MARGIN_MS = 10 * 60_000
+/**
+ * Added to the funding margin when the profile pays from its treasury wallet (issue #28): the line-by-line review,
+ * the export to a signer and the signed PSET back (two signers on a 2-of-3), then the broadcast. Signing itself is
+ * seconds; the margin is for people handing a file to a device. The payment's own check (wallet/pay/lines.ts,
+ * DEADLINE_MARGIN_MS) still refuses a payment whose deadline is too close when the wave is paid.
+ */
+export const WALLET_SIGNING_MARGIN_MS = 5 * 60_000
+
+/** The margin a wave is planned with: the configured one (or the default), plus signing when the wallet pays. */
+export function fundingMargin(o: { fundingMarginMs?: number; walletPays?: () => boolean }): number {
+  return (o.fundingMarginMs ?? DEFAULT_FUNDING_MARGIN_MS) + (o.walletPays?.() ? WALLET_SIGNING_MARGIN_MS : 0)
+}
 
 export function creationSpanMs(n: number, limitPerMinute: number, freeTokens: number): number {
   const free = Math.max(0, Math.floor(freeTokens))

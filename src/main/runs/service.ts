@@ -24,13 +24,7 @@ import { RunError } from './errors'
 import { importRunFile, type ImportResult, type PayeeLookup } from './import'
 import { markLedgerDuplicates } from './ledger-duplicates'
 import { progressOf, rowOutcome, type RowOutcome, type RunProgress } from './outcome'
-import {
-  ASSUMED_LIFETIME_MS,
-  DEFAULT_FUNDING_MARGIN_MS,
-  observedLifetimeMs,
-  planWave,
-  type WavePlan,
-} from './planner'
+import { ASSUMED_LIFETIME_MS, fundingMargin, observedLifetimeMs, planWave, type WavePlan } from './planner'
 import { recoverRuns } from './recovery'
 import { retryable, unpaidOutcome } from './retry'
 import { buildSheet, type FundingSheet } from './sheet'
@@ -59,6 +53,8 @@ export interface RunServiceDeps {
   now?: () => number
   sleep?: (ms: number) => Promise<void>
   fundingMarginMs?: number
+  /** Whether the profile pays waves from its treasury wallet now: the plan then counts signing time. */
+  walletPays?: () => boolean
   onChange?: (runId: string) => void
   onError?: (e: unknown) => void
   /**
@@ -188,7 +184,7 @@ export function createRunService(deps: RunServiceDeps): RunService {
         limitPerMinute: a.limitPerMinute,
         freeTokens: a.available,
         lifetimeMs: life.ms,
-        fundingMarginMs: deps.fundingMarginMs ?? DEFAULT_FUNDING_MARGIN_MS,
+        fundingMarginMs: fundingMargin(deps),
       },
       life.assumed,
     )

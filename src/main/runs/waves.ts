@@ -11,7 +11,7 @@ import { formatDateTime } from '../records/format'
 import { RunError } from './errors'
 import { createWave, type WaveCut } from './executor'
 import { DEFAULT_RUN_LEASE_MS, keepLease, storeUnavailable, type LeaseKeeper } from './lease'
-import { DEFAULT_FUNDING_MARGIN_MS } from './planner'
+import { fundingMargin } from './planner'
 import { recoverRun } from './recovery'
 import type { RunNotice, RunRuntime, RunServiceDeps } from './service'
 import { rowsHash } from './summary'
@@ -161,7 +161,7 @@ export function createWaves(ctx: WavesCtx): Waves {
             changed: () => changed(runId),
             onError,
             now,
-            fundingMarginMs: deps.fundingMarginMs ?? DEFAULT_FUNDING_MARGIN_MS,
+            fundingMarginMs: fundingMargin(deps),
           },
           runId,
           wave,

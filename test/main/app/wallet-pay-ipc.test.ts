@@ -1,8 +1,8 @@
 /**
  * Issue #28 through the real router of a real app context (embedded sandbox, Sandbox profile): the channels answer
- * with codes and pt-BR/en sentences, and a payment whose deposit address is not on the wallet's chain is refused
- * by name. (The Sandbox service's withdrawals still give mainnet-format deposit addresses while its treasury is
- * on the regtest chain: docs/WALLET.md, "Paying from the wallet".)
+ * with codes and pt-BR/en sentences; a Sandbox withdrawal (lq1 deposit address) is paid through its regtest twin
+ * on the sandbox chain, signed by the sandbox signer, broadcast, and seen funded by the service's own observation
+ * of its chain (docs/WALLET.md, "Paying from the wallet").
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -12,6 +12,7 @@ import { createAppContext, type AppContext } from '../../../src/main/app/context
 import { generateLiquidAddress } from '../../../src/main/liquid'
 import { createJsonFileStore } from '../../../src/main/profiles'
 import { createMemoryVault } from '../../../src/main/secrets/vault'
+import type { PayAttemptDto } from '../../../src/shared/channels-wallet-pay'
 import type { IpcResult } from '../../../src/shared/contract'
 
 let dataDir: string
@@ -53,7 +54,7 @@ describe('walletPay channels on the Sandbox profile', () => {
     expect(await call('walletPay:build', { selected: [] })).toMatchObject({ ok: false })
   })
 
-  it('a sandbox withdrawal with a mainnet deposit address: refused by name, nothing kept', async () => {
+  it('a sandbox withdrawal (lq1 deposit address) is paid through its regtest twin; the service sees it funded', async () => {
     await call('session:signIn')
     const refund = generateLiquidAddress('liquid').address
     const draft = {
@@ -64,20 +65,38 @@ describe('walletPay channels on the Sandbox profile', () => {
     }
     const quote = await call<{ intent: { id: string } }>('withdrawals:quote', { draft })
     if (!quote.ok) throw new Error(JSON.stringify(quote))
-    const created = await call<{ localId: string }>('withdrawals:create', {
+    const created = await call<{ localId: string; depositAddress: string }>('withdrawals:create', {
       draft,
       intentId: quote.data.intent.id,
     })
     if (!created.ok) throw new Error(JSON.stringify(created))
-    const r = await call('walletPay:build', { selected: [{ localId: created.data.localId }] })
-    expect(r).toMatchObject({
-      ok: false,
-      error: {
-        code: 'pay_not_payable',
-        reason: 'deposit_address_other_network',
-        localIds: [created.data.localId],
-      },
+    expect(created.data.depositAddress).toMatch(/^lq1/)
+    const built = await call<{ attempt: PayAttemptDto }>('walletPay:build', {
+      selected: [{ localId: created.data.localId }],
     })
-    expect(await call('walletPay:list', {})).toEqual({ ok: true, data: [] })
+    if (!built.ok) throw new Error(JSON.stringify(built))
+    const { attempt } = built.data
+    // The review shows the service's own address, not the chain's twin.
+    expect(attempt.lines).toMatchObject([
+      { localId: created.data.localId, address: created.data.depositAddress },
+    ])
+    const signed = await call<{ attempt: PayAttemptDto; missing: number }>('walletPay:signSandbox', {
+      id: attempt.id,
+    })
+    expect(signed).toMatchObject({ ok: true, data: { missing: 0, attempt: { state: 'signed' } } })
+    const sent = await call<PayAttemptDto>('walletPay:broadcast', { id: attempt.id })
+    expect(sent).toMatchObject({ ok: true, data: { state: 'recorded', txid: attempt.txid } })
+    // Funded by the service only once a block has it: its own observation of its chain.
+    ctx.sandbox!.control.advanceClock(61)
+    ctx.sandbox!.liquid.mineDue()
+    const seen = await call<{ remoteStatus: string; fundingTxId: string }>('withdrawals:refresh', {
+      localId: created.data.localId,
+    })
+    expect(seen).toMatchObject({ ok: true, data: { remoteStatus: 'sending', fundingTxId: attempt.txid } })
+    // A second build for the same payment is refused: its recorded attempt holds it.
+    expect(await call('walletPay:build', { selected: [{ localId: created.data.localId }] })).toMatchObject({
+      ok: false,
+      error: { code: 'pay_already_in_funding' },
+    })
   })
 })

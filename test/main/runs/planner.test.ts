@@ -1,7 +1,12 @@
 /** The wave rule: a wave is as large as can be created and then funded before its first withdrawal expires. */
 import { describe, expect, it } from 'vitest'
 import { creationSpanMs, planWave } from '../../../src/main/runs'
-import { observedLifetimeMs } from '../../../src/main/runs/planner'
+import {
+  DEFAULT_FUNDING_MARGIN_MS,
+  fundingMargin,
+  observedLifetimeMs,
+  WALLET_SIGNING_MARGIN_MS,
+} from '../../../src/main/runs/planner'
 
 const base = { limitPerMinute: 10, freeTokens: 10, lifetimeMs: 30 * 60_000, fundingMarginMs: 10 * 60_000 }
 
@@ -43,5 +48,27 @@ describe('planWave', () => {
       ]),
     ).toBe(20 * 60_000)
     expect(observedLifetimeMs([{ createdAt: at, expiration: 'garbage' }])).toBeNull()
+  })
+})
+
+describe('signing time when the wallet pays (issue #28)', () => {
+  it('adds the signing margin only when the profile pays from its wallet', () => {
+    expect(WALLET_SIGNING_MARGIN_MS).toBe(5 * 60_000)
+    expect(fundingMargin({})).toBe(DEFAULT_FUNDING_MARGIN_MS)
+    expect(fundingMargin({ walletPays: () => false })).toBe(DEFAULT_FUNDING_MARGIN_MS)
+    expect(fundingMargin({ walletPays: () => true })).toBe(15 * 60_000)
+    expect(fundingMargin({ fundingMarginMs: 60_000, walletPays: () => true })).toBe(6 * 60_000)
+  })
+
+  it('a wave the wallet pays is smaller by the rows the signing time would have created', () => {
+    const byHand = planWave({ ...base, remaining: 1000, fundingMarginMs: fundingMargin({}) })
+    const wallet = planWave({
+      ...base,
+      remaining: 1000,
+      fundingMarginMs: fundingMargin({ walletPays: () => true }),
+    })
+    // 5 min less to create at 10/min: 50 rows fewer, and the last still fundable with signing included.
+    expect(byHand.size - wallet.size).toBe(50)
+    expect(wallet.creationMs + 15 * 60_000).toBeLessThanOrEqual(base.lifetimeMs)
   })
 })

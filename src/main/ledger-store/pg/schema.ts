@@ -31,6 +31,7 @@ import { leadershipMigrationSql } from './migration-leadership'
 import { settingsAuditMigrationSql } from './migration-settings-audit'
 import { runLeaseMigrationSql } from './migration-run-lease'
 import { topUpApprovalsMigrationSql } from './migration-topup-approvals'
+import { fundingAttemptsMigrationSql } from './migration-funding-attempts'
 
 export const SCHEMA = 'ledger'
 export const ANALYST_GROUP = 'depix_analysts'
@@ -426,6 +427,11 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
     version: 15,
     name: 'top-ups have four-eyes',
     sql: topUpApprovalsMigrationSql({ SCHEMA, ANALYST_GROUP }),
+  },
+  {
+    version: 17,
+    name: 'a payment is funded by at most one transaction on the team',
+    sql: fundingAttemptsMigrationSql({ SCHEMA, ANALYST_GROUP }),
   },
 ]
 // The last entry's version, not the count: migrations land from parallel branches and are renumbered at merge.

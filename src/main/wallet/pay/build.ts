@@ -8,13 +8,19 @@ import { loadLwk } from '../lwk'
 import type { WatchedWallet } from '../watch'
 import { PayRefusal } from './errors'
 import type { PayLine } from './lines'
-import { assetMap, reviewPset, type PayReview } from './review'
+import { assetMap, onChain, reviewPset, type PayReview } from './review'
 
 export interface PayAssets {
   /** display hex of the DePix asset on this network */
   readonly depix: string
   /** display hex of L-BTC (the policy asset) */
   readonly lbtc: string
+  /**
+   * SANDBOX ONLY: the address the chain is paid for a deposit address. The Sandbox service hands out `liquid`-form
+   * (lq1…) addresses while its chain is regtest; the wallet pays their regtest twin (same script and blinding key,
+   * so the very same output). Absent on every live profile: there an address of another network is refused.
+   */
+  readonly chainAddress?: (depositAddress: string) => string
 }
 
 export interface BuiltPayment {
@@ -58,7 +64,7 @@ export function buildPayment(
   // name here, so that a failure of `finish` below can only mean the fee.
   const addresses = lines.map((l) => {
     try {
-      return lwk.Address.parse(l.address, wallet.lwkNetwork)
+      return lwk.Address.parse(onChain(assets, l.address), wallet.lwkNetwork)
     } catch {
       throw new PayRefusal('not_payable', { localId: l.localId, problem: 'deposit_address_other_network' })
     }

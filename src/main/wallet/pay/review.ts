@@ -33,6 +33,16 @@ export function assetMap(b: Balance): Map<string, bigint> {
   return new Map([...(b.entries() as Iterable<[string, bigint]>)])
 }
 
+/** What the chain pays for a line's deposit address (itself, except on the sandbox; see PayAssets). */
+export function onChain(assets: PayAssets, depositAddress: string): string {
+  if (assets.chainAddress === undefined) return depositAddress
+  try {
+    return assets.chainAddress(depositAddress)
+  } catch {
+    return depositAddress
+  }
+}
+
 const mismatch = (what: string): PayRefusal => new PayRefusal('pset_mismatch', { what })
 
 export function reviewPset(
@@ -74,7 +84,7 @@ export function reviewPset(
   const reviewed: ReviewLine[] = []
   for (const o of outside) {
     const k = open.findIndex(
-      (l) => l.address === o.address && o.asset === assets.depix && o.units === l.units,
+      (l) => onChain(assets, l.address) === o.address && o.asset === assets.depix && o.units === l.units,
     )
     if (k < 0) throw mismatch(`output ${o.vout} is no selected payment`)
     const [line] = open.splice(k, 1) as [PayLine]

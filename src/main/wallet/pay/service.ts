@@ -20,6 +20,7 @@ import { PayRefusal } from './errors'
 import { lineFor, type PayLine, type Selected } from './lines'
 import type { PayReview } from './review'
 import { mergeSigned } from './signed'
+import type { FundingGuard } from './team-guard'
 
 /** Points where tests stop the process (SIGKILL) to prove recovery; no-ops in the app. */
 export type PayStep = 'signed' | 'before_broadcast' | 'broadcast' | 'recording'
@@ -39,6 +40,8 @@ export interface PayDeps {
   readonly now: () => number
   /** SANDBOX ONLY: the documented sandbox treasury mnemonic; undefined on every other profile */
   readonly sandboxMnemonic?: string
+  /** TEAM PROFILES: the team database's claim on each payment (migration 17); absent on a desk's own ledger */
+  readonly guard?: FundingGuard
   readonly step?: (s: PayStep, attemptId: string) => void
 }
 
@@ -136,6 +139,20 @@ export class PayService {
       if (holder) throw new PayRefusal('already_in_funding', { localId: l.localId, attemptId: holder.id })
     }
     this.d.attempts.put(attempt)
+    // On a team the database decides: kept first (a crash leaves a local attempt that broadcast claims again),
+    // then claimed; refused → this attempt is cancelled here and nothing else changes.
+    if (this.d.guard) {
+      try {
+        await this.d.guard.claim(
+          attempt.id,
+          lines.map((l) => l.localId),
+          attempt.txid,
+        )
+      } catch (e) {
+        this.save(attempt, { state: 'cancelled' })
+        throw e
+      }
+    }
     return { attempt, review: built.review }
   }
 
@@ -186,7 +203,10 @@ export class PayService {
       if (seen !== 'absent')
         throw new PayRefusal('illegal_state', { attemptId: id, what: `on chain: ${seen}` })
     }
-    return this.save(a, { state: 'cancelled' })
+    const cancelled = this.save(a, { state: 'cancelled' })
+    // Released only after the desk let it go: a crash in between leaves the payments held, never free twice.
+    await this.d.guard?.release(id)
+    return cancelled
   }
 
   /** Broadcasts a signed attempt and records its txid on every payment. */
@@ -194,6 +214,13 @@ export class PayService {
     let a = this.must(id)
     if (a.state !== 'signed' || a.txHex === null)
       throw new PayRefusal('illegal_state', { attemptId: id, what: a.state })
+    // On a team, claimed again (idempotent for this attempt): a build that crashed before its claim, or a payment
+    // another desk claimed since, is refused here, before anything leaves.
+    await this.d.guard?.claim(
+      a.id,
+      a.lines.map((l) => l.localId),
+      a.txid,
+    )
     a = this.save(a, { state: 'broadcast', lastError: null })
     this.d.step?.('before_broadcast', id)
     const sent = await broadcastTx(this.d.esploraUrl, a.txHex as string)
@@ -216,6 +243,7 @@ export class PayService {
       await this.d.markFunded(l.localId, a.txid)
       this.d.step?.('recording', a.id)
     }
+    await this.d.guard?.recorded(a.id)
     return this.save(a, { state: 'recorded' })
   }
 

@@ -12,6 +12,7 @@ import { openLedger, type Ledger } from '../../../../src/main/ledger'
 import { SANDBOX_DEPIX, SANDBOX_LBTC } from '../../../../src/main/sandbox/chain/faucet'
 import { PayAttempts } from '../../../../src/main/wallet/pay/attempts'
 import { PayService, type PayStep } from '../../../../src/main/wallet/pay/service'
+import type { FundingGuard } from '../../../../src/main/wallet/pay/team-guard'
 import { WatchedWallet } from '../../../../src/main/wallet/watch'
 import { createWithdrawalService } from '../../../../src/main/withdrawals'
 import type { WithdrawalService } from '../../../../src/main/withdrawals/types'
@@ -28,6 +29,8 @@ export interface DeskOptions {
   readonly now: () => number
   readonly sandboxMnemonic?: string
   readonly step?: (s: PayStep, attemptId: string) => void
+  /** a team profile's database guard */
+  readonly guard?: FundingGuard
 }
 
 export interface Desk {
@@ -96,6 +99,7 @@ export function openDesk(o: DeskOptions): Desk {
     now: o.now,
     ...(o.sandboxMnemonic !== undefined ? { sandboxMnemonic: o.sandboxMnemonic } : {}),
     ...(o.step ? { step: o.step } : {}),
+    ...(o.guard ? { guard: o.guard } : {}),
   })
   return {
     ledger,

@@ -8,12 +8,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { newKeyedAddress } from '../../../../src/main/sandbox/chain/keys'
+import { newKeyedAddress, regtestTwin } from '../../../../src/main/sandbox/chain/keys'
 import { loadLwk } from '../../../../src/main/wallet/pay/../lwk'
 import { buildPayment } from '../../../../src/main/wallet/pay/build'
 import { PayRefusal } from '../../../../src/main/wallet/pay/errors'
 import { DEADLINE_MARGIN_MS } from '../../../../src/main/wallet/pay/lines'
 import { reviewPset } from '../../../../src/main/wallet/pay/review'
+import type { FundingGuard } from '../../../../src/main/wallet/pay/team-guard'
 import { startHarness, type Harness } from '../../sandbox/chain/harness'
 import { multisigRegtest, regtestSigner, singlesigRegtest } from '../fixtures'
 import { ASSETS, openDesk, seedPayment, writeAnswers, type Answers, type Desk } from './desk'
@@ -48,7 +49,13 @@ interface Setup {
 /** A funded wallet and `cents.length` payments waiting for their deposits. */
 async function setup(
   cents: number[],
-  o: { descriptor?: string; depix?: bigint; lbtc?: bigint; expiresInMs?: number } = {},
+  o: {
+    descriptor?: string
+    depix?: bigint
+    lbtc?: bigint
+    expiresInMs?: number
+    guard?: FundingGuard
+  } = {},
 ): Promise<Setup> {
   const seed = (nextSeed += 1)
   const dir = mkdtempSync(join(tmpdir(), 'pay-'))
@@ -58,6 +65,7 @@ async function setup(
     esploraUrl: h.esplora.url,
     descriptor: o.descriptor ?? singlesigRegtest(seed),
     now: () => h.clockMs.now,
+    ...(o.guard ? { guard: o.guard } : {}),
   })
   desks.push(desk)
   const to = desk.wallet.address().address
@@ -162,6 +170,84 @@ describe('one transaction for a selection of payments', () => {
     // Funded now: the same payments cannot go into another PSET.
     const again = await refusal(desk.pay.build([{ localId: pays[0]!.localId }]))
     expect(again.code).toBe('already_in_funding')
+  })
+
+  it('on a team: the database claims at build and again before broadcast, releases on cancel, keeps on record', async () => {
+    // The team database as the desk sees it (its SQL is tested on PostgreSQL in team-guard.test.ts): one live
+    // attempt per payment, plus every call in order.
+    const held = new Map<string, string>()
+    const calls: string[] = []
+    const guard: FundingGuard = {
+      claim: (id, ids) => {
+        calls.push(`claim ${id}`)
+        const taken = ids.find((l) => held.has(l) && held.get(l) !== id)
+        if (taken) return Promise.reject(new PayRefusal('already_in_funding', { localId: taken }))
+        for (const l of ids) held.set(l, id)
+        return Promise.resolve()
+      },
+      release: (id) => {
+        calls.push(`release ${id}`)
+        for (const [l, a] of held) if (a === id) held.delete(l)
+        return Promise.resolve()
+      },
+      recorded: (id) => {
+        calls.push(`recorded ${id}`)
+        return Promise.resolve()
+      },
+    }
+    const { desk, pays, seed } = await setup([1_000, 2_000], { guard })
+    // Another desk of the team holds the second payment: refused, and this desk keeps nothing live.
+    held.set(pays[1]!.localId, 'other-desk')
+    const r = await refusal(desk.pay.build(pays.map((p) => ({ localId: p.localId }))))
+    expect(r).toMatchObject({ code: 'already_in_funding', details: { localId: pays[1]!.localId } })
+    expect(desk.attempts.all().map((a) => a.state)).toEqual(['cancelled'])
+    expect(desk.attempts.holding(pays[0]!.localId)).toBeUndefined()
+    // Cancelled on this desk first, then released in the database.
+    held.delete(pays[1]!.localId)
+    const first = await desk.pay.build([{ localId: pays[0]!.localId }])
+    await desk.pay.cancel(first.attempt.id)
+    expect(desk.attempts.get(first.attempt.id)?.state).toBe('cancelled')
+    expect(held.has(pays[0]!.localId)).toBe(false)
+    // Built, then another desk takes the payment meanwhile (e.g. this build crashed before its claim):
+    // the broadcast claims again and is refused before anything leaves.
+    const built = await desk.pay.build(pays.map((p) => ({ localId: p.localId })))
+    desk.pay.importSigned(built.attempt.id, externalSign(desk.pay.exportPset(built.attempt.id), seed))
+    held.set(pays[0]!.localId, 'other-desk')
+    expect((await refusal(desk.pay.broadcast(built.attempt.id))).code).toBe('already_in_funding')
+    expect(h.chain.tx(built.attempt.txid)).toBeUndefined()
+    held.set(pays[0]!.localId, built.attempt.id)
+    expect((await desk.pay.broadcast(built.attempt.id)).state).toBe('recorded')
+    const id = built.attempt.id
+    expect(calls.slice(-4)).toEqual([`claim ${id}`, `claim ${id}`, `claim ${id}`, `recorded ${id}`])
+    expect(calls).toContain(`release ${first.attempt.id}`)
+  })
+
+  it('Sandbox only: an lq1 deposit address is paid through its regtest twin; without chainAddress it is refused', async () => {
+    const { desk, pays } = await setup([700])
+    await desk.wallet.scan(h.esplora.url)
+    const lq = newKeyedAddress('liquid')
+    h.book.addBlindingKey(lq.script, lq.blindingPrivateKey)
+    const line = {
+      localId: pays[0]!.localId,
+      payee: null,
+      cents: 700,
+      units: 700n * UNITS,
+      address: lq.address,
+      expiration: null,
+    }
+    // A live profile's assets have no chainAddress: another network's address is refused by name.
+    expect(await refusal(() => buildPayment(desk.wallet, [line], ASSETS))).toMatchObject({
+      code: 'not_payable',
+      details: { problem: 'deposit_address_other_network' },
+    })
+    const sandbox = { ...ASSETS, chainAddress: regtestTwin }
+    const built = buildPayment(desk.wallet, [line], sandbox)
+    // The review keeps the service's own address; the output is the twin's script, the very one the service watches.
+    expect(built.review.lines.map((l) => l.address)).toEqual([lq.address])
+    const pset = new lwk.Pset(built.pset)
+    expect(() => reviewPset(desk.wallet, pset, [line], ASSETS)).toThrow(PayRefusal)
+    const out = pset.outputs()[built.review.lines[0]!.vout]!
+    expect(out.scriptPubkey().toString()).toBe(lq.script)
   })
 
   it('refuses, with how much is missing, when the DePix or the L-BTC for the fee is short', async () => {

@@ -3,6 +3,7 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { ChannelName, IpcError } from '../../../../shared/contract'
 import type { RunDetailView } from '../../../../shared/channels-runs'
+import type { PayAttemptDto } from '../../../../shared/channels-wallet-pay'
 import { call } from '../../ipc'
 import { DateTime } from '../format'
 import { Button } from '../ui/Button'
@@ -63,6 +64,16 @@ export function WavePanel({
       runId: run.runId,
       ...(Number.isSafeInteger(n) && n > 0 ? { size: n } : {}),
     })
+    if (r.ok) onChange(r.data)
+    else setError(r.error)
+  }
+  // The wallet paid every payment the wave waits for in one recorded transaction: the wave is funded with its txid
+  // (what "Onda depositada" records; the payments already carry the txid).
+  const walletPaid = async (a: PayAttemptDto): Promise<void> => {
+    const paid = new Set(a.lines.map((l) => l.localId))
+    if (run.state !== 'awaiting_funding' || !awaiting.every((id) => paid.has(id))) return
+    setError(null)
+    const r = await call('runs:markWaveFunded', { runId: run.runId, wave: run.wave, txId: a.txid })
     if (r.ok) onChange(r.data)
     else setError(r.error)
   }
@@ -169,7 +180,10 @@ export function WavePanel({
         </ul>
       )}
       {error && <RunErrorNotice error={error} />}
-      {run.state !== 'draft' && <WalletPayPanel localIds={awaiting} />}
+      {run.state !== 'draft' && (
+        // One panel per wave: a new wave starts from "Pagar a onda com a carteira" again.
+        <WalletPayPanel key={run.wave} localIds={awaiting} onRecorded={(a) => void walletPaid(a)} />
+      )}
     </section>
   )
 }

@@ -14,7 +14,14 @@ import { CopyButton } from '../CopyButton'
 import { ErrorNotice } from '../ErrorNotice'
 import { Brl, DateTime } from '../format'
 
-export function WalletPayPanel({ localIds }: { localIds: readonly string[] }): React.JSX.Element {
+export function WalletPayPanel({
+  localIds,
+  onRecorded,
+}: {
+  localIds: readonly string[]
+  /** called once the transaction is broadcast and its txid recorded on every payment it funds */
+  onRecorded?: (attempt: PayAttemptDto) => void
+}): React.JSX.Element {
   const { t, i18n } = useTranslation('walletPay')
   const lang = i18n.language === 'en' ? 'en' : 'pt-BR'
   const sandbox = useApp((s) => s.info?.sandbox ?? false)
@@ -167,7 +174,15 @@ export function WalletPayPanel({ localIds }: { localIds: readonly string[] }): R
             className="btn btn-primary"
             disabled={busy}
             data-testid="wallet-pay-broadcast"
-            onClick={() => void run(() => call('walletPay:broadcast', { id: attempt.id }), setAttempt)}
+            onClick={() =>
+              void run(
+                () => call('walletPay:broadcast', { id: attempt.id }),
+                (a) => {
+                  setAttempt(a)
+                  if (a.state === 'recorded') onRecorded?.(a)
+                },
+              )
+            }
           >
             {t('broadcast')}
           </button>
