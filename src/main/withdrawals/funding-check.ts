@@ -9,12 +9,14 @@
  * - no answer (network, rate limit, maintenance…) or an answer without the address or the amount:
  *   `funding_unconfirmed`, said as such, nothing to pay either — an unchecked address is what the attack needs.
  *
- * The service's facts (never the verdict) are kept for CHECK_TTL_MS per withdrawal so that opening the sheet and
- * then saving its files costs one read per row, not two; each showing still compares them with the record as read
- * now, so a row changed after the read is still caught. Failed reads are not kept.
+ * The service's facts (never the verdict) are kept for FUNDING_CHECK_TTL_MS per withdrawal so that opening the sheet
+ * and then saving its files costs one read per row, not two; each showing still compares them with the record as
+ * read now, so a row changed after the read is still caught. Failed reads are not kept. Every other answer of
+ * `GET /withdraw-status` this process receives (the tracker's polls, "check now") is noted too (`note`): the
+ * tracker of a fresh wave spends the endpoint's whole allowance, so a sheet of 25 rows must not ask 25 times more.
  */
 import { isApiError } from '../api'
-import type { DepixClient } from '../api'
+import type { DepixClient, WithdrawalStatus } from '../api'
 import type { FundingAlert } from '../../shared/contract'
 import { statusCategory } from '../../shared/withdrawal-status'
 import type { WithdrawalRecord } from '../../shared/withdrawal-record'
@@ -38,6 +40,8 @@ export interface FundingCheck {
 
 export interface FundingChecker {
   check(r: WithdrawalRecord): Promise<FundingCheck>
+  /** An answer of GET /withdraw-status received elsewhere in this process (the service's own words). */
+  note(remoteId: string, data: WithdrawalStatus): void
 }
 
 const OK: FundingCheck = { problem: null, alert: null }
@@ -56,6 +60,18 @@ export function fundingChecker(deps: {
   const facts = new Map<string, ServiceFacts>()
   const inFlight = new Map<string, Promise<ServiceFacts>>()
 
+  function keep(remoteId: string, data: WithdrawalStatus): ServiceFacts {
+    const f: ServiceFacts = {
+      at: deps.monotonic(),
+      address: data.depositAddress ?? null,
+      cents: data.depositAmountInCents ?? null,
+      status: data.status ?? null,
+      hasRefund: data.refund !== undefined && data.refund !== null,
+    }
+    facts.set(remoteId, f)
+    return f
+  }
+
   async function read(remoteId: string): Promise<ServiceFacts> {
     const kept = facts.get(remoteId)
     if (kept && deps.monotonic() - kept.at < FUNDING_CHECK_TTL_MS) return kept
@@ -64,15 +80,7 @@ export function fundingChecker(deps: {
     if (pending) return pending
     const p = (async () => {
       const { data } = await deps.client.withdrawStatus(remoteId)
-      const f: ServiceFacts = {
-        at: deps.monotonic(),
-        address: data.depositAddress ?? null,
-        cents: data.depositAmountInCents ?? null,
-        status: data.status ?? null,
-        hasRefund: data.refund !== undefined && data.refund !== null,
-      }
-      facts.set(remoteId, f)
-      return f
+      return keep(remoteId, data)
     })()
     inFlight.set(remoteId, p)
     try {
@@ -83,6 +91,10 @@ export function fundingChecker(deps: {
   }
 
   return {
+    note(remoteId, data) {
+      // Only an answer about this withdrawal (the service names it) tells where its DePix goes.
+      if (data.id === remoteId) keep(remoteId, data)
+    },
     async check(r) {
       if (r.remoteId === null) return { problem: 'not_created', alert: null }
       let f: ServiceFacts

@@ -78,10 +78,19 @@ export function createWithdrawalService(deps: WithdrawalServiceDeps): Withdrawal
     })().catch((e: unknown) => onError(e, null))
   }
 
+  const checker = fundingChecker({ client, network, monotonic })
+  // Every status answer the tracker gets is one the funding check need not ask again (funding-check.ts).
+  // The client itself underneath (a class instance keeps its methods on the prototype: no spread).
+  const noted: typeof client = Object.create(client) as typeof client
+  noted.withdrawStatus = async (id) => {
+    const res = await client.withdrawStatus(id)
+    checker.note(id, res.data)
+    return res
+  }
   const tracker = createStatusTracker({
     ...deps.tracker,
     store,
-    client,
+    client: noted,
     profile,
     network,
     now,
@@ -91,7 +100,6 @@ export function createWithdrawalService(deps: WithdrawalServiceDeps): Withdrawal
     allProfiles: shared,
   })
   const opened = (localId: string): void => tracker.track(localId)
-  const checker = fundingChecker({ client, network, monotonic })
   // Creates in progress: a profile switch or quit waits for them (app/context.ts) instead of cutting the POST.
   const creates = new Set<Promise<WithdrawalRecord>>()
   const sending = new Set<string>()
