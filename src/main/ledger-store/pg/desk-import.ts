@@ -20,10 +20,9 @@ import { rowSubject, runSubject } from '../../ledger/runs'
 import { payeeSearchText } from '../../payees/queries'
 import { createPayeeBook, PayeeError, payeeSubject, summary, validated } from '../../payees/service'
 import { readReceiptFile, receiptsDir } from '../../receipts/files'
-import { appendAudit } from './audit'
+import { appendAudit, auditDetails } from './audit'
 import { BOOK_LOCK, pgRowToPayee } from './payees'
 import { pgReceipts } from './receipts'
-import { stateHash } from '../../ledger/runs'
 import { toRow, toRun } from './run-store'
 import { withTx, type Tx } from './tx'
 
@@ -183,62 +182,55 @@ async function importRuns(
       }
       // An approval given on a desk was under no team rule: the team decides it again.
       const state = run.state === 'approved' ? 'draft' : run.state
-      const ins = await tx.c.query(
-        `INSERT INTO runs (run_id, profile, operator, name, row_count, imported_from, state, wave, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *`,
-        [
-          run.runId,
-          run.profile,
-          run.operator,
-          run.name,
-          run.rowCount,
-          origin,
+      // Written by the database with the state hash it computes (migration 16).
+      const ins = await tx.c.query('SELECT * FROM run_insert($1, $2, $3)', [
+        JSON.stringify({
+          runId: run.runId,
+          profile: run.profile,
+          operator: run.operator,
+          name: run.name,
+          rowCount: run.rowCount,
+          importedFrom: origin,
           state,
-          state === 'draft' ? 0 : run.wave,
-          run.createdAt,
-        ],
-      )
-      const teamRun = toRun(ins.rows[0] as Record<string, unknown>)
-      await appendAudit(tx.c, tx.identity, {
-        operator,
-        action: 'run.imported_from_desk',
-        subject: runSubject(run.runId),
-        details: {
-          origin,
-          deskState: run.state,
-          state: teamRun.state,
-          rows: run.rowCount,
-          waves: desk.runs.waves(run.runId),
-          history: history(runSubject(run.runId)),
-        },
-        stateHash: stateHash(teamRun),
-      })
-      for (const row of desk.runs.rows(run.runId)) {
-        const r = await tx.c.query(
-          `INSERT INTO run_rows (run_id, idx, line, draft, payee, duplicate, decision, state, wave, local_id,
-             held_reason) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING *`,
-          [
-            row.runId,
-            row.idx,
-            row.line,
-            JSON.stringify(row.draft),
-            JSON.stringify(row.payee),
-            row.duplicate ? JSON.stringify(row.duplicate) : null,
-            row.decision,
-            row.state,
-            row.wave,
-            row.localId,
-            row.heldReason,
-          ],
-        )
-        const teamRow = toRow(r.rows[0] as Record<string, unknown>)
-        await appendAudit(tx.c, tx.identity, {
+          wave: state === 'draft' ? 0 : run.wave,
+          createdAt: run.createdAt,
+        }),
+        'run.imported_from_desk',
+        auditDetails(tx.identity, {
           operator,
-          action: 'run.row_imported_from_desk',
-          subject: rowSubject(row.runId, row.idx),
-          details: { origin, state: teamRow.state, history: history(rowSubject(row.runId, row.idx)) },
-          stateHash: stateHash(teamRow),
-        })
+          details: {
+            origin,
+            deskState: run.state,
+            state,
+            rows: run.rowCount,
+            waves: desk.runs.waves(run.runId),
+            history: history(runSubject(run.runId)),
+          },
+        }),
+      ])
+      toRun(ins.rows[0] as Record<string, unknown>)
+      for (const row of desk.runs.rows(run.runId)) {
+        const r = await tx.c.query('SELECT * FROM run_row_insert($1, $2, $3)', [
+          JSON.stringify({
+            runId: row.runId,
+            idx: row.idx,
+            line: row.line,
+            draft: row.draft,
+            payee: row.payee,
+            duplicate: row.duplicate ?? null,
+            decision: row.decision,
+            state: row.state,
+            wave: row.wave,
+            localId: row.localId,
+            heldReason: row.heldReason,
+          }),
+          'run.row_imported_from_desk',
+          auditDetails(tx.identity, {
+            operator,
+            details: { origin, history: history(rowSubject(row.runId, row.idx)) },
+          }),
+        ])
+        toRow(r.rows[0] as Record<string, unknown>)
       }
       result.imported += 1
     })

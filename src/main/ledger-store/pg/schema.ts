@@ -31,6 +31,7 @@ import { leadershipMigrationSql } from './migration-leadership'
 import { settingsAuditMigrationSql } from './migration-settings-audit'
 import { runLeaseMigrationSql } from './migration-run-lease'
 import { topUpApprovalsMigrationSql } from './migration-topup-approvals'
+import { runsFunctionsMigrationSql } from './migration-runs-functions'
 
 export const SCHEMA = 'ledger'
 export const ANALYST_GROUP = 'depix_analysts'
@@ -426,6 +427,11 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
     version: 15,
     name: 'top-ups have four-eyes',
     sql: topUpApprovalsMigrationSql({ SCHEMA, ANALYST_GROUP }),
+  },
+  {
+    version: 16,
+    name: 'runs, run rows and waves written only through functions',
+    sql: runsFunctionsMigrationSql({ SCHEMA, ANALYST_GROUP }),
   },
 ]
 // The last entry's version, not the count: migrations land from parallel branches and are renumbered at merge.
