@@ -208,8 +208,9 @@ describe.skipIf(PG_SKIP_REASON !== null)('adversarial: the database is the state
     expect(
       await sqlstate(handRun.changeRow(eve, runId, 0, { state: 'in_flight', localId: randomUUID() })),
     ).toBe('DPX11')
-    // Nor undone: the decision is covered by the approval, and a dropped row is final.
-    expect(await sqlstate(handRun.changeRow(eve, runId, 0, { decision: 'keep' }))).toBe('DPX02')
+    // Nor undone: a changed decision voids the approval, and a creating run never goes back to draft (DPX11); a
+    // dropped row is final.
+    expect(await sqlstate(handRun.changeRow(eve, runId, 0, { decision: 'keep' }))).toBe('DPX11')
     await handRun.changeRow(eve, runId, 0, { state: 'dropped' })
     expect(await sqlstate(handRun.changeRow(eve, runId, 0, { state: 'pending' }))).toBe('DPX11')
     // Nor any move a run row never makes (the table: ledger.run_row_moves).
