@@ -151,11 +151,16 @@ export function mapPgError(e: unknown): unknown {
       )
     // Migration 16: a run's or row's write refused by its function.
     case 'DPX16':
-      return new LedgerError('record_tampered', pgText(pe.message), {
-        'pt-BR':
-          'O lote foi alterado fora do aplicativo (não confere com a trilha de auditoria); nada mais é gravado nele.',
-        en: 'The run was changed outside the app (it does not match the audit trail); nothing more is written to it.',
-      }, { cause: e })
+      return new LedgerError(
+        'record_tampered',
+        pgText(pe.message),
+        {
+          'pt-BR':
+            'O lote foi alterado fora do aplicativo (não confere com a trilha de auditoria); nada mais é gravado nele.',
+          en: 'The run was changed outside the app (it does not match the audit trail); nothing more is written to it.',
+        },
+        { cause: e },
+      )
     case 'DPX17':
       return new LedgerError('illegal_transition', pgText(pe.message), undefined, { cause: e })
     case 'DPX18':

@@ -119,7 +119,13 @@ export function pgRunStore(pool: pg.Pool, identity: string): RunStore {
       return tx(async (t) => {
         const runId = `run-${randomUUID()}`
         const r = await t.c.query('SELECT * FROM run_insert($1, $2, $3)', [
-          JSON.stringify({ runId, profile: input.profile, operator, name: input.name, rowCount: input.rows.length }),
+          JSON.stringify({
+            runId,
+            profile: input.profile,
+            operator,
+            name: input.name,
+            rowCount: input.rows.length,
+          }),
           'run.imported',
           details(t, operator, { profile: input.profile, name: input.name, rows: input.rows.length }),
         ])
