@@ -13,15 +13,15 @@
  */
 import type pg from 'pg'
 import type { AuditEntry } from '../../../shared/withdrawal-record'
+import type { Payee } from '../../../shared/payee'
 import type { RunRecord } from '../../../shared/run'
 import { LedgerError, type Ledger } from '../../ledger'
-import { payeeStateHash } from '../../ledger/payee-states'
 import { rowSubject, runSubject } from '../../ledger/runs'
 import { payeeSearchText } from '../../payees/queries'
 import { createPayeeBook, PayeeError, payeeSubject, summary, validated } from '../../payees/service'
 import { readReceiptFile, receiptsDir } from '../../receipts/files'
-import { appendAudit, auditDetails } from './audit'
-import { BOOK_LOCK, pgRowToPayee } from './payees'
+import { auditDetails } from './audit'
+import { BOOK_LOCK, payeeWrite } from './payees'
 import { pgReceipts } from './receipts'
 import { toRow, toRun } from './run-store'
 import { withTx, type Tx } from './tx'
@@ -133,29 +133,34 @@ async function importPayees(
         result.conflicts.push(p.id)
         continue
       }
-      const row = await tx.c.query(
-        `INSERT INTO payees (id, name, tax_number, pix_keys, euid, notes, search_text, imported_from)
-         VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, $8)
-         RETURNING id, name, tax_number, pix_keys, euid, notes, created_at, updated_at, removed_at`,
-        [
-          p.id,
-          fields.name,
-          fields.taxNumber,
-          JSON.stringify(fields.pixKeys.map((k) => ({ key: k.key, type: k.type }))),
-          fields.euid ?? null,
-          fields.notes ?? null,
-          payeeSearchText(fields),
-          origin,
-        ],
+      // Written and audited by the database (migration 16), with the state hash it computes.
+      await payeeWrite(
+        tx,
+        {
+          id: null,
+          fields: JSON.stringify({
+            id: p.id,
+            name: fields.name,
+            taxNumber: fields.taxNumber,
+            pixKeys: fields.pixKeys.map((k) => ({ key: k.key, type: k.type })),
+            euid: fields.euid ?? null,
+            notes: fields.notes ?? null,
+            searchText: payeeSearchText(fields),
+            importedFrom: origin,
+          }),
+          expected: null,
+          action: 'payee.imported_from_desk',
+          details: auditDetails(tx.identity, {
+            operator,
+            details: {
+              origin,
+              ...summary({ id: p.id, ...fields } as Payee),
+              history: history(payeeSubject(p.id)),
+            },
+          }),
+        },
+        fields,
       )
-      const team = pgRowToPayee(row.rows[0])
-      await appendAudit(tx.c, tx.identity, {
-        operator,
-        action: 'payee.imported_from_desk',
-        subject: payeeSubject(team.id),
-        details: { origin, ...summary(team), history: history(payeeSubject(p.id)) },
-        stateHash: payeeStateHash(team),
-      })
       result.imported += 1
     }
   })

@@ -11,7 +11,13 @@
  * `stateHash` in SQL, tested against it in test/main/ledger-store/pg/run-state-hash-sql.test.ts).
  *
  * The entry's details are the desk's (canonical JSON, as `append_audit` took them); the fields the database knows
- * (`from`, a row's `state`) are written by the database over them. The payee book is not yet behind functions.
+ * (`from`, a row's `state`) are written by the database over them.
+ *
+ * The payee book likewise: no INSERT/UPDATE/DELETE on `payees` (nor `payee_keys`, kept by migration 2's trigger);
+ * `payee_write` creates, updates or removes (keeps as removed) an entry under the book's lock, refuses a change to
+ * an entry that is not the version the desk read (DPX19, `payee_changed`), and audits it with `payee_state`'s hash
+ * (ledger/payee-states.ts `payeeStateHash` in SQL). The validation and the "taken" checks stay the desk's reads
+ * (main/payees/service.ts); the unique indexes stay the backstop.
  */
 export function runsFunctionsMigrationSql(names: { SCHEMA: string; ANALYST_GROUP: string }): string {
   const { SCHEMA, ANALYST_GROUP } = names
@@ -234,6 +240,59 @@ BEGIN
     canonical_json(p_details::jsonb || jsonb_build_object('wave', p_wave, 'txId', p_tx_id)), NULL);
   RETURN w;
 END $$;
+
+-- ledger/payee-states.ts payeeStateHash's state: the payee as pg/payees.ts reads it back, or { removed: true }.
+CREATE FUNCTION payee_state(p payees) RETURNS jsonb LANGUAGE sql STABLE ${sp} AS $$
+  SELECT CASE WHEN p.removed_at IS NOT NULL THEN '{"removed":true}'::jsonb ELSE
+    jsonb_build_object('id', p.id, 'name', p.name, 'taxNumber', p.tax_number,
+      'pixKeys', coalesce((SELECT jsonb_agg(jsonb_build_object('key', k -> 'key', 'type', k -> 'type') ORDER BY i)
+        FROM jsonb_array_elements(p.pix_keys) WITH ORDINALITY AS e(k, i)), '[]'::jsonb),
+      'createdAt', p.created_at, 'updatedAt', p.updated_at)
+    || CASE WHEN p.euid IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('euid', p.euid) END
+    || CASE WHEN p.notes IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('notes', p.notes) END END
+$$;
+
+/*
+ * The one way an analyst writes the payee book. p_action: payee.created / payee.imported_from_desk (a new entry:
+ * p_fields' id, name, taxNumber, pixKeys, euid, notes, searchText, importedFrom), payee.updated (p_fields) or
+ * payee.removed, the last two only on the live entry p_id whose updated_at is p_expected.
+ */
+CREATE FUNCTION payee_write(p_id text, p_fields jsonb, p_expected text, p_action text, p_details text)
+RETURNS payees LANGUAGE plpgsql SECURITY DEFINER ${sp} AS $$
+DECLARE
+  o payees;
+  n payees;
+BEGIN
+  -- The book's one write lock (pg/payees.ts BOOK_LOCK): the desks' "already taken" checks see every write before.
+  PERFORM pg_advisory_xact_lock(727016004);
+  IF p_action IN ('payee.created', 'payee.imported_from_desk') THEN
+    INSERT INTO payees (id, name, tax_number, pix_keys, euid, notes, search_text, imported_from)
+      VALUES (coalesce(p_fields ->> 'id', gen_random_uuid()::text), p_fields ->> 'name', p_fields ->> 'taxNumber',
+        p_fields -> 'pixKeys', p_fields ->> 'euid', p_fields ->> 'notes', p_fields ->> 'searchText',
+        CASE WHEN p_action = 'payee.imported_from_desk' THEN p_fields ->> 'importedFrom' END)
+      RETURNING * INTO n;
+  ELSIF p_action IN ('payee.updated', 'payee.removed') THEN
+    SELECT * INTO o FROM payees WHERE id = p_id AND removed_at IS NULL FOR UPDATE;
+    IF NOT FOUND OR o.updated_at IS DISTINCT FROM p_expected THEN
+      PERFORM run_refuse('DPX19', 'payee ' || p_id || ' is not the version read');
+    END IF;
+    IF p_action = 'payee.removed' THEN
+      UPDATE payees SET removed_at = 'removed' WHERE id = p_id RETURNING * INTO n;
+    ELSE
+      UPDATE payees SET name = p_fields ->> 'name', tax_number = p_fields ->> 'taxNumber',
+        pix_keys = p_fields -> 'pixKeys', euid = p_fields ->> 'euid', notes = p_fields ->> 'notes',
+        search_text = p_fields ->> 'searchText' WHERE id = p_id RETURNING * INTO n;
+    END IF;
+  ELSE
+    PERFORM run_refuse('DPX14', 'a payee change is audited as payee.created, .imported_from_desk, .updated or .removed');
+  END IF;
+  PERFORM audit_write(p_action, 'payee:' || n.id, canonical_json(p_details::jsonb), state_hash(payee_state(n)));
+  RETURN n;
+END $$;
+
+REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON payees, payee_keys FROM ${ANALYST_GROUP};
+REVOKE EXECUTE ON FUNCTION payee_state(payees), payee_write(text, jsonb, text, text, text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION payee_state(payees), payee_write(text, jsonb, text, text, text) TO ${ANALYST_GROUP};
 
 REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON runs, run_rows, run_waves FROM ${ANALYST_GROUP};
 REVOKE EXECUTE ON FUNCTION run_state(runs), run_row_state(run_rows), run_refuse(text, text),
