@@ -13,9 +13,11 @@ import { randomUUID } from 'node:crypto'
 import type pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { migratePg, type PgLedgerStore } from '../../../../src/main/ledger-store'
+import { pgPayeeStore, pgRowToPayee } from '../../../../src/main/ledger-store/pg/payees'
 import { pgRunStore, toRow, toRun } from '../../../../src/main/ledger-store/pg/run-store'
 import { PG_MIGRATIONS } from '../../../../src/main/ledger-store/pg/schema'
 import type { RunStore } from '../../../../src/main/ledger-store/run-store'
+import { payeeStateHash } from '../../../../src/main/ledger/payee-states'
 import { stateHash } from '../../../../src/main/ledger/runs'
 import { generateLiquidAddress } from '../../../../src/main/liquid'
 import type { ImportedRow } from '../../../../src/shared/run'
@@ -70,6 +72,31 @@ async function hashes(
     ...rr.rows.map((r) => ({ db: String(r.db_hash), ts: stateHash(toRow(r)), audited: r.audited as string })),
   ]
 }
+
+/** Every payee: the database's hash, the TypeScript one, and its latest audit entry's. */
+async function payeeHashes(owner: pg.Client): Promise<{ db: string; ts: string; audited: string | null }[]> {
+  const r = await owner.query(
+    `SELECT p.*, state_hash(payee_state(p)) AS db_hash, (SELECT state_hash FROM audit_log a
+       WHERE a.subject = 'payee:' || p.id AND a.state_hash IS NOT NULL ORDER BY seq DESC LIMIT 1) AS audited
+     FROM payees p`,
+  )
+  return r.rows.map((row) => ({
+    db: String(row.db_hash),
+    ts: payeeStateHash(row.removed_at === null ? pgRowToPayee(row) : null),
+    audited: row.audited as string | null,
+  }))
+}
+
+const PAYEE_INPUTS = [
+  { name: 'Fornecedor Ção Ltda', taxNumber: '11.444.777/0001-61', pixKeys: [{ key: 'forn@example.com' }] },
+  {
+    name: 'Ção "aspas" \\ 日本語',
+    taxNumber: '529.982.247-25',
+    pixKeys: [{ key: '+5511987654321' }, { key: 'outra@example.com' }],
+    notes: 'nota com ção',
+  },
+  { name: 'Rafael', taxNumber: '111.444.777-35', pixKeys: [{ key: 'rafael@example.com' }], euid: 'E-1' },
+]
 
 describe.skipIf(PG_SKIP_REASON !== null)('migration 16: runs written only through functions', () => {
   let team: Team
@@ -236,6 +263,48 @@ describe.skipIf(PG_SKIP_REASON !== null)('migration 16: runs written only throug
     expect(await sqlstate(handRun.setState(eve, run.runId, 'cancelled'))).toBe('DPX16')
   })
 
+  it('the payee book: no direct writes; created, updated, removed through payee_write with its hash', async () => {
+    const book = pgPayeeStore(ana.pool)
+    const made = []
+    for (const input of PAYEE_INPUTS) made.push(await book.create(input, 'Ana'))
+    const id = made[0]!.id
+    const denied: [string, unknown[]][] = [
+      [`INSERT INTO payees (name, tax_number, pix_keys, search_text) VALUES ('n', '1', '[]', '')`, []],
+      [`UPDATE payees SET pix_keys = '[{"key":"eve@example.com","type":"email"}]' WHERE id = $1`, [id]],
+      [`UPDATE payees SET removed_at = 'x' WHERE id = $1`, [id]],
+      [`DELETE FROM payees WHERE id = $1`, [id]],
+      [`INSERT INTO payee_keys (key, payee_id, type) VALUES ('eve@example.com', $1, 'email')`, [id]],
+      [`DELETE FROM payee_keys WHERE payee_id = $1`, [id]],
+    ]
+    for (const [sql, params] of denied)
+      expect([sql, await sqlstate(eve.query(sql, params))]).toEqual([sql, '42501'])
+    // Through the function, a version other than the one read is refused (DPX19) and an unknown action (DPX14).
+    expect(
+      await sqlstate(eve.query(`SELECT payee_write($1, '{}', 'old', 'payee.removed', '{}')`, [id])),
+    ).toBe('DPX19')
+    expect(await sqlstate(eve.query(`SELECT payee_write($1, '{}', NULL, 'payee.x', '{}')`, [id]))).toBe(
+      'DPX14',
+    )
+    const updated = await book.update(
+      id,
+      { ...PAYEE_INPUTS[0], name: 'Fornecedor Renomeado', notes: 'ção' },
+      'Bia',
+      { expectedUpdatedAt: made[0]!.updatedAt },
+    )
+    await expect(
+      book.update(id, { ...PAYEE_INPUTS[0], name: 'Outro' }, 'Bia', {
+        expectedUpdatedAt: made[0]!.updatedAt,
+      }),
+    ).rejects.toMatchObject({ code: 'payee_changed' })
+    await book.remove(made[2]!.id, 'Ana', { expectedUpdatedAt: made[2]!.updatedAt })
+    expect(await book.byId(id)).toEqual(updated)
+    expect(await book.byId(made[2]!.id)).toBeUndefined()
+    const all = await payeeHashes(owner)
+    expect(all).toHaveLength(3)
+    for (const h of all) expect([h.db, h.audited]).toEqual([h.ts, h.ts])
+    expect(await ana.verifyAuditChain()).toMatchObject({ ok: true })
+  })
+
   it('computes the state hash ledger/runs.ts computes, on varied runs and rows', async () => {
     for (const [i, name] of NAMES.entries()) {
       const run = await a.create({ profile: `p${i}`, name, rows: rows(i + 2, 1_000 + i * 997) }, name)
@@ -304,7 +373,7 @@ describe.skipIf(PG_SKIP_REASON !== null)('migration 16 on a team ledger at migra
   const ids: Record<string, string> = {}
   const snapshot = async (): Promise<Record<string, string[]>> => {
     const out: Record<string, string[]> = {}
-    for (const t of ['runs', 'run_rows', 'run_waves', 'audit_log']) {
+    for (const t of ['runs', 'run_rows', 'run_waves', 'payees', 'payee_keys', 'audit_log']) {
       const r = await owner.query(`SELECT to_jsonb(x)::text AS j FROM ${t} x`)
       out[t] = r.rows.map((row) => String(row.j)).sort()
     }
@@ -402,6 +471,42 @@ describe.skipIf(PG_SKIP_REASON !== null)('migration 16 on a team ledger at migra
       [sending],
       'run.wave_created',
     )
+    // Payees written as pg/payees.ts did before: one kept, one edited, one removed.
+    const oldPayee = async (
+      c: pg.Client,
+      action: string,
+      sql: string,
+      params: unknown[],
+    ): Promise<string> => {
+      const r = await c.query(`${sql} RETURNING *`, params)
+      const row = r.rows[0] as Record<string, unknown>
+      await c.query('SELECT append_audit($1, $2, $3, $4)', [
+        action,
+        `payee:${String(row.id)}`,
+        '{}',
+        payeeStateHash(row.removed_at === null ? pgRowToPayee(row) : null),
+      ])
+      return String(row.id)
+    }
+    const keys = (k: string): string => JSON.stringify([{ key: k, type: 'email' }])
+    const ins = `INSERT INTO payees (name, tax_number, pix_keys, search_text, notes) VALUES ($1, $2, $3::jsonb, '', $4)`
+    ids.payeeKept = await oldPayee(anaSql, 'payee.created', ins, [
+      'Ção',
+      '52998224725',
+      keys('a@x.com'),
+      null,
+    ])
+    ids.payeeEdited = await oldPayee(anaSql, 'payee.created', ins, ['B', '11144477735', keys('b@x.com'), 'n'])
+    await oldPayee(biaSql, 'payee.updated', `UPDATE payees SET name = 'B²' WHERE id = $1`, [ids.payeeEdited])
+    ids.payeeRemoved = await oldPayee(anaSql, 'payee.created', ins, [
+      'C',
+      '11444777000161',
+      keys('c@x.com'),
+      null,
+    ])
+    await oldPayee(anaSql, 'payee.removed', `UPDATE payees SET removed_at = 'removed' WHERE id = $1`, [
+      ids.payeeRemoved,
+    ])
     const cancelled = await create('cancelled', [900])
     await oldRunWrite(
       anaSql,
@@ -416,6 +521,7 @@ describe.skipIf(PG_SKIP_REASON !== null)('migration 16 on a team ledger at migra
   it('keeps every run, row, wave and audit entry; the chain verifies and the desks go on', async () => {
     const before = await snapshot()
     expect(before.runs).toHaveLength(4)
+    expect(before.payees).toHaveLength(3)
     await migratePg(owner, PG_MIGRATIONS)
     expect(await snapshot()).toEqual(before)
     // The desk-computed hashes of before are the database's.
@@ -441,7 +547,24 @@ describe.skipIf(PG_SKIP_REASON !== null)('migration 16 on a team ledger at migra
     await expect(
       a.setState(ids.cancelled!, ['draft', 'cancelled'], 'draft', 'Ana', 'run.reopened'),
     ).rejects.toBeTruthy()
+    // The payee book too: the old hashes are the database's, and the book goes on.
+    for (const h of await payeeHashes(owner)) expect([h.db, h.audited]).toEqual([h.ts, h.ts])
+    const book = pgPayeeStore(bia.pool)
+    const edited = await book.byId(ids.payeeEdited!)
+    await book.update(
+      ids.payeeEdited!,
+      { name: 'B³', taxNumber: '111.444.777-35', pixKeys: [{ key: 'b@x.com' }] },
+      'Bia',
+      { expectedUpdatedAt: edited!.updatedAt },
+    )
+    await book.remove(ids.payeeKept!, 'Bia', {
+      expectedUpdatedAt: (await book.byId(ids.payeeKept!))!.updatedAt,
+    })
+    expect(
+      await sqlstate(anaSql.query(`UPDATE payees SET name = 'x' WHERE id = $1`, [ids.payeeEdited])),
+    ).toBe('42501')
     expect(await ana.verifyAuditChain()).toMatchObject({ ok: true })
     for (const h of await hashes(owner)) expect([h.db, h.audited]).toEqual([h.ts, h.ts])
+    for (const h of await payeeHashes(owner)) expect([h.db, h.audited]).toEqual([h.ts, h.ts])
   })
 })
