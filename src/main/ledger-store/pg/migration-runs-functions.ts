@@ -1,5 +1,5 @@
 /**
- * Team ledger migration 16 (issue #24): runs, run rows and waves are written only through functions.
+ * Team ledger migration 16 (issue #24): runs, run rows, waves and the payee book are written only through functions.
  *
  * Before it an analyst role wrote `runs`, `run_rows` and `run_waves` directly (migrations 3, 7, 11, 13 checked the
  * moves with triggers) and the audit entry of a run or row carried the state hash her desk computed. Now analysts

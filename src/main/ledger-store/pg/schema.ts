@@ -430,7 +430,7 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   },
   {
     version: 16,
-    name: 'runs, run rows and waves written only through functions',
+    name: 'runs, run rows, waves and payees written only through functions',
     sql: runsFunctionsMigrationSql({ SCHEMA, ANALYST_GROUP }),
   },
 ]
