@@ -22,7 +22,28 @@
 export function runsFunctionsMigrationSql(names: { SCHEMA: string; ANALYST_GROUP: string }): string {
   const { SCHEMA, ANALYST_GROUP } = names
   const sp = `SET search_path = ${SCHEMA}, pg_temp`
+  const owner = `(SELECT pg_get_userbyid(nspowner) FROM pg_namespace WHERE nspname = '${SCHEMA}')`
   return `
+-- Runs and payees are audited by their functions now: an analyst's own append_audit may no longer write their
+-- entries, nor a state hash naming a run, a run row or a payee (a forged "latest state" would make the run or
+-- payee read as changed outside the app). Migration 11's body otherwise.
+CREATE OR REPLACE FUNCTION append_audit(p_action text, p_subject text, p_details text, p_state_hash text)
+RETURNS audit_log LANGUAGE plpgsql SECURITY DEFINER ${sp} AS $$
+BEGIN
+  IF session_user <> ${owner} AND (
+       ((p_action LIKE 'withdrawal.%' OR p_action LIKE 'deposit.%') AND p_action NOT LIKE '%.flagged')
+       OR p_action LIKE 'run.%' OR p_action LIKE 'payee.%'
+       OR (p_state_hash IS NOT NULL AND p_state_hash <> '' AND (
+         EXISTS (SELECT 1 FROM withdrawals WHERE local_id = p_subject)
+         OR EXISTS (SELECT 1 FROM deposits WHERE local_id = p_subject)
+         OR EXISTS (SELECT 1 FROM runs WHERE run_id = split_part(p_subject, '#', 1))
+         OR p_subject LIKE 'payee:%'))) THEN
+    RAISE EXCEPTION 'a record''s audit entries are written by the database with the change itself (%)', p_action
+      USING ERRCODE = 'DPX14';
+  END IF;
+  RETURN audit_write(p_action, p_subject, p_details, p_state_hash);
+END $$;
+
 -- ledger/runs.ts runFields / runRowFields: the state a run's or row's audit entry hashes.
 CREATE FUNCTION run_state(r runs) RETURNS jsonb LANGUAGE sql STABLE ${sp} AS $$
   SELECT jsonb_build_object('runId', r.run_id, 'profile', r.profile, 'operator', r.operator, 'name', r.name,

@@ -145,6 +145,18 @@ describe.skipIf(PG_SKIP_REASON !== null)('migration 16: runs written only throug
     ]
     for (const [sql, params] of denied)
       expect([sql, await sqlstate(eve.query(sql, params))]).toEqual([sql, '42501'])
+    // Nor forge a run's, row's or payee's latest audited state (append_audit, migration 16): DPX14.
+    for (const [action, subject, hash] of [
+      ['run.approved', id, null],
+      ['note', id, HASH],
+      ['note', `${id}#0`, HASH],
+      ['payee.updated', 'payee:x', null],
+      ['note', 'payee:x', HASH],
+    ])
+      expect(
+        await sqlstate(eve.query('SELECT append_audit($1, $2, $3, $4)', [action, subject, '{}', hash])),
+      ).toBe('DPX14')
+    expect(await sqlstate(eve.query(`SELECT append_audit('note', $1, '{}', NULL)`, [id]))).toBe('ok')
     const before = await owner.query(
       'SELECT to_jsonb(r) AS j FROM run_rows r WHERE run_id = $1 ORDER BY idx',
       [id],
