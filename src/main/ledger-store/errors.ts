@@ -43,6 +43,8 @@ interface PgErrorLike {
   constraint?: unknown
 }
 
+const pgText = (m: unknown): string => (typeof m === 'string' ? m : 'refused by the team ledger')
+
 const CONNECTION_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -147,6 +149,22 @@ export function mapPgError(e: unknown): unknown {
         },
         { cause: e },
       )
+    // Migration 16: a run's or row's write refused by its function.
+    case 'DPX16':
+      return new LedgerError(
+        'record_tampered',
+        pgText(pe.message),
+        {
+          'pt-BR':
+            'O lote foi alterado fora do aplicativo (não confere com a trilha de auditoria); nada mais é gravado nele.',
+          en: 'The run was changed outside the app (it does not match the audit trail); nothing more is written to it.',
+        },
+        { cause: e },
+      )
+    case 'DPX17':
+      return new LedgerError('illegal_transition', pgText(pe.message), undefined, { cause: e })
+    case 'DPX18':
+      return new LedgerError('not_found', pgText(pe.message), undefined, { cause: e })
     case '23505':
       if (pe.constraint === 'withdrawals_remote_id_key') {
         return new LedgerError('duplicate_remote_id', 'withdrawal id is already linked to another record')

@@ -8,6 +8,7 @@ import { pgPool } from '../../../src/main/ledger-store'
 import { pgRunStore } from '../../../src/main/ledger-store/pg/run-store'
 import { generateLiquidAddress } from '../../../src/main/liquid'
 import { announceSkip, PG_SKIP_REASON } from '../../support/postgres'
+import { handRun } from '../ledger-store/adversary'
 import { OWNER, type Team } from '../ledger-store/team'
 import { draft, pay, postsSent, startDesks, until, type Desk, type DeskRig, type Result } from './team-rig'
 
@@ -292,24 +293,25 @@ describe.skipIf(PG_SKIP_REASON !== null)('payment runs on the team ledger', () =
         const hash = (
           await owner.query('SELECT approval_requested_hash AS h FROM runs WHERE run_id = $1', [runId])
         ).rows[0].h as string
+        // Her prompt writes a run only through the run functions (migration 16): the same rules refuse her there.
         await expect(
           own.query(`UPDATE runs SET state = 'approved', approved_hash = $2 WHERE run_id = $1`, [
             runId,
             hash,
           ]),
-        ).rejects.toMatchObject({ code: 'DPX03' })
+        ).rejects.toMatchObject({ code: '42501' })
+        await expect(handRun.setState(own, runId, 'approved', hash)).rejects.toMatchObject({ code: 'DPX03' })
         // Rows of an unapproved run cannot be sent (not even queued), and the rows asked for are frozen. Straight
         // to in flight is not a move of a run row at all (migration 11).
+        await expect(handRun.changeRow(own, runId, 0, { state: 'queued' })).rejects.toMatchObject({
+          code: 'DPX02',
+        })
         await expect(
-          own.query(`UPDATE run_rows SET state = 'queued' WHERE run_id = $1 AND idx = 0`, [runId]),
-        ).rejects.toMatchObject({ code: 'DPX02' })
-        await expect(
-          own.query(`UPDATE run_rows SET state = 'in_flight', local_id = 'x' WHERE run_id = $1 AND idx = 0`, [
-            runId,
-          ]),
+          handRun.changeRow(own, runId, 0, { state: 'in_flight', localId: 'x' }),
         ).rejects.toMatchObject({ code: 'DPX11' })
+        // A row's payment covered by the request is frozen (a changed decision voids the request instead).
         await expect(
-          own.query(`UPDATE run_rows SET decision = 'drop' WHERE run_id = $1 AND idx = 0`, [runId]),
+          handRun.changeRow(own, runId, 0, { draft: { pixKey: 'eve@example.com' } }),
         ).rejects.toMatchObject({ code: 'DPX02' })
         await expect(own.query(`DELETE FROM runs WHERE run_id = $1`, [runId])).rejects.toMatchObject({
           code: '42501',

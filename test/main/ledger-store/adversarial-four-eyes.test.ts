@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto'
 import type pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { announceSkip, PG_SKIP_REASON } from '../../support/postgres'
-import { decide, insertWithdrawal, psqlAs, requestApproval, sqlstate } from './adversary'
+import { handRun, decide, insertWithdrawal, psqlAs, requestApproval, sqlstate } from './adversary'
 import { startTeam, type Team } from './team'
 
 announceSkip('adversarial: four-eyes (postgres)')
@@ -170,25 +170,17 @@ describe.skipIf(PG_SKIP_REASON !== null)('adversarial: four-eyes', () => {
   describe('payment runs', () => {
     const draft = (cents: number): string =>
       JSON.stringify({ pixKey: 'alvo@example.com', amount: { kind: 'payout', cents }, refundAddress: 'x' })
+    // Since migration 16 an analyst's prompt writes runs only through the run functions (handRun).
     const newRun = async (c: pg.Client, cents: number[]): Promise<string> => {
       const runId = randomUUID()
-      await c.query(
-        `INSERT INTO runs (run_id, profile, operator, name, row_count) VALUES ($1, 'main', 'Eve', 'lote', $2)`,
-        [runId, cents.length],
-      )
-      for (const [i, v] of cents.entries()) {
-        await c.query(
-          `INSERT INTO run_rows (run_id, idx, line, draft, payee) VALUES ($1, $2, $3, $4, '{}')`,
-          [runId, i, i + 2, draft(v)],
-        )
-      }
+      await handRun.insert(c, runId, cents.length)
+      for (const [i, v] of cents.entries()) await handRun.insertRow(c, runId, i, draft(v))
       return runId
     }
     const HASH = 'ab'.repeat(32)
-    const ask = (c: pg.Client, runId: string): Promise<unknown> =>
-      c.query(`UPDATE runs SET approval_requested_hash = $2 WHERE run_id = $1`, [runId, HASH])
+    const ask = (c: pg.Client, runId: string): Promise<unknown> => handRun.requestApproval(c, runId, HASH)
     const approve = (c: pg.Client, runId: string): Promise<unknown> =>
-      c.query(`UPDATE runs SET state = 'approved', approved_hash = $2 WHERE run_id = $1`, [runId, HASH])
+      handRun.setState(c, runId, 'approved', HASH)
 
     it('the analyst who imported or asked cannot approve; approving without asking is refused', async () => {
       const runId = await newRun(eve, [30_000, 20_000])
@@ -203,14 +195,7 @@ describe.skipIf(PG_SKIP_REASON !== null)('adversarial: four-eyes', () => {
       await ask(bia, other)
       expect(await sqlstate(approve(eve, other))).toBe('DPX03')
       // A hash other than the one asked for.
-      expect(
-        await sqlstate(
-          bia.query(`UPDATE runs SET state = 'approved', approved_hash = $2 WHERE run_id = $1`, [
-            runId,
-            'cd'.repeat(32),
-          ]),
-        ),
-      ).toBe('DPX02')
+      expect(await sqlstate(handRun.setState(bia, runId, 'approved', 'cd'.repeat(32)))).toBe('DPX02')
     })
 
     it('after the approval: no row edited, added, or asked again; one row pays once', async () => {
@@ -218,102 +203,56 @@ describe.skipIf(PG_SKIP_REASON !== null)('adversarial: four-eyes', () => {
       await ask(eve, runId)
       await approve(bia, runId)
       expect(
-        await sqlstate(
-          eve.query(`UPDATE run_rows SET draft = $2 WHERE run_id = $1 AND idx = 0`, [runId, draft(90_000)]),
-        ),
+        await sqlstate(handRun.changeRow(eve, runId, 0, { draft: JSON.parse(draft(90_000)) as unknown })),
       ).toBe('DPX02')
       expect(
         await sqlstate(
           eve.query(`UPDATE run_rows SET decision = 'drop' WHERE run_id = $1 AND idx = 1`, [runId]),
         ),
-      ).toBe('DPX02')
+      ).toBe('42501')
       // Migration 8: a row added after the approval would be sent under it.
-      expect(
-        await sqlstate(
-          eve.query(`INSERT INTO run_rows (run_id, idx, line, draft, payee) VALUES ($1, 2, 4, $2, '{}')`, [
-            runId,
-            draft(500_000),
-          ]),
-        ),
-      ).toBe('DPX02')
+      expect(await sqlstate(handRun.insertRow(eve, runId, 2, draft(500_000)))).toBe('DPX02')
       // Asking again (for other rows) after the approval.
-      expect(
-        await sqlstate(
-          eve.query(`UPDATE runs SET approval_requested_hash = $2 WHERE run_id = $1`, [
-            runId,
-            'cd'.repeat(32),
-          ]),
-        ),
-      ).toBe('22023')
+      expect(await sqlstate(handRun.requestApproval(eve, runId, 'cd'.repeat(32)))).toBe('DPX17')
       expect(
         await sqlstate(eve.query(`UPDATE runs SET approved_by = 'eve' WHERE run_id = $1`, [runId])),
       ).toBe('42501')
 
-      await eve.query(`UPDATE runs SET state = 'creating' WHERE run_id = $1`, [runId])
+      await handRun.setState(eve, runId, 'creating')
       const r1 = randomUUID()
-      await eve.query(`UPDATE run_rows SET state = 'queued' WHERE run_id = $1 AND idx = 0`, [runId])
+      await handRun.changeRow(eve, runId, 0, { state: 'queued', wave: 1 })
       // Migration 13: a row goes into flight only under the run's lease, held by this role.
-      expect(
-        await sqlstate(
-          eve.query(`UPDATE run_rows SET state = 'in_flight', local_id = $2 WHERE run_id = $1 AND idx = 0`, [
-            runId,
-            r1,
-          ]),
-        ),
-      ).toBe('DPX25')
-      await eve.query('SELECT * FROM run_lease_claim($1, 60000)', [runId])
-      await eve.query(
-        `UPDATE run_rows SET state = 'in_flight', local_id = $2 WHERE run_id = $1 AND idx = 0`,
-        [runId, r1],
+      expect(await sqlstate(handRun.changeRow(eve, runId, 0, { state: 'in_flight', localId: r1 }))).toBe(
+        'DPX25',
       )
+      await eve.query('SELECT * FROM run_lease_claim($1, 60000)', [runId])
+      await handRun.changeRow(eve, runId, 0, { state: 'in_flight', localId: r1 })
       // The row's amount only.
       expect(await sqlstate(insertWithdrawal(eve, { localId: r1, cents: 30_001 }))).toBe('DPX02')
       expect(await sqlstate(insertWithdrawal(eve, { localId: r1, cents: 30_000 }))).toBe('ok')
       // Migration 8: a second local id on the same in-flight row would be a second payment.
       const r2 = randomUUID()
-      expect(
-        await sqlstate(
-          eve.query(`UPDATE run_rows SET local_id = $2 WHERE run_id = $1 AND idx = 0`, [runId, r2]),
-        ),
-      ).toBe('DPX02')
+      expect(await sqlstate(handRun.changeRow(eve, runId, 0, { localId: r2 }))).toBe('DPX02')
       // Nor back to the queue without it (its payment exists), to fly again under a new one.
-      expect(
-        await sqlstate(
-          eve.query(`UPDATE run_rows SET state = 'queued', local_id = NULL WHERE run_id = $1 AND idx = 0`, [
-            runId,
-          ]),
-        ),
-      ).toBe('DPX02')
+      expect(await sqlstate(handRun.changeRow(eve, runId, 0, { state: 'queued', localId: null }))).toBe(
+        'DPX02',
+      )
       // A retry (back to pending, local id released) is a move of a submitted row only (migration 11's table), and
       // only once its payment is known not created (migration 13): an in-flight row is refused by the first.
       expect(
-        await sqlstate(
-          eve.query(
-            `UPDATE run_rows SET state = 'pending', local_id = NULL, wave = NULL WHERE run_id = $1 AND idx = 0`,
-            [runId],
-          ),
-        ),
+        await sqlstate(handRun.changeRow(eve, runId, 0, { state: 'pending', localId: null, wave: null })),
       ).toBe('DPX11')
       expect(await sqlstate(insertWithdrawal(eve, { localId: r2, cents: 30_000 }))).toBe('DPX01')
       // A row whose create never reached the database goes back to the queue as the app does it (recovery).
       const r3 = randomUUID()
-      await eve.query(`UPDATE run_rows SET state = 'queued' WHERE run_id = $1 AND idx = 1`, [runId])
-      await eve.query(
-        `UPDATE run_rows SET state = 'in_flight', local_id = $2 WHERE run_id = $1 AND idx = 1`,
-        [runId, r3],
-      )
-      await eve.query(`UPDATE run_rows SET state = 'queued', local_id = NULL WHERE run_id = $1 AND idx = 1`, [
-        runId,
-      ])
+      await handRun.changeRow(eve, runId, 1, { state: 'queued', wave: 1 })
+      await handRun.changeRow(eve, runId, 1, { state: 'in_flight', localId: r3 })
+      await handRun.changeRow(eve, runId, 1, { state: 'queued', localId: null })
     })
 
     it('a run cannot be imported approved or sending, nor its rows in flight', async () => {
       const ins = (state: string): Promise<unknown> =>
-        eve.query(
-          `INSERT INTO runs (run_id, profile, operator, name, row_count, imported_from, state)
-           VALUES ($1, 'main', 'Eve', 'lote', 1, 'desk.sqlite', $2)`,
-          [randomUUID(), state],
-        )
+        handRun.insert(eve, randomUUID(), 1, { importedFrom: 'desk.sqlite', state })
       for (const s of ['approved', 'creating', 'awaiting_funding', 'paused'])
         expect(await sqlstate(ins(s))).toBe('22023')
       expect(
@@ -326,37 +265,21 @@ describe.skipIf(PG_SKIP_REASON !== null)('adversarial: four-eyes', () => {
         ),
       ).toBe('42501')
       const runId = randomUUID()
-      await eve.query(
-        `INSERT INTO runs (run_id, profile, operator, name, row_count, imported_from, state)
-         VALUES ($1, 'main', 'Eve', 'lote', 1, 'desk.sqlite', 'draft')`,
-        [runId],
-      )
+      await handRun.insert(eve, runId, 1, { importedFrom: 'desk.sqlite', state: 'draft' })
       expect(
         await sqlstate(
-          eve.query(
-            `INSERT INTO run_rows (run_id, idx, line, draft, payee, state, local_id)
-             VALUES ($1, 0, 2, $2, '{}', 'in_flight', $3)`,
-            [runId, draft(50_000), randomUUID()],
-          ),
+          handRun.insertRow(eve, runId, 0, draft(50_000), { state: 'in_flight', localId: randomUUID() }),
         ),
       ).toBe('22023')
       // The imported draft follows the team's four-eyes like any other.
-      await eve.query(
-        `INSERT INTO run_rows (run_id, idx, line, draft, payee, state) VALUES ($1, 0, 2, $2, '{}', 'pending')`,
-        [runId, draft(50_000)],
-      )
+      await handRun.insertRow(eve, runId, 0, draft(50_000), { state: 'pending' })
       await ask(eve, runId)
       expect(await sqlstate(approve(eve, runId))).toBe('DPX03')
       await approve(bia, runId)
       // ...and takes no row after its approval either (migration 9), imported or not.
-      expect(
-        await sqlstate(
-          eve.query(
-            `INSERT INTO run_rows (run_id, idx, line, draft, payee, state) VALUES ($1, 1, 3, $2, '{}', 'pending')`,
-            [runId, draft(500_000)],
-          ),
-        ),
-      ).toBe('DPX02')
+      expect(await sqlstate(handRun.insertRow(eve, runId, 1, draft(500_000), { state: 'pending' }))).toBe(
+        'DPX02',
+      )
     })
 
     it('two roles racing: one approves while the other edits a row, never both', async () => {
@@ -364,17 +287,15 @@ describe.skipIf(PG_SKIP_REASON !== null)('adversarial: four-eyes', () => {
       await ask(eve, runId)
       // The request froze the rows already; voiding it (eve) races bia's approval.
       const [voided, granted] = await Promise.all([
-        sqlstate(eve.query(`UPDATE runs SET approval_requested_hash = NULL WHERE run_id = $1`, [runId])),
+        sqlstate(handRun.requestApproval(eve, runId, null)),
         sqlstate(approve(bia, runId)),
       ])
       expect([voided, granted]).toContain('ok')
       const r = await owner.query('SELECT approved_by FROM runs WHERE run_id = $1', [runId])
       if (granted !== 'ok') expect([granted, r.rows[0].approved_by]).toEqual(['DPX01', null])
       // Whatever the order, a run whose request was voided cannot send, and one that can send is the one asked for.
-      await eve.query(`UPDATE runs SET state = 'creating' WHERE run_id = $1`, [runId]).catch(() => undefined)
-      const queued = await sqlstate(
-        eve.query(`UPDATE run_rows SET state = 'queued' WHERE run_id = $1 AND idx = 0`, [runId]),
-      )
+      await handRun.setState(eve, runId, 'creating').catch(() => undefined)
+      const queued = await sqlstate(handRun.changeRow(eve, runId, 0, { state: 'queued', wave: 1 }))
       expect(queued).toBe(voided === 'ok' ? 'DPX02' : 'ok')
     })
   })

@@ -15,7 +15,7 @@ import { recordStateHash } from '../../../src/main/ledger/state-hash'
 import type { DepositRecord } from '../../../src/shared/deposit-record'
 import type { WithdrawalRecord } from '../../../src/shared/withdrawal-record'
 import { announceSkip, PG_SKIP_REASON } from '../../support/postgres'
-import { psqlAs, sqlstate } from './adversary'
+import { handRun, psqlAs, sqlstate } from './adversary'
 import { startTeam, type Team } from './team'
 
 announceSkip('adversarial: the database is the state machine (postgres)')
@@ -189,48 +189,30 @@ describe.skipIf(PG_SKIP_REASON !== null)('adversarial: the database is the state
     const draft = (cents: number): string =>
       JSON.stringify({ pixKey: 'alvo@example.com', amount: { kind: 'payout', cents }, refundAddress: 'x' })
     const runId = randomUUID()
-    await eve.query(
-      `INSERT INTO runs (run_id, profile, operator, name, row_count) VALUES ($1, 'main', 'Eve', 'lote', 2)`,
-      [runId],
-    )
-    for (const [i, v] of [90_000, 500].entries()) {
-      await eve.query(
-        `INSERT INTO run_rows (run_id, idx, line, draft, payee) VALUES ($1, $2, $3, $4, '{}')`,
-        [runId, i, i + 2, draft(v)],
-      )
-    }
+    // Since migration 16 her prompt writes runs only through the run functions; a direct write is refused.
+    expect(
+      await sqlstate(
+        eve.query(
+          `INSERT INTO runs (run_id, profile, operator, name, row_count) VALUES ($1, 'main', 'Eve', 'lote', 2)`,
+          [runId],
+        ),
+      ),
+    ).toBe('42501')
+    await handRun.insert(eve, runId, 2)
+    for (const [i, v] of [90_000, 500].entries()) await handRun.insertRow(eve, runId, i, draft(v))
     // R$ 900,00 marked "drop": what is left is under the threshold, so she may approve alone.
-    await eve.query(`UPDATE run_rows SET decision = 'drop' WHERE run_id = $1 AND idx = 0`, [runId])
-    await eve.query(`UPDATE runs SET state = 'approved', approved_hash = $2 WHERE run_id = $1`, [
-      runId,
-      'ab'.repeat(32),
-    ])
-    await eve.query(`UPDATE runs SET state = 'creating' WHERE run_id = $1`, [runId])
+    await handRun.changeRow(eve, runId, 0, { decision: 'drop' })
+    await handRun.setState(eve, runId, 'approved', 'ab'.repeat(32))
+    await handRun.setState(eve, runId, 'creating')
+    expect(await sqlstate(handRun.changeRow(eve, runId, 0, { state: 'queued' }))).toBe('DPX11')
     expect(
-      await sqlstate(
-        eve.query(`UPDATE run_rows SET state = 'queued' WHERE run_id = $1 AND idx = 0`, [runId]),
-      ),
+      await sqlstate(handRun.changeRow(eve, runId, 0, { state: 'in_flight', localId: randomUUID() })),
     ).toBe('DPX11')
-    expect(
-      await sqlstate(
-        eve.query(`UPDATE run_rows SET state = 'in_flight', local_id = $2 WHERE run_id = $1 AND idx = 0`, [
-          runId,
-          randomUUID(),
-        ]),
-      ),
-    ).toBe('DPX11')
-    // Nor undone: the decision is covered by the approval, and a dropped row is final.
-    expect(
-      await sqlstate(
-        eve.query(`UPDATE run_rows SET decision = 'keep' WHERE run_id = $1 AND idx = 0`, [runId]),
-      ),
-    ).toBe('DPX02')
-    await eve.query(`UPDATE run_rows SET state = 'dropped' WHERE run_id = $1 AND idx = 0`, [runId])
-    expect(
-      await sqlstate(
-        eve.query(`UPDATE run_rows SET state = 'pending' WHERE run_id = $1 AND idx = 0`, [runId]),
-      ),
-    ).toBe('DPX11')
+    // Nor undone: a changed decision voids the approval, and a creating run never goes back to draft (DPX11); a
+    // dropped row is final.
+    expect(await sqlstate(handRun.changeRow(eve, runId, 0, { decision: 'keep' }))).toBe('DPX11')
+    await handRun.changeRow(eve, runId, 0, { state: 'dropped' })
+    expect(await sqlstate(handRun.changeRow(eve, runId, 0, { state: 'pending' }))).toBe('DPX11')
     // Nor any move a run row never makes (the table: ledger.run_row_moves).
     // (queued → pending is a move since migration 13: a wave cut on the service's lifetime defers its rows.)
     for (const [from, to] of [
@@ -243,26 +225,13 @@ describe.skipIf(PG_SKIP_REASON !== null)('adversarial: the database is the state
         await owner.query(`SELECT 1 FROM run_row_moves WHERE from_state = $1 AND to_state = $2`, [from, to]),
       ).toMatchObject({ rowCount: 0 })
     }
-    expect(
-      await sqlstate(
-        eve.query(`UPDATE run_rows SET state = 'submitted' WHERE run_id = $1 AND idx = 1`, [runId]),
-      ),
-    ).toBe('DPX11')
+    expect(await sqlstate(handRun.changeRow(eve, runId, 1, { state: 'submitted' }))).toBe('DPX11')
     // A run moves only as ledger.run_moves lists: back to draft from creating would unfreeze its rows.
-    expect(
-      await sqlstate(
-        eve.query(`UPDATE runs SET state = 'draft', approved_hash = NULL WHERE run_id = $1`, [runId]),
-      ),
-    ).toBe('DPX11')
-    expect(await sqlstate(eve.query(`UPDATE runs SET state = 'completed' WHERE run_id = $1`, [runId]))).toBe(
-      'DPX11',
-    )
+    expect(await sqlstate(handRun.setState(eve, runId, 'draft'))).toBe('DPX11')
+    expect(await sqlstate(handRun.setState(eve, runId, 'completed'))).toBe('DPX11')
     // The row that was approved still goes.
-    expect(
-      await sqlstate(
-        eve.query(`UPDATE run_rows SET state = 'queued' WHERE run_id = $1 AND idx = 1`, [runId]),
-      ),
-    ).toBe('ok')
+    expect(await sqlstate(handRun.changeRow(eve, runId, 1, { state: 'queued', wave: 1 }))).toBe('ok')
+    expect(await ana.verifyAuditChain()).toMatchObject({ ok: true })
   })
 
   it('attack 5: the approver is shown the refund address, marked until the owner registers it', async () => {

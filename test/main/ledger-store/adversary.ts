@@ -32,7 +32,7 @@ export async function sqlstate(p: Promise<unknown>): Promise<string> {
  * stored is returned.
  */
 export async function insertWithdrawal(
-  c: pg.Client,
+  c: Sql,
   o: {
     localId?: string
     cents?: number
@@ -76,7 +76,7 @@ export async function insertWithdrawal(
 
 /** An approval request typed by hand (through request_approval since migration 11), matching insertWithdrawal. */
 export async function requestApproval(
-  c: pg.Client,
+  c: Sql,
   localId: string,
   cents: number,
   pixKey = 'alvo@example.com',
@@ -89,11 +89,79 @@ export async function requestApproval(
 }
 
 /** An approval decided by hand (through decide_approval since migration 11). */
-export function decide(
-  c: pg.Client,
-  id: string,
-  state: string,
-  note: string | null = null,
-): Promise<unknown> {
+export function decide(c: Sql, id: string, state: string, note: string | null = null): Promise<unknown> {
   return c.query('SELECT decide_approval($1, $2, $3)', [id, state, note])
+}
+
+const RUN_STATES_ALL = [
+  'draft',
+  'approved',
+  'creating',
+  'awaiting_funding',
+  'paused',
+  'completed',
+  'cancelled',
+  'partially_paid',
+]
+const ROW_STATES_ALL = ['pending', 'queued', 'in_flight', 'submitted', 'held', 'dropped']
+
+/**
+ * Since migration 16 an analyst writes runs, rows and waves only through the run functions: the writes she would
+ * type at her prompt, through them (every from-state allowed, so only the database's own rules decide).
+ */
+/** A client or a pool. */
+interface Sql {
+  query(text: string, values?: unknown[]): Promise<pg.QueryResult>
+}
+
+export const handRun = {
+  insert: (
+    c: Sql,
+    runId: string,
+    rowCount: number,
+    o: { importedFrom?: string; state?: string; wave?: number } = {},
+  ): Promise<pg.QueryResult> =>
+    c.query('SELECT * FROM run_insert($1, $2, $3)', [
+      JSON.stringify({ runId, profile: 'main', operator: 'Eve', name: 'lote', rowCount, ...o }),
+      o.importedFrom ? 'run.imported_from_desk' : 'run.imported',
+      '{}',
+    ]),
+  insertRow: (
+    c: Sql,
+    runId: string,
+    idx: number,
+    draft: string,
+    o: { state?: string; localId?: string; decision?: string; wave?: number } = {},
+  ): Promise<pg.QueryResult> =>
+    c.query('SELECT * FROM run_row_insert($1, $2, $3)', [
+      JSON.stringify({ runId, idx, line: idx + 2, draft: JSON.parse(draft) as unknown, payee: {}, ...o }),
+      'state' in o ? 'run.row_imported_from_desk' : 'run.row_imported',
+      '{}',
+    ]),
+  requestApproval: (c: Sql, runId: string, hash: string | null): Promise<pg.QueryResult> =>
+    c.query('SELECT * FROM run_request_approval($1, $2, $3)', [runId, hash, '{}']),
+  setState: (
+    c: Sql,
+    runId: string,
+    to: string,
+    approvedHash: string | null = null,
+  ): Promise<pg.QueryResult> =>
+    c.query('SELECT * FROM run_set_state($1, $2, $3, $4, $5, $6)', [
+      runId,
+      RUN_STATES_ALL,
+      to,
+      approvedHash,
+      'run.state_changed',
+      '{}',
+    ]),
+  changeRow: (c: Sql, runId: string, idx: number, change: Record<string, unknown>): Promise<pg.QueryResult> =>
+    c.query('SELECT * FROM run_change_row($1, $2, $3, $4, $5, $6, $7)', [
+      runId,
+      idx,
+      ROW_STATES_ALL,
+      JSON.stringify(change),
+      'run.row_changed',
+      '{}',
+      '{}',
+    ]),
 }

@@ -22,6 +22,7 @@ import { createPayeeBook } from '../../../src/main/payees'
 import { receiptsDir, writeReceiptFile } from '../../../src/main/receipts/files'
 import type { ImportedRow } from '../../../src/shared/run'
 import { announceSkip, PG_SKIP_REASON } from '../../support/postgres'
+import { handRun } from './adversary'
 import { startTeam, type Team } from './team'
 
 announceSkip('desk ledger import: payees, runs, receipts (postgres)')
@@ -512,25 +513,16 @@ describe.skipIf(PG_SKIP_REASON !== null)('importing a desk ledger: payees, runs,
       // Straight SQL cannot bring a sending run or a row in flight in either.
       expect(
         await pgCode(
-          bia.pool.query(
-            `INSERT INTO runs (run_id, profile, operator, name, row_count, imported_from, state, wave)
-             VALUES ('sneak-run', 'p', 'o', 'n', 1, 'x', 'creating', 1)`,
-          ),
+          handRun.insert(bia.pool, 'sneak-run', 1, { importedFrom: 'x', state: 'creating', wave: 1 }),
         ),
       ).toBe('22023')
       const c = await bia.pool.connect()
       try {
         await c.query('BEGIN')
-        await c.query(
-          `INSERT INTO runs (run_id, profile, operator, name, row_count, imported_from, state, wave)
-           VALUES ('sneak-run2', 'p', 'o', 'n', 1, 'x', 'completed', 1)`,
-        )
+        await handRun.insert(c, 'sneak-run2', 1, { importedFrom: 'x', state: 'completed', wave: 1 })
         expect(
           await pgCode(
-            c.query(
-              `INSERT INTO run_rows (run_id, idx, line, draft, payee, state, local_id)
-               VALUES ('sneak-run2', 0, 2, '{}', '{}', 'in_flight', 'sneak-w')`,
-            ),
+            handRun.insertRow(c, 'sneak-run2', 0, '{}', { state: 'in_flight', localId: 'sneak-w' }),
           ),
         ).toBe('22023')
       } finally {
@@ -543,15 +535,10 @@ describe.skipIf(PG_SKIP_REASON !== null)('importing a desk ledger: payees, runs,
   })
 
   it("another role cannot slip history rows into someone's imported run", async () => {
-    await bia.pool.query(
-      `INSERT INTO runs (run_id, profile, operator, name, row_count, imported_from, state, wave)
-       VALUES ('bia-final', 'p', 'o', 'n', 1, 'x', 'completed', 1)`,
-    )
+    // Through the run functions (migration 16), as a desk import writes them.
+    await handRun.insert(bia.pool, 'bia-final', 1, { importedFrom: 'x', state: 'completed', wave: 1 })
     // ana's row arrives as a fresh pending row (the normal insert), never as "submitted" with a local id.
-    await ana.pool.query(
-      `INSERT INTO run_rows (run_id, idx, line, draft, payee, state, local_id)
-       VALUES ('bia-final', 0, 2, '{}', '{}', 'submitted', 'someone-else')`,
-    )
+    await handRun.insertRow(ana.pool, 'bia-final', 0, '{}', { state: 'submitted', localId: 'someone-else' })
     const r = await owner.query(`SELECT state, local_id FROM run_rows WHERE run_id = 'bia-final'`)
     expect(r.rows).toEqual([{ state: 'pending', local_id: null }])
   })

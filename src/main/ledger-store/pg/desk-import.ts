@@ -13,17 +13,16 @@
  */
 import type pg from 'pg'
 import type { AuditEntry } from '../../../shared/withdrawal-record'
+import type { Payee } from '../../../shared/payee'
 import type { RunRecord } from '../../../shared/run'
 import { LedgerError, type Ledger } from '../../ledger'
-import { payeeStateHash } from '../../ledger/payee-states'
 import { rowSubject, runSubject } from '../../ledger/runs'
 import { payeeSearchText } from '../../payees/queries'
 import { createPayeeBook, PayeeError, payeeSubject, summary, validated } from '../../payees/service'
 import { readReceiptFile, receiptsDir } from '../../receipts/files'
-import { appendAudit } from './audit'
-import { BOOK_LOCK, pgRowToPayee } from './payees'
+import { auditDetails } from './audit'
+import { BOOK_LOCK, payeeWrite } from './payees'
 import { pgReceipts } from './receipts'
-import { stateHash } from '../../ledger/runs'
 import { toRow, toRun } from './run-store'
 import { withTx, type Tx } from './tx'
 
@@ -134,29 +133,34 @@ async function importPayees(
         result.conflicts.push(p.id)
         continue
       }
-      const row = await tx.c.query(
-        `INSERT INTO payees (id, name, tax_number, pix_keys, euid, notes, search_text, imported_from)
-         VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, $8)
-         RETURNING id, name, tax_number, pix_keys, euid, notes, created_at, updated_at, removed_at`,
-        [
-          p.id,
-          fields.name,
-          fields.taxNumber,
-          JSON.stringify(fields.pixKeys.map((k) => ({ key: k.key, type: k.type }))),
-          fields.euid ?? null,
-          fields.notes ?? null,
-          payeeSearchText(fields),
-          origin,
-        ],
+      // Written and audited by the database (migration 16), with the state hash it computes.
+      await payeeWrite(
+        tx,
+        {
+          id: null,
+          fields: JSON.stringify({
+            id: p.id,
+            name: fields.name,
+            taxNumber: fields.taxNumber,
+            pixKeys: fields.pixKeys.map((k) => ({ key: k.key, type: k.type })),
+            euid: fields.euid ?? null,
+            notes: fields.notes ?? null,
+            searchText: payeeSearchText(fields),
+            importedFrom: origin,
+          }),
+          expected: null,
+          action: 'payee.imported_from_desk',
+          details: auditDetails(tx.identity, {
+            operator,
+            details: {
+              origin,
+              ...summary({ id: p.id, ...fields } as Payee),
+              history: history(payeeSubject(p.id)),
+            },
+          }),
+        },
+        fields,
       )
-      const team = pgRowToPayee(row.rows[0])
-      await appendAudit(tx.c, tx.identity, {
-        operator,
-        action: 'payee.imported_from_desk',
-        subject: payeeSubject(team.id),
-        details: { origin, ...summary(team), history: history(payeeSubject(p.id)) },
-        stateHash: payeeStateHash(team),
-      })
       result.imported += 1
     }
   })
@@ -183,62 +187,55 @@ async function importRuns(
       }
       // An approval given on a desk was under no team rule: the team decides it again.
       const state = run.state === 'approved' ? 'draft' : run.state
-      const ins = await tx.c.query(
-        `INSERT INTO runs (run_id, profile, operator, name, row_count, imported_from, state, wave, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *`,
-        [
-          run.runId,
-          run.profile,
-          run.operator,
-          run.name,
-          run.rowCount,
-          origin,
+      // Written by the database with the state hash it computes (migration 16).
+      const ins = await tx.c.query('SELECT * FROM run_insert($1, $2, $3)', [
+        JSON.stringify({
+          runId: run.runId,
+          profile: run.profile,
+          operator: run.operator,
+          name: run.name,
+          rowCount: run.rowCount,
+          importedFrom: origin,
           state,
-          state === 'draft' ? 0 : run.wave,
-          run.createdAt,
-        ],
-      )
-      const teamRun = toRun(ins.rows[0] as Record<string, unknown>)
-      await appendAudit(tx.c, tx.identity, {
-        operator,
-        action: 'run.imported_from_desk',
-        subject: runSubject(run.runId),
-        details: {
-          origin,
-          deskState: run.state,
-          state: teamRun.state,
-          rows: run.rowCount,
-          waves: desk.runs.waves(run.runId),
-          history: history(runSubject(run.runId)),
-        },
-        stateHash: stateHash(teamRun),
-      })
-      for (const row of desk.runs.rows(run.runId)) {
-        const r = await tx.c.query(
-          `INSERT INTO run_rows (run_id, idx, line, draft, payee, duplicate, decision, state, wave, local_id,
-             held_reason) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING *`,
-          [
-            row.runId,
-            row.idx,
-            row.line,
-            JSON.stringify(row.draft),
-            JSON.stringify(row.payee),
-            row.duplicate ? JSON.stringify(row.duplicate) : null,
-            row.decision,
-            row.state,
-            row.wave,
-            row.localId,
-            row.heldReason,
-          ],
-        )
-        const teamRow = toRow(r.rows[0] as Record<string, unknown>)
-        await appendAudit(tx.c, tx.identity, {
+          wave: state === 'draft' ? 0 : run.wave,
+          createdAt: run.createdAt,
+        }),
+        'run.imported_from_desk',
+        auditDetails(tx.identity, {
           operator,
-          action: 'run.row_imported_from_desk',
-          subject: rowSubject(row.runId, row.idx),
-          details: { origin, state: teamRow.state, history: history(rowSubject(row.runId, row.idx)) },
-          stateHash: stateHash(teamRow),
-        })
+          details: {
+            origin,
+            deskState: run.state,
+            state,
+            rows: run.rowCount,
+            waves: desk.runs.waves(run.runId),
+            history: history(runSubject(run.runId)),
+          },
+        }),
+      ])
+      toRun(ins.rows[0] as Record<string, unknown>)
+      for (const row of desk.runs.rows(run.runId)) {
+        const r = await tx.c.query('SELECT * FROM run_row_insert($1, $2, $3)', [
+          JSON.stringify({
+            runId: row.runId,
+            idx: row.idx,
+            line: row.line,
+            draft: row.draft,
+            payee: row.payee,
+            duplicate: row.duplicate ?? null,
+            decision: row.decision,
+            state: row.state,
+            wave: row.wave,
+            localId: row.localId,
+            heldReason: row.heldReason,
+          }),
+          'run.row_imported_from_desk',
+          auditDetails(tx.identity, {
+            operator,
+            details: { origin, history: history(rowSubject(row.runId, row.idx)) },
+          }),
+        ])
+        toRow(r.rows[0] as Record<string, unknown>)
       }
       result.imported += 1
     })

@@ -8,6 +8,7 @@
  * the same refusals by constraint name). An update or removal compares the entry's `updatedAt` with the one the
  * desk read (`expectedUpdatedAt`) under the row lock: a concurrent edit is refused as `payee_changed`, never lost.
  */
+import { randomUUID } from 'node:crypto'
 import type pg from 'pg'
 import { z } from 'zod'
 import { canonicalJson } from '../../ledger/canonical-json'
@@ -15,10 +16,10 @@ import { LedgerError } from '../../ledger'
 import { payeeStateHash } from '../../ledger/payee-states'
 import { digitsVariant, foldText } from '../../ledger/rows'
 import { payeeSearchText } from '../../payees/queries'
-import { PAYEE_PAGE_MAX, PayeeError, payeeSubject, summary, validated } from '../../payees/service'
+import { PAYEE_PAGE_MAX, PayeeError, summary, validated } from '../../payees/service'
 import { payeeKeySchema, payeeMessages, type Payee, type PayeeMessageCode } from '../../../shared/payee'
 import type { PayeeOutcome, PayeeStore, PayeeWriteGuard } from '../payee-store'
-import { appendAudit, type Queryable } from './audit'
+import { auditDetails, type Queryable } from './audit'
 import { read, withTx, type Tx } from './tx'
 
 export const BOOK_LOCK = 727_016_004
@@ -115,46 +116,66 @@ async function checkFree(
 
 type Fields = ReturnType<typeof validated>
 
-function rowParams(f: Fields): unknown[] {
-  return [
-    f.name,
-    f.taxNumber,
-    JSON.stringify(f.pixKeys.map((k) => ({ key: k.key, type: k.type }))),
-    f.euid ?? null,
-    f.notes ?? null,
-    payeeSearchText(f),
-  ]
+/** An entry's columns as `payee_write` (migration 16) takes them. */
+function payload(f: Fields, extra: Record<string, unknown> = {}): string {
+  return JSON.stringify({
+    name: f.name,
+    taxNumber: f.taxNumber,
+    pixKeys: f.pixKeys.map((k) => ({ key: k.key, type: k.type })),
+    euid: f.euid ?? null,
+    notes: f.notes ?? null,
+    searchText: payeeSearchText(f),
+    ...extra,
+  })
+}
+
+/**
+ * One write of the book through `payee_write`: the database locks the entry, checks it is the version read, writes
+ * it and audits it with the state hash it computes. A unique index's refusal is the book's own; DPX19 is a change on
+ * another desk since the read.
+ */
+export async function payeeWrite(
+  t: Tx,
+  a: { id: string | null; fields: string; expected: string | null; action: string; details: string },
+  f: Pick<Payee, 'pixKeys'>,
+): Promise<Payee> {
+  try {
+    const r = await t.c.query(`SELECT ${COLUMNS} FROM payee_write($1, $2, $3, $4, $5)`, [
+      a.id,
+      a.fields,
+      a.expected,
+      a.action,
+      a.details,
+    ])
+    return pgRowToPayee(r.rows[0])
+  } catch (e) {
+    if ((e as { code?: unknown }).code === 'DPX19') throw changed()
+    throw uniqueRefusal(e, f) ?? e
+  }
 }
 
 async function insert(t: Tx, input: unknown, operator: string, via: string): Promise<Payee> {
   const fields = validated(input)
   await checkFree(t.c, fields, null)
-  let row
-  try {
-    row = await t.c.query(
-      `INSERT INTO payees (name, tax_number, pix_keys, euid, notes, search_text)
-       VALUES ($1, $2, $3::jsonb, $4, $5, $6) RETURNING ${COLUMNS}`,
-      rowParams(fields),
-    )
-  } catch (e) {
-    throw uniqueRefusal(e, fields) ?? e
-  }
-  const p = pgRowToPayee(row.rows[0])
-  await appendAudit(t.c, t.identity, {
-    operator,
-    action: 'payee.created',
-    subject: payeeSubject(p.id),
-    details: { via, ...summary(p) },
-    stateHash: payeeStateHash(p),
-  })
-  return p
+  return payeeWrite(
+    t,
+    {
+      id: null,
+      fields: payload(fields, { id: randomUUID() }),
+      expected: null,
+      action: 'payee.created',
+      details: auditDetails(t.identity, { operator, details: { via, ...summary(fields as Payee) } }),
+    },
+    fields,
+  )
 }
 
-/** The live entry under a row lock, checked against what the desk read. */
+/**
+ * The live entry, checked against what the desk read (`payee_write` checks it again under the row lock: analysts
+ * cannot lock a row they may not update).
+ */
 async function lockedBefore(t: Tx, id: string, guard: PayeeWriteGuard | undefined): Promise<Payee> {
-  const r = await t.c.query(`SELECT ${COLUMNS} FROM payees WHERE id = $1 AND removed_at IS NULL FOR UPDATE`, [
-    id,
-  ])
+  const r = await t.c.query(`SELECT ${COLUMNS} FROM payees WHERE id = $1 AND removed_at IS NULL`, [id])
   if (!r.rows[0]) throw notFound()
   const before = pgRowToPayee(r.rows[0])
   if (guard?.expectedUpdatedAt !== undefined && guard.expectedUpdatedAt !== before.updatedAt) throw changed()
@@ -243,26 +264,20 @@ export function pgPayeeStore(pool: pg.Pool): PayeeStore {
         await checkFree(t.c, fields, id)
         const draft: Payee = { id, ...fields, createdAt: before.createdAt, updatedAt: '' }
         if (canonicalJson({ ...before, updatedAt: '' }) === canonicalJson(draft)) return before
-        let row
-        try {
-          row = await t.c.query(
-            `UPDATE payees SET name = $2, tax_number = $3, pix_keys = $4::jsonb, euid = $5, notes = $6,
-             search_text = $7 WHERE id = $1 AND removed_at IS NULL RETURNING ${COLUMNS}`,
-            [id, ...rowParams(fields)],
-          )
-        } catch (e) {
-          throw uniqueRefusal(e, fields) ?? e
-        }
-        if (!row.rows[0]) throw changed()
-        const next = pgRowToPayee(row.rows[0])
-        await appendAudit(t.c, t.identity, {
-          operator,
-          action: 'payee.updated',
-          subject: payeeSubject(id),
-          details: { before: summary(before), after: summary(next) },
-          stateHash: payeeStateHash(next),
-        })
-        return next
+        return payeeWrite(
+          t,
+          {
+            id,
+            fields: payload(fields),
+            expected: before.updatedAt,
+            action: 'payee.updated',
+            details: auditDetails(t.identity, {
+              operator,
+              details: { before: summary(before), after: summary(fields as Payee) },
+            }),
+          },
+          fields,
+        )
       })
     },
     remove: async (id, operator, guard) => {
@@ -270,14 +285,17 @@ export function pgPayeeStore(pool: pg.Pool): PayeeStore {
       await write(async (t) => {
         const before = await lockedBefore(t, id, guard)
         // Kept as removed, not deleted: analysts have no DELETE, and payments keep their own copy anyway.
-        await t.c.query("UPDATE payees SET removed_at = 'removed' WHERE id = $1", [id])
-        await appendAudit(t.c, t.identity, {
-          operator,
-          action: 'payee.removed',
-          subject: payeeSubject(id),
-          details: { before: summary(before) },
-          stateHash: payeeStateHash(null),
-        })
+        await payeeWrite(
+          t,
+          {
+            id,
+            fields: '{}',
+            expected: before.updatedAt,
+            action: 'payee.removed',
+            details: auditDetails(t.identity, { operator, details: { before: summary(before) } }),
+          },
+          before,
+        )
       })
     },
   }

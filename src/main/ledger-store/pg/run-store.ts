@@ -15,9 +15,9 @@ import {
   type RunWave,
 } from '../../../shared/run'
 import { LedgerError } from '../../ledger'
-import { rowSubject, runFields, runRowFields, runSubject, runWaveFields, stateHash } from '../../ledger/runs'
+import { runFields, runRowFields, runWaveFields } from '../../ledger/runs'
 import type { RunFourEyes, RunLeases, RunLeaseState, RunStore } from '../run-store'
-import { appendAudit, type Queryable } from './audit'
+import { auditDetails } from './audit'
 import { read, withTx, type Tx } from './tx'
 
 type Row = Record<string, unknown>
@@ -34,77 +34,11 @@ export const toRow = (row: Row): RunRowRecord =>
 
 const toWave = (row: Row): RunWave => parsed(runWaveSchema.safeParse(runWaveFields(row)), 'run wave')
 
-/** A stored run or row is built upon only when it is what its latest audit entry says (like ledger/runs.ts). */
-async function assertUntampered(c: Queryable, subject: string, current: unknown): Promise<void> {
-  const r = await c.query(
-    `SELECT state_hash FROM audit_log WHERE subject = $1 AND state_hash IS NOT NULL ORDER BY seq DESC LIMIT 1`,
-    [subject],
-  )
-  if (r.rows[0]?.state_hash === stateHash(current)) return
-  throw new LedgerError('record_tampered', `run state ${subject} differs from its last audit entry`, {
-    'pt-BR': `O lote ${subject} foi alterado fora do aplicativo (não confere com a trilha de auditoria); nada mais é gravado nele.`,
-    en: `Run ${subject} was changed outside the app (it does not match the audit trail); nothing more is written to it.`,
-  })
-}
+/** An audit entry's details as the desk names them (the database adds what it knows: `from`, a row's state). */
+const details = (t: Tx, operator: string, d: Record<string, unknown> = {}): string =>
+  auditDetails(t.identity, { operator, details: d })
 
-async function lockRun(t: Tx, runId: string): Promise<RunRecord> {
-  const r = await t.c.query('SELECT * FROM runs WHERE run_id = $1 FOR UPDATE', [runId])
-  if (!r.rows[0]) throw new LedgerError('not_found', `no run ${runId}`)
-  return toRun(r.rows[0])
-}
-
-async function lockRow(t: Tx, runId: string, idx: number): Promise<RunRowRecord> {
-  const r = await t.c.query('SELECT * FROM run_rows WHERE run_id = $1 AND idx = $2 FOR UPDATE', [runId, idx])
-  if (!r.rows[0]) throw new LedgerError('not_found', `no row ${idx} in run ${runId}`)
-  return toRow(r.rows[0])
-}
-
-interface Audit {
-  operator: string
-  action: string
-  details: Record<string, unknown>
-}
-
-async function updateRun(
-  t: Tx,
-  prev: RunRecord,
-  set: string,
-  params: unknown[],
-  a: Audit,
-): Promise<RunRecord> {
-  await assertUntampered(t.c, runSubject(prev.runId), prev)
-  const r = await t.c.query(`UPDATE runs SET ${set} WHERE run_id = $1 RETURNING *`, [prev.runId, ...params])
-  const next = toRun(r.rows[0] as Row)
-  await appendAudit(t.c, t.identity, { ...a, subject: runSubject(next.runId), stateHash: stateHash(next) })
-  return next
-}
-
-async function updateRow(t: Tx, prev: RunRowRecord, next: RunRowRecord, a: Audit): Promise<RunRowRecord> {
-  await assertUntampered(t.c, rowSubject(prev.runId, prev.idx), prev)
-  const r = await t.c.query(
-    `UPDATE run_rows SET draft = $3, decision = $4, state = $5, wave = $6, local_id = $7, held_reason = $8
-     WHERE run_id = $1 AND idx = $2 RETURNING *`,
-    [
-      prev.runId,
-      prev.idx,
-      JSON.stringify(next.draft),
-      next.decision,
-      next.state,
-      next.wave,
-      next.localId,
-      next.heldReason,
-    ],
-  )
-  const written = toRow(r.rows[0] as Row)
-  await appendAudit(t.c, t.identity, {
-    operator: a.operator,
-    action: a.action,
-    subject: rowSubject(written.runId, written.idx),
-    details: { state: written.state, ...a.details },
-    stateHash: stateHash(written),
-  })
-  return written
-}
+const one = <T>(rows: Row[], to: (r: Row) => T): T => to(rows[0] as Row)
 
 export function pgRunStore(pool: pg.Pool, identity: string): RunStore {
   const tx = <T>(fn: (t: Tx) => Promise<T>): Promise<T> => withTx(pool, fn)
@@ -130,23 +64,22 @@ export function pgRunStore(pool: pg.Pool, identity: string): RunStore {
           requestedHash: text(row.approval_requested_hash),
         }
       }),
-    requestApproval: async (runId, hash, operator, details) => {
+    requestApproval: async (runId, hash, operator, detailsIn) => {
       needOperator(operator)
       if (!/^[0-9a-f]{64}$/.test(hash))
         throw new LedgerError('invalid_input', 'rows hash must be SHA-256 hex')
-      return tx(async (t) => {
-        const prev = await lockRun(t, runId)
-        if (prev.state !== 'draft')
-          throw new LedgerError(
-            'illegal_transition',
-            `run ${runId}: ${prev.state} cannot be asked for approval`,
-          )
-        return updateRun(t, prev, 'approval_requested_hash = $2', [hash], {
-          operator,
-          action: 'run.approval_requested',
-          details,
-        })
-      })
+      return tx(async (t) =>
+        one(
+          (
+            await t.c.query('SELECT * FROM run_request_approval($1, $2, $3)', [
+              runId,
+              hash,
+              details(t, operator, detailsIn),
+            ])
+          ).rows,
+          toRun,
+        ),
+      )
     },
   }
 
@@ -185,38 +118,31 @@ export function pgRunStore(pool: pg.Pool, identity: string): RunStore {
       }
       return tx(async (t) => {
         const runId = `run-${randomUUID()}`
-        const r = await t.c.query(
-          `INSERT INTO runs (run_id, profile, operator, name, row_count) VALUES ($1, $2, $3, $4, $5) RETURNING *`,
-          [runId, input.profile, operator, input.name, input.rows.length],
-        )
+        const r = await t.c.query('SELECT * FROM run_insert($1, $2, $3)', [
+          JSON.stringify({
+            runId,
+            profile: input.profile,
+            operator,
+            name: input.name,
+            rowCount: input.rows.length,
+          }),
+          'run.imported',
+          details(t, operator, { profile: input.profile, name: input.name, rows: input.rows.length }),
+        ])
         const run = toRun(r.rows[0] as Row)
-        await appendAudit(t.c, t.identity, {
-          operator,
-          action: 'run.imported',
-          subject: runSubject(runId),
-          details: { profile: run.profile, name: run.name, rows: run.rowCount },
-          stateHash: stateHash(run),
-        })
         for (const [idx, row] of input.rows.entries()) {
-          const ins = await t.c.query(
-            `INSERT INTO run_rows (run_id, idx, line, draft, payee, duplicate) VALUES ($1, $2, $3, $4, $5, $6)
-             RETURNING *`,
-            [
+          await t.c.query('SELECT 1 FROM run_row_insert($1, $2, $3)', [
+            JSON.stringify({
               runId,
               idx,
-              row.line,
-              JSON.stringify(row.draft),
-              JSON.stringify(row.payee),
-              row.duplicate ? JSON.stringify(row.duplicate) : null,
-            ],
-          )
-          await appendAudit(t.c, t.identity, {
-            operator,
-            action: 'run.row_imported',
-            subject: rowSubject(runId, idx),
-            details: { line: row.line, state: 'pending' },
-            stateHash: stateHash(toRow(ins.rows[0] as Row)),
-          })
+              line: row.line,
+              draft: row.draft,
+              payee: row.payee,
+              duplicate: row.duplicate ?? null,
+            }),
+            'run.row_imported',
+            details(t, operator, { line: row.line }),
+          ])
         }
         return run
       })
@@ -252,106 +178,60 @@ export function pgRunStore(pool: pg.Pool, identity: string): RunStore {
           )
         ).rows.map(toRun),
       ),
-    setState: async (runId, from, to, operator, action, details = {}, approval) => {
+    setState: async (runId, from, to, operator, action, d = {}, approval) => {
       needOperator(operator)
       return tx(async (t) => {
-        const prev = await lockRun(t, runId)
-        if (!from.includes(prev.state)) {
-          throw new LedgerError('illegal_transition', `run ${runId}: ${prev.state} → ${to} is not allowed`)
-        }
-        const a = { operator, action, details: { from: prev.state, to, ...details } }
-        return approval
-          ? updateRun(t, prev, 'state = $2, approved_hash = $3', [to, approval.hash], a)
-          : updateRun(t, prev, 'state = $2', [to], a)
+        const r = await t.c.query('SELECT * FROM run_set_state($1, $2, $3, $4, $5, $6)', [
+          runId,
+          [...from],
+          to,
+          approval?.hash ?? null,
+          action,
+          details(t, operator, d),
+        ])
+        return toRun(r.rows[0] as Row)
       })
     },
-    changeRow: async (runId, idx, from, change, operator, action, details = {}) => {
+    changeRow: async (runId, idx, from, change, operator, action, d = {}) => {
       needOperator(operator)
       return tx(async (t) => {
-        const run = await lockRun(t, runId)
-        const prev = await lockRow(t, runId, idx)
-        if (!from.includes(prev.state)) {
-          throw new LedgerError(
-            'illegal_transition',
-            `run ${runId} row ${idx}: ${prev.state} is not one of ${from.join(', ')}`,
-          )
-        }
-        if (change.decision !== undefined && change.decision !== prev.decision) {
-          // The approval (or the request for one) named the rows as they were: it is voided first, the database
-          // refuses a change to rows an approval covers.
-          const asked = await t.c.query('SELECT approval_requested_hash FROM runs WHERE run_id = $1', [runId])
-          if (run.approvedHash !== null || asked.rows[0]?.approval_requested_hash != null) {
-            await updateRun(
-              t,
-              run,
-              `state = 'draft', approved_hash = NULL, approval_requested_hash = NULL`,
-              [],
-              { operator, action: 'run.approval_voided', details: { row: idx } },
-            )
-          }
-        }
-        return updateRow(t, prev, { ...prev, ...change }, { operator, action, details })
+        // The database voids the run's approval (or request) first when the decision changes: the approval named
+        // the rows as they were.
+        const r = await t.c.query('SELECT * FROM run_change_row($1, $2, $3, $4, $5, $6, $7)', [
+          runId,
+          idx,
+          [...from],
+          JSON.stringify(change),
+          action,
+          details(t, operator, d),
+          details(t, operator, { row: idx }),
+        ])
+        return toRow(r.rows[0] as Row)
       })
     },
     startWave: async (runId, wave, idxs, operator) => {
       needOperator(operator)
       return tx(async (t) => {
-        const prev = await lockRun(t, runId)
-        if (!['approved', 'awaiting_funding', 'paused'].includes(prev.state) || wave !== prev.wave + 1) {
-          throw new LedgerError(
-            'illegal_transition',
-            `run ${runId}: cannot start wave ${wave} from ${prev.state}`,
-          )
-        }
         // The run is creating before its rows are queued: the database lets rows leave only a run that may send.
-        const next = await updateRun(t, prev, `state = 'creating', wave = $2`, [wave], {
-          operator,
-          action: 'run.wave_started',
-          details: { wave, rows: [...idxs] },
-        })
-        await t.c.query('INSERT INTO run_waves (run_id, wave, planned) VALUES ($1, $2, $3)', [
+        const r = await t.c.query('SELECT * FROM run_start_wave($1, $2, $3, $4, $5)', [
           runId,
           wave,
-          idxs.length,
+          [...idxs],
+          details(t, operator, { wave, rows: [...idxs] }),
+          details(t, operator, { wave }),
         ])
-        for (const idx of idxs) {
-          const row = await lockRow(t, runId, idx)
-          if (row.state !== 'pending')
-            throw new LedgerError('illegal_transition', `row ${idx} is ${row.state}`)
-          await updateRow(
-            t,
-            row,
-            { ...row, state: 'queued', wave },
-            {
-              operator,
-              action: 'run.row_queued',
-              details: { wave },
-            },
-          )
-        }
-        return next
+        return toRun(r.rows[0] as Row)
       })
     },
     markWaveFunded: async (runId, wave, txId, operator) => {
       needOperator(operator)
       return tx(async (t) => {
-        const w = await t.c.query('SELECT * FROM run_waves WHERE run_id = $1 AND wave = $2 FOR UPDATE', [
+        const r = await t.c.query('SELECT * FROM run_wave_funded($1, $2, $3, $4)', [
           runId,
           wave,
+          txId,
+          details(t, operator, { wave, txId }),
         ])
-        if (!w.rows[0]) throw new LedgerError('not_found', `no wave ${wave} in run ${runId}`)
-        if (w.rows[0].funded_at !== null)
-          throw new LedgerError('illegal_transition', `wave ${wave} is already marked funded`)
-        const r = await t.c.query(
-          'UPDATE run_waves SET funding_tx_id = $3 WHERE run_id = $1 AND wave = $2 RETURNING *',
-          [runId, wave, txId],
-        )
-        await appendAudit(t.c, t.identity, {
-          operator,
-          action: 'run.wave_funded',
-          subject: runSubject(runId),
-          details: { wave, txId },
-        })
         return toWave(r.rows[0] as Row)
       })
     },

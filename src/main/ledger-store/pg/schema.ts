@@ -32,6 +32,7 @@ import { settingsAuditMigrationSql } from './migration-settings-audit'
 import { runLeaseMigrationSql } from './migration-run-lease'
 import { topUpApprovalsMigrationSql } from './migration-topup-approvals'
 import { fundingAttemptsMigrationSql } from './migration-funding-attempts'
+import { runsFunctionsMigrationSql } from './migration-runs-functions'
 
 export const SCHEMA = 'ledger'
 export const ANALYST_GROUP = 'depix_analysts'
@@ -427,6 +428,11 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
     version: 15,
     name: 'top-ups have four-eyes',
     sql: topUpApprovalsMigrationSql({ SCHEMA, ANALYST_GROUP }),
+  },
+  {
+    version: 16,
+    name: 'runs, run rows, waves and payees written only through functions',
+    sql: runsFunctionsMigrationSql({ SCHEMA, ANALYST_GROUP }),
   },
   {
     version: 17,

@@ -9,7 +9,7 @@ import type pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parsePixKey } from '../../../../src/shared/pix-key'
 import { announceSkip, PG_SKIP_REASON } from '../../../support/postgres'
-import { insertWithdrawal, psqlAs, sqlstate } from '../adversary'
+import { handRun, insertWithdrawal, psqlAs, sqlstate } from '../adversary'
 import { startTeam, type Team } from '../team'
 
 announceSkip('migration 10: a run row pays its own Pix key (postgres)')
@@ -83,26 +83,22 @@ describe.skipIf(PG_SKIP_REASON !== null)('migration 10: a run row pays its own P
   it('an approved row in flight: its amount to another key, or a body naming another key, is refused', async () => {
     const runId = randomUUID()
     const typed = ' Alvo@Example.com '
-    await eve.query(
-      `INSERT INTO runs (run_id, profile, operator, name, row_count) VALUES ($1, 'main', 'Eve', 'lote', 1)`,
-      [runId],
-    )
-    await eve.query(`INSERT INTO run_rows (run_id, idx, line, draft, payee) VALUES ($1, 0, 2, $2, '{}')`, [
+    // Through the run functions (migration 16: her prompt writes runs no other way).
+    await handRun.insert(eve, runId, 1)
+    await handRun.insertRow(
+      eve,
       runId,
+      0,
       JSON.stringify({ pixKey: typed, amount: { kind: 'payout', cents: 40_000 }, refundAddress: 'x' }),
-    ])
+    )
     const hash = 'ab'.repeat(32)
-    await eve.query(`UPDATE runs SET approval_requested_hash = $2 WHERE run_id = $1`, [runId, hash])
-    await bia.query(`UPDATE runs SET state = 'approved', approved_hash = $2 WHERE run_id = $1`, [runId, hash])
-    await eve.query(`UPDATE runs SET state = 'creating' WHERE run_id = $1`, [runId])
+    await handRun.requestApproval(eve, runId, hash)
+    await handRun.setState(bia, runId, 'approved', hash)
+    await handRun.setState(eve, runId, 'creating')
     const localId = randomUUID()
-    // A row goes into flight only under its desk's lease on the run (migration 13).
-    await eve.query(`SELECT run_lease_claim($1, 60000)`, [runId])
-    await eve.query(`UPDATE run_rows SET state = 'queued' WHERE run_id = $1 AND idx = 0`, [runId])
-    await eve.query(`UPDATE run_rows SET state = 'in_flight', local_id = $2 WHERE run_id = $1 AND idx = 0`, [
-      runId,
-      localId,
-    ])
+    await handRun.changeRow(eve, runId, 0, { state: 'queued', wave: 1 })
+    await eve.query('SELECT * FROM run_lease_claim($1, 60000)', [runId])
+    await handRun.changeRow(eve, runId, 0, { state: 'in_flight', localId })
     const pay = (o: { pixKey: string; requestPixKey?: string }): Promise<string> =>
       sqlstate(insertWithdrawal(eve, { localId, cents: 40_000, ...o }))
     expect(await pay({ pixKey: 'eve@example.com' })).toBe('DPX02')
