@@ -8,7 +8,6 @@
  */
 import type { Page } from '@playwright/test'
 import type { RunDetailView } from '../../../src/shared/channels-runs'
-import { quoteWithdrawal } from '../../../src/shared/fees'
 import { formatBRL } from '../../../src/shared/money'
 import { DESK_B, expect, postsAt, test } from '../support/team-desks'
 import { TEAM_SKIP_REASON } from '../support/team-server'
@@ -53,7 +52,7 @@ test.describe('payment runs in the approvals queue, two desks', () => {
     const { page } = app
     await expect(page.getByTestId('team-status')).toBeVisible()
     const refund = refundAddressFor(app)
-    const total = KEYS.length * quoteWithdrawal({ payoutAmountInCents: ROW_CENTS }, 100).depositCents
+    const total = KEYS.length * ROW_CENTS
     const lines = [HEADER, ...KEYS.map((k, i) => `Fornecedor ${i + 1};${k};${CPF};400,00;${refund}`)]
     const contentBase64 = Buffer.from(`\uFEFF${lines.join('\r\n')}\r\n`, 'utf8').toString('base64')
 
@@ -68,7 +67,7 @@ test.describe('payment runs in the approvals queue, two desks', () => {
       contentBase64,
     })
     const runId = imported.runId
-    const asked = await colleague.ok<RunDetailView>('runs:approve', { runId, confirmDepositCents: total })
+    const asked = await colleague.ok<RunDetailView>('runs:approve', { runId, confirmPayoutCents: total })
     expect(asked.approval).toMatchObject({ requestedBy: DESK_B, mine: true })
     const posts0 = postsAt(app)
 
@@ -103,7 +102,9 @@ test.describe('payment runs in the approvals queue, two desks', () => {
     )
     expect(postsAt(app)).toBe(posts0)
     const form = page.getByTestId('approve-form')
-    await form.getByLabel('Total de DePix a enviar (R$)').fill(formatBRL(total).replace('R$ ', ''))
+    await form
+      .getByLabel('Total a receber por Pix (R$), conforme o seu controle')
+      .fill(formatBRL(total).replace('R$ ', ''))
     await form.getByRole('button', { name: 'Aprovar lote' }).click()
     await expect(detail).toHaveAttribute('data-state', 'approved')
 

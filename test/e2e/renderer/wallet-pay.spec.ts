@@ -8,7 +8,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { quoteWithdrawal } from '../../../src/shared/fees'
 import { formatBRL } from '../../../src/shared/money'
 import { expect, test } from '../support/app-fixture'
 import { CPF, refundAddressFor } from './withdrawal-steps'
@@ -36,7 +35,7 @@ test('the wave panel offers paying from the wallet; a deposit address of another
   let total = 0
   for (let i = 0; i < 3; i++) {
     lines.push(`Fornecedor ${i};w${i}@example.com;${CPF};${30 + i},00;Serviços;Obras;${refund}`)
-    total += quoteWithdrawal({ payoutAmountInCents: (30 + i) * 100 }, 100).depositCents
+    total += (30 + i) * 100
   }
   const dir = mkdtempSync(join(tmpdir(), 'wallet-pay-e2e-'))
   const file = join(dir, 'onda-carteira.csv')
@@ -48,7 +47,9 @@ test('the wave panel offers paying from the wallet; a deposit address of another
     await expect(detail).toHaveAttribute('data-state', 'draft')
     await expect(page.getByTestId('wallet-pay')).toHaveCount(0)
     const approve = page.getByTestId('approve-form')
-    await approve.getByLabel('Total de DePix a enviar (R$)').fill(formatBRL(total).replace('R$ ', ''))
+    await approve
+      .getByLabel('Total a receber por Pix (R$), conforme o seu controle')
+      .fill(formatBRL(total).replace('R$ ', ''))
     await approve.getByRole('button', { name: 'Aprovar lote' }).click()
     await expect(detail).toHaveAttribute('data-state', 'approved')
     const panel = page.getByTestId('wallet-pay')
