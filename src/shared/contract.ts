@@ -334,6 +334,16 @@ export const channels = {
     output: withdrawalRecordSchema,
   },
   'withdrawals:refresh': { input: localIdInput, output: withdrawalRecordSchema },
+  /** "Devoluções a conciliar": marks a returned payment reconciled (one audit entry; twice is a no-op). */
+  'withdrawals:reconcileRefund': {
+    input: localIdInput,
+    output: z.object({ at: z.string(), operator: z.string() }),
+  },
+  /** Which of these returned payments were marked reconciled (Hoje leaves them out of its list). */
+  'withdrawals:reconciledRefunds': {
+    input: z.strictObject({ localIds: z.array(z.string().min(1).max(100)).max(100) }),
+    output: z.array(z.string()),
+  },
 
   'sandbox:fund': {
     input: z.strictObject({

@@ -16,6 +16,7 @@ import { depositsHandlers } from './deposits-handlers'
 import { ledgerHandlers } from './ledger-handlers'
 import { payeesHandlers } from './payees-handlers'
 import { receiptsHandlers } from './receipts-handlers'
+import { reconcileRefund, reconciledAmong } from './refund-reconcile'
 import { reviewHandlers } from './review-handlers'
 import { runsHandlers } from './runs-handlers'
 import { teamConnectionHandlers } from './team-connection-handlers'
@@ -163,6 +164,8 @@ export function buildRouter(state: AppState, log: (line: string) => void): Route
     'withdrawals:resolveUnknown': ({ localId, resolution }) =>
       rt().withdrawals.resolveUnknown(localId, resolution),
     'withdrawals:refresh': ({ localId }) => rt().withdrawals.refresh(localId),
+    'withdrawals:reconcileRefund': ({ localId }) => reconcileRefund(store(state), localId, state.o.operator),
+    'withdrawals:reconciledRefunds': ({ localIds }) => reconciledAmong(store(state), localIds),
 
     'sandbox:fund': async ({ localId, mode }) => {
       const sandbox = sandboxOnly(state)

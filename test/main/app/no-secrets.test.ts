@@ -119,6 +119,8 @@ describe('no secret crosses IPC', () => {
     await call('sandbox:fund', { localId, mode: 'exact' })
     await call('sandbox:settle', { localId, outcome: 'sent' })
     await call('withdrawals:refresh', { localId })
+    await call('withdrawals:reconcileRefund', { localId })
+    await call('withdrawals:reconciledRefunds', { localIds: [localId] })
     // Issue #14: the receipt channels (the receipt may or may not be fetched yet: both answers are checked).
     await call('receipts:get', { localId })
     await call('receipts:bytes', { localId })
