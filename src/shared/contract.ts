@@ -317,6 +317,8 @@ export const channels = {
       intentId: z.string().min(1).max(100),
       /** Local ids of the similar records the operator confirmed as not duplicates (all of them, or refused). */
       confirmedDuplicates: z.array(z.string().min(1).max(100)).max(100).optional(),
+      /** The amount typed again on a live profile above the desk limit (issue #26), in cents. */
+      confirmedAmountCents: z.number().int().nonnegative().optional(),
     }),
     output: withdrawalRecordSchema,
   },

@@ -17,6 +17,7 @@ import { ledgerHandlers } from './ledger-handlers'
 import { payeesHandlers } from './payees-handlers'
 import { receiptsHandlers } from './receipts-handlers'
 import { reconcileRefund, reconciledAmong } from './refund-reconcile'
+import { checkDeskConfirmation } from './desk-confirmation'
 import { reviewHandlers } from './review-handlers'
 import { runsHandlers } from './runs-handlers'
 import { teamConnectionHandlers } from './team-connection-handlers'
@@ -143,8 +144,11 @@ export function buildRouter(state: AppState, log: (line: string) => void): Route
     'liquid:check': ({ address }) => checkLiquidAddress(address, rt().profile.network),
 
     'withdrawals:quote': ({ draft }) => rt().withdrawals.quote(draft),
-    'withdrawals:create': ({ draft, intentId, confirmedDuplicates }) =>
-      rt().withdrawals.create(draft, { intentId, confirmedDuplicates: confirmedDuplicates ?? [] }),
+    'withdrawals:create': ({ draft, intentId, confirmedDuplicates, confirmedAmountCents }) => {
+      const limit = profiles.settings().liveConfirmAboveCents
+      checkDeskConfirmation(rt().profile.kind, limit, draft.amount.cents, confirmedAmountCents)
+      return rt().withdrawals.create(draft, { intentId, confirmedDuplicates: confirmedDuplicates ?? [] })
+    },
     'withdrawals:list': async (filter) => {
       const f = scoped(state, filter)
       const s = store(state)
