@@ -229,7 +229,7 @@ export const layout = {
       returns: 'Refunds to reconcile',
       returnsEmpty: 'No refund to reconcile in the last 30 days.',
       reconcile: 'Mark reconciled',
-      reconcileFor: 'Mark the refund of {{payee}} reconciled',
+      reconcileFor: 'Mark reconciled: the refund of {{payee}}',
       sending: 'Payouts in progress',
       sendingEmpty: 'No payout in progress.',
       mismatches: 'Payee differs from the book',
