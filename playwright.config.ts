@@ -1,6 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { defineConfig } from '@playwright/test'
+// main's context imports a worker by `?modulePath` (electron-vite); the in-process fixtures need it resolved.
+import './test/e2e/support/module-path-hook'
 
 // Requiring `electron` downloads its binary when it is missing, which cannot work offline. Where no binary was
 // installed, point Electron at a path that does not exist so nothing tries; the Electron project then skips.

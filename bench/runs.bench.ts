@@ -128,7 +128,7 @@ async function allowanceBench(): Promise<Record<string, unknown>> {
     for (let i = 0; i < n; i++) lines.push(`${prefix}${i}@example.com;${CPF};${10 + (i % 50)},00`)
     const { run } = await runs.importFile(new TextEncoder().encode(lines.join('\n')), prefix)
     if (!run) throw new Error('no run')
-    await runs.approve(run.runId, (await runs.detail(run.runId)).summary.depositCents)
+    await runs.approve(run.runId, (await runs.detail(run.runId)).summary.payoutCents)
     await runs.startWave(run.runId, n)
     await runs.idle(run.runId)
     return run.runId

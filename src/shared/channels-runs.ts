@@ -80,6 +80,8 @@ export const runDetailSchema = z.object({
       requestedBy: z.string().nullable(),
       requestedAt: z.string().nullable(),
       mine: z.boolean(),
+      rejectedBy: z.string().nullable(),
+      rejectedReason: z.string().nullable(),
     })
     .nullable(),
   /** The run is `creating` but by no desk any more (its wave lease expired): "resume" takes it over. */
@@ -163,9 +165,12 @@ export const runsChannels = {
     input: z.strictObject({ runId, idx: z.number().int().min(0).max(999), decision: z.enum(ROW_DECISIONS) }),
     output: detail,
   },
-  /** The operator types the run's total DePix to send, in cents: it must match. */
+  /**
+   * The operator types the run's control total — what arrives by Pix over the rows to pay, in cents, the figure
+   * their ERP or spreadsheet has (issue #26) — and it must match. The screen does not print it beside the field.
+   */
   'runs:approve': {
-    input: z.strictObject({ runId, confirmDepositCents: z.number().int().nonnegative() }),
+    input: z.strictObject({ runId, confirmPayoutCents: z.number().int().nonnegative() }),
     output: detail,
   },
   'runs:startWave': {
@@ -174,7 +179,14 @@ export const runsChannels = {
   },
   'runs:pause': { input: runOnly, output: detail },
   'runs:resume': { input: runOnly, output: detail },
-  'runs:cancel': { input: runOnly, output: detail },
+  /**
+   * Cancels the run. Another analyst cancelling a run that waits for their approval rejects it, and a rejection
+   * needs a reason (audited, shown to the requester), like a payment's.
+   */
+  'runs:cancel': {
+    input: z.strictObject({ runId, reason: z.string().trim().max(500).optional() }),
+    output: detail,
+  },
   'runs:sheet': {
     input: z.strictObject({ runId, wave: z.number().int().min(1).max(1000) }),
     output: fundingSheetSchema,

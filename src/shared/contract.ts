@@ -317,6 +317,8 @@ export const channels = {
       intentId: z.string().min(1).max(100),
       /** Local ids of the similar records the operator confirmed as not duplicates (all of them, or refused). */
       confirmedDuplicates: z.array(z.string().min(1).max(100)).max(100).optional(),
+      /** The amount typed again on a live profile above the desk limit (issue #26), in cents. */
+      confirmedAmountCents: z.number().int().nonnegative().optional(),
     }),
     output: withdrawalRecordSchema,
   },
@@ -334,6 +336,16 @@ export const channels = {
     output: withdrawalRecordSchema,
   },
   'withdrawals:refresh': { input: localIdInput, output: withdrawalRecordSchema },
+  /** "Devoluções a conciliar": marks a returned payment reconciled (one audit entry; twice is a no-op). */
+  'withdrawals:reconcileRefund': {
+    input: localIdInput,
+    output: z.object({ at: z.string(), operator: z.string() }),
+  },
+  /** Which of these returned payments were marked reconciled (Hoje leaves them out of its list). */
+  'withdrawals:reconciledRefunds': {
+    input: z.strictObject({ localIds: z.array(z.string().min(1).max(100)).max(100) }),
+    output: z.array(z.string()),
+  },
 
   'sandbox:fund': {
     input: z.strictObject({

@@ -424,6 +424,10 @@ export type ProfileUpdate = z.input<typeof profileUpdateSchema>
 const languageSchema = z.enum(LANGUAGES, { error: 'language_invalid' })
 const csvDelimiterSchema = z.enum([';', ','], { error: 'csv_delimiter_invalid' })
 
+/** R$ 10.000,00: above it a live payment is confirmed by typing its amount (documented in docs/USER-GUIDE.md). */
+export const DEFAULT_LIVE_CONFIRM_ABOVE_CENTS = 1_000_000
+const deskLimitSchema = z.number().int().nonnegative().refine(Number.isSafeInteger).nullable()
+
 export const settingsSchema = z.object({
   language: languageSchema.default('pt-BR'),
   activeProfileId: profileIdSchema.default(SANDBOX_PROFILE_ID),
@@ -432,6 +436,11 @@ export const settingsSchema = z.object({
   csvLocale: languageSchema.default('pt-BR'),
   /** Desktop notifications (payout made or returned, deadline near, outcome unknown); issue #14. */
   notifications: z.boolean().default(true),
+  /**
+   * Issue #26: on a live profile, a payment whose amount (as typed in the form) is above this many cents asks the
+   * analyst to type the amount again before it is created; null never asks. Default R$ 10.000,00.
+   */
+  liveConfirmAboveCents: deskLimitSchema.default(DEFAULT_LIVE_CONFIRM_ABOVE_CENTS),
 })
 export type Settings = z.infer<typeof settingsSchema>
 
@@ -444,6 +453,7 @@ export const settingsPatchSchema = z.strictObject(
     csvDelimiter: csvDelimiterSchema.optional(),
     csvLocale: languageSchema.optional(),
     notifications: z.boolean().optional(),
+    liveConfirmAboveCents: deskLimitSchema.optional(),
   },
   { error: objectError },
 )

@@ -302,6 +302,37 @@ describe('team store', () => {
     expect(team.getState().toast).toBeNull()
   })
 
+  it('a "to decide" banner closes when its request is decided or rejected elsewhere, or is gone from the queue (issue #26)', async () => {
+    const team = await freshStore()
+    answers['team:status'] = () => status()
+    answers['approvals:list'] = () => []
+    await team.getState().refresh()
+    const asked = approval({ id: 'c0000000-0000-4000-8000-000000000003', requestedBy: 'carla' })
+    const other = approval({ id: 'e0000000-0000-4000-8000-000000000005', requestedBy: 'carla' })
+    team.getState().changed(asked, true)
+    expect(team.getState().toast).toEqual({ kind: 'to_decide', approval: asked })
+    // Another request decided elsewhere: this banner stays.
+    team.getState().changed({ ...other, state: 'rejected', decidedBy: 'dora' }, true)
+    expect(team.getState().toast?.approval.id).toBe(asked.id)
+    // This one decided by a third analyst (nothing for this desk to hear): the stale banner closes.
+    team.getState().changed({ ...asked, state: 'rejected', decidedBy: 'dora' }, true)
+    expect(team.getState().toast).toBeNull()
+    // Decided on this desk (its own call's answer): closes too.
+    team.getState().changed(asked, true)
+    team.getState().changed({ ...asked, state: 'approved', decidedBy: 'bruno' }, false)
+    expect(team.getState().toast).toBeNull()
+    // Decided while the events were lost: the queue read again no longer has it pending.
+    team.getState().changed(asked, true)
+    answers['approvals:list'] = () => [{ ...asked, state: 'approved', decidedBy: 'dora' }]
+    await team.getState().refreshList()
+    expect(team.getState().toast).toBeNull()
+    // Still pending there: it stays.
+    team.getState().changed(asked, true)
+    answers['approvals:list'] = () => [asked]
+    await team.getState().refreshList()
+    expect(team.getState().toast?.approval.id).toBe(asked.id)
+  })
+
   it('reconnecting asks for the queue again (changes made meanwhile sent no event here)', async () => {
     const team = await freshStore()
     answers['team:status'] = () => status({ connected: false })

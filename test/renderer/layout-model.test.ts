@@ -6,6 +6,7 @@ import {
   todayTotals,
   monthStartIso,
   todayStartIso,
+  withoutReconciled,
 } from '../../src/renderer/src/components/layout/today-model'
 import { dayToText, textToDay } from '../../src/renderer/src/components/ui/date-text'
 import type { WithdrawalRecord } from '../../src/shared/withdrawal-record'
@@ -144,5 +145,17 @@ describe('dates as typed', () => {
     expect(textToDay('31/02/2025', 'pt-BR')).toBe('31/02/2025')
     expect(textToDay('09/03', 'pt-BR')).toBe('09/03')
     expect(textToDay('  ', 'pt-BR')).toBe('')
+  })
+})
+
+describe('Devoluções a conciliar without the reconciled (issue #26)', () => {
+  it('drops the marked rows and counts them out of the total; unknown ids change nothing', () => {
+    const page = { rows: [{ localId: 'a' }, { localId: 'b' }, { localId: 'c' }], total: 7 }
+    expect(withoutReconciled(page, ['b', 'zz'])).toEqual({
+      rows: [{ localId: 'a' }, { localId: 'c' }],
+      total: 6,
+    })
+    expect(withoutReconciled(page, [])).toEqual(page)
+    expect(withoutReconciled({ rows: [{ localId: 'a' }], total: 1 }, ['a'])).toEqual({ rows: [], total: 0 })
   })
 })

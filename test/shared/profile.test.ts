@@ -246,13 +246,14 @@ describe('profileUpdateSchema', () => {
 })
 
 describe('settings', () => {
-  it('defaults: pt-BR, sandbox active, ; delimiter, pt-BR CSV, notifications on', () => {
+  it('defaults: pt-BR, sandbox active, ; delimiter, pt-BR CSV, notifications on, desk limit R$ 10.000,00', () => {
     expect(settingsSchema.parse({})).toEqual({
       language: 'pt-BR',
       activeProfileId: 'sandbox',
       csvDelimiter: ';',
       csvLocale: 'pt-BR',
       notifications: true,
+      liveConfirmAboveCents: 1_000_000,
     })
     expect(DEFAULT_SETTINGS).toEqual(settingsSchema.parse({}))
     expect(Object.isFrozen(DEFAULT_SETTINGS)).toBe(true)

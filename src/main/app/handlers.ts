@@ -16,6 +16,8 @@ import { depositsHandlers } from './deposits-handlers'
 import { ledgerHandlers } from './ledger-handlers'
 import { payeesHandlers } from './payees-handlers'
 import { receiptsHandlers } from './receipts-handlers'
+import { reconcileRefund, reconciledAmong } from './refund-reconcile'
+import { checkDeskConfirmation } from './desk-confirmation'
 import { reviewHandlers } from './review-handlers'
 import { runsHandlers } from './runs-handlers'
 import { teamConnectionHandlers } from './team-connection-handlers'
@@ -142,8 +144,11 @@ export function buildRouter(state: AppState, log: (line: string) => void): Route
     'liquid:check': ({ address }) => checkLiquidAddress(address, rt().profile.network),
 
     'withdrawals:quote': ({ draft }) => rt().withdrawals.quote(draft),
-    'withdrawals:create': ({ draft, intentId, confirmedDuplicates }) =>
-      rt().withdrawals.create(draft, { intentId, confirmedDuplicates: confirmedDuplicates ?? [] }),
+    'withdrawals:create': ({ draft, intentId, confirmedDuplicates, confirmedAmountCents }) => {
+      const limit = profiles.settings().liveConfirmAboveCents
+      checkDeskConfirmation(rt().profile.kind, limit, draft.amount.cents, confirmedAmountCents)
+      return rt().withdrawals.create(draft, { intentId, confirmedDuplicates: confirmedDuplicates ?? [] })
+    },
     'withdrawals:list': async (filter) => {
       const f = scoped(state, filter)
       const s = store(state)
@@ -163,6 +168,8 @@ export function buildRouter(state: AppState, log: (line: string) => void): Route
     'withdrawals:resolveUnknown': ({ localId, resolution }) =>
       rt().withdrawals.resolveUnknown(localId, resolution),
     'withdrawals:refresh': ({ localId }) => rt().withdrawals.refresh(localId),
+    'withdrawals:reconcileRefund': ({ localId }) => reconcileRefund(store(state), localId, state.o.operator),
+    'withdrawals:reconciledRefunds': ({ localIds }) => reconciledAmong(store(state), localIds),
 
     'sandbox:fund': async ({ localId, mode }) => {
       const sandbox = sandboxOnly(state)

@@ -31,6 +31,9 @@ export interface RunApproval {
   requestedBy: string | null
   requestedAt: string | null
   requestedHash: string | null
+  /** The role whose cancel of the waiting run rejected it, and the reason it gave (from the audit trail). */
+  rejectedBy: string | null
+  rejectedReason: string | null
 }
 
 export interface RunFourEyes {

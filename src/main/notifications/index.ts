@@ -2,7 +2,7 @@
 export { createNotificationService, type NotificationService } from './service'
 export { eventsFor, DEADLINE_WARNING_MS, type NotificationKind } from './events'
 export { maskPixKey, notificationText } from './texts'
-export type { DesktopNotification, NotifierPort } from './port'
+export type { DesktopNotification, NotifierPort, ShownNotification } from './port'
 export {
   approvalNotificationKind,
   approvalNotificationText,

@@ -10,5 +10,14 @@ export interface DesktopNotification {
 export interface NotifierPort {
   /** False where the OS has no notification support: nothing is shown and nothing is marked as sent. */
   supported(): boolean
-  show(n: DesktopNotification, onClick: () => void): void
+  /**
+   * Shows it; the handle (when the OS gives one) lets the service close a "to decide" notification once the
+   * request was decided or rejected elsewhere, so no stale pop-up asks for a decision already taken. Anything
+   * else returned (a stand-in's) is ignored.
+   */
+  show(n: DesktopNotification, onClick: () => void): unknown
+}
+
+export interface ShownNotification {
+  close(): void
 }

@@ -16,10 +16,13 @@ import {
   runApprovalNotificationText,
   type RunApprovalNotice,
 } from './run-approvals'
-import type { NotifierPort } from './port'
+import type { NotifierPort, ShownNotification } from './port'
 import { notificationText } from './texts'
 
 const DEADLINE_PASS_MS = 30_000
+
+const isShown = (v: unknown): v is ShownNotification =>
+  typeof v === 'object' && v !== null && typeof (v as { close?: unknown }).close === 'function'
 
 export interface NotificationServiceOptions {
   ledger: Ledger
@@ -70,7 +73,25 @@ export function createNotificationService(o: NotificationServiceOptions): Notifi
     return shown
   }
 
+  // "To decide" notifications still on screen, by the request they ask about: closed once it is decided.
+  const asking = new Map<string, ShownNotification>()
+  const closeAsking = (key: string): void => {
+    const shownNote = asking.get(key)
+    if (!shownNote) return
+    asking.delete(key)
+    try {
+      shownNote.close()
+    } catch {
+      o.log?.('notification close failed')
+    }
+  }
+  const keepAsking = (key: string, shownNote: unknown): void => {
+    if (isShown(shownNote)) asking.set(key, shownNote)
+  }
+
   const considerApproval = (a: ApprovalView): void => {
+    // Decided, rejected or withdrawn on any desk: the pop-up that asked for a decision goes away.
+    if (a.state !== 'pending') closeAsking(`approval:${a.id}`)
     const kind = approvalNotificationKind(a)
     if (!kind || !o.enabled() || !o.port.supported()) return
     try {
@@ -78,13 +99,17 @@ export function createNotificationService(o: NotificationServiceOptions): Notifi
         !o.ledger.receipts.claimNotification(approvalNotificationKey(kind, a), new Date(now()).toISOString())
       )
         return
-      o.port.show(approvalNotificationText(kind, a, o.locale()), () => o.openApprovals?.(a.id))
+      const note = o.port.show(approvalNotificationText(kind, a, o.locale()), () => o.openApprovals?.(a.id))
+      if (kind === 'to_decide') keepAsking(`approval:${a.id}`, note)
     } catch (err) {
       o.log?.(`notification approval ${kind} failed (${err instanceof Error ? err.name : 'error'})`)
     }
   }
 
   const considerRun = (n: RunApprovalNotice): void => {
+    // Approved, rejected, voided or cancelled: nobody is asked to decide this run any more.
+    if (!(n.state === 'draft' && n.approvedBy === null && n.requestedBy !== null))
+      closeAsking(`run:${n.runId}`)
     const kind = runApprovalNotificationKind(n)
     if (!kind || !o.enabled() || !o.port.supported()) return
     try {
@@ -95,7 +120,8 @@ export function createNotificationService(o: NotificationServiceOptions): Notifi
         )
       )
         return
-      o.port.show(runApprovalNotificationText(kind, n, o.locale()), () => o.openRun?.(n.runId))
+      const note = o.port.show(runApprovalNotificationText(kind, n, o.locale()), () => o.openRun?.(n.runId))
+      if (kind === 'run_to_decide') keepAsking(`run:${n.runId}`, note)
     } catch (err) {
       o.log?.(`notification ${kind} failed (${err instanceof Error ? err.name : 'error'})`)
     }

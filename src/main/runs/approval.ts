@@ -7,6 +7,9 @@ export interface RunApprovalView {
   requestedAt: string | null
   /** This desk's role asked: another analyst must approve (the database refuses this desk). */
   mine: boolean
+  /** Who rejected the request, and why (the audit entry's reason); null when it was not rejected. */
+  rejectedBy: string | null
+  rejectedReason: string | null
 }
 
 export function runApprovalView(a: RunApproval, identity: string): RunApprovalView {
@@ -15,5 +18,7 @@ export function runApprovalView(a: RunApproval, identity: string): RunApprovalVi
     requestedBy: a.requestedBy,
     requestedAt: a.requestedAt,
     mine: a.requestedBy !== null && a.requestedBy === identity,
+    rejectedBy: a.rejectedBy,
+    rejectedReason: a.rejectedReason,
   }
 }

@@ -6,8 +6,10 @@ export const RUN_ERROR_CODES = [
   'illegal_state',
   /** Rows with a possible duplicate have no keep/drop decision yet. */
   'duplicates_undecided',
-  /** The total typed by the operator is not the run's total DePix to send. */
+  /** The control total typed by the operator is not the run's total to arrive by Pix (payout). */
   'total_mismatch',
+  /** Rejecting a run that waits for this desk's approval needs a reason. */
+  'reason_required',
   /** The rows differ from what the approval named: approve again. */
   'approval_stale',
   /** The previous wave was not marked funded yet. */

@@ -104,15 +104,16 @@ export interface RunService {
   detail(runId: string): Promise<RunDetail>
   decide(runId: string, idx: number, decision: RowDecision): Promise<RunDetail>
   /**
-   * The operator's approval (the typed total). On a team ledger whose threshold applies to the run, the first call
+   * The operator's approval: the typed control total, what arrives by Pix (payout) over the rows to pay. On a team ledger whose threshold applies to the run, the first call
    * asks for another analyst's approval (the run stays a draft, its rows frozen); the call by another role grants
    * it; the database refuses the requester (approval_self).
    */
-  approve(runId: string, confirmDepositCents: number): Promise<RunDetail>
+  approve(runId: string, confirmPayoutCents: number): Promise<RunDetail>
   startWave(runId: string, size?: number): Promise<RunDetail>
   pause(runId: string): Promise<RunDetail>
   resume(runId: string): Promise<RunDetail>
-  cancel(runId: string): Promise<RunDetail>
+  /** Cancels; on a run waiting for this desk's approval it is the rejection, and `reason` is required. */
+  cancel(runId: string, reason?: string): Promise<RunDetail>
   sheet(runId: string, wave: number): Promise<FundingSheet>
   markWaveFunded(runId: string, wave: number, txId?: string): Promise<RunDetail>
   /**
@@ -276,7 +277,7 @@ export function createRunService(deps: RunServiceDeps): RunService {
       changed(runId)
       return detail(runId)
     },
-    approve: async (runId, confirmDepositCents) => {
+    approve: async (runId, confirmPayoutCents) => {
       const run = await own(runId)
       if (run.state !== 'draft')
         throw new RunError('illegal_state', `Run is ${run.state}: nothing to approve.`)
@@ -285,8 +286,8 @@ export function createRunService(deps: RunServiceDeps): RunService {
       if (s.undecided > 0)
         throw new RunError('duplicates_undecided', `${s.undecided} possible duplicate(s) have no decision.`)
       if (s.count === 0) throw new RunError('no_rows', 'Every row is dropped: nothing to approve.')
-      if (!Number.isSafeInteger(confirmDepositCents) || confirmDepositCents !== s.depositCents) {
-        throw new RunError('total_mismatch', 'The total typed is not the run’s total DePix to send.')
+      if (!Number.isSafeInteger(confirmPayoutCents) || confirmPayoutCents !== s.payoutCents) {
+        throw new RunError('total_mismatch', 'The total typed is not the run’s total to arrive by Pix.')
       }
       const hash = rowsHash(rows)
       const details = {
@@ -356,7 +357,7 @@ export function createRunService(deps: RunServiceDeps): RunService {
       await continueWave(runId, 'operator')
       return detail(runId)
     },
-    cancel: async (runId) => {
+    cancel: async (runId, reason) => {
       const run = await own(runId)
       if ((TERMINAL as readonly string[]).includes(run.state))
         throw new RunError('illegal_state', `Run is ${run.state}.`)
@@ -369,6 +370,8 @@ export function createRunService(deps: RunServiceDeps): RunService {
       const asked = runs.fourEyes ? await runs.fourEyes.approvalOf(runId) : null
       const rejected =
         asked?.requestedBy != null && asked.requestedBy !== runs.identity && run.state === 'draft'
+      const why = reason?.trim() ?? ''
+      if (rejected && why === '') throw new RunError('reason_required', 'A rejection needs a reason.')
       for (const r of await runs.rows(runId)) {
         if (r.state === 'pending' || r.state === 'queued' || r.state === 'held') {
           await runs.changeRow(runId, r.idx, [r.state], { state: 'dropped' }, operator, 'run.row_cancelled')
@@ -381,7 +384,7 @@ export function createRunService(deps: RunServiceDeps): RunService {
         'cancelled',
         operator,
         rejected ? 'run.approval_rejected' : 'run.cancelled',
-        rejected ? { requestedBy: asked.requestedBy } : {},
+        rejected ? { requestedBy: asked.requestedBy, reason: why } : why === '' ? {} : { reason: why },
       )
       changed(runId)
       return detail(runId)

@@ -24,5 +24,6 @@ export const electronNotifier: NotifierPort = {
     })
     note.on('close', () => live.delete(note))
     note.show()
+    return { close: () => note.close() }
   },
 }

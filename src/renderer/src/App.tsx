@@ -4,6 +4,7 @@ import type { EventPayload } from '../../shared/contract'
 import { useTranslation } from 'react-i18next'
 import { IntegrityBanner } from './components/IntegrityBanner'
 import { ApprovalToast } from './components/approvals/ApprovalToast'
+import { ProfileSwitcher } from './components/layout/ProfileSwitcher'
 import { queueCount } from './components/approvals/run-approval-model'
 import { TeamStatusLine } from './components/approvals/TeamStatusLine'
 import { useTeamSync } from './components/approvals/useTeamSync'
@@ -11,9 +12,6 @@ import { call, useEvent } from './ipc'
 import { LANGUAGES, type Language } from './i18n'
 import { FundingPage } from './pages/FundingPage'
 import { NewWithdrawalPage } from './pages/NewWithdrawalPage'
-import { RecordsPage } from './pages/RecordsPage'
-import { ReviewPage } from './pages/ReviewPage'
-import { SettingsPage } from './pages/SettingsPage'
 import { TodayPage } from './pages/TodayPage'
 import { WithdrawalDetailPage } from './pages/WithdrawalDetailPage'
 import { WithdrawalsPage } from './pages/WithdrawalsPage'
@@ -31,6 +29,11 @@ const CaixaPage = lazy(() => import('./pages/CaixaPage').then((m) => ({ default:
 const DepositsPage = lazy(() => import('./pages/DepositsPage').then((m) => ({ default: m.DepositsPage })))
 const PayeesPage = lazy(() => import('./pages/PayeesPage').then((m) => ({ default: m.PayeesPage })))
 const RunsPage = lazy(() => import('./pages/RunsPage').then((m) => ({ default: m.RunsPage })))
+// Configurações and the offline review are visited rarely and are large (issue #26: room for the top bar's
+// profile switcher within the budget).
+const RecordsPage = lazy(() => import('./pages/RecordsPage').then((m) => ({ default: m.RecordsPage })))
+const ReviewPage = lazy(() => import('./pages/ReviewPage').then((m) => ({ default: m.ReviewPage })))
+const SettingsPage = lazy(() => import('./pages/SettingsPage').then((m) => ({ default: m.SettingsPage })))
 const SandboxToolsPage = lazy(() =>
   import('./pages/SandboxToolsPage').then((m) => ({ default: m.SandboxToolsPage })),
 )
@@ -166,6 +169,7 @@ export function App(): React.JSX.Element {
               </span>
             </span>
           )}
+          {info && profile && <ProfileSwitcher label={profile} />}
           <TeamStatusLine />
           {infoError && <span role="alert">{t('about.failed', { code: infoError.code })}</span>}
           <label className="lang">

@@ -6,7 +6,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { quoteWithdrawal } from '../../../src/shared/fees'
 import { formatBRL } from '../../../src/shared/money'
 import { expect, test } from '../support/app-fixture'
 import { CPF, refundAddressFor } from './withdrawal-steps'
@@ -29,7 +28,7 @@ test('partially paid → resolved and retried from the run page → completed', 
   let total = 0
   for (let i = 0; i < 3; i++) {
     lines.push(`Fornecedor ${i};parcial${i}@example.com;${CPF};${30 + i},00;${refund}`)
-    total += quoteWithdrawal({ payoutAmountInCents: (30 + i) * 100 }, 100).depositCents
+    total += (30 + i) * 100
   }
   const dir = mkdtempSync(join(tmpdir(), 'runs-partial-e2e-'))
   const file = join(dir, 'lote-parcial.csv')
@@ -40,7 +39,9 @@ test('partially paid → resolved and retried from the run page → completed', 
     const detail = page.getByTestId('run-detail')
     await expect(detail).toHaveAttribute('data-state', 'draft')
     const approve = page.getByTestId('approve-form')
-    await approve.getByLabel('Total de DePix a enviar (R$)').fill(formatBRL(total).replace('R$ ', ''))
+    await approve
+      .getByLabel('Total a receber por Pix (R$), conforme o seu controle')
+      .fill(formatBRL(total).replace('R$ ', ''))
     await approve.getByRole('button', { name: 'Aprovar lote' }).click()
     await expect(detail).toHaveAttribute('data-state', 'approved')
 

@@ -11,7 +11,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { quoteWithdrawal } from '../../../src/shared/fees'
 import { formatBRL } from '../../../src/shared/money'
 import { expect, test } from '../support/app-fixture'
 import { CPF, refundAddressFor } from './withdrawal-steps'
@@ -38,10 +37,10 @@ test('quit mid-wave → restart → paused where it stopped → resume sends onl
 
   const refund = refundAddressFor(app)
   const lines = ['Favorecido;Chave Pix;CPF/CNPJ;Valor do Pix (R$);Endereço de devolução']
-  let deposits = 0
+  let payouts = 0
   for (let i = 0; i < ROWS; i++) {
     lines.push(`Fornecedor ${i};r${i}@example.com;${CPF};${20 + i},00;${refund}`)
-    deposits += quoteWithdrawal({ payoutAmountInCents: (20 + i) * 100 }, 100).depositCents
+    payouts += (20 + i) * 100
   }
   const dir = mkdtempSync(join(tmpdir(), 'runs-restart-e2e-'))
   const file = join(dir, 'lote-reinicio.csv')
@@ -56,7 +55,9 @@ test('quit mid-wave → restart → paused where it stopped → resume sends onl
     await page.getByTestId('run-file').setInputFiles(file)
     await expect(page.getByTestId('import-result')).toContainText(`${ROWS} de ${ROWS} linhas aceitas.`)
     const approve = page.getByTestId('approve-form')
-    await approve.getByLabel('Total de DePix a enviar (R$)').fill(formatBRL(deposits).replace('R$ ', ''))
+    await approve
+      .getByLabel('Total a receber por Pix (R$), conforme o seu controle')
+      .fill(formatBRL(payouts).replace('R$ ', ''))
     await approve.getByRole('button', { name: 'Aprovar lote' }).click()
     await expect(detail).toHaveAttribute('data-state', 'approved')
     await page.getByLabel('Pagamentos nesta onda').fill(String(ROWS))

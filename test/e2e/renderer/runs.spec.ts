@@ -9,7 +9,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { quoteWithdrawal } from '../../../src/shared/fees'
 import { formatBRL } from '../../../src/shared/money'
 import { expect, test } from '../support/app-fixture'
 import { CPF, refundAddressFor } from './withdrawal-steps'
@@ -51,7 +50,7 @@ test('50 lines with 5 bad → 45 approved → two waves funded in the sandbox �
       lines.push(
         `Fornecedor ${i};f${i}@example.com;${CPF};${reais},00;${i % 2 ? 'Serviços' : 'Materiais'};Obras;${refund}`,
       )
-      payouts += quoteWithdrawal({ payoutAmountInCents: reais * 100 }, 100).depositCents
+      payouts += reais * 100
     }
   }
   const dir = mkdtempSync(join(tmpdir(), 'runs-e2e-'))
@@ -85,10 +84,12 @@ test('50 lines with 5 bad → 45 approved → two waves funded in the sandbox �
 
     // Approve by typing the total DePix to send (a wrong total is refused first).
     const approve = page.getByTestId('approve-form')
-    await approve.getByLabel('Total de DePix a enviar (R$)').fill('1,00')
+    await approve.getByLabel('Total a receber por Pix (R$), conforme o seu controle').fill('1,00')
     await approve.getByRole('button', { name: 'Aprovar lote' }).click()
     await expect(page.getByRole('alert')).toContainText('não confere com o total')
-    await approve.getByLabel('Total de DePix a enviar (R$)').fill(formatBRL(payouts).replace('R$ ', ''))
+    await approve
+      .getByLabel('Total a receber por Pix (R$), conforme o seu controle')
+      .fill(formatBRL(payouts).replace('R$ ', ''))
     await approve.getByRole('button', { name: 'Aprovar lote' }).click()
     await expect(detail).toHaveAttribute('data-state', 'approved')
     await expect(page.getByTestId('wave-proposal')).toHaveAttribute('data-size', '45')

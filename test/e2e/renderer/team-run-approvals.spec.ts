@@ -8,7 +8,6 @@
  */
 import type { Page } from '@playwright/test'
 import type { RunDetailView } from '../../../src/shared/channels-runs'
-import { quoteWithdrawal } from '../../../src/shared/fees'
 import { formatBRL } from '../../../src/shared/money'
 import { DESK_B, expect, postsAt, test } from '../support/team-desks'
 import { TEAM_SKIP_REASON } from '../support/team-server'
@@ -53,7 +52,7 @@ test.describe('payment runs in the approvals queue, two desks', () => {
     const { page } = app
     await expect(page.getByTestId('team-status')).toBeVisible()
     const refund = refundAddressFor(app)
-    const total = KEYS.length * quoteWithdrawal({ payoutAmountInCents: ROW_CENTS }, 100).depositCents
+    const total = KEYS.length * ROW_CENTS
     const lines = [HEADER, ...KEYS.map((k, i) => `Fornecedor ${i + 1};${k};${CPF};400,00;${refund}`)]
     const contentBase64 = Buffer.from(`\uFEFF${lines.join('\r\n')}\r\n`, 'utf8').toString('base64')
 
@@ -68,7 +67,7 @@ test.describe('payment runs in the approvals queue, two desks', () => {
       contentBase64,
     })
     const runId = imported.runId
-    const asked = await colleague.ok<RunDetailView>('runs:approve', { runId, confirmDepositCents: total })
+    const asked = await colleague.ok<RunDetailView>('runs:approve', { runId, confirmPayoutCents: total })
     expect(asked.approval).toMatchObject({ requestedBy: DESK_B, mine: true })
     const posts0 = postsAt(app)
 
@@ -103,7 +102,16 @@ test.describe('payment runs in the approvals queue, two desks', () => {
     )
     expect(postsAt(app)).toBe(posts0)
     const form = page.getByTestId('approve-form')
-    await form.getByLabel('Total de DePix a enviar (R$)').fill(formatBRL(total).replace('R$ ', ''))
+    // The control total is brought by the approver: the form does not print it (issue #26).
+    await expect(form).not.toContainText('1.200,00')
+    await expect(form).not.toContainText(formatBRL(asked.summary.depositCents).replace('R$ ', ''))
+    const field = form.getByLabel('Total a receber por Pix (R$), conforme o seu controle')
+    // The DePix to send (fees included) is not the control total: refused, nothing approved.
+    await field.fill(formatBRL(asked.summary.depositCents).replace('R$ ', ''))
+    await form.getByRole('button', { name: 'Aprovar lote' }).click()
+    await expect(page.getByRole('alert')).toContainText('não confere com o total a receber por Pix')
+    await expect(detail).toHaveAttribute('data-state', 'draft')
+    await field.fill(formatBRL(total).replace('R$ ', ''))
     await form.getByRole('button', { name: 'Aprovar lote' }).click()
     await expect(detail).toHaveAttribute('data-state', 'approved')
 
@@ -119,6 +127,46 @@ test.describe('payment runs in the approvals queue, two desks', () => {
     expect(app.notifications).toHaveLength(1)
     app.notifications[0]!.click()
     await expect(page.getByTestId('run-detail')).toHaveAttribute('data-state', 'approved')
+    await expectPtBR(page)
+  })
+
+  test('a run rejected on desk A needs a reason; the reason is audited and shown on both desks', async ({
+    app,
+    colleague,
+  }) => {
+    test.setTimeout(120_000)
+    const { page } = app
+    await expect(page.getByTestId('team-status')).toBeVisible()
+    const refund = refundAddressFor(app)
+    const lines = [HEADER, ...KEYS.map((k, i) => `Recusa ${i + 1};recusa-${k};${CPF};400,00;${refund}`)]
+    const contentBase64 = Buffer.from(`\uFEFF${lines.join('\r\n')}\r\n`, 'utf8').toString('base64')
+    const { runId } = await colleague.ok<{ runId: string }>('runs:import', {
+      name: 'folha-recusa.csv',
+      contentBase64,
+    })
+    await colleague.ok<RunDetailView>('runs:approve', { runId, confirmPayoutCents: KEYS.length * ROW_CENTS })
+
+    await page.getByTestId('nav-approvals').click()
+    const card = page.locator(`[data-testid="run-approval-card"][data-run-id="${runId}"]`)
+    await card.getByRole('button', { name: 'Abrir lote' }).click()
+    const detail = page.getByTestId('run-detail')
+    await expect(detail).toHaveAttribute('data-state', 'draft')
+    await page.getByTestId('run-reject-open').click()
+    const reject = page.getByTestId('run-reject')
+    await reject.getByRole('button', { name: 'Recusar', exact: true }).click()
+    await expect(reject.getByRole('alert')).toHaveText('Escreva o motivo da recusa.')
+    await expect(detail).toHaveAttribute('data-state', 'draft')
+    await expectNoSeriousAxe(page)
+    await reject.getByLabel('Motivo da recusa (obrigatório)').fill('NF 4512 ainda não chegou')
+    await reject.getByRole('button', { name: 'Recusar', exact: true }).click()
+    await expect(detail).toHaveAttribute('data-state', 'cancelled')
+    await expect(page.getByTestId('run-rejected')).toHaveText(
+      /^Recusado por .+\. Motivo: NF 4512 ainda não chegou$/,
+    )
+    // The requester's desk reads who rejected it and why.
+    const seen = await colleague.ok<RunDetailView>('runs:get', { runId })
+    expect(seen.approval).toMatchObject({ rejectedReason: 'NF 4512 ainda não chegou' })
+    expect(seen.approval?.rejectedBy).not.toBe(DESK_B)
     await expectPtBR(page)
   })
 })

@@ -13,7 +13,6 @@ import type { Page } from '@playwright/test'
 import type { RunDetailView } from '../../../src/shared/channels-runs'
 import type { IpcResult } from '../../../src/shared/contract'
 import type { RunRecord } from '../../../src/shared/run'
-import { quoteWithdrawal } from '../../../src/shared/fees'
 import { formatBRL } from '../../../src/shared/money'
 import { DESK_A, DESK_B, expect, postsAt, test } from '../support/team-desks'
 import { TEAM_SKIP_REASON } from '../support/team-server'
@@ -69,10 +68,7 @@ test.describe('a payment run on the team ledger, two desks', () => {
     const { page } = app
     await expect(page.getByTestId('team-status')).toHaveAttribute('data-state', 'leader')
     const refund = refundAddressFor(app)
-    const total = KEYS.reduce(
-      (sum) => sum + quoteWithdrawal({ payoutAmountInCents: ROW_CENTS }, 100).depositCents,
-      0,
-    )
+    const total = KEYS.reduce((sum) => sum + ROW_CENTS, 0)
     const lines = [
       HEADER,
       ...KEYS.map((k, i) => `Fornecedor ${i + 1};${k};${CPF};400,00;Obras;Sede;${refund}`),
@@ -95,7 +91,9 @@ test.describe('a payment run on the team ledger, two desks', () => {
       )
       const form = page.getByTestId('approve-form')
       await expect(form.getByRole('button', { name: 'Aprovar lote' })).toHaveCount(0)
-      await form.getByLabel('Total de DePix a enviar (R$)').fill(formatBRL(total).replace('R$ ', ''))
+      await form
+        .getByLabel('Total a receber por Pix (R$), conforme o seu controle')
+        .fill(formatBRL(total).replace('R$ ', ''))
       await expectPtBR(page)
       await expectNoSeriousAxe(page)
       await form.getByRole('button', { name: 'Pedir aprovação' }).click()
@@ -114,7 +112,7 @@ test.describe('a payment run on the team ledger, two desks', () => {
       const runId = listed[0]!.runId
 
       // Forced past the screen, main (the database's DPX03) refuses desk A, in pt-BR, and sends nothing.
-      const self = await invokeFromPage(page, 'runs:approve', { runId, confirmDepositCents: total })
+      const self = await invokeFromPage(page, 'runs:approve', { runId, confirmPayoutCents: total })
       expect(self).toMatchObject({ ok: false, error: { code: 'approval_self' } })
       expect(self.ok ? '' : (self.error.userMessage?.['pt-BR'] ?? '')).toMatch(/outro analista/)
       const early = await invokeFromPage(page, 'runs:startWave', { runId })
@@ -126,7 +124,7 @@ test.describe('a payment run on the team ledger, two desks', () => {
       expect(onB.approval).toMatchObject({ needed: true, requestedBy: DESK_A, mine: false })
       const approved = await colleague.ok<RunDetailView>('runs:approve', {
         runId,
-        confirmDepositCents: total,
+        confirmPayoutCents: total,
       })
       expect(approved.run).toMatchObject({ state: 'approved', approvedBy: DESK_B })
 

@@ -9,7 +9,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { quoteWithdrawal } from '../../../src/shared/fees'
 import { formatBRL } from '../../../src/shared/money'
 import { signAsExternalWallet } from '../../support/sandbox-treasury'
 import { expect, test } from '../support/app-fixture'
@@ -41,7 +40,7 @@ test('a 15-row run, each wave funded by one transaction signed outside through e
   let total = 0
   for (let i = 0; i < ROWS; i++) {
     lines.push(`Fornecedor ${i};w${i}@example.com;${CPF};${30 + i},00;Serviços;Obras;${refund}`)
-    total += quoteWithdrawal({ payoutAmountInCents: (30 + i) * 100 }, 100).depositCents
+    total += (30 + i) * 100
   }
   const dir = mkdtempSync(join(tmpdir(), 'wallet-pay-e2e-'))
   const file = join(dir, 'onda-carteira.csv')
@@ -54,7 +53,9 @@ test('a 15-row run, each wave funded by one transaction signed outside through e
     await expect(detail).toHaveAttribute('data-state', 'draft')
     await expect(page.getByTestId('wallet-pay')).toHaveCount(0)
     const approve = page.getByTestId('approve-form')
-    await approve.getByLabel('Total de DePix a enviar (R$)').fill(formatBRL(total).replace('R$ ', ''))
+    await approve
+      .getByLabel('Total a receber por Pix (R$), conforme o seu controle')
+      .fill(formatBRL(total).replace('R$ ', ''))
     await approve.getByRole('button', { name: 'Aprovar lote' }).click()
     await expect(detail).toHaveAttribute('data-state', 'approved')
     const panel = page.getByTestId('wallet-pay')

@@ -10,7 +10,6 @@
  * `teamLedgerFor` (default null: every profile on this computer's ledger) is handed to the context as is: a spec
  * on a team ledger overrides it with a fixture that starts the team's server first (support/team-desks.ts).
  */
-import './module-path'
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'

@@ -119,7 +119,7 @@ describe('a run killed mid-wave', () => {
     const before = posts()
     const { run } = await r.runs.importFile(runCsv(2), 'x')
     const runId = run!.runId
-    await r.runs.approve(runId, (await r.runs.detail(runId)).summary.depositCents)
+    await r.runs.approve(runId, (await r.runs.detail(runId)).summary.payoutCents)
     // What a crash between the row's commit and create's journal leaves: wave started, row in flight, no record.
     r.ledger.runs.startWave(runId, 1, [0, 1], 'ana')
     r.ledger.runs.changeRow(

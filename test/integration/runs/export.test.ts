@@ -25,7 +25,7 @@ it('exports exactly the run’s withdrawals, signed, and the verifier accepts th
   for (const runId of [a, b]) {
     const d = await r.runs.detail(runId)
     for (const row of d.rows) if (row.duplicate) await r.runs.decide(runId, row.idx, 'keep')
-    await r.runs.approve(runId, (await r.runs.detail(runId)).summary.depositCents)
+    await r.runs.approve(runId, (await r.runs.detail(runId)).summary.payoutCents)
     await r.runs.startWave(runId)
     await r.runs.idle(runId)
   }

@@ -27,7 +27,7 @@ describe('waves on the lifetime the service gives', () => {
     const r = rig
     const { run } = await r.runs.importFile(runCsv(100), 'lote de 100')
     const runId = run!.runId
-    let d = await r.runs.approve(runId, (await r.runs.detail(runId)).summary.depositCents)
+    let d = await r.runs.approve(runId, (await r.runs.detail(runId)).summary.payoutCents)
     expect(d.proposal).toMatchObject({ size: 100, assumed: true })
     await r.runs.startWave(runId, 100)
     await r.runs.idle(runId)

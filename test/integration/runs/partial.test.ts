@@ -30,7 +30,7 @@ describe('a run with rows not created', () => {
     const r = rig
     const { run } = await r.runs.importFile(runCsv(6), 'lote parcial')
     const runId = run!.runId
-    await r.runs.approve(runId, (await r.runs.detail(runId)).summary.depositCents)
+    await r.runs.approve(runId, (await r.runs.detail(runId)).summary.payoutCents)
     const f = r.sb.control
     f.injectFault({
       kind: 'refusal',

@@ -28,7 +28,7 @@ describe('resume right after a restart', () => {
     try {
       const { run } = await r.runs.importFile(runCsv(N), 'lote')
       const runId = run!.runId
-      await r.runs.approve(runId, (await r.runs.detail(runId)).summary.depositCents)
+      await r.runs.approve(runId, (await r.runs.detail(runId)).summary.payoutCents)
       await r.runs.startWave(runId, N)
       // The first minute's worth goes at once; then quit while the wave waits for a token.
       while (posts() < LIMIT) await new Promise((res) => setTimeout(res, 20))

@@ -38,7 +38,7 @@ describe('a payment run against the sandbox', () => {
     let d = await r.runs.detail(runId)
     expect(d.rows).toHaveLength(7)
     expect(d.summary.undecided).toBe(2) // line 2 and line 9: same key and amount
-    await refused(() => r.runs.approve(runId, d.summary.depositCents), 'duplicates_undecided')
+    await refused(() => r.runs.approve(runId, d.summary.payoutCents), 'duplicates_undecided')
     d = await r.runs.decide(runId, 0, 'keep')
     d = await r.runs.decide(runId, 6, 'drop')
     expect(d.summary.count).toBe(6)
@@ -50,8 +50,10 @@ describe('a payment run against the sandbox', () => {
       ['Serviços', 3],
       ['Materiais', 3],
     ])
-    await refused(() => r.runs.approve(runId, 8099), 'total_mismatch')
-    d = await r.runs.approve(runId, 8100)
+    // The control total is what arrives by Pix (R$ 75,00), not the DePix to send (R$ 81,00).
+    await refused(() => r.runs.approve(runId, 8100), 'total_mismatch')
+    await refused(() => r.runs.approve(runId, 7499), 'total_mismatch')
+    d = await r.runs.approve(runId, 7500)
     expect(d.run.state).toBe('approved')
     const approval = r.ledger.audit({ subject: runId }).rows.find((e) => e.action === 'run.approved')!
     expect(approval.details).toMatchObject({ rows: [0, 1, 2, 3, 4, 5], dropped: [6], depositCents: 8100 })
@@ -62,7 +64,7 @@ describe('a payment run against the sandbox', () => {
     expect(d.run.state).toBe('draft')
     expect(d.run.approvedHash).toBeNull()
     d = await r.runs.decide(runId, 6, 'drop')
-    d = await r.runs.approve(runId, 8100)
+    d = await r.runs.approve(runId, 7500)
 
     expect(d.proposal?.size).toBe(6)
     expect(r.posts()).toBe(0)
@@ -126,7 +128,7 @@ describe('a payment run against the sandbox', () => {
     const { run } = await r.runs.importFile(runCsv(8), 'lote')
     const runId = run!.runId
     const d0 = await r.runs.detail(runId)
-    await r.runs.approve(runId, d0.summary.depositCents)
+    await r.runs.approve(runId, d0.summary.payoutCents)
     await r.runs.startWave(runId, 8)
     // A short bucket: create the first few, then pause between rows.
     r.sb.control.injectFault({ kind: 'slow', delayMs: 300, endpoint: 'withdraw', count: 100 })

@@ -153,7 +153,7 @@ describe.skipIf(PG_SKIP_REASON !== null)('team runs that cannot get stuck', () =
     sb.control.resetRequestCounts()
     const { run } = await cai.runs.importFile(teamRunCsv('db', 3, 50), 'restart')
     const runId = run!.runId
-    await cai.runs.approve(runId, (await cai.runs.detail(runId)).summary.depositCents)
+    await cai.runs.approve(runId, (await cai.runs.detail(runId)).summary.payoutCents)
     sb.control.injectFault({ kind: 'slow', delayMs: HOLD_MS, endpoint: 'withdraw', count: 1 })
     await cai.runs.startWave(runId, 3)
     await until('the first POST in flight', () => posts() === 1)
@@ -188,7 +188,7 @@ describe.skipIf(PG_SKIP_REASON !== null)('team runs that cannot get stuck', () =
     const dan = await desk('dan')
     const { run } = await dan.runs.importFile(teamRunCsv('retry', 2, 70), 'retry')
     const runId = run!.runId
-    await dan.runs.approve(runId, (await dan.runs.detail(runId)).summary.depositCents)
+    await dan.runs.approve(runId, (await dan.runs.detail(runId)).summary.payoutCents)
     sb.control.injectFault({
       kind: 'refusal',
       status: 520,

@@ -154,8 +154,8 @@ describe("a wave's funding sheet and its files", () => {
     })
     expect(imported.issues).toEqual([])
     const runId = imported.runId as string
-    const detail = await call<{ summary: { depositCents: number } }>('runs:get', { runId })
-    await call('runs:approve', { runId, confirmDepositCents: detail.summary.depositCents })
+    const detail = await call<{ summary: { payoutCents: number } }>('runs:get', { runId })
+    await call('runs:approve', { runId, confirmPayoutCents: detail.summary.payoutCents })
     await call('runs:startWave', { runId })
     await ctx.router.handle('runs:get', { runId })
     // The wave's creates run in the background: wait until both rows have their payment.

@@ -119,6 +119,8 @@ describe('no secret crosses IPC', () => {
     await call('sandbox:fund', { localId, mode: 'exact' })
     await call('sandbox:settle', { localId, outcome: 'sent' })
     await call('withdrawals:refresh', { localId })
+    await call('withdrawals:reconcileRefund', { localId })
+    await call('withdrawals:reconciledRefunds', { localIds: [localId] })
     // Issue #14: the receipt channels (the receipt may or may not be fetched yet: both answers are checked).
     await call('receipts:get', { localId })
     await call('receipts:bytes', { localId })
@@ -224,8 +226,8 @@ describe('no secret crosses IPC', () => {
     await call('runs:list')
     const runDetail = await call('runs:get', { runId })
     await call('runs:decide', { runId, idx: 0, decision: 'keep' })
-    const depositCents = (runDetail.data as { summary: { depositCents: number } }).summary.depositCents
-    expect((await call('runs:approve', { runId, confirmDepositCents: depositCents })).ok).toBe(true)
+    const payoutCents = (runDetail.data as { summary: { payoutCents: number } }).summary.payoutCents
+    expect((await call('runs:approve', { runId, confirmPayoutCents: payoutCents })).ok).toBe(true)
     expect((await call('runs:startWave', { runId })).ok).toBe(true)
     await call('runs:sheet', { runId, wave: 1 })
     const sheetDir = join(dataDir, 'sheet')

@@ -58,7 +58,7 @@ async function importRun(
 }
 const ask = async (k: Desk, d: Detail): Promise<void> => {
   const asked = ok<Detail>(
-    await k.call('runs:approve', { runId: d.run.runId, confirmDepositCents: d.summary.depositCents }),
+    await k.call('runs:approve', { runId: d.run.runId, confirmPayoutCents: d.summary.payoutCents }),
   )
   expect(asked.run.state).toBe('draft')
 }
@@ -143,7 +143,7 @@ describe.skipIf(PG_SKIP_REASON !== null)('payment runs in the approvals queue', 
     expect(seen(bob)).toHaveLength(1)
 
     for (const list of shown.values()) list.length = 0
-    ok(await bob.call('runs:approve', { runId, confirmDepositCents: d.summary.depositCents }))
+    ok(await bob.call('runs:approve', { runId, confirmPayoutCents: d.summary.payoutCents }))
     expect(await queueOf(bob)).toEqual([])
     expect(await queueOf(alice)).toEqual([])
     await until('alice told', async () => (seen(alice).length > 0 ? true : undefined))
@@ -181,7 +181,7 @@ describe.skipIf(PG_SKIP_REASON !== null)('payment runs in the approvals queue', 
     await until('carol told', async () => (seen(carol).length > 0 ? true : undefined))
     for (const list of shown.values()) list.length = 0
 
-    ok(await carol.call('runs:cancel', { runId }))
+    ok(await carol.call('runs:cancel', { runId, reason: 'Centro de custo errado' }))
     expect(await queueOf(bob)).toEqual([])
     await until('alice told of the rejection', async () => (seen(alice).length > 0 ? true : undefined))
     expect(seen(alice)).toEqual([

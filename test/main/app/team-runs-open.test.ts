@@ -55,8 +55,8 @@ describe.skipIf(PG_SKIP_REASON !== null)('team runs recovered when the profile o
       await alice.call('runs:import', { name: 'lote.csv', contentBase64: csv(keys) }),
     )
     const runId = imported.runId
-    const detail = ok<{ summary: { depositCents: number } }>(await alice.call('runs:get', { runId }))
-    ok(await alice.call('runs:approve', { runId, confirmDepositCents: detail.summary.depositCents }))
+    const detail = ok<{ summary: { payoutCents: number } }>(await alice.call('runs:get', { runId }))
+    ok(await alice.call('runs:approve', { runId, confirmPayoutCents: detail.summary.payoutCents }))
 
     // Alice's desk "dies" mid-wave as alice's role: row 0 in flight, its record inserted (submitting) and the
     // service's answer only in alice's side journal; row 1 still queued.

@@ -29,7 +29,7 @@ function csv(rows: ReadonlyArray<readonly [string, number]>): string {
 
 interface Detail {
   run: { runId: string; state: string; approvedBy: string | null; approvedHash: string | null }
-  summary: { depositCents: number; undecided: number }
+  summary: { depositCents: number; payoutCents: number; undecided: number }
   rows: Array<{
     idx: number
     state: string
@@ -105,17 +105,24 @@ describe.skipIf(PG_SKIP_REASON !== null)('payment runs on the team ledger', () =
     const runId = d.run.runId
     expect(d.rows[2]!.duplicate).toEqual({ lines: [], ledger: [paid.localId] })
     expect(d.summary.undecided).toBe(1)
-    expect(d.approval).toEqual({ needed: false, requestedBy: null, requestedAt: null, mine: false })
+    expect(d.approval).toEqual({
+      needed: false,
+      requestedBy: null,
+      requestedAt: null,
+      mine: false,
+      rejectedBy: null,
+      rejectedReason: null,
+    })
     ok(await alice.call('runs:decide', { runId, idx: 2, decision: 'drop' }))
 
     // Bob sees Alice's run (the team's runs are the account's, whichever desk imported them).
     const listed = ok<Array<{ runId: string; operator: string }>>(await bob.call('runs:list'))
     expect(listed.map((r) => r.runId)).toContain(runId)
 
-    const total = (await detailOn(alice, runId)).summary.depositCents
-    expect(
-      ok<Detail>(await alice.call('runs:approve', { runId, confirmDepositCents: total })).run.state,
-    ).toBe('approved')
+    const total = (await detailOn(alice, runId)).summary.payoutCents
+    expect(ok<Detail>(await alice.call('runs:approve', { runId, confirmPayoutCents: total })).run.state).toBe(
+      'approved',
+    )
     ok(await alice.call('runs:startWave', { runId }))
     const done = await waveDone(alice, runId)
     expect(done.run.state).toBe('awaiting_funding')
@@ -182,7 +189,7 @@ describe.skipIf(PG_SKIP_REASON !== null)('payment runs on the team ledger', () =
       const cents = 2_500
       const d = await importRun(alice, [[key, cents]], `guard-${first}`)
       const runId = d.run.runId
-      ok(await alice.call('runs:approve', { runId, confirmDepositCents: d.summary.depositCents }))
+      ok(await alice.call('runs:approve', { runId, confirmPayoutCents: d.summary.payoutCents }))
       const before = postsSent()
       const guard = await holdGuard(key, cents)
       let single: Promise<Result>
@@ -227,7 +234,7 @@ describe.skipIf(PG_SKIP_REASON !== null)('payment runs on the team ledger', () =
       const key = `race-${round}@example.com`
       const d = await importRun(alice, [[key, 2_000 + round]], `race-${round}`)
       const runId = d.run.runId
-      ok(await alice.call('runs:approve', { runId, confirmDepositCents: d.summary.depositCents }))
+      ok(await alice.call('runs:approve', { runId, confirmPayoutCents: d.summary.payoutCents }))
       const before = postsSent()
       const [, single] = await Promise.all([
         alice.call('runs:startWave', { runId }),
@@ -251,8 +258,8 @@ describe.skipIf(PG_SKIP_REASON !== null)('payment runs on the team ledger', () =
     const key = 'two-runs@example.com'
     const a = await importRun(alice, [[key, 3_300]], 'a')
     const c = await importRun(carol, [[key, 3_300]], 'c')
-    ok(await alice.call('runs:approve', { runId: a.run.runId, confirmDepositCents: a.summary.depositCents }))
-    ok(await carol.call('runs:approve', { runId: c.run.runId, confirmDepositCents: c.summary.depositCents }))
+    ok(await alice.call('runs:approve', { runId: a.run.runId, confirmPayoutCents: a.summary.payoutCents }))
+    ok(await carol.call('runs:approve', { runId: c.run.runId, confirmPayoutCents: c.summary.payoutCents }))
     const before = postsSent()
     await Promise.all([
       alice.call('runs:startWave', { runId: a.run.runId }),
@@ -277,14 +284,14 @@ describe.skipIf(PG_SKIP_REASON !== null)('payment runs on the team ledger', () =
         ['four-eyes-run-1@example.com', 15_000],
       ])
       const runId = d.run.runId
-      const total = d.summary.depositCents
-      const asked = ok<Detail>(await alice.call('runs:approve', { runId, confirmDepositCents: total }))
+      const total = d.summary.payoutCents
+      const asked = ok<Detail>(await alice.call('runs:approve', { runId, confirmPayoutCents: total }))
       expect(asked.run.state).toBe('draft')
       expect(asked.approval).toMatchObject({ needed: true, requestedBy: 'alice', mine: true })
       expect((await detailOn(bob, runId)).approval).toMatchObject({ requestedBy: 'alice', mine: false })
 
       // The requester cannot approve it, through the app or straight on the database with her own role.
-      const self = await alice.call('runs:approve', { runId, confirmDepositCents: total })
+      const self = await alice.call('runs:approve', { runId, confirmPayoutCents: total })
       expect(code(self)).toBe('approval_self')
       expect(code(await alice.call('runs:startWave', { runId }))).toBe('illegal_state')
       const own = new pg.Client({ ...team.config('alice'), options: '-c search_path=ledger,pg_temp' })
@@ -323,11 +330,11 @@ describe.skipIf(PG_SKIP_REASON !== null)('payment runs on the team ledger', () =
       // A changed row voids the request (audited); the rows must be asked for again.
       const voided = ok<Detail>(await alice.call('runs:decide', { runId, idx: 0, decision: 'keep' }))
       expect(voided.approval).toMatchObject({ needed: true, requestedBy: null, mine: false })
-      const again = ok<Detail>(await alice.call('runs:approve', { runId, confirmDepositCents: total }))
+      const again = ok<Detail>(await alice.call('runs:approve', { runId, confirmPayoutCents: total }))
       expect(again.approval).toMatchObject({ requestedBy: 'alice', mine: true })
 
       // Another analyst approves it (typing the total too); the rows, one of them above the threshold, go once.
-      const approved = ok<Detail>(await bob.call('runs:approve', { runId, confirmDepositCents: total }))
+      const approved = ok<Detail>(await bob.call('runs:approve', { runId, confirmPayoutCents: total }))
       expect(approved.run).toMatchObject({ state: 'approved', approvedBy: 'bob' })
       const before = postsSent()
       ok(await alice.call('runs:startWave', { runId }))
@@ -350,22 +357,35 @@ describe.skipIf(PG_SKIP_REASON !== null)('payment runs on the team ledger', () =
 
       // Another analyst cancelling a run that waits for approval rejects it (audited as a rejection).
       const other = await importRun(alice, [['four-eyes-run-2@example.com', 12_000]])
-      const otherTotal = other.summary.depositCents
+      const otherTotal = other.summary.payoutCents
       // Bob asks for the approval of Alice's run: she imported it, so she cannot approve it either.
-      ok(await bob.call('runs:approve', { runId: other.run.runId, confirmDepositCents: otherTotal }))
+      ok(await bob.call('runs:approve', { runId: other.run.runId, confirmPayoutCents: otherTotal }))
       const importer = await alice.call('runs:approve', {
         runId: other.run.runId,
-        confirmDepositCents: otherTotal,
+        confirmPayoutCents: otherTotal,
       })
       expect(code(importer)).toBe('approval_self')
-      expect(ok<Detail>(await carol.call('runs:cancel', { runId: other.run.runId })).run.state).toBe(
-        'cancelled',
+      // A rejection needs a reason (issue #26): without one nothing changes.
+      expect(code(await carol.call('runs:cancel', { runId: other.run.runId }))).toBe('reason_required')
+      expect(code(await carol.call('runs:cancel', { runId: other.run.runId, reason: '   ' }))).toBe(
+        'reason_required',
       )
+      expect(ok<Detail>(await carol.call('runs:get', { runId: other.run.runId })).run.state).toBe('draft')
+      const cancelled = ok<Detail>(
+        await carol.call('runs:cancel', { runId: other.run.runId, reason: 'NF 123 ainda não chegou' }),
+      )
+      expect(cancelled.run.state).toBe('cancelled')
       const rejected = await owner.query(
-        `SELECT operator FROM audit_log WHERE subject = $1 AND action = 'run.approval_rejected'`,
+        `SELECT operator, details FROM audit_log WHERE subject = $1 AND action = 'run.approval_rejected'`,
         [other.run.runId],
       )
       expect(rejected.rows.map((r) => r.operator)).toEqual(['carol'])
+      expect(JSON.parse(rejected.rows[0].details)).toMatchObject({ reason: 'NF 123 ainda não chegou' })
+      // Whoever asked reads who rejected it and why.
+      expect(ok<Detail>(await bob.call('runs:get', { runId: other.run.runId })).approval).toMatchObject({
+        rejectedBy: 'carol',
+        rejectedReason: 'NF 123 ainda não chegou',
+      })
       expect(await records('four-eyes-run-2@example.com')).toBe(0)
     } finally {
       await owner.query('UPDATE team_settings SET approval_above_cents = NULL WHERE id = 1')
@@ -378,7 +398,7 @@ describe.skipIf(PG_SKIP_REASON !== null)('payment runs on the team ledger', () =
       ['restart-1@example.com', 4_100],
     ])
     const runId = d.run.runId
-    ok(await alice.call('runs:approve', { runId, confirmDepositCents: d.summary.depositCents }))
+    ok(await alice.call('runs:approve', { runId, confirmPayoutCents: d.summary.payoutCents }))
     // Alice's desk dies with row 0 committed in flight (no record: never journaled, never sent) — as alice's role.
     const pool = pgPool({ connection: team.config('alice') })
     try {

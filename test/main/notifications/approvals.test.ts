@@ -189,3 +189,60 @@ describe('the service', () => {
     ])
   })
 })
+
+describe('stale pop-ups (issue #26)', () => {
+  // A port whose notifications stay on screen until closed, like the OS's.
+  function lingering(): { port: NotifierPort; open: () => string[] } {
+    const onScreen = new Set<string>()
+    return {
+      port: {
+        supported: () => true,
+        show: (n) => {
+          onScreen.add(n.title)
+          return { close: () => onScreen.delete(n.title) }
+        },
+      },
+      open: () => [...onScreen],
+    }
+  }
+
+  it('a request decided or rejected elsewhere closes the pop-up that asked for a decision', () => {
+    const screen = lingering()
+    const s = service(ledger, screen.port)
+    s.onApproval(approval())
+    expect(screen.open()).toEqual(['Pedido de aprovação'])
+    // Another payment's decision leaves it; this one's closes it.
+    s.onApproval(
+      approval({ id: '6f1c7c53-6a43-4c43-9d55-0a6a3f0e0002', state: 'approved', decidedBy: 'carla' }),
+    )
+    expect(screen.open()).toEqual(['Pedido de aprovação'])
+    s.onApproval(approval({ state: 'rejected', decidedBy: 'carla' }))
+    expect(screen.open()).toEqual([])
+  })
+
+  it('a run approved, rejected or cancelled elsewhere closes its "to decide" pop-up; notifications off still close', () => {
+    const screen = lingering()
+    const s = service(ledger, screen.port)
+    const run = {
+      runId: 'run-1',
+      name: 'folha.csv',
+      state: 'draft',
+      importedBy: 'ana',
+      requestedBy: 'ana',
+      requestedAt: '2026-11-26T10:00:00.000Z',
+      approvedBy: null,
+      rejectedBy: null,
+      me: 'bruno',
+      rows: 3,
+      payoutCents: 120_000,
+    }
+    s.onRunApproval(run)
+    expect(screen.open()).toEqual(['Lote aguardando aprovação'])
+    // Still waiting (another row event): it stays.
+    s.onRunApproval(run)
+    expect(screen.open()).toEqual(['Lote aguardando aprovação'])
+    enabled = false
+    s.onRunApproval({ ...run, state: 'cancelled', rejectedBy: 'carla' })
+    expect(screen.open()).toEqual([])
+  })
+})

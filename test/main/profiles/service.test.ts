@@ -308,12 +308,18 @@ describe('settings', () => {
       csvDelimiter: ';',
       csvLocale: 'pt-BR',
       notifications: true,
+      liveConfirmAboveCents: 1_000_000,
     })
     expect(svc.updateSettings({ language: 'en', csvDelimiter: ',' })).toMatchObject({
       language: 'en',
       csvDelimiter: ',',
     })
     expect(open().svc.settings()).toMatchObject({ language: 'en', csvDelimiter: ',', csvLocale: 'pt-BR' })
+    // The desk's confirmation limit (issue #26): integer cents or null (never ask), persisted; others refused.
+    svc.updateSettings({ liveConfirmAboveCents: null })
+    expect(open().svc.settings().liveConfirmAboveCents).toBeNull()
+    expect(() => svc.updateSettings({ liveConfirmAboveCents: 12.5 })).toThrow()
+    expect(open().svc.settings().liveConfirmAboveCents).toBeNull()
   })
 
   it('validates patches and the active profile id', () => {
@@ -377,6 +383,7 @@ describe('reading back a damaged or hand-edited store', () => {
       csvDelimiter: ',',
       csvLocale: 'pt-BR',
       notifications: true,
+      liveConfirmAboveCents: 1_000_000,
     })
     expect(svc.active().id).toBe('sandbox')
   })

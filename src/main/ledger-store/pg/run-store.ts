@@ -19,6 +19,20 @@ import { runFields, runRowFields, runWaveFields } from '../../ledger/runs'
 import type { RunFourEyes, RunLeases, RunLeaseState, RunStore } from '../run-store'
 import { auditDetails } from './audit'
 import { read, withTx, type Tx } from './tx'
+import { z } from 'zod'
+
+const rejectionDetails = z.object({ reason: z.string().max(500) })
+
+/** The reason a rejection's audit entry gives; null for an entry written before reasons were asked (or none). */
+function rejectionReason(details: unknown): string | null {
+  if (typeof details !== 'string') return null
+  try {
+    const r = rejectionDetails.safeParse(JSON.parse(details))
+    return r.success ? r.data.reason : null
+  } catch {
+    return null
+  }
+}
 
 type Row = Record<string, unknown>
 
@@ -50,8 +64,13 @@ export function pgRunStore(pool: pg.Pool, identity: string): RunStore {
     approvalOf: (runId) =>
       read(pool, async (c) => {
         const r = await c.query(
-          `SELECT run_needs_approval(run_id) AS needed, approval_requested_by, approval_requested_at,
-                  approval_requested_hash FROM runs WHERE run_id = $1`,
+          `SELECT run_needs_approval(r.run_id) AS needed, r.approval_requested_by, r.approval_requested_at,
+                  r.approval_requested_hash, j.operator AS rejected_by, j.details AS rejected_details
+             FROM runs r
+             LEFT JOIN LATERAL (SELECT a.operator, a.details FROM audit_log a
+                WHERE a.subject = r.run_id AND a.action = 'run.approval_rejected' ORDER BY a.seq DESC LIMIT 1) j
+               ON true
+            WHERE r.run_id = $1`,
           [runId],
         )
         const row = r.rows[0]
@@ -62,6 +81,8 @@ export function pgRunStore(pool: pg.Pool, identity: string): RunStore {
           requestedBy: text(row.approval_requested_by),
           requestedAt: text(row.approval_requested_at),
           requestedHash: text(row.approval_requested_hash),
+          rejectedBy: text(row.rejected_by),
+          rejectedReason: rejectionReason(row.rejected_details),
         }
       }),
     requestApproval: async (runId, hash, operator, detailsIn) => {

@@ -119,6 +119,7 @@ export function NewWithdrawalPage(): React.JSX.Element {
     draft: WithdrawalDraft,
     quoted: WithdrawalQuote,
     confirmDuplicate: boolean,
+    typedCents?: number,
   ): Promise<void> => {
     if (inFlight.current) return
     inFlight.current = true
@@ -129,6 +130,7 @@ export function NewWithdrawalPage(): React.JSX.Element {
       draft,
       intentId: quoted.intent.id,
       ...(confirmDuplicate ? { confirmedDuplicates: quoted.duplicates.map((d) => d.localId) } : {}),
+      ...(typedCents !== undefined ? { confirmedAmountCents: typedCents } : {}),
     })
     if (r.ok && r.data.localState === 'created') {
       // Stays "in flight" on purpose: the page is leaving, nothing more may be sent from it.
@@ -231,10 +233,10 @@ export function NewWithdrawalPage(): React.JSX.Element {
           creating={creating}
           error={reviewError}
           onBack={backToForm}
-          onConfirm={(confirmDuplicate, note) =>
+          onConfirm={(confirmDuplicate, note, typedCents) =>
             void (state.quote.needsApproval
               ? requestApproval(state.draft, state.quote, confirmDuplicate, note ?? '')
-              : create(state.draft, state.quote, confirmDuplicate))
+              : create(state.draft, state.quote, confirmDuplicate, typedCents))
           }
         />
       )}

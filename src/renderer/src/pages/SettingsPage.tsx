@@ -16,6 +16,7 @@ import { SigningKeySection } from '../components/settings/SigningKeySection'
 import { TeamLedgerSection } from '../components/settings/TeamLedgerSection'
 import { PageHeader } from '../components/ui/PageHeader'
 import { Tabs } from '../components/ui/Tabs'
+import { DeskLimitSection } from '../components/settings/DeskLimitSection'
 
 export const SETTINGS_TABS = ['profiles', 'payments', 'security'] as const
 export type SettingsTab = (typeof SETTINGS_TABS)[number]
@@ -64,6 +65,7 @@ export function SettingsPage(): React.JSX.Element {
             label: t('tabs.security'),
             panel: () => (
               <>
+                <DeskLimitSection />
                 <AllowancesSection />
                 <SigningKeySection />
                 <BackupsSection />

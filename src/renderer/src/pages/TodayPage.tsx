@@ -14,7 +14,14 @@ import { CaixaCard } from '../components/wallet/CaixaCard'
 import { formatDateTime } from '../components/format'
 import { timeLeft } from '../components/layout/deadline'
 import { depositCentsOf, payeeOf, payeeText, payoutCentsOf } from '../components/layout/payee'
-import { todayTotals, monthStartIso, todayStartIso, type TodayTotals } from '../components/layout/today-model'
+import {
+  todayTotals,
+  monthStartIso,
+  todayStartIso,
+  withoutReconciled,
+  type TodayTotals,
+} from '../components/layout/today-model'
+import { ReconcileRefund } from '../components/layout/ReconcileRefund'
 import { TodayApprovals, TodayRuns } from '../components/layout/TodayRuns'
 import { useNowTick } from '../components/layout/useNow'
 import { RecordStatus } from '../components/RecordStatus'
@@ -26,6 +33,11 @@ const LIMIT = 50
 
 type LineKind = 'awaiting' | 'attention' | 'sending' | 'mismatches' | 'paid' | 'returns'
 const DAY_MS = 86_400_000
+/** After a line's own action (a refund marked reconciled): read the page again, or say why it failed. */
+interface Reload {
+  done: () => void
+  error: (e: IpcError) => void
+}
 
 interface TodayData {
   awaiting: RecordPageView
@@ -76,6 +88,9 @@ async function loadToday(now: number): Promise<TodayData> {
   const byDeadline = [...awaiting.rows].sort((a, b) =>
     (a.expiration ?? '9999').localeCompare(b.expiration ?? '9999'),
   )
+  // Refunds already marked reconciled leave "Devoluções a conciliar" (an audit entry each; issue #26).
+  const marked = await call('withdrawals:reconciledRefunds', { localIds: returns.rows.map((r) => r.localId) })
+  if (!marked.ok) throw marked.error
   // Mismatches are among what needs action (main's attention rule); their own card says why.
   const mismatched = attention.rows.filter((r) => r.flags.includes(RECORD_FLAGS.payeeMismatch))
   return {
@@ -84,7 +99,7 @@ async function loadToday(now: number): Promise<TodayData> {
     sending,
     mismatches: { ...attention, rows: mismatched, total: mismatched.length },
     paid,
-    returns,
+    returns: withoutReconciled(returns, marked.data),
     today: todayTotals(paidDay.totals, createdDay.totals),
     month: todayTotals(paidMonth.totals, createdMonth.totals),
   }
@@ -94,10 +109,12 @@ function Line({
   record,
   kind,
   now,
+  reload,
 }: {
   record: WithdrawalRecord
   kind: LineKind
   now: number
+  reload?: Reload
 }): React.JSX.Element {
   const { t } = useTranslation('layout')
   const go = useRoute((s) => s.go)
@@ -147,6 +164,14 @@ function Line({
           )}
         </span>
       </button>
+      {kind === 'returns' && reload && (
+        <ReconcileRefund
+          localId={record.localId}
+          payee={payeeText(payeeOf(record))}
+          onDone={reload.done}
+          onError={reload.error}
+        />
+      )}
     </li>
   )
 }
@@ -158,6 +183,7 @@ function Block({
   page,
   kind,
   now,
+  reload,
 }: {
   id: string
   title: string
@@ -165,6 +191,7 @@ function Block({
   page: RecordPageView
   kind: LineKind
   now: number
+  reload?: Reload
 }): React.JSX.Element {
   const { t } = useTranslation('layout')
   return (
@@ -177,7 +204,7 @@ function Block({
       ) : (
         <ul className="today-lines">
           {page.rows.map((r) => (
-            <Line key={r.localId} record={r} kind={kind} now={now} />
+            <Line key={r.localId} record={r} kind={kind} now={now} reload={reload} />
           ))}
         </ul>
       )}
@@ -318,6 +345,7 @@ export function TodayPage(): React.JSX.Element {
             page={data.returns}
             kind="returns"
             now={now}
+            reload={{ done: load, error: setError }}
           />
           <DepositAttention />
           <CaixaCard />

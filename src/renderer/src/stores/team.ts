@@ -9,8 +9,10 @@ import type { IpcError } from '../../../shared/contract'
 import type { RunApprovalItem } from '../../../shared/run-approval'
 import {
   applyChange,
+  nextToast,
   sortQueue,
   toastFor,
+  toastStillPending,
   withoutSent,
   type ToastKind,
 } from '../components/approvals/approval-model'
@@ -64,7 +66,12 @@ export const useTeam = create<TeamState>((set, get) => ({
   },
   refreshList: async () => {
     const [r] = await Promise.all([call('approvals:list'), get().refreshRuns()])
-    if (r.ok) set({ approvals: sortQueue(r.data), listError: null })
+    if (r.ok)
+      set((s) => ({
+        approvals: sortQueue(r.data),
+        listError: null,
+        toast: toastStillPending(s.toast, r.data),
+      }))
     else set({ listError: r.error })
   },
   refreshRuns: async () => {
@@ -90,7 +97,7 @@ export const useTeam = create<TeamState>((set, get) => ({
     const kind = fromEvent ? toastFor(approval, get().status?.identity ?? null) : null
     set((s) => ({
       approvals: applyChange(s.approvals, approval),
-      ...(kind ? { toast: { kind, approval } } : {}),
+      toast: nextToast(s.toast, approval, kind),
     }))
   },
   recordChanged: (localId) => {

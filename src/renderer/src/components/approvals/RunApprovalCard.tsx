@@ -1,7 +1,7 @@
 /**
  * A payment run waiting for another analyst's approval, in the Aprovações queue: what, how many payments, the
  * total, who asked and when. "Abrir lote" opens the run's screen, where it is approved (the typed total) or
- * rejected (cancelled): the queue never decides a run.
+ * rejected with a reason: the queue never decides a run.
  */
 import { useTranslation } from 'react-i18next'
 import type { RunApprovalItem } from '../../../../shared/run-approval'
@@ -42,8 +42,7 @@ export function RunApprovalCard({
         <dd>
           <strong className="num" data-testid="run-approval-total">
             {runTotalText(r, currentLanguage())}
-          </strong>{' '}
-          {t('kind.payout')}
+          </strong>
         </dd>
         <dt>{t('fields.requester')}</dt>
         <dd>{r.mine ? t('me', { name: r.requestedBy }) : r.requestedBy}</dd>

@@ -68,6 +68,36 @@ export function toastFor(a: ApprovalView, me: string | null): ToastKind | null {
   return null
 }
 
+/**
+ * The banner after a change: a new one when the change needs this desk; otherwise the one on screen stays —
+ * unless it asked to decide this very request and the request is no longer pending (decided, rejected or
+ * withdrawn on any desk, this one included): a stale "to decide" banner closes (issue #26).
+ */
+export function nextToast<T extends { kind: ToastKind; approval: ApprovalView }>(
+  current: T | null,
+  approval: ApprovalView,
+  kind: ToastKind | null,
+): { kind: ToastKind; approval: ApprovalView } | T | null {
+  if (kind) return { kind, approval }
+  if (
+    current &&
+    current.kind === 'to_decide' &&
+    current.approval.id === approval.id &&
+    approval.state !== 'pending'
+  )
+    return null
+  return current
+}
+
+/** After the queue was read again: a "to decide" banner whose request is no longer pending there closes. */
+export function toastStillPending<T extends { kind: ToastKind; approval: ApprovalView }>(
+  current: T | null,
+  queue: readonly ApprovalView[],
+): T | null {
+  if (!current || current.kind !== 'to_decide') return current
+  return queue.some((a) => a.id === current.approval.id && a.state === 'pending') ? current : null
+}
+
 /** Main's refusals of approval calls that have their own sentence (approvals:codes.*); others fall back. */
 export const APPROVAL_CODES = [
   'approval_self',

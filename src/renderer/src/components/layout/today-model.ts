@@ -38,3 +38,16 @@ export function todayTotals(paid: readonly StatusTotal[], created: readonly Stat
     returnedDepositCents: c.returned.depositCents + c.ended.depositCents,
   }
 }
+
+/**
+ * "Devoluções a conciliar" without the refunds already marked reconciled (issue #26): they leave the list and its
+ * count. The marks are read for the rows shown only, so the count drops by those found among them.
+ */
+export function withoutReconciled<P extends { rows: Array<{ localId: string }>; total: number }>(
+  page: P,
+  reconciled: readonly string[],
+): P {
+  const done = new Set(reconciled)
+  const rows = page.rows.filter((r) => !done.has(r.localId))
+  return { ...page, rows, total: Math.max(0, page.total - (page.rows.length - rows.length)) }
+}

@@ -1,4 +1,8 @@
-/** Review and approval: totals, fees, groups, duplicate decisions, and approval by typing the total DePix. */
+/**
+ * Review and approval: totals, fees, groups, duplicate decisions, and approval by typing the control total (what
+ * arrives by Pix, from the approver's own ERP or spreadsheet: it is not printed beside the field), or rejection
+ * with a reason.
+ */
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { RunDetailView } from '../../../../shared/channels-runs'
@@ -10,6 +14,7 @@ import { CopyButton } from '../CopyButton'
 import { Brl, DateTime } from '../format'
 import { AddressGroups } from '../funding/FundingInstructions'
 import { SafeText } from '../SafeText'
+import { RejectRun } from './RejectRun'
 import { RunErrorNotice } from './run-error'
 
 type Group = RunDetailView['summary']['byCategory'][number]
@@ -113,7 +118,7 @@ export function ReviewPanel({
       setError({ code: 'total_mismatch', message: 'mismatch' })
       return
     }
-    const r = await call('runs:approve', { runId: run.runId, confirmDepositCents: cents })
+    const r = await call('runs:approve', { runId: run.runId, confirmPayoutCents: cents })
     if (r.ok) onChange(r.data)
     else setError(r.error)
   }
@@ -183,21 +188,38 @@ export function ReviewPanel({
             <p data-testid="run-approval-asked">{t('approve.waitingOther', { who: asked.requestedBy })}</p>
           )}
           {fourEyes && !asked && <p data-testid="run-approval-needed">{t('approve.fourEyesAsk')}</p>}
-          <p>{t('approve.help', { total: formatBRL(summary.depositCents, lang) })}</p>
+          <p id="run-approve-help">{t('approve.help')}</p>
           <label className="field">
             <span>{t('approve.label')}</span>
-            <input inputMode="decimal" value={typed} onChange={(e) => setTyped(e.target.value)} />
+            <input
+              inputMode="decimal"
+              autoComplete="off"
+              aria-describedby="run-approve-help"
+              data-testid="run-approve-total"
+              value={typed}
+              onChange={(e) => setTyped(e.target.value)}
+            />
           </label>
           <button type="submit" className="btn btn-primary">
             {fourEyes && !asked ? t('approve.askButton') : t('approve.button')}
           </button>
         </form>
+      ) : run.state === 'cancelled' && detail.approval?.rejectedBy ? (
+        <p data-testid="run-rejected">
+          {t('approve.rejected', {
+            who: detail.approval.rejectedBy,
+            reason: detail.approval.rejectedReason ?? '—',
+          })}
+        </p>
       ) : (
         run.approvedAt && (
           <p data-testid="run-approved">
             {t('approve.approved', { who: run.approvedBy ?? '' })} <DateTime iso={run.approvedAt} />
           </p>
         )
+      )}
+      {run.state === 'draft' && asked && !asked.mine && (
+        <RejectRun runId={run.runId} onChange={onChange} onError={setError} />
       )}
       {error && <RunErrorNotice error={error} />}
     </section>

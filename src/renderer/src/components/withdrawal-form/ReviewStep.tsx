@@ -8,7 +8,9 @@ import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { WITHDRAWAL_FEE_FLOOR_CENTS } from '../../../../shared/api-limits'
 import type { IpcError, WithdrawalQuote } from '../../../../shared/contract'
-import { formatBRL, formatDePix } from '../../../../shared/money'
+import { formatBRL, formatDePix, parseBRLToCents } from '../../../../shared/money'
+import { needsDeskConfirmation } from '../../../../shared/desk-limit'
+import { DeskConfirmation, useDeskLimit } from './DeskConfirmation'
 import { maskTaxId } from '../../../../shared/tax-id'
 import { currentLanguage } from '../../i18n'
 import { ErrorNotice } from '../ErrorNotice'
@@ -32,8 +34,11 @@ interface Props {
   creating: boolean
   error: IpcError | null
   onBack: () => void
-  /** `note`: for the approver, when the quote needs approval. */
-  onConfirm: (confirmDuplicate: boolean, note?: string) => void
+  /**
+   * `note`: for the approver, when the quote needs approval. `typedCents`: the amount typed again on a live
+   * profile above the desk limit (issue #26).
+   */
+  onConfirm: (confirmDuplicate: boolean, note?: string, typedCents?: number) => void
 }
 
 function text(v: unknown): string | null {
@@ -67,7 +72,21 @@ export function ReviewStep({
   const profile = info?.profileName ?? info?.network ?? ''
   const createLabel = needsApproval ? t('approvals:request.button') : t('layout:review.create', { profile })
   const busyLabel = needsApproval ? t('approvals:request.busy') : t('review.creating')
-  const blocked = creating || (hasDuplicates && !notDuplicate) || !refund.ok
+  const limit = useDeskLimit()
+  const [typed, setTyped] = useState('')
+  const typedCents = parseBRLToCents(typed, lang)
+  const confirmAmount =
+    !needsApproval &&
+    info !== null &&
+    amount !== null &&
+    needsDeskConfirmation(info.sandbox ? 'sandbox' : 'live', limit, amount.cents)
+      ? amount.cents
+      : null
+  const blocked =
+    creating ||
+    (hasDuplicates && !notDuplicate) ||
+    !refund.ok ||
+    (confirmAmount !== null && typedCents !== confirmAmount)
 
   return (
     <section aria-labelledby="review-heading" className="card review">
@@ -174,6 +193,15 @@ export function ReviewStep({
 
       {needsApproval && <ApprovalNeeded note={note} onNote={setNote} disabled={creating} />}
 
+      {confirmAmount !== null && limit !== null && (
+        <DeskConfirmation
+          limitCents={limit}
+          typed={typed}
+          onTyped={setTyped}
+          matches={typedCents === confirmAmount}
+        />
+      )}
+
       {error && <ErrorNotice error={error} />}
 
       {info && (
@@ -193,7 +221,13 @@ export function ReviewStep({
           className="btn btn-primary"
           disabled={blocked}
           aria-busy={creating || undefined}
-          onClick={() => onConfirm(hasDuplicates && notDuplicate, needsApproval ? note.trim() : undefined)}
+          onClick={() =>
+            onConfirm(
+              hasDuplicates && notDuplicate,
+              needsApproval ? note.trim() : undefined,
+              confirmAmount !== null && typedCents !== null ? typedCents : undefined,
+            )
+          }
         >
           {creating ? busyLabel : createLabel}
         </button>

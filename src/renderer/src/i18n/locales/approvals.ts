@@ -134,9 +134,9 @@ export const approvals = {
       heading: 'Lotes de pagamentos',
       state: 'Lote aguardando aprovação',
       rows: 'Pagamentos',
-      total: 'Total',
+      total: 'Total a receber por Pix',
       approve:
-        'Abra o lote para conferir as linhas e aprovar (digitando o total) ou recusar (cancelando o lote).',
+        'Abra o lote para conferir as linhas e aprovar (digitando o total a receber por Pix do seu controle) ou recusar com um motivo.',
       wait_mine: 'Aguardando aprovação de outro analista',
       wait_imported: 'Quem importou o lote não pode aprovar: outro analista precisa decidir.',
       open: 'Abrir lote',
@@ -272,9 +272,9 @@ export const approvals = {
       heading: 'Payment runs',
       state: 'Payment run awaiting approval',
       rows: 'Withdrawals',
-      total: 'Total',
+      total: 'Total to arrive by Pix',
       approve:
-        'Open the run to check its rows and approve it (typing the total) or reject it (cancelling the run).',
+        'Open the run to check its rows and approve it (typing the total to arrive by Pix from your records) or reject it with a reason.',
       wait_mine: 'Awaiting approval by another analyst',
       wait_imported: 'Whoever imported the run cannot approve it: another analyst must decide.',
       open: 'Open run',

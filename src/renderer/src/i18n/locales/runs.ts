@@ -71,8 +71,16 @@ export const runs = {
     },
     approve: {
       heading: 'Aprovar o lote',
-      help: 'Para aprovar, digite o total de DePix a enviar: {{total}}.',
-      label: 'Total de DePix a enviar (R$)',
+      help: 'Para aprovar, digite o total do lote que está no seu ERP ou planilha: a soma dos valores que os favorecidos recebem por Pix, sem as taxas.',
+      label: 'Total a receber por Pix (R$), conforme o seu controle',
+      reject: 'Recusar lote',
+      rejectTitle: 'Recusar o lote',
+      rejectBody: 'O lote é cancelado e quem pediu a aprovação lê o motivo.',
+      reason: 'Motivo da recusa (obrigatório)',
+      reasonMissing: 'Escreva o motivo da recusa.',
+      rejectConfirm: 'Recusar',
+      rejectCancel: 'Voltar',
+      rejected: 'Recusado por {{who}}. Motivo: {{reason}}',
       button: 'Aprovar lote',
       approved: 'Aprovado por {{who}} em',
       mismatch: 'O valor digitado não confere com o total do lote.',
@@ -82,7 +90,7 @@ export const runs = {
       waitingMine:
         'Aguardando a aprovação de outro analista (pedida por {{who}}). Quem pediu não pode aprovar.',
       waitingOther:
-        '{{who}} pediu a aprovação deste lote. Confira as linhas e digite o total para aprovar; para recusar, cancele o lote.',
+        '{{who}} pediu a aprovação deste lote. Confira as linhas e digite o total do seu controle para aprovar, ou recuse com um motivo.',
     },
     wave: {
       heading: 'Ondas',
@@ -187,7 +195,9 @@ export const runs = {
         'Esta linha não pode ser enviada de novo: só um pagamento que com certeza não foi criado pode ser tentado outra vez.',
       row_not_unknown: 'Esta linha não tem resultado desconhecido.',
       duplicates_undecided: 'Decida cada possível duplicidade antes de aprovar.',
-      total_mismatch: 'O valor digitado não confere com o total do lote.',
+      total_mismatch:
+        'O total digitado não confere com o total a receber por Pix deste lote. Confira o seu controle e as linhas descartadas.',
+      reason_required: 'Escreva o motivo da recusa.',
       approval_stale: 'As linhas mudaram depois da aprovação: aprove o lote de novo.',
       wave_not_funded: 'Marque a onda anterior como depositada antes de criar a próxima.',
       busy: 'Uma onda está sendo criada.',
@@ -268,8 +278,16 @@ export const runs = {
     },
     approve: {
       heading: 'Approve the run',
-      help: 'To approve, type the total DePix to send: {{total}}.',
-      label: 'Total DePix to send (R$)',
+      help: 'To approve, type the run’s total from your ERP or spreadsheet: the sum the payees receive by Pix, without fees.',
+      label: 'Total to arrive by Pix (R$), from your records',
+      reject: 'Reject run',
+      rejectTitle: 'Reject the run',
+      rejectBody: 'The run is cancelled and whoever asked for the approval reads the reason.',
+      reason: 'Reason for rejecting (required)',
+      reasonMissing: 'Write the reason for rejecting.',
+      rejectConfirm: 'Reject',
+      rejectCancel: 'Back',
+      rejected: 'Rejected by {{who}}. Reason: {{reason}}',
       button: 'Approve run',
       approved: 'Approved by {{who}} on',
       mismatch: 'The amount typed does not match the run’s total.',
@@ -279,7 +297,7 @@ export const runs = {
       waitingMine:
         'Waiting for another analyst’s approval (asked by {{who}}). Whoever asked cannot approve it.',
       waitingOther:
-        '{{who}} asked for this run’s approval. Check the rows and type the total to approve it; to reject it, cancel the run.',
+        '{{who}} asked for this run’s approval. Check the rows and type the total from your records to approve it, or reject it with a reason.',
     },
     wave: {
       heading: 'Waves',
@@ -384,7 +402,9 @@ export const runs = {
         'This row cannot be sent again: only a withdrawal known not to be created may be tried again.',
       row_not_unknown: 'This row has no unknown outcome.',
       duplicates_undecided: 'Decide every possible duplicate before approving.',
-      total_mismatch: 'The amount typed does not match the run’s total.',
+      total_mismatch:
+        'The total typed does not match the total this run pays by Pix. Check your records and the dropped rows.',
+      reason_required: 'Write the reason for rejecting.',
       approval_stale: 'The lines changed after approval: approve the run again.',
       wave_not_funded: 'Mark the previous wave as funded before creating the next one.',
       busy: 'A wave is being created.',

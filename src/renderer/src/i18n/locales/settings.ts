@@ -3,6 +3,15 @@
 export const settings = {
   'pt-BR': {
     title: 'Configurações',
+    deskLimit: {
+      title: 'Confirmação de pagamentos grandes em produção',
+      label: 'Pedir para digitar o valor acima de (R$)',
+      hint: 'Num perfil de produção, um pagamento acima deste valor é confirmado digitando o valor de novo. Vazio: nunca pedir. Padrão: {{default}}. Vale para este computador.',
+      invalid: 'Digite um valor em reais, como 10.000,00, ou deixe vazio.',
+      save: 'Salvar limite',
+      saved: 'Salvo: pagamentos acima de {{limit}} pedem o valor.',
+      savedOff: 'Salvo: nenhum pagamento pede o valor.',
+    },
     tabs: {
       label: 'Seções das configurações',
       profiles: 'Perfis, sessão e idioma',
@@ -221,6 +230,15 @@ export const settings = {
   },
   en: {
     title: 'Settings',
+    deskLimit: {
+      title: 'Confirmation of large live withdrawals',
+      label: 'Ask to type the amount above (R$)',
+      hint: 'On a live profile, a withdrawal above this amount is confirmed by typing its amount again. Empty: never ask. Default: {{default}}. Applies to this computer.',
+      invalid: 'Type an amount in reais, such as 10.000,00, or leave it empty.',
+      save: 'Save limit',
+      saved: 'Saved: withdrawals above {{limit}} ask for the amount.',
+      savedOff: 'Saved: no withdrawal asks for the amount.',
+    },
     tabs: {
       label: 'Settings sections',
       profiles: 'Profiles, session and language',

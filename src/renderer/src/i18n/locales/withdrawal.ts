@@ -72,6 +72,11 @@ export const withdrawal = {
       regtest: 'Liquid Regtest',
       unknown: 'desconhecida',
     },
+    deskConfirm: {
+      title: 'Este pagamento de produção passa do limite de confirmação deste computador ({{limit}}).',
+      label: 'Digite o valor informado (R$) para confirmar',
+      mismatch: 'O valor digitado não é o valor informado no formulário.',
+    },
     review: {
       heading: 'Revise antes de criar',
       intro: 'Confira tudo. Nada foi enviado ainda: o pagamento só é criado quando você confirmar.',
@@ -193,6 +198,11 @@ export const withdrawal = {
       testnet: 'Liquid Testnet',
       regtest: 'Liquid Regtest',
       unknown: 'unknown',
+    },
+    deskConfirm: {
+      title: 'This live withdrawal is above this computer’s confirmation limit ({{limit}}).',
+      label: 'Type the amount you entered (R$) to confirm',
+      mismatch: 'The amount typed is not the amount entered in the form.',
     },
     review: {
       heading: 'Review before creating',
