@@ -33,6 +33,14 @@ interface ServiceFacts {
   hasRefund: boolean
 }
 
+/** What the check reads of an answer (a status answer, or the create's with its id as `id`). */
+export type ServiceAnswer = Pick<
+  WithdrawalStatus,
+  'id' | 'depositAddress' | 'depositAmountInCents' | 'status'
+> & {
+  refund?: unknown
+}
+
 export interface FundingCheck {
   problem: FundingProblem | null
   alert: FundingAlert | null
@@ -40,8 +48,11 @@ export interface FundingCheck {
 
 export interface FundingChecker {
   check(r: WithdrawalRecord): Promise<FundingCheck>
-  /** An answer of GET /withdraw-status received elsewhere in this process (the service's own words). */
-  note(remoteId: string, data: WithdrawalStatus): void
+  /**
+   * An answer received elsewhere in this process (the service's own words): a GET /withdraw-status of the tracker,
+   * or the create's own answer (POST /withdraw names the deposit address and amount).
+   */
+  note(remoteId: string, data: ServiceAnswer): void
 }
 
 const OK: FundingCheck = { problem: null, alert: null }
@@ -60,7 +71,7 @@ export function fundingChecker(deps: {
   const facts = new Map<string, ServiceFacts>()
   const inFlight = new Map<string, Promise<ServiceFacts>>()
 
-  function keep(remoteId: string, data: WithdrawalStatus): ServiceFacts {
+  function keep(remoteId: string, data: ServiceAnswer): ServiceFacts {
     const f: ServiceFacts = {
       at: deps.monotonic(),
       address: data.depositAddress ?? null,
@@ -92,8 +103,10 @@ export function fundingChecker(deps: {
 
   return {
     note(remoteId, data) {
-      // Only an answer about this withdrawal (the service names it) tells where its DePix goes.
-      if (data.id === remoteId) keep(remoteId, data)
+      // Only an answer about this withdrawal (the service names it) that names both facts tells where its DePix
+      // goes; a partial one (a minimal create answer) leaves the check to read for itself.
+      if (data.id === remoteId && data.depositAddress && typeof data.depositAmountInCents === 'number')
+        keep(remoteId, data)
     },
     async check(r) {
       if (r.remoteId === null) return { problem: 'not_created', alert: null }

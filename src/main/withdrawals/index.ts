@@ -87,6 +87,19 @@ export function createWithdrawalService(deps: WithdrawalServiceDeps): Withdrawal
     checker.note(id, res.data)
     return res
   }
+  // The create's answer too: a wave's sheet shown right after its creates needs no status read per row. The POST
+  // itself is passed through once, untouched (never retried here).
+  noted.withdraw = async (body) => {
+    const res = await client.withdraw(body)
+    const d = res.data
+    checker.note(d.withdrawalId, {
+      id: d.withdrawalId,
+      depositAddress: d.depositAddress,
+      depositAmountInCents: d.depositAmountInCents,
+      status: d.status ?? undefined,
+    })
+    return res
+  }
   const tracker = createStatusTracker({
     ...deps.tracker,
     store,
@@ -108,7 +121,7 @@ export function createWithdrawalService(deps: WithdrawalServiceDeps): Withdrawal
     store,
     sideJournal,
     shared,
-    client,
+    client: noted,
     operator,
     network,
     profile,

@@ -43,8 +43,8 @@ describe('created', () => {
       depixAmount: '11.00000000',
     })
     expect(r.posts()).toBe(1)
-    // The one status read is funding's: the instructions are shown only once the service confirmed them.
-    expect(r.statusGets()).toBe(1)
+    // Confirmed by the create's own answer (the service's words, held by this process): no status read.
+    expect(r.statusGets()).toBe(0)
   })
 
   it('minimal create response: the deposit address comes from one status read', async () => {
@@ -57,8 +57,8 @@ describe('created', () => {
     expect(r.statusGets()).toBe(1)
     expect((await r.service.funding(rec.localId)).problem).toBeNull()
     expect(r.posts()).toBe(1)
-    // The second read is funding's confirmation.
-    expect(r.statusGets()).toBe(2)
+    // The create's own status read is the funding's confirmation too: no second read.
+    expect(r.statusGets()).toBe(1)
   })
 
   it('minimal create response and a failed status read: created without address, filled by the next poll', async () => {
