@@ -151,7 +151,7 @@ test('a payment funded from the treasury wallet is seen funded with its txid, wi
   await funding.getByRole('button', { name: 'Guardar rótulo' }).click()
   await expect(funding.getByTestId('caixa-movement-label')).toContainText('Aporte inicial dos sócios')
   await expect(funding.getByTestId('caixa-movement-label')).toContainText(
-    /por e2e em \d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}/,
+    /por e2e em \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}/,
   )
   const audit = app.ctx.ledger.audit({ limit: 5 }).rows.find((e) => e.action === 'wallet.movement.labelled')
   expect(audit?.details['label']).toBe('Aporte inicial dos sócios')
