@@ -21,7 +21,7 @@ test.use({
 const HOUR = 3_600_000
 
 test.describe('team clocks', () => {
-  test.setTimeout(90_000)
+  test.setTimeout(150_000)
   test.skip(TEAM_SKIP_REASON !== null, TEAM_SKIP_REASON ?? '')
 
   test('a desk 3 h ahead of the server is told so in the top bar; Configurações says who tracks', async ({
@@ -43,7 +43,9 @@ test.describe('team clocks', () => {
     } finally {
       Date.now = realNow
     }
-    await expect(page.getByTestId('clock-skew')).toHaveCount(0, { timeout: 15_000 })
+    // The offset is measured again on the leadership's next round trips; a desk that stepped down after the jump
+    // measures it when it takes the lease again (about one lease later), so allow that long.
+    await expect(page.getByTestId('clock-skew')).toHaveCount(0, { timeout: 45_000 })
     // A 3 h jump of the wall clock looks like a 3 h sleep: the desk stepped down and leads again after one lease.
     await expect(page.getByTestId('team-status')).toHaveAttribute('data-state', 'leader', { timeout: 30_000 })
 
