@@ -97,8 +97,11 @@ test('a 15-row run, each wave funded by one transaction signed outside through e
       // A block: the service sees each deposit on its chain and starts paying.
       sandbox.control.advanceClock(61)
       sandbox.liquid.mineDue()
+      // The service reads its chain on its own schedule: on a loaded machine a block's deposits arrive over seconds.
       await expect
-        .poll(() => sandbox.control.state().withdrawals.filter((x) => x.blockchainTxID === txids[w]).length)
+        .poll(() => sandbox.control.state().withdrawals.filter((x) => x.blockchainTxID === txids[w]).length, {
+          timeout: 30_000,
+        })
         .toBe(size)
     }
 
