@@ -8,6 +8,7 @@ import type { LiquidNetwork } from '../liquid/networks'
 import type { LiquidMessageLocale } from '../liquid/messages'
 import type { Network as LwkNetwork, WolletDescriptor as LwkWolletDescriptor } from 'lwk_wasm'
 import { loadLwk, type Lwk } from './lwk'
+import { containsWif } from './wif'
 
 export type DescriptorFailure =
   'empty' | 'too_long' | 'private_key' | 'mnemonic' | 'no_blinding_key' | 'wrong_network' | 'invalid'
@@ -77,8 +78,6 @@ export function formatDescriptorMessage(
 
 // Extended private keys of every network/script flavour (xprv, tprv, yprv, zprv, uprv, vprv …).
 const EXTENDED_PRIVATE = /\b[xtyzuvYZUV]prv[1-9A-HJ-NP-Za-km-z]{20,}/
-// WIF: base58, 51 (uncompressed) or 52 (compressed) characters, mainnet 5/K/L, testnet 9/c.
-const WIF = /(?:^|[^1-9A-HJ-NP-Za-km-z])[5KL9c][1-9A-HJ-NP-Za-km-z]{50,51}(?![1-9A-HJ-NP-Za-km-z])/
 // A raw 32-byte key as a script's key (not as the blinding key, which is the viewing key and belongs there).
 const RAW_KEY_IN_SCRIPT = /(?:pkh|wpkh|multi|sortedmulti|pk)\([^)]*\b[0-9a-fA-F]{64}\b/
 // Twelve or more lowercase words in a row: a BIP39 phrase, which must never be pasted anywhere.
@@ -107,7 +106,7 @@ export function checkDescriptor(text: string, network: LiquidNetwork): CheckedDe
   if (trimmed === '') throw new DescriptorError('empty')
   if (trimmed.length > DESCRIPTOR_MAX_LENGTH) throw new DescriptorError('too_long')
   if (WORDS.test(trimmed.toLowerCase())) throw new DescriptorError('mnemonic')
-  if (EXTENDED_PRIVATE.test(trimmed) || WIF.test(trimmed) || RAW_KEY_IN_SCRIPT.test(trimmed)) {
+  if (EXTENDED_PRIVATE.test(trimmed) || containsWif(trimmed) || RAW_KEY_IN_SCRIPT.test(trimmed)) {
     throw new DescriptorError('private_key')
   }
   if (!/^ct\(/.test(trimmed)) throw new DescriptorError('no_blinding_key')

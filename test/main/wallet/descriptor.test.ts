@@ -27,6 +27,8 @@ const XPRV =
 const TPRV =
   'tprv8ZgxMBicQKsPd7Uf69XL1XwhmjHopUGep8GuEiJDZmbQz6o58LninorQAfcKZWARbtRtfnLcJ5MQ2AtHcQJCCRUcMRvmDUjyEmNUWwx8UbK'
 const WIF_COMPRESSED = 'KwDiBf89QgGbjEhKnhXJuH7LrciVrZi3qYjgd9M7rFU73sVHnoWn'
+// The testnet WIF of the same key (0x01): version 0xef, compressed.
+const WIF_TESTNET = 'cMahea7zqjxrtgAbB7LSGbcQUr1uX1ojuat9jZodMN87JcbXMTcA'
 
 describe('checkDescriptor: accepted', () => {
   it('a singlesig CT descriptor (elwpkh + slip77) for the profile network, normalized with its checksum', () => {
@@ -75,6 +77,19 @@ describe('checkDescriptor: refused, with the reason', () => {
     expect(refusal(`ct(slip77(${'ab'.repeat(32)}),elwpkh(${'11'.repeat(32)}))`)).toBe('private_key')
     // The check runs before anything else: a private key is refused as such even on the wrong network.
     expect(refusal(d.replace(tpub, TPRV), 'liquid')).toBe('private_key')
+  })
+
+  it('a SLIP-77 key in hex shaped like a WIF (51 base58 characters from a 9) is a blinding key, not a private key', () => {
+    // LWK's own descriptor for the regtest signer of seed 61: its slip77 key starts with 9 and has no 0 for 52
+    // characters. The shape test alone refused it; a WIF's checksum does not hold on it.
+    const d = singlesigRegtest(61)
+    expect(/slip77\(9[1-9a-f]{51}/.test(d)).toBe(true)
+    expect(checkDescriptor(d, 'regtest').descriptor).toBe(d)
+    // …while a real testnet WIF (version 0xef, compressed) is still refused, alone or beside a slip77 key.
+    expect(refusal(`ct(slip77(${'ab'.repeat(32)}),elwpkh(${WIF_TESTNET}))`)).toBe('private_key')
+    expect(refusal(`${WIF_COMPRESSED}`)).toBe('private_key')
+    // One character changed: the checksum fails, it is not a key (LWK then refuses it as unparsable).
+    expect(refusal(`ct(slip77(${'ab'.repeat(32)}),elwpkh(${WIF_TESTNET.slice(0, -1)}x))`)).toBe('invalid')
   })
 
   it('mnemonic words (12 and 24), whatever the spacing and case', () => {

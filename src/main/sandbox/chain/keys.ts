@@ -12,10 +12,17 @@ export interface KeyedAddress {
   readonly blindingPrivateKey: Buffer
 }
 
-function keyPair(): { priv: Buffer; pub: Buffer } {
+/**
+ * Node's ECDH hands the private key back without its leading zero bytes (one key in 256 is 31 bytes long). A
+ * shortened blinding key derives a different nonce and the sandbox could not unblind what was paid to that
+ * address, so the key is padded back to its 32 bytes.
+ */
+export function keyPair(): { priv: Buffer; pub: Buffer } {
   const ecdh = createECDH('secp256k1')
   ecdh.generateKeys()
-  return { priv: ecdh.getPrivateKey(), pub: ecdh.getPublicKey(null, 'compressed') }
+  const raw = ecdh.getPrivateKey()
+  const priv = Buffer.concat([Buffer.alloc(32 - raw.length), raw])
+  return { priv, pub: ecdh.getPublicKey(null, 'compressed') }
 }
 
 /** `liquid`: the address format the sandbox DePix service hands out (lq1…); the chain only sees its script. */
