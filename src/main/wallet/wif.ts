@@ -26,7 +26,9 @@ function isWif(text: string): boolean {
   const payload = raw.subarray(0, raw.length - 4)
   if (payload[0] !== 0x80 && payload[0] !== 0xef) return false
   if (payload.length === 34 && payload[33] !== 0x01) return false
-  return sha256(sha256(payload)).subarray(0, 4).equals(raw.subarray(raw.length - 4))
+  return sha256(sha256(payload))
+    .subarray(0, 4)
+    .equals(raw.subarray(raw.length - 4))
 }
 
 export const containsWif = (text: string): boolean => [...text.matchAll(CANDIDATE)].some((m) => isWif(m[0]))

@@ -25,8 +25,8 @@ describe('keyPair', () => {
     const a = newKeyedAddress()
     const ecdh = createECDH('secp256k1')
     ecdh.setPrivateKey(a.blindingPrivateKey)
-    expect(address.fromConfidential(a.address).blindingKey.equals(ecdh.getPublicKey(null, 'compressed'))).toBe(
-      true,
-    )
+    expect(
+      address.fromConfidential(a.address).blindingKey.equals(ecdh.getPublicKey(null, 'compressed')),
+    ).toBe(true)
   })
 })
