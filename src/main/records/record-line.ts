@@ -45,6 +45,32 @@ export function stateTextOf(line: string, prefix: string): string {
 }
 
 /**
+ * The SHA-256 of the state bytes of a line, taken from the file's bytes, when the line starts with the first
+ * member recordLine writes for what it parsed to (else null). Alone this proves nothing: it counts once it
+ * equals the state hash of the record's latest audit entry. Those bytes then are the canonical state that entry
+ * recorded (SHA-256 is not forged), which holds no `remoteCheckedAt` and no repeated member, so what the line
+ * parses to is that state plus the first member: the line is in the state layout, without writing it again.
+ * Any other line goes through provenPrefix.
+ */
+export function stateHashInBytes(buf: Buffer, start: number, stop: number, parsed: unknown): string | null {
+  if (parsed === null || typeof parsed !== 'object') return null
+  const checkedAt = (parsed as { remoteCheckedAt?: unknown }).remoteCheckedAt
+  if (checkedAt !== null && typeof checkedAt !== 'string') return null
+  const prefix = prefixOf(checkedAt)
+  const at = start + Buffer.byteLength(prefix)
+  if (at >= stop || buf.toString('latin1', start, at) !== prefix) return null
+  if (buf[at] === 0x7d) return at + 1 === stop ? hash('sha256', '{}') : null
+  if (buf[at] !== 0x2c) return null
+  // `{` and the bytes after the first member, hashed in place: the comma stands in for the brace meanwhile.
+  buf[at] = 0x7b
+  try {
+    return hash('sha256', buf.subarray(at, stop))
+  } finally {
+    buf[at] = 0x2c
+  }
+}
+
+/**
  * The line's first member (`{"remoteCheckedAt":…`) when the line is exactly recordLine(parsed), else null: the
  * proof that hashing the line's bytes (stateTextOf; the verifier hashes them where it read them) hashes the
  * parsed record's state.
