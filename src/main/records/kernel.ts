@@ -31,20 +31,7 @@ export interface RowFormatter {
   (inputs: readonly string[], index: number): [csv: string, html: string]
 }
 
-export interface RecordsKernel {
-  formatDateTime(value: string | null | undefined, locale: KernelLocale): string
-  /** UTC offset of São Paulo at `t` (ms since the epoch), in ms. */
-  saoPauloOffsetMs(t: number): number
-  /** Date.parse for the ledger's own `toISOString()` form; NaN when it is not that form or not a real date. */
-  parseIso(value: string): number
-  neutralise(text: string): string
-  csvCell(text: string): string
-  csvLine(cells: readonly string[], delimiter: KernelDelimiter): string
-  escapeHtml(s: string): string
-  rowFormatter(layout: RowLayout): RowFormatter
-}
-
-export function recordsKernel(): RecordsKernel {
+function recordsKernel() {
   // ---- timestamps -------------------------------------------------------------------------------------------
 
   const HOUR_MS = 3_600_000
@@ -142,6 +129,7 @@ export function recordsKernel(): RecordsKernel {
     return Date.UTC(y, mo - 1, d, h, mi, se, digitsAt(s, 20, 3))
   }
 
+  /** Date.parse for the ledger's own `toISOString()` form; NaN when it is not that form or not a real date. */
   function parseIso(value: string): number {
     return STORED_ISO.test(value) ? parseStoredIso(value) : Date.parse(value)
   }
@@ -318,7 +306,7 @@ export function recordsKernel(): RecordsKernel {
 }
 
 /** The main thread's instance (format.ts, csv.ts, html.ts and the exporter share its caches). */
-export const kernel: RecordsKernel = recordsKernel()
+export const kernel = recordsKernel()
 
 /** One parsed CSV row: cells are decoded only when asked for (the verifier reads 4 of 36 columns). */
 export interface CsvRow {
@@ -362,29 +350,10 @@ export interface CsvCheck {
   }>
 }
 
-export interface CsvReaderKernel {
-  /**
-   * Reads RFC 4180 bytes (UTF-8, after the BOM), calling `onRow` for each row; a syntax error throws
-   * `syntaxError(message)`. See csv.ts.
-   */
-  parseCsv(
-    buf: Buffer,
-    delimiter: KernelDelimiter,
-    onRow: (row: CsvRow) => void,
-    syntaxError: (message: string) => Error,
-  ): void
-  /** Inverse of formatAmount (format.ts). */
-  parseAmount(cell: string, locale: KernelLocale): number | null | undefined
-  /** Inverse of the formula neutralisation (csv.ts). */
-  unneutralise(cell: string): string
-  /** The verifier's pass over a CSV file (after its BOM): header, row shapes, and totals. */
-  checkCsvRows(buf: Buffer, spec: CsvCheckSpec): CsvCheck
-}
-
 /**
  * The CSV reading of the verifier (verify.ts).
  */
-export function csvReaderKernel(): CsvReaderKernel {
+function csvReaderKernel() {
   const QUOTE = 0x22
   const CR = 0x0d
   const LF = 0x0a
@@ -393,7 +362,7 @@ export function csvReaderKernel(): CsvReaderKernel {
    * Accepts CRLF or LF line ends and a missing final line end; refuses a quote inside an unquoted field, text
    * after a closing quote, an unterminated quote, or a CR without LF, which is how a damaged file usually shows.
    * Works on bytes: the delimiter, quote, CR and LF never occur inside a UTF-8 multi-byte sequence, so no
-   * decoding is needed to find the cells.
+   * decoding is needed to find the cells. Calls `onRow` per row; a syntax error throws `syntaxError(message)`.
    */
   function parseCsv(
     buf: Buffer,
@@ -492,6 +461,7 @@ export function csvReaderKernel(): CsvReaderKernel {
     en: /^(-?)(\d+)\.(\d{2})$/,
   }
 
+  /** Inverse of formatAmount (format.ts). */
   function parseAmount(cell: string, locale: KernelLocale): number | null | undefined {
     if (cell === '') return null
     const m = AMOUNT_CELL[locale].exec(cell)
@@ -510,6 +480,7 @@ export function csvReaderKernel(): CsvReaderKernel {
 
   class SyntaxStop extends Error {}
 
+  /** The verifier's pass over a CSV file (after its BOM): header, row shapes, and totals. */
   function checkCsvRows(buf: Buffer, spec: CsvCheckSpec): CsvCheck {
     const { header, at, locale } = spec
     const [yes, no] = spec.yesNo
@@ -571,4 +542,4 @@ export function csvReaderKernel(): CsvReaderKernel {
 }
 
 /** The main thread's instance. */
-export const csvReader: CsvReaderKernel = csvReaderKernel()
+export const csvReader = csvReaderKernel()

@@ -36,12 +36,9 @@ export function recordLine(r: { remoteCheckedAt?: string | null }): string {
  */
 export function stateHashOfLine(line: string, parsed: unknown): string | null {
   const prefix = provenPrefix(line, parsed)
-  return prefix === null ? null : hash('sha256', stateTextOf(line, prefix))
-}
-
-/** The state's canonical text in a proven line (provenPrefix): `{` and the rest after the first member. */
-export function stateTextOf(line: string, prefix: string): string {
-  return line.charCodeAt(prefix.length) === 0x2c ? `{${line.slice(prefix.length + 1)}` : '{}'
+  if (prefix === null) return null
+  // `{` and the rest after the first member (`}` alone for an empty state).
+  return hash('sha256', line.charCodeAt(prefix.length) === 0x2c ? `{${line.slice(prefix.length + 1)}` : '{}')
 }
 
 /**
@@ -72,8 +69,7 @@ export function stateHashInBytes(buf: Buffer, start: number, stop: number, parse
 
 /**
  * The line's first member (`{"remoteCheckedAt":…`) when the line is exactly recordLine(parsed), else null: the
- * proof that hashing the line's bytes (stateTextOf; the verifier hashes them where it read them) hashes the
- * parsed record's state.
+ * proof that hashing the line's bytes, where the verifier read them, hashes the parsed record's state.
  */
 export function provenPrefix(line: string, parsed: unknown): string | null {
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return null
@@ -87,7 +83,7 @@ export function provenPrefix(line: string, parsed: unknown): string | null {
     return prefix
   }
   // Else the line must be what recordLine writes, whose text after the prefix is canonicalJson(state) but for
-  // its `{` (or `}` alone for an empty state): stateTextOf gives that text back in both cases.
+  // its `{` (or `}` alone for an empty state).
   let expected: string
   try {
     expected = recordLine(parsed as { remoteCheckedAt: string | null })
