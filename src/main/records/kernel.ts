@@ -375,7 +375,7 @@ function csvReaderKernel() {
     // The bytes that end an unquoted cell: one table load per byte in the hot loop instead of four compares.
     const special = new Uint8Array(256)
     for (const c of [d, CR, LF, QUOTE]) special[c] = 1
-    // Cell k spans bytes [starts[k], ends[k]); quoted[k] says whether "" must be undone. Reused across rows.
+    // Cell k spans bytes [starts[k], ends[k]); quoted[k] says whether it holds a "" to undo. Reused across rows.
     let starts = new Int32Array(64)
     let ends = new Int32Array(64)
     let quoted = new Uint8Array(64)
@@ -420,13 +420,15 @@ function csvReaderKernel() {
           // One pass over the cell's bytes: cells are short, where a call to indexOf per quote costs more.
           const start = i + 1
           let q = start
+          let doubled = false
           for (;;) {
             while (q < n && buf[q] !== QUOTE) if (buf[q++] === LF) line += 1
             if (q >= n) throw syntaxError(`line ${rowLine}: unterminated quoted field`)
             if (buf[q + 1] !== QUOTE) break
+            doubled = true
             q += 2
           }
-          push(start, q, true)
+          push(start, q, doubled)
           i = q + 1
           const c = buf[i]
           if (i < n && c !== d && c !== CR && c !== LF)
