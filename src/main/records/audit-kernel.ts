@@ -13,15 +13,10 @@
 import { hash } from 'node:crypto'
 import { readAuditMember, type AuditSummary, type Head } from './audit-member'
 
-/** What a clean member holds, per entry in file order. */
+/** A clean member: what readAuditMember would have collected from it (no problems). */
 export interface AuditKernelResult {
   clean: true
-  seqs: number[]
-  hashes: string[]
-  subjects: Array<string | null>
-  /** The entry's stateHash when it is a string, else null (readAuditMember records only string state hashes). */
-  stateHashes: Array<string | null>
-  redacted: string[]
+  summary: AuditSummary
 }
 
 export interface AuditReader {
@@ -66,13 +61,12 @@ export function auditReaderKernel(sha256Hex: (text: string) => string): AuditRea
     if (lines[lines.length - 1] !== '') return NOT
     lines.pop()
     if (lines.length > 0 && !head) return NOT
-    const out: AuditKernelResult = {
-      clean: true,
-      seqs: [],
-      hashes: [],
-      subjects: [],
-      stateHashes: [],
-      redacted: [],
+    const out: AuditSummary = {
+      entries: 0,
+      latest: new Map(),
+      hashes: new Map(),
+      redacted: new Set(),
+      problems: [],
     }
     let prevSeq = 0
     let prevHash = ''
@@ -89,7 +83,7 @@ export function auditReaderKernel(sha256Hex: (text: string) => string): AuditRea
       if (i === lines.length - 1 && keys.length === 1 && keys[0] === 'redacted') {
         const ids = v.redacted
         if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string')) return NOT
-        out.redacted = ids as string[]
+        out.redacted = new Set(ids as string[])
         continue
       }
       const { action, at, details, hash, operator, seq, stateHash, subject } = v
@@ -101,21 +95,22 @@ export function auditReaderKernel(sha256Hex: (text: string) => string): AuditRea
       if (subject !== null && typeof subject !== 'string') return NOT
       if (stateHash !== undefined && stateHash !== null && typeof stateHash !== 'string') return NOT
       if (!isObject(details) || !canonicalAsParsed(details)) return NOT
-      // audit-hash.ts auditHashOfText, over the details' canonical text (the line is canonical, so it is theirs).
-      const fields: unknown[] = [seq, at, operator, action, subject, JSON.stringify(details), v.prevHash]
+      // audit-hash.ts auditHashOfText, over the details' canonical text: the line is canonical, so that text is
+      // in it, between the keys `details` and `hash` (the first and the last match: a quote in a value is escaped).
+      const detailsText = line.slice(line.indexOf(',"details":') + 11, line.lastIndexOf(',"hash":"'))
+      const fields: unknown[] = [seq, at, operator, action, subject, detailsText, v.prevHash]
       if (typeof stateHash === 'string') fields.push(stateHash)
       if (sha256Hex(JSON.stringify(fields)) !== hash) return NOT
       if (i > 0 && seq <= prevSeq) return NOT
       if (i > 0 && seq === prevSeq + 1 && v.prevHash !== prevHash) return NOT
       if (head && (seq > head.seq || (seq === head.seq && hash !== head.hash))) return NOT
-      out.seqs.push(seq)
-      out.hashes.push(hash)
-      out.subjects.push(subject)
-      out.stateHashes.push(typeof stateHash === 'string' ? stateHash : null)
+      out.entries += 1
+      out.hashes.set(seq, { hash, subject })
+      if (subject !== null && typeof stateHash === 'string') out.latest.set(subject, { seq, stateHash })
       prevSeq = seq
       prevHash = hash
     }
-    return out
+    return { clean: true, summary: out }
   }
 
   return { readAudit }
@@ -126,20 +121,5 @@ const fastReader = auditReaderKernel((text) => hash('sha256', text))
 /** audit.jsonl (valid UTF-8) read and checked as readAuditMember does: by the fast pass when it is clean. */
 export function auditSummary(data: Buffer, head: Head | null): AuditSummary {
   const got = fastReader.readAudit(data, head)
-  if (!got.clean) return readAuditMember(data.toString('utf8'), head)
-  const out: AuditSummary = {
-    entries: got.seqs.length,
-    latest: new Map(),
-    hashes: new Map(),
-    redacted: new Set(got.redacted),
-    problems: [],
-  }
-  for (let i = 0; i < got.seqs.length; i++) {
-    const seq = got.seqs[i]!
-    const subject = got.subjects[i]!
-    const stateHash = got.stateHashes[i]!
-    out.hashes.set(seq, { hash: got.hashes[i]!, subject })
-    if (subject !== null && stateHash !== null) out.latest.set(subject, { seq, stateHash })
-  }
-  return out
+  return got.clean ? got.summary : readAuditMember(data.toString('utf8'), head)
 }

@@ -31,20 +31,7 @@ export interface RowFormatter {
   (inputs: readonly string[], index: number): [csv: string, html: string]
 }
 
-export interface RecordsKernel {
-  formatDateTime(value: string | null | undefined, locale: KernelLocale): string
-  /** UTC offset of São Paulo at `t` (ms since the epoch), in ms. */
-  saoPauloOffsetMs(t: number): number
-  /** Date.parse for the ledger's own `toISOString()` form; NaN when it is not that form or not a real date. */
-  parseIso(value: string): number
-  neutralise(text: string): string
-  csvCell(text: string): string
-  csvLine(cells: readonly string[], delimiter: KernelDelimiter): string
-  escapeHtml(s: string): string
-  rowFormatter(layout: RowLayout): RowFormatter
-}
-
-export function recordsKernel(): RecordsKernel {
+function recordsKernel() {
   // ---- timestamps -------------------------------------------------------------------------------------------
 
   const HOUR_MS = 3_600_000
@@ -142,6 +129,7 @@ export function recordsKernel(): RecordsKernel {
     return Date.UTC(y, mo - 1, d, h, mi, se, digitsAt(s, 20, 3))
   }
 
+  /** Date.parse for the ledger's own `toISOString()` form; NaN when it is not that form or not a real date. */
   function parseIso(value: string): number {
     return STORED_ISO.test(value) ? parseStoredIso(value) : Date.parse(value)
   }
@@ -318,7 +306,7 @@ export function recordsKernel(): RecordsKernel {
 }
 
 /** The main thread's instance (format.ts, csv.ts, html.ts and the exporter share its caches). */
-export const kernel: RecordsKernel = recordsKernel()
+export const kernel = recordsKernel()
 
 /** One parsed CSV row: cells are decoded only when asked for (the verifier reads 4 of 36 columns). */
 export interface CsvRow {
@@ -362,29 +350,10 @@ export interface CsvCheck {
   }>
 }
 
-export interface CsvReaderKernel {
-  /**
-   * Reads RFC 4180 bytes (UTF-8, after the BOM), calling `onRow` for each row; a syntax error throws
-   * `syntaxError(message)`. See csv.ts.
-   */
-  parseCsv(
-    buf: Buffer,
-    delimiter: KernelDelimiter,
-    onRow: (row: CsvRow) => void,
-    syntaxError: (message: string) => Error,
-  ): void
-  /** Inverse of formatAmount (format.ts). */
-  parseAmount(cell: string, locale: KernelLocale): number | null | undefined
-  /** Inverse of the formula neutralisation (csv.ts). */
-  unneutralise(cell: string): string
-  /** The verifier's pass over a CSV file (after its BOM): header, row shapes, and totals. */
-  checkCsvRows(buf: Buffer, spec: CsvCheckSpec): CsvCheck
-}
-
 /**
  * The CSV reading of the verifier (verify.ts).
  */
-export function csvReaderKernel(): CsvReaderKernel {
+function csvReaderKernel() {
   const QUOTE = 0x22
   const CR = 0x0d
   const LF = 0x0a
@@ -393,7 +362,7 @@ export function csvReaderKernel(): CsvReaderKernel {
    * Accepts CRLF or LF line ends and a missing final line end; refuses a quote inside an unquoted field, text
    * after a closing quote, an unterminated quote, or a CR without LF, which is how a damaged file usually shows.
    * Works on bytes: the delimiter, quote, CR and LF never occur inside a UTF-8 multi-byte sequence, so no
-   * decoding is needed to find the cells.
+   * decoding is needed to find the cells. Calls `onRow` per row; a syntax error throws `syntaxError(message)`.
    */
   function parseCsv(
     buf: Buffer,
@@ -406,7 +375,7 @@ export function csvReaderKernel(): CsvReaderKernel {
     // The bytes that end an unquoted cell: one table load per byte in the hot loop instead of four compares.
     const special = new Uint8Array(256)
     for (const c of [d, CR, LF, QUOTE]) special[c] = 1
-    // Cell k spans bytes [starts[k], ends[k]); quoted[k] says whether "" must be undone. Reused across rows.
+    // Cell k spans bytes [starts[k], ends[k]); quoted[k] says whether it holds a "" to undo. Reused across rows.
     let starts = new Int32Array(64)
     let ends = new Int32Array(64)
     let quoted = new Uint8Array(64)
@@ -448,20 +417,19 @@ export function csvReaderKernel(): CsvReaderKernel {
       cells = 0
       for (;;) {
         if (buf[i] === QUOTE) {
+          // One pass over the cell's bytes: cells are short, where a call to indexOf per quote costs more.
           const start = i + 1
-          let j = start
+          let q = start
+          let doubled = false
           for (;;) {
-            const q = buf.indexOf(QUOTE, j)
-            if (q === -1) throw syntaxError(`line ${rowLine}: unterminated quoted field`)
-            if (buf[q + 1] === QUOTE) {
-              j = q + 2
-              continue
-            }
-            for (let k = start; k < q; k++) if (buf[k] === LF) line += 1
-            push(start, q, true)
-            i = q + 1
-            break
+            while (q < n && buf[q] !== QUOTE) if (buf[q++] === LF) line += 1
+            if (q >= n) throw syntaxError(`line ${rowLine}: unterminated quoted field`)
+            if (buf[q + 1] !== QUOTE) break
+            doubled = true
+            q += 2
           }
+          push(start, q, doubled)
+          i = q + 1
           const c = buf[i]
           if (i < n && c !== d && c !== CR && c !== LF)
             throw syntaxError(`line ${line}: text after a closing quote`)
@@ -495,6 +463,7 @@ export function csvReaderKernel(): CsvReaderKernel {
     en: /^(-?)(\d+)\.(\d{2})$/,
   }
 
+  /** Inverse of formatAmount (format.ts). */
   function parseAmount(cell: string, locale: KernelLocale): number | null | undefined {
     if (cell === '') return null
     const m = AMOUNT_CELL[locale].exec(cell)
@@ -513,6 +482,7 @@ export function csvReaderKernel(): CsvReaderKernel {
 
   class SyntaxStop extends Error {}
 
+  /** The verifier's pass over a CSV file (after its BOM): header, row shapes, and totals. */
   function checkCsvRows(buf: Buffer, spec: CsvCheckSpec): CsvCheck {
     const { header, at, locale } = spec
     const [yes, no] = spec.yesNo
@@ -574,4 +544,4 @@ export function csvReaderKernel(): CsvReaderKernel {
 }
 
 /** The main thread's instance. */
-export const csvReader: CsvReaderKernel = csvReaderKernel()
+export const csvReader = csvReaderKernel()

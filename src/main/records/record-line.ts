@@ -36,18 +36,40 @@ export function recordLine(r: { remoteCheckedAt?: string | null }): string {
  */
 export function stateHashOfLine(line: string, parsed: unknown): string | null {
   const prefix = provenPrefix(line, parsed)
-  return prefix === null ? null : hash('sha256', stateTextOf(line, prefix))
+  if (prefix === null) return null
+  // `{` and the rest after the first member (`}` alone for an empty state).
+  return hash('sha256', line.charCodeAt(prefix.length) === 0x2c ? `{${line.slice(prefix.length + 1)}` : '{}')
 }
 
-/** The state's canonical text in a proven line (provenPrefix): `{` and the rest after the first member. */
-export function stateTextOf(line: string, prefix: string): string {
-  return line.charCodeAt(prefix.length) === 0x2c ? `{${line.slice(prefix.length + 1)}` : '{}'
+/**
+ * The SHA-256 of the state bytes of a line, taken from the file's bytes, when the line starts with the first
+ * member recordLine writes for what it parsed to (else null). Alone this proves nothing: it counts once it
+ * equals the state hash of the record's latest audit entry. Those bytes then are the canonical state that entry
+ * recorded (SHA-256 is not forged), which holds no `remoteCheckedAt` and no repeated member, so what the line
+ * parses to is that state plus the first member: the line is in the state layout, without writing it again.
+ * Any other line goes through provenPrefix.
+ */
+export function stateHashInBytes(buf: Buffer, start: number, stop: number, parsed: unknown): string | null {
+  if (parsed === null || typeof parsed !== 'object') return null
+  const checkedAt = (parsed as { remoteCheckedAt?: unknown }).remoteCheckedAt
+  if (checkedAt !== null && typeof checkedAt !== 'string') return null
+  const prefix = prefixOf(checkedAt)
+  const at = start + Buffer.byteLength(prefix)
+  if (at >= stop || buf.toString('latin1', start, at) !== prefix) return null
+  if (buf[at] === 0x7d) return at + 1 === stop ? hash('sha256', '{}') : null
+  if (buf[at] !== 0x2c) return null
+  // `{` and the bytes after the first member, hashed in place: the comma stands in for the brace meanwhile.
+  buf[at] = 0x7b
+  try {
+    return hash('sha256', buf.subarray(at, stop))
+  } finally {
+    buf[at] = 0x2c
+  }
 }
 
 /**
  * The line's first member (`{"remoteCheckedAt":…`) when the line is exactly recordLine(parsed), else null: the
- * proof that hashing the line's bytes (stateTextOf; the verifier hashes them where it read them) hashes the
- * parsed record's state.
+ * proof that hashing the line's bytes, where the verifier read them, hashes the parsed record's state.
  */
 export function provenPrefix(line: string, parsed: unknown): string | null {
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return null
@@ -61,7 +83,7 @@ export function provenPrefix(line: string, parsed: unknown): string | null {
     return prefix
   }
   // Else the line must be what recordLine writes, whose text after the prefix is canonicalJson(state) but for
-  // its `{` (or `}` alone for an empty state): stateTextOf gives that text back in both cases.
+  // its `{` (or `}` alone for an empty state).
   let expected: string
   try {
     expected = recordLine(parsed as { remoteCheckedAt: string | null })

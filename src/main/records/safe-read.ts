@@ -111,8 +111,6 @@ export interface ReadOptions {
   maxBytes: number
   /** When given, a file of another size is refused unread (`size`). */
   expectBytes?: number
-  /** Read into a SharedArrayBuffer (the verifier's helper thread reads it there). */
-  shared?: boolean
 }
 
 /** The bytes of the regular file at `path` (see the header), or why it was refused. Never throws. */
@@ -127,7 +125,8 @@ export async function readRegularFile(path: string, o: ReadOptions): Promise<Saf
     if (o.expectBytes !== undefined && size !== o.expectBytes) {
       return refuse('size', `${size} bytes, manifest says ${o.expectBytes} (not read)`)
     }
-    const buf = o.shared ? Buffer.from(new SharedArrayBuffer(size)) : Buffer.alloc(size)
+    // Not zero-filled: exactly `size` bytes are read into it, or it is refused (below) and never looked at.
+    const buf = Buffer.allocUnsafeSlow(size)
     let off = 0
     while (off < size) {
       const { bytesRead } = await fh.read(buf, off, Math.min(size - off, 1 << 30), off)

@@ -30,7 +30,7 @@ import { readRecordsFile, type ExportedRecord } from './json'
 import { recordsKind, type AnyRecord, type RecordsKind } from './kinds'
 import type { DepositRecord } from '../../shared/deposit-record'
 import { recordStateHash } from '../ledger/state-hash'
-import { provenPrefix, STATE_LAYOUT_VERSION } from './record-line'
+import { provenPrefix, STATE_LAYOUT_VERSION, stateHashInBytes } from './record-line'
 import { AUDIT_FILE, compareRecords, type AuditCollected, type Head } from './audit-member'
 import { auditSummary } from './audit-kernel'
 import { csvReader } from './kernel'
@@ -256,23 +256,29 @@ export async function verifyExport(manifestPath: string, o: VerifyOptions = {}):
 
   let records: AnyRecord[] | undefined
   let recordsBytes: Buffer | undefined
-  // Each file is read while the one before it is checked (at most two in memory); problems are reported in the
-  // manifest's order.
+  // Each file is read while the one before it is checked (at most two in memory). audit.jsonl goes first: the
+  // records are checked against its entries as they are read. Problems are reported in the manifest's order.
+  const order = [...entries.keys()].sort(
+    (a, b) => Number(entries[b]!.format === 'audit') - Number(entries[a]!.format === 'audit'),
+  )
   const reads: Array<Promise<FileRead> | undefined> = []
-  const readAt = (i: number): Promise<FileRead> | undefined => {
-    const entry = entries[i]
-    if (entry) reads[i] ??= readEntry(dir, entry)
-    return reads[i]
+  const readAt = (i: number | undefined): Promise<FileRead> | undefined => {
+    const entry = i === undefined ? undefined : entries[i]
+    if (i !== undefined && entry) reads[i] ??= readEntry(dir, entry)
+    return i === undefined ? undefined : reads[i]
   }
-  for (const [i, entry] of entries.entries()) {
+  const found: Array<Array<Parameters<Add>>> = []
+  for (const [k, i] of order.entries()) {
+    const entry = entries[i]!
     const current = await (readAt(i) as Promise<FileRead>)
-    void readAt(i + 1)?.catch(() => undefined)
+    void readAt(order[k + 1])?.catch(() => undefined)
     reads[i] = undefined
     if (o.keepRecordsBytes && entry.format === 'json' && 'buf' in current) recordsBytes = current.buf
     const got = checkFile(entry, current, expect, o.keepRecords === true)
-    for (const p of got.problems) add(...p)
+    found[i] = got.problems
     if (got.records && records === undefined) records = got.records
   }
+  for (const ps of found) for (const p of ps ?? []) add(...p)
   const audit = expect.audit
   if (audit?.summary && audit.stateHashes) {
     // A record that differs from its entry is reported on the records file: that is where the auditor looks.
@@ -477,26 +483,28 @@ function checkContent(
       const fixedHashes = expect.audit && expect.fixedHashes ? new Map<string, string>() : null
       let dup = 0
       const layout = expect.stateLayout ? { off: 0, first: [] as string[] } : null
+      // audit.jsonl is checked before records.json (verifyExport), so its entries are known here.
+      const latest = expect.audit?.summary?.latest
+      const redacted = expect.audit?.summary?.redacted
       const read = readRecordsFile(
         buf,
         (r, source) => {
           if (ids.has(r.localId)) dup += 1
           ids.add(r.localId)
           if (layout) {
-            // The state's bytes are hashed as they are, once the line is proven to be exactly what it parsed to.
-            const prefix = source.line === null ? null : provenPrefix(source.line, source.raw)
-            if (prefix === null) {
+            // The state's bytes are hashed as they are in the file. Bytes that hash to the state the record's
+            // latest entry recorded prove the line (record-line.ts stateHashInBytes); any other line must be
+            // exactly what it parsed to (provenPrefix) before its hash is compared with that entry.
+            const inBytes =
+              source.line === null ? null : stateHashInBytes(buf, source.start, source.stop, source.raw)
+            const entry = latest?.get(r.localId)
+            if (inBytes !== null && entry?.stateHash === inBytes && !redacted?.has(r.localId)) {
+              stateHashes?.set(r.localId, inBytes)
+            } else if (inBytes === null || provenPrefix(source.line ?? '', source.raw) === null) {
               layout.off += 1
               if (layout.first.length < MAX_LISTED) layout.first.push(r.localId)
               stateHashes?.set(r.localId, recordStateHash(r))
-            } else if (stateHashes) {
-              // `{` and the line's bytes after its first member: the state's canonical JSON (record-line.ts).
-              const at = source.start + Buffer.byteLength(prefix)
-              const state = createHash('sha256').update('{')
-              if (buf[at] === 0x2c) state.update(buf.subarray(at + 1, source.stop))
-              else state.update('}')
-              stateHashes.set(r.localId, state.digest('hex'))
-            }
+            } else stateHashes?.set(r.localId, inBytes)
           } else stateHashes?.set(r.localId, recordStateHash(r))
           fixedHashes?.set(r.localId, kind.fixedHash(r))
           acc.add(kind.totalsRow(r))
