@@ -29,6 +29,7 @@ import { SANDBOX_DEPIX, SANDBOX_LBTC, sandboxTreasury } from '../sandbox/chain'
 import { twinAddress } from '../sandbox/chain/keys'
 import { WalletService } from '../wallet/service'
 import { ledgerMeanings } from '../wallet/ledger-meanings'
+import { recordFundingsSeen, type FundingSeenDeps } from '../wallet/funding-seen'
 import { movementLabels } from '../wallet/labels'
 
 export interface AppPorts {
@@ -297,12 +298,32 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
           twin: twinAddress,
         }
       : null,
-    onChange: (profileId) => emit('wallet:changed', { profileId }),
+    onChange: (profileId) => {
+      emit('wallet:changed', { profileId })
+      seeFundings(profileId)
+    },
     log,
     ...(o.walletScanSpacingMs !== undefined ? { minScanSpacingMs: o.walletScanSpacingMs } : {}),
     meanings: (profileId) => ledgerMeanings(ledger, profileId),
     labels: (profileId) => movementLabels(ledger, profileId),
   })
+  // Funding seen, not declared: after each scan, payments the treasury paid exactly are recorded funded.
+  let seeing: Promise<unknown> = Promise.resolve()
+  const seeFundings = (profileId: string): void => {
+    const rt = current
+    const w = rt && rt.profile.id === profileId ? wallet.movementsOf(rt.profile) : null
+    if (!rt || !w) return
+    const deps: FundingSeenDeps = {
+      listOpen: () => rt.withdrawals.store.listOpen(),
+      markFunded: (id, txId) => rt.withdrawals.markFunded(id, { txId }),
+      appendAudit: (e) => rt.withdrawals.store.appendAudit(e),
+      operator: o.operator,
+      log,
+    }
+    seeing = seeing
+      .then(() => recordFundingsSeen(deps, profileId, w.movements, w.depixAsset))
+      .catch((e: unknown) => log(`funding seen failed (${(e as Error).name})`))
+  }
   if (o.trackerAutoStart !== false)
     wallet.start(() => (current ? (profiles.get(current.profile.id) ?? current.profile) : null))
 

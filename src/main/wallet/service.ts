@@ -16,7 +16,7 @@ import { checkDescriptor } from './descriptor'
 import type { MovementLabel } from './labels'
 import { meaningOf, NO_MEANINGS, type TxMeanings } from './meanings'
 import { buildStatement, type Statement } from './statement'
-import { WatchedWallet, type WalletSnapshot } from './watch'
+import { WatchedWallet, type WalletMovement, type WalletSnapshot } from './watch'
 
 /** The Esplora a live profile's wallet is scanned through: its own, else its network's public one (none on regtest). */
 export function esploraUrlOf(profile: Profile): string | null {
@@ -218,6 +218,12 @@ export class WalletService {
     const beyond = Math.max(e.nextFresh - e.wallet.receiveAddress().index, 0) + ADDRESS_GAP
     const index = e.wallet.ownIndexOf(onChain, beyond)
     return index === null ? { owner: 'external', index: null } : { owner: 'treasury', index }
+  }
+
+  /** The last-known movements and the DePix asset of the profile's wallet (main only); null without a wallet. */
+  movementsOf(profile: Profile): { movements: readonly WalletMovement[]; depixAsset: string } | null {
+    const e = this.open(profile)
+    return e ? { movements: e.wallet.snapshot().movements, depixAsset: e.depixAsset } : null
   }
 
   /** The statement of [from, to) from the last-known state (no network); null when the profile has no wallet. */

@@ -6,6 +6,7 @@
 import type { Page } from '@playwright/test'
 import { generateLiquidAddress } from '../../../src/main/liquid'
 import { SANDBOX_DEPIX, sandboxTreasury } from '../../../src/main/sandbox/chain'
+import { regtestTwin } from '../../../src/main/sandbox/chain/keys'
 import { formatBRL } from '../../../src/shared/money'
 import { payFromSandboxTreasury } from '../../support/sandbox-treasury'
 import { createWithdrawal, openNav, rpc } from './records-helpers'
@@ -159,4 +160,69 @@ test('a payment funded from the treasury wallet is seen funded with its txid, wi
   // A matched movement opens its record.
   await row.getByRole('button', { name: 'Abrir registro' }).click()
   await expect(page.getByTestId('payout-info')).toContainText(txid)
+})
+
+/** Pagamentos → the record → its funding page. */
+async function openFunding(page: Page, localId: string): Promise<void> {
+  await openNav(page, /^Pagamentos$/)
+  await page.locator(`tbody tr[data-local-id="${localId}"]`).click()
+  await page.getByTestId('funding-link').getByRole('button').click()
+  await expect(page.locator(`.funding-page[data-local-id="${localId}"]`)).toBeVisible()
+}
+
+test('funding seen, not declared: the treasury pays → funded with its txid, no click; another wallet pays → manual mark', async ({
+  app,
+}) => {
+  const { page } = app
+  const paid = await createWithdrawal(app, { pixKey: 'vista.pela.carteira@example.com', cents: 23_456 })
+  await openFunding(page, paid.localId)
+  await expect(page.getByRole('button', { name: 'Marquei como enviado' })).toBeVisible()
+
+  // The treasury pays the exact deposit, as Jade or Blockstream App would; the next scheduled scan sees it.
+  const txid = await payFromSandboxTreasury(
+    app.sandbox,
+    paid.depositAddress as string,
+    BigInt(paid.depositAmountCents as number) * 1_000_000n,
+  )
+  // The scheduled scan, on demand (at most one every 5 s: retried until one runs).
+  const seen = page.getByTestId('funding-seen')
+  await expect(async () => {
+    await rpc(app, 'wallet:scan', {})
+    await expect(seen).toContainText('Depósito enviado pela carteira da tesouraria', { timeout: 1_000 })
+  }).toPass({ timeout: 20_000, intervals: [500, 1_000, 2_000] })
+  await expect(seen.getByTestId('funding-seen-txid')).toHaveText(txid)
+  await expect(seen).toContainText('Visto na rede, ainda a confirmar')
+  await expect(page.getByRole('button', { name: 'Marquei como enviado' })).toHaveCount(0)
+  expect(app.bridge.calls.filter((c) => c.channel === 'withdrawals:markFunded')).toHaveLength(0)
+  expect(app.ctx.ledger.get(paid.localId)?.fundingTxId).toBe(txid)
+  await expectNoSeriousAxeViolations(page)
+
+  // Another wallet (the sandbox faucet) pays the second one: not the treasury's, so not seen and not in Caixa.
+  const other = await createWithdrawal(app, { pixKey: 'outra.carteira@example.com', cents: 34_567 })
+  const otherTx = app.sandbox.liquid.faucet.send([
+    {
+      address: regtestTwin(other.depositAddress as string),
+      asset: SANDBOX_DEPIX,
+      units: BigInt(other.depositAmountCents as number) * 1_000_000n,
+    },
+  ])
+  // The person marks it sent by hand, as before.
+  await openFunding(page, other.localId)
+  await expect(page.getByTestId('funding-seen')).toHaveCount(0)
+  await page.getByRole('button', { name: 'Marquei como enviado' }).click()
+  await expect(page.getByTestId('marked-funded')).toContainText('Marcado como enviado em')
+  expect(app.ctx.ledger.get(other.localId)?.fundedAt).not.toBeNull()
+
+  app.sandbox.control.advanceClock(61)
+  app.sandbox.liquid.mineDue()
+  await nav(page, 'Caixa').click()
+  await refreshUntil(
+    page,
+    'caixa-depix-confirmed',
+    formatBRL(5_000_000 - (paid.depositAmountCents as number)),
+  )
+  await expect(page.getByTestId('caixa-movement').first()).toContainText(txid.slice(0, 10))
+  await expect(page.getByTestId('caixa-movements')).not.toContainText(otherTx.slice(0, 10))
+  // The wallet never attached a transaction to the payment it did not pay.
+  expect(app.ctx.ledger.get(other.localId)?.fundingTxId).toBeNull()
 })
