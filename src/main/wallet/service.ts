@@ -226,17 +226,23 @@ export class WalletService {
     return e ? { movements: e.wallet.snapshot().movements, depixAsset: e.depixAsset } : null
   }
 
-  /** The statement of [from, to) from the last-known state (no network); null when the profile has no wallet. */
-  statement(profile: Profile, from: number, to: number): Statement | null {
+  /**
+   * The statement of [from, to) from the last-known state (no network); `to` null: through now and the last block
+   * known. Null when the profile has no wallet.
+   */
+  statement(profile: Profile, from: number, to: number | null): Statement | null {
     const e = this.open(profile)
     if (!e) return null
+    const movements = e.wallet.snapshot().movements
+    // No end given: through now and the last block known (the sandbox's clock may run ahead of this one).
+    const last = movements.reduce((n, m) => Math.max(n, (m.timestamp ?? 0) * 1000 + 1), 0)
     return buildStatement({
-      movements: e.wallet.snapshot().movements,
+      movements,
       depixAsset: e.depixAsset,
       meanings: this.o.meanings?.(profile.id) ?? NO_MEANINGS,
       labels: this.o.labels?.(profile.id) ?? new Map(),
       from,
-      to,
+      to: Math.max(from, to ?? Math.max(this.o.now(), last)),
     })
   }
 
