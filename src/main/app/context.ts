@@ -30,6 +30,7 @@ import { twinAddress } from '../sandbox/chain/keys'
 import { WalletService } from '../wallet/service'
 import { ledgerMeanings } from '../wallet/ledger-meanings'
 import { recordFundingsSeen, type FundingSeenDeps } from '../wallet/funding-seen'
+import { readTeamWallet } from '../wallet/team-wallet'
 import { movementLabels } from '../wallet/labels'
 
 export interface AppPorts {
@@ -324,6 +325,16 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
       .then(() => recordFundingsSeen(deps, profileId, w.movements, w.depixAsset))
       .catch((e: unknown) => log(`funding seen failed (${(e as Error).name})`))
   }
+  // A team profile watches the team's wallet (team migration 18): read when its runtime opens connected.
+  const watchTeamWallet = (rt: ProfileRuntime): void => {
+    const pool = rt.team?.pg?.pool
+    if (!pool) return
+    void readTeamWallet(pool)
+      .then((w) => wallet.useTeamWallet(rt.profile.id, w))
+      .catch((e: unknown) => log(`team wallet not read (${(e as Error).name})`))
+  }
+  openListeners.add(watchTeamWallet)
+  if (current) watchTeamWallet(current)
   if (o.trackerAutoStart !== false)
     wallet.start(() => (current ? (profiles.get(current.profile.id) ?? current.profile) : null))
 

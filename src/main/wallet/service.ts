@@ -16,6 +16,7 @@ import { checkDescriptor } from './descriptor'
 import type { MovementLabel } from './labels'
 import { meaningOf, NO_MEANINGS, type TxMeanings } from './meanings'
 import { buildStatement, type Statement } from './statement'
+import type { TeamWallet } from './team-wallet'
 import { WatchedWallet, type WalletMovement, type WalletSnapshot } from './watch'
 
 /** The Esplora a live profile's wallet is scanned through: its own, else its network's public one (none on regtest). */
@@ -91,6 +92,7 @@ interface Entry {
 
 export class WalletService {
   private readonly entries = new Map<string, Entry>()
+  private readonly teamWallets = new Map<string, TeamWallet>()
   private timer: ReturnType<typeof setInterval> | null = null
 
   constructor(private readonly o: WalletServiceOptions) {}
@@ -99,9 +101,11 @@ export class WalletService {
     const known = this.entries.get(profile.id)
     if (known) return known
     const sandbox = profile.kind === 'sandbox' ? this.o.sandbox : null
+    // A team profile watches the team's wallet when the team database has one (team-wallet.ts).
+    const team = this.teamWallets.get(profile.id)
     const descriptor = sandbox
       ? sandbox.descriptor
-      : this.o.vault.get(profileSecretKey(profile.id, 'walletDescriptor'))
+      : (team?.descriptor ?? this.o.vault.get(profileSecretKey(profile.id, 'walletDescriptor')))
     if (descriptor === null) return null
     // The sandbox chain is regtest whatever network the Sandbox profile's addresses use.
     const network: LiquidNetwork = sandbox ? 'regtest' : profile.network
@@ -260,6 +264,19 @@ export class WalletService {
   private writeNextFresh(profileId: string, next: number): void {
     const file = this.nextFreshFile(profileId)
     if (file !== null) writeFileAtomic(file, `${next}\n`)
+  }
+
+  /**
+   * The team database's wallet for a team profile (read by the desk when its team runtime opens), or null when the
+   * team has none: the desk's own vault descriptor applies then. A change reopens the wallet.
+   */
+  useTeamWallet(profileId: string, wallet: TeamWallet | null): void {
+    const known = this.teamWallets.get(profileId)
+    if (known?.descriptor === wallet?.descriptor) return
+    if (wallet) this.teamWallets.set(profileId, wallet)
+    else this.teamWallets.delete(profileId)
+    this.forget(profileId)
+    this.o.onChange(profileId)
   }
 
   /** Throws DescriptorError (nothing stored) or stores it and returns the (unscanned) view. */
