@@ -226,3 +226,70 @@ test('funding seen, not declared: the treasury pays → funded with its txid, no
   // The wallet never attached a transaction to the payment it did not pay.
   expect(app.ctx.ledger.get(other.localId)?.fundingTxId).toBeNull()
 })
+
+test('a top-up arrives and a refund returns to the treasury: Caixa rises and each movement is matched', async ({
+  app,
+}) => {
+  const { page } = app
+  await nav(page, 'Caixa').click()
+  await expect(page.getByTestId('caixa-depix-confirmed')).toHaveText('R$ 50.000,00')
+
+  // A top-up ("Comprar DePix") delivered to an address proposed from the treasury wallet.
+  const delivery = await rpc(app, 'wallet:proposeAddress', {})
+  const topupDraft = { amountCents: 80_000, depixAddress: delivery!.address, endUserTaxNumber: '52998224725' }
+  const q = await rpc(app, 'deposits:quote', { draft: topupDraft })
+  const topup = await rpc(app, 'deposits:create', { draft: topupDraft, intentId: q.intent.id })
+  app.sandbox.control.payDeposit(topup.remoteId as string)
+  app.sandbox.control.advanceClock(120)
+  app.sandbox.liquid.mineDue()
+  const delivered = await rpc(app, 'deposits:refresh', { localId: topup.localId })
+  const topupTx = delivered.blockchainTxId as string
+  expect(topupTx).toMatch(/^[0-9a-f]{64}$/)
+
+  // A payment whose refund address is the treasury's, funded from it; the Pix fails, the DePix comes back.
+  const refundTo = await rpc(app, 'wallet:proposeAddress', {})
+  const draft = {
+    pixKey: 'chave.invalida@example.com',
+    taxNumber: '11144477735',
+    amount: { kind: 'payout' as const, cents: 30_000 },
+    refundAddress: refundTo!.address,
+  }
+  const wq = await rpc(app, 'withdrawals:quote', { draft })
+  const payment = await rpc(app, 'withdrawals:create', {
+    draft,
+    intentId: wq.intent.id,
+    confirmedDuplicates: wq.duplicates.map((d) => d.localId),
+  })
+  await payFromSandboxTreasury(
+    app.sandbox,
+    payment.depositAddress as string,
+    BigInt(payment.depositAmountCents as number) * 1_000_000n,
+  )
+  app.sandbox.control.advanceClock(61)
+  app.sandbox.liquid.mineDue()
+  expect((await rpc(app, 'withdrawals:refresh', { localId: payment.localId })).remoteStatus).toBe('sending')
+  app.sandbox.control.settlePayout(payment.remoteId as string, 'invalid_pix_key')
+  app.sandbox.control.advanceClock(61)
+  app.sandbox.liquid.mineDue()
+  const refunded = await rpc(app, 'withdrawals:refresh', { localId: payment.localId })
+  const refundTx = (refunded.refund as { txId?: string } | null)?.txId as string
+  expect(refundTx).toMatch(/^[0-9a-f]{64}$/)
+
+  // Caixa: the balance the wallet reads, higher than before the top-up's R$ 800,00 less the payment's deposit.
+  let confirmedCents = 0
+  await expect(async () => {
+    await page.getByTestId('caixa-refresh').click()
+    const v = await rpc(app, 'wallet:get', {})
+    if (v.state !== 'ready') throw new Error('no wallet')
+    expect(v.movements.find((m) => m.txid === refundTx)?.height ?? null).not.toBeNull()
+    confirmedCents = v.depix.confirmedCents
+    await expect(page.getByTestId('caixa-depix-confirmed')).toHaveText(formatBRL(confirmedCents), {
+      timeout: 1_000,
+    })
+  }).toPass({ timeout: 30_000, intervals: [500, 1_000, 2_000] })
+  expect(confirmedCents).toBeGreaterThan(5_000_000 + 80_000 - (payment.depositAmountCents as number))
+  const row = (txid: string) => page.getByTestId('caixa-movement').filter({ hasText: txid.slice(0, 10) })
+  await expect(row(topupTx).getByTestId('caixa-movement-meaning')).toHaveText('Compra de DePix recebida')
+  await expect(row(refundTx).getByTestId('caixa-movement-meaning')).toHaveText('Devolução recebida')
+  await expectNoSeriousAxeViolations(page)
+})
