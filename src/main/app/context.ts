@@ -28,7 +28,8 @@ import { teamEvents } from './team-handlers'
 import { SANDBOX_DEPIX, SANDBOX_LBTC, sandboxTreasury } from '../sandbox/chain'
 import { twinAddress } from '../sandbox/chain/keys'
 import { WalletService } from '../wallet/service'
-import { ledgerMeanings } from '../wallet/ledger-meanings'
+import { ledgerMeanings, storeMeanings } from '../wallet/ledger-meanings'
+import type { TxMeanings } from '../wallet/meanings'
 import { recordFundingsSeen, type FundingSeenDeps } from '../wallet/funding-seen'
 import { readTeamWallet } from '../wallet/team-wallet'
 import { movementLabels } from '../wallet/labels'
@@ -286,6 +287,8 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
   }
 
   // Issue #27: the treasury wallet, scanned on a schedule for the active profile (docs/WALLET.md).
+  // A team profile's movements mean what the team ledger says (read after each scan: storeMeanings).
+  const teamMeanings = new Map<string, TxMeanings>()
   const wallet = new WalletService({
     vault: o.vault,
     dataDir: o.dataDir,
@@ -305,7 +308,7 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
     },
     log,
     ...(o.walletScanSpacingMs !== undefined ? { minScanSpacingMs: o.walletScanSpacingMs } : {}),
-    meanings: (profileId) => ledgerMeanings(ledger, profileId),
+    meanings: (profileId) => teamMeanings.get(profileId) ?? ledgerMeanings(ledger, profileId),
     labels: (profileId) => movementLabels(ledger, profileId),
   })
   // Funding seen, not declared: after each scan, payments the treasury paid exactly are recorded funded.
@@ -320,9 +323,16 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
       appendAudit: (e) => rt.withdrawals.store.appendAudit(e),
       operator: o.operator,
       log,
+      everyProfile: rt.team !== null,
     }
     seeing = seeing
-      .then(() => recordFundingsSeen(deps, profileId, w.movements, w.depixAsset))
+      .then(async () => {
+        if (rt.team?.pg) {
+          teamMeanings.set(profileId, await storeMeanings(rt.withdrawals.store))
+          emit('wallet:changed', { profileId })
+        }
+        return recordFundingsSeen(deps, profileId, w.movements, w.depixAsset)
+      })
       .catch((e: unknown) => log(`funding seen failed (${(e as Error).name})`))
   }
   // A team profile watches the team's wallet (team migration 18): read when its runtime opens connected.

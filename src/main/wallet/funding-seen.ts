@@ -86,6 +86,8 @@ export interface FundingSeenDeps {
   }) => Promise<unknown>
   readonly operator: string
   readonly log: (line: string) => void
+  /** A team ledger: every desk's records are the team's (each desk names its team profile its own way). */
+  readonly everyProfile?: boolean
 }
 
 /**
@@ -98,7 +100,7 @@ export async function recordFundingsSeen(
   movements: readonly WalletMovement[],
   depixAsset: string,
 ): Promise<SeenFunding[]> {
-  const open = (await d.listOpen()).filter((r) => r.profile === profileId)
+  const open = (await d.listOpen()).filter((r) => d.everyProfile === true || r.profile === profileId)
   const done: SeenFunding[] = []
   for (const s of fundingsSeen(movements, depixAsset, open)) {
     try {

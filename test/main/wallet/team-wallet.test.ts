@@ -3,7 +3,7 @@
  * watch-only descriptor (checked by LWK; a private key refused before and by the table), its receive addresses
  * become the team's registered treasury addresses, and two desks (two analyst roles, each its own pool and its
  * own wallet service) read it from the database, scan the same chain and show the same balance and statement —
- * the chain's own book's. The registered-address check is the database's (`topup_needs_approval`). A hostile
+ * the chain's own book's — with the same meanings, read from the team ledger. The registered-address check is the database's (`topup_needs_approval`). A hostile
  * analyst cannot write the descriptor.
  */
 import type pg from 'pg'
@@ -11,7 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createMemoryVault } from '../../../src/main/secrets/vault'
 import { DescriptorError } from '../../../src/main/wallet/descriptor'
 import { WalletService } from '../../../src/main/wallet/service'
+import { storeMeanings } from '../../../src/main/wallet/ledger-meanings'
 import { readTeamWallet, receiveAddresses, setTeamWallet } from '../../../src/main/wallet/team-wallet'
+import { newKeyedAddress } from '../../../src/main/sandbox/chain/keys'
 import type { Profile } from '../../../src/shared/profile'
 import { announceSkip, PG_SKIP_REASON } from '../../support/postgres'
 import { psqlAs, sqlstate } from '../ledger-store/adversary'
@@ -114,11 +116,40 @@ describe.skipIf(PG_SKIP_REASON !== null)('migration 18: the team treasury wallet
 
   it('two desks read it from the database and show the same balance and statement: the book’s', async () => {
     const desks = await Promise.all(['ana', 'bia'].map((n) => team.desk(n)))
+    // Ana's payment on the team ledger (its refund address a registered one), funded by the team's wallet.
+    const deposit = newKeyedAddress()
+    const [, , , refundTo] = receiveAddresses(descriptor, 'regtest', 4)
+    const rec = await desks[0]!.insertSubmitting(
+      {
+        profile: 'equipe-ana',
+        request: { pixKey: 'time@example.com', payoutAmountInCents: 1_000, refundAddress: refundTo },
+        pixKey: 'time@example.com',
+        amountKind: 'payout',
+        amountCents: 1_000,
+      },
+      'Ana',
+    )
+    await desks[0]!.markCreated(rec.localId, {
+      remoteId: 'w-equipe-1',
+      createResponse: null,
+      requestId: null,
+      depositAddress: deposit.address,
+      depositAmountCents: 1_030,
+    })
+    const w = openWallet(h, descriptor)
+    await w.scan(h.esplora.url)
+    const fundingTx = spend(h, w, SEED, SANDBOX_DEPIX, 1_030_000_000n, deposit)
+    h.chain.mine()
+    w.close()
+
     const views = []
     const statements = []
     const p = profile(h.esplora.url)
     for (const d of desks) {
+      // Each desk's meanings from the team ledger (Bia's desk never saw Ana's payment locally).
+      const meanings = await storeMeanings(d)
       const svc = new WalletService({
+        meanings: () => meanings,
         vault: createMemoryVault(),
         dataDir: null,
         now: () => h.clockMs.now,
@@ -142,15 +173,18 @@ describe.skipIf(PG_SKIP_REASON !== null)('migration 18: the team treasury wallet
     expect(statements[1]).toEqual(statements[0])
     const ready = views[0] as Extract<(typeof views)[number], { state: 'ready' }>
     // The sandbox chain's own book of the same wallet.
-    const w = openWallet(h, descriptor)
-    const book = bookView(h, w, 20)
-    w.close()
+    const again = openWallet(h, descriptor)
+    const book = bookView(h, again, 20)
+    again.close()
     expect(BigInt(ready.depix.confirmedUnits)).toBe(book.balance.get(SANDBOX_DEPIX))
     expect(ready.depix.confirmedUnits).toBe(
-      (700_000_000_000n + 12_345_000_000n - 100_000_000_000n).toString(),
+      (700_000_000_000n + 12_345_000_000n - 100_000_000_000n - 1_030_000_000n).toString(),
     )
     expect(statements[0]?.closingUnits.toString()).toBe(ready.depix.confirmedUnits)
     expect(new Set(statements[0]?.lines.map((l) => l.txid))).toEqual(new Set(book.movements.keys()))
+    expect(statements[0]?.reconciliation.payments).toEqual([
+      { localId: rec.localId, txid: fundingTx, depixUnits: -1_030_000_000n },
+    ])
   })
 
   it('the registered-address check is the database’s: a wallet address passes, another needs approval', async () => {
