@@ -418,7 +418,8 @@ export async function exportFrom(ledger: ExportLedger, o: ExportOptions): Promis
     if (receipts) entries.push(...receipts.entries)
     if (o.walletStatement && !isDeposit) {
       const csvOf = formats.includes('csv') ? { delimiter, locale } : null
-      entries.push(...(await writeWalletStatementMembers(track, o.walletStatement, csvOf)))
+      const htmlOf = formats.includes('html') ? { locale } : null
+      entries.push(...(await writeWalletStatementMembers(track, o.walletStatement, csvOf, htmlOf)))
     }
 
     const unsigned: UnsignedManifest = {

@@ -545,7 +545,8 @@ function checkContent(
       for (const p of checkWalletStatement(buf)) add(entry.name, 'totals', p)
       return undefined
     case 'wallet-statement-csv':
-      return undefined // hashed and signed like every member; its numbers are the JSON's
+    case 'wallet-statement-html':
+      return undefined // hashed and signed like every member; their numbers are the JSON's
   }
 }
 

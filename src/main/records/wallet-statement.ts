@@ -1,6 +1,7 @@
 /**
  * Issue #27: the treasury wallet's statement in the signed export. `wallet-statement.json` (for machines and the
- * verifier) and `wallet-statement.csv` (for people), both listed and hashed in the manifest like every member:
+ * verifier), `wallet-statement.csv` and `wallet-statement.html` (for people, with the export's CSV and HTML), each
+ * listed and hashed in the manifest like every member:
  * the period, the opening DePix balance, each confirmed movement with what it was (a payment's funding, a top-up's
  * delivery, a refund, or unmatched with its label), the closing balance, and the reconciliation (each funded
  * payment ↔ its on-chain outgoing, each delivered top-up and refund ↔ its incoming).
@@ -8,14 +9,16 @@
  * The verifier checks the JSON's arithmetic on its own (closing = opening + every line, cents = units / 10⁶
  * truncated, reconciliation = the matched lines), beyond the hash and signature every member has.
  */
+import { createHash } from 'node:crypto'
 import { z } from 'zod'
 import type { Statement } from '../wallet/statement'
 import { BOM, csvLine, type CsvDelimiter } from './csv'
 import { formatDateTime, type ExportLocale } from './format'
-import type { FileEntry } from './manifest'
+import { kernel as K } from './kernel'
 
 export const WALLET_STATEMENT_FILE = 'wallet-statement.json'
 export const WALLET_STATEMENT_CSV = 'wallet-statement.csv'
+export const WALLET_STATEMENT_HTML = 'wallet-statement.html'
 export const WALLET_STATEMENT_SCHEMA = 'tesouraria-depix/wallet-statement'
 const UNITS_PER_CENT = 1_000_000n
 
@@ -97,12 +100,19 @@ export function walletStatementJson(f: WalletStatementFile): string {
   return `${headText.replace('"lines": []', lines.length === 0 ? '"lines": []' : `"lines": [\n${body}\n  ]`)}\n`
 }
 
-const WORDS: Readonly<
-  Record<
-    ExportLocale,
-    { header: string[]; opening: string; closing: string; meaning: Record<string, string> }
-  >
-> = {
+interface Words {
+  header: string[]
+  opening: string
+  closing: string
+  meaning: Record<string, string>
+  title: string
+  period: string
+  pending: string
+  reconciliation: string
+  pairs: { payments: string; topups: string; refunds: string; record: string; tx: string; units: string }
+}
+
+const WORDS: Readonly<Record<ExportLocale, Words>> = {
   'pt-BR': {
     header: [
       'Linha',
@@ -117,6 +127,18 @@ const WORDS: Readonly<
     ],
     opening: 'Saldo inicial',
     closing: 'Saldo final',
+    title: 'Extrato da carteira da tesouraria',
+    period: 'Período',
+    pending: 'Transações ainda a confirmar (fora do período até confirmarem)',
+    reconciliation: 'Conciliação',
+    pairs: {
+      payments: 'Pagamentos ↔ transação de saída',
+      topups: 'Compras de DePix ↔ transação de entrada',
+      refunds: 'Devoluções ↔ transação de entrada',
+      record: 'Registro',
+      tx: 'Transação',
+      units: 'DePix (unidades)',
+    },
     meaning: {
       payment: 'Pagamento (depósito enviado)',
       topup: 'Compra de DePix recebida',
@@ -138,6 +160,18 @@ const WORDS: Readonly<
     ],
     opening: 'Opening balance',
     closing: 'Closing balance',
+    title: 'Treasury wallet statement',
+    period: 'Period',
+    pending: 'Transactions not yet confirmed (in no period until they are)',
+    reconciliation: 'Reconciliation',
+    pairs: {
+      payments: 'Payments ↔ outgoing transaction',
+      topups: 'DePix top-ups ↔ incoming transaction',
+      refunds: 'Refunds ↔ incoming transaction',
+      record: 'Record',
+      tx: 'Transaction',
+      units: 'DePix (units)',
+    },
     meaning: {
       payment: 'Payment (deposit sent)',
       topup: 'DePix top-up received',
@@ -201,6 +235,72 @@ export function walletStatementCsv(
   return out.join('') // csvLine ends each line with CRLF
 }
 
+const HTML_CSS =
+  'body{font:14px system-ui,sans-serif;margin:2rem;color:#111}table{border-collapse:collapse;margin:1rem 0}' +
+  'th,td{border:1px solid #ccc;padding:4px 8px;text-align:left}' +
+  'td.n{text-align:right;font-variant-numeric:tabular-nums}code{font-size:12px}'
+const HTML_CSP =
+  `default-src 'none'; style-src 'sha256-${createHash('sha256').update(HTML_CSS).digest('base64')}'; ` +
+  `base-uri 'none'; form-action 'none'`
+
+/** The statement for people: one static page, no script, every text escaped. */
+export function walletStatementHtml(f: WalletStatementFile, locale: ExportLocale): string {
+  const w = WORDS[locale]
+  const e = K.escapeHtml
+  const td = (s: string, n = false): string => `<td${n ? ' class="n"' : ''}>${e(s)}</td>`
+  const code = (s: string): string => `<td><code>${e(s)}</code></td>`
+  const th = (s: string): string => `<th>${e(s)}</th>`
+  const row = (cells: string[]): string => `<tr>${cells.join('')}</tr>`
+  const when = (iso: string): string => formatDateTime(iso, locale)
+  const balance = (label: string, at: string, units: string, c: number): string =>
+    row([
+      td(label),
+      td(when(at)),
+      ...Array.from({ length: 5 }, () => td('')),
+      td(units, true),
+      td(brl(c, locale), true),
+    ])
+  const pairs = (title: string, list: WalletStatementFile['reconciliation']['payments']): string =>
+    `<h3>${e(title)}</h3><table><thead>${row([w.pairs.record, w.pairs.tx, w.pairs.units].map(th))}</thead><tbody>` +
+    list.map((p) => row([td(p.localId), code(p.txid), td(p.depixUnits, true)])).join('') +
+    '</tbody></table>'
+  return [
+    '<!doctype html>',
+    `<html lang="${locale}"><head><meta charset="utf-8">`,
+    `<meta http-equiv="Content-Security-Policy" content="${HTML_CSP}">`,
+    '<meta name="referrer" content="no-referrer">',
+    `<title>${e(w.title)}</title><style>${HTML_CSS}</style></head><body>`,
+    `<h1>${e(w.title)}</h1>`,
+    `<p>${e(w.period)}: ${e(when(f.period.from))} – ${e(when(f.period.to))}</p>`,
+    `<table><thead>${row(w.header.map(th))}</thead><tbody>`,
+    balance(w.opening, f.period.from, f.openingUnits, f.openingCents),
+    ...f.lines.map((l, i) =>
+      row([
+        td(String(i + 1)),
+        td(when(l.at)),
+        td(String(l.height), true),
+        code(l.txid),
+        td(w.meaning[l.meaning] ?? l.meaning),
+        td(l.localId ?? ''),
+        td(l.label ?? ''),
+        td(l.depixUnits, true),
+        td(brl(l.depixCents, locale), true),
+      ]),
+    ),
+    balance(w.closing, f.period.to, f.closingUnits, f.closingCents),
+    '</tbody></table>',
+    f.pendingTxids.length > 0
+      ? `<h2>${e(w.pending)}</h2><ul>${f.pendingTxids.map((t) => `<li><code>${e(t)}</code></li>`).join('')}</ul>`
+      : '',
+    `<h2>${e(w.reconciliation)}</h2>`,
+    pairs(w.pairs.payments, f.reconciliation.payments),
+    pairs(w.pairs.topups, f.reconciliation.topups),
+    pairs(w.pairs.refunds, f.reconciliation.refunds),
+    '</body></html>',
+    '',
+  ].join('\n')
+}
+
 const truncCents = (u: bigint): number => Number(u / UNITS_PER_CENT)
 
 /** What the verifier finds wrong in a wallet-statement.json (empty: it adds up). */
@@ -256,9 +356,28 @@ export function checkWalletStatement(buf: Buffer): string[] {
   return problems
 }
 
+/** The manifest entries of the statement's members (manifest.ts lists the same shapes; no import back). */
+type StatementEntry =
+  | { name: typeof WALLET_STATEMENT_FILE; format: 'wallet-statement'; bytes: number; sha256: string }
+  | {
+      name: typeof WALLET_STATEMENT_CSV
+      format: 'wallet-statement-csv'
+      bytes: number
+      sha256: string
+      delimiter: CsvDelimiter
+      locale: ExportLocale
+    }
+  | {
+      name: typeof WALLET_STATEMENT_HTML
+      format: 'wallet-statement-html'
+      bytes: number
+      sha256: string
+      locale: ExportLocale
+    }
+
 /**
- * Writes the statement's members through the export's own hashed writer (`track`): the JSON always, the CSV when
- * the export has CSV. Returns their manifest entries.
+ * Writes the statement's members through the export's own hashed writer (`track`): the JSON always, the CSV and the
+ * HTML page when the export has those formats. Returns their manifest entries.
  */
 export async function writeWalletStatementMembers(
   track: (
@@ -266,15 +385,26 @@ export async function writeWalletStatementMembers(
   ) => Promise<{ write(s: string): void; close(): Promise<{ bytes: number; sha256: string }> }>,
   f: WalletStatementFile,
   csv: { delimiter: CsvDelimiter; locale: ExportLocale } | null,
-): Promise<FileEntry[]> {
+  html: { locale: ExportLocale } | null,
+): Promise<StatementEntry[]> {
   const json = await track(WALLET_STATEMENT_FILE)
   json.write(walletStatementJson(f))
   const j = await json.close()
-  const entries: FileEntry[] = [{ name: WALLET_STATEMENT_FILE, format: 'wallet-statement', ...j }]
+  const entries: StatementEntry[] = [{ name: WALLET_STATEMENT_FILE, format: 'wallet-statement', ...j }]
   if (csv) {
     const c = await track(WALLET_STATEMENT_CSV)
     c.write(walletStatementCsv(f, csv.delimiter, csv.locale))
     entries.push({ name: WALLET_STATEMENT_CSV, format: 'wallet-statement-csv', ...(await c.close()), ...csv })
+  }
+  if (html) {
+    const h = await track(WALLET_STATEMENT_HTML)
+    h.write(walletStatementHtml(f, html.locale))
+    entries.push({
+      name: WALLET_STATEMENT_HTML,
+      format: 'wallet-statement-html',
+      ...(await h.close()),
+      ...html,
+    })
   }
   return entries
 }

@@ -19,8 +19,10 @@ import {
   checkWalletStatement,
   WALLET_STATEMENT_CSV,
   WALLET_STATEMENT_FILE,
+  WALLET_STATEMENT_HTML,
   walletStatementFileSchema,
 } from '../../../src/main/records/wallet-statement'
+import type { WalletViewDto } from '../../../src/shared/channels-wallet'
 import type { IpcResult } from '../../../src/shared/contract'
 import type { WithdrawalRecord } from '../../../src/shared/withdrawal-record'
 import { payFromSandboxTreasury } from '../../support/sandbox-treasury'
@@ -95,6 +97,9 @@ describe('the statement in the signed export', () => {
         ).toBe(paidTx),
       { timeout: 10_000 },
     )
+    const funding = (await rpc<WalletViewDto>('wallet:get', {})) as Extract<WalletViewDto, { state: 'ready' }>
+    const first = funding.movements.find((m) => m.meaning === 'other')!
+    await rpc('wallet:label', { txid: first.txid, label: 'Aporte <b>inicial</b>' })
     folder = await exportNow(['csv', 'json', 'html'])
   })
 
@@ -105,7 +110,11 @@ describe('the statement in the signed export', () => {
     expect(file.asset).toBe(SANDBOX_DEPIX)
     expect(file.openingUnits).toBe('0')
     expect(file.lines).toHaveLength(2)
-    expect(file.lines[0]).toMatchObject({ meaning: 'other', depixUnits: '5000000000000' })
+    expect(file.lines[0]).toMatchObject({
+      meaning: 'other',
+      depixUnits: '5000000000000',
+      label: 'Aporte <b>inicial</b>',
+    })
     const out = BigInt(payment.depositAmountCents as number) * 1_000_000n
     expect(file.lines[1]).toMatchObject({
       txid: paidTx,
@@ -121,18 +130,26 @@ describe('the statement in the signed export', () => {
     expect(csv).toContain('Saldo inicial')
     expect(csv).toContain(paidTx)
     expect(csv).toContain('Pagamento (depósito enviado)')
+    const html = readFileSync(join(folder, WALLET_STATEMENT_HTML), 'utf8')
+    expect(html).toContain('Extrato da carteira da tesouraria')
+    expect(html).toContain(paidTx)
+    expect(html).toContain('Conciliação')
+    // The unmatched funding's label, typed by a person, is text on the page, never markup.
+    expect(html).toContain('Aporte &lt;b&gt;inicial&lt;/b&gt;')
+    expect(html).not.toContain('<b>inicial')
+    expect(html).not.toContain('<script')
     const manifest = JSON.parse(readFileSync(join(folder, 'manifest.json'), 'utf8')) as {
       files: Array<{ name: string; format: string }>
     }
     expect(manifest.files.map((f) => f.format)).toEqual(
-      expect.arrayContaining(['wallet-statement', 'wallet-statement-csv']),
+      expect.arrayContaining(['wallet-statement', 'wallet-statement-csv', 'wallet-statement-html']),
     )
     const v = await verifyExport(join(folder, 'manifest.json'))
     expect(v.problems).toEqual([])
     expect(v.ok).toBe(true)
   })
 
-  it('a changed statement line fails verification (JSON, then CSV)', async () => {
+  it('a changed statement line fails verification (JSON, CSV, HTML)', async () => {
     const jsonPath = join(folder, WALLET_STATEMENT_FILE)
     const original = readFileSync(jsonPath, 'utf8')
     writeFileSync(jsonPath, original.replace('"meaning":"payment"', '"meaning":"other"'))
@@ -154,16 +171,24 @@ describe('the statement in the signed export', () => {
     expect(v.ok).toBe(false)
     expect(v.problems.some((p) => p.file === WALLET_STATEMENT_CSV && p.check === 'hash')).toBe(true)
     writeFileSync(csvPath, csv)
+
+    const htmlPath = join(folder, WALLET_STATEMENT_HTML)
+    const html = readFileSync(htmlPath, 'utf8')
+    writeFileSync(htmlPath, html.replace('Saldo final', 'Saldo finaI'))
+    v = await verifyExport(join(folder, 'manifest.json'))
+    expect(v.problems.some((p) => p.file === WALLET_STATEMENT_HTML && p.check === 'hash')).toBe(true)
+    writeFileSync(htmlPath, html)
     expect((await verifyExport(join(folder, 'manifest.json'))).ok).toBe(true)
   })
 
-  it('a JSON-only export has the statement JSON and no CSV', async () => {
+  it('a JSON-only export has the statement JSON and no CSV or HTML', async () => {
     const only = await exportNow(['json'])
     const manifest = JSON.parse(readFileSync(join(only, 'manifest.json'), 'utf8')) as {
       files: Array<{ format: string }>
     }
     expect(manifest.files.map((f) => f.format)).toContain('wallet-statement')
     expect(manifest.files.map((f) => f.format)).not.toContain('wallet-statement-csv')
+    expect(manifest.files.map((f) => f.format)).not.toContain('wallet-statement-html')
     expect((await verifyExport(join(only, 'manifest.json'))).ok).toBe(true)
   })
 
