@@ -328,6 +328,8 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
     seeing = seeing
       .then(async () => {
         if (rt.team?.pg) {
+          // The owner may have changed the team's wallet since: a change reopens it, scanned at the next tick.
+          wallet.useTeamWallet(profileId, await readTeamWallet(rt.team.pg.pool))
           teamMeanings.set(profileId, await storeMeanings(rt.withdrawals.store))
           emit('wallet:changed', { profileId })
         }
