@@ -293,3 +293,42 @@ test('a top-up arrives and a refund returns to the treasury: Caixa rises and eac
   await expect(row(refundTx).getByTestId('caixa-movement-meaning')).toHaveText('Devolução recebida')
   await expectNoSeriousAxeViolations(page)
 })
+
+test('Esplora down, then answering garbage: Caixa keeps the last-known balance and says since when; back, it reads again', async ({
+  app,
+}) => {
+  const { page } = app
+  await nav(page, 'Caixa').click()
+  await expect(page.getByTestId('caixa-depix-confirmed')).toHaveText('R$ 50.000,00')
+  await expect(page.getByTestId('wallet-age')).toContainText('Última leitura da rede:')
+  // R$ 100,00 arrive and confirm while the treasury's Esplora is down: nothing new can be read.
+  app.sandbox.liquid.faucet.send([
+    { address: sandboxTreasury().firstAddress, asset: SANDBOX_DEPIX, units: 10_000_000_000n },
+  ])
+  app.sandbox.control.advanceClock(61)
+  app.sandbox.liquid.mineDue()
+  app.sandbox.liquid.esploraFault = { kind: 'down' }
+  const stale = page.getByTestId('wallet-stale')
+  await expect(async () => {
+    await page.getByTestId('caixa-refresh').click()
+    await expect(stale).toContainText('servidor fora do ar ou sem conexão', { timeout: 1_000 })
+  }).toPass({ timeout: 20_000, intervals: [500, 1_000, 2_000] })
+  await expect(stale).toContainText(
+    /O saldo mostrado é o último conhecido, de \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}/,
+  )
+  await expect(page.getByTestId('caixa-depix-confirmed')).toHaveText('R$ 50.000,00')
+  await expect(page.getByTestId('wallet-age')).toHaveCount(0)
+
+  app.sandbox.liquid.esploraFault = { kind: 'garbage' }
+  await expect(async () => {
+    await page.getByTestId('caixa-refresh').click()
+    await expect(stale).toContainText('resposta inválida do servidor', { timeout: 1_000 })
+  }).toPass({ timeout: 20_000, intervals: [500, 1_000, 2_000] })
+  await expect(page.getByTestId('caixa-depix-confirmed')).toHaveText('R$ 50.000,00')
+  await expectNoSeriousAxeViolations(page)
+
+  app.sandbox.liquid.esploraFault = null
+  await refreshUntil(page, 'caixa-depix-confirmed', 'R$ 50.100,00')
+  await expect(stale).toHaveCount(0)
+  await expect(page.getByTestId('wallet-age')).toContainText('Última leitura da rede:')
+})
