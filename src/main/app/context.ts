@@ -29,10 +29,9 @@ import { SANDBOX_DEPIX, SANDBOX_LBTC, sandboxTreasury } from '../sandbox/chain'
 import { twinAddress } from '../sandbox/chain/keys'
 import { WalletService } from '../wallet/service'
 import { ledgerMeanings, storeMeanings } from '../wallet/ledger-meanings'
-import type { TxMeanings } from '../wallet/meanings'
 import { recordFundingsSeen, type FundingSeenDeps } from '../wallet/funding-seen'
 import { readTeamWallet } from '../wallet/team-wallet'
-import { movementLabels } from '../wallet/labels'
+import { movementLabels, teamMovementLabels } from '../wallet/labels'
 
 export interface AppPorts {
   /** The OS folder dialog (src/main/shell/electron-folder-dialog.ts); null when the user cancels. */
@@ -287,8 +286,6 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
   }
 
   // Issue #27: the treasury wallet, scanned on a schedule for the active profile (docs/WALLET.md).
-  // A team profile's movements mean what the team ledger says (read after each scan: storeMeanings).
-  const teamMeanings = new Map<string, TxMeanings>()
   const wallet = new WalletService({
     vault: o.vault,
     dataDir: o.dataDir,
@@ -308,10 +305,11 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
     },
     log,
     ...(o.walletScanSpacingMs !== undefined ? { minScanSpacingMs: o.walletScanSpacingMs } : {}),
-    meanings: (profileId) => teamMeanings.get(profileId) ?? ledgerMeanings(ledger, profileId),
+    meanings: (profileId) => ledgerMeanings(ledger, profileId),
     labels: (profileId) => movementLabels(ledger, profileId),
   })
-  // Funding seen, not declared: after each scan, payments the treasury paid exactly are recorded funded.
+  // After each scan: on a team, the team ledger's meanings and labels; then funding seen, not declared (payments
+  // the treasury paid exactly are recorded funded).
   let seeing: Promise<unknown> = Promise.resolve()
   const seeFundings = (profileId: string): void => {
     const rt = current
@@ -330,7 +328,10 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
         if (rt.team?.pg) {
           // The owner may have changed the team's wallet since: a change reopens it, scanned at the next tick.
           wallet.useTeamWallet(profileId, await readTeamWallet(rt.team.pg.pool))
-          teamMeanings.set(profileId, await storeMeanings(rt.withdrawals.store))
+          wallet.useTeamRecords(profileId, {
+            meanings: await storeMeanings(rt.withdrawals.store),
+            labels: await teamMovementLabels(rt.team.pg.pool),
+          })
           emit('wallet:changed', { profileId })
         }
         return recordFundingsSeen(deps, profileId, w.movements, w.depixAsset)

@@ -93,6 +93,9 @@ interface Entry {
 export class WalletService {
   private readonly entries = new Map<string, Entry>()
   private readonly teamWallets = new Map<string, TeamWallet>()
+  /** A team profile's meanings and labels, read from the team ledger (the desk's own ledger has not got them). */
+  private readonly teamMeanings = new Map<string, TxMeanings>()
+  private readonly teamLabels = new Map<string, ReadonlyMap<string, MovementLabel>>()
   private timer: ReturnType<typeof setInterval> | null = null
 
   constructor(private readonly o: WalletServiceOptions) {}
@@ -243,8 +246,8 @@ export class WalletService {
     return buildStatement({
       movements,
       depixAsset: e.depixAsset,
-      meanings: this.o.meanings?.(profile.id) ?? NO_MEANINGS,
-      labels: this.o.labels?.(profile.id) ?? new Map(),
+      meanings: this.meaningsOf(profile.id),
+      labels: this.labelsOf(profile.id),
       from,
       to: Math.max(from, to ?? Math.max(this.o.now(), last)),
     })
@@ -277,6 +280,23 @@ export class WalletService {
     else this.teamWallets.delete(profileId)
     this.forget(profileId)
     this.o.onChange(profileId)
+  }
+
+  /** What a team profile's movements mean and their labels, from the team ledger (ledger-meanings.ts, labels.ts). */
+  useTeamRecords(
+    profileId: string,
+    r: { meanings?: TxMeanings; labels?: ReadonlyMap<string, MovementLabel> },
+  ): void {
+    if (r.meanings) this.teamMeanings.set(profileId, r.meanings)
+    if (r.labels) this.teamLabels.set(profileId, r.labels)
+  }
+
+  private meaningsOf(profileId: string): TxMeanings {
+    return this.teamMeanings.get(profileId) ?? this.o.meanings?.(profileId) ?? NO_MEANINGS
+  }
+
+  private labelsOf(profileId: string): ReadonlyMap<string, MovementLabel> {
+    return this.teamLabels.get(profileId) ?? this.o.labels?.(profileId) ?? new Map()
   }
 
   /** Throws DescriptorError (nothing stored) or stores it and returns the (unscanned) view. */
@@ -324,8 +344,8 @@ export class WalletService {
   }
 
   private toView(profileId: string, e: Entry, s: WalletSnapshot): WalletViewDto {
-    const meanings = this.o.meanings?.(profileId) ?? NO_MEANINGS
-    const labels = this.o.labels?.(profileId)
+    const meanings = this.meaningsOf(profileId)
+    const labels = this.labelsOf(profileId)
     const policy = e.policyAsset ?? e.wallet.lwkNetwork.policyAsset().toString()
     const bal = (asset: string) => s.balances.find((b) => b.asset === asset) ?? { confirmed: 0n, pending: 0n }
     const depix = bal(e.depixAsset)

@@ -3,7 +3,7 @@
  * watch-only descriptor (checked by LWK; a private key refused before and by the table), its receive addresses
  * become the team's registered treasury addresses, and two desks (two analyst roles, each its own pool and its
  * own wallet service) read it from the database, scan the same chain and show the same balance and statement —
- * the chain's own book's — with the same meanings, read from the team ledger. The registered-address check is the database's (`topup_needs_approval`). A hostile
+ * the chain's own book's — with the same meanings and labels, read from the team ledger. The registered-address check is the database's (`topup_needs_approval`). A hostile
  * analyst cannot write the descriptor.
  */
 import type pg from 'pg'
@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createMemoryVault } from '../../../src/main/secrets/vault'
 import { DescriptorError } from '../../../src/main/wallet/descriptor'
 import { WalletService } from '../../../src/main/wallet/service'
+import { labelTeamMovement, teamMovementLabels } from '../../../src/main/wallet/labels'
 import { storeMeanings } from '../../../src/main/wallet/ledger-meanings'
 import { readTeamWallet, receiveAddresses, setTeamWallet } from '../../../src/main/wallet/team-wallet'
 import { newKeyedAddress } from '../../../src/main/sandbox/chain/keys'
@@ -140,7 +141,12 @@ describe.skipIf(PG_SKIP_REASON !== null)('migration 18: the team treasury wallet
     await w.scan(h.esplora.url)
     const fundingTx = spend(h, w, SEED, SANDBOX_DEPIX, 1_030_000_000n, deposit)
     h.chain.mine()
+    const receipt = (await w.scan(h.esplora.url)).movements.find(
+      (m) => m.net.get(SANDBOX_DEPIX) === 12_345_000_000n,
+    )!.txid
     w.close()
+    // Ana labels the unmatched receipt: an entry of the team ledger's audit chain, which Bia's desk reads.
+    await labelTeamMovement(desks[0]!, { txid: receipt, label: 'Aporte do sócio', operator: 'Ana' })
 
     const views = []
     const statements = []
@@ -149,7 +155,6 @@ describe.skipIf(PG_SKIP_REASON !== null)('migration 18: the team treasury wallet
       // Each desk's meanings from the team ledger (Bia's desk never saw Ana's payment locally).
       const meanings = await storeMeanings(d)
       const svc = new WalletService({
-        meanings: () => meanings,
         vault: createMemoryVault(),
         dataDir: null,
         now: () => h.clockMs.now,
@@ -160,6 +165,7 @@ describe.skipIf(PG_SKIP_REASON !== null)('migration 18: the team treasury wallet
       })
       expect(svc.view(p)).toEqual({ state: 'not_configured' })
       svc.useTeamWallet(p.id, await readTeamWallet(d.pool))
+      svc.useTeamRecords(p.id, { meanings, labels: await teamMovementLabels(d.pool) })
       const v = await svc.scan(p)
       if (v.state !== 'ready') throw new Error('not ready')
       expect(v.lastFailure).toBeNull()
@@ -182,6 +188,10 @@ describe.skipIf(PG_SKIP_REASON !== null)('migration 18: the team treasury wallet
     )
     expect(statements[0]?.closingUnits.toString()).toBe(ready.depix.confirmedUnits)
     expect(new Set(statements[0]?.lines.map((l) => l.txid))).toEqual(new Set(book.movements.keys()))
+    expect(statements[1]?.lines.find((l) => l.txid === receipt)).toMatchObject({
+      meaning: 'other',
+      label: 'Aporte do sócio',
+    })
     expect(statements[0]?.reconciliation.payments).toEqual([
       { localId: rec.localId, txid: fundingTx, depixUnits: -1_030_000_000n },
     ])
