@@ -50,7 +50,8 @@ import { meaningTotals } from '../../shared/money-totals'
 import { HashedFile, type WrittenFile } from './writer'
 import { DATA_FILE_MAX_BYTES } from './safe-read'
 import { sqliteExportLedger, type ExportLedger, type ExportView } from './export-source'
-import { writeWalletStatementMembers, type WalletStatementFile } from './wallet-statement'
+import type { WalletStatementFile } from './wallet-statement'
+import { writeWalletStatementMembers } from './wallet-statement-member'
 
 export interface ExportOptions {
   /** Parent folder; the export gets its own new subfolder in it. */

@@ -9,12 +9,10 @@
  * The verifier checks the JSON's arithmetic on its own (closing = opening + every line, cents = units / 10⁶
  * truncated, reconciliation = the matched lines), beyond the hash and signature every member has.
  */
-import { createHash } from 'node:crypto'
 import { z } from 'zod'
 import type { Statement } from '../wallet/statement'
 import { BOM, csvLine, type CsvDelimiter } from './csv'
 import { formatDateTime, type ExportLocale } from './format'
-import { kernel as K } from './kernel'
 
 export const WALLET_STATEMENT_FILE = 'wallet-statement.json'
 export const WALLET_STATEMENT_CSV = 'wallet-statement.csv'
@@ -112,7 +110,7 @@ interface Words {
   pairs: { payments: string; topups: string; refunds: string; record: string; tx: string; units: string }
 }
 
-const WORDS: Readonly<Record<ExportLocale, Words>> = {
+export const WORDS: Readonly<Record<ExportLocale, Words>> = {
   'pt-BR': {
     header: [
       'Linha',
@@ -181,7 +179,7 @@ const WORDS: Readonly<Record<ExportLocale, Words>> = {
   },
 }
 
-function brl(c: number, locale: ExportLocale): string {
+export function brl(c: number, locale: ExportLocale): string {
   const sign = c < 0 ? '-' : ''
   const abs = Math.abs(c)
   const whole = Math.trunc(abs / 100).toString()
@@ -233,72 +231,6 @@ export function walletStatementCsv(
     brl(f.closingCents, locale),
   ])
   return out.join('') // csvLine ends each line with CRLF
-}
-
-const HTML_CSS =
-  'body{font:14px system-ui,sans-serif;margin:2rem;color:#111}table{border-collapse:collapse;margin:1rem 0}' +
-  'th,td{border:1px solid #ccc;padding:4px 8px;text-align:left}' +
-  'td.n{text-align:right;font-variant-numeric:tabular-nums}code{font-size:12px}'
-const HTML_CSP =
-  `default-src 'none'; style-src 'sha256-${createHash('sha256').update(HTML_CSS).digest('base64')}'; ` +
-  `base-uri 'none'; form-action 'none'`
-
-/** The statement for people: one static page, no script, every text escaped. */
-export function walletStatementHtml(f: WalletStatementFile, locale: ExportLocale): string {
-  const w = WORDS[locale]
-  const e = K.escapeHtml
-  const td = (s: string, n = false): string => `<td${n ? ' class="n"' : ''}>${e(s)}</td>`
-  const code = (s: string): string => `<td><code>${e(s)}</code></td>`
-  const th = (s: string): string => `<th>${e(s)}</th>`
-  const row = (cells: string[]): string => `<tr>${cells.join('')}</tr>`
-  const when = (iso: string): string => formatDateTime(iso, locale)
-  const balance = (label: string, at: string, units: string, c: number): string =>
-    row([
-      td(label),
-      td(when(at)),
-      ...Array.from({ length: 5 }, () => td('')),
-      td(units, true),
-      td(brl(c, locale), true),
-    ])
-  const pairs = (title: string, list: WalletStatementFile['reconciliation']['payments']): string =>
-    `<h3>${e(title)}</h3><table><thead>${row([w.pairs.record, w.pairs.tx, w.pairs.units].map(th))}</thead><tbody>` +
-    list.map((p) => row([td(p.localId), code(p.txid), td(p.depixUnits, true)])).join('') +
-    '</tbody></table>'
-  return [
-    '<!doctype html>',
-    `<html lang="${locale}"><head><meta charset="utf-8">`,
-    `<meta http-equiv="Content-Security-Policy" content="${HTML_CSP}">`,
-    '<meta name="referrer" content="no-referrer">',
-    `<title>${e(w.title)}</title><style>${HTML_CSS}</style></head><body>`,
-    `<h1>${e(w.title)}</h1>`,
-    `<p>${e(w.period)}: ${e(when(f.period.from))} – ${e(when(f.period.to))}</p>`,
-    `<table><thead>${row(w.header.map(th))}</thead><tbody>`,
-    balance(w.opening, f.period.from, f.openingUnits, f.openingCents),
-    ...f.lines.map((l, i) =>
-      row([
-        td(String(i + 1)),
-        td(when(l.at)),
-        td(String(l.height), true),
-        code(l.txid),
-        td(w.meaning[l.meaning] ?? l.meaning),
-        td(l.localId ?? ''),
-        td(l.label ?? ''),
-        td(l.depixUnits, true),
-        td(brl(l.depixCents, locale), true),
-      ]),
-    ),
-    balance(w.closing, f.period.to, f.closingUnits, f.closingCents),
-    '</tbody></table>',
-    f.pendingTxids.length > 0
-      ? `<h2>${e(w.pending)}</h2><ul>${f.pendingTxids.map((t) => `<li><code>${e(t)}</code></li>`).join('')}</ul>`
-      : '',
-    `<h2>${e(w.reconciliation)}</h2>`,
-    pairs(w.pairs.payments, f.reconciliation.payments),
-    pairs(w.pairs.topups, f.reconciliation.topups),
-    pairs(w.pairs.refunds, f.reconciliation.refunds),
-    '</body></html>',
-    '',
-  ].join('\n')
 }
 
 const truncCents = (u: bigint): number => Number(u / UNITS_PER_CENT)
@@ -354,57 +286,4 @@ export function checkWalletStatement(buf: Buffer): string[] {
   if (!same(pairs(rec.refunds), matched.refund))
     problems.push('reconciliation.refunds differs from the lines')
   return problems
-}
-
-/** The manifest entries of the statement's members (manifest.ts lists the same shapes; no import back). */
-type StatementEntry =
-  | { name: typeof WALLET_STATEMENT_FILE; format: 'wallet-statement'; bytes: number; sha256: string }
-  | {
-      name: typeof WALLET_STATEMENT_CSV
-      format: 'wallet-statement-csv'
-      bytes: number
-      sha256: string
-      delimiter: CsvDelimiter
-      locale: ExportLocale
-    }
-  | {
-      name: typeof WALLET_STATEMENT_HTML
-      format: 'wallet-statement-html'
-      bytes: number
-      sha256: string
-      locale: ExportLocale
-    }
-
-/**
- * Writes the statement's members through the export's own hashed writer (`track`): the JSON always, the CSV and the
- * HTML page when the export has those formats. Returns their manifest entries.
- */
-export async function writeWalletStatementMembers(
-  track: (
-    name: string,
-  ) => Promise<{ write(s: string): void; close(): Promise<{ bytes: number; sha256: string }> }>,
-  f: WalletStatementFile,
-  csv: { delimiter: CsvDelimiter; locale: ExportLocale } | null,
-  html: { locale: ExportLocale } | null,
-): Promise<StatementEntry[]> {
-  const json = await track(WALLET_STATEMENT_FILE)
-  json.write(walletStatementJson(f))
-  const j = await json.close()
-  const entries: StatementEntry[] = [{ name: WALLET_STATEMENT_FILE, format: 'wallet-statement', ...j }]
-  if (csv) {
-    const c = await track(WALLET_STATEMENT_CSV)
-    c.write(walletStatementCsv(f, csv.delimiter, csv.locale))
-    entries.push({ name: WALLET_STATEMENT_CSV, format: 'wallet-statement-csv', ...(await c.close()), ...csv })
-  }
-  if (html) {
-    const h = await track(WALLET_STATEMENT_HTML)
-    h.write(walletStatementHtml(f, html.locale))
-    entries.push({
-      name: WALLET_STATEMENT_HTML,
-      format: 'wallet-statement-html',
-      ...(await h.close()),
-      ...html,
-    })
-  }
-  return entries
 }
