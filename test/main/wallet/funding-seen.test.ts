@@ -13,7 +13,7 @@ import { generateLiquidAddress } from '../../../src/main/liquid'
 import { SANDBOX_DEPIX } from '../../../src/main/sandbox/chain'
 import { newKeyedAddress, regtestTwin } from '../../../src/main/sandbox/chain/keys'
 import { createMemoryVault } from '../../../src/main/secrets/vault'
-import { FUNDING_SEEN_ACTION, fundingsSeen } from '../../../src/main/wallet/funding-seen'
+import { FUNDING_SEEN_ACTION, fundingsSeen, recordFundingsSeen } from '../../../src/main/wallet/funding-seen'
 import type { WalletMovement } from '../../../src/main/wallet/watch'
 import type { WalletViewDto } from '../../../src/shared/channels-wallet'
 import type { IpcResult } from '../../../src/shared/contract'
@@ -92,6 +92,67 @@ describe('fundingsSeen: the rule', () => {
       records,
     )
     expect(seen).toEqual([{ localId: 'p-a', txid: tx(6), confirmed: true }])
+  })
+})
+
+describe('recordFundingsSeen: which records, and one failure does not stop the others', () => {
+  const a = newKeyedAddress('liquid').address
+  const b = newKeyedAddress('liquid').address
+  const rec = (localId: string, profile: string, depositAddress: string) =>
+    ({
+      localId,
+      profile,
+      localState: 'created',
+      depositAddress,
+      depositAmountCents: 100,
+      fundingTxId: null,
+    }) as unknown as WithdrawalRecord
+  const movements: WalletMovement[] = [
+    {
+      txid: tx(1),
+      height: 5,
+      timestamp: 1_800_000_000,
+      net: new Map([[DEPIX, -200_000_000n]]),
+      fee: 50n,
+      outputScripts: [scriptOfAddress(a)!, scriptOfAddress(b)!],
+    },
+  ]
+  const run = async (everyProfile: boolean, failOn: string | null = null) => {
+    const marked: string[] = []
+    const audited: string[] = []
+    const logged: string[] = []
+    const done = await recordFundingsSeen(
+      {
+        listOpen: () => Promise.resolve([rec('p-a', 'equipe-ana', a), rec('p-b', 'equipe-bia', b)]),
+        markFunded: (id) => {
+          if (id === failOn) return Promise.reject(new Error('refused'))
+          marked.push(id)
+          return Promise.resolve()
+        },
+        appendAudit: (e) => {
+          audited.push(String(e.details['localId']))
+          return Promise.resolve()
+        },
+        operator: 'ana',
+        log: (l) => logged.push(l),
+        everyProfile,
+      },
+      'equipe-ana',
+      movements,
+      DEPIX,
+    )
+    return { done: done.map((d) => d.localId), marked, audited, logged }
+  }
+
+  it('this computer: only the profile’s own records (here the wave is not exact for it alone)', async () => {
+    expect((await run(false)).done).toEqual([])
+  })
+
+  it('a team: every desk’s records; a refusal is logged and the rest recorded', async () => {
+    expect(await run(true)).toMatchObject({ done: ['p-a', 'p-b'], audited: ['p-a', 'p-b'] })
+    const r = await run(true, 'p-a')
+    expect(r).toMatchObject({ done: ['p-b'], marked: ['p-b'], audited: ['p-b'] })
+    expect(r.logged).toEqual(['funding seen for p-a not recorded (Error)'])
   })
 })
 
