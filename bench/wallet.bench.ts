@@ -135,5 +135,9 @@ export async function run(): Promise<unknown> {
 }
 
 if (process.argv[1]?.endsWith('wallet.bench.ts')) {
-  void run().then((r) => console.log(JSON.stringify(r, null, 2)))
+  void run().then((r) => {
+    console.log(JSON.stringify(r, null, 2))
+    // A disagreement with the book is a failure, not a number.
+    if ((r as { lwkAgreesWithBook: boolean }).lwkAgreesWithBook !== true) process.exitCode = 1
+  })
 }

@@ -28,8 +28,10 @@ import { teamEvents } from './team-handlers'
 import { SANDBOX_DEPIX, SANDBOX_LBTC, sandboxTreasury } from '../sandbox/chain'
 import { twinAddress } from '../sandbox/chain/keys'
 import { WalletService } from '../wallet/service'
-import { ledgerMeanings } from '../wallet/ledger-meanings'
-import { movementLabels } from '../wallet/labels'
+import { ledgerMeanings, storeMeanings } from '../wallet/ledger-meanings'
+import { recordFundingsSeen, type FundingSeenDeps } from '../wallet/funding-seen'
+import { readTeamWallet } from '../wallet/team-wallet'
+import { movementLabels, teamMovementLabels } from '../wallet/labels'
 
 export interface AppPorts {
   /** The OS folder dialog (src/main/shell/electron-folder-dialog.ts); null when the user cancels. */
@@ -297,12 +299,55 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
           twin: twinAddress,
         }
       : null,
-    onChange: (profileId) => emit('wallet:changed', { profileId }),
+    onChange: (profileId) => {
+      emit('wallet:changed', { profileId })
+      seeFundings(profileId)
+    },
     log,
     ...(o.walletScanSpacingMs !== undefined ? { minScanSpacingMs: o.walletScanSpacingMs } : {}),
     meanings: (profileId) => ledgerMeanings(ledger, profileId),
     labels: (profileId) => movementLabels(ledger, profileId),
   })
+  // After each scan: on a team, the team ledger's meanings and labels; then funding seen, not declared (payments
+  // the treasury paid exactly are recorded funded).
+  let seeing: Promise<unknown> = Promise.resolve()
+  const seeFundings = (profileId: string): void => {
+    const rt = current
+    const w = rt && rt.profile.id === profileId ? wallet.movementsOf(rt.profile) : null
+    if (!rt || !w) return
+    const deps: FundingSeenDeps = {
+      listOpen: () => rt.withdrawals.store.listOpen(),
+      markFunded: (id, txId) => rt.withdrawals.markFunded(id, { txId }),
+      appendAudit: (e) => rt.withdrawals.store.appendAudit(e),
+      operator: o.operator,
+      log,
+      everyProfile: rt.team !== null,
+    }
+    seeing = seeing
+      .then(async () => {
+        if (rt.team?.pg) {
+          // The owner may have changed the team's wallet since: a change reopens it, scanned at the next tick.
+          wallet.useTeamWallet(profileId, await readTeamWallet(rt.team.pg.pool))
+          wallet.useTeamRecords(profileId, {
+            meanings: await storeMeanings(rt.withdrawals.store),
+            labels: await teamMovementLabels(rt.team.pg.pool),
+          })
+          emit('wallet:changed', { profileId })
+        }
+        return recordFundingsSeen(deps, profileId, w.movements, w.depixAsset)
+      })
+      .catch((e: unknown) => log(`funding seen failed (${(e as Error).name})`))
+  }
+  // A team profile watches the team's wallet (team migration 18): read when its runtime opens connected.
+  const watchTeamWallet = (rt: ProfileRuntime): void => {
+    const pool = rt.team?.pg?.pool
+    if (!pool) return
+    void readTeamWallet(pool)
+      .then((w) => wallet.useTeamWallet(rt.profile.id, w))
+      .catch((e: unknown) => log(`team wallet not read (${(e as Error).name})`))
+  }
+  openListeners.add(watchTeamWallet)
+  if (current) watchTeamWallet(current)
   if (o.trackerAutoStart !== false)
     wallet.start(() => (current ? (profiles.get(current.profile.id) ?? current.profile) : null))
 

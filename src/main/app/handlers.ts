@@ -6,6 +6,7 @@ import { createRouter, type Handlers, type Router } from '../ipc/router'
 import { checkLiquidAddress } from '../liquid'
 import { normalizeFingerprint, openReview } from '../records'
 import { exportFrom } from '../records/export'
+import { walletStatementFile } from '../records/wallet-statement'
 import { sqliteExportLedger } from '../records/export-source'
 import { pgExportLedger } from '../ledger-store'
 import { compareSigner } from '../records/review'
@@ -212,6 +213,11 @@ export function buildRouter(state: AppState, log: (line: string) => void): Route
       }
       const dir = state.folders.take(input.folder, 'export', p.id)
       const settings = profiles.settings()
+      // Issue #27: the treasury wallet's statement for the export's period (all time up to now without one).
+      const periodFrom = input.filter?.from ? Date.parse(input.filter.from) : 0
+      const periodTo = input.filter?.to ? Date.parse(input.filter.to) : null
+      const statement =
+        input.recordKind === 'deposit' ? null : state.wallet.statement(p, periodFrom, periodTo)
       const result = await exportFrom(team?.pg ? pgExportLedger(team.pg) : sqliteExportLedger(state.ledger), {
         dir,
         formats: input.formats,
@@ -219,6 +225,7 @@ export function buildRouter(state: AppState, log: (line: string) => void): Route
         csvDelimiter: input.csvDelimiter ?? settings.csvDelimiter,
         locale: input.locale ?? settings.csvLocale,
         includeReceipts: input.includeReceipts === true,
+        walletStatement: statement ? walletStatementFile(statement) : null,
         ...(input.recordKind ? { kind: input.recordKind } : {}),
         signer: loadSigningKey(o.vault),
         appVersion: o.app.version,

@@ -4,7 +4,13 @@
  */
 import type { Handlers } from '../ipc/router'
 import { DescriptorError, formatDescriptorMessage } from '../wallet/descriptor'
-import { labelMovement, MOVEMENT_LABEL_MAX, movementLabelTextSchema } from '../wallet/labels'
+import {
+  labelMovement,
+  labelTeamMovement,
+  MOVEMENT_LABEL_MAX,
+  movementLabelTextSchema,
+  teamMovementLabels,
+} from '../wallet/labels'
 import type { AppState } from './context'
 import { AppError } from './errors'
 
@@ -46,7 +52,7 @@ export function walletHandlers(state: AppState): WalletHandlers {
       }
     },
     'wallet:clear': () => state.wallet.clear(profile()),
-    'wallet:label': ({ txid, label }) => {
+    'wallet:label': async ({ txid, label }) => {
       const p = profile()
       const view = state.wallet.view(p)
       const movement = view.state === 'ready' ? view.movements.find((m) => m.txid === txid) : undefined
@@ -68,6 +74,14 @@ export function walletHandlers(state: AppState): WalletHandlers {
           },
           fields: { label: 'invalid_value' },
         })
+      }
+      // On a team the label is the team's (its ledger's audit chain), so every desk shows it.
+      const rt = state.runtime()
+      const pool = rt.team?.pg?.pool
+      if (pool) {
+        await labelTeamMovement(rt.withdrawals.store, { txid, label: text.data, operator: state.o.operator })
+        state.wallet.useTeamRecords(p.id, { labels: await teamMovementLabels(pool) })
+        return state.wallet.view(p)
       }
       labelMovement(state.ledger, { profileId: p.id, txid, label: text.data, operator: state.o.operator })
       return state.wallet.view(p)

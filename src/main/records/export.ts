@@ -50,6 +50,8 @@ import { meaningTotals } from '../../shared/money-totals'
 import { HashedFile, type WrittenFile } from './writer'
 import { DATA_FILE_MAX_BYTES } from './safe-read'
 import { sqliteExportLedger, type ExportLedger, type ExportView } from './export-source'
+import type { WalletStatementFile } from './wallet-statement'
+import { writeWalletStatementMembers } from './wallet-statement-member'
 
 export interface ExportOptions {
   /** Parent folder; the export gets its own new subfolder in it. */
@@ -76,6 +78,8 @@ export interface ExportOptions {
   kind?: RecordKindId
   /** The largest file an export may have (default and most: what a verifier reads, DATA_FILE_MAX_BYTES). */
   maxFileBytes?: number
+  /** Issue #27: the treasury wallet's statement for the period (withdrawal exports; wallet-statement.ts). */
+  walletStatement?: WalletStatementFile | null
 }
 
 export interface ExportResult {
@@ -413,6 +417,11 @@ export async function exportFrom(ledger: ExportLedger, o: ExportOptions): Promis
     const receipts =
       viewReceipts ?? (wantReceipts && ledger.receipts ? await ledger.receipts(folder, seen) : null)
     if (receipts) entries.push(...receipts.entries)
+    if (o.walletStatement && !isDeposit) {
+      const csvOf = formats.includes('csv') ? { delimiter, locale } : null
+      const htmlOf = formats.includes('html') ? { locale } : null
+      entries.push(...(await writeWalletStatementMembers(track, o.walletStatement, csvOf, htmlOf)))
+    }
 
     const unsigned: UnsignedManifest = {
       schema: MANIFEST_SCHEMA,

@@ -21,6 +21,7 @@ import { findUnsafeChar } from './terminal-text'
 import { AUDIT_FILE } from './audit-member'
 import { ANCHORS_FILE, ANCHORS_MAX_BYTES } from './anchors'
 import { STATE_LAYOUT_VERSION } from './record-line'
+import { WALLET_STATEMENT_CSV, WALLET_STATEMENT_FILE, WALLET_STATEMENT_HTML } from './wallet-statement'
 
 /** Issue #14: the subfolder of an export that holds the included receipts. */
 export const RECEIPTS_DIR = 'receipts'
@@ -99,6 +100,28 @@ export const fileEntrySchema = z.discriminatedUnion('format', [
     bytes: count.max(ANCHORS_MAX_BYTES, `more than ${ANCHORS_MAX_BYTES} bytes: larger than anchors ever are`),
     sha256,
   }),
+  /** Issue #27: the treasury wallet's statement for the period (wallet-statement.ts). Optional. */
+  z.strictObject({
+    name: z.literal(WALLET_STATEMENT_FILE),
+    format: z.literal('wallet-statement'),
+    bytes,
+    sha256,
+  }),
+  z.strictObject({
+    name: z.literal(WALLET_STATEMENT_CSV),
+    format: z.literal('wallet-statement-csv'),
+    bytes,
+    sha256,
+    delimiter: z.enum([';', ',']),
+    locale,
+  }),
+  z.strictObject({
+    name: z.literal(WALLET_STATEMENT_HTML),
+    format: z.literal('wallet-statement-html'),
+    bytes,
+    sha256,
+    locale,
+  }),
   /**
    * Issue #14: a record's stored receipt (receipts-member.ts), when the export included receipts. Its name is
    * its own hash in the receipts/ subfolder, so a manifest cannot point anywhere else.
@@ -124,7 +147,7 @@ export type FileEntry = z.infer<typeof fileEntrySchema>
  * manifest of 3,000 entries is one problem, not 3,000), and a repeated format is named once.
  */
 /** The data formats plus the audit member (audit.jsonl) and the anchors (anchors.jsonl). */
-const MAX_FILES = EXPORT_FORMATS.length + 2
+const MAX_FILES = EXPORT_FORMATS.length + 2 + 3 // + the wallet statement's three (issue #27)
 /** Issue #14: receipts are counted apart, as many as a 1 MiB manifest can list. */
 export const MAX_RECEIPTS = 3000
 

@@ -57,6 +57,7 @@ import {
   type Refusal,
 } from './safe-read'
 import { bytesMatch } from '../receipts/fetch'
+import { checkWalletStatement } from './wallet-statement'
 import { keyFingerprint, normalizeFingerprint, verifyBytes } from './sign'
 import { diffTotals, escapedTotals, sumTotals, TotalsAccumulator } from './totals'
 import { MEANINGS, meaningTotals, type MeaningTotals } from '../../shared/money-totals'
@@ -548,6 +549,12 @@ function checkContent(
       expect.anchors = read.anchors
       return undefined
     }
+    case 'wallet-statement':
+      for (const p of checkWalletStatement(buf)) add(entry.name, 'totals', p)
+      return undefined
+    case 'wallet-statement-csv':
+    case 'wallet-statement-html':
+      return undefined // hashed and signed like every member; their numbers are the JSON's
   }
 }
 

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { ESPLORA_PREFIX, handleEsplora, startLiquid } from './chain'
+import { ESPLORA_PREFIX, handleEsplora, startLiquid, withFault } from './chain'
 import { chainPayout, watchDeposits } from './chain/deposit-watch'
 import { createControl } from './control'
 import type { ControlAccess } from './control-http'
@@ -55,9 +55,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     const path = (req.url ?? '/').split('?')[0] as string
     if (!path.startsWith(`${ESPLORA_PREFIX}/`)) return api(req, res)
     liquid.mineDue()
-    handleEsplora(liquid.chain, req, res, path.slice(ESPLORA_PREFIX.length)).catch(() => {
-      if (!res.headersSent) res.writeHead(500).end()
-    })
+    withFault(liquid.esploraFault, req, res, () =>
+      handleEsplora(liquid.chain, req, res, path.slice(ESPLORA_PREFIX.length)),
+    )
   })
   // Blocks follow the sandbox clock; the timer must not keep a test process or the app alive.
   const blocks = setInterval(() => liquid.mineDue(), 1_000)

@@ -53,12 +53,55 @@ export function labelMovement(
 
 /** txid → its latest label, for one profile. Rows read back are checked; one that does not fit is skipped. */
 export function movementLabels(ledger: Ledger, profileId: string): Map<string, MovementLabel> {
-  const out = new Map<string, MovementLabel>()
   const rows = ledger.read(({ stmt }) =>
     stmt(
       `SELECT at, operator, details FROM audit_log WHERE action = ? AND subject LIKE ? ESCAPE '\\' ORDER BY seq`,
     ).all(WALLET_LABEL_ACTION, `wallet-tx:${profileId.replace(/[\\%_]/g, (c) => `\\${c}`)}:%`),
   )
+  return labelsOfRows(rows, profileId)
+}
+
+/**
+ * On a team, labels are the team's: entries of the team ledger's audit chain (through the store's `appendAudit`,
+ * which every analyst may call), under one scope for every desk (each desk names its team profile its own way).
+ */
+export const TEAM_LABEL_SCOPE = 'team'
+
+export async function labelTeamMovement(
+  store: {
+    appendAudit(e: {
+      operator: string
+      action: string
+      subject: string
+      details: Record<string, unknown>
+    }): Promise<{ operator: string; at: string }>
+  },
+  o: { txid: string; label: string; operator: string },
+): Promise<MovementLabel> {
+  const txid = txidSchema.parse(o.txid)
+  const label = movementLabelTextSchema.parse(o.label)
+  const e = await store.appendAudit({
+    operator: o.operator,
+    action: WALLET_LABEL_ACTION,
+    subject: subjectOf(TEAM_LABEL_SCOPE, txid),
+    details: { profile: TEAM_LABEL_SCOPE, txid, label },
+  })
+  return { text: label, by: e.operator, at: e.at }
+}
+
+/** The team's labels, read from the team ledger's audit log (rows from a shared database: checked). */
+export async function teamMovementLabels(db: {
+  query(sql: string, params?: unknown[]): Promise<{ rows: unknown[] }>
+}): Promise<Map<string, MovementLabel>> {
+  const { rows } = await db.query(
+    `SELECT at, operator, details FROM ledger.audit_log WHERE action = $1 AND subject LIKE $2 ORDER BY seq`,
+    [WALLET_LABEL_ACTION, `wallet-tx:${TEAM_LABEL_SCOPE}:%`],
+  )
+  return labelsOfRows(rows, TEAM_LABEL_SCOPE)
+}
+
+function labelsOfRows(rows: readonly unknown[], profileId: string): Map<string, MovementLabel> {
+  const out = new Map<string, MovementLabel>()
   for (const raw of rows) {
     const row = rowSchema.safeParse(raw)
     if (!row.success) continue

@@ -16,7 +16,8 @@ import { checkDescriptor } from './descriptor'
 import type { MovementLabel } from './labels'
 import { meaningOf, NO_MEANINGS, type TxMeanings } from './meanings'
 import { buildStatement, type Statement } from './statement'
-import { WatchedWallet, type WalletSnapshot } from './watch'
+import type { TeamWallet } from './team-wallet'
+import { WatchedWallet, type WalletMovement, type WalletSnapshot } from './watch'
 
 /** The Esplora a live profile's wallet is scanned through: its own, else its network's public one (none on regtest). */
 export function esploraUrlOf(profile: Profile): string | null {
@@ -91,6 +92,10 @@ interface Entry {
 
 export class WalletService {
   private readonly entries = new Map<string, Entry>()
+  private readonly teamWallets = new Map<string, TeamWallet>()
+  /** A team profile's meanings and labels, read from the team ledger (the desk's own ledger has not got them). */
+  private readonly teamMeanings = new Map<string, TxMeanings>()
+  private readonly teamLabels = new Map<string, ReadonlyMap<string, MovementLabel>>()
   private timer: ReturnType<typeof setInterval> | null = null
 
   constructor(private readonly o: WalletServiceOptions) {}
@@ -99,9 +104,11 @@ export class WalletService {
     const known = this.entries.get(profile.id)
     if (known) return known
     const sandbox = profile.kind === 'sandbox' ? this.o.sandbox : null
+    // A team profile watches the team's wallet when the team database has one (team-wallet.ts).
+    const team = this.teamWallets.get(profile.id)
     const descriptor = sandbox
       ? sandbox.descriptor
-      : this.o.vault.get(profileSecretKey(profile.id, 'walletDescriptor'))
+      : (team?.descriptor ?? this.o.vault.get(profileSecretKey(profile.id, 'walletDescriptor')))
     if (descriptor === null) return null
     // The sandbox chain is regtest whatever network the Sandbox profile's addresses use.
     const network: LiquidNetwork = sandbox ? 'regtest' : profile.network
@@ -220,17 +227,29 @@ export class WalletService {
     return index === null ? { owner: 'external', index: null } : { owner: 'treasury', index }
   }
 
-  /** The statement of [from, to) from the last-known state (no network); null when the profile has no wallet. */
-  statement(profile: Profile, from: number, to: number): Statement | null {
+  /** The last-known movements and the DePix asset of the profile's wallet (main only); null without a wallet. */
+  movementsOf(profile: Profile): { movements: readonly WalletMovement[]; depixAsset: string } | null {
+    const e = this.open(profile)
+    return e ? { movements: e.wallet.snapshot().movements, depixAsset: e.depixAsset } : null
+  }
+
+  /**
+   * The statement of [from, to) from the last-known state (no network); `to` null: through now and the last block
+   * known. Null when the profile has no wallet.
+   */
+  statement(profile: Profile, from: number, to: number | null): Statement | null {
     const e = this.open(profile)
     if (!e) return null
+    const movements = e.wallet.snapshot().movements
+    // No end given: through now and the last block known (the sandbox's clock may run ahead of this one).
+    const last = movements.reduce((n, m) => Math.max(n, (m.timestamp ?? 0) * 1000 + 1), 0)
     return buildStatement({
-      movements: e.wallet.snapshot().movements,
+      movements,
       depixAsset: e.depixAsset,
-      meanings: this.o.meanings?.(profile.id) ?? NO_MEANINGS,
-      labels: this.o.labels?.(profile.id) ?? new Map(),
+      meanings: this.meaningsOf(profile.id),
+      labels: this.labelsOf(profile.id),
       from,
-      to,
+      to: Math.max(from, to ?? Math.max(this.o.now(), last)),
     })
   }
 
@@ -248,6 +267,36 @@ export class WalletService {
   private writeNextFresh(profileId: string, next: number): void {
     const file = this.nextFreshFile(profileId)
     if (file !== null) writeFileAtomic(file, `${next}\n`)
+  }
+
+  /**
+   * The team database's wallet for a team profile (read by the desk when its team runtime opens), or null when the
+   * team has none: the desk's own vault descriptor applies then. A change reopens the wallet.
+   */
+  useTeamWallet(profileId: string, wallet: TeamWallet | null): void {
+    const known = this.teamWallets.get(profileId)
+    if (known?.descriptor === wallet?.descriptor) return
+    if (wallet) this.teamWallets.set(profileId, wallet)
+    else this.teamWallets.delete(profileId)
+    this.forget(profileId)
+    this.o.onChange(profileId)
+  }
+
+  /** What a team profile's movements mean and their labels, from the team ledger (ledger-meanings.ts, labels.ts). */
+  useTeamRecords(
+    profileId: string,
+    r: { meanings?: TxMeanings; labels?: ReadonlyMap<string, MovementLabel> },
+  ): void {
+    if (r.meanings) this.teamMeanings.set(profileId, r.meanings)
+    if (r.labels) this.teamLabels.set(profileId, r.labels)
+  }
+
+  private meaningsOf(profileId: string): TxMeanings {
+    return this.teamMeanings.get(profileId) ?? this.o.meanings?.(profileId) ?? NO_MEANINGS
+  }
+
+  private labelsOf(profileId: string): ReadonlyMap<string, MovementLabel> {
+    return this.teamLabels.get(profileId) ?? this.o.labels?.(profileId) ?? new Map()
   }
 
   /** Throws DescriptorError (nothing stored) or stores it and returns the (unscanned) view. */
@@ -295,8 +344,8 @@ export class WalletService {
   }
 
   private toView(profileId: string, e: Entry, s: WalletSnapshot): WalletViewDto {
-    const meanings = this.o.meanings?.(profileId) ?? NO_MEANINGS
-    const labels = this.o.labels?.(profileId)
+    const meanings = this.meaningsOf(profileId)
+    const labels = this.labelsOf(profileId)
     const policy = e.policyAsset ?? e.wallet.lwkNetwork.policyAsset().toString()
     const bal = (asset: string) => s.balances.find((b) => b.asset === asset) ?? { confirmed: 0n, pending: 0n }
     const depix = bal(e.depixAsset)

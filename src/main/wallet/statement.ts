@@ -4,7 +4,7 @@
  * label), the balance at its end; and the reconciliation: each payment ↔ the outgoing transaction that funded it,
  * each top-up ↔ the incoming that delivered it. Amounts are exact on-chain units (BigInt) and cents of R$
  * (truncated toward zero, as in Caixa). Only confirmed movements count (a block time places them in a period);
- * pending ones are listed apart. The signed export of this statement is not wired yet (docs/WALLET.md).
+ * pending ones are listed apart. The signed export writes it as records/wallet-statement.ts says.
  */
 import type { MovementLabel } from './labels'
 import { meaningOf, type MovementMeaning, type TxMeanings } from './meanings'
@@ -25,6 +25,8 @@ export interface StatementLine {
 }
 
 export interface Statement {
+  /** the DePix asset id (display hex) the amounts are of */
+  readonly depixAsset: string
   /** [from, to) in ms since the epoch */
   readonly from: number
   readonly to: number
@@ -106,6 +108,7 @@ export function buildStatement(o: {
       .filter((l) => l.meaning === kind && l.localId !== null)
       .map((l) => ({ localId: l.localId as string, txid: l.txid, depixUnits: l.depixUnits }))
   return {
+    depixAsset: o.depixAsset,
     from: o.from,
     to: o.to,
     openingUnits: opening,

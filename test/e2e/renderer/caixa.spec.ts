@@ -6,6 +6,7 @@
 import type { Page } from '@playwright/test'
 import { generateLiquidAddress } from '../../../src/main/liquid'
 import { SANDBOX_DEPIX, sandboxTreasury } from '../../../src/main/sandbox/chain'
+import { regtestTwin } from '../../../src/main/sandbox/chain/keys'
 import { formatBRL } from '../../../src/shared/money'
 import { payFromSandboxTreasury } from '../../support/sandbox-treasury'
 import { createWithdrawal, openNav, rpc } from './records-helpers'
@@ -159,4 +160,175 @@ test('a payment funded from the treasury wallet is seen funded with its txid, wi
   // A matched movement opens its record.
   await row.getByRole('button', { name: 'Abrir registro' }).click()
   await expect(page.getByTestId('payout-info')).toContainText(txid)
+})
+
+/** Pagamentos → the record → its funding page. */
+async function openFunding(page: Page, localId: string): Promise<void> {
+  await openNav(page, /^Pagamentos$/)
+  await page.locator(`tbody tr[data-local-id="${localId}"]`).click()
+  await page.getByTestId('funding-link').getByRole('button').click()
+  await expect(page.locator(`.funding-page[data-local-id="${localId}"]`)).toBeVisible()
+}
+
+test('funding seen, not declared: the treasury pays → funded with its txid, no click; another wallet pays → manual mark', async ({
+  app,
+}) => {
+  const { page } = app
+  const paid = await createWithdrawal(app, { pixKey: 'vista.pela.carteira@example.com', cents: 23_456 })
+  await openFunding(page, paid.localId)
+  await expect(page.getByRole('button', { name: 'Marquei como enviado' })).toBeVisible()
+
+  // The treasury pays the exact deposit, as Jade or Blockstream App would; the next scheduled scan sees it.
+  const txid = await payFromSandboxTreasury(
+    app.sandbox,
+    paid.depositAddress as string,
+    BigInt(paid.depositAmountCents as number) * 1_000_000n,
+  )
+  // The scheduled scan, on demand (at most one every 5 s: retried until one runs).
+  const seen = page.getByTestId('funding-seen')
+  await expect(async () => {
+    await rpc(app, 'wallet:scan', {})
+    await expect(seen).toContainText('Depósito enviado pela carteira da tesouraria', { timeout: 1_000 })
+  }).toPass({ timeout: 20_000, intervals: [500, 1_000, 2_000] })
+  await expect(seen.getByTestId('funding-seen-txid')).toHaveText(txid)
+  await expect(seen).toContainText('Visto na rede, ainda a confirmar')
+  await expect(page.getByRole('button', { name: 'Marquei como enviado' })).toHaveCount(0)
+  expect(app.bridge.calls.filter((c) => c.channel === 'withdrawals:markFunded')).toHaveLength(0)
+  expect(app.ctx.ledger.get(paid.localId)?.fundingTxId).toBe(txid)
+  await expectNoSeriousAxeViolations(page)
+
+  // Another wallet (the sandbox faucet) pays the second one: not the treasury's, so not seen and not in Caixa.
+  const other = await createWithdrawal(app, { pixKey: 'outra.carteira@example.com', cents: 34_567 })
+  const otherTx = app.sandbox.liquid.faucet.send([
+    {
+      address: regtestTwin(other.depositAddress as string),
+      asset: SANDBOX_DEPIX,
+      units: BigInt(other.depositAmountCents as number) * 1_000_000n,
+    },
+  ])
+  // The person marks it sent by hand, as before.
+  await openFunding(page, other.localId)
+  await expect(page.getByTestId('funding-seen')).toHaveCount(0)
+  await page.getByRole('button', { name: 'Marquei como enviado' }).click()
+  await expect(page.getByTestId('marked-funded')).toContainText('Marcado como enviado em')
+  expect(app.ctx.ledger.get(other.localId)?.fundedAt).not.toBeNull()
+
+  app.sandbox.control.advanceClock(61)
+  app.sandbox.liquid.mineDue()
+  await nav(page, 'Caixa').click()
+  await refreshUntil(
+    page,
+    'caixa-depix-confirmed',
+    formatBRL(5_000_000 - (paid.depositAmountCents as number)),
+  )
+  await expect(page.getByTestId('caixa-movement').first()).toContainText(txid.slice(0, 10))
+  await expect(page.getByTestId('caixa-movements')).not.toContainText(otherTx.slice(0, 10))
+  // The wallet never attached a transaction to the payment it did not pay.
+  expect(app.ctx.ledger.get(other.localId)?.fundingTxId).toBeNull()
+})
+
+test('a top-up arrives and a refund returns to the treasury: Caixa rises and each movement is matched', async ({
+  app,
+}) => {
+  const { page } = app
+  await nav(page, 'Caixa').click()
+  await expect(page.getByTestId('caixa-depix-confirmed')).toHaveText('R$ 50.000,00')
+
+  // A top-up ("Comprar DePix") delivered to an address proposed from the treasury wallet.
+  const delivery = await rpc(app, 'wallet:proposeAddress', {})
+  const topupDraft = { amountCents: 80_000, depixAddress: delivery!.address, endUserTaxNumber: '52998224725' }
+  const q = await rpc(app, 'deposits:quote', { draft: topupDraft })
+  const topup = await rpc(app, 'deposits:create', { draft: topupDraft, intentId: q.intent.id })
+  app.sandbox.control.payDeposit(topup.remoteId as string)
+  app.sandbox.control.advanceClock(120)
+  app.sandbox.liquid.mineDue()
+  const delivered = await rpc(app, 'deposits:refresh', { localId: topup.localId })
+  const topupTx = delivered.blockchainTxId as string
+  expect(topupTx).toMatch(/^[0-9a-f]{64}$/)
+
+  // A payment whose refund address is the treasury's, funded from it; the Pix fails, the DePix comes back.
+  const refundTo = await rpc(app, 'wallet:proposeAddress', {})
+  const draft = {
+    pixKey: 'chave.invalida@example.com',
+    taxNumber: '11144477735',
+    amount: { kind: 'payout' as const, cents: 30_000 },
+    refundAddress: refundTo!.address,
+  }
+  const wq = await rpc(app, 'withdrawals:quote', { draft })
+  const payment = await rpc(app, 'withdrawals:create', {
+    draft,
+    intentId: wq.intent.id,
+    confirmedDuplicates: wq.duplicates.map((d) => d.localId),
+  })
+  await payFromSandboxTreasury(
+    app.sandbox,
+    payment.depositAddress as string,
+    BigInt(payment.depositAmountCents as number) * 1_000_000n,
+  )
+  app.sandbox.control.advanceClock(61)
+  app.sandbox.liquid.mineDue()
+  expect((await rpc(app, 'withdrawals:refresh', { localId: payment.localId })).remoteStatus).toBe('sending')
+  app.sandbox.control.settlePayout(payment.remoteId as string, 'invalid_pix_key')
+  app.sandbox.control.advanceClock(61)
+  app.sandbox.liquid.mineDue()
+  const refunded = await rpc(app, 'withdrawals:refresh', { localId: payment.localId })
+  const refundTx = (refunded.refund as { txId?: string } | null)?.txId as string
+  expect(refundTx).toMatch(/^[0-9a-f]{64}$/)
+
+  // Caixa: the balance the wallet reads, higher than before the top-up's R$ 800,00 less the payment's deposit.
+  let confirmedCents = 0
+  await expect(async () => {
+    await page.getByTestId('caixa-refresh').click()
+    const v = await rpc(app, 'wallet:get', {})
+    if (v.state !== 'ready') throw new Error('no wallet')
+    expect(v.movements.find((m) => m.txid === refundTx)?.height ?? null).not.toBeNull()
+    confirmedCents = v.depix.confirmedCents
+    await expect(page.getByTestId('caixa-depix-confirmed')).toHaveText(formatBRL(confirmedCents), {
+      timeout: 1_000,
+    })
+  }).toPass({ timeout: 30_000, intervals: [500, 1_000, 2_000] })
+  expect(confirmedCents).toBeGreaterThan(5_000_000 + 80_000 - (payment.depositAmountCents as number))
+  const row = (txid: string) => page.getByTestId('caixa-movement').filter({ hasText: txid.slice(0, 10) })
+  await expect(row(topupTx).getByTestId('caixa-movement-meaning')).toHaveText('Compra de DePix recebida')
+  await expect(row(refundTx).getByTestId('caixa-movement-meaning')).toHaveText('Devolução recebida')
+  await expectNoSeriousAxeViolations(page)
+})
+
+test('Esplora down, then answering garbage: Caixa keeps the last-known balance and says since when; back, it reads again', async ({
+  app,
+}) => {
+  const { page } = app
+  await nav(page, 'Caixa').click()
+  await expect(page.getByTestId('caixa-depix-confirmed')).toHaveText('R$ 50.000,00')
+  await expect(page.getByTestId('wallet-age')).toContainText('Última leitura da rede:')
+  // R$ 100,00 arrive and confirm while the treasury's Esplora is down: nothing new can be read.
+  app.sandbox.liquid.faucet.send([
+    { address: sandboxTreasury().firstAddress, asset: SANDBOX_DEPIX, units: 10_000_000_000n },
+  ])
+  app.sandbox.control.advanceClock(61)
+  app.sandbox.liquid.mineDue()
+  app.sandbox.liquid.esploraFault = { kind: 'down' }
+  const stale = page.getByTestId('wallet-stale')
+  await expect(async () => {
+    await page.getByTestId('caixa-refresh').click()
+    await expect(stale).toContainText('servidor fora do ar ou sem conexão', { timeout: 1_000 })
+  }).toPass({ timeout: 20_000, intervals: [500, 1_000, 2_000] })
+  await expect(stale).toContainText(
+    /O saldo mostrado é o último conhecido, de \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}/,
+  )
+  await expect(page.getByTestId('caixa-depix-confirmed')).toHaveText('R$ 50.000,00')
+  await expect(page.getByTestId('wallet-age')).toHaveCount(0)
+
+  app.sandbox.liquid.esploraFault = { kind: 'garbage' }
+  await expect(async () => {
+    await page.getByTestId('caixa-refresh').click()
+    await expect(stale).toContainText('resposta inválida do servidor', { timeout: 1_000 })
+  }).toPass({ timeout: 20_000, intervals: [500, 1_000, 2_000] })
+  await expect(page.getByTestId('caixa-depix-confirmed')).toHaveText('R$ 50.000,00')
+  await expectNoSeriousAxeViolations(page)
+
+  app.sandbox.liquid.esploraFault = null
+  await refreshUntil(page, 'caixa-depix-confirmed', 'R$ 50.100,00')
+  await expect(stale).toHaveCount(0)
+  await expect(page.getByTestId('wallet-age')).toContainText('Última leitura da rede:')
 })

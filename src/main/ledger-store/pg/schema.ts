@@ -32,6 +32,7 @@ import { settingsAuditMigrationSql } from './migration-settings-audit'
 import { runLeaseMigrationSql } from './migration-run-lease'
 import { topUpApprovalsMigrationSql } from './migration-topup-approvals'
 import { fundingAttemptsMigrationSql } from './migration-funding-attempts'
+import { teamWalletMigrationSql } from './migration-team-wallet'
 import { runsFunctionsMigrationSql } from './migration-runs-functions'
 
 export const SCHEMA = 'ledger'
@@ -438,6 +439,11 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
     version: 17,
     name: 'a payment is funded by at most one transaction on the team',
     sql: fundingAttemptsMigrationSql({ SCHEMA, ANALYST_GROUP }),
+  },
+  {
+    version: 18,
+    name: "the team's treasury wallet (watch-only descriptor), owner-written",
+    sql: teamWalletMigrationSql({ SCHEMA, ANALYST_GROUP, ISO_NOW_SQL }),
   },
 ]
 // The last entry's version, not the count: migrations land from parallel branches and are renumbered at merge.

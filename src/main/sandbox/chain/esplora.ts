@@ -122,6 +122,27 @@ export interface EsploraServer {
   close(): Promise<void>
 }
 
+/** Answers under `fault` (or, without one, runs `serve`): the ways an Esplora fails, for tests of the wallet. */
+export function withFault(
+  fault: EsploraFault | null,
+  req: IncomingMessage,
+  res: ServerResponse,
+  serve: () => Promise<void>,
+): void {
+  if (fault?.kind === 'down') {
+    req.socket.destroy()
+    return
+  }
+  if (fault?.kind === 'garbage') return send(res, 200, '<html>proxy error</html>\u0000\u00ff')
+  if (fault?.kind === 'huge') return send(res, 200, Buffer.alloc(fault.bytes, 0x61))
+  if (fault?.kind === 'status') return send(res, fault.status, 'fault')
+  const run = (): void => {
+    serve().catch(() => send(res, 500, 'internal error'))
+  }
+  if (fault?.kind === 'slow') setTimeout(run, fault.ms)
+  else run()
+}
+
 /** A loopback Esplora over `chain`, for tests, the bench and the sandbox CLI. */
 export async function startEsplora(chain: SandboxChain): Promise<EsploraServer> {
   let fault: EsploraFault | null = null
@@ -129,19 +150,7 @@ export async function startEsplora(chain: SandboxChain): Promise<EsploraServer> 
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0] as string
     requests.push(`${req.method ?? 'GET'} ${path}`)
-    const f = fault
-    if (f?.kind === 'down') {
-      req.socket.destroy()
-      return
-    }
-    if (f?.kind === 'garbage') return send(res, 200, '<html>proxy error</html>\u0000\u00ff')
-    if (f?.kind === 'huge') return send(res, 200, Buffer.alloc(f.bytes, 0x61))
-    if (f?.kind === 'status') return send(res, f.status, 'fault')
-    const run = (): void => {
-      handleEsplora(chain, req, res, path).catch(() => send(res, 500, 'internal error'))
-    }
-    if (f?.kind === 'slow') setTimeout(run, f.ms)
-    else run()
+    withFault(fault, req, res, () => handleEsplora(chain, req, res, path))
   })
   server.keepAliveTimeout = 1000
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))

@@ -7,12 +7,13 @@
 import { loadLwk } from '../../wallet/lwk'
 import { ChainBook } from './book'
 import { SandboxChain } from './chain'
+import type { EsploraFault } from './esplora'
 import { Faucet, SANDBOX_DEPIX, SANDBOX_LBTC } from './faucet'
 
 export { ChainBook } from './book'
 export { SandboxChain, ChainError } from './chain'
 export { Faucet, SANDBOX_DEPIX, SANDBOX_LBTC } from './faucet'
-export { handleEsplora, startEsplora, type EsploraFault, type EsploraServer } from './esplora'
+export { handleEsplora, startEsplora, withFault, type EsploraFault, type EsploraServer } from './esplora'
 
 export const ESPLORA_PREFIX = '/liquid/api'
 export const BLOCK_SECONDS = 60
@@ -36,6 +37,8 @@ export interface SandboxLiquid {
   readonly faucet: Faucet
   /** Mines the blocks the sandbox clock says are due. Called by a timer and after a clock change. */
   mineDue(): number
+  /** The Esplora surface's fault (down, slow, garbage, huge, a status), for tests of the wallet; null: none. */
+  esploraFault: EsploraFault | null
 }
 
 /** The treasury's watch-only CT descriptor and its first receive address, derived by LWK from the mnemonic. */
@@ -72,6 +75,7 @@ export async function startLiquid(nowMs: () => number): Promise<SandboxLiquid> {
     chain,
     book,
     faucet,
+    esploraFault: null,
     mineDue() {
       let mined = 0
       while (nowMs() >= nextBlockAt && mined < MAX_BLOCKS_PER_TICK) {

@@ -14,6 +14,7 @@ import { RecordLead } from '../components/layout/LeadSentence'
 import { ExpectedPayeeLine } from '../components/payees/PaymentContext'
 import { TechnicalDetails } from '../components/layout/TechnicalDetails'
 import { MarkFundedForm } from '../components/funding/MarkFundedForm'
+import { FundingSeen } from '../components/wallet/FundingSeen'
 import { RemoteOutcome } from '../components/funding/RemoteOutcome'
 import { StatusBadge } from '../components/StatusBadge'
 import { call, useEvent } from '../ipc'
@@ -180,9 +181,13 @@ export function FundingPage({ localId }: { localId: string }): React.JSX.Element
           )}
           <ExpectedPayeeLine record={record} />
           <StatusLine record={record} onRefreshed={() => void load()} />
-          {detail.fundingProblem === null && detail.funding !== null && (
-            <MarkFundedForm record={record} onMarked={() => void load()} />
-          )}
+          <FundingSeen
+            record={record}
+            otherwise={
+              detail.fundingProblem === null &&
+              detail.funding !== null && <MarkFundedForm record={record} onMarked={() => void load()} />
+            }
+          />
           <RemoteOutcome record={record} />
           <TechnicalDetails>
             <dl>

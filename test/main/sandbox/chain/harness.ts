@@ -3,7 +3,7 @@ import { ChainBook } from '../../../../src/main/sandbox/chain/book'
 import { SandboxChain } from '../../../../src/main/sandbox/chain/chain'
 import { startEsplora, type EsploraServer } from '../../../../src/main/sandbox/chain/esplora'
 import { Faucet, SANDBOX_DEPIX, SANDBOX_LBTC } from '../../../../src/main/sandbox/chain/faucet'
-import { newKeyedAddress } from '../../../../src/main/sandbox/chain/keys'
+import { newKeyedAddress, type KeyedAddress } from '../../../../src/main/sandbox/chain/keys'
 import { loadLwk } from '../../../../src/main/wallet/lwk'
 import { WatchedWallet, type WalletSnapshot } from '../../../../src/main/wallet/watch'
 import { regtestSigner } from '../../wallet/fixtures'
@@ -30,16 +30,16 @@ export function openWallet(h: Harness, descriptor: string, stateFile: string | n
   return new WatchedWallet({ descriptor, network: 'regtest', stateFile, now: () => h.clockMs.now })
 }
 
-/** Pays `units` of `asset` from the wallet to a fresh service-like address (the book holds its blinding key). */
+/** Pays `units` of `asset` from the wallet to `to` (default a fresh service-like address; the book holds its blinding key). */
 export function spend(
   h: Harness,
   wallet: WatchedWallet,
   signerSeed: number,
   asset: string,
   units: bigint,
+  to: KeyedAddress = newKeyedAddress(),
 ): string {
   const lwk = loadLwk()
-  const to = newKeyedAddress()
   h.book.addBlindingKey(to.script, to.blindingPrivateKey)
   const builder = new lwk.TxBuilder(wallet.lwkNetwork)
   const pset = (
