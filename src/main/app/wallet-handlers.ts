@@ -2,39 +2,29 @@
  * The treasury wallet's channels (issue #27): views of the active profile's wallet. A refused descriptor comes
  * back as `invalid_descriptor` with the reason in both languages, never with the pasted text.
  */
-import type { Handlers } from '../ipc/router'
+import type { walletChannels } from '../../shared/channels-wallet'
+import type { HandlersOf } from '../ipc/router'
 import { DescriptorError, formatDescriptorMessage } from '../wallet/descriptor'
 import { labelMovement, MOVEMENT_LABEL_MAX, movementLabelTextSchema } from '../wallet/labels'
-import type { AppState } from './context'
+import type { WalletDeps } from './deps'
 import { AppError } from './errors'
 
-type WalletHandlers = Pick<
-  Handlers,
-  | 'wallet:get'
-  | 'wallet:scan'
-  | 'wallet:setDescriptor'
-  | 'wallet:clear'
-  | 'wallet:proposeAddress'
-  | 'wallet:checkAddress'
-  | 'wallet:label'
->
-
-export function walletHandlers(state: AppState): WalletHandlers {
+export function walletHandlers(deps: WalletDeps): HandlersOf<typeof walletChannels> {
   // The stored profile, not the runtime's copy: its Esplora URL may have changed in Configurações since it opened.
   const profile = () => {
-    const open = state.runtime().profile
-    return state.profiles.get(open.id) ?? open
+    const open = deps.runtime().profile
+    return deps.profiles.get(open.id) ?? open
   }
   return {
-    'wallet:get': () => state.wallet.view(profile()),
-    'wallet:scan': () => state.wallet.scan(profile()),
+    'wallet:get': () => deps.wallet.view(profile()),
+    'wallet:scan': () => deps.wallet.scan(profile()),
     'wallet:setDescriptor': ({ descriptor }) => {
       const p = profile()
       if (p.kind === 'sandbox') {
         throw new AppError('not_supported', 'The Sandbox profile uses its own treasury wallet.')
       }
       try {
-        return state.wallet.setDescriptor(p, descriptor)
+        return deps.wallet.setDescriptor(p, descriptor)
       } catch (e) {
         if (!(e instanceof DescriptorError)) throw e
         const pt = formatDescriptorMessage(e, 'pt-BR', p.network)
@@ -45,10 +35,10 @@ export function walletHandlers(state: AppState): WalletHandlers {
         })
       }
     },
-    'wallet:clear': () => state.wallet.clear(profile()),
+    'wallet:clear': () => deps.wallet.clear(profile()),
     'wallet:label': ({ txid, label }) => {
       const p = profile()
-      const view = state.wallet.view(p)
+      const view = deps.wallet.view(p)
       const movement = view.state === 'ready' ? view.movements.find((m) => m.txid === txid) : undefined
       // Only what the ledger cannot explain is labelled: a matched movement already says what it was.
       if (!movement || movement.meaning !== 'other') {
@@ -69,10 +59,10 @@ export function walletHandlers(state: AppState): WalletHandlers {
           fields: { label: 'invalid_value' },
         })
       }
-      labelMovement(state.ledger, { profileId: p.id, txid, label: text.data, operator: state.o.operator })
-      return state.wallet.view(p)
+      labelMovement(deps.ledger, { profileId: p.id, txid, label: text.data, operator: deps.operator })
+      return deps.wallet.view(p)
     },
-    'wallet:proposeAddress': () => state.wallet.proposeAddress(profile()),
-    'wallet:checkAddress': ({ address }) => state.wallet.addressOwner(profile(), address),
+    'wallet:proposeAddress': () => deps.wallet.proposeAddress(profile()),
+    'wallet:checkAddress': ({ address }) => deps.wallet.addressOwner(profile(), address),
   }
 }
