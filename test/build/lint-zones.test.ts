@@ -26,7 +26,8 @@ async function ruleIds(path: string, code: string): Promise<string[]> {
 
 const ZONE = 'import-x/no-restricted-paths'
 
-describe('layer zones', () => {
+// ESLint loads the TypeScript parser and resolver on first use: slow on a loaded machine, not a timing claim.
+describe('layer zones', { timeout: 180_000 }, () => {
   it('refuses storage importing a feature, value or type, from either storage folder', async () => {
     expect(
       await ruleIds('src/main/ledger/zz-fixture.ts', "export { createPayeeBook } from '../payees'\n"),
@@ -76,7 +77,7 @@ describe('layer zones', () => {
   })
 })
 
-describe('import circles', () => {
+describe('import circles', { timeout: 180_000 }, () => {
   // Two real files: the rule follows the other file's imports from disk. Under src/ so the real config applies.
   const dir = join(repo, `src/main/zz-lint-cycle-${process.pid}`)
   beforeAll(() => {
