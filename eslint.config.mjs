@@ -212,6 +212,25 @@ export default tseslint.config(
     },
   },
   {
+    files: ['src/preload/**/*.ts'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          basePath: here,
+          zones: [
+            {
+              target: 'src/preload',
+              from: ['src/main', 'src/renderer'],
+              message:
+                'The preload is the bridge only: the contract (src/shared) and electron, nothing else.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/renderer/**/*.{ts,tsx}'],
     rules: {
       'import-x/no-restricted-paths': [

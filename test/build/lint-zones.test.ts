@@ -67,12 +67,15 @@ describe('layer zones', { timeout: 180_000 }, () => {
     ).not.toContain(ZONE)
   })
 
-  it('refuses shared importing main or the renderer, and the renderer importing main', async () => {
+  it('refuses shared importing main or the renderer, and the renderer or the preload importing main', async () => {
     expect(
       await ruleIds('src/shared/zz-fixture.ts', "export { AppError } from '../main/app/errors'\n"),
     ).toContain(ZONE)
     expect(
       await ruleIds('src/renderer/src/zz-fixture.ts', "export { AppError } from '../../main/app/errors'\n"),
+    ).toContain(ZONE)
+    expect(
+      await ruleIds('src/preload/zz-fixture.ts', "export { AppError } from '../main/app/errors'\n"),
     ).toContain(ZONE)
   })
 })
