@@ -2,6 +2,52 @@ import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 import reactHooks from 'eslint-plugin-react-hooks'
 import globals from 'globals'
+import importX from 'eslint-plugin-import-x'
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript'
+
+/*
+ * Layers (issue #29; docs/adr/draft-w29arrows-layers.md). Paths are relative to this file, so the rules hold
+ * whatever directory ESLint runs from. Storage is the ledger (both folders while w29ledger merges them);
+ * features are the services above it; tracking is the kind-free engine the features plug their kinds into.
+ */
+const here = import.meta.dirname
+const STORAGE = ['src/main/ledger', 'src/main/ledger-store']
+const FEATURES = [
+  'src/main/app',
+  'src/main/deposits',
+  'src/main/index.ts',
+  'src/main/ipc',
+  'src/main/journal',
+  'src/main/notifications',
+  'src/main/payees',
+  'src/main/profiles',
+  'src/main/receipts',
+  'src/main/records',
+  'src/main/runs',
+  'src/main/sandbox',
+  'src/main/shell',
+  'src/main/wallet',
+  'src/main/withdrawals',
+]
+/*
+ * TEMPORARY — removed by w29ledger — the lead deletes these two lists at merge. The storage files that still
+ * import a feature, and the one run-time circle (ledger/audit.ts re-exports verifyChain from verify-chain.ts,
+ * which imports audit.ts; nothing imports it through audit.ts). w29ledger's reorganisation of src/main/ledger
+ * removes them. Nothing may be added to either list.
+ */
+const STORAGE_UPWARD_IMPORTS_UNTIL_W29LEDGER = [
+  'src/main/ledger-store/cli/bin.ts',
+  'src/main/ledger-store/cli/connect.ts',
+  'src/main/ledger-store/leader-tracker.ts',
+  'src/main/ledger-store/payee-store.ts',
+  'src/main/ledger-store/pg/desk-import.ts',
+  'src/main/ledger-store/pg/export-receipts.ts',
+  'src/main/ledger-store/pg/export-view.ts',
+  'src/main/ledger-store/pg/migration-payees-receipts.ts',
+  'src/main/ledger-store/pg/payees.ts',
+  'src/main/ledger/verify-worker.ts',
+]
+const STORAGE_CYCLE_UNTIL_W29LEDGER = ['src/main/ledger/audit.ts', 'src/main/ledger/verify-chain.ts']
 
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**'] },
@@ -80,6 +126,124 @@ export default tseslint.config(
         'error',
         {
           paths: [{ name: 'electron', message: 'Only main/index.ts and its thin adapters import electron.' }],
+        },
+      ],
+    },
+  },
+  {
+    // Every import resolved as TypeScript resolves it (both tsconfig projects), so a zone sees through `../ledger`.
+    files: ['src/**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      // Without these the rules resolve a .ts import but never read it: no-cycle would find nothing.
+      'import-x/extensions': ['.ts', '.tsx'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({
+          project: [`${here}/tsconfig.node.json`, `${here}/tsconfig.web.json`],
+          noWarnOnMultipleProjects: true,
+        }),
+      ],
+    },
+  },
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: STORAGE_CYCLE_UNTIL_W29LEDGER,
+    rules: {
+      // No run-time import circle (type-only imports are erased and do not count; test/build/import-cycles.test.ts
+      // covers those). No maxDepth: the whole of src/ costs about 2 s of CPU (docs/adr/draft-w29arrows-layers.md).
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+    },
+  },
+  {
+    files: STORAGE.map((d) => `${d}/**/*.ts`),
+    ignores: STORAGE_UPWARD_IMPORTS_UNTIL_W29LEDGER,
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          basePath: here,
+          zones: [
+            {
+              target: STORAGE,
+              from: [...FEATURES, 'src/main/tracking'],
+              message: 'Storage (the ledger) imports nothing above it: move the rule down or pass it in.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/main/tracking/**/*.ts'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          basePath: here,
+          zones: [
+            {
+              target: 'src/main/tracking',
+              from: FEATURES,
+              message:
+                'tracking/ is the kind-free engine: features plug their kinds into it, never the reverse.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/shared/**/*.ts'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          basePath: here,
+          zones: [
+            {
+              target: 'src/shared',
+              from: ['src/main', 'src/renderer', 'src/preload'],
+              message: 'shared/ is the contract both sides read: it imports neither side.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/preload/**/*.ts'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          basePath: here,
+          zones: [
+            {
+              target: 'src/preload',
+              from: ['src/main', 'src/renderer'],
+              message:
+                'The preload is the bridge only: the contract (src/shared) and electron, nothing else.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/renderer/**/*.{ts,tsx}'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          basePath: here,
+          zones: [
+            {
+              target: 'src/renderer',
+              from: ['src/main', 'src/preload'],
+              message: 'The renderer reaches main only through window.treasury (src/shared/contract.ts).',
+            },
+          ],
         },
       ],
     },

@@ -6,7 +6,7 @@
  */
 import { performance } from 'node:perf_hooks'
 import { openLedger } from '../src/main/ledger/index'
-import { DEFAULT_CADENCE, PollScheduler } from '../src/main/withdrawals/scheduler'
+import { DEFAULT_CADENCE, PollScheduler } from '../src/main/tracking/scheduler'
 
 const N = Number(process.env.TRACKER_BENCH_OPEN ?? 10_000)
 const T0 = Date.parse('2025-03-01T12:00:00.000Z')

@@ -1,12 +1,11 @@
 /**
- * IPC channels of issue #14 part A: the payee book, its CSV in and out, and the profile's default refund address.
+ * IPC channels of issue #14 part A: the payee book, its CSV in and out.
  * Spread into `channels` (contract.ts) with one line; same rules as every channel there (inputs validated in
  * main, outputs parsed before they leave). This file imports nothing from contract.ts, which imports it.
  */
 import { z } from 'zod'
 import { folderTokenSchema } from './folder-token'
 import { payeeInputSchema, payeeSchema } from './payee'
-import { publicProfileSchema } from './profile'
 
 const payeeId = z.string().min(1).max(100)
 const updatedAt = z.string().min(1).max(40)
@@ -63,12 +62,4 @@ export const payeesChannels = {
   },
   /** Main shows the OS file dialog, reads the chosen CSV as hostile, keeps the valid rows. Null: cancelled. */
   'payees:import': { input: z.undefined(), output: payeeImportResultSchema.nullable() },
-  /**
-   * The active profile's default refund address (prefilled in the payment form): checked by main's Liquid helper
-   * for the profile's network, refused otherwise; null removes it. Audited.
-   */
-  'profiles:setDefaultRefundAddress': {
-    input: z.strictObject({ address: z.string().max(4096).nullable() }),
-    output: publicProfileSchema,
-  },
 } as const

@@ -15,7 +15,7 @@ import { runApprovalItemSchema } from './run-approval'
 import { withdrawalRecordSchema } from './withdrawal-record'
 import { depositDraftSchema } from './deposit-draft'
 import { depositRecordSchema } from './deposit-record'
-import { teamLedgerSettingsSchema, teamLedgerViewSchema } from './team-ledger'
+import { TEAM_TEST_VERDICTS, teamLedgerSettingsSchema, teamLedgerViewSchema } from './team-ledger'
 import { settingChangeSchema } from './team-settings-changes'
 
 const none = z.undefined()
@@ -23,21 +23,8 @@ const none = z.undefined()
 /** The role's password: typed by the analyst, kept in main's vault. */
 const passwordSchema = z.string().min(1, 'password_required').max(1024, 'password_too_long')
 
-export const TEAM_TEST_VERDICTS = [
-  /** Connected, schema current, the role may work on the ledger. */
-  'ok',
-  'unavailable',
-  'auth_failed',
-  /** The server answered but has no database of that name (SQLSTATE 3D000). */
-  'database_not_found',
-  'tls_failed',
-  'permission_denied',
-  'schema_too_new',
-  'schema_too_old',
-  'no_password',
-  'invalid_settings',
-] as const
-export type TeamTestVerdict = (typeof TEAM_TEST_VERDICTS)[number]
+// Defined beside the settings they judge (team-ledger.ts); re-exported where the channels name them.
+export { TEAM_TEST_VERDICTS, type TeamTestVerdict } from './team-ledger'
 
 export const teamTestResultSchema = z.object({
   verdict: z.enum(TEAM_TEST_VERDICTS),

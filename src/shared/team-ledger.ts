@@ -5,7 +5,23 @@
  * from `teamLedgerMessages`, translated by the UI.
  */
 import { z } from 'zod'
-import type { TeamTestVerdict } from './channels-team'
+
+/** What testing a connection found (`team:test`), and why a team profile is not connected (`team:status`). */
+export const TEAM_TEST_VERDICTS = [
+  /** Connected, schema current, the role may work on the ledger. */
+  'ok',
+  'unavailable',
+  'auth_failed',
+  /** The server answered but has no database of that name (SQLSTATE 3D000). */
+  'database_not_found',
+  'tls_failed',
+  'permission_denied',
+  'schema_too_new',
+  'schema_too_old',
+  'no_password',
+  'invalid_settings',
+] as const
+export type TeamTestVerdict = (typeof TEAM_TEST_VERDICTS)[number]
 
 /** `disable` only for a server on this machine (loopback); `verify-full` checks the certificate and host name. */
 export const TEAM_TLS_MODES = ['disable', 'require', 'verify-ca', 'verify-full'] as const

@@ -3,7 +3,7 @@
  * sends (never from its free text, which is only quoted as a detail). Unknown codes are shown raw next to a
  * generic sentence, as the spec asks (§7.3, §7.4: an unknown code is a plain refusal).
  */
-import type { ApiErrorCode, ApiErrorKind } from './errors'
+import type { ApiErrorCode, ApiErrorKind } from './error-kinds'
 
 export type Locale = 'pt-BR' | 'en'
 

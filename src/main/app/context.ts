@@ -5,20 +5,21 @@
  */
 import { verifyWorkerPath } from '../ledger/verify-worker-path'
 import { join } from 'node:path'
-import { events, type EventName, type EventPayload, type LedgerIntegrity } from '../../shared/contract'
+import { events, type EventName, type LedgerIntegrity } from '../../shared/contract'
 import { SANDBOX_PROFILE_ID, type Profile } from '../../shared/profile'
 import type { TeamLedgerSettings } from '../../shared/team-ledger'
 import type { Router } from '../ipc/router'
 import { openLedger, type Ledger } from '../ledger'
-import { createPayeeBook, type PayeeBook } from '../payees'
+import { createPayeeBook } from '../payees'
 import { createNotificationService, type NotificationService, type NotifierPort } from '../notifications'
-import { createReceiptService, type ReceiptService } from '../receipts'
+import { createReceiptService } from '../receipts'
 import { createProfileService, type KeyValueStore, type ProfileService } from '../profiles'
-import type { openReview } from '../records'
 import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox'
 import type { Vault } from '../secrets/vault'
 import { AppError } from './errors'
-import { createFolderTokens, type FolderPurpose, type FolderTokens } from './folder-tokens'
+import type { AppDeps, Emit, ReviewSlot, RuntimeDeps } from './deps'
+import { engineOf } from './engine'
+import { createFolderTokens, type FolderPurpose } from './folder-tokens'
 import { buildRouter } from './handlers'
 import { createIntegrityMonitor, type IntegrityMonitor } from './integrity'
 import { integrityView, startTeamIntegrityCheck, type TeamIntegrityCheck } from './team-integrity'
@@ -76,8 +77,6 @@ export interface AppContextOptions {
   log?: (line: string) => void
 }
 
-type Emit = <E extends EventName>(event: E, payload: EventPayload<E>) => void
-
 export interface AppContext {
   router: Router
   sandbox: Sandbox | null
@@ -88,30 +87,6 @@ export interface AppContext {
   onEvent(listener: (event: EventName, payload: unknown) => void): () => void
   runtime(): ProfileRuntime
   close(): Promise<void>
-}
-
-/** Mutable state of the context, shared with the handlers. */
-export interface AppState {
-  readonly o: AppContextOptions
-  readonly sandbox: Sandbox | null
-  readonly profiles: ProfileService
-  readonly ledger: Ledger
-  /** The payee book, kept in the ledger file (issue #14). */
-  readonly payees: PayeeBook
-  readonly integrity: IntegrityMonitor
-  /** What the integrity alert shows: this computer's ledger, or the active team ledger's broken chain. */
-  integrityStatus(): LedgerIntegrity
-  readonly emit: Emit
-  readonly receipts: ReceiptService
-  /** The treasury wallet of each profile (issue #27). */
-  readonly wallet: WalletService
-  runtime(): ProfileRuntime
-  /** Told of every runtime opened from now on, and of the current one at once (work that belongs to an open). */
-  onRuntimeOpen(l: (rt: ProfileRuntime) => void): void
-  switchProfile(id: string): Promise<Profile>
-  /** Folders the dialog handed out, by one-use token. */
-  readonly folders: FolderTokens
-  review: Awaited<ReturnType<typeof openReview>> | null
 }
 
 export async function createAppContext(o: AppContextOptions): Promise<AppContext> {
@@ -218,9 +193,10 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
       onReceiptChange: (localId) => emit('receipt:changed', { localId }),
     })
     if (o.trackerAutoStart !== false) rt.startTracking()
-    if (rt.team?.pg) {
+    const engine = engineOf(rt)
+    if (engine.kind === 'postgres' && engine.pg) {
       teamIntegrity = startTeamIntegrityCheck({
-        store: rt.team.pg,
+        store: engine.pg,
         onChange: () => emit('ledger:integrity', integrityStatus()),
         log,
       })
@@ -234,7 +210,7 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
       rt.withdrawals.onChange((r) => {
         emit('withdrawal:changed', r)
         // A team's receipts are kept in the team ledger (fetched by the leading desk), a desk's beside its file.
-        if (!rt.team) receipts.notice(r)
+        if (engine.kind === 'sqlite') receipts.notice(r)
         else rt.teamBooks?.receipts.notice(r)
         notifications.onRecord(r)
       }),
@@ -351,46 +327,94 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
   if (o.trackerAutoStart !== false)
     wallet.start(() => (current ? (profiles.get(current.profile.id) ?? current.profile) : null))
 
-  const state: AppState = {
-    o,
-    sandbox,
-    profiles,
-    ledger,
-    payees,
-    integrity,
-    integrityStatus,
-    emit,
-    receipts,
-    wallet,
-    folders: createFolderTokens(),
-    review: null,
-    runtime: () => {
-      if (!current) throw new AppError('not_ready', 'The profile is switching; try again.')
-      return current
+  const review: ReviewSlot = { current: null }
+  const folders = createFolderTokens()
+  const runtime: RuntimeDeps['runtime'] = () => {
+    if (!current) throw new AppError('not_ready', 'The profile is switching; try again.')
+    return current
+  }
+  const switchProfile = async (id: string): Promise<Profile> => {
+    const next = profiles.get(id)
+    if (!next) throw new AppError('not_found', 'No such profile.')
+    // Switching to the active profile re-opens it: after its team ledger settings changed, with the new ledger.
+    await closeCurrent('switch_profile')
+    try {
+      current = await open(next)
+    } catch (e) {
+      current = await open(profiles.active())
+      throw e
+    }
+    const selected = profiles.setActive(id)
+    emit('profile:changed', { activeId: id })
+    emit('session:changed', null)
+    return selected
+  }
+  const onRuntimeOpen = (l: (rt: ProfileRuntime) => void): void => {
+    openListeners.add(l)
+    if (current) l(current)
+  }
+  const operator = o.operator
+  // Each feature's handlers get their own slice (deps.ts), built once here.
+  const deps: AppDeps = {
+    session: { runtime, app: o.app },
+    profiles: { runtime, profiles, vault: o.vault, ledger, operator, switchProfile },
+    withdrawals: { runtime, profiles, operator },
+    sandbox: { runtime, sandbox },
+    deposits: { runtime, sandbox, review },
+    shell: {
+      runtime,
+      folders,
+      chooseDirectory: (purpose: FolderPurpose) => o.ports.chooseDirectory(purpose),
+      openExternal: (url) => o.ports.openExternal(url),
     },
-    onRuntimeOpen: (l) => {
-      openListeners.add(l)
-      if (current) l(current)
+    records: {
+      runtime,
+      ledger,
+      profiles,
+      vault: o.vault,
+      folders,
+      emit,
+      operator,
+      appVersion: o.app.version,
+      wallet,
+      extraSecrets: () => (sandbox ? [sandbox.credentials.clientSecret] : []),
     },
-    switchProfile: async (id) => {
-      const next = profiles.get(id)
-      if (!next) throw new AppError('not_found', 'No such profile.')
-      // Switching to the active profile re-opens it: after its team ledger settings changed, with the new ledger.
-      await closeCurrent('switch_profile')
-      try {
-        current = await open(next)
-      } catch (e) {
-        current = await open(profiles.active())
-        throw e
-      }
-      const selected = profiles.setActive(id)
-      emit('profile:changed', { activeId: id })
-      emit('session:changed', null)
-      return selected
+    review: { runtime, ledger, vault: o.vault, folders, review },
+    ledger: { ledger, integrity, integrityStatus, operator },
+    payees: {
+      runtime,
+      profiles,
+      payees,
+      folders,
+      operator,
+      ...(o.ports.chooseFile ? { chooseFile: o.ports.chooseFile } : {}),
     },
+    receipts: {
+      runtime,
+      ledger,
+      receipts,
+      ...(o.ports.chooseSavePath ? { chooseSavePath: o.ports.chooseSavePath } : {}),
+      ...(o.ports.printDocument ? { printDocument: o.ports.printDocument } : {}),
+    },
+    runs: {
+      runtime,
+      sandbox,
+      ledger,
+      wallet,
+      folders,
+      emit,
+      operator,
+      dataDir: o.dataDir,
+      log,
+      onRuntimeOpen,
+    },
+    team: { runtime },
+    teamConnection: { runtime, profiles, switchProfile },
+    wallet: { runtime, ledger, wallet, profiles, operator },
+    walletPay: { runtime, wallet, operator },
   }
 
-  const router = buildRouter(state, log)
+  const router = buildRouter(deps, log)
 
   return {
     router,
@@ -402,15 +426,15 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
       listeners.add(l)
       return () => listeners.delete(l)
     },
-    runtime: state.runtime,
+    runtime,
     close: async () => {
       await integrity.stop() // never close the ledger under a running check
       notifications.stop()
       wallet.close()
       await receipts.stop() // does not wait for a fetch in flight: a receipt never holds up quitting
       await closeCurrent('quit')
-      state.review?.close()
-      state.review = null
+      review.current?.close()
+      review.current = null
       ledger.close()
       if (!o.runningSandbox) await sandbox?.close()
     },

@@ -4,35 +4,18 @@
  */
 import { SANDBOX_PROFILE_ID } from '../../shared/profile'
 import { generateLiquidAddress } from '../liquid'
-import type { Handlers } from '../ipc/router'
-import type { AppState } from './context'
+import type { depositsChannels } from '../../shared/channels-deposits'
+import type { HandlersOf } from '../ipc/router'
+import type { DepositsDeps } from './deps'
+import { engineOf, scopedFilter } from './engine'
 import { AppError } from './errors'
 
-type DepositHandlers = Pick<
-  Handlers,
-  | 'deposits:defaults'
-  | 'deposits:quote'
-  | 'deposits:create'
-  | 'deposits:list'
-  | 'deposits:get'
-  | 'deposits:refresh'
-  | 'deposits:resolveUnknown'
-  | 'deposits:reconcile'
-  | 'deposits:reconciliation'
-  | 'deposits:import'
-  | 'deposits:userInfo'
-  | 'deposits:reviewList'
-  | 'sandbox:payDeposit'
-  | 'sandbox:fileMed'
-  | 'sandbox:outsideDeposit'
->
-
-export function depositsHandlers(state: AppState): DepositHandlers {
-  const rt = () => state.runtime()
+export function depositsHandlers(deps: DepositsDeps): HandlersOf<typeof depositsChannels> {
+  const rt = () => deps.runtime()
 
   /** Sandbox tools exist only on the Sandbox profile, and act only on its own deposits. */
   const sandboxDeposit = async (localId: string) => {
-    const sandbox = state.sandbox
+    const sandbox = deps.sandbox
     if (!sandbox || rt().profile.kind !== 'sandbox') {
       throw new AppError('not_sandbox', 'Sandbox tools exist only on the Sandbox profile.')
     }
@@ -52,7 +35,7 @@ export function depositsHandlers(state: AppState): DepositHandlers {
       rt().deposits.create(draft, { intentId, confirmedDuplicates: confirmedDuplicates ?? [] }),
     'deposits:list': async (filter) => {
       // The live list shows the active profile's deposits unless the filter names one; a team's, every desk's.
-      const f = rt().team ? filter : { ...filter, profile: filter.profile ?? rt().profile.id }
+      const f = scopedFilter(engineOf(rt()), rt().profile.id, filter)
       const records = rt().deposits.records
       const [page, totals] = await Promise.all([records.query(f), records.totalsByStatus(f)])
       return { rows: page.rows, total: page.total, totals }
@@ -65,7 +48,7 @@ export function depositsHandlers(state: AppState): DepositHandlers {
     'deposits:import': ({ qrId }) => rt().deposits.importOutside(qrId),
     'deposits:userInfo': ({ euid }) => rt().deposits.userInfo(euid),
     'deposits:reviewList': (filter) => {
-      const review = state.review
+      const review = deps.review.current
       if (!review) throw new AppError('no_review', 'Open an export folder first.')
       const page = review.ledger.deposits.query(filter)
       return { rows: page.rows, total: page.total, totals: review.ledger.deposits.totalsByStatus(filter) }
@@ -81,7 +64,7 @@ export function depositsHandlers(state: AppState): DepositHandlers {
       return rt().deposits.refresh(localId)
     },
     'sandbox:outsideDeposit': ({ amountCents, pay }) => {
-      const sandbox = state.sandbox
+      const sandbox = deps.sandbox
       if (!sandbox || rt().profile.id !== SANDBOX_PROFILE_ID) {
         throw new AppError('not_sandbox', 'Sandbox tools exist only on the Sandbox profile.')
       }

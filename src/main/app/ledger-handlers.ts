@@ -1,21 +1,20 @@
-/** The channels of the ledger's integrity and backups (Settings, the integrity banner). */
-import type { Handlers } from '../ipc/router'
-import type { AppState } from './context'
+/** The channels of the ledger's integrity and backups (src/shared/channels-ledger.ts; Settings, the banner). */
+import type { ledgerChannels } from '../../shared/channels-ledger'
+import type { HandlersOf } from '../ipc/router'
+import type { LedgerDeps } from './deps'
 
-type LedgerHandlers = Pick<Handlers, 'ledger:integrity' | 'ledger:backups' | 'ledger:restore'>
-
-export function ledgerHandlers(state: AppState): LedgerHandlers {
+export function ledgerHandlers(deps: LedgerDeps): HandlersOf<typeof ledgerChannels> {
   return {
-    'ledger:integrity': () => state.integrityStatus(),
-    'ledger:backups': () => state.ledger.backups(),
+    'ledger:integrity': () => deps.integrityStatus(),
+    'ledger:backups': () => deps.ledger.backups(),
     'ledger:restore': async ({ name }) => {
       // No check may be reading the file being replaced; start() checks the restored one.
-      await state.integrity.stop()
+      await deps.integrity.stop()
       try {
         // The renderer sends a name from the list, never a path; backupPath() accepts only a listed one.
-        return state.ledger.restoreBackup(name, state.o.operator)
+        return deps.ledger.restoreBackup(name, deps.operator)
       } finally {
-        state.integrity.start()
+        deps.integrity.start()
       }
     },
   }

@@ -6,22 +6,12 @@
 import { constants } from 'node:fs'
 import { open } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Handlers } from '../ipc/router'
-import { checkLiquidAddress } from '../liquid'
+import type { payeesChannels } from '../../shared/channels-payees'
+import type { HandlersOf } from '../ipc/router'
 import { importPayeesCsv, PayeeImportError, payeesCsv } from '../payees'
-import type { AppState } from './context'
+import type { PayeesDeps } from './deps'
+import { engineOf, payeeStoreOf } from './engine'
 import { AppError } from './errors'
-import { payeeStoreOf } from './team-books'
-
-type PayeeChannel =
-  | 'payees:list'
-  | 'payees:get'
-  | 'payees:create'
-  | 'payees:update'
-  | 'payees:remove'
-  | 'payees:export'
-  | 'payees:import'
-  | 'profiles:setDefaultRefundAddress'
 
 /** `favorecidos-20261125T061500Z.csv`: sortable, and never the name of a file already there ('wx'). */
 function exportName(now: Date): string {
@@ -31,10 +21,9 @@ function exportName(now: Date): string {
     .replace(/\.\d+Z$/, 'Z')}.csv`
 }
 
-export function payeesHandlers(state: AppState): Pick<Handlers, PayeeChannel> {
-  const { profiles, ledger, o } = state
-  const operator = o.operator
-  const book = () => payeeStoreOf(state.runtime(), state.payees)
+export function payeesHandlers(deps: PayeesDeps): HandlersOf<typeof payeesChannels> {
+  const { profiles, operator } = deps
+  const book = () => payeeStoreOf(engineOf(deps.runtime()), deps.payees)
   const guard = (expectedUpdatedAt: string | undefined) =>
     expectedUpdatedAt === undefined ? {} : { expectedUpdatedAt }
   return {
@@ -55,7 +44,7 @@ export function payeesHandlers(state: AppState): Pick<Handlers, PayeeChannel> {
 
     'payees:export': async ({ folder, locale, delimiter }) => {
       const settings = profiles.settings()
-      const dir = state.folders.take(folder, 'export', state.runtime().profile.id)
+      const dir = deps.folders.take(folder, 'export', deps.runtime().profile.id)
       const all = await book().all()
       const lang = locale ?? settings.csvLocale
       const text = payeesCsv(all, lang, delimiter ?? (lang === 'en' ? ',' : settings.csvDelimiter))
@@ -76,7 +65,7 @@ export function payeesHandlers(state: AppState): Pick<Handlers, PayeeChannel> {
     },
 
     'payees:import': async () => {
-      const choose = o.ports.chooseFile
+      const choose = deps.chooseFile
       if (!choose) throw new AppError('not_supported', 'This build has no file dialog.')
       // The book is taken before the dialog: a profile switched meanwhile does not receive another's file.
       const target = book()
@@ -94,41 +83,6 @@ export function payeesHandlers(state: AppState): Pick<Handlers, PayeeChannel> {
             : {}),
         })
       }
-    },
-
-    'profiles:setDefaultRefundAddress': ({ address }) => {
-      const profile = state.runtime().profile
-      let value: string | null = null
-      if (address !== null && address.trim() !== '') {
-        // Checked once here, for this profile's network; the form then only prefills what passed.
-        const check = checkLiquidAddress(address.trim(), profile.network)
-        if (!check.ok) {
-          throw new AppError('refund_address_invalid', `Refund address refused: ${check.message}`, {
-            reason: check.reason,
-            fields: { address: check.reason },
-          })
-        }
-        value = check.address
-      }
-      const { profile: saved, previous } = profiles.setDefaultRefundAddress(profile.id, value)
-      if (previous !== value) {
-        try {
-          ledger.appendAudit({
-            operator,
-            action: 'profile.default_refund_address_changed',
-            subject: `profile:${profile.id}`,
-            details: { profile: profile.id, from: previous, to: value },
-          })
-        } catch (e) {
-          // No unaudited change: put the previous address back.
-          profiles.setDefaultRefundAddress(profile.id, previous)
-          throw e
-        }
-      }
-      // The runtime's copy of the profile is what main reads (top-ups, the form's prefill): keep it current.
-      if (value === null) delete profile.defaultRefundAddress
-      else profile.defaultRefundAddress = value
-      return saved
     },
   }
 }

@@ -3,35 +3,34 @@
  * every read), and saving or printing them from main. The renderer names a record; it never sends or receives a
  * path. On a team profile they are the team ledger's receipts (receipts/team.ts), this computer's otherwise.
  */
-import type { Handlers } from '../ipc/router'
+import type { receiptsChannels } from '../../shared/channels-receipts'
+import type { HandlersOf } from '../ipc/router'
 import { writeFileAtomic } from '../secrets/atomic-file'
-import type { AppState } from './context'
+import type { ReceiptsDeps } from './deps'
+import { engineOf, receiptsOf } from './engine'
 import { AppError } from './errors'
-import { receiptsOf } from './team-books'
 
-type ReceiptHandlers = Pick<Handlers, 'receipts:get' | 'receipts:bytes' | 'receipts:save' | 'receipts:print'>
-
-export function receiptsHandlers(state: AppState): ReceiptHandlers {
+export function receiptsHandlers(deps: ReceiptsDeps): HandlersOf<typeof receiptsChannels> {
   const stored = async (localId: string) => {
-    const b = await receiptsOf(state.runtime(), state.receipts).bytes(localId)
+    const b = await receiptsOf(engineOf(deps.runtime()), deps.receipts).bytes(localId)
     if (b === null) throw new AppError('receipt_unavailable', 'This record has no intact local receipt.')
     return b
   }
   return {
     'receipts:get': async ({ localId }) => {
-      const rt = state.runtime()
-      const receipts = receiptsOf(rt, state.receipts)
-      const view = await receipts.view(localId)
+      const rt = deps.runtime()
+      const engine = engineOf(rt)
+      const view = await receiptsOf(engine, deps.receipts).view(localId)
       if (view.state !== 'none') return view
       // A record paid before receipts were kept: registered when it is looked at, then fetched in the background.
-      if (rt.teamBooks) {
+      if (engine.kind === 'postgres') {
         const record = await rt.withdrawals.store.get(localId)
-        if (record) rt.teamBooks.receipts.notice(record)
+        if (record) engine.books().receipts.notice(record)
         return view
       }
-      const record = state.ledger.get(localId)
-      if (record) state.receipts.notice(record)
-      return state.receipts.view(localId)
+      const record = deps.ledger.get(localId)
+      if (record) deps.receipts.notice(record)
+      return deps.receipts.view(localId)
     },
     'receipts:bytes': async ({ localId }) => {
       const b = await stored(localId)
@@ -39,7 +38,7 @@ export function receiptsHandlers(state: AppState): ReceiptHandlers {
     },
     'receipts:save': async ({ localId }) => {
       const b = await stored(localId)
-      const choose = state.o.ports.chooseSavePath
+      const choose = deps.chooseSavePath
       if (!choose) throw new AppError('not_supported', 'Saving is not available here.')
       const ext = b.mediaType === 'application/pdf' ? 'pdf' : 'html'
       const target = await choose(`comprovante-${localId.replace(/[^A-Za-z0-9-]/g, '').slice(0, 40)}.${ext}`)
@@ -50,7 +49,7 @@ export function receiptsHandlers(state: AppState): ReceiptHandlers {
     },
     'receipts:print': async ({ localId }) => {
       const b = await stored(localId)
-      const print = state.o.ports.printDocument
+      const print = deps.printDocument
       if (!print) throw new AppError('not_supported', 'Printing is not available here.')
       return { printed: await print(b.bytes, b.mediaType) }
     },

@@ -10,6 +10,7 @@ import { runApprovalState, runsWaitingForApproval } from '../ledger-store/pg/run
 import { pgRunStore } from '../ledger-store/pg/run-store'
 import type { NotificationService } from '../notifications'
 import { summarize } from '../runs/summary'
+import { engineOf } from './engine'
 import type { ProfileRuntime } from './runtime'
 
 /**
@@ -52,8 +53,9 @@ export function runApprovalNotices(
   notifications: Pick<NotificationService, 'onRunApproval'>,
   log: (line: string) => void,
 ): Array<() => void> {
-  const team = rt.team
-  if (!team) return []
+  const engine = engineOf(rt)
+  if (engine.kind === 'sqlite') return []
+  const { team } = engine
   return [
     team.onRunChange((runId) => {
       const pg = team.pg

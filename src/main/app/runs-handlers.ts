@@ -1,18 +1,17 @@
 /** The channels of payment runs (issue #15), bound to one run service for the app's shared ledger. */
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Handlers } from '../ipc/router'
+import type { runsChannels } from '../../shared/channels-runs'
+import type { HandlersOf } from '../ipc/router'
 import { recoverStoreOnce, replayPendingInto } from '../journal/recovery'
 import type { PgLedgerStore } from '../ledger-store'
 import { pgRunStore } from '../ledger-store/pg/run-store'
 import { createRunService, NO_PAYEES, runTemplateCsv, type PayeeLookup, type RunService } from '../runs'
 import type { FundingSheet } from '../runs'
-import type { AppState } from './context'
+import type { RunsDeps } from './deps'
+import { engineOf } from './engine'
 import { AppError } from './errors'
 import { teamSideJournal, type ProfileRuntime } from './runtime'
-
-type RunChannel = Extract<keyof Handlers, `runs:${string}`>
-type RunHandlers = Pick<Handlers, RunChannel>
 
 function sheetView(s: FundingSheet) {
   return {
@@ -45,26 +44,29 @@ function sheetView(s: FundingSheet) {
  * `payees`: the payee book (issue #14). MERGE: the lead passes the real book here; until then rows match no
  * payee and must carry their own Pix key.
  */
-export function runsHandlers(state: AppState, payees: PayeeLookup = NO_PAYEES): RunHandlers {
+export function runsHandlers(
+  deps: RunsDeps,
+  payees: PayeeLookup = NO_PAYEES,
+): HandlersOf<typeof runsChannels> {
   const common = {
-    operator: state.o.operator,
+    operator: deps.operator,
     payees,
     runtime: () => {
-      const rt = state.runtime()
+      const rt = deps.runtime()
       return { profile: rt.profile, client: rt.client, withdrawals: rt.withdrawals }
     },
     // Issue #28: a profile with a treasury wallet to pay from plans its waves with signing time.
     walletPays: () => {
       try {
-        return state.wallet.payTarget(state.runtime().profile) !== null
+        return deps.wallet.payTarget(deps.runtime().profile) !== null
       } catch {
         return false
       }
     },
-    onChange: (runId: string) => state.emit('run:changed', { runId }),
-    onError: (e: unknown) => state.o.log?.(`runs: ${e instanceof Error ? e.name : typeof e}`),
+    onChange: (runId: string) => deps.emit('run:changed', { runId }),
+    onError: (e: unknown) => deps.log(`runs: ${e instanceof Error ? e.name : typeof e}`),
   }
-  const local = createRunService({ ...common, ledger: state.ledger })
+  const local = createRunService({ ...common, ledger: deps.ledger })
   // A team profile's runs live on the team ledger: one service per connected runtime, made when the runtime opens
   // so that its recovery (only the runs whose wave this role was creating) runs then, as a desk's does at start-up;
   // a wave stops by itself when the runtime is replaced.
@@ -72,7 +74,7 @@ export function runsHandlers(state: AppState, payees: PayeeLookup = NO_PAYEES): 
   const teamService = (rt: ProfileRuntime, pg: PgLedgerStore): RunService => {
     let s = teamServices.get(rt)
     if (!s) {
-      const journal = state.o.dataDir ? teamSideJournal(state.o.dataDir, rt.profile.id) : null
+      const journal = deps.dataDir ? teamSideJournal(deps.dataDir, rt.profile.id) : null
       s = createRunService({
         ...common,
         records: pg,
@@ -86,21 +88,20 @@ export function runsHandlers(state: AppState, payees: PayeeLookup = NO_PAYEES): 
     }
     return s
   }
-  state.onRuntimeOpen((rt) => {
-    if (rt.team?.pg) teamService(rt, rt.team.pg)
+  deps.onRuntimeOpen((rt) => {
+    const engine = engineOf(rt)
+    if (engine.kind === 'postgres' && engine.pg) teamService(rt, engine.pg)
   })
   const service = (): RunService => {
-    const rt = state.runtime()
-    if (!rt.team) return local
-    const pg = rt.team.pg
-    if (!pg) throw rt.team.refusal()
-    return teamService(rt, pg)
+    const rt = deps.runtime()
+    const engine = engineOf(rt)
+    return engine.kind === 'sqlite' ? local : teamService(rt, engine.connected())
   }
-  const profileId = (): string => state.runtime().profile.id
+  const profileId = (): string => deps.runtime().profile.id
 
   return {
     'runs:saveTemplate': ({ folder }) => {
-      const dir = state.folders.take(folder, 'export', profileId())
+      const dir = deps.folders.take(folder, 'export', profileId())
       const files = [
         ['modelo-lote-de-pagamentos.csv', runTemplateCsv('pt-BR')],
         ['payment-run-template.csv', runTemplateCsv('en')],
@@ -136,7 +137,7 @@ export function runsHandlers(state: AppState, payees: PayeeLookup = NO_PAYEES): 
           `The wave cannot be one wallet transaction (${sheet.filesProblem}).`,
         )
       }
-      const dir = state.folders.take(folder, 'export', profileId())
+      const dir = deps.folders.take(folder, 'export', profileId())
       const base = `${runId}-onda-${wave}`
       writeFileSync(join(dir, `${base}.csv`), sheet.files.csv, 'utf8')
       writeFileSync(
@@ -150,8 +151,8 @@ export function runsHandlers(state: AppState, payees: PayeeLookup = NO_PAYEES): 
     'runs:retryRow': ({ runId, idx }) => service().retryRow(runId, idx),
     'runs:resolveRow': ({ runId, idx, resolution }) => service().resolveRow(runId, idx, resolution),
     'runs:sandboxFundWave': async ({ runId, wave }) => {
-      const sandbox = state.sandbox
-      const rt = state.runtime()
+      const sandbox = deps.sandbox
+      const rt = deps.runtime()
       if (!sandbox || rt.profile.kind !== 'sandbox') {
         throw new AppError('not_sandbox', 'Sandbox tools exist only on the Sandbox profile.')
       }

@@ -14,6 +14,7 @@ import { sharedLimiter, sharedRateBudget, trackWhileLeading } from '../ledger-st
 import { createDepositService, type DepositService } from '../deposits'
 import type { PayeeBook } from '../payees'
 import { createWithdrawalService, type WithdrawalService } from '../withdrawals'
+import { engineOf } from './engine'
 import { openTeamBooks, type TeamBooks } from './team-books'
 import type { ProfileCredentials } from '../profiles'
 import { openTeamSide, type TeamConnectionInput, type TeamSide } from './team-runtime'
@@ -81,41 +82,30 @@ export async function openRuntime(o: RuntimeOptions): Promise<ProfileRuntime> {
     // Every desk of the team spends one account's allowance: a token leaves only when the team has one too.
     ...(pg ? { wrapLimiter: (own) => sharedLimiter(own, sharedRateBudget(pg.pool)) } : {}),
   })
-  const common = {
-    client,
-    operator: o.operator,
-    network: profile.network,
-    profile: profile.id,
-    partnerRateBps: profile.partnerRateBps,
-    ...(profile.assetId ? { assetId: profile.assetId } : {}),
-    // A team's payments name entries of the team's book, never this computer's.
-    ...(team ? (teamBooks ? { payees: teamBooks.payees } : {}) : o.payees ? { payees: o.payees } : {}),
-  }
+  const engine = engineOf({ team, teamBooks })
   // A team's records are stamped by the server: their ages are read on its clock as this desk estimates it, so a
   // desk hours ahead of the server still polls a fresh payment as fresh (issue #25 F9).
   const leadership = team?.leadership ?? null
-  const teamTracker = leadership
-    ? { tracker: { recordClock: () => leadership.serverNow() ?? Date.now() } }
-    : {}
-  const withdrawals = team
-    ? createWithdrawalService({
-        ...common,
-        ...teamTracker,
-        store: team.store,
-        sideJournal: o.dataDir ? teamSideJournal(o.dataDir, profile.id) : null,
-        ...(pg ? { approvals: pg } : {}),
-      })
-    : createWithdrawalService({ ...common, ledger: o.ledger })
-  const depositCommon = { client, operator: o.operator, network: profile.network, profile: profile.id }
-  const deposits = team
-    ? createDepositService({
-        ...depositCommon,
-        ...teamTracker,
-        store: team.store,
-        sideJournal: o.dataDir ? teamSideJournal(o.dataDir, profile.id) : null,
-        ...(pg ? { approvals: pg } : {}),
-      })
-    : createDepositService({ ...depositCommon, ledger: o.ledger })
+  /** Where both record kinds are kept: this computer's ledger, or the team's store with a side journal here. */
+  const records =
+    engine.kind === 'sqlite'
+      ? { ledger: o.ledger }
+      : {
+          store: engine.team.store,
+          sideJournal: o.dataDir ? teamSideJournal(o.dataDir, profile.id) : null,
+          ...(engine.pg ? { approvals: engine.pg } : {}),
+          ...(leadership ? { tracker: { recordClock: () => leadership.serverNow() ?? Date.now() } } : {}),
+        }
+  // A team's payments name entries of the team's book, never this computer's (none while it is not connected).
+  const payees = engine.kind === 'sqlite' ? o.payees : teamBooks?.payees
+  const common = { client, operator: o.operator, network: profile.network, profile: profile.id, ...records }
+  const withdrawals = createWithdrawalService({
+    ...common,
+    partnerRateBps: profile.partnerRateBps,
+    ...(profile.assetId ? { assetId: profile.assetId } : {}),
+    ...(payees ? { payees } : {}),
+  })
+  const deposits = createDepositService(common)
   const unsubscribe: Array<() => void> = []
   if (team) {
     // Another desk's change (or this desk's own, echoed): a leader starts tracking a record another desk created.

@@ -1,17 +1,13 @@
 /**
- * The team's payee book and receipts for a profile's runtime (issue #16), and the book or receipts the channels
- * use for the active profile: the team's on a team profile (refused with the reason while it is not connected),
- * this computer's otherwise.
+ * The team's payee book and receipts for a profile's runtime (issue #16). Which book or receipts a channel uses
+ * for the active profile is engine.ts's (payeeStoreOf, receiptsOf).
  */
 import type { PgLedgerStore, TrackerLeadership } from '../ledger-store'
 import type { ReceiptEvent } from '../ledger-store/pg/leader'
-import { sqlitePayeeStore, type PayeeStore } from '../ledger-store/payee-store'
+import type { PayeeStore } from '../ledger-store/payee-store'
 import { pgPayeeStore } from '../ledger-store/pg/payees'
 import { pgReceipts } from '../ledger-store/pg/receipts'
-import type { PayeeBook } from '../payees'
-import type { ReceiptService } from '../receipts'
 import { createTeamReceiptService, type TeamReceiptService } from '../receipts/team'
-import type { ProfileRuntime } from './runtime'
 
 export interface TeamBooks {
   payees: PayeeStore
@@ -59,32 +55,4 @@ export function openTeamBooks(
       receipts.stop()
     },
   }
-}
-
-const localStores = new WeakMap<PayeeBook, PayeeStore>()
-
-/** The active profile's payee book. */
-export function payeeStoreOf(rt: ProfileRuntime, local: PayeeBook): PayeeStore {
-  if (rt.team) {
-    if (!rt.teamBooks) throw rt.team.refusal()
-    return rt.teamBooks.payees
-  }
-  let s = localStores.get(local)
-  if (!s) {
-    s = sqlitePayeeStore(local)
-    localStores.set(local, s)
-  }
-  return s
-}
-
-/** What the receipt channels read: the team's receipts, or this computer's (whose calls are synchronous). */
-export type ReceiptReader =
-  Pick<TeamReceiptService, 'view' | 'bytes'> | Pick<ReceiptService, 'view' | 'bytes'>
-
-export function receiptsOf(rt: ProfileRuntime, local: ReceiptService): ReceiptReader {
-  if (rt.team) {
-    if (!rt.teamBooks) throw rt.team.refusal()
-    return rt.teamBooks.receipts
-  }
-  return local
 }

@@ -4,19 +4,18 @@
  * `hasPassword`. Saving or forgetting re-opens the active profile's runtime through `switchProfile`, which emits
  * `profile:changed`, so whatever decides the ledger engine from the stored settings sees the new ones.
  */
-import type { Handlers } from '../ipc/router'
+import type { teamConnectionChannels } from '../../shared/channels-team'
+import type { HandlersOf } from '../ipc/router'
 import { TeamSettingsRefusal } from '../profiles'
 import { probeTeamLedger } from '../profiles/team-probe'
-import type { AppState } from './context'
+import type { TeamConnectionDeps } from './deps'
 import { AppError } from './errors'
-
-type TeamConnectionHandlers = Pick<Handlers, 'team:get' | 'team:save' | 'team:test' | 'team:forget'>
 
 const EMPTY = { identity: null, schemaVersion: null, approvalAboveCents: null } as const
 
-export function teamConnectionHandlers(state: AppState): TeamConnectionHandlers {
-  const { profiles } = state
-  const activeId = (): string => state.runtime().profile.id
+export function teamConnectionHandlers(deps: TeamConnectionDeps): HandlersOf<typeof teamConnectionChannels> {
+  const { profiles } = deps
+  const activeId = (): string => deps.runtime().profile.id
 
   return {
     'team:get': () => profiles.teamLedger(activeId()),
@@ -33,7 +32,7 @@ export function teamConnectionHandlers(state: AppState): TeamConnectionHandlers 
         )
         throw new AppError('invalid_input', 'Invalid team ledger settings.', { fields })
       }
-      await state.switchProfile(id)
+      await deps.switchProfile(id)
       return view
     },
 
@@ -51,7 +50,7 @@ export function teamConnectionHandlers(state: AppState): TeamConnectionHandlers 
     'team:forget': async () => {
       const id = activeId()
       const view = profiles.forgetTeamLedger(id)
-      await state.switchProfile(id)
+      await deps.switchProfile(id)
       return view
     },
   }

@@ -4,30 +4,15 @@
  * Approvals go through the withdrawal service (withdrawals/approvals.ts), so a request checks and consumes the
  * review's intent and a send is the one journaled create.
  */
-import type { ApprovalView } from '../../shared/channels-team'
-import type { EventName, EventPayload } from '../../shared/contract'
-import type { Handlers } from '../ipc/router'
+import type { ApprovalView, teamChannels } from '../../shared/channels-team'
+import type { HandlersOf } from '../ipc/router'
 import { TeamLedgerError, type Approval, type PgLedgerStore } from '../ledger-store'
 import { readSettingChanges } from '../ledger-store/pg/settings-changes'
-import type { AppState } from './context'
+import type { Emit, Log, TeamDeps } from './deps'
+import { engineOf } from './engine'
 import { runApprovalQueue } from './run-approvals'
 import type { ProfileRuntime } from './runtime'
 import { SQLITE_STATUS } from './team-runtime'
-
-type TeamHandlers = Pick<
-  Handlers,
-  | 'team:status'
-  | 'team:changes'
-  | 'approvals:list'
-  | 'approvals:request'
-  | 'approvals:requestTopUp'
-  | 'approvals:approve'
-  | 'approvals:reject'
-  | 'approvals:send'
-  | 'approvals:runs'
->
-
-type Emit = <E extends EventName>(event: E, payload: EventPayload<E>) => void
 
 /** What an approval looks like to this desk: sent or not, and whether this desk's role asked for it. */
 export async function approvalView(store: PgLedgerStore, a: Approval): Promise<ApprovalView> {
@@ -43,20 +28,21 @@ const unsupportedApprovals = (): TeamLedgerError =>
 
 /** The connected team store of the active profile, or the refusal saying why there is none. */
 function teamStore(rt: ProfileRuntime): PgLedgerStore {
-  if (!rt.team) throw unsupportedApprovals()
-  if (!rt.team.pg) throw rt.team.refusal()
-  return rt.team.pg
+  const engine = engineOf(rt)
+  if (engine.kind === 'sqlite') throw unsupportedApprovals()
+  return engine.connected()
 }
 
-export function teamHandlers(state: AppState): TeamHandlers {
-  const rt = (): ProfileRuntime => state.runtime()
+export function teamHandlers(deps: TeamDeps): HandlersOf<typeof teamChannels> {
+  const rt = (): ProfileRuntime => deps.runtime()
   const store = (): PgLedgerStore => teamStore(rt())
   return {
     'team:status': async () => {
-      const team = rt().team
-      return team ? team.status() : SQLITE_STATUS
+      const engine = engineOf(rt())
+      return engine.kind === 'postgres' ? engine.team.status() : SQLITE_STATUS
     },
-    'team:changes': async () => (rt().team ? readSettingChanges(store().pool, 50) : []),
+    'team:changes': async () =>
+      engineOf(rt()).kind === 'postgres' ? readSettingChanges(store().pool, 50) : [],
     'approvals:list': async () => {
       const s = store()
       const open = await s.openApprovals()
@@ -100,11 +86,11 @@ export function teamHandlers(state: AppState): TeamHandlers {
  * The team's events for the renderer while `rt` is the active runtime: its standing, record changes made on any
  * desk (LISTEN/NOTIFY: every desk sees every payment within a second) and approvals. Returns the unsubscribers.
  */
-export function teamEvents(rt: ProfileRuntime, emit: Emit, log: (line: string) => void): Array<() => void> {
-  const team = rt.team
-  emit('team:status', team ? team.snapshot() : SQLITE_STATUS)
-  if (!team) return []
-  const pg = team.pg
+export function teamEvents(rt: ProfileRuntime, emit: Emit, log: Log): Array<() => void> {
+  const engine = engineOf(rt)
+  emit('team:status', engine.kind === 'postgres' ? engine.team.snapshot() : SQLITE_STATUS)
+  if (engine.kind === 'sqlite') return []
+  const { team, pg } = engine
   return [
     team.onStatus((s) => emit('team:status', s)),
     team.onRecordChange((c) => {

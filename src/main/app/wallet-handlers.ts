@@ -2,7 +2,8 @@
  * The treasury wallet's channels (issue #27): views of the active profile's wallet. A refused descriptor comes
  * back as `invalid_descriptor` with the reason in both languages, never with the pasted text.
  */
-import type { Handlers } from '../ipc/router'
+import type { walletChannels } from '../../shared/channels-wallet'
+import type { HandlersOf } from '../ipc/router'
 import { DescriptorError, formatDescriptorMessage } from '../wallet/descriptor'
 import {
   labelMovement,
@@ -11,36 +12,25 @@ import {
   movementLabelTextSchema,
   teamMovementLabels,
 } from '../wallet/labels'
-import type { AppState } from './context'
+import type { WalletDeps } from './deps'
 import { AppError } from './errors'
 
-type WalletHandlers = Pick<
-  Handlers,
-  | 'wallet:get'
-  | 'wallet:scan'
-  | 'wallet:setDescriptor'
-  | 'wallet:clear'
-  | 'wallet:proposeAddress'
-  | 'wallet:checkAddress'
-  | 'wallet:label'
->
-
-export function walletHandlers(state: AppState): WalletHandlers {
+export function walletHandlers(deps: WalletDeps): HandlersOf<typeof walletChannels> {
   // The stored profile, not the runtime's copy: its Esplora URL may have changed in Configurações since it opened.
   const profile = () => {
-    const open = state.runtime().profile
-    return state.profiles.get(open.id) ?? open
+    const open = deps.runtime().profile
+    return deps.profiles.get(open.id) ?? open
   }
   return {
-    'wallet:get': () => state.wallet.view(profile()),
-    'wallet:scan': () => state.wallet.scan(profile()),
+    'wallet:get': () => deps.wallet.view(profile()),
+    'wallet:scan': () => deps.wallet.scan(profile()),
     'wallet:setDescriptor': ({ descriptor }) => {
       const p = profile()
       if (p.kind === 'sandbox') {
         throw new AppError('not_supported', 'The Sandbox profile uses its own treasury wallet.')
       }
       try {
-        return state.wallet.setDescriptor(p, descriptor)
+        return deps.wallet.setDescriptor(p, descriptor)
       } catch (e) {
         if (!(e instanceof DescriptorError)) throw e
         const pt = formatDescriptorMessage(e, 'pt-BR', p.network)
@@ -51,10 +41,10 @@ export function walletHandlers(state: AppState): WalletHandlers {
         })
       }
     },
-    'wallet:clear': () => state.wallet.clear(profile()),
+    'wallet:clear': () => deps.wallet.clear(profile()),
     'wallet:label': async ({ txid, label }) => {
       const p = profile()
-      const view = state.wallet.view(p)
+      const view = deps.wallet.view(p)
       const movement = view.state === 'ready' ? view.movements.find((m) => m.txid === txid) : undefined
       // Only what the ledger cannot explain is labelled: a matched movement already says what it was.
       if (!movement || movement.meaning !== 'other') {
@@ -76,17 +66,17 @@ export function walletHandlers(state: AppState): WalletHandlers {
         })
       }
       // On a team the label is the team's (its ledger's audit chain), so every desk shows it.
-      const rt = state.runtime()
+      const rt = deps.runtime()
       const pool = rt.team?.pg?.pool
       if (pool) {
-        await labelTeamMovement(rt.withdrawals.store, { txid, label: text.data, operator: state.o.operator })
-        state.wallet.useTeamRecords(p.id, { labels: await teamMovementLabels(pool) })
-        return state.wallet.view(p)
+        await labelTeamMovement(rt.withdrawals.store, { txid, label: text.data, operator: deps.operator })
+        deps.wallet.useTeamRecords(p.id, { labels: await teamMovementLabels(pool) })
+        return deps.wallet.view(p)
       }
-      labelMovement(state.ledger, { profileId: p.id, txid, label: text.data, operator: state.o.operator })
-      return state.wallet.view(p)
+      labelMovement(deps.ledger, { profileId: p.id, txid, label: text.data, operator: deps.operator })
+      return deps.wallet.view(p)
     },
-    'wallet:proposeAddress': () => state.wallet.proposeAddress(profile()),
-    'wallet:checkAddress': ({ address }) => state.wallet.addressOwner(profile(), address),
+    'wallet:proposeAddress': () => deps.wallet.proposeAddress(profile()),
+    'wallet:checkAddress': ({ address }) => deps.wallet.addressOwner(profile(), address),
   }
 }

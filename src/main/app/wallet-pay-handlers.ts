@@ -3,8 +3,8 @@
  * (WalletService.payTarget), its withdrawal service (fresh status, markFunded) and its attempts file. Refusals
  * cross as `pay_<code>` with the sentence in both languages; recovery runs once per profile on first use.
  */
-import type { PayAttemptDto } from '../../shared/channels-wallet-pay'
-import type { Handlers } from '../ipc/router'
+import type { PayAttemptDto, walletPayChannels } from '../../shared/channels-wallet-pay'
+import type { HandlersOf } from '../ipc/router'
 import { SANDBOX_TREASURY_MNEMONIC } from '../sandbox/chain'
 import { regtestTwin } from '../sandbox/chain/keys'
 import { PayAttempts, type Attempt } from '../wallet/pay/attempts'
@@ -12,17 +12,9 @@ import { PayRefusal } from '../wallet/pay/errors'
 import { payRefusalMessage } from '../wallet/pay/messages'
 import { PayService } from '../wallet/pay/service'
 import { pgFundingGuard, type FundingGuard } from '../wallet/pay/team-guard'
-import type { AppState } from './context'
+import type { WalletPayDeps } from './deps'
+import { engineOf } from './engine'
 import { AppError } from './errors'
-
-type PayChannels =
-  | 'walletPay:build'
-  | 'walletPay:list'
-  | 'walletPay:export'
-  | 'walletPay:import'
-  | 'walletPay:signSandbox'
-  | 'walletPay:broadcast'
-  | 'walletPay:cancel'
 
 export function toAttemptDto(a: Attempt): PayAttemptDto {
   return {
@@ -57,9 +49,10 @@ async function mapped<T>(run: () => T | Promise<T>): Promise<T> {
 }
 
 /** A team profile's guard, on the team connection current at each call (it may reconnect). */
-function teamGuard(state: AppState): FundingGuard {
+function teamGuard(deps: WalletPayDeps): FundingGuard {
   const pool = () => {
-    const pg = state.runtime().team?.pg
+    const engine = engineOf(deps.runtime())
+    const pg = engine.kind === 'postgres' ? engine.pg : null
     if (!pg) throw new PayRefusal('illegal_state', { what: 'team ledger not connected' })
     return pgFundingGuard(pg.pool)
   }
@@ -70,14 +63,15 @@ function teamGuard(state: AppState): FundingGuard {
   }
 }
 
-export function walletPayHandlers(state: AppState, operator: string): Pick<Handlers, PayChannels> {
+export function walletPayHandlers(deps: WalletPayDeps): HandlersOf<typeof walletPayChannels> {
+  const { operator } = deps
   const services = new Map<string, { pay: PayService; attempts: PayAttempts; recovered: Promise<unknown> }>()
   const current = () => {
-    const rt = state.runtime()
+    const rt = deps.runtime()
     const p = rt.profile
     const known = services.get(p.id)
     if (known) return known
-    const target = state.wallet.payTarget(p)
+    const target = deps.wallet.payTarget(p)
     if (target === null)
       throw new AppError('wallet_not_configured', 'This profile has no treasury wallet to pay from.')
     const attempts = new PayAttempts(target.attemptsFile)
@@ -94,11 +88,11 @@ export function walletPayHandlers(state: AppState, operator: string): Pick<Handl
       wallet: target.wallet,
       esploraUrl: target.esploraUrl,
       attempts,
-      refresh: (id) => state.runtime().withdrawals.refresh(id),
-      markFunded: (id, txId) => state.runtime().withdrawals.markFunded(id, { txId }),
+      refresh: (id) => deps.runtime().withdrawals.refresh(id),
+      markFunded: (id, txId) => deps.runtime().withdrawals.markFunded(id, { txId }),
       now: () => Date.now(),
       ...(p.kind === 'sandbox' ? { sandboxMnemonic: SANDBOX_TREASURY_MNEMONIC } : {}),
-      ...(rt.team !== null ? { guard: teamGuard(state) } : {}),
+      ...(engineOf(rt).kind === 'postgres' ? { guard: teamGuard(deps) } : {}),
     })
     const entry = { pay, attempts, recovered: pay.recover().catch(() => undefined) }
     services.set(p.id, entry)

@@ -20,6 +20,9 @@ export type Handler<C extends ChannelName> = (
 
 export type Handlers = { [C in ChannelName]: Handler<C> }
 
+/** The handlers of one feature's channels (`HandlersOf<typeof withdrawalsChannels>`): exactly those, no other. */
+export type HandlersOf<Spec> = Pick<Handlers, keyof Spec & ChannelName>
+
 /** Errors a handler may throw on purpose; anything else becomes `internal` with no detail leaked. */
 export class HandlerError extends Error {
   constructor(

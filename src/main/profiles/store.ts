@@ -19,8 +19,6 @@ export interface FileBackedStore extends KeyValueStore {
   readonly warnings: readonly StoreWarning[]
 }
 
-export { createProfileService } from './service'
-
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v)
 }

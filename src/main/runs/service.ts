@@ -11,17 +11,15 @@
  */
 import type { ImportedRow, RowDecision, RunRecord, RunRowRecord } from '../../shared/run'
 import { centsToDePix } from '../../shared/money'
-import type { DepixClient } from '../api'
 import type { Ledger } from '../ledger'
 import { sqliteStore } from '../ledger-store/sqlite-store'
 import { sqliteRunStore, type RunStore } from '../ledger-store/run-store'
 import type { LedgerStore } from '../ledger-store/types'
-import type { LiquidNetwork } from '../liquid'
-import { DUPLICATE_WINDOW_MS, type WithdrawalService } from '../withdrawals'
+import { DUPLICATE_WINDOW_MS } from '../withdrawals'
 import type { UnknownResolutionInput } from '../withdrawals/types'
 import { runApprovalView, type RunApprovalView } from './approval'
 import { RunError } from './errors'
-import { importRunFile, type ImportResult, type PayeeLookup } from './import'
+import { importRunFile, type ImportResult } from './import'
 import { markLedgerDuplicates } from './ledger-duplicates'
 import { progressOf, rowOutcome, type RowOutcome, type RunProgress } from './outcome'
 import { ASSUMED_LIFETIME_MS, fundingMargin, observedLifetimeMs, planWave, type WavePlan } from './planner'
@@ -29,47 +27,10 @@ import { recoverRuns } from './recovery'
 import { retryable, unpaidOutcome } from './retry'
 import { buildSheet, type FundingSheet } from './sheet'
 import { isDropped, rowsHash, summarize, type RunSummary } from './summary'
+import type { RunNotice, RunServiceDeps } from './types'
 import { createWaves } from './waves'
 
-export interface RunRuntime {
-  profile: {
-    id: string
-    network: LiquidNetwork
-    partnerRateBps: number
-    defaultRefundAddress?: string | undefined
-  }
-  client: DepixClient
-  withdrawals: WithdrawalService
-}
-
-export interface RunServiceDeps {
-  /** A desk's embedded ledger (both stores are its adapters); or `records` and `runs` (a team's). */
-  ledger?: Ledger
-  records?: LedgerStore
-  runs?: RunStore
-  runtime: () => RunRuntime
-  operator: string
-  payees: PayeeLookup
-  now?: () => number
-  sleep?: (ms: number) => Promise<void>
-  fundingMarginMs?: number
-  /** Whether the profile pays waves from its treasury wallet now: the plan then counts signing time. */
-  walletPays?: () => boolean
-  onChange?: (runId: string) => void
-  onError?: (e: unknown) => void
-  /**
-   * Settles once the records' own recovery is done (a team's side journal replayed, its interrupted creates
-   * marked): a row in flight is judged by its record, so the run recovery waits for it. A desk's is synchronous.
-   */
-  recordsReady?: Promise<unknown>
-  /**
-   * Applies this desk's side journal to the records (a create's answer the database could not take): asked before
-   * a run stopped by a failed database is recovered, so a create that did happen is seen as created.
-   */
-  replayRecords?: () => Promise<unknown>
-  /** Team ledger: how long a wave's lease lasts without renewal (default 60 s; tests shorten it). */
-  runLeaseMs?: number
-}
+export type { RunNotice, RunRuntime, RunServiceDeps } from './types'
 
 export interface RunDetail {
   run: RunRecord
@@ -88,14 +49,6 @@ export interface RunDetail {
   notice: RunNotice | null
   /** `creating`, but by no one any more (a team: its wave lease expired): resume takes it over. */
   takeover: boolean
-}
-
-/** The service gave withdrawals a shorter life than the wave was planned for: `deferred` rows wait for a new wave. */
-export interface RunNotice {
-  code: 'wave_cut_lifetime'
-  wave: number
-  lifetimeMs: number
-  deferred: number
 }
 
 export interface RunService {

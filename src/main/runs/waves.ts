@@ -13,7 +13,7 @@ import { createWave, type WaveCut } from './executor'
 import { DEFAULT_RUN_LEASE_MS, keepLease, storeUnavailable, type LeaseKeeper } from './lease'
 import { fundingMargin } from './planner'
 import { recoverRun } from './recovery'
-import type { RunNotice, RunRuntime, RunServiceDeps } from './service'
+import type { RunNotice, RunRuntime, RunServiceDeps } from './types'
 import { rowsHash } from './summary'
 
 /** Waits between attempts to recover a run while its database is out of reach. */

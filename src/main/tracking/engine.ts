@@ -1,7 +1,7 @@
 /**
  * The status tracker engine, for every record kind: polls the kind's status endpoint for this profile's open
  * records, within that endpoint's own allowance, and stores every answer in the ledger. Decisions live in
- * withdrawals/scheduler.ts (pure, kind-free); this file owns the timer, the in-flight polls and the mapping of
+ * scheduler.ts (pure, kind-free); this file owns the timer, the in-flight polls and the mapping of
  * errors to backoff. What is a kind's own — which records are open, how an answer is fetched and stored, what a
  * "not found" is — comes in `TrackerKind` (withdrawals/tracker.ts, deposits/tracker.ts).
  *
@@ -19,8 +19,8 @@ import {
   PollScheduler,
   TokenBudget,
   type TrackedRecord,
-} from '../withdrawals/scheduler'
-import type { StatusTracker, Timers, TrackerOptions, TrackerState } from '../withdrawals/types'
+} from './scheduler'
+import type { StatusTracker, Timers, TrackerOptions, TrackerState } from './types'
 
 /** What the engine needs of any record kind. */
 export interface TrackableRecord {

@@ -23,7 +23,8 @@ import { sqliteStore } from '../ledger-store/sqlite-store'
 import { requestApproval, sendApproved, type ApprovalCtx } from './approvals'
 import { resolveUnknown } from './resolve'
 import { createStatusTracker } from './tracker'
-import type { Timers, WithdrawalService, WithdrawalServiceDeps } from './types'
+import type { Timers } from '../tracking/types'
+import type { WithdrawalService, WithdrawalServiceDeps } from './types'
 
 export const DEFAULT_PARTNER_RATE_BPS = 100
 
@@ -246,16 +247,10 @@ export { createVerdict, DUPLICATE_WINDOW_MS, type CreateAuthority } from './crea
 export { INTENT_TTL_MS } from './intents'
 export { fundingProblem } from './funding'
 export { FUNDING_CHECK_TTL_MS } from './funding-check'
-export { DEFAULT_CADENCE, PollScheduler, TokenBudget, defaultReserve, type Cadence } from './scheduler'
 export { createStatusTracker } from './tracker'
 export type {
   FundingProblem,
   FundingResult,
-  StatusTracker,
-  Timers,
-  TrackerOptions,
-  TrackerState,
-  TrackerStats,
   UnknownResolutionInput,
   WithdrawalService,
   WithdrawalServiceDeps,

@@ -12,7 +12,7 @@ import type { LiquidNetwork } from '../liquid'
 import { createTracker, type TrackerKind } from '../tracking/engine'
 import { fromLedgerError, SERVICE_FLAGS, WithdrawalError } from './errors'
 import { reviewFlags, storeStatus } from './observe'
-import type { StatusTracker, Timers, TrackerOptions } from './types'
+import type { StatusTracker, Timers, TrackerOptions } from '../tracking/types'
 
 export interface TrackerDeps extends TrackerOptions {
   store: LedgerStore

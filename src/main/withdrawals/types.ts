@@ -1,4 +1,4 @@
-/** Public shapes of the withdrawal service and its status tracker. */
+/** Public shapes of the withdrawal service (its status tracker's are tracking/types.ts). */
 import type { Payee } from '../../shared/payee'
 import type { FundingAlert, FundingInstructions, WithdrawalQuote } from '../../shared/contract'
 import type { WithdrawalDraft } from '../../shared/withdrawal'
@@ -9,33 +9,7 @@ import type { Approval, ApprovalsApi } from '../ledger-store/pg/approvals'
 import type { LedgerStore } from '../ledger-store/types'
 import type { LiquidNetwork } from '../liquid'
 import type { CreateAuthority } from './create'
-import type { Cadence } from './scheduler'
-
-/** Timers the tracker uses; tests pass a fake clock's. */
-export interface Timers {
-  setTimeout(fn: () => void, ms: number): unknown
-  clearTimeout(handle: unknown): void
-}
-
-export interface TrackerOptions {
-  /** Poll intervals and backoffs; see DEFAULT_CADENCE. */
-  cadence?: Partial<Cadence>
-  /** Status requests the tracker keeps in flight at once. Default 4. */
-  maxInFlight?: number
-  /**
-   * withdraw-status tokens the tracker never takes, left for the operator's own "check now" and the follow-up
-   * reads of create. Default max(2, 10% of the endpoint's limit).
-   */
-  reserve?: number
-  /** Failures the tracker absorbed (it never throws from a timer). For logs: no secrets in them. */
-  onError?: (e: unknown, localId: string | null) => void
-  /**
-   * The clock that stamped the records' times, epoch ms: on a team ledger the server's as this desk estimates it
-   * (pg/leader.ts serverNow), so a desk hours ahead of the server still polls a fresh record as fresh. Default:
-   * `now` (the desk's own ledger, stamped by this desk).
-   */
-  recordClock?: () => number
-}
+import type { StatusTracker, Timers, TrackerOptions } from '../tracking/types'
 
 export interface WithdrawalServiceDeps {
   /** The embedded ledger (one desk): recovered synchronously at construction, its side journal beside its file. */
@@ -137,30 +111,5 @@ export interface WithdrawalService {
   tracker: StatusTracker
 }
 
-export type TrackerState = 'idle' | 'running' | 'paused' | 'stopped'
-
-export interface TrackerStats {
-  state: TrackerState
-  /** Open records of this profile the tracker knows. */
-  tracked: number
-  inFlight: number
-  /** Epoch ms until which every poll waits (429, maintenance, repeated failures); null when not blocked. */
-  blockedUntil: number | null
-  polls: number
-  failures: number
-}
-
-/** The status tracker of one record kind (tracking/engine.ts); withdrawals by default. */
-export interface StatusTracker<R = WithdrawalRecord> {
-  start(): void
-  /** No new polls; polls in flight finish. */
-  pause(): void
-  resume(): void
-  /** No timer left, polls in flight awaited. `start()` may follow. */
-  stop(): Promise<void>
-  /** One poll now, regardless of cadence and pause (not of the limiter). Joins a poll already in flight. */
-  pollNow(localId: string): Promise<R>
-  /** Tells the tracker a record was created, funded or linked: it is (re)read and, if open, polled soon. */
-  track(localId: string): void
-  stats(): TrackerStats
-}
+/** Re-exported for the ledger's leader-tracker.ts until w29ledger removes that import (storage imports no feature). */
+export type { StatusTracker } from '../tracking/types'

@@ -3,7 +3,7 @@
  * keeps asking about the expired record and the ledger learns the refund with its txid (issue #11 item 4).
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import type { Cadence } from '../../../src/main/withdrawals'
+import type { Cadence } from '../../../src/main/tracking/scheduler'
 import type { WithdrawalRecord } from '../../../src/shared/withdrawal-record'
 import { draft, rig, waitFor, type Rig } from './helpers'
 import { reviewedCreate } from '../../main/withdrawals/reviewed'

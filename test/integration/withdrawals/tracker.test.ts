@@ -3,7 +3,7 @@
  * withdrawal is observed as sent (or refunded) and then never asked about again.
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import type { Cadence } from '../../../src/main/withdrawals'
+import type { Cadence } from '../../../src/main/tracking/scheduler'
 import type { WithdrawalRecord } from '../../../src/shared/withdrawal-record'
 import { draft, rig, waitFor, type Rig } from './helpers'
 import { reviewedCreate } from '../../main/withdrawals/reviewed'

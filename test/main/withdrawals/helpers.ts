@@ -16,7 +16,7 @@ import {
   type WithdrawalStatus,
 } from '../../../src/main/api'
 import { openLedger, type Ledger } from '../../../src/main/ledger'
-import type { Timers } from '../../../src/main/withdrawals'
+import type { Timers } from '../../../src/main/tracking/types'
 
 export const T0 = Date.parse('2025-03-01T12:00:00.000Z')
 

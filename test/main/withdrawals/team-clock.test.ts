@@ -9,9 +9,9 @@ import { createDepixClient, type DepixClient } from '../../../src/main/api'
 import { openPgStore, startLeadership, type PgLedgerStore } from '../../../src/main/ledger-store'
 import { generateLiquidAddress } from '../../../src/main/liquid'
 import { startSandbox, type Sandbox } from '../../../src/main/sandbox'
+import type { Cadence } from '../../../src/main/tracking/scheduler'
 import {
   createWithdrawalService,
-  type Cadence,
   type WithdrawalService,
   type WithdrawalServiceDeps,
 } from '../../../src/main/withdrawals'

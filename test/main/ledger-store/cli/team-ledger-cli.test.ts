@@ -11,7 +11,7 @@ import path from 'node:path'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildTeamLedger } from '../../../../scripts/build-team-ledger.mjs'
-import type { AppState } from '../../../../src/main/app/context'
+import type { TeamDeps } from '../../../../src/main/app/deps'
 import { teamHandlers } from '../../../../src/main/app/team-handlers'
 import { openLedger } from '../../../../src/main/ledger'
 import { openPgStore, type PgLedgerStore } from '../../../../src/main/ledger-store'
@@ -361,8 +361,8 @@ describe.skipIf(skip)('audited settings and analysts', () => {
     // A DBA's plain UPDATE is recorded as well: the trigger is on the column.
     await cluster.admin('UPDATE ledger.team_settings SET approval_above_cents = 700000', [], 'depix_team')
     expect(await store.verifyAuditChain()).toMatchObject({ ok: true })
-    const state = { runtime: () => ({ team: { pg: store } }) } as unknown as AppState
-    const changes = await teamHandlers(state)['team:changes'](undefined as never)
+    const deps = { runtime: () => ({ team: { pg: store }, teamBooks: null }) } as unknown as TeamDeps
+    const changes = await teamHandlers(deps)['team:changes'](undefined as never)
     expect(changes.map((c) => ({ ...c, seq: 0, at: '' }))).toEqual([
       { seq: 0, at: '', by: ADMIN_USER, kind: 'threshold', before: 500000, after: 700000 },
       { seq: 0, at: '', by: ADMIN_USER, kind: 'analyst', role: 'bia', before: 'active', after: 'outside' },

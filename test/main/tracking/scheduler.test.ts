@@ -3,9 +3,9 @@ import {
   DEFAULT_CADENCE,
   defaultReserve,
   PollScheduler,
+  msUntilPollAllowed,
   TokenBudget,
-} from '../../../src/main/withdrawals/scheduler'
-import { msUntilPollAllowed } from '../../../src/main/withdrawals/scheduler'
+} from '../../../src/main/tracking/scheduler'
 
 const MIN = 60_000
 const HOUR = 60 * MIN
