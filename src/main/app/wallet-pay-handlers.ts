@@ -95,7 +95,7 @@ export function walletPayHandlers(state: AppState, operator: string): Pick<Handl
       esploraUrl: target.esploraUrl,
       attempts,
       refresh: (id) => state.runtime().withdrawals.refresh(id),
-      markFunded: (id, txId) => state.runtime().withdrawals.markFunded(id, { txId }),
+      markFundedMany: (ids, txId) => state.runtime().withdrawals.markFundedMany(ids, { txId }),
       now: () => Date.now(),
       ...(p.kind === 'sandbox' ? { sandboxMnemonic: SANDBOX_TREASURY_MNEMONIC } : {}),
       ...(rt.team !== null ? { guard: teamGuard(state) } : {}),

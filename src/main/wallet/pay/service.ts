@@ -1,12 +1,13 @@
 /**
  * Paying from the wallet, end to end, for one profile: build (fresh status → one PSET → review → attempt kept),
  * export for a signer, import signatures back (checked to be our build), broadcast, record the txid on every payment
- * through the withdrawal service's `markFunded` (the LedgerStore path "Marquei como enviado" uses), and recover
+ * through the withdrawal service's `markFundedMany` (one ledger transaction; per payment the path "Marquei como
+ * enviado" uses), and recover
  * whatever a crash interrupted. Main only: PSETs and the sandbox mnemonic never reach the renderer.
  *
  * Write order makes a crash safe: the attempt is `broadcast` (with the final transaction) on disk BEFORE the POST,
  * and `recorded` only after every payment carries the txid. Recovery re-broadcasts the same transaction (same
- * signed PSET → same txid; harmless if already there) and records what is missing (markFunded is idempotent).
+ * signed PSET → same txid; harmless if already there) and records again (idempotent per payment).
  */
 import { randomUUID } from 'node:crypto'
 import type { WithdrawalRecord } from '../../../shared/withdrawal-record'
@@ -22,7 +23,10 @@ import type { PayReview } from './review'
 import { mergeSigned } from './signed'
 import type { FundingGuard } from './team-guard'
 
-/** Points where tests stop the process (SIGKILL) to prove recovery; no-ops in the app. */
+/**
+ * Points where tests stop the process (SIGKILL) to prove recovery; no-ops in the app. `recording`: the ledger has
+ * the txid on every payment, the attempt is not yet `recorded`.
+ */
 export type PayStep = 'signed' | 'before_broadcast' | 'broadcast' | 'recording'
 
 export interface PayDeps {
@@ -35,8 +39,11 @@ export interface PayDeps {
   readonly attempts: PayAttempts
   /** asks the service (`GET /withdraw-status`) and returns the record as updated by the answer */
   readonly refresh: (localId: string) => Promise<WithdrawalRecord>
-  /** the withdrawal service's markFunded: ledger + audit, through the LedgerStore */
-  readonly markFunded: (localId: string, txId: string) => Promise<WithdrawalRecord>
+  /**
+   * The withdrawal service's markFundedMany: the txid on every payment with its audit entry, in ONE ledger
+   * transaction (one fsync on a desk, one database transaction on a team) — all recorded or none
+   */
+  readonly markFundedMany: (localIds: readonly string[], txId: string) => Promise<unknown>
   readonly now: () => number
   /** SANDBOX ONLY: the documented sandbox treasury mnemonic; undefined on every other profile */
   readonly sandboxMnemonic?: string
@@ -239,10 +246,12 @@ export class PayService {
   }
 
   private async record(a: Attempt): Promise<Attempt> {
-    for (const l of a.lines) {
-      await this.d.markFunded(l.localId, a.txid)
-      this.d.step?.('recording', a.id)
-    }
+    // Idempotent: a payment already carrying this txid is left as it is (no second audit entry).
+    await this.d.markFundedMany(
+      a.lines.map((l) => l.localId),
+      a.txid,
+    )
+    this.d.step?.('recording', a.id)
     await this.d.guard?.recorded(a.id)
     return this.save(a, { state: 'recorded' })
   }

@@ -95,7 +95,7 @@ export function openDesk(o: DeskOptions): Desk {
     esploraUrl: o.esploraUrl,
     attempts,
     refresh: (id) => withdrawals.refresh(id),
-    markFunded: (id, txId) => withdrawals.markFunded(id, { txId }),
+    markFundedMany: (ids, txId) => withdrawals.markFundedMany(ids, { txId }),
     now: o.now,
     ...(o.sandboxMnemonic !== undefined ? { sandboxMnemonic: o.sandboxMnemonic } : {}),
     ...(o.step ? { step: o.step } : {}),
