@@ -10,6 +10,7 @@ import { regtestTwin } from '../sandbox/chain/keys'
 import { PayAttempts, type Attempt } from '../wallet/pay/attempts'
 import { PayRefusal } from '../wallet/pay/errors'
 import { payRefusalMessage } from '../wallet/pay/messages'
+import { buildWorkerPath } from '../wallet/pay/build-worker-path'
 import { PayService } from '../wallet/pay/service'
 import { pgFundingGuard, type FundingGuard } from '../wallet/pay/team-guard'
 import type { AppState } from './context'
@@ -97,6 +98,7 @@ export function walletPayHandlers(state: AppState, operator: string): Pick<Handl
       refresh: (id) => state.runtime().withdrawals.refresh(id),
       markFundedMany: (ids, txId) => state.runtime().withdrawals.markFundedMany(ids, { txId }),
       now: () => Date.now(),
+      buildWorker: buildWorkerPath,
       ...(p.kind === 'sandbox' ? { sandboxMnemonic: SANDBOX_TREASURY_MNEMONIC } : {}),
       ...(rt.team !== null ? { guard: teamGuard(state) } : {}),
     })

@@ -15,7 +15,7 @@ import type { LiquidNetwork } from '../../liquid'
 import { loadLwk } from '../lwk'
 import type { WatchedWallet } from '../watch'
 import { type PayAttempts, type Attempt, type AttemptLine } from './attempts'
-import { buildPayment, type PayAssets } from './build'
+import { buildPayment, buildPaymentOffThread, type PayAssets } from './build'
 import { broadcastTx, txPresence } from './chain-io'
 import { PayRefusal } from './errors'
 import { lineFor, type PayLine, type Selected } from './lines'
@@ -50,6 +50,8 @@ export interface PayDeps {
   /** TEAM PROFILES: the team database's claim on each payment (migration 17); absent on a desk's own ledger */
   readonly guard?: FundingGuard
   readonly step?: (s: PayStep, attemptId: string) => void
+  /** the PSET builder's worker module (build-worker.ts); absent: LWK builds on this thread (tests, benchmarks) */
+  readonly buildWorker?: string
 }
 
 export interface AttemptView {
@@ -115,7 +117,10 @@ export class PayService {
     }
     const lines: PayLine[] = []
     for (const s of selected) lines.push(lineFor(ctx, await this.d.refresh(s.localId), s))
-    const built = buildPayment(this.d.wallet, lines, this.d.assets)
+    const built =
+      this.d.buildWorker === undefined
+        ? buildPayment(this.d.wallet, lines, this.d.assets)
+        : await buildPaymentOffThread(this.d.wallet, lines, this.d.assets, this.d.buildWorker)
     const at = this.iso()
     const attempt: Attempt = {
       id: randomUUID(),

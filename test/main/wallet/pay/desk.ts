@@ -31,6 +31,8 @@ export interface DeskOptions {
   readonly step?: (s: PayStep, attemptId: string) => void
   /** a team profile's database guard */
   readonly guard?: FundingGuard
+  /** the PSET builder's worker module, as the app passes it */
+  readonly buildWorker?: string
 }
 
 export interface Desk {
@@ -100,6 +102,7 @@ export function openDesk(o: DeskOptions): Desk {
     ...(o.sandboxMnemonic !== undefined ? { sandboxMnemonic: o.sandboxMnemonic } : {}),
     ...(o.step ? { step: o.step } : {}),
     ...(o.guard ? { guard: o.guard } : {}),
+    ...(o.buildWorker !== undefined ? { buildWorker: o.buildWorker } : {}),
   })
   return {
     ledger,
