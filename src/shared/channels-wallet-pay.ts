@@ -70,6 +70,24 @@ export const walletPayChannels = {
     input: z.strictObject({ id, pset: psetText }),
     output: z.object({ attempt: payAttemptSchema, missing: z.number().int().min(0) }),
   },
+  /** Saves the PSET for a signer to a file the operator chooses (main's save dialog); false when cancelled. */
+  'walletPay:savePset': { input: byId, output: z.object({ saved: z.boolean() }) },
+  /**
+   * Loads a signer's PSET from a file the operator chooses (main's open dialog) and imports it like
+   * `walletPay:import`; null when the dialog was cancelled.
+   */
+  'walletPay:loadSigned': {
+    input: byId,
+    output: z.object({ attempt: payAttemptSchema, missing: z.number().int().min(0) }).nullable(),
+  },
+  /** The PSET as a QR code (SVG) when its base64 fits in one; otherwise how long it is against the limit. */
+  'walletPay:qr': {
+    input: byId,
+    output: z.union([
+      z.object({ fits: z.literal(true), svg: z.string().max(2_000_000), chars: z.number().int() }),
+      z.object({ fits: z.literal(false), chars: z.number().int(), maxChars: z.number().int() }),
+    ]),
+  },
   /** Sandbox profile only: signs with the documented sandbox treasury mnemonic. */
   'walletPay:signSandbox': {
     input: byId,

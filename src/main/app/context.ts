@@ -36,9 +36,12 @@ export interface AppPorts {
   chooseDirectory(purpose: FolderPurpose): Promise<string | null>
   /** Opens an already-checked https URL in the OS browser. */
   openExternal(url: string): Promise<void>
-  /** The OS file dialog for a file to read (a payee CSV to import); null when cancelled. Absent: not offered. */
-  chooseFile?(purpose: 'payees_import'): Promise<string | null>
-  /** The OS save dialog (receipts); null when cancelled. Absent: saving is not offered. */
+  /**
+   * The OS file dialog for a file to read (a payee CSV to import, a signed PSET); null when cancelled. Absent: not
+   * offered.
+   */
+  chooseFile?(purpose: 'payees_import' | 'pset_import'): Promise<string | null>
+  /** The OS save dialog (receipts, PSETs); null when cancelled. Absent: saving is not offered. */
   chooseSavePath?(defaultName: string): Promise<string | null>
   /** Prints a stored receipt (no scripts, no network); false when cancelled or not possible. */
   printDocument?(bytes: Buffer, mediaType: 'application/pdf' | 'text/html'): Promise<boolean>

@@ -11,7 +11,9 @@ import { PayAttempts, type Attempt } from '../wallet/pay/attempts'
 import { PayRefusal } from '../wallet/pay/errors'
 import { payRefusalMessage } from '../wallet/pay/messages'
 import { buildWorkerPath } from '../wallet/pay/build-worker-path'
+import { psetFileName, psetFileText, psetQr, readPsetFile } from '../wallet/pay/pset-file'
 import { PayService } from '../wallet/pay/service'
+import { writeFileAtomic } from '../secrets/atomic-file'
 import { pgFundingGuard, type FundingGuard } from '../wallet/pay/team-guard'
 import type { AppState } from './context'
 import { AppError } from './errors'
@@ -21,6 +23,9 @@ type PayChannels =
   | 'walletPay:list'
   | 'walletPay:export'
   | 'walletPay:import'
+  | 'walletPay:savePset'
+  | 'walletPay:loadSigned'
+  | 'walletPay:qr'
   | 'walletPay:signSandbox'
   | 'walletPay:broadcast'
   | 'walletPay:cancel'
@@ -133,6 +138,31 @@ export function walletPayHandlers(state: AppState, operator: string): Pick<Handl
         const r = (await ready()).pay.importSigned(id, pset)
         return { attempt: toAttemptDto(r.attempt), missing: r.missing }
       }),
+    'walletPay:savePset': ({ id }) =>
+      mapped(async () => {
+        const s = await ready()
+        const pset = s.pay.exportPset(id)
+        const choose = state.o.ports.chooseSavePath
+        if (!choose) throw new AppError('not_supported', 'Saving is not available here.')
+        const a = s.attempts.get(id)
+        const target = await choose(psetFileName(a?.txid ?? id, a?.pset !== a?.built))
+        if (target === null) return { saved: false }
+        writeFileAtomic(target, psetFileText(pset))
+        return { saved: true }
+      }),
+    'walletPay:loadSigned': ({ id }) =>
+      mapped(async () => {
+        const s = await ready()
+        // Refused before the dialog when there is nothing to sign (an attempt already signed or recorded).
+        s.pay.exportPset(id)
+        const choose = state.o.ports.chooseFile
+        if (!choose) throw new AppError('not_supported', 'This build has no file dialog.')
+        const path = await choose('pset_import')
+        if (path === null) return null
+        const r = s.pay.importSigned(id, readPsetFile(path))
+        return { attempt: toAttemptDto(r.attempt), missing: r.missing }
+      }),
+    'walletPay:qr': ({ id }) => mapped(async () => psetQr((await ready()).pay.exportPset(id))),
     'walletPay:signSandbox': ({ id }) =>
       mapped(async () => {
         const r = (await ready()).pay.signWithSandbox(id)
