@@ -14,6 +14,21 @@ import { CopyButton } from '../CopyButton'
 import { ErrorNotice } from '../ErrorNotice'
 import { Brl, DateTime } from '../format'
 
+/**
+ * About how long LWK takes to build and blind one output (docs/BENCHMARKS.md: ~53 ms of CPU per blinded output on
+ * the reference machine, plus the wallet scan and one status read per payment): only to tell the operator what to
+ * expect while waiting, never a limit.
+ */
+const BUILD_MS_PER_PAYMENT = 80
+const BUILD_MS_FIXED = 3_000
+
+/** The SVG comes from main (its own qrcode render of the PSET); shown as an image, never as markup. */
+function svgSrc(svg: string): string {
+  return `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`
+}
+
+type Qr = { fits: true; svg: string; chars: number } | { fits: false; chars: number; maxChars: number }
+
 export function WalletPayPanel({
   localIds,
   onRecorded,
@@ -32,6 +47,8 @@ export function WalletPayPanel({
   const [pset, setPset] = useState('')
   const [signedText, setSignedText] = useState('')
   const [missing, setMissing] = useState(0)
+  const [savedFile, setSavedFile] = useState(false)
+  const [qr, setQr] = useState<Qr | null>(null)
 
   const run = async <T,>(
     work: () => Promise<{ ok: true; data: T } | { ok: false; error: IpcError }>,
@@ -65,6 +82,8 @@ export function WalletPayPanel({
     setAttempt(d.attempt)
     setMissing(d.missing)
     setSignedText('')
+    setSavedFile(false)
+    setQr(null)
     if (d.attempt.state === 'built') void exportPset(d.attempt.id)
   }
 
@@ -84,6 +103,14 @@ export function WalletPayPanel({
         >
           {busy ? t('building') : t('payWave')}
         </button>
+      )}
+      {attempt === null && busy && (
+        <p className="muted" role="status" data-testid="wallet-pay-building">
+          {t('buildingLong', {
+            n: localIds.length,
+            seconds: Math.ceil((BUILD_MS_FIXED + BUILD_MS_PER_PAYMENT * localIds.length) / 1000),
+          })}
+        </p>
       )}
       {review && attempt && (
         <>
@@ -131,7 +158,53 @@ export function WalletPayPanel({
           {pset !== '' && (
             <>
               <textarea readOnly rows={3} value={pset} data-testid="wallet-pay-pset" aria-label="PSET" />
-              <CopyButton text={pset} label={t('copy')} />
+              <CopyButton text={pset} label={t('copy')} />{' '}
+              <button
+                type="button"
+                className="btn"
+                disabled={busy}
+                data-testid="wallet-pay-save"
+                onClick={() =>
+                  void run(
+                    () => call('walletPay:savePset', { id: attempt.id }),
+                    (d) => setSavedFile(d.saved),
+                  )
+                }
+              >
+                {t('saveFile')}
+              </button>{' '}
+              <button
+                type="button"
+                className="btn"
+                disabled={busy}
+                data-testid="wallet-pay-show-qr"
+                onClick={() => void run(() => call('walletPay:qr', { id: attempt.id }), setQr)}
+              >
+                {t('showQr')}
+              </button>
+              {savedFile && (
+                <p role="status" data-testid="wallet-pay-saved">
+                  {t('saved')}
+                </p>
+              )}
+              {qr?.fits === true && (
+                <img
+                  className="qr-image"
+                  src={svgSrc(qr.svg)}
+                  alt={t('qrAlt')}
+                  width={320}
+                  height={320}
+                  data-testid="wallet-pay-qr"
+                />
+              )}
+              {qr?.fits === false && (
+                <p role="status" data-testid="wallet-pay-qr-too-large">
+                  {t('qrTooLarge', {
+                    chars: new Intl.NumberFormat(lang).format(qr.chars),
+                    max: new Intl.NumberFormat(lang).format(qr.maxChars),
+                  })}
+                </p>
+              )}
             </>
           )}
           {missing > 0 && <p>{t('missing', { n: missing })}</p>}
@@ -153,6 +226,22 @@ export function WalletPayPanel({
             }
           >
             {t('import')}
+          </button>{' '}
+          <button
+            type="button"
+            className="btn"
+            disabled={busy}
+            data-testid="wallet-pay-load-file"
+            onClick={() =>
+              void run(
+                () => call('walletPay:loadSigned', { id: attempt.id }),
+                (d) => {
+                  if (d !== null) signedBack(d)
+                },
+              )
+            }
+          >
+            {t('loadFile')}
           </button>{' '}
           {sandbox && (
             <button
