@@ -48,6 +48,18 @@ export type PayReviewDto = z.infer<typeof payReviewSchema>
 
 const byId = z.strictObject({ id })
 
+export const walletPayEvents = {
+  /**
+   * How far a build is: `status` while each payment is asked again (`GET /withdraw-status`, at the account's rate
+   * limit), `building` while LWK builds and blinds the transaction (done = 0 until it is built).
+   */
+  'walletPay:progress': z.object({
+    phase: z.enum(['status', 'building']),
+    done: z.number().int().min(0),
+    total: z.number().int().min(1),
+  }),
+} as const
+
 export const walletPayChannels = {
   /** Re-reads each payment from the service, builds one PSET and reviews it. */
   'walletPay:build': {

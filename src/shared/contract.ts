@@ -24,6 +24,7 @@ import { payeesChannels } from './channels-payees'
 import { reviewChannels } from './channels-review'
 import { teamChannels, teamConnectionChannels, teamEvents } from './channels-team'
 import { walletChannels, walletEvents } from './channels-wallet'
+import { walletPayEvents } from './channels-wallet-pay'
 import { walletPayChannels } from './channels-wallet-pay'
 import { expectedPayeeSchema } from './payee'
 import { withdrawalDraftSchema } from './withdrawal'
@@ -452,6 +453,7 @@ export const events = {
   ...depositsEvents,
   ...teamEvents,
   ...walletEvents,
+  ...walletPayEvents,
 } as const satisfies Record<string, z.ZodType>
 export type Events = typeof events
 export type EventName = keyof Events

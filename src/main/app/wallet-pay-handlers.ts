@@ -104,6 +104,7 @@ export function walletPayHandlers(state: AppState, operator: string): Pick<Handl
       markFundedMany: (ids, txId) => state.runtime().withdrawals.markFundedMany(ids, { txId }),
       now: () => Date.now(),
       buildWorker: buildWorkerPath,
+      progress: (p) => state.emit('walletPay:progress', p),
       ...(p.kind === 'sandbox' ? { sandboxMnemonic: SANDBOX_TREASURY_MNEMONIC } : {}),
       ...(rt.team !== null ? { guard: teamGuard(state) } : {}),
     })

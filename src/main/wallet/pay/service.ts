@@ -52,6 +52,14 @@ export interface PayDeps {
   readonly step?: (s: PayStep, attemptId: string) => void
   /** the PSET builder's worker module (build-worker.ts); absent: LWK builds on this thread (tests, benchmarks) */
   readonly buildWorker?: string
+  /** how far a build is (the screen's progress): each status read, then LWK building */
+  readonly progress?: (p: BuildProgress) => void
+}
+
+export interface BuildProgress {
+  readonly phase: 'status' | 'building'
+  readonly done: number
+  readonly total: number
 }
 
 export interface AttemptView {
@@ -116,7 +124,13 @@ export class PayService {
       now: this.d.now,
     }
     const lines: PayLine[] = []
-    for (const s of selected) lines.push(lineFor(ctx, await this.d.refresh(s.localId), s))
+    const total = selected.length
+    this.d.progress?.({ phase: 'status', done: 0, total })
+    for (const s of selected) {
+      lines.push(lineFor(ctx, await this.d.refresh(s.localId), s))
+      this.d.progress?.({ phase: 'status', done: lines.length, total })
+    }
+    this.d.progress?.({ phase: 'building', done: 0, total })
     const built =
       this.d.buildWorker === undefined
         ? buildPayment(this.d.wallet, lines, this.d.assets)

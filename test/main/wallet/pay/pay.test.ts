@@ -15,6 +15,7 @@ import { buildWorkerPath } from '../../../../src/main/wallet/pay/build-worker-pa
 import { PayRefusal } from '../../../../src/main/wallet/pay/errors'
 import { DEADLINE_MARGIN_MS, lineFor } from '../../../../src/main/wallet/pay/lines'
 import { reviewPset } from '../../../../src/main/wallet/pay/review'
+import type { BuildProgress } from '../../../../src/main/wallet/pay/service'
 import type { FundingGuard } from '../../../../src/main/wallet/pay/team-guard'
 import { startHarness, type Harness } from '../../sandbox/chain/harness'
 import { multisigRegtest, regtestSigner, singlesigRegtest } from '../fixtures'
@@ -57,6 +58,7 @@ async function setup(
     expiresInMs?: number
     guard?: FundingGuard
     buildWorker?: string
+    progress?: (p: BuildProgress) => void
   } = {},
 ): Promise<Setup> {
   const seed = (nextSeed += 1)
@@ -69,6 +71,7 @@ async function setup(
     now: () => h.clockMs.now,
     ...(o.guard ? { guard: o.guard } : {}),
     ...(o.buildWorker !== undefined ? { buildWorker: o.buildWorker } : {}),
+    ...(o.progress ? { progress: o.progress } : {}),
   })
   desks.push(desk)
   const to = desk.wallet.address().address
@@ -460,7 +463,11 @@ describe('the chain unreachable while building', () => {
 describe('LWK builds on a worker thread, as in the app', () => {
   it('main stays free while LWK blinds: the same checked review, signed, broadcast, every output paid', async () => {
     const cents = Array.from({ length: 30 }, (_, i) => 1_000 + i)
-    const { desk, pays, seed } = await setup(cents, { buildWorker: buildWorkerPath })
+    const progress: string[] = []
+    const { desk, pays, seed } = await setup(cents, {
+      buildWorker: buildWorkerPath,
+      progress: (p) => progress.push(`${p.phase} ${p.done}/${p.total}`),
+    })
     await desk.wallet.scan(h.esplora.url)
     const ctx = {
       network: 'regtest' as const,
@@ -482,6 +489,8 @@ describe('LWK builds on a worker thread, as in the app', () => {
 
     // Through the service as the app runs it: the PSET the worker built is reviewed, signed and pays every output.
     const built = await desk.pay.build(pays.map((p) => ({ localId: p.localId })))
+    // The screen's progress: every status read counted, then LWK building.
+    expect(progress).toEqual([...Array.from({ length: 31 }, (_, i) => `status ${i}/30`), 'building 0/30'])
     expect(built.review.lines.map((l) => l.localId).sort()).toEqual(pays.map((p) => p.localId).sort())
     expect(built.review.totalUnits).toBe(cents.reduce((s, c) => s + BigInt(c), 0n) * UNITS)
     desk.pay.importSigned(built.attempt.id, externalSign(desk.pay.exportPset(built.attempt.id), seed))

@@ -6,21 +6,21 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { PayAttemptDto, PayReviewDto } from '../../../../shared/channels-wallet-pay'
-import type { IpcError } from '../../../../shared/contract'
+import type { EventPayload, IpcError } from '../../../../shared/contract'
 import { formatAssetUnits } from '../../../../shared/money'
-import { call } from '../../ipc'
+import { call, useEvent } from '../../ipc'
 import { useApp } from '../../stores/app'
 import { CopyButton } from '../CopyButton'
 import { ErrorNotice } from '../ErrorNotice'
 import { Brl, DateTime } from '../format'
 
 /**
- * About how long LWK takes to build and blind one output (docs/BENCHMARKS.md: ~53 ms of CPU per blinded output on
- * the reference machine, plus the wallet scan and one status read per payment): only to tell the operator what to
- * expect while waiting, never a limit.
+ * About how long LWK takes to build and blind one output once every payment was checked with the service
+ * (docs/BENCHMARKS.md: ~53 ms of CPU per blinded output on the reference machine): only to tell the operator what
+ * to expect while waiting, never a limit.
  */
-const BUILD_MS_PER_PAYMENT = 80
-const BUILD_MS_FIXED = 3_000
+const BUILD_MS_PER_PAYMENT = 60
+const BUILD_MS_FIXED = 1_000
 
 /** The SVG comes from main (its own qrcode render of the PSET); shown as an image, never as markup. */
 function svgSrc(svg: string): string {
@@ -49,6 +49,8 @@ export function WalletPayPanel({
   const [missing, setMissing] = useState(0)
   const [savedFile, setSavedFile] = useState(false)
   const [qr, setQr] = useState<Qr | null>(null)
+  const [progress, setProgress] = useState<EventPayload<'walletPay:progress'> | null>(null)
+  useEvent('walletPay:progress', setProgress)
 
   const run = async <T,>(
     work: () => Promise<{ ok: true; data: T } | { ok: false; error: IpcError }>,
@@ -69,8 +71,9 @@ export function WalletPayPanel({
       () => call('walletPay:export', { id }),
       (d) => setPset(d.pset),
     )
-  const build = (): Promise<void> =>
-    run(
+  const build = (): Promise<void> => {
+    setProgress(null)
+    return run(
       () => call('walletPay:build', { selected: localIds.map((localId) => ({ localId })) }),
       (d) => {
         setReview(d)
@@ -78,6 +81,7 @@ export function WalletPayPanel({
         void exportPset(d.attempt.id)
       },
     )
+  }
   const signedBack = (d: { attempt: PayAttemptDto; missing: number }): void => {
     setAttempt(d.attempt)
     setMissing(d.missing)
@@ -104,12 +108,14 @@ export function WalletPayPanel({
           {busy ? t('building') : t('payWave')}
         </button>
       )}
-      {attempt === null && busy && (
-        <p className="muted" role="status" data-testid="wallet-pay-building">
-          {t('buildingLong', {
-            n: localIds.length,
-            seconds: Math.ceil((BUILD_MS_FIXED + BUILD_MS_PER_PAYMENT * localIds.length) / 1000),
-          })}
+      {attempt === null && busy && progress !== null && (
+        <p className="muted" role="status" data-testid="wallet-pay-building" data-phase={progress.phase}>
+          {progress.phase === 'status'
+            ? t('progressStatus', { done: progress.done, n: progress.total })
+            : t('buildingLong', {
+                n: progress.total,
+                seconds: Math.ceil((BUILD_MS_FIXED + BUILD_MS_PER_PAYMENT * progress.total) / 1000),
+              })}
         </p>
       )}
       {review && attempt && (
