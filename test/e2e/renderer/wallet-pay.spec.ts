@@ -68,8 +68,12 @@ test('a 50-row run, each wave funded by one transaction signed outside through e
       await page.getByRole('button', { name: 'Criar onda' }).click()
       await expect(detail).toHaveAttribute('data-state', 'awaiting_funding', { timeout: 60_000 })
       await panel.getByRole('button', { name: 'Pagar a onda com a carteira' }).click()
-      // While LWK builds (seconds for 25 blinded outputs), the panel says what it is doing and for how long.
-      await expect(panel.getByTestId('wallet-pay-building')).toContainText(`${size} pagamentos`)
+      // While building, the panel says how far it is: each payment checked with the service, then LWK building
+      // and blinding the transaction (seconds for 25 outputs), with about how long that takes.
+      const building = panel.getByTestId('wallet-pay-building')
+      await expect(building).toContainText(`de ${size}.`)
+      await expect(building).toHaveAttribute('data-phase', 'building', { timeout: 60_000 })
+      await expect(building).toContainText(`uma transação com ${size} pagamentos`)
       // The review: one line per payment of the wave, each the service's own lq1 deposit address.
       const review = panel.getByTestId('wallet-pay-review')
       await expect(review.locator('tbody tr')).toHaveCount(size, { timeout: 120_000 })
