@@ -10,7 +10,7 @@
  * whole `build` with the wallet scan and the N status reads, the sandbox signing, and the check of the signed PSET
  * on import.
  *
- *   npx tsx bench/pay-wallet.bench.ts        (BENCH_PAY_OUTPUTS=50 for a quick run)
+ *   npx tsx bench/pay-wallet.bench.ts        (BENCH_PAY_OUTPUTS=50 for a quick run; BENCH_PAY_RUNS=1 to build once)
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -28,6 +28,8 @@ import { mnemonicWords, singlesigRegtest } from '../test/main/wallet/fixtures'
 import { ASSETS, openDesk, seedPayment, writeAnswers, type Answers } from '../test/main/wallet/pay/desk'
 
 const OUTPUTS = Number(process.env['BENCH_PAY_OUTPUTS'] ?? 200)
+/** how many times the build + review alone is repeated (3 by default) */
+const RUNS = Number(process.env['BENCH_PAY_RUNS'] ?? 3)
 const UNITS = 1_000_000n
 const SEED = 90
 
@@ -87,7 +89,7 @@ export async function run(): Promise<unknown> {
     }
     const lwk = loadLwk()
     const runs = []
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < RUNS; i++) {
       const both = timed(() => buildPayment(desk.wallet, lines, ASSETS))
       const pset = new lwk.Pset(both.value.pset)
       const review = timed(() => reviewPset(desk.wallet, pset, lines, ASSETS))

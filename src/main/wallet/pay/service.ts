@@ -94,9 +94,13 @@ export class PayService {
 
   private save(a: Attempt, patch: Partial<Attempt>): Attempt {
     const done = patch.state === 'recorded' || patch.state === 'cancelled'
+    // Once signed only the final transaction matters (broadcast, recovery): the PSETs (~1.2 MB each for 200
+    // payments) leave the file, which is rewritten and fsynced on every later step.
+    const signed = patch.state === 'signed' || patch.state === 'broadcast'
     const next = {
       ...a,
       ...patch,
+      ...(signed ? { built: null, pset: null } : {}),
       ...(done ? { built: null, pset: null, txHex: null } : {}),
       updatedAt: this.iso(),
     }

@@ -148,6 +148,9 @@ describe('one transaction for a selection of payments', () => {
     const exported = desk.pay.exportPset(built.attempt.id)
     const imported = desk.pay.importSigned(built.attempt.id, externalSign(exported, seed))
     expect(imported).toMatchObject({ missing: 0, attempt: { state: 'signed' } })
+    // Signed: the final transaction is kept for the broadcast (and recovery); the PSETs leave the file.
+    expect(desk.attempts.get(built.attempt.id)).toMatchObject({ built: null, pset: null })
+    expect(desk.attempts.get(built.attempt.id)?.txHex).toMatch(/^[0-9a-f]{100,}$/)
     const done = await desk.pay.broadcast(built.attempt.id)
     expect(done.state).toBe('recorded')
     // Recorded: the PSETs and the transaction leave the attempts file; the txid and the payments stay.
