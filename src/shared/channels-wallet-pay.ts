@@ -48,6 +48,18 @@ export type PayReviewDto = z.infer<typeof payReviewSchema>
 
 const byId = z.strictObject({ id })
 
+export const walletPayEvents = {
+  /**
+   * How far a build is: `status` while each payment is asked again (`GET /withdraw-status`, at the account's rate
+   * limit), `building` while LWK builds and blinds the transaction (done = 0 until it is built).
+   */
+  'walletPay:progress': z.object({
+    phase: z.enum(['status', 'building']),
+    done: z.number().int().min(0),
+    total: z.number().int().min(1),
+  }),
+} as const
+
 export const walletPayChannels = {
   /** Re-reads each payment from the service, builds one PSET and reviews it. */
   'walletPay:build': {
@@ -69,6 +81,24 @@ export const walletPayChannels = {
   'walletPay:import': {
     input: z.strictObject({ id, pset: psetText }),
     output: z.object({ attempt: payAttemptSchema, missing: z.number().int().min(0) }),
+  },
+  /** Saves the PSET for a signer to a file the operator chooses (main's save dialog); false when cancelled. */
+  'walletPay:savePset': { input: byId, output: z.object({ saved: z.boolean() }) },
+  /**
+   * Loads a signer's PSET from a file the operator chooses (main's open dialog) and imports it like
+   * `walletPay:import`; null when the dialog was cancelled.
+   */
+  'walletPay:loadSigned': {
+    input: byId,
+    output: z.object({ attempt: payAttemptSchema, missing: z.number().int().min(0) }).nullable(),
+  },
+  /** The PSET as a QR code (SVG) when its base64 fits in one; otherwise how long it is against the limit. */
+  'walletPay:qr': {
+    input: byId,
+    output: z.union([
+      z.object({ fits: z.literal(true), svg: z.string().max(2_000_000), chars: z.number().int() }),
+      z.object({ fits: z.literal(false), chars: z.number().int(), maxChars: z.number().int() }),
+    ]),
   },
   /** Sandbox profile only: signs with the documented sandbox treasury mnemonic. */
   'walletPay:signSandbox': {

@@ -19,6 +19,7 @@ import { sessionChannels, sessionEvents } from './channels-session'
 import { shellChannels } from './channels-shell'
 import { teamChannels, teamConnectionChannels, teamEvents } from './channels-team'
 import { walletChannels, walletEvents } from './channels-wallet'
+import { walletPayEvents } from './channels-wallet-pay'
 import { walletPayChannels } from './channels-wallet-pay'
 import { withdrawalsChannels, withdrawalsEvents } from './channels-withdrawals'
 
@@ -100,6 +101,7 @@ export const events = {
   ...depositsEvents,
   ...teamEvents,
   ...walletEvents,
+  ...walletPayEvents,
 } as const satisfies Record<string, z.ZodType>
 export type Events = typeof events
 export type EventName = keyof Events

@@ -187,14 +187,19 @@ describe('built out/main under a recording stand-in of Electron', () => {
       .split('\n')
       .filter((line) => !/^\s*(\*|\/\/|\/\*)/.test(line))
     expect(code.filter((line) => /\bimport\(/.test(line))).toEqual([])
-    // One file, plus the start-up check's worker (ledger/verify-worker.ts, a module of its own that loads
-    // nothing of index.js back: it is started by path, not imported).
+    // One file, plus two workers (ledger/verify-worker.ts, the start-up check; wallet/pay/build-worker.ts, LWK's
+    // PSET builder): modules of their own that load nothing of index.js back — started by path, not imported.
     expect(readdirSync(dirname(mainFile))).toEqual(['chunks', 'index.js'])
-    const chunks = readdirSync(join(dirname(mainFile), 'chunks'))
-    expect(chunks).toEqual([expect.stringMatching(/^verify-worker-[0-9a-f]+\.js$/)])
-    const worker = readFileSync(join(dirname(mainFile), 'chunks', chunks[0]!), 'utf8')
-    expect(worker).not.toMatch(/require\(["']\.\.?\//)
-    expect(worker).not.toMatch(/\bimport\(/)
+    const chunks = readdirSync(join(dirname(mainFile), 'chunks')).sort()
+    expect(chunks).toEqual([
+      expect.stringMatching(/^build-worker-[0-9a-f]+\.js$/),
+      expect.stringMatching(/^verify-worker-[0-9a-f]+\.js$/),
+    ])
+    for (const chunk of chunks) {
+      const worker = readFileSync(join(dirname(mainFile), 'chunks', chunk), 'utf8')
+      expect(worker).not.toMatch(/require\(["']\.\.?\//)
+      expect(worker).not.toMatch(/\bimport\(/)
+    }
   })
 })
 

@@ -15,10 +15,7 @@ const repo = resolve(__dirname, '../..')
  * TEMPORARY — the lead deletes these at merge, once the owners' branches are in. Circles wholly inside the ledger
  * (w29ledger is reorganising it), and one in wallet/pay (w28pay's area: review.ts names build.ts's PayAssets).
  */
-const ALLOWED_UNTIL_MERGE = [
-  (files: string[]) => files.every((f) => /^src\/main\/ledger(-store)?\//.test(f)),
-  (files: string[]) => files.join(' ') === 'src/main/wallet/pay/build.ts src/main/wallet/pay/review.ts',
-]
+const ALLOWED_UNTIL_MERGE = [(files: string[]) => files.every((f) => /^src\/main\/ledger(-store)?\//.test(f))]
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

@@ -39,9 +39,12 @@ export interface AppPorts {
   chooseDirectory(purpose: FolderPurpose): Promise<string | null>
   /** Opens an already-checked https URL in the OS browser. */
   openExternal(url: string): Promise<void>
-  /** The OS file dialog for a file to read (a payee CSV to import); null when cancelled. Absent: not offered. */
-  chooseFile?(purpose: 'payees_import'): Promise<string | null>
-  /** The OS save dialog (receipts); null when cancelled. Absent: saving is not offered. */
+  /**
+   * The OS file dialog for a file to read (a payee CSV to import, a signed PSET); null when cancelled. Absent: not
+   * offered.
+   */
+  chooseFile?(purpose: 'payees_import' | 'pset_import'): Promise<string | null>
+  /** The OS save dialog (receipts, PSETs); null when cancelled. Absent: saving is not offered. */
   chooseSavePath?(defaultName: string): Promise<string | null>
   /** Prints a stored receipt (no scripts, no network); false when cancelled or not possible. */
   printDocument?(bytes: Buffer, mediaType: 'application/pdf' | 'text/html'): Promise<boolean>
@@ -411,7 +414,14 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
     team: { runtime },
     teamConnection: { runtime, profiles, switchProfile },
     wallet: { runtime, ledger, wallet, profiles, operator },
-    walletPay: { runtime, wallet, operator },
+    walletPay: {
+      runtime,
+      wallet,
+      operator,
+      emit,
+      ...(o.ports.chooseFile ? { chooseFile: o.ports.chooseFile } : {}),
+      ...(o.ports.chooseSavePath ? { chooseSavePath: o.ports.chooseSavePath } : {}),
+    },
   }
 
   const router = buildRouter(deps, log)

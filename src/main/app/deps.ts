@@ -141,6 +141,10 @@ export interface WalletDeps extends RuntimeDeps {
 export interface WalletPayDeps extends RuntimeDeps {
   wallet: Pick<WalletService, 'payTarget'>
   operator: string
+  emit: Emit
+  /** The shell's file dialogs, absent in a build without them (tests pass stand-ins). */
+  chooseFile?: (purpose: 'pset_import') => Promise<string | null>
+  chooseSavePath?: (defaultName: string) => Promise<string | null>
 }
 
 /** Every slice, by feature: what buildRouter hands each handler module. */

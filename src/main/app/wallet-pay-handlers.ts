@@ -10,7 +10,10 @@ import { regtestTwin } from '../sandbox/chain/keys'
 import { PayAttempts, type Attempt } from '../wallet/pay/attempts'
 import { PayRefusal } from '../wallet/pay/errors'
 import { payRefusalMessage } from '../wallet/pay/messages'
+import { buildWorkerPath } from '../wallet/pay/build-worker-path'
+import { psetFileName, psetFileText, psetQr, readPsetFile } from '../wallet/pay/pset-file'
 import { PayService } from '../wallet/pay/service'
+import { writeFileAtomic } from '../secrets/atomic-file'
 import { pgFundingGuard, type FundingGuard } from '../wallet/pay/team-guard'
 import type { WalletPayDeps } from './deps'
 import { engineOf } from './engine'
@@ -89,8 +92,10 @@ export function walletPayHandlers(deps: WalletPayDeps): HandlersOf<typeof wallet
       esploraUrl: target.esploraUrl,
       attempts,
       refresh: (id) => deps.runtime().withdrawals.refresh(id),
-      markFunded: (id, txId) => deps.runtime().withdrawals.markFunded(id, { txId }),
+      markFundedMany: (ids, txId) => deps.runtime().withdrawals.markFundedMany(ids, { txId }),
       now: () => Date.now(),
+      buildWorker: buildWorkerPath,
+      progress: (p) => deps.emit('walletPay:progress', p),
       ...(p.kind === 'sandbox' ? { sandboxMnemonic: SANDBOX_TREASURY_MNEMONIC } : {}),
       ...(engineOf(rt).kind === 'postgres' ? { guard: teamGuard(deps) } : {}),
     })
@@ -125,6 +130,31 @@ export function walletPayHandlers(deps: WalletPayDeps): HandlersOf<typeof wallet
         const r = (await ready()).pay.importSigned(id, pset)
         return { attempt: toAttemptDto(r.attempt), missing: r.missing }
       }),
+    'walletPay:savePset': ({ id }) =>
+      mapped(async () => {
+        const s = await ready()
+        const pset = s.pay.exportPset(id)
+        const choose = deps.chooseSavePath
+        if (!choose) throw new AppError('not_supported', 'Saving is not available here.')
+        const a = s.attempts.get(id)
+        const target = await choose(psetFileName(a?.txid ?? id, a?.pset !== a?.built))
+        if (target === null) return { saved: false }
+        writeFileAtomic(target, psetFileText(pset))
+        return { saved: true }
+      }),
+    'walletPay:loadSigned': ({ id }) =>
+      mapped(async () => {
+        const s = await ready()
+        // Refused before the dialog when there is nothing to sign (an attempt already signed or recorded).
+        s.pay.exportPset(id)
+        const choose = deps.chooseFile
+        if (!choose) throw new AppError('not_supported', 'This build has no file dialog.')
+        const path = await choose('pset_import')
+        if (path === null) return null
+        const r = s.pay.importSigned(id, readPsetFile(path))
+        return { attempt: toAttemptDto(r.attempt), missing: r.missing }
+      }),
+    'walletPay:qr': ({ id }) => mapped(async () => psetQr((await ready()).pay.exportPset(id))),
     'walletPay:signSandbox': ({ id }) =>
       mapped(async () => {
         const r = (await ready()).pay.signWithSandbox(id)

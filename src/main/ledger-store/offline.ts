@@ -53,6 +53,7 @@ export function offlineStore(reason: TeamFailureVerdict): LedgerStore {
     resolveUnknown: refuse,
     recordObservation: refuse,
     markFunded: refuse,
+    markFundedMany: refuse,
     setFlags: refuse,
     get: refuse,
     findByRemoteId: refuse,

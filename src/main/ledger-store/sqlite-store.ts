@@ -62,6 +62,7 @@ export function sqliteStore(
     resolveUnknown: (id, r, operator) => later(() => ledger.resolveUnknown(id, r, operator)),
     recordObservation: (id, obs) => later(() => ledger.recordObservation(id, obs)),
     markFunded: (id, funding, operator) => later(() => ledger.markFunded(id, funding, operator)),
+    markFundedMany: (ids, funding, operator) => later(() => ledger.markFundedMany(ids, funding, operator)),
     setFlags: (id, flags, operator) => later(() => ledger.setFlags(id, flags, operator)),
     get: (id) => later(() => ledger.get(id)),
     findByRemoteId: (id) => later(() => ledger.findByRemoteId(id)),

@@ -100,6 +100,12 @@ export interface LedgerStore {
   resolveUnknown(localId: string, resolution: UnknownResolution, operator: string): Promise<WithdrawalRecord>
   recordObservation(localId: string, observation: ObservationInput): Promise<ObservationResult>
   markFunded(localId: string, funding: { txId?: string | null }, operator: string): Promise<WithdrawalRecord>
+  /** `markFunded` with one txid on every payment, in one transaction: all recorded or none. */
+  markFundedMany(
+    localIds: readonly string[],
+    funding: { txId: string },
+    operator: string,
+  ): Promise<WithdrawalRecord[]>
   setFlags(localId: string, flags: readonly string[], operator: string): Promise<WithdrawalRecord>
 
   get(localId: string): Promise<WithdrawalRecord | undefined>

@@ -39,6 +39,7 @@ import {
 } from './queries'
 import { ledgerReceipts } from './receipts'
 import { replaceWithBackup } from './restore'
+import { markFundedMany } from './funded-many'
 import { ledgerRuns } from './runs'
 import { openSnapshot } from './snapshot'
 import type { Ledger, LedgerOptions } from './types'
@@ -132,6 +133,7 @@ export function openLedger(file: string, o: LedgerOptions = {}): Ledger {
     resolveUnknown: (localId, resolution, operator) => w.resolveUnknown(ctx, localId, resolution, operator),
     recordObservation: (localId, observation) => recordObservation(ctx, localId, observation),
     markFunded: (localId, funding, operator) => w.markFunded(ctx, localId, funding, operator),
+    markFundedMany: (localIds, funding, operator) => markFundedMany(ctx, localIds, funding, operator),
     setFlags: (localId, flags, operator) => w.setFlags(ctx, localId, flags, operator),
     get: (localId) => getRecord(ctx.db, localId),
     findByRemoteId: (remoteId) => getByRemoteId(ctx.db, remoteId),

@@ -155,6 +155,8 @@ export interface Ledger {
   // After creation.
   recordObservation(localId: string, observation: ObservationInput): ObservationResult
   markFunded(localId: string, funding: { txId?: string | null }, operator: string): WithdrawalRecord
+  /** `markFunded` with one txid on every payment, in one transaction: all recorded or none (funded-many.ts). */
+  markFundedMany(localIds: readonly string[], funding: { txId: string }, operator: string): WithdrawalRecord[]
   setFlags(localId: string, flags: readonly string[], operator: string): WithdrawalRecord
 
   // Reads.

@@ -32,6 +32,8 @@ export interface ExecutorDeps {
   now: () => number
   /** Time the operator needs to fund the wave once it is created (planner.ts). */
   fundingMarginMs: number
+  /** Funding time per row of the wave (planner.ts, `perRowFunding`: the wallet's status read and build); 0 if absent */
+  perRowFundingMs?: number
 }
 
 /**
@@ -199,9 +201,12 @@ async function createRow(d: ExecutorDeps, row: RunRowRecord): Promise<string | n
 /** The wave's first expiry so far: the earliest `expiration` among its withdrawals, and their lifetime. */
 class FirstExpiry {
   private first: WaveCut | null = null
+  /** withdrawals of the wave created so far: each adds its share of the funding time */
+  private created = 0
   constructor(private readonly d: ExecutorDeps) {}
 
   async see(localId: string | null): Promise<void> {
+    if (localId !== null) this.created += 1
     if (localId === null) return
     const rec = await this.d.records.get(localId)
     if (!rec?.expiration) return
@@ -221,7 +226,8 @@ class FirstExpiry {
   cut(): WaveCut | null {
     if (this.first === null) return null
     const nextCreateAt = this.d.now() + Math.max(0, this.d.client.allowance().withdraw.nextTokenInMs)
-    return nextCreateAt + this.d.fundingMarginMs > Date.parse(this.first.firstExpiration) ? this.first : null
+    const funding = this.d.fundingMarginMs + (this.created + 1) * (this.d.perRowFundingMs ?? 0)
+    return nextCreateAt + funding > Date.parse(this.first.firstExpiration) ? this.first : null
   }
 }
 

@@ -9,6 +9,9 @@
  * wave's answers; before any answer, an assumed lifetime that the first wave then corrects).
  */
 
+import { DEFAULT_RATE_LIMITS } from '../../shared/api-limits'
+import { DEADLINE_MARGIN_MS } from '../wallet/pay/lines'
+
 export interface WavePlanInput {
   /** Rows still waiting. */
   remaining: number
@@ -20,6 +23,12 @@ export interface WavePlanInput {
   lifetimeMs: number
   /** Time the operator needs to send the deposit after the wave is created, ms. */
   fundingMarginMs: number
+  /**
+   * Funding time that grows with the wave, ms per row: when the wallet pays, each payment is asked again
+   * (`GET /withdraw-status`, at its own rate limit) and built into the transaction (WALLET_FUNDING_PER_ROW_MS).
+   * Default 0.
+   */
+  perRowFundingMs?: number
 }
 
 export interface WavePlan {
@@ -43,9 +52,26 @@ export const DEFAULT_FUNDING_MARGIN_MS = 10 * 60_000
  */
 export const WALLET_SIGNING_MARGIN_MS = 5 * 60_000
 
-/** The margin a wave is planned with: the configured one (or the default), plus signing when the wallet pays. */
+/**
+ * Per payment when the wallet pays: its fresh status read at the contract's 60 a minute (1 s; the tracker shares
+ * that budget, so its free tokens are not counted on) plus LWK building and blinding its output (~60 ms,
+ * docs/BENCHMARKS.md). A 160-row wave spends ~3 minutes on these before the review even starts.
+ */
+export const WALLET_FUNDING_PER_ROW_MS = Math.ceil(60_000 / DEFAULT_RATE_LIMITS['withdraw-status']) + 60
+
+/**
+ * The margin a wave is planned with: the configured one (or the default), plus signing when the wallet pays — and
+ * then never less than the wallet's own refusal margin (DEADLINE_MARGIN_MS), or the wave's first payments would be
+ * refused as too close to their deadline when the wave is paid.
+ */
 export function fundingMargin(o: { fundingMarginMs?: number; walletPays?: () => boolean }): number {
-  return (o.fundingMarginMs ?? DEFAULT_FUNDING_MARGIN_MS) + (o.walletPays?.() ? WALLET_SIGNING_MARGIN_MS : 0)
+  const configured = o.fundingMarginMs ?? DEFAULT_FUNDING_MARGIN_MS
+  return o.walletPays?.() ? Math.max(configured + WALLET_SIGNING_MARGIN_MS, DEADLINE_MARGIN_MS) : configured
+}
+
+/** The per-row funding time a wave is planned with (WavePlanInput.perRowFundingMs). */
+export function perRowFunding(o: { walletPays?: () => boolean }): number {
+  return o.walletPays?.() ? WALLET_FUNDING_PER_ROW_MS : 0
 }
 
 export function creationSpanMs(n: number, limitPerMinute: number, freeTokens: number): number {
@@ -58,8 +84,12 @@ export function planWave(i: WavePlanInput, assumed = false): WavePlan {
   const interval = Math.ceil(60_000 / i.limitPerMinute)
   const free = Math.max(0, Math.min(Math.floor(i.freeTokens), Math.ceil(i.limitPerMinute)))
   const budget = i.lifetimeMs - i.fundingMarginMs
+  const perRow = Math.max(0, i.perRowFundingMs ?? 0)
+  // The largest n with creationSpan(n) + n × perRow ≤ budget: past the free tokens each row costs interval + perRow.
+  const pastFree = Math.floor((budget + free * interval) / (interval + perRow))
+  const withinFree = perRow === 0 ? free : Math.min(free, Math.floor(budget / perRow))
   // With no time left to fund, one row at a time: its own deadline is all there is.
-  const bySpan = budget <= 0 ? 1 : free + Math.floor(budget / interval)
+  const bySpan = budget <= 0 ? 1 : pastFree >= free ? pastFree : withinFree
   const size = Math.max(0, Math.min(i.remaining, Math.max(1, bySpan)))
   return {
     size,

@@ -22,7 +22,14 @@ import { RunError } from './errors'
 import { importRunFile, type ImportResult } from './import'
 import { markLedgerDuplicates } from './ledger-duplicates'
 import { progressOf, rowOutcome, type RowOutcome, type RunProgress } from './outcome'
-import { ASSUMED_LIFETIME_MS, fundingMargin, observedLifetimeMs, planWave, type WavePlan } from './planner'
+import {
+  ASSUMED_LIFETIME_MS,
+  fundingMargin,
+  observedLifetimeMs,
+  perRowFunding,
+  planWave,
+  type WavePlan,
+} from './planner'
 import { recoverRuns } from './recovery'
 import { retryable, unpaidOutcome } from './retry'
 import { buildSheet, type FundingSheet } from './sheet'
@@ -139,6 +146,7 @@ export function createRunService(deps: RunServiceDeps): RunService {
         freeTokens: a.available,
         lifetimeMs: life.ms,
         fundingMarginMs: fundingMargin(deps),
+        perRowFundingMs: perRowFunding(deps),
       },
       life.assumed,
     )

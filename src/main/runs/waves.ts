@@ -11,7 +11,7 @@ import { formatDateTime } from '../records/format'
 import { RunError } from './errors'
 import { createWave, type WaveCut } from './executor'
 import { DEFAULT_RUN_LEASE_MS, keepLease, storeUnavailable, type LeaseKeeper } from './lease'
-import { fundingMargin } from './planner'
+import { fundingMargin, perRowFunding } from './planner'
 import { recoverRun } from './recovery'
 import type { RunNotice, RunRuntime, RunServiceDeps } from './types'
 import { rowsHash } from './summary'
@@ -162,6 +162,7 @@ export function createWaves(ctx: WavesCtx): Waves {
             onError,
             now,
             fundingMarginMs: fundingMargin(deps),
+            perRowFundingMs: perRowFunding(deps),
           },
           runId,
           wave,

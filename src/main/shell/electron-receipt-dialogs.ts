@@ -1,15 +1,17 @@
 /**
- * Electron shell ONLY: the save dialog and printing of local receipts (src/main/app/receipts-handlers.ts).
+ * Electron shell ONLY: the save dialog (local receipts, src/main/app/receipts-handlers.ts; PSETs for a signer,
+ * src/main/app/wallet-pay-handlers.ts) and printing of local receipts.
  * Printing loads the stored bytes in a hidden window with JavaScript off and a CSP that allows no network, so a
  * receipt can neither run code nor call home while it is printed.
  */
 import { BrowserWindow, dialog } from 'electron'
 
 export async function chooseReceiptSavePath(defaultName: string): Promise<string | null> {
-  const ext = defaultName.endsWith('.pdf') ? 'pdf' : 'html'
+  // The file's kind from its extension (pdf, html, pset): the filter the dialog offers.
+  const ext = /\.([a-z]+)$/.exec(defaultName)?.[1] ?? 'html'
   const options = {
     defaultPath: defaultName,
-    filters: [{ name: ext === 'pdf' ? 'PDF' : 'HTML', extensions: [ext] }],
+    filters: [{ name: ext.toUpperCase(), extensions: [ext] }],
   }
   const win = BrowserWindow.getFocusedWindow()
   const r = win ? await dialog.showSaveDialog(win, options) : await dialog.showSaveDialog(options)

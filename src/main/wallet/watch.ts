@@ -22,6 +22,7 @@ import type {
   WolletDescriptor as LwkWolletDescriptor,
 } from 'lwk_wasm'
 import { loadLwk, setLwkTransport, type Lwk } from './lwk'
+import type { WalletReplay } from './replay'
 import {
   DEFAULT_TRANSPORT_LIMITS,
   ScanTransport,
@@ -244,6 +245,19 @@ export class WatchedWallet {
 
   get lwkNetwork(): LwkNetwork {
     return this.network
+  }
+
+  /**
+   * What rebuilds this wallet's LWK state on another thread (the PSET builder's worker, issue #28): the descriptor
+   * and LWK's updates as stored (encrypted with the descriptor's key). Main-process memory only.
+   */
+  replayable(): WalletReplay {
+    return {
+      descriptor: this.descriptor.toString(),
+      network: this.o.network,
+      ...(this.o.policyAsset !== undefined ? { policyAsset: this.o.policyAsset } : {}),
+      updates: [...this.lines],
+    }
   }
 
   /** LWK's receive address at `index`, or (no index) the first one with no transaction yet. */

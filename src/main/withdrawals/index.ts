@@ -212,6 +212,17 @@ export function createWithdrawalService(deps: WithdrawalServiceDeps): Withdrawal
       changed(r)
       return r
     },
+    markFundedMany: async (localIds, o) => {
+      for (const id of localIds) await ownRecord(id)
+      const rs = await ledgerCall(localIds[0] ?? '', () =>
+        store.markFundedMany(localIds, { txId: o.txId.trim() }, operator),
+      )
+      for (const r of rs) {
+        tracker.track(r.localId)
+        changed(r)
+      }
+      return rs
+    },
     resolveUnknown: (localId, r) =>
       resolveUnknown({ store, shared, client, operator, profile, network, now, changed, opened }, localId, r),
     refresh: async (localId) => {

@@ -88,6 +88,11 @@ export interface WithdrawalService {
    */
   funding(localId: string): Promise<FundingResult>
   markFunded(localId: string, o: { txId?: string }): Promise<WithdrawalRecord>
+  /**
+   * One funding transaction paying many payments (paying from the wallet): `markFunded` on each, written in one
+   * ledger transaction — all recorded or none.
+   */
+  markFundedMany(localIds: readonly string[], o: { txId: string }): Promise<WithdrawalRecord[]>
   resolveUnknown(localId: string, r: UnknownResolutionInput): Promise<WithdrawalRecord>
   /** Polls now (the UI's "check now"), through the client's limiter. */
   refresh(localId: string): Promise<WithdrawalRecord>

@@ -1,12 +1,13 @@
 /**
  * "Pagar a onda com a carteira" (issue #28) in the browser against the real app context and the embedded sandbox
- * with its Liquid chain: a 15-row run (not the issue's 50, to keep CI time reasonable: the path per wave is the
- * same) in two waves; each wave funded by ONE transaction built in the app, exported as base64, signed outside by
- * LWK's software Signer from the sandbox mnemonic (as an external wallet would), loaded back and broadcast. The
+ * with its Liquid chain: the issue's 50-row run in two waves of 25; each wave funded by ONE transaction built in the
+ * app (LWK on its worker thread), carried to the signer and back — the first wave as a file (save dialog, then the
+ * signed PSET loaded from a file), the second as base64 text — signed outside by LWK's software Signer from the
+ * sandbox mnemonic (as an external wallet would), checked and broadcast. The
  * sandbox service sees each payment funded only when a block has the transaction (its own observation of its
  * chain, paying the lq1 deposit address's regtest twin), then pays it. 0 funded twice, 0 missed.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { formatBRL } from '../../../src/shared/money'
@@ -26,13 +27,13 @@ test.use({
 
 const HEADER =
   'Favorecido;Chave Pix;CPF/CNPJ;Valor do Pix (R$);Categoria;Centro de custo;Endereço de devolução'
-const ROWS = 15
-const WAVES = [8, 7] as const
+const ROWS = 50
+const WAVES = [25, 25] as const
 
-test('a 15-row run, each wave funded by one transaction signed outside through export/import, paid by the service seeing its chain', async ({
+test('a 50-row run, each wave funded by one transaction signed outside through export/import, paid by the service seeing its chain', async ({
   app,
 }) => {
-  test.setTimeout(240_000)
+  test.setTimeout(600_000)
   const { page } = app
   const sandbox = app.sandbox
   const refund = refundAddressFor(app)
@@ -67,15 +68,37 @@ test('a 15-row run, each wave funded by one transaction signed outside through e
       await page.getByRole('button', { name: 'Criar onda' }).click()
       await expect(detail).toHaveAttribute('data-state', 'awaiting_funding', { timeout: 60_000 })
       await panel.getByRole('button', { name: 'Pagar a onda com a carteira' }).click()
+      // While building, the panel says how far it is: each payment checked with the service, then LWK building
+      // and blinding the transaction (seconds for 25 outputs), with about how long that takes.
+      const building = panel.getByTestId('wallet-pay-building')
+      await expect(building).toContainText(`de ${size}.`)
+      await expect(building).toHaveAttribute('data-phase', 'building', { timeout: 60_000 })
+      await expect(building).toContainText(`uma transação com ${size} pagamentos`)
       // The review: one line per payment of the wave, each the service's own lq1 deposit address.
       const review = panel.getByTestId('wallet-pay-review')
-      await expect(review.locator('tbody tr')).toHaveCount(size)
+      await expect(review.locator('tbody tr')).toHaveCount(size, { timeout: 120_000 })
       await expect(review).toContainText('lq1')
       const pset = panel.getByTestId('wallet-pay-pset')
       await expect(pset).not.toHaveValue('')
-      // Signed outside the app, as an external wallet would, and loaded back.
-      await panel.getByTestId('wallet-pay-signed').fill(signAsExternalWallet(await pset.inputValue()))
-      await panel.getByRole('button', { name: 'Carregar PSET assinada' }).click()
+      if (w === 0) {
+        // A blinded PSET is far beyond one QR code: the panel says so and points to the file.
+        await panel.getByTestId('wallet-pay-show-qr').click()
+        await expect(panel.getByTestId('wallet-pay-qr-too-large')).toContainText('não cabe em um QR code')
+        // To the signer as a file (the save dialog answers with the test's path), back signed as a file.
+        const out = join(dir, 'onda-1.pset')
+        app.nextSavePath(out)
+        await panel.getByTestId('wallet-pay-save').click()
+        await expect(panel.getByTestId('wallet-pay-saved')).toBeVisible()
+        expect(readFileSync(out, 'utf8').trim()).toBe(await pset.inputValue())
+        const back = join(dir, 'onda-1-assinada.pset')
+        writeFileSync(back, signAsExternalWallet(readFileSync(out, 'utf8').trim()))
+        app.nextFile(back)
+        await panel.getByRole('button', { name: 'Carregar PSET assinada de arquivo' }).click()
+      } else {
+        // Signed outside the app from the copied base64, as an external wallet would, and pasted back.
+        await panel.getByTestId('wallet-pay-signed').fill(signAsExternalWallet(await pset.inputValue()))
+        await panel.getByRole('button', { name: 'Carregar PSET assinada', exact: true }).click()
+      }
       await panel.getByTestId('wallet-pay-broadcast').click()
       await expect(panel.getByTestId('wallet-pay-recorded')).toBeVisible({ timeout: 30_000 })
       const listed = (await app.ctx.router.handle('walletPay:list', {})) as {

@@ -43,7 +43,14 @@ export function tempLedgerFile(): { dir: string; file: string } {
 }
 
 export async function runRig(
-  o: { sb?: Sandbox; file?: string; withdrawPerMinute?: number; fundingMarginMs?: number } = {},
+  o: {
+    sb?: Sandbox
+    file?: string
+    withdrawPerMinute?: number
+    fundingMarginMs?: number
+    /** the profile pays its waves from its treasury wallet (the planner counts signing and re-checking) */
+    walletPays?: boolean
+  } = {},
 ): Promise<RunRig> {
   const limit = o.withdrawPerMinute ?? 600
   const sb = o.sb ?? (await startSandbox({ rateLimits: { withdraw: limit } }))
@@ -73,6 +80,7 @@ export async function runRig(
     operator: 'ana',
     payees: NO_PAYEES,
     ...(o.fundingMarginMs === undefined ? {} : { fundingMarginMs: o.fundingMarginMs }),
+    ...(o.walletPays ? { walletPays: () => true } : {}),
     runtime: () => ({
       profile: {
         id: 'sandbox',

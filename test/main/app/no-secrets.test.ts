@@ -315,6 +315,9 @@ describe('no secret crosses IPC', () => {
     await call('walletPay:build', { selected: [{ localId }] })
     for (const c of [
       'walletPay:export',
+      'walletPay:savePset',
+      'walletPay:loadSigned',
+      'walletPay:qr',
       'walletPay:signSandbox',
       'walletPay:broadcast',
       'walletPay:cancel',

@@ -4,12 +4,17 @@
  * on the sandbox chain, signed by the sandbox signer, broadcast, and seen funded by the service's own observation
  * of its chain (docs/WALLET.md, "Paying from the wallet").
  */
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAppContext, type AppContext } from '../../../src/main/app/context'
 import { generateLiquidAddress } from '../../../src/main/liquid'
+import { SANDBOX_TREASURY_MNEMONIC } from '../../../src/main/sandbox/chain'
+import { SANDBOX_LBTC } from '../../../src/main/sandbox/chain/faucet'
+import { networkOf } from '../../../src/main/wallet/descriptor'
+import { loadLwk } from '../../../src/main/wallet/lwk'
+import { PSET_QR_MAX_CHARS } from '../../../src/main/wallet/pay/pset-file'
 import { createJsonFileStore } from '../../../src/main/profiles'
 import { createMemoryVault } from '../../../src/main/secrets/vault'
 import type { PayAttemptDto } from '../../../src/shared/channels-wallet-pay'
@@ -17,6 +22,9 @@ import type { IpcResult } from '../../../src/shared/contract'
 
 let dataDir: string
 let ctx: AppContext
+const openQueue: (string | null)[] = []
+const saveQueue: (string | null)[] = []
+const savedNames: string[] = []
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'wallet-pay-ipc-'))
@@ -30,7 +38,12 @@ beforeAll(async () => {
     walletScanSpacingMs: 0,
     ports: {
       chooseDirectory: () => Promise.resolve(null),
-      chooseFile: () => Promise.resolve(null),
+      // The OS dialogs answer with what the test queued (null: cancelled).
+      chooseFile: () => Promise.resolve(openQueue.shift() ?? null),
+      chooseSavePath: (name) => {
+        savedNames.push(name)
+        return Promise.resolve(saveQueue.shift() ?? null)
+      },
       openExternal: () => Promise.resolve(),
     },
   })
@@ -97,6 +110,71 @@ describe('walletPay channels on the Sandbox profile', () => {
     expect(await call('walletPay:build', { selected: [{ localId: created.data.localId }] })).toMatchObject({
       ok: false,
       error: { code: 'pay_already_in_funding' },
+    })
+  })
+
+  it('the PSET goes out as a file and comes back signed from a file; the QR says when it does not fit', async () => {
+    const draft = {
+      pixKey: 'beltrano@example.com',
+      taxNumber: '529.982.247-25',
+      amount: { kind: 'payout', cents: 7_500 },
+      refundAddress: generateLiquidAddress('liquid').address,
+    }
+    const quote = await call<{ intent: { id: string } }>('withdrawals:quote', { draft })
+    if (!quote.ok) throw new Error(JSON.stringify(quote))
+    const created = await call<{ localId: string }>('withdrawals:create', {
+      draft,
+      intentId: quote.data.intent.id,
+    })
+    if (!created.ok) throw new Error(JSON.stringify(created))
+    const built = await call<{ attempt: PayAttemptDto }>('walletPay:build', {
+      selected: [{ localId: created.data.localId }],
+    })
+    if (!built.ok) throw new Error(JSON.stringify(built))
+    const { id, txid } = built.data.attempt
+
+    // A blinded PSET carries its inputs' range proofs: even one payment is far beyond one QR code.
+    const qr = await call<{ fits: boolean; chars: number; maxChars: number }>('walletPay:qr', { id })
+    expect(qr).toMatchObject({ ok: true, data: { fits: false, maxChars: PSET_QR_MAX_CHARS } })
+    if (!qr.ok) throw new Error('unreachable')
+    expect(qr.data.chars).toBeGreaterThan(PSET_QR_MAX_CHARS)
+
+    // Saved where the operator chose, under a name with the txid; cancelling the dialog saves nothing.
+    const out = join(dataDir, 'para-assinar.pset')
+    saveQueue.push(null, out)
+    expect(await call('walletPay:savePset', { id })).toEqual({ ok: true, data: { saved: false } })
+    expect(await call('walletPay:savePset', { id })).toEqual({ ok: true, data: { saved: true } })
+    expect(savedNames.at(-1)).toBe(`depix-pagamento-${txid.slice(0, 12)}.pset`)
+    const exported = await call<{ pset: string }>('walletPay:export', { id })
+    if (!exported.ok) throw new Error('unreachable')
+    expect(readFileSync(out, 'utf8').trim()).toBe(exported.data.pset)
+
+    // An external signer (LWK's software Signer with the sandbox treasury keys) signs the file's PSET and hands
+    // back a binary PSET file. A file that is not a PSET is refused and changes nothing; a cancelled dialog neither.
+    const lwk = loadLwk()
+    const signer = new lwk.Signer(
+      new lwk.Mnemonic(SANDBOX_TREASURY_MNEMONIC),
+      networkOf(lwk, 'regtest', SANDBOX_LBTC),
+    )
+    const signed = signer.sign(new lwk.Pset(readFileSync(out, 'utf8').trim())).toString()
+    const back = join(dataDir, 'assinada.pset')
+    writeFileSync(back, Buffer.from(signed, 'base64'))
+    const junk = join(dataDir, 'junk.pset')
+    writeFileSync(junk, 'isto não é uma PSET')
+    openQueue.push(null, junk, back)
+    expect(await call('walletPay:loadSigned', { id })).toEqual({ ok: true, data: null })
+    const refused = await call('walletPay:loadSigned', { id })
+    expect(refused).toMatchObject({ ok: false, error: { code: 'pay_not_a_pset' } })
+    const loaded = await call<{ attempt: PayAttemptDto; missing: number }>('walletPay:loadSigned', { id })
+    expect(loaded).toMatchObject({ ok: true, data: { missing: 0, attempt: { state: 'signed', txid } } })
+    // Signed: nothing more to save or load; broadcast records it.
+    expect(await call('walletPay:savePset', { id })).toMatchObject({
+      ok: false,
+      error: { code: 'pay_illegal_state' },
+    })
+    expect(await call('walletPay:broadcast', { id })).toMatchObject({
+      ok: true,
+      data: { state: 'recorded', txid },
     })
   })
 })

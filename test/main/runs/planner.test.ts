@@ -5,8 +5,11 @@ import {
   DEFAULT_FUNDING_MARGIN_MS,
   fundingMargin,
   observedLifetimeMs,
+  perRowFunding,
+  WALLET_FUNDING_PER_ROW_MS,
   WALLET_SIGNING_MARGIN_MS,
 } from '../../../src/main/runs/planner'
+import { DEADLINE_MARGIN_MS } from '../../../src/main/wallet/pay/lines'
 
 const base = { limitPerMinute: 10, freeTokens: 10, lifetimeMs: 30 * 60_000, fundingMarginMs: 10 * 60_000 }
 
@@ -57,7 +60,33 @@ describe('signing time when the wallet pays (issue #28)', () => {
     expect(fundingMargin({})).toBe(DEFAULT_FUNDING_MARGIN_MS)
     expect(fundingMargin({ walletPays: () => false })).toBe(DEFAULT_FUNDING_MARGIN_MS)
     expect(fundingMargin({ walletPays: () => true })).toBe(15 * 60_000)
-    expect(fundingMargin({ fundingMarginMs: 60_000, walletPays: () => true })).toBe(6 * 60_000)
+    // Never below the wallet's own refusal margin: a shorter one would plan waves whose first payments are
+    // refused as too close to their deadline when the wave is paid.
+    expect(fundingMargin({ fundingMarginMs: 60_000, walletPays: () => true })).toBe(DEADLINE_MARGIN_MS)
+    expect(fundingMargin({ fundingMarginMs: 20 * 60_000, walletPays: () => true })).toBe(25 * 60_000)
+    expect(perRowFunding({})).toBe(0)
+    expect(perRowFunding({ walletPays: () => true })).toBe(WALLET_FUNDING_PER_ROW_MS)
+    expect(WALLET_FUNDING_PER_ROW_MS).toBe(1_060)
+  })
+
+  it('counts the status read and build of each row: after creating and re-checking the wave, its first deadline is still ≥ the refusal margin', () => {
+    const i = {
+      ...base,
+      remaining: 1000,
+      fundingMarginMs: fundingMargin({ walletPays: () => true }),
+      perRowFundingMs: perRowFunding({ walletPays: () => true }),
+    }
+    const p = planWave(i)
+    const span = (n: number) => creationSpanMs(n, 10, 10) + n * WALLET_FUNDING_PER_ROW_MS
+    // Created, then every payment asked again and built: the first deadline is still DEADLINE_MARGIN_MS away.
+    expect(span(p.size) + DEADLINE_MARGIN_MS).toBeLessThanOrEqual(base.lifetimeMs)
+    expect(span(p.size + 1) + DEADLINE_MARGIN_MS).toBeGreaterThan(base.lifetimeMs)
+    // Without the per-row time the wave would be 160 rows and its re-check alone would eat into that margin.
+    expect(planWave({ ...i, perRowFundingMs: 0 }).size).toBe(160)
+    expect(p.size).toBeLessThan(160)
+    // Within the free tokens only the per-row time counts; no time at all still gives one row.
+    expect(planWave({ ...i, freeTokens: 10, lifetimeMs: DEADLINE_MARGIN_MS + 5 * 1_060 }).size).toBe(5)
+    expect(planWave({ ...i, lifetimeMs: DEADLINE_MARGIN_MS }).size).toBe(1)
   })
 
   it('a wave the wallet pays is smaller by the rows the signing time would have created', () => {

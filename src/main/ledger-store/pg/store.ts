@@ -153,6 +153,18 @@ export async function openPgStore(o: PgStoreOptions): Promise<PgLedgerStore> {
       const txId = typeof funding.txId === 'string' && funding.txId.trim() !== '' ? funding.txId.trim() : null
       return tx((t) => life.markFunded(t, id, txId, operator))
     },
+    markFundedMany: async (ids, funding, operator) => {
+      needOperator(operator)
+      const txId = funding.txId.trim()
+      if (ids.length === 0 || txId === '' || new Set(ids).size !== ids.length)
+        throw new LedgerError('invalid_input', 'one txid and distinct payments are required')
+      // One database transaction, each payment through write_withdrawal like markFunded: all or none.
+      return tx(async (t) => {
+        const out = []
+        for (const id of ids) out.push(await life.markFunded(t, id, txId, operator))
+        return out
+      })
+    },
     setFlags: async (id, flags, operator) => {
       needOperator(operator)
       if (!flags.every((f) => typeof f === 'string' && f !== ''))

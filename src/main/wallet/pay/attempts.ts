@@ -40,8 +40,9 @@ export const attemptSchema = z.strictObject({
   txid: z.string().regex(/^[0-9a-f]{64}$/),
   feeUnits: z.string().regex(/^\d+$/),
   /**
-   * The PSET as built (base64). Dropped (null), with `pset` and `txHex`, once the attempt is recorded or cancelled:
-   * a 200-payment PSET is ~1.5 MB and the file is rewritten on every step.
+   * The PSET as built (base64). Dropped (null), with `pset`, once the attempt is signed (the final transaction is
+   * all that is left to use), and with `txHex` once it is recorded or cancelled: a 200-payment PSET is ~1.2 MB and
+   * the file is rewritten on every step.
    */
   built: z.string().min(1).nullable(),
   /** the PSET with every signature imported so far (base64) */

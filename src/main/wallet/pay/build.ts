@@ -2,26 +2,16 @@
  * One PSET for many payments, built by LWK's `TxBuilder` from the watched wallet: one output per payment with its
  * exact DePix units, the fee in L-BTC, change back to the wallet (LWK's coin selection and blinding). Refused with
  * how much is missing when the wallet cannot pay; the result is reviewed (review.ts) before anyone sees it.
+ * In the app LWK's `finish` runs on a worker thread (build-worker.ts); tests and benchmarks may run it here.
  */
-import type { Pset } from 'lwk_wasm'
-import { loadLwk } from '../lwk'
+import type { Network, Wollet } from 'lwk_wasm'
+import { loadLwk, type Lwk } from '../lwk'
 import type { WatchedWallet } from '../watch'
 import { PayRefusal } from './errors'
 import type { PayLine } from './lines'
+import type { BuildRequest, PayAssets } from './types'
+import { finishOnWorker } from './off-thread'
 import { assetMap, onChain, reviewPset, type PayReview } from './review'
-
-export interface PayAssets {
-  /** display hex of the DePix asset on this network */
-  readonly depix: string
-  /** display hex of L-BTC (the policy asset) */
-  readonly lbtc: string
-  /**
-   * SANDBOX ONLY: the address the chain is paid for a deposit address. The Sandbox service hands out `liquid`-form
-   * (lq1…) addresses while its chain is regtest; the wallet pays their regtest twin (same script and blinding key,
-   * so the very same output). Absent on every live profile: there an address of another network is refused.
-   */
-  readonly chainAddress?: (depositAddress: string) => string
-}
 
 export interface BuiltPayment {
   readonly pset: string
@@ -41,11 +31,11 @@ function walletHas(wallet: WatchedWallet, asset: string): bigint {
   return assetMap(wallet.lwkWollet.balance()).get(asset) ?? 0n
 }
 
-export function buildPayment(
+export function prepareBuild(
   wallet: WatchedWallet,
   lines: readonly PayLine[],
   assets: PayAssets,
-): BuiltPayment {
+): BuildRequest {
   if (lines.length === 0) throw new RangeError('nothing to pay')
   const seen = new Set<string>()
   for (const l of lines) {
@@ -61,30 +51,72 @@ export function buildPayment(
 
   const lwk = loadLwk()
   // An address of another network (e.g. a mainnet deposit address while the wallet is on regtest) is refused by
-  // name here, so that a failure of `finish` below can only mean the fee.
-  const addresses = lines.map((l) => {
+  // name here, so that a failure of `finish` can only mean the fee.
+  const recipients = lines.map((l) => {
+    let parsed
     try {
-      return lwk.Address.parse(onChain(assets, l.address), wallet.lwkNetwork)
+      parsed = lwk.Address.parse(onChain(assets, l.address), wallet.lwkNetwork)
     } catch {
       throw new PayRefusal('not_payable', { localId: l.localId, problem: 'deposit_address_other_network' })
     }
+    const r = { address: parsed.toString(), units: l.units.toString(), blinded: parsed.isBlinded() }
+    parsed.free()
+    return r
   })
-  const asset = new lwk.AssetId(assets.depix)
-  let builder = new lwk.TxBuilder(wallet.lwkNetwork)
-  for (const [i, l] of lines.entries()) {
-    const to = addresses[i] as NonNullable<(typeof addresses)[number]>
-    builder = to.isBlinded()
-      ? builder.addRecipient(to, l.units, asset)
-      : builder.addExplicitRecipient(to, l.units, asset)
+  return { recipients, depix: assets.depix, missingIfShort: estimate > lbtc ? estimate - lbtc : 1n }
+}
+
+/**
+ * LWK's `TxBuilder.finish` for `req` over `wollet`; null when LWK cannot find the coins (DePix is known to be
+ * enough, so: the L-BTC for the fee). The one slow step: LWK blinds every output twice (once to weigh the
+ * transaction for the fee, once for real), tens of ms per output in wasm (docs/BENCHMARKS.md).
+ */
+export function finishPset(lwk: Lwk, network: Network, wollet: Wollet, req: BuildRequest): string | null {
+  const asset = new lwk.AssetId(req.depix)
+  let builder = new lwk.TxBuilder(network)
+  for (const r of req.recipients) {
+    const to = lwk.Address.parse(r.address, network)
+    builder = r.blinded
+      ? builder.addRecipient(to, BigInt(r.units), asset)
+      : builder.addExplicitRecipient(to, BigInt(r.units), asset)
   }
-  let pset: Pset
   try {
-    pset = builder.finish(wallet.lwkWollet)
+    return builder.finish(wollet).toString()
   } catch {
-    // DePix is enough (checked above), so what LWK could not find is L-BTC for the fee.
-    const missing = estimate > lbtc ? estimate - lbtc : 1n
-    throw new PayRefusal('lbtc_short', { missingUnits: missing.toString() })
+    return null
   }
-  const review = reviewPset(wallet, pset, lines, assets)
-  return { pset: pset.toString(), review }
+}
+
+function shortOfFee(req: BuildRequest): PayRefusal {
+  return new PayRefusal('lbtc_short', { missingUnits: req.missingIfShort.toString() })
+}
+
+/** Checks, builds and reviews on this thread (tests, benchmarks). */
+export function buildPayment(
+  wallet: WatchedWallet,
+  lines: readonly PayLine[],
+  assets: PayAssets,
+): BuiltPayment {
+  const req = prepareBuild(wallet, lines, assets)
+  const lwk = loadLwk()
+  const pset = finishPset(lwk, wallet.lwkNetwork, wallet.lwkWollet, req)
+  if (pset === null) throw shortOfFee(req)
+  return { pset, review: reviewPset(wallet, new lwk.Pset(pset), lines, assets) }
+}
+
+/**
+ * The same, with LWK's `finish` on a worker thread (`script`: build-worker.ts): a 200-output wave takes seconds
+ * of blinding that must not hold main (IPC, trackers, the window). The review runs here, on main's own wallet:
+ * what the worker returns is checked like any PSET from outside.
+ */
+export async function buildPaymentOffThread(
+  wallet: WatchedWallet,
+  lines: readonly PayLine[],
+  assets: PayAssets,
+  script: string,
+): Promise<BuiltPayment> {
+  const req = prepareBuild(wallet, lines, assets)
+  const pset = await finishOnWorker(script, { wallet: wallet.replayable(), request: req })
+  if (pset === null) throw shortOfFee(req)
+  return { pset, review: reviewPset(wallet, new (loadLwk().Pset)(pset), lines, assets) }
 }

@@ -5,7 +5,7 @@
  */
 import type { Balance, Pset } from 'lwk_wasm'
 import type { WatchedWallet } from '../watch'
-import type { PayAssets } from './build'
+import type { PayAssets } from './types'
 import { PayRefusal } from './errors'
 import type { PayLine } from './lines'
 
@@ -80,17 +80,22 @@ export function reviewPset(
     asset: r.asset()?.toString() ?? null,
     units: r.value() ?? null,
   }))
-  const open = [...lines]
+  // Lines waiting for their output, by what the chain pays (address and units): one lookup per output, so a
+  // 200-output review stays linear (the sandbox's address conversion is done once per line, not per comparison).
+  const open = new Map<string, PayLine[]>()
+  for (const l of lines) {
+    const key = `${onChain(assets, l.address)} ${l.units}`
+    open.set(key, [...(open.get(key) ?? []), l])
+  }
   const reviewed: ReviewLine[] = []
   for (const o of outside) {
-    const k = open.findIndex(
-      (l) => onChain(assets, l.address) === o.address && o.asset === assets.depix && o.units === l.units,
-    )
-    if (k < 0) throw mismatch(`output ${o.vout} is no selected payment`)
-    const [line] = open.splice(k, 1) as [PayLine]
+    const waiting = o.asset === assets.depix ? open.get(`${o.address} ${o.units}`) : undefined
+    const line = waiting?.shift()
+    if (line === undefined) throw mismatch(`output ${o.vout} is no selected payment`)
     reviewed.push({ ...line, vout: o.vout })
   }
-  if (open.length > 0) throw mismatch(`payment ${open[0]?.localId} has no output`)
+  const left = [...open.values()].flat()
+  if (left.length > 0) throw mismatch(`payment ${left[0]?.localId} has no output`)
 
   const has = assetMap(w.balance())
   const txid = pset.extractTx().txid().toString()

@@ -1,12 +1,13 @@
 /**
  * Paying from the wallet, end to end, for one profile: build (fresh status → one PSET → review → attempt kept),
  * export for a signer, import signatures back (checked to be our build), broadcast, record the txid on every payment
- * through the withdrawal service's `markFunded` (the LedgerStore path "Marquei como enviado" uses), and recover
+ * through the withdrawal service's `markFundedMany` (one ledger transaction; per payment the path "Marquei como
+ * enviado" uses), and recover
  * whatever a crash interrupted. Main only: PSETs and the sandbox mnemonic never reach the renderer.
  *
  * Write order makes a crash safe: the attempt is `broadcast` (with the final transaction) on disk BEFORE the POST,
  * and `recorded` only after every payment carries the txid. Recovery re-broadcasts the same transaction (same
- * signed PSET → same txid; harmless if already there) and records what is missing (markFunded is idempotent).
+ * signed PSET → same txid; harmless if already there) and records again (idempotent per payment).
  */
 import { randomUUID } from 'node:crypto'
 import type { WithdrawalRecord } from '../../../shared/withdrawal-record'
@@ -14,7 +15,8 @@ import type { LiquidNetwork } from '../../liquid'
 import { loadLwk } from '../lwk'
 import type { WatchedWallet } from '../watch'
 import { type PayAttempts, type Attempt, type AttemptLine } from './attempts'
-import { buildPayment, type PayAssets } from './build'
+import { buildPayment, buildPaymentOffThread } from './build'
+import type { PayAssets } from './types'
 import { broadcastTx, txPresence } from './chain-io'
 import { PayRefusal } from './errors'
 import { lineFor, type PayLine, type Selected } from './lines'
@@ -22,7 +24,10 @@ import type { PayReview } from './review'
 import { mergeSigned } from './signed'
 import type { FundingGuard } from './team-guard'
 
-/** Points where tests stop the process (SIGKILL) to prove recovery; no-ops in the app. */
+/**
+ * Points where tests stop the process (SIGKILL) to prove recovery; no-ops in the app. `recording`: the ledger has
+ * the txid on every payment, the attempt is not yet `recorded`.
+ */
 export type PayStep = 'signed' | 'before_broadcast' | 'broadcast' | 'recording'
 
 export interface PayDeps {
@@ -35,14 +40,27 @@ export interface PayDeps {
   readonly attempts: PayAttempts
   /** asks the service (`GET /withdraw-status`) and returns the record as updated by the answer */
   readonly refresh: (localId: string) => Promise<WithdrawalRecord>
-  /** the withdrawal service's markFunded: ledger + audit, through the LedgerStore */
-  readonly markFunded: (localId: string, txId: string) => Promise<WithdrawalRecord>
+  /**
+   * The withdrawal service's markFundedMany: the txid on every payment with its audit entry, in ONE ledger
+   * transaction (one fsync on a desk, one database transaction on a team) — all recorded or none
+   */
+  readonly markFundedMany: (localIds: readonly string[], txId: string) => Promise<unknown>
   readonly now: () => number
   /** SANDBOX ONLY: the documented sandbox treasury mnemonic; undefined on every other profile */
   readonly sandboxMnemonic?: string
   /** TEAM PROFILES: the team database's claim on each payment (migration 17); absent on a desk's own ledger */
   readonly guard?: FundingGuard
   readonly step?: (s: PayStep, attemptId: string) => void
+  /** the PSET builder's worker module (build-worker.ts); absent: LWK builds on this thread (tests, benchmarks) */
+  readonly buildWorker?: string
+  /** how far a build is (the screen's progress): each status read, then LWK building */
+  readonly progress?: (p: BuildProgress) => void
+}
+
+export interface BuildProgress {
+  readonly phase: 'status' | 'building'
+  readonly done: number
+  readonly total: number
 }
 
 export interface AttemptView {
@@ -77,9 +95,13 @@ export class PayService {
 
   private save(a: Attempt, patch: Partial<Attempt>): Attempt {
     const done = patch.state === 'recorded' || patch.state === 'cancelled'
+    // Once signed only the final transaction matters (broadcast, recovery): the PSETs (~1.2 MB each for 200
+    // payments) leave the file, which is rewritten and fsynced on every later step.
+    const signed = patch.state === 'signed' || patch.state === 'broadcast'
     const next = {
       ...a,
       ...patch,
+      ...(signed ? { built: null, pset: null } : {}),
       ...(done ? { built: null, pset: null, txHex: null } : {}),
       updatedAt: this.iso(),
     }
@@ -107,8 +129,17 @@ export class PayService {
       now: this.d.now,
     }
     const lines: PayLine[] = []
-    for (const s of selected) lines.push(lineFor(ctx, await this.d.refresh(s.localId), s))
-    const built = buildPayment(this.d.wallet, lines, this.d.assets)
+    const total = selected.length
+    this.d.progress?.({ phase: 'status', done: 0, total })
+    for (const s of selected) {
+      lines.push(lineFor(ctx, await this.d.refresh(s.localId), s))
+      this.d.progress?.({ phase: 'status', done: lines.length, total })
+    }
+    this.d.progress?.({ phase: 'building', done: 0, total })
+    const built =
+      this.d.buildWorker === undefined
+        ? buildPayment(this.d.wallet, lines, this.d.assets)
+        : await buildPaymentOffThread(this.d.wallet, lines, this.d.assets, this.d.buildWorker)
     const at = this.iso()
     const attempt: Attempt = {
       id: randomUUID(),
@@ -239,10 +270,12 @@ export class PayService {
   }
 
   private async record(a: Attempt): Promise<Attempt> {
-    for (const l of a.lines) {
-      await this.d.markFunded(l.localId, a.txid)
-      this.d.step?.('recording', a.id)
-    }
+    // Idempotent: a payment already carrying this txid is left as it is (no second audit entry).
+    await this.d.markFundedMany(
+      a.lines.map((l) => l.localId),
+      a.txid,
+    )
+    this.d.step?.('recording', a.id)
     await this.d.guard?.recorded(a.id)
     return this.save(a, { state: 'recorded' })
   }

@@ -7,7 +7,7 @@
 import type { Pset } from 'lwk_wasm'
 import { loadLwk } from '../lwk'
 import type { WatchedWallet } from '../watch'
-import type { PayAssets } from './build'
+import type { PayAssets } from './types'
 import { PayRefusal } from './errors'
 import type { PayLine } from './lines'
 import { reviewPset, type PayReview } from './review'

@@ -11,7 +11,7 @@ import type { Allowance, DepixClient } from '../../../../src/main/api'
 import { openLedger, type Ledger } from '../../../../src/main/ledger'
 import { SANDBOX_DEPIX, SANDBOX_LBTC } from '../../../../src/main/sandbox/chain/faucet'
 import { PayAttempts } from '../../../../src/main/wallet/pay/attempts'
-import { PayService, type PayStep } from '../../../../src/main/wallet/pay/service'
+import { PayService, type PayDeps, type PayStep } from '../../../../src/main/wallet/pay/service'
 import type { FundingGuard } from '../../../../src/main/wallet/pay/team-guard'
 import { WatchedWallet } from '../../../../src/main/wallet/watch'
 import { createWithdrawalService } from '../../../../src/main/withdrawals'
@@ -31,6 +31,9 @@ export interface DeskOptions {
   readonly step?: (s: PayStep, attemptId: string) => void
   /** a team profile's database guard */
   readonly guard?: FundingGuard
+  /** the PSET builder's worker module, as the app passes it */
+  readonly buildWorker?: string
+  readonly progress?: PayDeps['progress']
 }
 
 export interface Desk {
@@ -95,11 +98,13 @@ export function openDesk(o: DeskOptions): Desk {
     esploraUrl: o.esploraUrl,
     attempts,
     refresh: (id) => withdrawals.refresh(id),
-    markFunded: (id, txId) => withdrawals.markFunded(id, { txId }),
+    markFundedMany: (ids, txId) => withdrawals.markFundedMany(ids, { txId }),
     now: o.now,
     ...(o.sandboxMnemonic !== undefined ? { sandboxMnemonic: o.sandboxMnemonic } : {}),
     ...(o.step ? { step: o.step } : {}),
     ...(o.guard ? { guard: o.guard } : {}),
+    ...(o.buildWorker !== undefined ? { buildWorker: o.buildWorker } : {}),
+    ...(o.progress ? { progress: o.progress } : {}),
   })
   return {
     ledger,

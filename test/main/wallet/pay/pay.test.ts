@@ -10,10 +10,12 @@ import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { newKeyedAddress, regtestTwin } from '../../../../src/main/sandbox/chain/keys'
 import { loadLwk } from '../../../../src/main/wallet/pay/../lwk'
-import { buildPayment } from '../../../../src/main/wallet/pay/build'
+import { buildPayment, buildPaymentOffThread } from '../../../../src/main/wallet/pay/build'
+import { buildWorkerPath } from '../../../../src/main/wallet/pay/build-worker-path'
 import { PayRefusal } from '../../../../src/main/wallet/pay/errors'
-import { DEADLINE_MARGIN_MS } from '../../../../src/main/wallet/pay/lines'
+import { DEADLINE_MARGIN_MS, lineFor } from '../../../../src/main/wallet/pay/lines'
 import { reviewPset } from '../../../../src/main/wallet/pay/review'
+import type { BuildProgress } from '../../../../src/main/wallet/pay/service'
 import type { FundingGuard } from '../../../../src/main/wallet/pay/team-guard'
 import { startHarness, type Harness } from '../../sandbox/chain/harness'
 import { multisigRegtest, regtestSigner, singlesigRegtest } from '../fixtures'
@@ -55,6 +57,8 @@ async function setup(
     lbtc?: bigint
     expiresInMs?: number
     guard?: FundingGuard
+    buildWorker?: string
+    progress?: (p: BuildProgress) => void
   } = {},
 ): Promise<Setup> {
   const seed = (nextSeed += 1)
@@ -66,6 +70,8 @@ async function setup(
     descriptor: o.descriptor ?? singlesigRegtest(seed),
     now: () => h.clockMs.now,
     ...(o.guard ? { guard: o.guard } : {}),
+    ...(o.buildWorker !== undefined ? { buildWorker: o.buildWorker } : {}),
+    ...(o.progress ? { progress: o.progress } : {}),
   })
   desks.push(desk)
   const to = desk.wallet.address().address
@@ -142,6 +148,9 @@ describe('one transaction for a selection of payments', () => {
     const exported = desk.pay.exportPset(built.attempt.id)
     const imported = desk.pay.importSigned(built.attempt.id, externalSign(exported, seed))
     expect(imported).toMatchObject({ missing: 0, attempt: { state: 'signed' } })
+    // Signed: the final transaction is kept for the broadcast (and recovery); the PSETs leave the file.
+    expect(desk.attempts.get(built.attempt.id)).toMatchObject({ built: null, pset: null })
+    expect(desk.attempts.get(built.attempt.id)?.txHex).toMatch(/^[0-9a-f]{100,}$/)
     const done = await desk.pay.broadcast(built.attempt.id)
     expect(done.state).toBe('recorded')
     // Recorded: the PSETs and the transaction leave the attempts file; the txid and the payments stay.
@@ -451,5 +460,56 @@ describe('the chain unreachable while building', () => {
       h.esplora.setFault(null)
     }
     expect(desk.attempts.all()).toEqual([])
+  }, 60_000)
+})
+
+describe('LWK builds on a worker thread, as in the app', () => {
+  it('main stays free while LWK blinds: the same checked review, signed, broadcast, every output paid', async () => {
+    const cents = Array.from({ length: 30 }, (_, i) => 1_000 + i)
+    const progress: string[] = []
+    const { desk, pays, seed } = await setup(cents, {
+      buildWorker: buildWorkerPath,
+      progress: (p) => progress.push(`${p.phase} ${p.done}/${p.total}`),
+    })
+    await desk.wallet.scan(h.esplora.url)
+    const ctx = {
+      network: 'regtest' as const,
+      profile: 'sandbox',
+      assetId: ASSETS.depix,
+      now: () => h.clockMs.now,
+    }
+    const lines = []
+    for (const p of pays)
+      lines.push(lineFor(ctx, await desk.withdrawals.refresh(p.localId), { localId: p.localId }))
+    // How much of the build main's event loop spent busy: on this thread LWK's blinding of 30 outputs is nearly
+    // all of it; on the worker, main only checks the request and reviews the result.
+    const before = performance.eventLoopUtilization()
+    const t = performance.now()
+    const off = await buildPaymentOffThread(desk.wallet, lines, ASSETS, buildWorkerPath)
+    const busy = performance.eventLoopUtilization(before).active
+    expect(busy).toBeLessThan((performance.now() - t) / 2)
+    expect(off.review.lines).toHaveLength(30)
+
+    // Through the service as the app runs it: the PSET the worker built is reviewed, signed and pays every output.
+    const built = await desk.pay.build(pays.map((p) => ({ localId: p.localId })))
+    // The screen's progress: every status read counted, then LWK building.
+    expect(progress).toEqual([...Array.from({ length: 31 }, (_, i) => `status ${i}/30`), 'building 0/30'])
+    expect(built.review.lines.map((l) => l.localId).sort()).toEqual(pays.map((p) => p.localId).sort())
+    expect(built.review.totalUnits).toBe(cents.reduce((s, c) => s + BigInt(c), 0n) * UNITS)
+    desk.pay.importSigned(built.attempt.id, externalSign(desk.pay.exportPset(built.attempt.id), seed))
+    expect((await desk.pay.broadcast(built.attempt.id)).state).toBe('recorded')
+    const paid = paidTo(
+      built.review.txid,
+      pays.map((p) => p.script),
+    )
+    for (const p of pays) expect(paid.get(p.script)).toBe(BigInt(p.cents) * UNITS)
+  }, 180_000)
+
+  it('a fee the wallet cannot pay is still refused with how much L-BTC is missing; nothing kept', async () => {
+    const poor = await setup([5_000], { lbtc: 3n, buildWorker: buildWorkerPath })
+    const short = await refusal(poor.desk.pay.build([{ localId: poor.pays[0]!.localId }]))
+    expect(short.code).toBe('lbtc_short')
+    expect(BigInt(short.details.missingUnits ?? '0')).toBeGreaterThan(0n)
+    expect(poor.desk.attempts.all()).toEqual([])
   }, 60_000)
 })

@@ -6,13 +6,28 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { PayAttemptDto, PayReviewDto } from '../../../../shared/channels-wallet-pay'
-import type { IpcError } from '../../../../shared/contract'
+import type { EventPayload, IpcError } from '../../../../shared/contract'
 import { formatAssetUnits } from '../../../../shared/money'
-import { call } from '../../ipc'
+import { call, useEvent } from '../../ipc'
 import { useApp } from '../../stores/app'
 import { CopyButton } from '../CopyButton'
 import { ErrorNotice } from '../ErrorNotice'
 import { Brl, DateTime } from '../format'
+
+/**
+ * About how long LWK takes to build and blind one output once every payment was checked with the service
+ * (docs/BENCHMARKS.md: ~53 ms of CPU per blinded output on the reference machine): only to tell the operator what
+ * to expect while waiting, never a limit.
+ */
+const BUILD_MS_PER_PAYMENT = 60
+const BUILD_MS_FIXED = 1_000
+
+/** The SVG comes from main (its own qrcode render of the PSET); shown as an image, never as markup. */
+function svgSrc(svg: string): string {
+  return `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`
+}
+
+type Qr = { fits: true; svg: string; chars: number } | { fits: false; chars: number; maxChars: number }
 
 export function WalletPayPanel({
   localIds,
@@ -32,6 +47,10 @@ export function WalletPayPanel({
   const [pset, setPset] = useState('')
   const [signedText, setSignedText] = useState('')
   const [missing, setMissing] = useState(0)
+  const [savedFile, setSavedFile] = useState(false)
+  const [qr, setQr] = useState<Qr | null>(null)
+  const [progress, setProgress] = useState<EventPayload<'walletPay:progress'> | null>(null)
+  useEvent('walletPay:progress', setProgress)
 
   const run = async <T,>(
     work: () => Promise<{ ok: true; data: T } | { ok: false; error: IpcError }>,
@@ -52,8 +71,9 @@ export function WalletPayPanel({
       () => call('walletPay:export', { id }),
       (d) => setPset(d.pset),
     )
-  const build = (): Promise<void> =>
-    run(
+  const build = (): Promise<void> => {
+    setProgress(null)
+    return run(
       () => call('walletPay:build', { selected: localIds.map((localId) => ({ localId })) }),
       (d) => {
         setReview(d)
@@ -61,10 +81,13 @@ export function WalletPayPanel({
         void exportPset(d.attempt.id)
       },
     )
+  }
   const signedBack = (d: { attempt: PayAttemptDto; missing: number }): void => {
     setAttempt(d.attempt)
     setMissing(d.missing)
     setSignedText('')
+    setSavedFile(false)
+    setQr(null)
     if (d.attempt.state === 'built') void exportPset(d.attempt.id)
   }
 
@@ -84,6 +107,16 @@ export function WalletPayPanel({
         >
           {busy ? t('building') : t('payWave')}
         </button>
+      )}
+      {attempt === null && busy && progress !== null && (
+        <p className="muted" role="status" data-testid="wallet-pay-building" data-phase={progress.phase}>
+          {progress.phase === 'status'
+            ? t('progressStatus', { done: progress.done, n: progress.total })
+            : t('buildingLong', {
+                n: progress.total,
+                seconds: Math.ceil((BUILD_MS_FIXED + BUILD_MS_PER_PAYMENT * progress.total) / 1000),
+              })}
+        </p>
       )}
       {review && attempt && (
         <>
@@ -131,7 +164,53 @@ export function WalletPayPanel({
           {pset !== '' && (
             <>
               <textarea readOnly rows={3} value={pset} data-testid="wallet-pay-pset" aria-label="PSET" />
-              <CopyButton text={pset} label={t('copy')} />
+              <CopyButton text={pset} label={t('copy')} />{' '}
+              <button
+                type="button"
+                className="btn"
+                disabled={busy}
+                data-testid="wallet-pay-save"
+                onClick={() =>
+                  void run(
+                    () => call('walletPay:savePset', { id: attempt.id }),
+                    (d) => setSavedFile(d.saved),
+                  )
+                }
+              >
+                {t('saveFile')}
+              </button>{' '}
+              <button
+                type="button"
+                className="btn"
+                disabled={busy}
+                data-testid="wallet-pay-show-qr"
+                onClick={() => void run(() => call('walletPay:qr', { id: attempt.id }), setQr)}
+              >
+                {t('showQr')}
+              </button>
+              {savedFile && (
+                <p role="status" data-testid="wallet-pay-saved">
+                  {t('saved')}
+                </p>
+              )}
+              {qr?.fits === true && (
+                <img
+                  className="qr-image"
+                  src={svgSrc(qr.svg)}
+                  alt={t('qrAlt')}
+                  width={320}
+                  height={320}
+                  data-testid="wallet-pay-qr"
+                />
+              )}
+              {qr?.fits === false && (
+                <p role="status" data-testid="wallet-pay-qr-too-large">
+                  {t('qrTooLarge', {
+                    chars: new Intl.NumberFormat(lang).format(qr.chars),
+                    max: new Intl.NumberFormat(lang).format(qr.maxChars),
+                  })}
+                </p>
+              )}
             </>
           )}
           {missing > 0 && <p>{t('missing', { n: missing })}</p>}
@@ -153,6 +232,22 @@ export function WalletPayPanel({
             }
           >
             {t('import')}
+          </button>{' '}
+          <button
+            type="button"
+            className="btn"
+            disabled={busy}
+            data-testid="wallet-pay-load-file"
+            onClick={() =>
+              void run(
+                () => call('walletPay:loadSigned', { id: attempt.id }),
+                (d) => {
+                  if (d !== null) signedBack(d)
+                },
+              )
+            }
+          >
+            {t('loadFile')}
           </button>{' '}
           {sandbox && (
             <button

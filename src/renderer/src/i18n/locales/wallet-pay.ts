@@ -7,6 +7,16 @@ export const walletPay = {
     payWave: 'Pagar a onda com a carteira',
     nothingToPay: 'Nenhum pagamento desta execução está aguardando depósito.',
     building: 'Consultando o serviço e montando a transação…',
+    progressStatus: 'Conferindo cada pagamento com o serviço: {{done}} de {{n}}.',
+    buildingLong:
+      'Montando uma transação com {{n}} pagamentos. A carteira protege cada valor com uma prova criptográfica, o que leva cerca de {{seconds}} s neste computador; o aplicativo continua respondendo.',
+    saveFile: 'Salvar PSET em arquivo',
+    saved: 'PSET salva no arquivo escolhido.',
+    loadFile: 'Carregar PSET assinada de arquivo',
+    showQr: 'Mostrar QR code',
+    qrAlt: 'QR code da PSET',
+    qrTooLarge:
+      'Esta PSET tem {{chars}} caracteres e não cabe em um QR code (máximo de {{max}}). Use o arquivo ou copie o texto.',
     reviewHeading: 'Revise antes de assinar',
     colPayee: 'Favorecido',
     colAmount: 'Valor (R$)',
@@ -35,6 +45,16 @@ export const walletPay = {
     payWave: 'Pay the wave from the wallet',
     nothingToPay: 'No payment of this run is waiting for its deposit.',
     building: 'Asking the service and building the transaction…',
+    progressStatus: 'Checking each payment with the service: {{done}} of {{n}}.',
+    buildingLong:
+      'Building one transaction for {{n}} payments. The wallet protects each amount with a cryptographic proof, which takes about {{seconds}} s on this computer; the app stays responsive.',
+    saveFile: 'Save PSET to a file',
+    saved: 'PSET saved to the chosen file.',
+    loadFile: 'Load signed PSET from a file',
+    showQr: 'Show QR code',
+    qrAlt: 'PSET QR code',
+    qrTooLarge:
+      'This PSET has {{chars}} characters and does not fit in a QR code (at most {{max}}). Use the file or copy the text.',
     reviewHeading: 'Review before signing',
     colPayee: 'Payee',
     colAmount: 'Amount (R$)',
