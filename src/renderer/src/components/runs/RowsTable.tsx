@@ -27,7 +27,15 @@ export function RowsTable({ rows }: { rows: RunDetailView['rows'] }): React.JSX.
   return (
     <section className="card" aria-labelledby="run-rows-heading">
       <h3 id="run-rows-heading">{t('rows.heading')}</h3>
-      <div ref={scroller} className="run-rows-scroll" style={{ maxHeight: 420, overflowY: 'auto' }}>
+      {/* A scrolling box is a stop for the keyboard (arrows scroll it), named by the section's heading. */}
+      <div
+        ref={scroller}
+        className="run-rows-scroll"
+        style={{ maxHeight: 420, overflowY: 'auto' }}
+        tabIndex={0}
+        role="region"
+        aria-labelledby="run-rows-heading"
+      >
         <table className="data data-grid" data-testid="run-rows" data-count={rows.length}>
           <thead>
             <tr>
