@@ -2,7 +2,11 @@
  * Every page, in pt-BR and en, at 1024×700, 1280×800 and 1920×1080, into test-results/screens/: what a
  * treasury analyst sees. Each page is also checked by axe (no serious or critical violation) and, at the first
  * size (1024×700), for words of the other language or raw codes outside "Detalhes técnicos" and for text clipped or
- * spilling out of its box (issue #26).
+ * spilling out of its box (issue #26). States: Hoje with its cards, the payment form and its review, the list, a
+ * paid, a refunded and a payee-mismatch detail, the funding page, Favorecidos, Exportar, the offline review,
+ * Configurações (each tab), Caixa, Ferramentas do Sandbox, Comprar DePix, Compras de DePix, Lotes and a run in
+ * review. Team-only screens (Aprovações, a run asked for approval) are checked the same way in
+ * team-run-approvals.spec.ts and approvals.spec.ts; a run with 0 of 20 paid and a refused top-up in dates.spec.ts.
  */
 import type { Page } from '@playwright/test'
 import type { WithdrawalRecord } from '../../../src/shared/withdrawal-record'
