@@ -21,7 +21,7 @@ import {
   seedLedger,
   setLanguage,
 } from './records-helpers'
-import { clippedText } from './clipping'
+import { clippedText, wrappedMoney } from './clipping'
 import { foreignWords } from './rendered-language'
 
 const SIZES = [
@@ -63,7 +63,7 @@ async function seed(app: TestApp): Promise<Seeded> {
   const draft = {
     pixKey: '+5561988887777',
     taxNumber: '11.222.333/0001-81',
-    amount: { kind: 'payout' as const, cents: 5_659_080 },
+    amount: { kind: 'payout' as const, cents: 456_789 },
     refundAddress: REFUND_ADDRESS,
     references: { invoice: 'NF-e 4471', costCentre: 'ADM-01', category: 'Serviços' },
     payeeId: payee.id,
@@ -218,7 +218,7 @@ for (const lang of ['pt-BR', 'en'] as const) {
         if (i === 0) {
           const words = await foreignWords(page, lang)
           if (words.length > 0) foreign[name] = words
-          const cut = await clippedText(page)
+          const cut = [...(await clippedText(page)), ...(await wrappedMoney(page))]
           if (cut.length > 0) clipped[name] = cut
           await expectNoSeriousAxe(page)
         }

@@ -27,20 +27,26 @@ function GroupTable({ caption, groups }: { caption: string; groups: Group[] }): 
       <thead>
         <tr>
           <th scope="col">{caption}</th>
-          <th scope="col">{t('review.count')}</th>
-          <th scope="col">{t('review.payout')}</th>
-          <th scope="col">{t('review.deposit')}</th>
+          <th scope="col" className="num-col">
+            {t('review.count')}
+          </th>
+          <th scope="col" className="num-col">
+            {t('review.payout')}
+          </th>
+          <th scope="col" className="num-col">
+            {t('review.deposit')}
+          </th>
         </tr>
       </thead>
       <tbody>
         {groups.map((g) => (
           <tr key={g.key}>
             <td>{g.key ? <SafeText text={g.key} /> : t('review.none')}</td>
-            <td className="num">{g.count}</td>
-            <td>
+            <td className="num num-col">{g.count}</td>
+            <td className="num-col">
               <Brl cents={g.payoutCents} />
             </td>
-            <td>
+            <td className="num-col">
               <Brl cents={g.depositCents} />
             </td>
           </tr>

@@ -42,7 +42,9 @@ export function RowsTable({ rows }: { rows: RunDetailView['rows'] }): React.JSX.
               <th scope="col">{t('rows.line')}</th>
               <th scope="col">{t('rows.payee')}</th>
               <th scope="col">{t('rows.key')}</th>
-              <th scope="col">{t('rows.amount')}</th>
+              <th scope="col" className="num-col">
+                {t('rows.amount')}
+              </th>
               <th scope="col">{t('rows.wave')}</th>
               <th scope="col">{t('rows.outcome')}</th>
             </tr>
@@ -63,7 +65,7 @@ export function RowsTable({ rows }: { rows: RunDetailView['rows'] }): React.JSX.
                   <td>
                     <SafeText text={r.draft.pixKey} />
                   </td>
-                  <td className="num">{formatBRL(a.cents, lang)}</td>
+                  <td className="num num-col">{formatBRL(a.cents, lang)}</td>
                   <td className="num">{r.wave ?? '—'}</td>
                   <td>{t(`outcome.${r.outcome}`)}</td>
                 </tr>
