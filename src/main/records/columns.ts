@@ -1,13 +1,17 @@
 /**
  * The columns of the CSV (all of them) and of the HTML report (a readable subset). Ids are the English headers
  * and stable names for scripts; pt-BR headers are labels in words (docs/GLOSSARY.md). Code columns (status,
- * refund reason, error kind) hold the code, and say so in their header: scripts and the verifier group by them. docs/RECORDS.md lists them; a test holds the two
- * together. Fields of the raw status body (`lastRemote`) are read defensively: the spec shows their names but the
+ * refund reason, error kind) hold the code, and say so in their header: scripts and the verifier group by them.
+ * The CSV puts what a person reads first (issue #26) and the codes after; exports made before keep verifying in
+ * their own order (LEGACY_CSV_COLUMNS). docs/RECORDS.md lists them; a test holds the two together. Fields of the raw status body (`lastRemote`) are read defensively: the spec shows their names but the
  * service may send anything, so a non-string value is written as its JSON text, never dropped.
  */
 import { checkPayeeName } from '../../shared/name-check'
+import { payeeNameOf } from '../../shared/payee-name'
+import { statusInWords } from '../../shared/status-words'
 import { maskTaxId } from '../../shared/tax-id'
 import type { WithdrawalRecord } from '../../shared/withdrawal-record'
+import type { ExportLocale } from './format'
 import { displayStatus } from './totals'
 
 export type ColumnKind = 'text' | 'date' | 'amount' | 'bool'
@@ -17,7 +21,8 @@ export interface Column<R = WithdrawalRecord> {
   id: string
   pt: string
   kind: ColumnKind
-  get: (r: R) => string | number | boolean | null
+  /** The cell's value; `locale` for the few text cells written in words (the status). */
+  get: (r: R, locale: ExportLocale) => string | number | boolean | null
 }
 
 export function text(v: unknown): string | null {
@@ -30,7 +35,11 @@ export function text(v: unknown): string | null {
 const remote = (r: WithdrawalRecord, key: string): string | null => text(r.lastRemote?.[key])
 const taxId = (v: string | null): string | null => (v === null ? null : maskTaxId(v))
 
-export const CSV_COLUMNS: readonly Column[] = [
+/**
+ * The columns in the order of exports made before issue #26 (ids first, codes early). Today's exports use
+ * CSV_COLUMNS (the same columns and two more, people's first); the verifier reads an older file in this order.
+ */
+export const LEGACY_CSV_COLUMNS: readonly Column[] = [
   { id: 'local_id', pt: 'ID local', kind: 'text', get: (r) => r.localId },
   { id: 'remote_id', pt: 'ID do pagamento no serviço', kind: 'text', get: (r) => r.remoteId },
   { id: 'profile', pt: 'Perfil', kind: 'text', get: (r) => r.profile },
@@ -133,9 +142,52 @@ export const CSV_COLUMNS: readonly Column[] = [
   },
 ]
 
+/** Columns only the people's order has: the name an analyst reads, and the status in words. */
+const PEOPLE_ONLY: readonly Column[] = [
+  { id: 'payee', pt: 'Nome do favorecido', kind: 'text', get: (r) => payeeNameOf(r) },
+  {
+    id: 'status_text',
+    pt: 'Situação',
+    kind: 'text',
+    get: (r, locale) => statusInWords(displayStatus(r), r.refund !== null, locale),
+  },
+]
+
+/** What a person reads, in the order they read it (issue #26): date, payee, CPF/CNPJ, R$, status in words, refs. */
+const PEOPLE_ORDER = [
+  'transfer_date',
+  'created_at',
+  'payee',
+  'tax_number',
+  'payout_amount',
+  'status_text',
+  'invoice',
+  'cost_centre',
+  'category',
+  'note',
+  'pix_key',
+  'deposit_amount',
+] as const
+
+function legacy(id: string): Column {
+  const c = LEGACY_CSV_COLUMNS.find((x) => x.id === id) ?? PEOPLE_ONLY.find((x) => x.id === id)
+  if (!c) throw new Error(`no CSV column ${id}`)
+  return c
+}
+
+/**
+ * Today's CSV: the people's columns (PEOPLE_ORDER), then every other column in its earlier order for scripts —
+ * ids, raw statuses and codes at the end.
+ */
+export const CSV_COLUMNS: readonly Column[] = [
+  ...PEOPLE_ORDER.map(legacy),
+  ...LEGACY_CSV_COLUMNS.filter((c) => !(PEOPLE_ORDER as readonly string[]).includes(c.id)),
+]
+
 /**
  * How many columns exports had before issue #14 appended the references and the expected payee: those exports
- * (both languages, and PT_HEADER_V1 below) have exactly the first this-many columns, and still verify.
+ * (both languages, and PT_HEADER_V1 below) have exactly the first this-many columns of LEGACY_CSV_COLUMNS, and
+ * still verify.
  */
 export const COLUMNS_BEFORE_REFERENCES = 35
 
@@ -186,6 +238,16 @@ export function columnIndex(id: string): number {
   if (i < 0) throw new Error(`no CSV column ${id}`)
   return i
 }
+
+const legacyAt = (id: string): number => LEGACY_CSV_COLUMNS.findIndex((c) => c.id === id)
+
+/** Where the verifier reads the status, the refund and the two amounts in a file of LEGACY_CSV_COLUMNS. */
+export const LEGACY_CSV_AT = {
+  status: legacyAt('status'),
+  refunded: legacyAt('refunded'),
+  deposit: legacyAt('deposit_amount'),
+  payout: legacyAt('payout_amount'),
+} as const
 
 function pick(id: string): Column {
   const c = CSV_COLUMNS[columnIndex(id)]

@@ -52,13 +52,13 @@ export const YES_NO: Readonly<Record<ExportLocale, readonly [string, string]>> =
 export function cellText(col: Column, r: WithdrawalRecord, locale: ExportLocale): string {
   switch (col.kind) {
     case 'date':
-      return formatDateTime(col.get(r) as string | null, locale)
+      return formatDateTime(col.get(r, locale) as string | null, locale)
     case 'amount':
-      return formatAmount(col.get(r) as number | null, locale)
+      return formatAmount(col.get(r, locale) as number | null, locale)
     case 'bool':
-      return col.get(r) ? YES_NO[locale][0] : YES_NO[locale][1]
+      return col.get(r, locale) ? YES_NO[locale][0] : YES_NO[locale][1]
     case 'text': {
-      const v = col.get(r)
+      const v = col.get(r, locale)
       return v === null || v === undefined ? '' : String(v)
     }
   }

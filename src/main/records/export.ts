@@ -170,13 +170,26 @@ export function folderSlug(name: string): string {
   return slug === '' ? 'perfil' : slug
 }
 
-/** depix-export-<profile>-<UTC time, ISO basic>[-n]: created exclusively, so nothing is ever overwritten. */
+/**
+ * The folder's time stamp in the computer's local time, as the analyst's file manager and clock show it (issue
+ * #26), with its UTC offset so the name stays unambiguous across zones and DST: `20250601T090000-0300`.
+ * `offsetMinutes` is east of UTC (São Paulo −180); the computer's own by default.
+ */
+export function exportFolderStamp(at: Date, offsetMinutes: number = -at.getTimezoneOffset()): string {
+  const local = new Date(at.getTime() + offsetMinutes * 60_000)
+  const pad = (n: number): string => String(n).padStart(2, '0')
+  const abs = Math.abs(offsetMinutes)
+  const zone = `${offsetMinutes < 0 ? '-' : '+'}${pad(Math.floor(abs / 60))}${pad(abs % 60)}`
+  return (
+    `${String(local.getUTCFullYear()).padStart(4, '0')}${pad(local.getUTCMonth() + 1)}${pad(local.getUTCDate())}` +
+    `T${pad(local.getUTCHours())}${pad(local.getUTCMinutes())}${pad(local.getUTCSeconds())}${zone}`
+  )
+}
+
+/** depix-export-<profile>-<local time, ISO basic, offset>[-n]: created exclusively, so nothing is overwritten. */
 async function createFolder(parent: string, profile: string, at: Date): Promise<string> {
   await mkdir(parent, { recursive: true })
-  const stamp = at
-    .toISOString()
-    .replace(/[-:]/g, '')
-    .replace(/\.\d{3}Z$/, 'Z')
+  const stamp = exportFolderStamp(at)
   const base = `depix-export-${folderSlug(profile)}-${stamp}`
   for (let n = 1; n <= 1000; n++) {
     const folder = join(parent, n === 1 ? base : `${base}-${n}`)

@@ -36,16 +36,16 @@ export function rowPlan<R extends AnyRecord>(
     switch (col.kind) {
       case 'date':
         return (r) => {
-          const v = get(r)
+          const v = get(r, locale)
           return typeof v === 'string' ? v : ''
         }
       case 'amount':
-        return (r) => formatAmount(get(r) as number | null, locale)
+        return (r) => formatAmount(get(r, locale) as number | null, locale)
       case 'bool':
-        return (r) => (get(r) ? yes : no)
+        return (r) => (get(r, locale) ? yes : no)
       case 'text':
         return (r) => {
-          const v = get(r)
+          const v = get(r, locale)
           return typeof v === 'string' ? v : v === null || v === undefined ? '' : String(v)
         }
     }
@@ -61,7 +61,7 @@ export function rowPlan<R extends AnyRecord>(
       } else if (col.kind === 'amount') {
         report.push({ cell, kind: 'amount', raw: getters.length })
         getters.push((r) => {
-          const v = col.get(r)
+          const v = col.get(r, locale)
           return v === null ? '' : String(v)
         })
       } else {

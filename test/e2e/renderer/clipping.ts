@@ -28,3 +28,30 @@ export async function clippedText(page: Page): Promise<string[]> {
     return out
   })
 }
+
+/**
+ * Amounts broken over two lines ("R$" at the end of one, "56.590,80" on the next — issue #26): every "R$ 1.234,56"
+ * or "1.234,56 DePix" in the page's text whose range covers more than one line box.
+ */
+export async function wrappedMoney(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const out: string[] = []
+    const money = /R\$\s?\d[\d.]*(?:,\d+)?|\d[\d.]*,\d+\sDePix/g
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT)
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent ?? ''
+      const parent = node.parentElement
+      if (!parent || parent.closest('[data-technical], script, style')) continue
+      for (const m of text.matchAll(money)) {
+        const range = document.createRange()
+        range.setStart(node, m.index)
+        range.setEnd(node, m.index + m[0].length)
+        const lines = new Set(
+          [...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)),
+        )
+        if (lines.size > 1) out.push(`${parent.tagName.toLowerCase()}: ${m[0]}`)
+      }
+    }
+    return out
+  })
+}

@@ -1,7 +1,9 @@
 /**
- * Dates that mean what they say (issue #26): a payment created yesterday and paid today is in "Pagos hoje" and in
+ * Screens that say the truth (issue #26): a payment created yesterday and paid today is in "Pagos hoje" and in
  * Totais → Hoje (both by the day the Pix was paid), not in today's created count; the list filter says which date
- * it ranges on and finds it by payment date, not by creation date. And a refused top-up says why, in pt-BR.
+ * it ranges on and finds it by payment date, not by creation date. A refused top-up says why, in pt-BR. A run whose
+ * 20 payments were all created and its wave declared funded, none paid yet, reads "Em processamento · 0 de 20
+ * pagos" in the list, on its page and on Hoje — never "Concluído".
  */
 import { randomUUID } from 'node:crypto'
 import type { Page } from '@playwright/test'
@@ -11,8 +13,9 @@ import { writeRecord } from '../../../src/main/ledger/record-write'
 import { calendarDayOf } from '../../../src/shared/calendar-day'
 import { SANDBOX_PROFILE_ID } from '../../../src/shared/profile'
 import { expect, test } from '../support/app-fixture'
-import { expectNoSeriousAxe, REFUND_ADDRESS } from './records-helpers'
-import { refundAddressFor } from './withdrawal-steps'
+import type { RunDetailView } from '../../../src/shared/channels-runs'
+import { expectNoSeriousAxe, REFUND_ADDRESS, rpc } from './records-helpers'
+import { CPF, refundAddressFor } from './withdrawal-steps'
 
 const DAY_MS = 86_400_000
 
@@ -170,5 +173,67 @@ test.describe('a refused top-up', () => {
     await expect(page.getByTestId('deposit-error-raw')).toContainText('IDENTIFICATION_REQUIRED')
     await expectNoSeriousAxe(page)
     await app.screenshot('dates-topup-refused-pt-BR')
+  })
+})
+
+test.describe('a run with 0 of 20 paid', () => {
+  test.use({
+    appOptions: {
+      language: 'pt-BR',
+      sandbox: { rateLimits: { withdraw: 600 } },
+      beforeOpen: null,
+      // Nothing is funded in the sandbox: the rows stay created and unpaid however long the test takes.
+      trackerAutoStart: false,
+      startPage: 'today',
+    },
+  })
+
+  test('created and declared funded, none paid: "Em processamento · 0 de 20 pagos" everywhere, never "Concluído"', async ({
+    app,
+  }) => {
+    test.setTimeout(120_000)
+    const { page } = app
+    const refund = refundAddressFor(app)
+    const lines = ['Favorecido;Chave Pix;CPF/CNPJ;Valor do Pix (R$);Endereço de devolução']
+    for (let i = 1; i <= 20; i++)
+      lines.push(`Fornecedor ${i};folha${i}@example.com;${CPF};${10 + i},00;${refund}`)
+    const contentBase64 = Buffer.from(`\uFEFF${lines.join('\r\n')}\r\n`, 'utf8').toString('base64')
+    const imported = await rpc(app, 'runs:import', { name: 'folha-zero.csv', contentBase64 })
+    expect(imported.issues).toEqual([])
+    const runId = imported.runId!
+    const draft = await rpc(app, 'runs:get', { runId })
+    await rpc(app, 'runs:approve', { runId, confirmPayoutCents: draft.summary.payoutCents })
+    await rpc(app, 'runs:startWave', { runId, size: 20 })
+    await expect
+      .poll(async () => (await rpc(app, 'runs:get', { runId })).run.state, { timeout: 60_000 })
+      .toBe('awaiting_funding')
+    const done: RunDetailView = await rpc(app, 'runs:markWaveFunded', { runId, wave: 1 })
+    // Main's word for "every row was handled": the screens must not read it as paid.
+    expect(done.run.state).toBe('completed')
+    expect(done.progress).toMatchObject({ total: 20, paid: 0, created: 20 })
+
+    // Hoje: still in "Lotes em andamento", as processing, 0 of 20 paid.
+    await page.getByTestId('nav-runs').click()
+    await page.getByTestId('nav-today').click()
+    const today = page.getByTestId('today-runs')
+    const line = today.locator(`[data-run-id="${runId}"]`)
+    await expect(line).toContainText('folha-zero.csv')
+    await expect(line).toContainText('Em processamento')
+    await expect(line).toContainText('0 de 20 pagos')
+    await expect(today).not.toContainText('Concluído')
+
+    // The runs list and the run's page.
+    await line.click()
+    const heading = page.getByTestId('run-heading')
+    await expect(heading).toContainText('folha-zero.csv')
+    await expect(page.getByTestId('run-settlement')).toHaveText('Em processamento')
+    await expect(heading).toContainText('0 de 20 pagos')
+    const listed = page.getByTestId('runs-list').locator('tbody tr').filter({ hasText: 'folha-zero.csv' })
+    await expect(listed.getByTestId('run-state')).toHaveText('Em processamento')
+    await expect(listed).toContainText('0 de 20 pagos')
+    await expect(page.getByTestId('runs-list')).not.toContainText('Concluído')
+    await expect(heading).not.toContainText('Concluído')
+    await expectNoSeriousAxe(page)
+    await app.screenshot('dates-run-zero-of-twenty-pt-BR')
   })
 })

@@ -2,9 +2,9 @@
  * The whole road of a withdrawal through the real app: form → review → create → funding instructions → funded
  * through the Sandbox tools → paid (or refunded), every step checked against what the ledger and sandbox hold.
  */
-import type { Locator, Page } from '@playwright/test'
 import { formatDePix } from '../../../src/shared/money'
 import { expect, test } from '../support/app-fixture'
+import { expectVisibleFocus, tabTo } from './keyboard'
 import {
   CONFIDENTIAL_PREFIX,
   CPF,
@@ -122,24 +122,6 @@ test('invalid Pix key: the payout fails and the withdrawal ends refunded, the re
   await expect(refund).toContainText(String(stored.refund!['txId']))
   await app.screenshot('funding-refunded-pt-BR')
 })
-
-/** Tab (or Shift+Tab) until `target` has focus: the only way a keyboard user gets there. */
-async function tabTo(page: Page, target: Locator, back = false): Promise<void> {
-  await expect(target).toBeAttached()
-  for (let i = 0; i < 80; i++) {
-    if (await target.evaluate((el) => el === document.activeElement)) return
-    await page.keyboard.press(back ? 'Shift+Tab' : 'Tab')
-  }
-  throw new Error(`not reachable by keyboard: ${target.toString()}`)
-}
-
-async function expectVisibleFocus(page: Page): Promise<void> {
-  const outline = await page.evaluate(() => {
-    const el = document.activeElement
-    return el ? getComputedStyle(el).outlineStyle : 'none'
-  })
-  expect(outline).not.toBe('none')
-}
 
 test('keyboard only: the same journey with Tab, Shift+Tab, Enter, Space and arrows', async ({ app }) => {
   const { page } = app

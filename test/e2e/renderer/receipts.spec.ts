@@ -29,6 +29,10 @@ test('a receipt fetched from the sandbox is opened offline, saved and printed', 
   await expect(viewer).toBeVisible()
   await expect(viewer).toContainText('Comprovante guardado')
   await expect(viewer.getByTestId('receipt-facts')).toContainText(view.sha256.slice(0, 16))
+  // The receipt itself opens on request (issue #26: the detail page stays a few screens).
+  await expect(viewer.getByTestId('receipt-frame')).toHaveCount(0)
+  await viewer.getByRole('button', { name: 'Ver comprovante' }).click()
+  await expect(viewer.getByTestId('receipt-toggle')).toHaveAttribute('aria-expanded', 'true')
   const frame = viewer.getByTestId('receipt-frame')
   // No scripts, no same-origin: the empty sandbox attribute.
   await expect(frame).toHaveAttribute('sandbox', '')

@@ -2,20 +2,26 @@
  * Every page, in pt-BR and en, at 1024×700, 1280×800 and 1920×1080, into test-results/screens/: what a
  * treasury analyst sees. Each page is also checked by axe (no serious or critical violation) and, at the first
  * size (1024×700), for words of the other language or raw codes outside "Detalhes técnicos" and for text clipped or
- * spilling out of its box (issue #26).
+ * spilling out of its box (issue #26). States: Hoje with its cards, the payment form and its review, the list, a
+ * paid, a refunded and a payee-mismatch detail, the funding page, Favorecidos, Exportar, the offline review,
+ * Configurações (each tab), Caixa, Ferramentas do Sandbox, Comprar DePix, Compras de DePix, Lotes and a run in
+ * review. Team-only screens (Aprovações, a run asked for approval) are checked the same way in
+ * team-run-approvals.spec.ts and approvals.spec.ts; a run with 0 of 20 paid and a refused top-up in dates.spec.ts.
  */
 import type { Page } from '@playwright/test'
 import type { WithdrawalRecord } from '../../../src/shared/withdrawal-record'
 import { expect, test, type TestApp } from '../support/app-fixture'
 import {
+  cpf,
   createWithdrawal,
   expectNoSeriousAxe,
   fundAndSettle,
   REFUND_ADDRESS,
+  rpc,
   seedLedger,
   setLanguage,
 } from './records-helpers'
-import { clippedText } from './clipping'
+import { clippedText, wrappedMoney } from './clipping'
 import { foreignWords } from './rendered-language'
 
 const SIZES = [
@@ -28,6 +34,10 @@ interface Seeded {
   paid: WithdrawalRecord
   refunded: WithdrawalRecord
   awaiting: WithdrawalRecord
+  /** Paid to a holder other than the book's entry: "Favorecido diferente do cadastro". */
+  mismatch: WithdrawalRecord
+  /** A spreadsheet imported as a run, in review. */
+  runId: string
 }
 
 async function seed(app: TestApp): Promise<Seeded> {
@@ -43,13 +53,39 @@ async function seed(app: TestApp): Promise<Seeded> {
   )
   const awaiting = await createWithdrawal(app, { pixKey: 'aguardando@example.com', cents: 98_765 })
   // The payee book has someone to show.
-  await app.ctx.router.handle('payees:create', {
+  const payee = await rpc(app, 'payees:create', {
     name: 'Fornecedora Exemplo Ltda',
     taxNumber: '11.222.333/0001-81',
     pixKeys: [{ key: 'fornecedor@example.com' }, { key: '+5561988887777' }],
     notes: 'Vencimento dia 10',
   })
-  return { paid, refunded, awaiting }
+  // Paid from the book, but the service reports another holder of the key.
+  const draft = {
+    pixKey: '+5561988887777',
+    taxNumber: '11.222.333/0001-81',
+    amount: { kind: 'payout' as const, cents: 456_789 },
+    refundAddress: REFUND_ADDRESS,
+    references: { invoice: 'NF-e 4471', costCentre: 'ADM-01', category: 'Serviços' },
+    payeeId: payee.id,
+  }
+  const quote = await rpc(app, 'withdrawals:quote', { draft })
+  const created = await rpc(app, 'withdrawals:create', {
+    draft,
+    intentId: quote.intent.id,
+    confirmedDuplicates: quote.duplicates.map((d) => d.localId),
+  })
+  const mismatch = await fundAndSettle(app, created, 'sent')
+  // A run in review: names, CPF/CNPJ, R$ and the references of three lines.
+  const lines = [
+    'Favorecido;Chave Pix;CPF/CNPJ;Valor do Pix (R$);Categoria;Centro de custo;Endereço de devolução',
+    `Papelaria Central Ltda;papelaria@example.com;${cpf('529982247')};150,00;Materiais;ADM-01;${REFUND_ADDRESS}`,
+    `Transportes Rápidos;(11) 98765-4321;${cpf('111444777')};1.250,00;Frete;OPS-02;${REFUND_ADDRESS}`,
+    `Limpeza Total;limpeza@example.com;${cpf('123456789')};980,40;Serviços;ADM-01;${REFUND_ADDRESS}`,
+  ]
+  const contentBase64 = Buffer.from(`\uFEFF${lines.join('\r\n')}\r\n`, 'utf8').toString('base64')
+  const run = await rpc(app, 'runs:import', { name: 'folha-dezembro.csv', contentBase64 })
+  expect(run.issues).toEqual([])
+  return { paid, refunded, awaiting, mismatch, runId: run.runId! }
 }
 
 type Visit = (page: Page) => Promise<void>
@@ -104,6 +140,8 @@ function pages(s: Seeded): Array<[string, Visit]> {
     ],
     ['detail-paid', detail(s.paid)],
     ['detail-refunded', detail(s.refunded)],
+    // Issue #26: the problem first — "Favorecido diferente do cadastro" with the reported name.
+    ['detail-mismatch', detail(s.mismatch)],
     [
       'funding',
       async (page) => {
@@ -115,12 +153,39 @@ function pages(s: Seeded): Array<[string, Visit]> {
     ['export', nav('records')],
     ['offline-review', nav('review')],
     ['settings', nav('settings')],
+    // Issue #26: Configurações in tabs, each one a screen.
+    [
+      'settings-payments',
+      async (page) => {
+        await nav('settings')(page)
+        await page.getByRole('tab').nth(1).click()
+        await expect(page.getByRole('tab').nth(1)).toHaveAttribute('aria-selected', 'true')
+      },
+    ],
+    [
+      'settings-security',
+      async (page) => {
+        await nav('settings')(page)
+        await page.getByRole('tab').nth(2).click()
+        await expect(page.getByRole('tab').nth(2)).toHaveAttribute('aria-selected', 'true')
+      },
+    ],
+    ['caixa', nav('caixa')],
     ['sandbox-tools', nav('sandbox')],
     // Issue #17: the top-up form and the list of purchases (with reconciliation, export and the payer's limit).
     ['buy-depix', nav('buyDepix')],
     ['deposits', nav('deposits')],
     // Issue #26: the runs page (import with the pt-BR file picker, the list as a table).
     ['runs', nav('runs')],
+    [
+      'run-review',
+      async (page) => {
+        await nav('runs')(page)
+        await page.getByTestId('runs-list').getByRole('button', { name: 'folha-dezembro.csv' }).click()
+        await expect(page.getByTestId('run-detail')).toHaveAttribute('data-state', 'draft')
+        await expect(page.getByTestId('run-heading')).toContainText('folha-dezembro.csv')
+      },
+    ],
   ]
 }
 
@@ -153,7 +218,7 @@ for (const lang of ['pt-BR', 'en'] as const) {
         if (i === 0) {
           const words = await foreignWords(page, lang)
           if (words.length > 0) foreign[name] = words
-          const cut = await clippedText(page)
+          const cut = [...(await clippedText(page)), ...(await wrappedMoney(page))]
           if (cut.length > 0) clipped[name] = cut
           await expectNoSeriousAxe(page)
         }

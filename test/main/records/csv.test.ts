@@ -10,7 +10,12 @@ import {
   unneutralise,
   type CsvDelimiter,
 } from '../../../src/main/records/csv'
-import { COLUMNS_BEFORE_REFERENCES, CSV_COLUMNS, PT_HEADER_V1 } from '../../../src/main/records/columns'
+import {
+  COLUMNS_BEFORE_REFERENCES,
+  CSV_COLUMNS,
+  LEGACY_CSV_COLUMNS,
+  PT_HEADER_V1,
+} from '../../../src/main/records/columns'
 
 function parse(text: string, d: CsvDelimiter): string[][] {
   const rows: string[][] = []
@@ -128,7 +133,7 @@ describe('columns', () => {
       expect(h).not.toMatch(/messageCode|denialCode|X-Request-ID|saque|Status|Recebedor|\bTx\b/)
     // Issue #14 appended columns; the older headers have the columns before them, in the same order.
     expect(PT_HEADER_V1.length).toBe(COLUMNS_BEFORE_REFERENCES)
-    expect(CSV_COLUMNS.slice(COLUMNS_BEFORE_REFERENCES).map((c) => c.id)).toEqual([
+    expect(LEGACY_CSV_COLUMNS.slice(COLUMNS_BEFORE_REFERENCES).map((c) => c.id)).toEqual([
       'invoice',
       'cost_centre',
       'category',
@@ -138,6 +143,26 @@ describe('columns', () => {
       'payee_tax_number',
       'payee_check',
     ])
+    // Issue #26: a person's columns first (date, payee, CPF/CNPJ, R$, status in words, references), every
+    // earlier column kept after them for scripts, and the codes after the words.
+    expect(CSV_COLUMNS.slice(0, 10).map((c) => c.id)).toEqual([
+      'transfer_date',
+      'created_at',
+      'payee',
+      'tax_number',
+      'payout_amount',
+      'status_text',
+      'invoice',
+      'cost_centre',
+      'category',
+      'note',
+    ])
+    expect(CSV_COLUMNS.map((c) => c.id).sort()).toEqual(
+      [...LEGACY_CSV_COLUMNS.map((c) => c.id), 'payee', 'status_text'].sort(),
+    )
+    const ids = CSV_COLUMNS.map((c) => c.id)
+    for (const code of ['local_id', 'status', 'local_state', 'remote_status', 'refund_reason', 'error_kind'])
+      expect(ids.indexOf(code)).toBeGreaterThan(ids.indexOf('status_text'))
     expect(new Set(csvHeader('en')).size).toBe(CSV_COLUMNS.length)
   })
 })

@@ -4,6 +4,7 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { openLedger } from '../../../src/main/ledger/index'
 import { CSV_COLUMNS } from '../../../src/main/records/columns'
+import { exportFolderStamp } from '../../../src/main/records/export'
 import { parseCsv, unneutralise } from '../../../src/main/records/csv'
 import { REPORT_CSP } from '../../../src/main/records/report-assets'
 import {
@@ -16,7 +17,9 @@ import {
 import { manifestSchema as manifestSchemaForTests } from '../../../src/main/records/manifest'
 import { makeRecords, nastyRecords, seededLedger, tempDir } from './fixtures'
 import { EXPORTED_AT, exportTo, fileIn, readManifest, SIGNER, track } from './helpers'
-import { sortTotals } from '../../../src/main/records/totals'
+import { displayStatus, sortTotals } from '../../../src/main/records/totals'
+import { payeeNameOf } from '../../../src/shared/payee-name'
+import { statusInWords } from '../../../src/shared/status-words'
 import type { WithdrawalRecord } from '../../../src/shared/withdrawal-record'
 
 function csvRows(file: string, d: ';' | ','): string[][] {
@@ -60,13 +63,29 @@ function spreadsheetCells(text: string, sep: string): string[] {
 
 const col = (id: string): number => CSV_COLUMNS.findIndex((c) => c.id === id)
 
+describe('exportFolderStamp: the folder name in local time (issue #26)', () => {
+  it('writes the wall-clock time of the given zone and its offset', () => {
+    expect(exportFolderStamp(EXPORTED_AT, -180)).toBe('20250601T090000-0300')
+    expect(exportFolderStamp(EXPORTED_AT, 0)).toBe('20250601T120000+0000')
+    expect(exportFolderStamp(EXPORTED_AT, 330)).toBe('20250601T173000+0530')
+    // Late evening in São Paulo is the previous day there, not UTC's.
+    expect(exportFolderStamp(new Date('2025-06-01T02:30:05Z'), -180)).toBe('20250531T233005-0300')
+  })
+
+  it("defaults to the computer's own zone", () => {
+    const at = new Date('2025-01-15T10:00:00Z')
+    expect(exportFolderStamp(at)).toBe(exportFolderStamp(at, -at.getTimezoneOffset()))
+  })
+})
+
 describe('exportRecords', () => {
   it('writes a new folder with the three files and a signed manifest that verifies', async () => {
     const { ledger } = seededLedger(makeRecords(50))
     track(ledger)
     const headBefore = ledger.auditHead()
     const res = await exportTo(ledger)
-    expect(path.basename(res.folder)).toBe('depix-export-producao-20250601T120000Z')
+    // Named in the computer's local time with its offset (issue #26); exportFolderStamp is tested below.
+    expect(path.basename(res.folder)).toBe(`depix-export-producao-${exportFolderStamp(EXPORTED_AT)}`)
     expect(fs.readdirSync(res.folder).sort()).toEqual([
       'anchors.jsonl',
       'audit.jsonl',
@@ -168,7 +187,8 @@ describe('exportRecords', () => {
     const first = ledger.iterate().next().value!
     const pt = await exportTo(ledger)
     const ptRows = csvRows(fileIn(pt, 'records.csv'), ';')
-    expect(ptRows[0]?.[0]).toBe('ID local')
+    // A person's columns first (issue #26).
+    expect(ptRows[0]?.slice(0, 3)).toEqual(['Data do Pix', 'Criado em', 'Nome do favorecido'])
     const ptRow = ptRows[1]!
     expect(ptRow[col('created_at')]).toMatch(/^\d\d\/\d\d\/\d{4} \d\d:\d\d:\d\d$/)
     expect(ptRow[col('requested_amount')]).toMatch(/^\d{1,3}(\.\d{3})*,\d\d$/)
@@ -188,6 +208,31 @@ describe('exportRecords', () => {
     // "1.234,56" holds the delimiter: quoted, and still verifies.
     expect(fs.readFileSync(fileIn(ptComma, 'records.csv'), 'utf8')).toMatch(/,"\d{1,3}(\.\d{3})*,\d\d",/)
     expect((await verifyExport(ptComma.manifestPath)).ok).toBe(true)
+  })
+
+  it("a person's columns: the payee's name, the status in words, the R$ amount; the code stays later", async () => {
+    const recs = [...makeRecords(60)]
+    const { ledger } = seededLedger(recs)
+    track(ledger)
+    const byId = new Map(recs.map((r) => [r.localId, r]))
+    for (const locale of ['pt-BR', 'en'] as const) {
+      const res = await exportTo(ledger, { locale })
+      const rows = csvRows(fileIn(res, 'records.csv'), locale === 'pt-BR' ? ';' : ',').slice(1)
+      expect(rows.length).toBe(60)
+      let named = 0
+      for (const row of rows) {
+        const r = byId.get(unneutralise(row[col('local_id')]!))!
+        const name = payeeNameOf(r)
+        if (name !== null) named += 1
+        expect(unneutralise(row[col('payee')]!)).toBe(name ?? '')
+        const words = statusInWords(displayStatus(r), r.refund !== null, locale)
+        expect(row[col('status_text')]).toBe(words)
+        expect(row[col('status_text')]).not.toBe(row[col('status')])
+        expect(row[col('status_text')]).not.toMatch(/_/)
+        expect(row[col('status')]).toBe(displayStatus(r))
+      }
+      expect(named).toBeGreaterThan(0)
+    }
   })
 
   it('text cells that a spreadsheet would run are neutralised; quotes, delimiters and newlines survive', async () => {

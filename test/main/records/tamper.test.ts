@@ -12,7 +12,12 @@ import {
   type ExportResult,
   type ExportVerification,
 } from '../../../src/main/records/index'
-import { COLUMNS_BEFORE_REFERENCES, PT_HEADER_V1 } from '../../../src/main/records/columns'
+import {
+  COLUMNS_BEFORE_REFERENCES,
+  CSV_COLUMNS,
+  LEGACY_CSV_COLUMNS,
+  PT_HEADER_V1,
+} from '../../../src/main/records/columns'
 import { BOM, csvHeader, csvLine, parseCsv } from '../../../src/main/records/csv'
 import { makeRecords, seededLedger, tempDir } from './fixtures'
 import {
@@ -60,20 +65,21 @@ function lines(file: string): string[] {
 }
 
 /**
- * The data rows of an export's CSV as an export made before issue #14 wrote them: only the first
- * COLUMNS_BEFORE_REFERENCES cells, copied as they are in the file (already neutralised; quoted again).
+ * The data rows of an export's CSV as an export made before issue #26 wrote them (LEGACY_CSV_COLUMNS' order), or
+ * before issue #14 (only its first COLUMNS_BEFORE_REFERENCES columns): cells copied as they are in the file
+ * (already neutralised; quoted again).
  */
-function rowsBeforeReferences(file: string, delimiter: ';' | ','): string[] {
+function legacyRows(file: string, delimiter: ';' | ',', columns = LEGACY_CSV_COLUMNS.length): string[] {
+  const at = LEGACY_CSV_COLUMNS.slice(0, columns).map((l) => CSV_COLUMNS.findIndex((c) => c.id === l.id))
   const out: string[] = []
   parseCsv(fs.readFileSync(file).subarray(3), delimiter, (row) => {
-    const cells = Array.from(
-      { length: COLUMNS_BEFORE_REFERENCES },
-      (_, i) => `"${row.cell(i).replace(/"/g, '""')}"`,
-    )
-    out.push(cells.join(delimiter))
+    out.push(at.map((i) => `"${row.cell(i).replace(/"/g, '""')}"`).join(delimiter))
   })
   return out.slice(1)
 }
+
+const rowsBeforeReferences = (file: string, delimiter: ';' | ','): string[] =>
+  legacyRows(file, delimiter, COLUMNS_BEFORE_REFERENCES)
 
 describe('verifyExport on a tampered export', () => {
   it('an untouched export verifies', async () => {
@@ -345,9 +351,13 @@ describe('verifyExport on a tampered export', () => {
     fs.writeFileSync(
       csv,
       BOM +
-        [csvLine(csvHeader('pt-BR').slice(0, COLUMNS_BEFORE_REFERENCES), ';').slice(0, -2), ...rest].join(
-          '\r\n',
-        ),
+        [
+          csvLine(csvHeader('pt-BR', LEGACY_CSV_COLUMNS).slice(0, COLUMNS_BEFORE_REFERENCES), ';').slice(
+            0,
+            -2,
+          ),
+          ...rest,
+        ].join('\r\n'),
     )
     fixHash(ex, m, 'records.csv')
     resign(m, SIGNER)
@@ -360,6 +370,31 @@ describe('verifyExport on a tampered export', () => {
     resign(m, SIGNER)
     writeManifest(ex, m)
     expect(checks(await verifyExport(ex.manifestPath))).toEqual(['records.csv:schema', 'records.csv:totals'])
+  })
+
+  it('a CSV in the order of exports made before issue #26 (codes first) still verifies; its rows shuffled do not', async () => {
+    const ex = copy()
+    const csv = fileIn(ex, 'records.csv')
+    // Today's file starts with a person's columns.
+    expect(lines(csv)[0]?.startsWith(`${BOM}"Data do Pix";"Criado em";"Nome do favorecido"`)).toBe(true)
+    const rows = legacyRows(csv, ';')
+    const legacyHeader = csvLine(csvHeader('pt-BR', LEGACY_CSV_COLUMNS), ';').slice(0, -2)
+    expect(legacyHeader.startsWith('"ID local";')).toBe(true)
+    fs.writeFileSync(csv, BOM + [legacyHeader, ...rows, ''].join('\r\n'))
+    const m = readManifest(ex)
+    fixHash(ex, m, 'records.csv')
+    resign(m, SIGNER)
+    writeManifest(ex, m)
+    expect((await verifyExport(ex.manifestPath)).problems).toEqual([])
+
+    // Today's rows under the older header: the status and amounts are read where the older order has them, so
+    // the totals recomputed differ (a file cannot pass under a header that does not describe it).
+    const todays = fs.readFileSync(fileIn(pristine, 'records.csv'), 'utf8').slice(1).split('\r\n').slice(1)
+    fs.writeFileSync(csv, BOM + [legacyHeader, ...todays].join('\r\n'))
+    fixHash(ex, m, 'records.csv')
+    resign(m, SIGNER)
+    writeManifest(ex, m)
+    expect((await verifyExport(ex.manifestPath)).ok).toBe(false)
   })
 
   it('extra files are listed as unlisted, not as problems', async () => {
@@ -407,7 +442,8 @@ describe('verifyExport on a tampered export', () => {
     writeManifest(ex, m)
     const v = await verifyExport(ex.manifestPath)
     expect(checks(v)).toEqual(['records.csv:schema'])
-    expect(v.problems[0]?.detail).toBe('header differs from the pt-BR columns at column 9')
+    const status = CSV_COLUMNS.findIndex((c) => c.id === 'status') + 1
+    expect(v.problems[0]?.detail).toBe(`header differs from the pt-BR columns at column ${status}`)
   })
 
   it('every problem of a badly damaged export is reported at once', async () => {

@@ -12,13 +12,13 @@ export const DISPLAY_TIME_ZONE = 'America/Sao_Paulo'
 export function Brl({ cents }: { cents: number | null | undefined }): React.JSX.Element {
   useTranslation()
   if (cents === null || cents === undefined) return <span>—</span>
-  return <span className="num">{formatBRL(cents, currentLanguage())}</span>
+  return <span className="num money">{formatBRL(cents, currentLanguage())}</span>
 }
 
 export function DePix({ cents }: { cents: number | null | undefined }): React.JSX.Element {
   useTranslation()
   if (cents === null || cents === undefined) return <span>—</span>
-  return <span className="num">{formatDePix(cents, currentLanguage())}</span>
+  return <span className="num money">{formatDePix(cents, currentLanguage())}</span>
 }
 
 const ptBrParts = new Intl.DateTimeFormat('pt-BR', {

@@ -29,6 +29,8 @@ export function ApprovalsPage(): React.JSX.Element {
   const changed = useTeam((s) => s.changed)
   const [loaded, setLoaded] = useState(false)
   const [deciding, setDeciding] = useState<{ approval: ApprovalView; decision: Decision } | null>(null)
+  // The approval decided here last: its card takes the focus back from the closed dialog.
+  const [decidedId, setDecidedId] = useState<string | null>(null)
 
   useEffect(() => {
     void refreshList().then(() => setLoaded(true))
@@ -76,6 +78,7 @@ export function ApprovalsPage(): React.JSX.Element {
                 go(kind === 'deposit' ? { page: 'depositDetail', localId } : { page: 'detail', localId })
               }}
               onRefused={refused}
+              focusHeading={a.id === decidedId}
             />
           </div>
         ))}
@@ -87,6 +90,7 @@ export function ApprovalsPage(): React.JSX.Element {
           onClose={() => setDeciding(null)}
           onDecided={(a) => {
             changed(a, false)
+            setDecidedId(a.id)
             setDeciding(null)
           }}
           onRefused={refused}

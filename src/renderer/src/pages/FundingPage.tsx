@@ -166,18 +166,22 @@ export function FundingPage({ localId }: { localId: string }): React.JSX.Element
               alert={detail.fundingAlert}
             />
           ) : (
-            <>
-              {sandbox && (
-                <div
-                  className="alert alert-warn alert-compact"
-                  role="note"
-                  data-testid="sandbox-address-warning"
-                >
-                  <p className="alert-title">{t('sandboxAddress')}</p>
-                </div>
-              )}
-              <FundingInstructions funding={detail.funding} />
-            </>
+            // The Sandbox's warning sits under the address it is about, inside the instructions: the QR stays
+            // above the fold at 1024×700 with a team's status line and a pop-up above the page.
+            <FundingInstructions
+              funding={detail.funding}
+              addressNotice={
+                sandbox && (
+                  <div
+                    className="alert alert-warn alert-compact"
+                    role="note"
+                    data-testid="sandbox-address-warning"
+                  >
+                    <p className="alert-title">{t('sandboxAddress')}</p>
+                  </div>
+                )
+              }
+            />
           )}
           <ExpectedPayeeLine record={record} />
           <StatusLine record={record} onRefreshed={() => void load()} />

@@ -3,7 +3,7 @@
  * follow every row to paid or refunded. The page re-reads the open run on `run:changed` and on withdrawal
  * changes (the tracker's statuses move its progress).
  */
-import { useCallback, useEffect, useState } from 'react'
+import { useCallback, useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { RunDetailView } from '../../../shared/channels-runs'
 import type { IpcError } from '../../../shared/contract'
@@ -17,25 +17,31 @@ import { RowsTable } from '../components/runs/RowsTable'
 import { RunErrorNotice } from '../components/runs/run-error'
 import { SheetPanel } from '../components/runs/SheetPanel'
 import { WavePanel } from '../components/runs/WavePanel'
-import { runSettlement, runTone } from '../components/runs/run-model'
+import { RunStateChip } from '../components/runs/RunStateChip'
+import { useRunProgress } from '../components/runs/useRunProgress'
 import { DataTable } from '../components/ui/DataTable'
 import { EmptyState } from '../components/ui/EmptyState'
-import { StatusChip } from '../components/ui/StatusChip'
 import { call, useEvent } from '../ipc'
 
-export function RunHeading({ detail }: { detail: RunDetailView }): React.JSX.Element {
-  const { t } = useTranslation('runs')
+/**
+ * The run's name and where it stands. `focusOnShow`: the heading takes the focus when it appears (a run just
+ * imported or opened from the list), so a keyboard or screen-reader user lands on the run, not back at the top.
+ */
+export function RunHeading({
+  detail,
+  focusOnShow = false,
+}: {
+  detail: RunDetailView
+  focusOnShow?: boolean
+}): React.JSX.Element {
   const { run, progress } = detail
-  const settlement = runSettlement(run.state, progress.counts)
+  const ref = useRef<HTMLHeadingElement>(null)
+  useEffect(() => {
+    if (focusOnShow) ref.current?.focus()
+  }, [focusOnShow, run.runId])
   return (
-    <h3 className="run-heading">
-      <span>{run.name}</span>{' '}
-      <StatusChip tone={runTone(run.state, settlement)} testId="run-settlement">
-        {settlement ? t(`settlement.${settlement}`) : t(`state.${run.state}`)}
-      </StatusChip>{' '}
-      <span className="cell-note">
-        {t('settlement.paidOf', { done: progress.paid, total: progress.total })}
-      </span>
+    <h3 className="run-heading" ref={ref} tabIndex={-1} data-testid="run-heading">
+      <span>{run.name}</span> <RunStateChip run={run} progress={progress} testId="run-settlement" />
     </h3>
   )
 }
@@ -43,7 +49,14 @@ export function RunHeading({ detail }: { detail: RunDetailView }): React.JSX.Ele
 export function RunsPage({ runId }: { runId?: string | undefined } = {}): React.JSX.Element {
   const { t } = useTranslation('runs')
   const [list, setList] = useState<RunRecord[]>([])
+  const progress = useRunProgress(list)
   const [open, setOpen] = useState<string | null>(runId ?? null)
+  // A run the analyst just imported, picked, or opened from Aprovações: its heading takes the focus once it shows.
+  const [picked, setPicked] = useState(runId !== undefined)
+  const openRun = (id: string): void => {
+    setPicked(true)
+    setOpen(id)
+  }
   const [detail, setDetail] = useState<RunDetailView | null>(null)
   const [error, setError] = useState<IpcError | null>(null)
 
@@ -92,7 +105,7 @@ export function RunsPage({ runId }: { runId?: string | undefined } = {}): React.
     <div className="page">
       <h2>{t('title')}</h2>
       <p>{t('intro')}</p>
-      <ImportPanel onImported={(runId) => setOpen(runId)} />
+      <ImportPanel onImported={openRun} />
       <section className="card" aria-labelledby="runs-list-heading">
         <h3 id="runs-list-heading">{t('list.heading')}</h3>
         {list.length === 0 ? (
@@ -110,7 +123,7 @@ export function RunsPage({ runId }: { runId?: string | undefined } = {}): React.
                 header: t('list.name'),
                 truncate: (r) => r.name,
                 cell: (r) => (
-                  <button type="button" className="btn-link" onClick={() => setOpen(r.runId)}>
+                  <button type="button" className="btn-link" onClick={() => openRun(r.runId)}>
                     {r.name}
                   </button>
                 ),
@@ -119,11 +132,7 @@ export function RunsPage({ runId }: { runId?: string | undefined } = {}): React.
               {
                 id: 'state',
                 header: t('list.state'),
-                cell: (r) => (
-                  <StatusChip tone={runTone(r.state, null)} testId="run-state">
-                    {t(`state.${r.state}`)}
-                  </StatusChip>
-                ),
+                cell: (r) => <RunStateChip run={r} progress={progress.get(r.runId)} testId="run-state" />,
               },
               { id: 'createdAt', header: t('list.createdAt'), cell: (r) => <DateTime iso={r.createdAt} /> },
             ]}
@@ -133,7 +142,7 @@ export function RunsPage({ runId }: { runId?: string | undefined } = {}): React.
       {error && <RunErrorNotice error={error} />}
       {detail && detail.run.runId === open && (
         <div data-testid="run-detail" data-state={detail.run.state}>
-          <RunHeading detail={detail} />
+          <RunHeading detail={detail} focusOnShow={picked} />
           <ReviewPanel detail={detail} onChange={onDetail} />
           {detail.run.state !== 'draft' && <WavePanel detail={detail} onChange={onDetail} />}
           <SheetPanel detail={detail} onChange={onDetail} />

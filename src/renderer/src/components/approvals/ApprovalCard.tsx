@@ -2,7 +2,7 @@
  * One approval in the queue and what this desk may do with it: decide another analyst's request, wait on its
  * own, send an approved payment (once: the button stays busy until main answers; nothing is ever re-sent).
  */
-import { useRef, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { ApprovalView } from '../../../../shared/channels-team'
 import type { IpcError } from '../../../../shared/contract'
@@ -17,14 +17,24 @@ export function ApprovalCard({
   onDecide,
   onSent,
   onRefused,
+  focusHeading = false,
 }: {
   approval: ApprovalView
   onDecide: (a: ApprovalView, decision: Decision) => void
   /** The payment or top-up exists now (sent, or its outcome is unknown): its record's detail page takes over. */
   onSent: (localId: string, kind: ApprovalView['kind']) => void
   onRefused: (error: IpcError) => void
+  /**
+   * Just decided here: the buttons the focus was on are gone, so the heading (which now names the new state) takes
+   * the focus; the next Tab reaches what can be done now ("Enviar pagamento aprovado").
+   */
+  focusHeading?: boolean
 }): React.JSX.Element {
   const { t } = useTranslation('approvals')
+  const headingRef = useRef<HTMLHeadingElement>(null)
+  useEffect(() => {
+    if (focusHeading) headingRef.current?.focus()
+  }, [focusHeading, a.state])
   const [sending, setSending] = useState(false)
   const [error, setError] = useState<IpcError | null>(null)
   // State updates are asynchronous; the ref closes the gap in which a second click could send twice.
@@ -57,7 +67,7 @@ export function ApprovalCard({
       data-state={a.state}
       data-kind={a.kind}
     >
-      <h3 id={headingId} className="approval-heading">
+      <h3 id={headingId} className="approval-heading" ref={headingRef} tabIndex={-1}>
         <span className={`approval-state approval-state-${a.state}`}>{t(`state.${a.state}`)}</span>
       </h3>
       <ApprovalFacts approval={a} />

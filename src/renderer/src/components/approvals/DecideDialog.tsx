@@ -2,13 +2,14 @@
  * Approve or reject, asked once more with the amount and the Pix key in front of the analyst. Rejecting needs a
  * reason (the requester reads it); the database refuses a decision on one's own request whatever this shows.
  */
-import { useEffect, useId, useRef, useState } from 'react'
+import { useId, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { ApprovalView } from '../../../../shared/channels-team'
 import type { IpcError } from '../../../../shared/contract'
 import { call } from '../../ipc'
 import { ApprovalError } from './ApprovalError'
 import { ApprovalFacts } from './ApprovalFacts'
+import { useModal } from '../ui/useModal'
 
 export type Decision = 'approve' | 'reject'
 const NOTE_MAX = 500
@@ -35,11 +36,7 @@ export function DecideDialog({
   const [error, setError] = useState<IpcError | null>(null)
   const reject = decision === 'reject'
 
-  useEffect(() => {
-    const d = dialog.current
-    if (d && !d.open) d.showModal()
-    return () => d?.close()
-  }, [])
+  useModal(dialog)
 
   const submit = async (): Promise<void> => {
     const trimmed = note.trim()

@@ -16,6 +16,13 @@ export function TeamStatusLine(): React.JSX.Element | null {
   const reason =
     state === 'disconnected' ? teamReasonText(status, i18n.language === 'en' ? 'en' : 'pt-BR') : null
   const skew = clockSkewNotice(status)
+  // A connected line is cut to one row in the top bar: its whole text on hover.
+  const whole =
+    state === 'disconnected'
+      ? undefined
+      : `${t('team.label')} — ${t('team.connected', { identity: status.identity ?? '' })}${
+          state === 'leader' ? ` · ${t('team.leader')}` : ''
+        }`
   return (
     <>
       <span
@@ -23,6 +30,7 @@ export function TeamStatusLine(): React.JSX.Element | null {
         role="status"
         data-testid="team-status"
         data-state={state}
+        title={whole}
       >
         {t('team.label')} —{' '}
         {state === 'disconnected'

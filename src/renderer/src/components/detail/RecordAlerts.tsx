@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next'
 import type { WithdrawalDetail } from '../../../../shared/contract'
 import { RECORD_FLAGS } from '../../../../shared/withdrawal-record'
 import { statusCategory } from '../../../../shared/withdrawal-status'
+import { Alert } from '../ui/Alert'
 
 const LOUD_FLAGS: readonly string[] = [
   RECORD_FLAGS.depositAddressInvalid,
@@ -36,25 +37,19 @@ const KNOWN_FUNDING_PROBLEMS = [
 export function FlagAlerts({ flags }: { flags: readonly string[] }): React.JSX.Element | null {
   const { t } = useTranslation('detail')
   if (flags.length === 0) return null
+  // The flag's code is for support, under "Detalhes técnicos": a pt-BR screen says it in words (issue #26).
   return (
     <div data-testid="flag-alerts">
-      {flags.map((f) =>
-        LOUD_FLAGS.includes(f) ? (
-          <div key={f} className="alert alert-error alert-loud" role="alert" data-flag={f}>
-            <p className="alert-title">{t(`flags.${f}`)}</p>
-            <p>
-              <code>{f}</code>
-            </p>
-          </div>
-        ) : (
-          <div key={f} className="alert alert-warn" data-flag={f}>
-            <p>{KNOWN_FLAGS.includes(f) ? t(`flags.${f}`) : t('flags.other')}</p>
-            <p>
-              <code>{f}</code>
-            </p>
-          </div>
-        ),
-      )}
+      {flags.map((f) => (
+        <Alert
+          key={f}
+          tone={LOUD_FLAGS.includes(f) ? 'error' : 'warn'}
+          loud={LOUD_FLAGS.includes(f)}
+          dataset={{ 'data-flag': f }}
+          title={LOUD_FLAGS.includes(f) || KNOWN_FLAGS.includes(f) ? t(`flags.${f}`) : t('flags.other')}
+          technical={<code>{f}</code>}
+        />
+      ))}
     </div>
   )
 }

@@ -14,6 +14,7 @@ import { call } from '../../ipc'
 import { CopyButton } from '../CopyButton'
 import { ErrorNotice } from '../ErrorNotice'
 import { Brl, DateTime } from '../format'
+import { useModal } from '../ui/useModal'
 
 export const resolveFormSchema = z
   .object({ choice: z.enum(['link', 'notCreated']), withdrawalId: z.string().max(200) })
@@ -54,11 +55,7 @@ export function ResolveUnknownDialog({
   const choice = useWatch({ control: form.control, name: 'choice' })
   const fieldError = form.formState.errors.withdrawalId?.message
 
-  useEffect(() => {
-    const d = dialog.current
-    if (d && !d.open) d.showModal()
-    return () => d?.close()
-  }, [])
+  useModal(dialog)
   useEffect(() => {
     if (step === 'confirm') confirmHeading.current?.focus()
   }, [step])

@@ -25,7 +25,14 @@ export function AddressGroups({ address, testId }: { address: string; testId?: s
   )
 }
 
-export function FundingInstructions({ funding }: { funding: Funding }): React.JSX.Element {
+export function FundingInstructions({
+  funding,
+  addressNotice,
+}: {
+  funding: Funding
+  /** Said right under the address (the Sandbox's "this address belongs to no one"). */
+  addressNotice?: React.ReactNode
+}): React.JSX.Element {
   const { t, i18n } = useTranslation('funding')
   const lang = currentLanguage()
   const network = i18n.exists(`funding:networks.${funding.network}`)
@@ -50,6 +57,7 @@ export function FundingInstructions({ funding }: { funding: Funding }): React.JS
                 {t(funding.confidential ? 'instructions.confidential' : 'instructions.unconfidential')}
               </span>
             </div>
+            {addressNotice}
           </dd>
           <dt>{t('instructions.amount')}</dt>
           <dd>

@@ -1,6 +1,7 @@
 /**
  * Hoje's cards beyond single payments (issue #26): payment runs still moving, and — on a team ledger — what waits
- * for my approval. Each line opens the run or the approvals page.
+ * for my approval. Each line opens the run or the approvals page. A run whose creation is over ("completed") is
+ * still moving while any of its payments is: it stays here as "Em processamento" until its rows settle.
  */
 import { useCallback, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -9,24 +10,41 @@ import { call, useEvent } from '../../ipc'
 import { useRoute } from '../../stores/route'
 import { useTeam } from '../../stores/team'
 import { queueCount } from '../approvals/run-approval-model'
-import { runTone } from '../runs/run-model'
-import { StatusChip } from '../ui/StatusChip'
+import { runSettlement } from '../runs/run-model'
+import { RunStateChip } from '../runs/RunStateChip'
+import { useRunProgress } from '../runs/useRunProgress'
 
 const MOVING: ReadonlyArray<RunRecord['state']> = ['approved', 'creating', 'awaiting_funding', 'paused']
+/** Finished runs older than this are not looked at again for Hoje. */
+const RECENT_MS = 30 * 86_400_000
 
 export function TodayRuns(): React.JSX.Element {
   const { t } = useTranslation(['layout', 'runs'])
   const go = useRoute((s) => s.go)
   const [runs, setRuns] = useState<RunRecord[] | null>(null)
   const load = useCallback(() => {
-    void call('runs:list').then((r) => setRuns(r.ok ? r.data.filter((x) => MOVING.includes(x.state)) : []))
+    const since = new Date(Date.now() - RECENT_MS).toISOString()
+    void call('runs:list').then((r) =>
+      setRuns(
+        r.ok
+          ? r.data.filter(
+              (x) => MOVING.includes(x.state) || (x.state === 'completed' && x.updatedAt >= since),
+            )
+          : [],
+      ),
+    )
   }, [])
+  const progress = useRunProgress(runs ?? [])
   useEffect(() => {
     const timer = setTimeout(load)
     return () => clearTimeout(timer)
   }, [load])
   useEvent('run:changed', load)
-  const rows = runs ?? []
+  const rows = (runs ?? []).filter((r) => {
+    if (MOVING.includes(r.state)) return true
+    const p = progress.get(r.runId)
+    return p !== undefined && runSettlement(r.state, p.counts) === 'processing'
+  })
   return (
     <section className="card today-block" aria-labelledby="today-h-runs" data-testid="today-runs">
       <h3 id="today-h-runs">
@@ -49,7 +67,7 @@ export function TodayRuns(): React.JSX.Element {
                 </span>
                 <span className="today-amount num">{t('layout:today.runRows', { count: r.rowCount })}</span>
                 <span className="today-when">
-                  <StatusChip tone={runTone(r.state, null)}>{t(`runs:state.${r.state}`)}</StatusChip>
+                  <RunStateChip run={r} progress={progress.get(r.runId)} />
                 </span>
               </button>
             </li>

@@ -3,6 +3,7 @@
  * payment was made to, else the name the service reported — with the CPF/CNPJ masked, the Pix key second; the
  * payout in cents when known, else the amount the request asked for.
  */
+import { payeeNameOf } from '../../../../shared/payee-name'
 import { maskTaxId } from '../../../../shared/tax-id'
 import type { WithdrawalRecord } from '../../../../shared/withdrawal-record'
 
@@ -24,8 +25,7 @@ export function payeeOfRequest(request: Record<string, unknown>, name: string | 
 
 export function payeeOf(record: WithdrawalRecord): Payee {
   const book = record.expectedPayee ?? null
-  const name = str(book?.name) ?? str(record.lastRemote?.['receiverName']) ?? str(record.receiverName)
-  const p = payeeOfRequest(record.request, name)
+  const p = payeeOfRequest(record.request, payeeNameOf(record))
   const taxNumber = p.taxNumber ?? (book ? maskTaxId(book.taxNumber) : null)
   return { ...p, taxNumber, pixKey: p.pixKey === '' ? record.pixKey : p.pixKey }
 }

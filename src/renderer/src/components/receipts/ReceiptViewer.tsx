@@ -43,6 +43,8 @@ export function ReceiptViewer({ localId }: { localId: string }): React.JSX.Eleme
   const [shown, setShown] = useState<Loaded | null>(null)
   const [version, setVersion] = useState(0)
   const [message, setMessage] = useState<string | null>(null)
+  // The receipt itself opens on request: shown at once it was ~400 px of the detail page (issue #26 density).
+  const [open, setOpen] = useState(false)
 
   useEffect(() => {
     let live = true
@@ -85,8 +87,32 @@ export function ReceiptViewer({ localId }: { localId: string }): React.JSX.Eleme
             {t('fetchedAt')} <DateTime iso={view.fetchedAt} /> ·{' '}
             {t('stored', { size: kib(view.size), hash: view.sha256.slice(0, 16) })}
           </p>
-          {view.mediaType === 'text/html' && html !== null && (
+          {view.mediaType === 'application/pdf' && <p>{t('pdfNote')}</p>}
+          <p>
+            {view.mediaType === 'text/html' && html !== null && (
+              <>
+                <button
+                  type="button"
+                  className="btn"
+                  aria-expanded={open}
+                  aria-controls={open ? `receipt-${localId}-frame` : undefined}
+                  data-testid="receipt-toggle"
+                  onClick={() => setOpen((o) => !o)}
+                >
+                  {t(open ? 'hide' : 'show')}
+                </button>{' '}
+              </>
+            )}
+            <button type="button" className="btn" onClick={() => void act('receipts:save')}>
+              {t('save')}
+            </button>{' '}
+            <button type="button" className="btn" onClick={() => void act('receipts:print')}>
+              {t('print')}
+            </button>
+          </p>
+          {view.mediaType === 'text/html' && html !== null && open && (
             <iframe
+              id={`receipt-${localId}-frame`}
               title={t('frameTitle')}
               sandbox=""
               srcDoc={receiptSrcDoc(html)}
@@ -96,15 +122,6 @@ export function ReceiptViewer({ localId }: { localId: string }): React.JSX.Eleme
               style={{ width: '100%', minHeight: '24rem', border: '1px solid #ccc', background: '#fff' }}
             />
           )}
-          {view.mediaType === 'application/pdf' && <p>{t('pdfNote')}</p>}
-          <p>
-            <button type="button" className="btn" onClick={() => void act('receipts:save')}>
-              {t('save')}
-            </button>{' '}
-            <button type="button" className="btn" onClick={() => void act('receipts:print')}>
-              {t('print')}
-            </button>
-          </p>
           {message && <p role="status">{message}</p>}
         </>
       ) : null}

@@ -3,7 +3,7 @@
  * arrives by Pix, from the approver's own ERP or spreadsheet: it is not printed beside the field), or rejection
  * with a reason.
  */
-import { useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { RunDetailView } from '../../../../shared/channels-runs'
 import type { IpcError } from '../../../../shared/contract'
@@ -27,20 +27,26 @@ function GroupTable({ caption, groups }: { caption: string; groups: Group[] }): 
       <thead>
         <tr>
           <th scope="col">{caption}</th>
-          <th scope="col">{t('review.count')}</th>
-          <th scope="col">{t('review.payout')}</th>
-          <th scope="col">{t('review.deposit')}</th>
+          <th scope="col" className="num-col">
+            {t('review.count')}
+          </th>
+          <th scope="col" className="num-col">
+            {t('review.payout')}
+          </th>
+          <th scope="col" className="num-col">
+            {t('review.deposit')}
+          </th>
         </tr>
       </thead>
       <tbody>
         {groups.map((g) => (
           <tr key={g.key}>
             <td>{g.key ? <SafeText text={g.key} /> : t('review.none')}</td>
-            <td className="num">{g.count}</td>
-            <td>
+            <td className="num num-col">{g.count}</td>
+            <td className="num-col">
               <Brl cents={g.payoutCents} />
             </td>
-            <td>
+            <td className="num-col">
               <Brl cents={g.depositCents} />
             </td>
           </tr>
@@ -98,6 +104,12 @@ export function ReviewPanel({
   const { run, summary } = detail
   const [typed, setTyped] = useState('')
   const [error, setError] = useState<IpcError | null>(null)
+  // Approving removes the form the focus was in: the confirmation that replaces it takes the focus.
+  const [approvedHere, setApprovedHere] = useState(false)
+  const approvedRef = useRef<HTMLParagraphElement>(null)
+  useEffect(() => {
+    if (approvedHere && run.state !== 'draft') approvedRef.current?.focus()
+  }, [approvedHere, run.state])
   const dups = detail.rows.filter((r) => r.duplicate !== null)
   // Four-eyes on a team ledger (issue #16): absent on this computer's ledger.
   const fourEyes = detail.approval?.needed === true
@@ -119,8 +131,10 @@ export function ReviewPanel({
       return
     }
     const r = await call('runs:approve', { runId: run.runId, confirmPayoutCents: cents })
-    if (r.ok) onChange(r.data)
-    else setError(r.error)
+    if (r.ok) {
+      setApprovedHere(true)
+      onChange(r.data)
+    } else setError(r.error)
   }
 
   return (
@@ -213,7 +227,7 @@ export function ReviewPanel({
         </p>
       ) : (
         run.approvedAt && (
-          <p data-testid="run-approved">
+          <p data-testid="run-approved" ref={approvedRef} tabIndex={-1}>
             {t('approve.approved', { who: run.approvedBy ?? '' })} <DateTime iso={run.approvedAt} />
           </p>
         )

@@ -27,14 +27,24 @@ export function RowsTable({ rows }: { rows: RunDetailView['rows'] }): React.JSX.
   return (
     <section className="card" aria-labelledby="run-rows-heading">
       <h3 id="run-rows-heading">{t('rows.heading')}</h3>
-      <div ref={scroller} className="run-rows-scroll" style={{ maxHeight: 420, overflowY: 'auto' }}>
+      {/* A scrolling box is a stop for the keyboard (arrows scroll it), named by the section's heading. */}
+      <div
+        ref={scroller}
+        className="run-rows-scroll"
+        style={{ maxHeight: 420, overflowY: 'auto' }}
+        tabIndex={0}
+        role="region"
+        aria-labelledby="run-rows-heading"
+      >
         <table className="data data-grid" data-testid="run-rows" data-count={rows.length}>
           <thead>
             <tr>
               <th scope="col">{t('rows.line')}</th>
               <th scope="col">{t('rows.payee')}</th>
               <th scope="col">{t('rows.key')}</th>
-              <th scope="col">{t('rows.amount')}</th>
+              <th scope="col" className="num-col">
+                {t('rows.amount')}
+              </th>
               <th scope="col">{t('rows.wave')}</th>
               <th scope="col">{t('rows.outcome')}</th>
             </tr>
@@ -55,7 +65,7 @@ export function RowsTable({ rows }: { rows: RunDetailView['rows'] }): React.JSX.
                   <td>
                     <SafeText text={r.draft.pixKey} />
                   </td>
-                  <td className="num">{formatBRL(a.cents, lang)}</td>
+                  <td className="num num-col">{formatBRL(a.cents, lang)}</td>
                   <td className="num">{r.wave ?? '—'}</td>
                   <td>{t(`outcome.${r.outcome}`)}</td>
                 </tr>

@@ -13,16 +13,27 @@ export function Alert({
   children,
   technical,
   testId,
+  loud = false,
+  dataset,
 }: {
   tone: AlertTone
   title?: ReactNode
   children?: ReactNode
   technical?: ReactNode
   testId?: string
+  /** A problem that must not be missed (a flagged address or key): the heavier border. */
+  loud?: boolean
+  /** `data-*` attributes for tests and styles (e.g. `{ 'data-flag': 'payee_mismatch' }`). */
+  dataset?: Record<`data-${string}`, string>
 }): React.JSX.Element {
   const { t } = useTranslation('layout')
   return (
-    <div className={`alert alert-${tone}`} role={tone === 'error' ? 'alert' : 'status'} data-testid={testId}>
+    <div
+      className={loud ? `alert alert-${tone} alert-loud` : `alert alert-${tone}`}
+      role={tone === 'error' ? 'alert' : 'status'}
+      data-testid={testId}
+      {...dataset}
+    >
       {title && <p className="alert-title">{title}</p>}
       {children}
       {technical && (

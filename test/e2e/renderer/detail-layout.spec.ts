@@ -1,0 +1,100 @@
+/**
+ * The payment detail in sections, the lead and the problem first (issue #26): at 1024×700 a paid payment whose
+ * payee check failed shows its title, its lead sentence and the problem above the fold, before any section of
+ * facts; every section is a card with its heading; codes only under "Detalhes técnicos"; the page stays within
+ * four screens (the stored receipt opens on request). Measured with bounding boxes against the viewport, in the real renderer.
+ */
+import type { WithdrawalRecord } from '../../../src/shared/withdrawal-record'
+import { expect, test } from '../support/app-fixture'
+import { expectNoSeriousAxe, REFUND_ADDRESS, rpc } from './records-helpers'
+import { clippedText } from './clipping'
+import { foreignWords } from './rendered-language'
+
+test.use({
+  appOptions: {
+    language: 'pt-BR',
+    sandbox: {},
+    beforeOpen: null,
+    trackerAutoStart: false,
+    startPage: 'today',
+  },
+})
+
+const VIEWPORT = { width: 1024, height: 700 }
+
+test('a paid payment to another holder than the book says: title, lead and the problem above the fold at 1024×700', async ({
+  app,
+}) => {
+  const { page } = app
+  const payee = await rpc(app, 'payees:create', {
+    name: 'Fornecedora Exemplo Ltda',
+    taxNumber: '11.222.333/0001-81',
+    pixKeys: [{ key: 'financeiro@fornecedora.example' }],
+  })
+  const draft = {
+    pixKey: 'financeiro@fornecedora.example',
+    taxNumber: '11.222.333/0001-81',
+    amount: { kind: 'payout' as const, cents: 150_000 },
+    refundAddress: REFUND_ADDRESS,
+    references: { invoice: 'NF-e 4471', costCentre: 'ADM-01' },
+    payeeId: payee.id,
+  }
+  const quote = await rpc(app, 'withdrawals:quote', { draft })
+  const created: WithdrawalRecord = await rpc(app, 'withdrawals:create', {
+    draft,
+    intentId: quote.intent.id,
+    confirmedDuplicates: quote.duplicates.map((d) => d.localId),
+  })
+  await rpc(app, 'sandbox:fund', { localId: created.localId, mode: 'exact' })
+  const paid = await rpc(app, 'sandbox:settle', { localId: created.localId, outcome: 'sent' })
+  expect(paid.flags).toContain('payee_mismatch')
+
+  await page.setViewportSize(VIEWPORT)
+  await page.getByTestId('nav-withdrawals').click()
+  await page.locator(`tr[data-local-id="${created.localId}"]`).click()
+  await expect(page.getByTestId('lead-sentence')).toBeVisible()
+  await page.evaluate(() => window.scrollTo(0, 0))
+
+  // Above the fold, in this order: the title (amount and the book's name), the lead sentence, the problem.
+  const title = page.locator('#detail-title')
+  await expect(title).toHaveText('R$ 1.500,00 para Fornecedora Exemplo Ltda')
+  const problem = page.locator('[data-flag="payee_mismatch"]')
+  await expect(problem).toContainText('titular da chave Pix diferente')
+  const boxes = []
+  for (const el of [title, page.getByTestId('lead-sentence'), problem]) {
+    const box = await el.boundingBox()
+    expect(box).not.toBeNull()
+    expect(box!.y).toBeGreaterThanOrEqual(0)
+    expect(box!.y + box!.height).toBeLessThanOrEqual(VIEWPORT.height)
+    boxes.push(box!)
+  }
+  expect(boxes[0]!.y).toBeLessThan(boxes[1]!.y)
+  expect(boxes[1]!.y).toBeLessThan(boxes[2]!.y)
+
+  // The problem comes before every section of facts; each section is a card with its own heading.
+  const order = await page.evaluate(() => {
+    const page = document.querySelector('.page-detail')!
+    const problem = page.querySelector('[data-flag="payee_mismatch"]')!
+    const sections = [...page.querySelectorAll('section.card')]
+    return {
+      problemFirst: sections.every(
+        (s) => (problem.compareDocumentPosition(s) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0,
+      ),
+      sections: sections.map((s) => s.querySelector('h3')?.textContent ?? '(no heading)'),
+      height: document.documentElement.scrollHeight,
+    }
+  })
+  expect(order.problemFirst).toBe(true)
+  expect(order.sections.length).toBeGreaterThanOrEqual(3)
+  expect(order.sections).not.toContain('(no heading)')
+  // Four screens at most: 3,107 px with the receipt open by default, 2,685 px with it on request (2026-11-27).
+  expect(order.height).toBeLessThanOrEqual(4 * VIEWPORT.height)
+  // The reported holder against the book's, said in words; the code only under "Detalhes técnicos".
+  const check = page.getByTestId('payee-check')
+  await expect(check).toHaveAttribute('data-verdict', 'mismatch')
+  await expect(check.getByTestId('reported-name')).toHaveText('Beneficiário Sandbox')
+  expect(await foreignWords(page, 'pt-BR')).toEqual([])
+  expect(await clippedText(page)).toEqual([])
+  await expectNoSeriousAxe(page)
+  await app.screenshot('detail-mismatch-pt-BR-1024x700')
+})
