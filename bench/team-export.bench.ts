@@ -9,14 +9,14 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
-import { importDeskLedger, pgExportLedger } from '../src/main/ledger-store'
-import { openLedger } from '../src/main/ledger/index'
-import { importRecords } from '../src/main/ledger/import'
+import { importDeskLedger, pgExportLedger } from '../src/main/ledger/engines'
+import { openLedger } from '../src/main/ledger/sqlite/index'
+import { importRecords } from '../src/main/ledger/sqlite/import'
 import { exportFrom } from '../src/main/records/export'
 import { generateSigningKeyPair, verifyExport } from '../src/main/records/index'
 import { PG_SKIP_REASON } from '../test/support/postgres'
 import { makeRecords } from '../test/main/records/fixtures'
-import { startTeam } from '../test/main/ledger-store/team'
+import { startTeam } from '../test/main/ledger/team'
 
 const ROWS = Number(process.env.TEAM_EXPORT_ROWS ?? 100_000)
 

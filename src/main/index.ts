@@ -18,7 +18,7 @@ import {
 } from 'electron'
 import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../shared/ipc-names'
 import { createAppContext, type AppContext } from './app/context'
-import { LedgerError } from './ledger/errors'
+import { LedgerError } from './ledger/model/errors'
 import { safeStorageCrypto } from './secrets/safe-storage'
 import { openFileVault } from './secrets/vault'
 import { electronSettingsStore } from './shell/electron-settings-store'

@@ -187,7 +187,7 @@ describe('built out/main under a recording stand-in of Electron', () => {
       .split('\n')
       .filter((line) => !/^\s*(\*|\/\/|\/\*)/.test(line))
     expect(code.filter((line) => /\bimport\(/.test(line))).toEqual([])
-    // One file, plus the start-up check's worker (ledger/verify-worker.ts, a module of its own that loads
+    // One file, plus the start-up check's worker (ledger/sqlite/verify-worker.ts, a module of its own that loads
     // nothing of index.js back: it is started by path, not imported).
     expect(readdirSync(dirname(mainFile))).toEqual(['chunks', 'index.js'])
     const chunks = readdirSync(join(dirname(mainFile), 'chunks'))
@@ -239,7 +239,7 @@ describe('built out/main: start-up failure and second instance', () => {
     expect(calls.find((c) => c.api === 'app.exit')?.args).toEqual([1])
     expect(apis(calls)).not.toContain('new BrowserWindow')
     expect(readFileSync(join(failed.userData, 'ledger.sqlite')).equals(garbage)).toBe(true)
-    // Nothing beside the ledger but its lock (ledger/lock.ts: SQLite's lock file, taken before the ledger is read).
+    // Nothing beside the ledger but its lock (ledger/sqlite/lock.ts: SQLite's lock file, taken before the ledger is read).
     expect(
       readdirSync(failed.userData).filter(
         (f) => f.startsWith('ledger') && !f.startsWith('ledger.sqlite.lock'),

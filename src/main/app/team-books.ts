@@ -3,11 +3,11 @@
  * use for the active profile: the team's on a team profile (refused with the reason while it is not connected),
  * this computer's otherwise.
  */
-import type { PgLedgerStore, TrackerLeadership } from '../ledger-store'
-import type { ReceiptEvent } from '../ledger-store/pg/leader'
-import { sqlitePayeeStore, type PayeeStore } from '../ledger-store/payee-store'
-import { pgPayeeStore } from '../ledger-store/pg/payees'
-import { pgReceipts } from '../ledger-store/pg/receipts'
+import type { PgLedgerStore, TrackerLeadership } from '../ledger/engines'
+import type { ReceiptEvent } from '../ledger/team/leader'
+import { sqlitePayeeStore, type PayeeStore } from '../ledger/payee-store'
+import { pgPayeeStore } from '../ledger/pg/payees'
+import { pgReceipts } from '../ledger/pg/receipts'
 import type { PayeeBook } from '../payees'
 import type { ReceiptService } from '../receipts'
 import { createTeamReceiptService, type TeamReceiptService } from '../receipts/team'

@@ -1,12 +1,12 @@
 /**
- * The payee book's rows (tables of migration 6, ledger/migration-v6.ts): mapping, reads and writes on the
+ * The payee book's rows (tables of migration 6, ledger/sqlite/migration-v6.ts): mapping, reads and writes on the
  * statements the ledger lends (`Ledger.read` / `Ledger.transact`). No validation and no audit here: service.ts
  * decides what may be written and records it.
  */
 import type { Payee } from '../../shared/payee'
-import type { Db } from '../ledger/db'
-import { rowToPayee } from '../ledger/payee-states'
-import { digitsVariant, foldText } from '../ledger/rows'
+import type { Db } from '../ledger/sqlite/db'
+import { rowToPayee } from '../ledger/sqlite/payee-states'
+import { digitsVariant, foldText } from '../ledger/sqlite/rows'
 
 type Stmts = Pick<Db, 'stmt'>
 

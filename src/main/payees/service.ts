@@ -17,9 +17,9 @@ import {
   type Payee,
   type PayeeMessageCode,
 } from '../../shared/payee'
-import { canonicalJson } from '../ledger/canonical-json'
-import type { Ledger, LedgerTx } from '../ledger'
-import { payeeStateHash } from '../ledger/payee-states'
+import { canonicalJson } from '../ledger/model/canonical-json'
+import type { Ledger, LedgerTx } from '../ledger/sqlite'
+import { payeeStateHash } from '../ledger/sqlite/payee-states'
 import {
   allPayees,
   deletePayeeRow,
@@ -55,7 +55,7 @@ export class PayeeError extends Error {
 /** The audit subject of a payee: never a withdrawal's local id (those are UUIDs without a prefix). */
 export const payeeSubject = (id: string): string => `payee:${id}`
 
-/** The hash an audit entry carries of the payee state it produced (ledger/payee-states.ts checks it). */
+/** The hash an audit entry carries of the payee state it produced (ledger/sqlite/payee-states.ts checks it). */
 export { payeeStateHash }
 
 export const PAYEE_PAGE_MAX = 200

@@ -9,10 +9,10 @@ import net from 'node:net'
 import pg from 'pg'
 import type { TeamTestResult, TeamTestVerdict } from '../../shared/channels-team'
 import type { TeamLedgerSettings } from '../../shared/team-ledger'
-import { teamConnection } from '../ledger-store/connection'
-import { failureCode, failureDetail, verdictOfCode } from '../ledger-store/failure'
-import { schemaVersion } from '../ledger-store/pg/migrate'
-import { ANALYST_GROUP, PG_LATEST_VERSION, SCHEMA } from '../ledger-store/pg/schema'
+import { teamConnection } from '../ledger/team/connection'
+import { failureCode, failureDetail, verdictOfCode } from '../ledger/team/failure'
+import { schemaVersion } from '../ledger/pg/migrate'
+import { ANALYST_GROUP, PG_LATEST_VERSION, SCHEMA } from '../ledger/pg/schema'
 
 export const TEAM_PROBE_TIMEOUT_MS = 5_000
 

@@ -6,7 +6,7 @@
  * up on after MAX_ATTEMPTS or GIVE_UP_AFTER_MS since first seen: it is then shown as missing.
  */
 import type { WithdrawalRecord } from '../../shared/withdrawal-record'
-import type { Ledger, ReceiptRow } from '../ledger'
+import type { Ledger, ReceiptRow } from '../ledger/sqlite'
 import { fetchReceipt, ReceiptFetchError, type FetchOptions } from './fetch'
 import { readReceiptFile, receiptsDir, sha256Hex, writeReceiptFile } from './files'
 

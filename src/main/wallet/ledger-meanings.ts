@@ -4,7 +4,7 @@
  * the team ledger and are not read here yet (docs/WALLET.md).
  */
 import { RECORD_PAGE_MAX } from '../../shared/withdrawal-record'
-import type { Ledger } from '../ledger'
+import type { Ledger } from '../ledger/sqlite'
 import { scriptOfAddress, type TxMeanings } from './meanings'
 
 export function ledgerMeanings(ledger: Ledger, profileId: string): TxMeanings {
