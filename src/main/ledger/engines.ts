@@ -1,7 +1,8 @@
 /**
  * The ledger's engines behind the store interfaces (ports.ts): the embedded SQLite ledger of one desk (sqlite/, the
  * default, wrapped by sqlite/store.ts) and a team's PostgreSQL server (pg/), plus the team coordination around the
- * latter (team/: leadership, shared rate budget, offline stand-in, connection, desk import). The withdrawal service
+ * latter (team/: leadership, offline stand-in, connection, desk import; the shared rate budget's client side is
+ * src/main/api/team-rate-budget.ts). The withdrawal service
  * and its tracker work on a `LedgerStore`; a team profile's runtime (src/main/app/team-runtime.ts) opens the
  * PostgreSQL one, or the offline stand-in (team/offline.ts) when the server is out of reach. Exports and the
  * review's ledger check read either engine (pg/export-view.ts); the payee book has its own async store
@@ -22,7 +23,6 @@ export type { Approval, ApprovalsApi, NewTopUpApproval } from './pg/approvals'
 export { TeamLedgerError, type TeamLedgerErrorCode } from './team-errors'
 export type { DuplicateGuard, GuardedCreate, LedgerStore, StoreAuditInput, StoreEngine } from './ports'
 export { startLeadership, type ApprovalEvent, type RecordChange, type TrackerLeadership } from './team/leader'
-export { sharedLimiter, sharedRateBudget, type LimiterLike, type SharedRateBudget } from './team/rate-budget'
 export { pgExportLedger, type PgLedgerView } from './pg/export-view'
 export { importDeskLedger, type ImportResult } from './team/import'
 export { teamConnection } from './team/connection'

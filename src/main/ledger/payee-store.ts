@@ -9,8 +9,30 @@
  * checked, so that book behaves exactly as before.
  */
 import type { Payee } from '../../shared/payee'
-import type { PayeeBook, PayeeError } from '../payees/service'
+import type { PayeeError } from './model/payees'
 import type { StoreEngine } from './ports'
+
+/** One desk's payee book, synchronous (src/main/payees/service.ts implements it on the SQLite ledger). */
+export interface PayeeBook {
+  byId(id: string): Payee | undefined
+  byTaxNumber(taxNumber: string): Payee | undefined
+  /** Name, CPF/CNPJ (masked or not), EUID or Pix key; empty text lists everyone. By name. */
+  search(text: string, o?: { limit?: number; offset?: number }): { rows: Payee[]; total: number }
+  /** Every payee by name (CSV export). */
+  all(): Payee[]
+  create(input: unknown, operator: string): Payee
+  /**
+   * Creates each valid entry in ONE transaction (an import): a refused entry is reported at its index and
+   * writes nothing, the others are kept.
+   */
+  createMany(
+    inputs: readonly unknown[],
+    operator: string,
+    via: string,
+  ): Array<{ ok: true; payee: Payee } | { ok: false; error: PayeeError }>
+  update(id: string, input: unknown, operator: string): Payee
+  remove(id: string, operator: string): void
+}
 
 export type PayeeOutcome = { ok: true; payee: Payee } | { ok: false; error: PayeeError }
 

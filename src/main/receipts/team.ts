@@ -9,7 +9,7 @@
 import type { WithdrawalRecord } from '../../shared/withdrawal-record'
 import type { PgReceipts } from '../ledger/pg/receipts'
 import { fetchReceipt, ReceiptFetchError, type FetchOptions } from './fetch'
-import { sha256Hex } from './files'
+import { sha256Hex } from '../ledger/sqlite/receipt-files'
 import { nextAttempt, type ReceiptView } from './service'
 
 const PASS_EVERY_MS = 60_000

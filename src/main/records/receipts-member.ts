@@ -9,7 +9,7 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Ledger } from '../ledger/sqlite/index'
-import { readReceiptFile, receiptsDir } from '../receipts/files'
+import { readReceiptFile, receiptsDir } from '../ledger/sqlite/receipt-files'
 import { MAX_RECEIPTS, RECEIPTS_DIR, receiptMemberName, type FileEntry } from './manifest'
 
 /** A stored receipt of an exported record; `read` gives its bytes only if they still match `sha256`. */

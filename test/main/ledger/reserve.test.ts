@@ -10,7 +10,7 @@ import {
   RESERVED_TOKEN_TTL_MS,
   sharedLimiter,
   type SharedRateBudget,
-} from '../../../src/main/ledger/team/rate-budget'
+} from '../../../src/main/api/team-rate-budget'
 
 function fakeBudget(tokens: number) {
   const taken: string[] = []

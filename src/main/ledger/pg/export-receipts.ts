@@ -8,7 +8,7 @@
  */
 import type pg from 'pg'
 import { z } from 'zod'
-import { sha256Hex } from '../../receipts/files'
+import { sha256Hex } from '../model/receipts'
 import type { ReceiptCandidate } from '../../records/receipts-member'
 
 const SHA256 = z.string().regex(/^[0-9a-f]{64}$/)

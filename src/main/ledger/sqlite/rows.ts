@@ -8,9 +8,12 @@ import { REFERENCE_FIELDS } from '../../../shared/payment-references'
 import type { WithdrawalErrorInfo, WithdrawalRecord } from '../../../shared/withdrawal-record'
 import { isSettledStatus, normalizeStatus } from '../../../shared/withdrawal-status'
 import { canonicalJson } from '../model/canonical-json'
+import { digitsVariant, foldText } from '../model/search-text'
 import { fromJson, toRecordJson, type Db } from './db'
 
 type Row = Record<string, SQLOutputValue>
+
+export { digitsVariant, foldText }
 
 export interface DerivedColumns {
   remote_status_norm: string | null
@@ -18,21 +21,6 @@ export interface DerivedColumns {
   has_refund: number
   is_open: number
   search_text: string
-}
-
-/** Lower-case, accents removed: "João" is found by "joao" and "JOÃO". Applied to stored text and queries alike. */
-export function foldText(s: string): string {
-  return s
-    .normalize('NFD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase()
-}
-
-/** A Pix key or typed query made only of digits and punctuation (CPF, CNPJ, phone) is also searched digits-only. */
-export function digitsVariant(s: string): string | null {
-  if (!/^[\d\s.\-/()+]+$/.test(s)) return null
-  const digits = s.replace(/\D/g, '')
-  return digits.length >= 3 && digits !== s ? digits : null
 }
 
 export function searchTextOf(

@@ -5,6 +5,7 @@
  * computer (the schema refuses it for any other host). The owner's command line (ledger/team/cli/) connects with
  * the same `tlsOptions` and `isLocalServer`, so a desk and the DBA's tool can never disagree on what TLS means.
  */
+import net from 'node:net'
 import type pg from 'pg'
 import {
   LOOPBACK_HOSTS,
@@ -43,4 +44,28 @@ export function teamConnection(settings: TeamLedgerSettings, password: string): 
     ssl: tlsOptions(t.tls, t.host, t.caPem ?? undefined),
     application_name: 'tesouraria-depix',
   }
+}
+
+/**
+ * Whether the server answers PostgreSQL's SSLRequest with "S" (it speaks TLS) or "N" (it does not). node-postgres
+ * reports an "N" as a plain Error without a code, so this is how a server without TLS is told apart without
+ * reading a message.
+ */
+export function serverOffersTls(host: string, port: number, timeoutMs: number): Promise<boolean | null> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: host.replace(/^\[|\]$/g, ''), port })
+    let done = false
+    const finish = (v: boolean | null): void => {
+      if (done) return
+      done = true
+      socket.destroy()
+      resolve(v)
+    }
+    socket.setTimeout(timeoutMs, () => finish(null))
+    socket.on('error', () => finish(null))
+    socket.on('close', () => finish(null))
+    // Length 8, then the SSLRequest code 80877103 (protocol docs, "SSL Session Encryption").
+    socket.on('connect', () => socket.write(Buffer.from([0, 0, 0, 8, 0x04, 0xd2, 0x16, 0x2f])))
+    socket.on('data', (b) => finish(b[0] === 0x53 ? true : b[0] === 0x4e ? false : null))
+  })
 }

@@ -17,9 +17,9 @@ import type { Payee } from '../../../shared/payee'
 import type { RunRecord } from '../../../shared/run'
 import { LedgerError, type Ledger } from '../sqlite'
 import { rowSubject, runSubject } from '../sqlite/runs'
-import { payeeSearchText } from '../../payees/queries'
-import { createPayeeBook, PayeeError, payeeSubject, summary, validated } from '../../payees/service'
-import { readReceiptFile, receiptsDir } from '../../receipts/files'
+import { PayeeError, payeeSearchText, payeeSubject, summary, validated } from '../model/payees'
+import { allPayees } from '../sqlite/payee-queries'
+import { readReceiptFile, receiptsDir } from '../sqlite/receipt-files'
 import { auditDetails } from '../pg/audit'
 import { BOOK_LOCK, payeeWrite } from '../pg/payees'
 import { pgReceipts } from '../pg/receipts'
@@ -95,7 +95,7 @@ async function importPayees(
   history: History,
 ): Promise<PartImportResult> {
   const result: PartImportResult = { imported: 0, skipped: 0, conflicts: [] }
-  const payees = createPayeeBook(desk).all()
+  const payees = desk.read((db) => [...allPayees(db)])
   if (payees.length === 0) return result
   await withTx(pool, async (tx) => {
     await lockOrigin(tx.c, origin)

@@ -3,12 +3,11 @@
  * lead is taken, paused the moment it is lost, so at most one desk polls the API for the team's open records.
  * Followers keep their tracker paused and learn statuses from the ledger (LISTEN depix_records).
  */
-import type { StatusTracker } from '../../withdrawals/types'
 import type { TrackerLeadership } from './leader'
 
 export function trackWhileLeading(
   leadership: Pick<TrackerLeadership, 'isLeader' | 'on' | 'off'>,
-  tracker: Pick<StatusTracker, 'start' | 'pause' | 'resume'>,
+  tracker: { start(): void; pause(): void; resume(): void },
 ): () => void {
   let started = false
   const apply = (leading: boolean): void => {

@@ -10,8 +10,6 @@ import { ApiError } from '../../../../src/main/api/errors'
 import { RateLimiter } from '../../../../src/main/api/rate-limiter'
 import type { NewWithdrawal } from '../../../../src/main/ledger/sqlite'
 import {
-  sharedLimiter,
-  sharedRateBudget,
   startLeadership,
   trackWhileLeading,
   type ApprovalEvent,
@@ -19,6 +17,7 @@ import {
   type RecordChange,
   type TrackerLeadership,
 } from '../../../../src/main/ledger/engines'
+import { sharedLimiter, sharedRateBudget } from '../../../../src/main/api/team-rate-budget'
 import { announceSkip, PG_SKIP_REASON } from '../../../support/postgres'
 import { startTeam, type Team } from '../team'
 

@@ -9,12 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiError, createDepixClient, type DepixClient } from '../../../../src/main/api'
 import type { NewWithdrawal } from '../../../../src/main/ledger/sqlite'
 import {
-  sharedLimiter,
-  sharedRateBudget,
   startLeadership,
   type PgLedgerStore,
   type TrackerLeadership,
 } from '../../../../src/main/ledger/engines'
+import { sharedLimiter, sharedRateBudget } from '../../../../src/main/api/team-rate-budget'
 import { startSandbox, type Sandbox } from '../../../../src/main/sandbox'
 import { announceSkip, PG_SKIP_REASON } from '../../../support/postgres'
 import { startTeam, type Team } from '../team'

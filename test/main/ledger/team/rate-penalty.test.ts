@@ -5,7 +5,8 @@
  */
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { sharedRateBudget, type PgLedgerStore } from '../../../../src/main/ledger/engines'
+import { type PgLedgerStore } from '../../../../src/main/ledger/engines'
+import { sharedRateBudget } from '../../../../src/main/api/team-rate-budget'
 import { announceSkip, PG_SKIP_REASON } from '../../../support/postgres'
 import { startTeam, type Team } from '../team'
 

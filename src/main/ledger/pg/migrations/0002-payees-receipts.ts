@@ -13,7 +13,7 @@
  * fetched. The trigger sets who noticed and who fetched (`session_user`), checks that `sha256` is the hash of the
  * bytes, freezes a receipt once stored, and audits the storing itself.
  */
-import { RECEIPT_MAX_BYTES } from '../../../receipts/fetch'
+import { RECEIPT_MAX_BYTES } from '../../model/receipts'
 
 /** Built by schema.ts with its own names (this file does not import schema.ts, which imports it). */
 export function payeesReceiptsMigration(o: { schema: string; group: string; isoNow: string }): string {

@@ -3,17 +3,16 @@
  * are stored once and a file's name says what it must contain. Written atomically (temporary file, fsync,
  * rename); read back only after the hash matches, so a file changed on disk is reported, never shown.
  */
-import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { writeFileAtomic } from '../secrets/atomic-file'
-import type { ReceiptMediaType } from './fetch'
+import { writeFileAtomic } from '../../secrets/atomic-file'
+import { sha256Hex, type ReceiptMediaType } from '../model/receipts'
 
 export const extensionOf = (t: ReceiptMediaType): 'pdf' | 'html' => (t === 'application/pdf' ? 'pdf' : 'html')
 
 export const receiptsDir = (ledgerFile: string): string => join(dirname(ledgerFile), 'receipts')
 
-export const sha256Hex = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex')
+export { sha256Hex }
 
 export function receiptFileName(sha256: string, t: ReceiptMediaType): string {
   if (!/^[0-9a-f]{64}$/.test(sha256)) throw new Error('not a SHA-256 hex digest')

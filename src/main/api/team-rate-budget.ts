@@ -8,11 +8,11 @@
  * without the shared budget a desk cannot know what the others spent.
  */
 import type pg from 'pg'
-import { ENDPOINTS, type EndpointName } from '../../../shared/api-limits'
-import { ApiError } from '../../api/errors'
-import { monotonicNow } from '../../clock'
-import type { Allowances, RateLimiter } from '../../api/rate-limiter'
-import { mapPgError } from '../team-errors'
+import { ENDPOINTS, type EndpointName } from '../../shared/api-limits'
+import { ApiError } from './errors'
+import { monotonicNow } from '../clock'
+import type { Allowances, RateLimiter } from './rate-limiter'
+import { mapPgError } from '../ledger/team-errors'
 
 export interface SharedRateBudget {
   /** 0 when a token was taken for the team; otherwise ms until one is due (nothing taken). */

@@ -1,26 +1,17 @@
 /**
  * The payee book's rows (tables of migration 6, ledger/sqlite/migration-v6.ts): mapping, reads and writes on the
- * statements the ledger lends (`Ledger.read` / `Ledger.transact`). No validation and no audit here: service.ts
- * decides what may be written and records it.
+ * statements the ledger lends (`Ledger.read` / `Ledger.transact`). No validation and no audit here: the payee
+ * book (src/main/payees/service.ts) decides what may be written and records it.
  */
-import type { Payee } from '../../shared/payee'
-import type { Db } from '../ledger/sqlite/db'
-import { rowToPayee } from '../ledger/sqlite/payee-states'
-import { digitsVariant, foldText } from '../ledger/sqlite/rows'
+import type { Payee } from '../../../shared/payee'
+import type { Db } from './db'
+import { rowToPayee } from './payee-states'
+import { payeeSearchText } from '../model/payees'
+import { digitsVariant, foldText } from '../model/search-text'
 
 type Stmts = Pick<Db, 'stmt'>
 
-export { rowToPayee }
-
-/** Folded name, document and keys (and their digits), one per line so no match spans two of them. */
-export function payeeSearchText(p: Pick<Payee, 'name' | 'taxNumber' | 'pixKeys' | 'euid'>): string {
-  const parts: Array<string | null | undefined> = [p.name, p.taxNumber, p.euid]
-  for (const k of p.pixKeys) parts.push(k.key, digitsVariant(k.key))
-  return parts
-    .filter((x): x is string => typeof x === 'string' && x !== '')
-    .map(foldText)
-    .join('\n')
-}
+export { rowToPayee, payeeSearchText }
 
 export function getPayee(db: Stmts, id: string): Payee | undefined {
   const row = db.stmt('SELECT * FROM payees WHERE id = ?').get(id)
