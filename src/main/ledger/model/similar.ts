@@ -6,7 +6,7 @@
  */
 import { DEFAULT_PARTNER_RATE_BPS } from '../../../shared/profile'
 import { depositRangeForPayout, payoutCentsOf } from '../../../shared/fees'
-import type { SimilarQuery } from '../sqlite/types'
+import type { SimilarQuery } from './inputs'
 
 export interface SimilarAmounts {
   payoutCents: number

@@ -1,15 +1,15 @@
 /**
- * The deposit lifecycle on PostgreSQL, mirroring src/main/ledger/sqlite/deposits.ts rule for rule (same transitions,
- * audit actions and details, same LedgerError codes) and reusing its pure parts: the QR payload rule, the
- * observation plan (ledger/sqlite/deposit-observations.ts), the state hash. Each function runs inside the caller's
+ * The deposit lifecycle on PostgreSQL: the rules of model/ (transitions.ts, kinds.ts: the QR payload rule
+ * included) applied through this engine's write path (kind-lifecycle.ts), as sqlite/deposits.ts applies them on
+ * SQLite, with the observation plan of sqlite/deposit-observations.ts and the state hash. Each function runs inside the caller's
  * transaction (tx.ts) and locks the deposit row first: two desks acting on one deposit take turns.
  */
 import { randomUUID } from 'node:crypto'
 import { DEPOSIT_ID_PREFIX, type DepositRecord } from '../../../shared/deposit-record'
-import { LedgerError, SYSTEM_OPERATOR, type CreatedOutcome } from '../sqlite'
+import { LedgerError } from '../model/errors'
+import { SYSTEM_OPERATOR } from '../model/transitions'
 import { canonicalJson } from '../model/canonical-json'
 import { planDepositObservation, type DepositObservationPlan } from '../sqlite/deposit-observations'
-import { qrPayloadOf } from '../sqlite/deposits'
 import type {
   DepositObservationResult,
   DepositResolution,
@@ -21,8 +21,8 @@ import { DEPOSIT_SELECT, depositRow, rowToDeposit } from './deposit-rows'
 import type { Tx } from './tx'
 import { insertObservation } from './observation-rows'
 import { writeAudited } from './record-write'
-import { blank, cents } from '../sqlite/deposits'
-import { assertTransition, kindLifecycle, type PgRecordKind } from './kind-lifecycle'
+import { blank, cents, DEPOSIT_KIND } from '../model/kinds'
+import { kindLifecycle, type PgRecordKind } from './kind-lifecycle'
 
 type Audit = { operator: string; action: string; details: Record<string, unknown> }
 type Body = Record<string, unknown> | null
@@ -45,14 +45,14 @@ async function mustGet(tx: Tx, localId: string): Promise<DepositRecord> {
 }
 
 const DEPOSIT: PgRecordKind<DepositRecord> = {
-  action: 'deposit',
-  table: 'deposits',
+  ...DEPOSIT_KIND,
   mustGet,
   write: (tx, prev, next, audit) => writeDeposit(tx, prev, next, audit),
+  observe: async (tx, rec, obs) => (await storeObservation(tx, rec, obs)).record,
 }
 
-const shared = kindLifecycle(DEPOSIT, writeCreated)
-export const { markFailed, recoverInterrupted, applyJournaledCreate } = shared
+const shared = kindLifecycle(DEPOSIT)
+export const { markFailed, recoverInterrupted, applyJournaledCreate, markCreated, setFlags } = shared
 const { assertRemoteIdFree } = shared
 
 export const resolveUnknown = (
@@ -154,50 +154,6 @@ async function storeObservation(
   return plan
 }
 
-async function writeCreated(
-  tx: Tx,
-  rec: DepositRecord,
-  o: CreatedOutcome,
-  extra: Record<string, unknown>,
-): Promise<DepositRecord> {
-  await assertRemoteIdFree(tx, o.remoteId, rec.localId)
-  const response = o.createResponse
-  let next: DepositRecord = {
-    ...rec,
-    localState: 'created',
-    updatedAt: tx.now,
-    remoteId: o.remoteId,
-    createResponse: response,
-    requestId: o.requestId,
-    qrCopyPaste: qrPayloadOf(response) ?? rec.qrCopyPaste,
-    expiration: o.expiration ?? rec.expiration,
-    valueCents: cents(response?.valueInCents) ?? rec.valueCents,
-  }
-  if (typeof o.status === 'string') {
-    next = (
-      await storeObservation(tx, next, {
-        status: o.status,
-        body: response,
-        observedAt: tx.now,
-        requestId: o.requestId,
-        nonce: o.nonce ?? null,
-      })
-    ).record
-  }
-  await writeDeposit(tx, rec, next, {
-    operator: rec.operator,
-    action: 'deposit.created',
-    details: { remoteId: o.remoteId, requestId: o.requestId, status: o.status ?? null, ...extra },
-  })
-  return next
-}
-
-export async function markCreated(tx: Tx, localId: string, o: CreatedOutcome): Promise<DepositRecord> {
-  const rec = await mustGet(tx, localId)
-  assertTransition(rec, 'submitting', 'created')
-  return writeCreated(tx, rec, o, {})
-}
-
 /** A deposit made outside the app, found by reconciliation: `origin: imported`, its proof as first observation. */
 export async function importOutside(tx: Tx, n: ImportedDeposit, operator: string): Promise<DepositRecord> {
   await assertRemoteIdFree(tx, n.remoteId, null)
@@ -284,19 +240,4 @@ export async function recordObservation(
     },
   })
   return { changed: true, applied: plan.applied, record: plan.record, raised: plan.raised }
-}
-
-export async function setFlags(
-  tx: Tx,
-  localId: string,
-  wanted: string[],
-  operator: string,
-): Promise<DepositRecord> {
-  const rec = await mustGet(tx, localId)
-  const added = wanted.filter((f) => !rec.flags.includes(f))
-  const removed = rec.flags.filter((f) => !wanted.includes(f))
-  if (added.length === 0 && removed.length === 0) return rec
-  const next = { ...rec, flags: wanted, updatedAt: tx.now }
-  await writeDeposit(tx, rec, next, { operator, action: 'deposit.flags', details: { added, removed } })
-  return next
 }

@@ -1,28 +1,47 @@
 /**
- * ledger/sqlite/lifecycle.ts on PostgreSQL: the local lifecycle both record kinds share (submitting → rejected |
- * outcome_unknown, and the recovery of interrupted submissions), written once for withdrawals (lifecycle.ts) and
- * top-ups (deposit-lifecycle.ts). Each runs inside the caller's transaction through the kind's write path.
+ * The local lifecycle both record kinds share, on PostgreSQL: the planners of model/transitions.ts applied inside
+ * the caller's transaction through the kind's write path (the database's functions, which check the same moves
+ * again, migration 11). The rules live in model/; here only the lock, the reads, the writes and the remote-id
+ * check, for withdrawals (lifecycle.ts) and top-ups (deposit-lifecycle.ts) alike.
  */
 import type { WithdrawalErrorInfo } from '../../../shared/withdrawal-record'
-import { LedgerError, SYSTEM_OPERATOR } from '../sqlite'
-import { assertTransition, type LifecycleRecord } from '../sqlite/lifecycle'
+import { LedgerError } from '../model/errors'
+import {
+  assertTransition,
+  createdAudit,
+  planFailed,
+  planFlags,
+  planInterrupted,
+  planJournaledCreate,
+  planResolved,
+  type CreatedAnswer,
+  type KindRules,
+  type LinkedRecord,
+} from '../model/transitions'
 import type { RecordAudit } from './record-write'
 import type { Tx } from './tx'
 
 export { assertTransition }
 
-export interface PgRecordKind<R extends LifecycleRecord> {
-  /** The audit actions' prefix. */
-  action: 'withdrawal' | 'deposit'
-  /** The kind's table: a fixed name, never input. */
-  table: 'withdrawals' | 'deposits'
+type Obs = {
+  status: string
+  body: Record<string, unknown> | null
+  observedAt: string
+  requestId: string | null
+  nonce: string | null
+}
+
+/** A kind's rules (model/kinds.ts) plus how this engine reads, writes and observes its rows. */
+export interface PgRecordKind<R extends LinkedRecord> extends KindRules<R> {
   /** The row locked for update; `not_found` when there is none. */
   mustGet(tx: Tx, localId: string): Promise<R>
   write(tx: Tx, prev: R, next: R, audit: RecordAudit): Promise<void>
+  /** Stores an observation the create's answer carried; returns the record with it applied. */
+  observe(tx: Tx, rec: R, obs: Obs): Promise<R>
 }
 
 /** The answer said no (`rejected`), or nobody knows whether the POST arrived (`outcome_unknown`). */
-export async function markFailed<R extends LifecycleRecord>(
+export async function markFailed<R extends LinkedRecord>(
   kind: PgRecordKind<R>,
   tx: Tx,
   localId: string,
@@ -31,14 +50,9 @@ export async function markFailed<R extends LifecycleRecord>(
   details: Record<string, unknown>,
 ): Promise<R> {
   const rec = await kind.mustGet(tx, localId)
-  assertTransition(rec, 'submitting', to)
-  const next: R = { ...rec, localState: to, updatedAt: tx.now, error: err, requestId: err?.requestId ?? null }
-  await kind.write(tx, rec, next, {
-    operator: rec.operator,
-    action: `${kind.action}.${to}`,
-    details: { ...details, error: err },
-  })
-  return next
+  const plan = planFailed(kind, rec, to, err, details, () => tx.now)
+  await kind.write(tx, rec, plan.next, plan.audit)
+  return plan.next
 }
 
 /**
@@ -46,7 +60,7 @@ export async function markFailed<R extends LifecycleRecord>(
  * As on the desk ledger, a row edited outside the app is left as it is (refused before any SQL was sent, so the
  * transaction goes on): the integrity check reports it, and start-up must still reach the operator.
  */
-export async function recoverInterrupted<R extends LifecycleRecord>(
+export async function recoverInterrupted<R extends LinkedRecord>(
   kind: PgRecordKind<R>,
   tx: Tx,
 ): Promise<number> {
@@ -57,16 +71,8 @@ export async function recoverInterrupted<R extends LifecycleRecord>(
   for (const row of r.rows) {
     try {
       const rec = await kind.mustGet(tx, String(row.local_id))
-      await kind.write(
-        tx,
-        rec,
-        { ...rec, localState: 'outcome_unknown', updatedAt: tx.now },
-        {
-          operator: SYSTEM_OPERATOR,
-          action: `${kind.action}.outcome_unknown`,
-          details: { reason: 'interrupted', submittedBy: rec.operator, submittedAt: rec.createdAt },
-        },
-      )
+      const plan = planInterrupted(kind, rec, () => tx.now)
+      await kind.write(tx, rec, plan.next, plan.audit)
       recovered += 1
     } catch (e) {
       if (!(e instanceof LedgerError && e.code === 'record_tampered')) throw e
@@ -75,10 +81,8 @@ export async function recoverInterrupted<R extends LifecycleRecord>(
   return recovered
 }
 
-type Linked = LifecycleRecord & { remoteId: string | null }
-
 /** One record of a kind per remote id: the service's id is linked to no other record. */
-export async function assertRemoteIdFree<R extends Linked>(
+export async function assertRemoteIdFree<R extends LinkedRecord>(
   kind: PgRecordKind<R>,
   tx: Tx,
   remoteId: string,
@@ -91,25 +95,55 @@ export async function assertRemoteIdFree<R extends Linked>(
   }
 }
 
-/** A create's answer replayed from the side journal: applied once; the same id again changes nothing. */
-export async function applyJournaledCreate<R extends Linked, O extends { remoteId: string }>(
+/** The create's answer written, with the transition already checked. */
+export async function writeCreated<R extends LinkedRecord>(
+  kind: PgRecordKind<R>,
+  tx: Tx,
+  rec: R,
+  o: CreatedAnswer,
+  extra: Record<string, unknown>,
+): Promise<R> {
+  await assertRemoteIdFree(kind, tx, o.remoteId, rec.localId)
+  let next = kind.created(rec, o, tx.now)
+  if (typeof o.status === 'string') {
+    next = await kind.observe(tx, next, {
+      status: o.status,
+      body: o.createResponse,
+      observedAt: tx.now,
+      requestId: o.requestId,
+      nonce: o.nonce ?? null,
+    })
+  }
+  await kind.write(tx, rec, next, createdAudit(kind, rec, o, extra))
+  return next
+}
+
+export async function markCreated<R extends LinkedRecord>(
   kind: PgRecordKind<R>,
   tx: Tx,
   localId: string,
-  o: O,
-  writeCreated: (tx: Tx, rec: R, o: O, extra: Record<string, unknown>) => Promise<R>,
+  o: CreatedAnswer,
+): Promise<R> {
+  const rec = await kind.mustGet(tx, localId)
+  assertTransition(rec, 'submitting', 'created')
+  return writeCreated(kind, tx, rec, o, {})
+}
+
+/** A create's answer replayed from the side journal: applied once; the same id again changes nothing. */
+export async function applyJournaledCreate<R extends LinkedRecord>(
+  kind: PgRecordKind<R>,
+  tx: Tx,
+  localId: string,
+  o: CreatedAnswer,
 ): Promise<{ record: R; applied: boolean }> {
   const rec = await kind.mustGet(tx, localId)
-  if (rec.localState === 'created' && rec.remoteId === o.remoteId) return { record: rec, applied: false }
-  assertTransition(rec, rec.localState === 'outcome_unknown' ? 'outcome_unknown' : 'submitting', 'created')
-  return {
-    record: await writeCreated(tx, rec, o, { replayed: 'side_journal', from: rec.localState }),
-    applied: true,
-  }
+  const extra = planJournaledCreate(rec, o.remoteId)
+  if (extra === null) return { record: rec, applied: false }
+  return { record: await writeCreated(kind, tx, rec, o, extra), applied: true }
 }
 
 /** An unknown outcome settled by the operator: linked to the id support gave, or declared not created. */
-export async function resolveUnknown<R extends Linked>(
+export async function resolveUnknown<R extends LinkedRecord>(
   kind: PgRecordKind<R>,
   tx: Tx,
   localId: string,
@@ -118,32 +152,29 @@ export async function resolveUnknown<R extends Linked>(
 ): Promise<R> {
   const rec = await kind.mustGet(tx, localId)
   const { linkedId } = resolution
-  let next: R
-  if (linkedId !== null) {
-    assertTransition(rec, 'outcome_unknown', 'created')
-    await assertRemoteIdFree(kind, tx, linkedId, localId)
-    next = { ...rec, localState: 'created', remoteId: linkedId, updatedAt: tx.now }
-  } else {
-    assertTransition(rec, 'outcome_unknown', 'not_created')
-    next = { ...rec, localState: 'not_created', updatedAt: tx.now }
-  }
-  await kind.write(tx, rec, next, {
-    operator,
-    action: `${kind.action}.resolved`,
-    details: {
-      resolution: linkedId !== null ? 'linked' : 'not_created',
-      remoteId: next.remoteId,
-      note: resolution.note ?? null,
-    },
-  })
-  return next
+  const plan = planResolved(kind, rec, linkedId, resolution.note ?? null, operator, () => tx.now)
+  if (linkedId !== null) await assertRemoteIdFree(kind, tx, linkedId, localId)
+  await kind.write(tx, rec, plan.next, plan.audit)
+  return plan.next
 }
 
-/** The operations above bound to one kind (and its own way of writing a created answer). */
-export function kindLifecycle<R extends Linked, O extends { remoteId: string }>(
+/** Replaces the record's flags (`wanted` already validated and deduplicated); the same set writes nothing. */
+export async function setFlags<R extends LinkedRecord>(
   kind: PgRecordKind<R>,
-  writeCreated: (tx: Tx, rec: R, o: O, extra: Record<string, unknown>) => Promise<R>,
-) {
+  tx: Tx,
+  localId: string,
+  wanted: string[],
+  operator: string,
+): Promise<R> {
+  const rec = await kind.mustGet(tx, localId)
+  const plan = planFlags(kind, rec, wanted, operator, () => tx.now)
+  if (!plan) return rec
+  await kind.write(tx, rec, plan.next, plan.audit)
+  return plan.next
+}
+
+/** The operations above bound to one kind. */
+export function kindLifecycle<R extends LinkedRecord>(kind: PgRecordKind<R>) {
   return {
     markFailed: (
       tx: Tx,
@@ -155,13 +186,19 @@ export function kindLifecycle<R extends Linked, O extends { remoteId: string }>(
     recoverInterrupted: (tx: Tx): Promise<number> => recoverInterrupted(kind, tx),
     assertRemoteIdFree: (tx: Tx, remoteId: string, localId: string | null): Promise<void> =>
       assertRemoteIdFree(kind, tx, remoteId, localId),
-    applyJournaledCreate: (tx: Tx, localId: string, o: O): Promise<{ record: R; applied: boolean }> =>
-      applyJournaledCreate(kind, tx, localId, o, writeCreated),
+    markCreated: (tx: Tx, localId: string, o: CreatedAnswer): Promise<R> => markCreated(kind, tx, localId, o),
+    applyJournaledCreate: (
+      tx: Tx,
+      localId: string,
+      o: CreatedAnswer,
+    ): Promise<{ record: R; applied: boolean }> => applyJournaledCreate(kind, tx, localId, o),
     resolveUnknown: (
       tx: Tx,
       localId: string,
       resolution: { linkedId: string | null; note?: string | undefined },
       operator: string,
     ): Promise<R> => resolveUnknown(kind, tx, localId, resolution, operator),
+    setFlags: (tx: Tx, localId: string, wanted: string[], operator: string): Promise<R> =>
+      setFlags(kind, tx, localId, wanted, operator),
   }
 }

@@ -1,25 +1,22 @@
 /**
- * The local lifecycle on PostgreSQL, mirroring src/main/ledger/sqlite/withdrawals.ts rule for rule (same transitions,
- * same audit actions and details, same LedgerError codes). Each function runs inside the caller's transaction
- * (tx.ts) and locks the record row first (SELECT … FOR UPDATE): two desks acting on one record take turns.
+ * The withdrawal lifecycle on PostgreSQL: the rules of model/ (transitions.ts, kinds.ts) applied through this
+ * engine's write path (kind-lifecycle.ts), as sqlite/withdrawals.ts applies them on SQLite. Each function runs
+ * inside the caller's transaction (tx.ts) and locks the record row first (SELECT … FOR UPDATE): two desks acting
+ * on one record take turns.
  */
 import { randomUUID } from 'node:crypto'
 import type { WithdrawalRecord } from '../../../shared/withdrawal-record'
-import {
-  LedgerError,
-  SYSTEM_OPERATOR,
-  type CreatedOutcome,
-  type NewWithdrawal,
-  type UnknownResolution,
-} from '../sqlite'
+import { LedgerError } from '../model/errors'
+import type { NewWithdrawal, UnknownResolution } from '../model/inputs'
 import { canonicalJson } from '../model/canonical-json'
-import { assertMatchesRequest, submittingRecord } from '../sqlite/withdrawals'
+import { assertMatchesRequest, submittingRecord, WITHDRAWAL_KIND } from '../model/kinds'
+import { planFunded, SYSTEM_OPERATOR } from '../model/transitions'
 import { planObservation } from '../sqlite/observations'
 import { appendAudit } from './audit'
 import { getRecord, writeRecord } from './record-write'
 import type { Tx } from './tx'
 import { insertObservation } from './observation-rows'
-import { assertTransition, kindLifecycle, type PgRecordKind } from './kind-lifecycle'
+import { kindLifecycle, type PgRecordKind } from './kind-lifecycle'
 
 async function mustGet(tx: Tx, localId: string): Promise<WithdrawalRecord> {
   const r = await getRecord(tx.c, localId, true)
@@ -28,15 +25,14 @@ async function mustGet(tx: Tx, localId: string): Promise<WithdrawalRecord> {
 }
 
 const WITHDRAWAL: PgRecordKind<WithdrawalRecord> = {
-  action: 'withdrawal',
-  table: 'withdrawals',
+  ...WITHDRAWAL_KIND,
   mustGet,
   write: (tx, prev, next, audit) => writeRecord(tx, prev, next, audit),
+  observe: async (tx, rec, obs) => (await storeObservation(tx, rec, obs)).record,
 }
 
-const shared = kindLifecycle(WITHDRAWAL, writeCreated)
-export const { markFailed, recoverInterrupted, applyJournaledCreate } = shared
-const { assertRemoteIdFree } = shared
+const shared = kindLifecycle(WITHDRAWAL)
+export const { markFailed, recoverInterrupted, applyJournaledCreate, markCreated, setFlags } = shared
 
 export const resolveUnknown = (
   tx: Tx,
@@ -134,50 +130,6 @@ async function storeObservation(
   return { record, applied: plan.applied }
 }
 
-async function writeCreated(
-  tx: Tx,
-  rec: WithdrawalRecord,
-  o: CreatedOutcome,
-  auditExtra: Record<string, unknown>,
-): Promise<WithdrawalRecord> {
-  await assertRemoteIdFree(tx, o.remoteId, rec.localId)
-  let next: WithdrawalRecord = {
-    ...rec,
-    localState: 'created',
-    updatedAt: tx.now,
-    remoteId: o.remoteId,
-    createResponse: o.createResponse,
-    requestId: o.requestId,
-    depositAddress: o.depositAddress ?? rec.depositAddress,
-    depositAmountCents: o.depositAmountCents ?? rec.depositAmountCents,
-    payoutAmountCents: o.payoutAmountCents ?? rec.payoutAmountCents,
-    expiration: o.expiration ?? rec.expiration,
-  }
-  if (typeof o.status === 'string') {
-    next = (
-      await storeObservation(tx, next, {
-        status: o.status,
-        body: o.createResponse,
-        observedAt: tx.now,
-        requestId: o.requestId,
-        nonce: o.nonce ?? null,
-      })
-    ).record
-  }
-  await writeRecord(tx, rec, next, {
-    operator: rec.operator,
-    action: 'withdrawal.created',
-    details: { remoteId: o.remoteId, requestId: o.requestId, status: o.status ?? null, ...auditExtra },
-  })
-  return next
-}
-
-export async function markCreated(tx: Tx, localId: string, o: CreatedOutcome): Promise<WithdrawalRecord> {
-  const rec = await mustGet(tx, localId)
-  assertTransition(rec, 'submitting', 'created')
-  return writeCreated(tx, rec, o, {})
-}
-
 export async function recordObservation(
   tx: Tx,
   localId: string,
@@ -229,38 +181,8 @@ export async function markFunded(
   operator: string,
 ): Promise<WithdrawalRecord> {
   const rec = await mustGet(tx, localId)
-  if (rec.localState !== 'created') {
-    throw new LedgerError(
-      'illegal_transition',
-      `cannot fund ${localId}: it is ${rec.localState}, not created`,
-    )
-  }
-  if (rec.fundedAt !== null && (txId === null || txId === rec.fundingTxId)) return rec
-  const next = {
-    ...rec,
-    fundedAt: rec.fundedAt ?? tx.now,
-    fundingTxId: txId ?? rec.fundingTxId,
-    updatedAt: tx.now,
-  }
-  await writeRecord(tx, rec, next, {
-    operator,
-    action: 'withdrawal.funded',
-    details: { txId, repeat: rec.fundedAt !== null },
-  })
-  return next
-}
-
-export async function setFlags(
-  tx: Tx,
-  localId: string,
-  wanted: string[],
-  operator: string,
-): Promise<WithdrawalRecord> {
-  const rec = await mustGet(tx, localId)
-  const added = wanted.filter((f) => !rec.flags.includes(f))
-  const removed = rec.flags.filter((f) => !wanted.includes(f))
-  if (added.length === 0 && removed.length === 0) return rec
-  const next = { ...rec, flags: wanted, updatedAt: tx.now }
-  await writeRecord(tx, rec, next, { operator, action: 'withdrawal.flags', details: { added, removed } })
-  return next
+  const plan = planFunded(rec, txId, operator, () => tx.now)
+  if (!plan) return rec
+  await writeRecord(tx, rec, plan.next, plan.audit)
+  return plan.next
 }

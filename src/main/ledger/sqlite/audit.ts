@@ -17,6 +17,7 @@ import { auditHash } from '../model/audit-hash'
 import { canonicalJson } from '../model/canonical-json'
 import type { Db } from './db'
 import { LedgerError } from '../model/errors'
+import { SYSTEM_OPERATOR } from '../model/transitions'
 
 export interface AuditInput {
   operator: string
@@ -33,7 +34,7 @@ export interface AuditHead {
 }
 
 /** Operator name for actions the app takes on its own (recovery after a crash, automatic flags). */
-export const SYSTEM_OPERATOR = 'system'
+export { SYSTEM_OPERATOR }
 
 type StmtDb = Pick<Db, 'stmt'>
 

@@ -21,29 +21,20 @@ import {
   type NewDeposit,
 } from './deposit-types'
 import { LedgerError } from '../model/errors'
-import { assertTransition, markFailed, recoverInterrupted, type RecordKind } from './lifecycle'
+import { blank, cents, DEPOSIT_KIND, QR_PAYLOAD_KEYS, qrPayloadOf } from '../model/kinds'
+import {
+  applyJournaledCreate,
+  markCreated,
+  markFailed,
+  recoverInterrupted,
+  resolveUnknown,
+  setFlags,
+  type RecordKind,
+} from './lifecycle'
 import { writeKindRecord, type RecordAudit } from './record-write'
 import { createdOutcomeSchema, type CreatedOutcome } from './types'
 
-/** Names the create answer may give the Pix "copia e cola" payload (the contract shows none; the sandbox's first). */
-export const QR_PAYLOAD_KEYS = [
-  'qrCopyPaste',
-  'qrCode',
-  'copyPaste',
-  'pixCopiaECola',
-  'brCode',
-  'emv',
-] as const
-
-/** The payload of the create answer: the first QR_PAYLOAD_KEYS member holding printable text. */
-export function qrPayloadOf(response: Record<string, unknown> | null): string | null {
-  if (!response) return null
-  for (const key of QR_PAYLOAD_KEYS) {
-    const v = response[key]
-    if (typeof v === 'string' && v.length > 0 && v.length <= 2048 && /^[\x20-\x7e]+$/.test(v)) return v
-  }
-  return null
-}
+export { blank, cents, QR_PAYLOAD_KEYS, qrPayloadOf }
 
 const write = (
   ctx: Ctx,
@@ -54,61 +45,17 @@ const write = (
 ) => writeKindRecord(ctx.db, DEPOSIT_TABLE, at, prev, next, audit)
 
 const DEPOSIT: RecordKind<DepositRecord> = {
-  action: 'deposit',
-  table: 'deposits',
+  ...DEPOSIT_KIND,
   mustGet: mustGetDeposit,
   write: (ctx, at, prev, next, audit) => void write(ctx, at, prev, next, audit),
+  assertRemoteIdFree: (ctx, rec, remoteId) => assertRemoteIdFree(ctx, rec.profile, remoteId, rec.localId),
+  observe: (ctx, rec, obs) => storeDepositObservation(ctx, rec, obs).record,
 }
 
 function assertRemoteIdFree(ctx: Ctx, profile: string, remoteId: string, localId: string | null): void {
   const other = getDepositByRemoteId(ctx.db, profile, remoteId)
   if (other && other.localId !== localId) {
     throw new LedgerError('duplicate_remote_id', `deposit ${remoteId} is already linked to ${other.localId}`)
-  }
-}
-
-export const cents = (v: unknown): number | null =>
-  typeof v === 'number' && Number.isSafeInteger(v) ? v : null
-
-/** A new deposit record before the service answered, on either engine (ledger/pg/deposit-lifecycle.ts). */
-export function blank(o: {
-  localId: string
-  profile: string
-  operator: string
-  now: string
-  origin: DepositRecord['origin']
-  request: Record<string, unknown>
-  amountCents: number
-  depixAddress: string | null
-  flags: string[]
-}): DepositRecord {
-  return {
-    localId: o.localId,
-    profile: o.profile,
-    operator: o.operator,
-    createdAt: o.now,
-    updatedAt: o.now,
-    localState: 'submitting',
-    origin: o.origin,
-    request: o.request,
-    amountCents: o.amountCents,
-    depixAddress: o.depixAddress,
-    createResponse: null,
-    remoteId: null,
-    remoteStatus: null,
-    remoteStatusAt: null,
-    remoteCheckedAt: null,
-    lastRemote: null,
-    qrCopyPaste: null,
-    expiration: null,
-    valueCents: null,
-    bankTxId: null,
-    blockchainTxId: null,
-    payerName: null,
-    reversedAt: null,
-    error: null,
-    requestId: null,
-    flags: o.flags,
   }
 }
 
@@ -144,51 +91,9 @@ export function insertSubmittingDeposit(ctx: Ctx, input: NewDeposit, operator: s
   })
 }
 
-/** Inside a transaction, with the transition already checked. */
-function writeCreated(
-  ctx: Ctx,
-  rec: DepositRecord,
-  o: CreatedOutcome,
-  extra: Record<string, unknown>,
-): DepositRecord {
-  assertRemoteIdFree(ctx, rec.profile, o.remoteId, rec.localId)
-  const now = ctx.nowIso()
-  const response = o.createResponse
-  let next: DepositRecord = {
-    ...rec,
-    localState: 'created',
-    updatedAt: now,
-    remoteId: o.remoteId,
-    createResponse: response,
-    requestId: o.requestId,
-    qrCopyPaste: qrPayloadOf(response) ?? rec.qrCopyPaste,
-    expiration: o.expiration ?? rec.expiration,
-    valueCents: cents(response?.valueInCents) ?? rec.valueCents,
-  }
-  if (typeof o.status === 'string') {
-    next = storeDepositObservation(ctx, next, {
-      status: o.status,
-      body: response,
-      observedAt: now,
-      requestId: o.requestId,
-      nonce: o.nonce ?? null,
-    }).record
-  }
-  write(ctx, now, rec, next, {
-    operator: rec.operator,
-    action: 'deposit.created',
-    details: { remoteId: o.remoteId, requestId: o.requestId, status: o.status ?? null, ...extra },
-  })
-  return next
-}
-
 export function markDepositCreated(ctx: Ctx, localId: string, outcome: CreatedOutcome): DepositRecord {
   const o = parseInput(createdOutcomeSchema, outcome, 'created outcome')
-  return ctx.db.tx(() => {
-    const rec = mustGetDeposit(ctx, localId)
-    assertTransition(rec, 'submitting', 'created')
-    return writeCreated(ctx, rec, o, {})
-  })
+  return markCreated(DEPOSIT, ctx, localId, o)
 }
 
 /** The side journal's replay entry point: idempotent, as for withdrawals (withdrawals.ts applyJournaledCreate). */
@@ -198,15 +103,7 @@ export function applyJournaledDepositCreate(
   outcome: CreatedOutcome,
 ): { record: DepositRecord; applied: boolean } {
   const o = parseInput(createdOutcomeSchema, outcome, 'created outcome')
-  return ctx.db.tx(() => {
-    const rec = mustGetDeposit(ctx, localId)
-    if (rec.localState === 'created' && rec.remoteId === o.remoteId) return { record: rec, applied: false }
-    assertTransition(rec, rec.localState === 'outcome_unknown' ? 'outcome_unknown' : 'submitting', 'created')
-    return {
-      record: writeCreated(ctx, rec, o, { replayed: 'side_journal', from: rec.localState }),
-      applied: true,
-    }
-  })
+  return applyJournaledCreate(DEPOSIT, ctx, localId, o)
 }
 
 export function markDepositRejected(ctx: Ctx, localId: string, error: WithdrawalErrorInfo): DepositRecord {
@@ -235,29 +132,8 @@ export function resolveUnknownDeposit(
 ): DepositRecord {
   const r = parseInput(depositResolutionSchema, resolution, 'resolution')
   if (!operator) throw new LedgerError('invalid_input', 'operator is required')
-  return ctx.db.tx(() => {
-    const rec = mustGetDeposit(ctx, localId)
-    const now = ctx.nowIso()
-    let next: DepositRecord
-    if ('depositId' in r) {
-      assertTransition(rec, 'outcome_unknown', 'created')
-      assertRemoteIdFree(ctx, rec.profile, r.depositId, localId)
-      next = { ...rec, localState: 'created', remoteId: r.depositId, updatedAt: now }
-    } else {
-      assertTransition(rec, 'outcome_unknown', 'not_created')
-      next = { ...rec, localState: 'not_created', updatedAt: now }
-    }
-    write(ctx, now, rec, next, {
-      operator,
-      action: 'deposit.resolved',
-      details: {
-        resolution: 'depositId' in r ? 'linked' : 'not_created',
-        remoteId: next.remoteId,
-        note: r.note ?? null,
-      },
-    })
-    return next
-  })
+  const linkedId = 'depositId' in r ? r.depositId : null
+  return resolveUnknown(DEPOSIT, ctx, localId, linkedId, r.note ?? null, operator)
 }
 
 /**
@@ -312,18 +188,5 @@ export function setDepositFlags(
   flags: readonly string[],
   operator: string,
 ): DepositRecord {
-  if (!operator) throw new LedgerError('invalid_input', 'operator is required')
-  if (!flags.every((f) => typeof f === 'string' && f !== ''))
-    throw new LedgerError('invalid_input', 'bad flag')
-  const wanted = [...new Set(flags)]
-  return ctx.db.tx(() => {
-    const rec = mustGetDeposit(ctx, localId)
-    const added = wanted.filter((f) => !rec.flags.includes(f))
-    const removed = rec.flags.filter((f) => !wanted.includes(f))
-    if (added.length === 0 && removed.length === 0) return rec
-    const now = ctx.nowIso()
-    const next = { ...rec, flags: wanted, updatedAt: now }
-    write(ctx, now, rec, next, { operator, action: 'deposit.flags', details: { added, removed } })
-    return next
-  })
+  return setFlags(DEPOSIT, ctx, localId, flags, operator)
 }

@@ -1,44 +1,50 @@
 /**
- * The local lifecycle every record kind shares (DESIGN §4: submitting → created | rejected | outcome_unknown, and
- * outcome_unknown → created | not_created), written once for withdrawals and deposits. Each operation is one
- * transaction through the kind's write path, so the state change and its audit entry commit together or not at all.
+ * The local lifecycle every record kind shares, on SQLite: the planners of model/transitions.ts applied inside one
+ * transaction through the kind's write path, so the state change and its audit entry commit together or not at
+ * all. The rules live in model/; here only what needs the database (lock, read, write, a remote id already
+ * linked to another record).
  */
-import { canTransition, type LocalState, type WithdrawalErrorInfo } from '../../../shared/withdrawal-record'
-import { SYSTEM_OPERATOR } from './audit'
+import type { WithdrawalErrorInfo } from '../../../shared/withdrawal-record'
 import { parseInput, type Ctx } from './context'
 import { LedgerError } from '../model/errors'
+import {
+  assertTransition,
+  createdAudit,
+  planFailed,
+  planFlags,
+  planInterrupted,
+  planJournaledCreate,
+  planResolved,
+  type CreatedAnswer,
+  type KindRules,
+  type LifecycleRecord,
+  type LinkedRecord,
+} from '../model/transitions'
 import type { RecordAudit } from './record-write'
 import { errorInfoOrNull } from './types'
 
-/** What the shared lifecycle reads and writes on a record of any kind. */
-export interface LifecycleRecord {
-  localId: string
-  localState: LocalState
-  operator: string
-  createdAt: string
-  updatedAt: string
-  error: WithdrawalErrorInfo | null
+export { assertTransition, type LifecycleRecord }
+
+type Obs = {
+  status: string
+  body: Record<string, unknown> | null
+  observedAt: string
   requestId: string | null
+  nonce: string | null
 }
 
-export interface RecordKind<R extends LifecycleRecord> {
-  /** The audit actions' prefix (`withdrawal.rejected`, `deposit.outcome_unknown`). */
-  action: 'withdrawal' | 'deposit'
-  /** The kind's table: a fixed name, never input. */
-  table: 'withdrawals' | 'deposits'
+/** A kind's rules (model/kinds.ts) plus how this engine reads, writes and checks its rows. */
+export interface RecordKind<R extends LinkedRecord> extends KindRules<R> {
   mustGet(ctx: Ctx, localId: string): R
   write(ctx: Ctx, at: string, prev: R, next: R, audit: RecordAudit): void
-}
-
-/** `from` names the one state this operation starts from (several operations lead to the same target). */
-export function assertTransition(rec: LifecycleRecord, from: LocalState, to: LocalState): void {
-  if (rec.localState !== from || !canTransition(from, to)) {
-    throw new LedgerError('illegal_transition', `${rec.localId}: ${rec.localState} → ${to} is not allowed`)
-  }
+  /** Refuses a remote id already linked to another record of the kind (`duplicate_remote_id`). */
+  assertRemoteIdFree(ctx: Ctx, rec: R, remoteId: string): void
+  /** Stores an observation the create's answer carried; returns the record with it applied. */
+  observe(ctx: Ctx, rec: R, obs: Obs): R
 }
 
 /** The answer said no (`rejected`), or nobody knows whether the POST arrived (`outcome_unknown`). */
-export function markFailed<R extends LifecycleRecord>(
+export function markFailed<R extends LinkedRecord>(
   kind: RecordKind<R>,
   ctx: Ctx,
   localId: string,
@@ -52,15 +58,9 @@ export function markFailed<R extends LifecycleRecord>(
   const err = parseInput(errorInfoOrNull, error, 'error info')
   return ctx.db.tx(() => {
     const rec = kind.mustGet(ctx, localId)
-    assertTransition(rec, 'submitting', to)
-    const now = ctx.nowIso()
-    const next: R = { ...rec, localState: to, updatedAt: now, error: err, requestId: err?.requestId ?? null }
-    kind.write(ctx, now, rec, next, {
-      operator: rec.operator,
-      action: `${kind.action}.${to}`,
-      details: { ...details, error: err },
-    })
-    return next
+    const plan = planFailed(kind, rec, to, err, details, () => ctx.nowIso())
+    kind.write(ctx, plan.next.updatedAt, rec, plan.next, plan.audit)
+    return plan.next
   })
 }
 
@@ -68,7 +68,7 @@ export function markFailed<R extends LifecycleRecord>(
  * After a crash or kill between "submitting committed" and "response written", nobody knows whether the POST
  * reached the service. Every such record becomes outcome_unknown (never resent); the operator resolves it.
  */
-export function recoverInterrupted<R extends LifecycleRecord>(kind: RecordKind<R>, ctx: Ctx): number {
+export function recoverInterrupted<R extends LinkedRecord>(kind: RecordKind<R>, ctx: Ctx): number {
   return ctx.db.tx(() => {
     const ids = ctx.db
       .stmt(`SELECT local_id FROM ${kind.table} WHERE local_state = 'submitting' ORDER BY id`)
@@ -79,17 +79,8 @@ export function recoverInterrupted<R extends LifecycleRecord>(kind: RecordKind<R
     for (const localId of ids) {
       const rec = kind.mustGet(ctx, localId)
       try {
-        kind.write(
-          ctx,
-          now,
-          rec,
-          { ...rec, localState: 'outcome_unknown', updatedAt: now },
-          {
-            operator: SYSTEM_OPERATOR,
-            action: `${kind.action}.outcome_unknown`,
-            details: { reason: 'interrupted', submittedBy: rec.operator, submittedAt: rec.createdAt },
-          },
-        )
+        const plan = planInterrupted(kind, rec, () => now)
+        kind.write(ctx, now, rec, plan.next, plan.audit)
         recovered += 1
       } catch (e) {
         // A record edited outside the app is left as it is (nothing was written for it): the integrity check
@@ -98,5 +89,98 @@ export function recoverInterrupted<R extends LifecycleRecord>(kind: RecordKind<R
       }
     }
     return recovered
+  })
+}
+
+/** Inside a transaction, with the transition already checked. */
+export function writeCreated<R extends LinkedRecord>(
+  kind: RecordKind<R>,
+  ctx: Ctx,
+  rec: R,
+  o: CreatedAnswer,
+  extra: Record<string, unknown>,
+): R {
+  kind.assertRemoteIdFree(ctx, rec, o.remoteId)
+  const now = ctx.nowIso()
+  let next = kind.created(rec, o, now)
+  if (typeof o.status === 'string') {
+    next = kind.observe(ctx, next, {
+      status: o.status,
+      body: o.createResponse,
+      observedAt: now,
+      requestId: o.requestId,
+      nonce: o.nonce ?? null,
+    })
+  }
+  kind.write(ctx, now, rec, next, createdAudit(kind, rec, o, extra))
+  return next
+}
+
+export function markCreated<R extends LinkedRecord>(
+  kind: RecordKind<R>,
+  ctx: Ctx,
+  localId: string,
+  o: CreatedAnswer,
+): R {
+  return ctx.db.tx(() => {
+    const rec = kind.mustGet(ctx, localId)
+    assertTransition(rec, 'submitting', 'created')
+    return writeCreated(kind, ctx, rec, o, {})
+  })
+}
+
+/** The side journal's replay entry point: applied once; the same id again changes nothing (`applied: false`). */
+export function applyJournaledCreate<R extends LinkedRecord>(
+  kind: RecordKind<R>,
+  ctx: Ctx,
+  localId: string,
+  o: CreatedAnswer,
+): { record: R; applied: boolean } {
+  return ctx.db.tx(() => {
+    const rec = kind.mustGet(ctx, localId)
+    const extra = planJournaledCreate(rec, o.remoteId)
+    if (extra === null) return { record: rec, applied: false }
+    return { record: writeCreated(kind, ctx, rec, o, extra), applied: true }
+  })
+}
+
+/** An unknown outcome settled by the operator: linked to the id support gave, or declared not created. */
+export function resolveUnknown<R extends LinkedRecord>(
+  kind: RecordKind<R>,
+  ctx: Ctx,
+  localId: string,
+  linkedId: string | null,
+  note: string | null,
+  operator: string,
+): R {
+  return ctx.db.tx(() => {
+    const rec = kind.mustGet(ctx, localId)
+    // The clock is read before the checks, as it always was on this engine.
+    const now = ctx.nowIso()
+    const plan = planResolved(kind, rec, linkedId, note, operator, () => now)
+    if (linkedId !== null) kind.assertRemoteIdFree(ctx, rec, linkedId)
+    kind.write(ctx, now, rec, plan.next, plan.audit)
+    return plan.next
+  })
+}
+
+/** Replaces the record's flags; audited as what was added and removed. Same set: no-op. */
+export function setFlags<R extends LinkedRecord>(
+  kind: RecordKind<R>,
+  ctx: Ctx,
+  localId: string,
+  flags: readonly string[],
+  operator: string,
+): R {
+  if (!operator) throw new LedgerError('invalid_input', 'operator is required')
+  if (!flags.every((f) => typeof f === 'string' && f !== ''))
+    throw new LedgerError('invalid_input', 'bad flag')
+  const wanted = [...new Set(flags)]
+  return ctx.db.tx(() => {
+    const rec = kind.mustGet(ctx, localId)
+    const plan = planFlags(kind, rec, wanted, operator, () => ctx.nowIso())
+    if (!plan) return rec
+    kind.write(ctx, plan.next.updatedAt, rec, plan.next, plan.audit)
+    return plan.next
   })
 }

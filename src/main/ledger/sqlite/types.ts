@@ -1,10 +1,6 @@
-/** The ledger's public surface: inputs (validated with zod at the boundary, since callers pass API data) and
+/** The SQLite ledger's public surface: the inputs (model/inputs.ts, validated with zod at the boundary) and
  * the `Ledger` interface. */
-import { z } from 'zod'
-import { expectedPayeeSchema } from '../../../shared/payee'
 import {
-  amountKindSchema,
-  withdrawalErrorInfoSchema,
   type AuditEntry,
   type AuditVerification,
   type RecordFilter,
@@ -22,93 +18,35 @@ import type { LedgerReceipts } from './receipts'
 import type { LedgerRuns } from './runs'
 import type { LedgerSnapshot } from './snapshot'
 
-const rawObject = z.record(z.string(), z.unknown())
-const cents = z.number().int().nonnegative()
+import {
+  newWithdrawalSchema,
+  type NewWithdrawal,
+  createdOutcomeSchema,
+  type CreatedOutcome,
+  unknownResolutionSchema,
+  type UnknownResolution,
+  observationInputSchema,
+  type ObservationInput,
+  type ObservationResult,
+  similarQuerySchema,
+  type SimilarQuery,
+  errorInfoOrNull,
+} from '../model/inputs'
 
-export const newWithdrawalSchema = z.object({
-  /** Generated when absent. */
-  localId: z.string().min(1).max(100).optional(),
-  profile: z.string().min(1),
-  /** The exact JSON body about to be POSTed to /withdraw. */
-  request: rawObject,
-  pixKey: z.string().min(1),
-  amountKind: amountKindSchema,
-  amountCents: z.number().int().positive(),
-  flags: z.array(z.string()).optional(),
-  /** What the payment is for (already normalised: trimmed, blank fields dropped). Kept, never sent. */
-  references: z
-    .strictObject({
-      invoice: z.string().min(1).optional(),
-      costCentre: z.string().min(1).optional(),
-      category: z.string().min(1).optional(),
-      note: z.string().min(1).optional(),
-    })
-    .optional(),
-  /** The payee-book entry the payment is for, as it is now (the name check compares with it). */
-  expectedPayee: expectedPayeeSchema.optional(),
-})
-export type NewWithdrawal = z.infer<typeof newWithdrawalSchema>
-
-export const createdOutcomeSchema = z.object({
-  remoteId: z.string().min(1),
-  /** The `response` object of the 2xx answer, raw. */
-  createResponse: rawObject.nullable(),
-  requestId: z.string().nullable(),
-  nonce: z.string().nullable().optional(),
-  depositAddress: z.string().nullable().optional(),
-  depositAmountCents: cents.nullable().optional(),
-  payoutAmountCents: cents.nullable().optional(),
-  expiration: z.string().nullable().optional(),
-  /** Status in the create response, if it carried one; recorded as the first observation. */
-  status: z.string().nullable().optional(),
-})
-export type CreatedOutcome = z.infer<typeof createdOutcomeSchema>
-
-export const unknownResolutionSchema = z.union([
-  z.object({ withdrawalId: z.string().min(1), note: z.string().optional() }),
-  z.object({ notCreated: z.literal(true), note: z.string().optional() }),
-])
-export type UnknownResolution = z.infer<typeof unknownResolutionSchema>
-
-export const observationInputSchema = z.object({
-  /** Raw status string from the body ('' if it had none). */
-  status: z.string(),
-  body: rawObject.nullable(),
-  requestId: z.string().nullable().optional(),
-  nonce: z.string().nullable().optional(),
-  /** When the answer arrived, ISO 8601; defaults to now. */
-  observedAt: z.iso.datetime({ offset: true }).optional(),
-})
-export type ObservationInput = z.infer<typeof observationInputSchema>
-
-export interface ObservationResult {
-  /** False when the answer equals the last stored observation (nothing stored). */
-  changed: boolean
-  /** True when it became the record's current remote status. */
-  applied: boolean
-  record: WithdrawalRecord
+export {
+  newWithdrawalSchema,
+  type NewWithdrawal,
+  createdOutcomeSchema,
+  type CreatedOutcome,
+  unknownResolutionSchema,
+  type UnknownResolution,
+  observationInputSchema,
+  type ObservationInput,
+  type ObservationResult,
+  similarQuerySchema,
+  type SimilarQuery,
+  errorInfoOrNull,
 }
-
-export const similarQuerySchema = z.object({
-  pixKey: z.string().min(1),
-  amountKind: amountKindSchema,
-  amountCents: z.number().int(),
-  sinceIso: z.iso.datetime({ offset: true }),
-  /**
-   * The window's length: the team ledger then takes its bound from the server's clock (which stamped its records),
-   * not `sinceIso` from this desk's. The desk ledger keeps `sinceIso` (its own clock stamped its records).
-   */
-  windowMs: z.number().int().positive().optional(),
-  profile: z.string().optional(),
-  /**
-   * The fee rule's rate (basis points) that turns either amount kind into what the payee receives: records match
-   * by payout, whichever kind they or the query carry. Default: the profile default.
-   */
-  partnerRateBps: z.number().int().min(0).max(9999).optional(),
-})
-export type SimilarQuery = z.infer<typeof similarQuerySchema>
-
-export const errorInfoOrNull = withdrawalErrorInfoSchema.nullable()
 
 export interface LedgerOptions {
   /** Clock in epoch milliseconds; tests pin it. */

@@ -7,10 +7,15 @@ import { randomUUID } from 'node:crypto'
 import { type WithdrawalErrorInfo, type WithdrawalRecord } from '../../../shared/withdrawal-record'
 import { mustGet, parseInput, type Ctx } from './context'
 import { LedgerError } from '../model/errors'
+import { assertMatchesRequest, submittingRecord, WITHDRAWAL_KIND } from '../model/kinds'
+import { planFunded } from '../model/transitions'
 import {
-  assertTransition,
+  applyJournaledCreate as applyJournaledCreateOf,
+  markCreated as markCreatedOf,
   markFailed,
   recoverInterrupted as recoverInterruptedOf,
+  resolveUnknown as resolveUnknownOf,
+  setFlags as setFlagsOf,
   type RecordKind,
 } from './lifecycle'
 import { storeObservation } from './observations'
@@ -26,10 +31,11 @@ import {
 } from './types'
 
 const WITHDRAWAL: RecordKind<WithdrawalRecord> = {
-  action: 'withdrawal',
-  table: 'withdrawals',
+  ...WITHDRAWAL_KIND,
   mustGet,
   write: (ctx, at, prev, next, audit) => void writeRecord(ctx.db, at, prev, next, audit),
+  assertRemoteIdFree: (ctx, rec, remoteId) => assertRemoteIdFree(ctx, remoteId, rec.localId),
+  observe: (ctx, rec, obs) => storeObservation(ctx, rec, obs).record,
 }
 
 function assertRemoteIdFree(ctx: Ctx, remoteId: string, localId: string): void {
@@ -42,69 +48,7 @@ function assertRemoteIdFree(ctx: Ctx, remoteId: string, localId: string): void {
   }
 }
 
-/** The denormalised columns must say what the body says: one truth about what was sent. */
-export function assertMatchesRequest(input: NewWithdrawal): void {
-  const req = input.request
-  if (typeof req.pixKey === 'string' && req.pixKey !== input.pixKey) {
-    throw new LedgerError('invalid_input', 'pixKey differs from request.pixKey')
-  }
-  const amountField = input.amountKind === 'deposit' ? 'depositAmountInCents' : 'payoutAmountInCents'
-  const otherField = input.amountKind === 'deposit' ? 'payoutAmountInCents' : 'depositAmountInCents'
-  if (req[amountField] !== undefined && req[amountField] !== input.amountCents) {
-    throw new LedgerError('invalid_input', `amountCents differs from request.${amountField}`)
-  }
-  if (req[otherField] !== undefined) {
-    throw new LedgerError(
-      'invalid_input',
-      `request carries ${otherField} but amountKind is ${input.amountKind}`,
-    )
-  }
-}
-
-/**
- * The new record of a payment about to be sent, on either engine (ledger/pg/lifecycle.ts too): one place,
- * so both keep the same members and the same state hash.
- */
-export function submittingRecord(
-  n: NewWithdrawal,
-  localId: string,
-  operator: string,
-  now: string,
-): WithdrawalRecord {
-  return {
-    localId,
-    profile: n.profile,
-    operator,
-    createdAt: now,
-    updatedAt: now,
-    localState: 'submitting',
-    request: n.request,
-    pixKey: n.pixKey,
-    amountKind: n.amountKind,
-    amountCents: n.amountCents,
-    createResponse: null,
-    remoteId: null,
-    remoteStatus: null,
-    remoteStatusAt: null,
-    remoteCheckedAt: null,
-    lastRemote: null,
-    depositAddress: null,
-    // Best knowledge until the service answers: the amount we asked for.
-    depositAmountCents: n.amountKind === 'deposit' ? n.amountCents : null,
-    payoutAmountCents: n.amountKind === 'payout' ? n.amountCents : null,
-    expiration: null,
-    fundedAt: null,
-    fundingTxId: null,
-    refund: null,
-    receiverName: null,
-    error: null,
-    requestId: null,
-    flags: [...new Set(n.flags ?? [])],
-    // Left out when empty, so a record without them hashes as before migration 6 (rows.ts).
-    ...(n.references && Object.keys(n.references).length > 0 ? { references: { ...n.references } } : {}),
-    ...(n.expectedPayee ? { expectedPayee: { ...n.expectedPayee } } : {}),
-  }
-}
+export { assertMatchesRequest, submittingRecord }
 
 export function insertSubmitting(ctx: Ctx, input: NewWithdrawal, operator: string): WithdrawalRecord {
   const n = parseInput(newWithdrawalSchema, input, 'new withdrawal')
@@ -134,11 +78,7 @@ export function insertSubmitting(ctx: Ctx, input: NewWithdrawal, operator: strin
 
 export function markCreated(ctx: Ctx, localId: string, outcome: CreatedOutcome): WithdrawalRecord {
   const o = parseInput(createdOutcomeSchema, outcome, 'created outcome')
-  return ctx.db.tx(() => {
-    const rec = mustGet(ctx, localId)
-    assertTransition(rec, 'submitting', 'created')
-    return writeCreated(ctx, rec, o, {})
-  })
+  return markCreatedOf(WITHDRAWAL, ctx, localId, o)
 }
 
 /**
@@ -154,55 +94,7 @@ export function applyJournaledCreate(
   outcome: CreatedOutcome,
 ): { record: WithdrawalRecord; applied: boolean } {
   const o = parseInput(createdOutcomeSchema, outcome, 'created outcome')
-  return ctx.db.tx(() => {
-    const rec = mustGet(ctx, localId)
-    if (rec.localState === 'created' && rec.remoteId === o.remoteId) return { record: rec, applied: false }
-    if (rec.localState !== 'outcome_unknown') assertTransition(rec, 'submitting', 'created')
-    else assertTransition(rec, 'outcome_unknown', 'created')
-    return {
-      record: writeCreated(ctx, rec, o, { replayed: 'side_journal', from: rec.localState }),
-      applied: true,
-    }
-  })
-}
-
-/** Inside a transaction, with the transition already checked. */
-function writeCreated(
-  ctx: Ctx,
-  rec: WithdrawalRecord,
-  o: CreatedOutcome,
-  auditExtra: Record<string, unknown>,
-): WithdrawalRecord {
-  const localId = rec.localId
-  assertRemoteIdFree(ctx, o.remoteId, localId)
-  const now = ctx.nowIso()
-  let next: WithdrawalRecord = {
-    ...rec,
-    localState: 'created',
-    updatedAt: now,
-    remoteId: o.remoteId,
-    createResponse: o.createResponse,
-    requestId: o.requestId,
-    depositAddress: o.depositAddress ?? rec.depositAddress,
-    depositAmountCents: o.depositAmountCents ?? rec.depositAmountCents,
-    payoutAmountCents: o.payoutAmountCents ?? rec.payoutAmountCents,
-    expiration: o.expiration ?? rec.expiration,
-  }
-  if (typeof o.status === 'string') {
-    next = storeObservation(ctx, next, {
-      status: o.status,
-      body: o.createResponse,
-      observedAt: now,
-      requestId: o.requestId,
-      nonce: o.nonce ?? null,
-    }).record
-  }
-  writeRecord(ctx.db, now, rec, next, {
-    operator: rec.operator,
-    action: 'withdrawal.created',
-    details: { remoteId: o.remoteId, requestId: o.requestId, status: o.status ?? null, ...auditExtra },
-  })
-  return next
+  return applyJournaledCreateOf(WITHDRAWAL, ctx, localId, o)
 }
 
 export function markRejected(ctx: Ctx, localId: string, error: WithdrawalErrorInfo): WithdrawalRecord {
@@ -230,36 +122,11 @@ export function resolveUnknown(
 ): WithdrawalRecord {
   const r = parseInput(unknownResolutionSchema, resolution, 'resolution')
   if (!operator) throw new LedgerError('invalid_input', 'operator is required')
-  return ctx.db.tx(() => {
-    const rec = mustGet(ctx, localId)
-    const now = ctx.nowIso()
-    let next: WithdrawalRecord
-    if ('withdrawalId' in r) {
-      assertTransition(rec, 'outcome_unknown', 'created')
-      assertRemoteIdFree(ctx, r.withdrawalId, localId)
-      next = { ...rec, localState: 'created', remoteId: r.withdrawalId, updatedAt: now }
-    } else {
-      assertTransition(rec, 'outcome_unknown', 'not_created')
-      next = { ...rec, localState: 'not_created', updatedAt: now }
-    }
-    writeRecord(ctx.db, now, rec, next, {
-      operator,
-      action: 'withdrawal.resolved',
-      details: {
-        resolution: 'withdrawalId' in r ? 'linked' : 'not_created',
-        remoteId: next.remoteId,
-        note: r.note ?? null,
-      },
-    })
-    return next
-  })
+  const linkedId = 'withdrawalId' in r ? r.withdrawalId : null
+  return resolveUnknownOf(WITHDRAWAL, ctx, localId, linkedId, r.note ?? null, operator)
 }
 
-/**
- * The operator declares the token sent to the deposit address. Repeatable (a mismatched deposit is ignored by
- * the service and a second one may follow, spec §3.2): fundedAt keeps the first declaration, fundingTxId the
- * latest id given, and the audit log keeps every one. Repeating the same declaration is a no-op.
- */
+/** The operator declares the token sent to the deposit address (model/transitions.ts planFunded). */
 export function markFunded(
   ctx: Ctx,
   localId: string,
@@ -270,26 +137,10 @@ export function markFunded(
   const txId = typeof funding.txId === 'string' && funding.txId.trim() !== '' ? funding.txId.trim() : null
   return ctx.db.tx(() => {
     const rec = mustGet(ctx, localId)
-    if (rec.localState !== 'created') {
-      throw new LedgerError(
-        'illegal_transition',
-        `cannot fund ${localId}: it is ${rec.localState}, not created`,
-      )
-    }
-    if (rec.fundedAt !== null && (txId === null || txId === rec.fundingTxId)) return rec
-    const now = ctx.nowIso()
-    const next = {
-      ...rec,
-      fundedAt: rec.fundedAt ?? now,
-      fundingTxId: txId ?? rec.fundingTxId,
-      updatedAt: now,
-    }
-    writeRecord(ctx.db, now, rec, next, {
-      operator,
-      action: 'withdrawal.funded',
-      details: { txId, repeat: rec.fundedAt !== null },
-    })
-    return next
+    const plan = planFunded(rec, txId, operator, () => ctx.nowIso())
+    if (!plan) return rec
+    writeRecord(ctx.db, plan.next.updatedAt, rec, plan.next, plan.audit)
+    return plan.next
   })
 }
 
@@ -300,22 +151,5 @@ export function setFlags(
   flags: readonly string[],
   operator: string,
 ): WithdrawalRecord {
-  if (!operator) throw new LedgerError('invalid_input', 'operator is required')
-  if (!flags.every((f) => typeof f === 'string' && f !== ''))
-    throw new LedgerError('invalid_input', 'bad flag')
-  const wanted = [...new Set(flags)]
-  return ctx.db.tx(() => {
-    const rec = mustGet(ctx, localId)
-    const added = wanted.filter((f) => !rec.flags.includes(f))
-    const removed = rec.flags.filter((f) => !wanted.includes(f))
-    if (added.length === 0 && removed.length === 0) return rec
-    const now = ctx.nowIso()
-    const next = { ...rec, flags: wanted, updatedAt: now }
-    writeRecord(ctx.db, now, rec, next, {
-      operator,
-      action: 'withdrawal.flags',
-      details: { added, removed },
-    })
-    return next
-  })
+  return setFlagsOf(WITHDRAWAL, ctx, localId, flags, operator)
 }
