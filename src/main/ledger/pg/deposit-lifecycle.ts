@@ -9,7 +9,7 @@ import { DEPOSIT_ID_PREFIX, type DepositRecord } from '../../../shared/deposit-r
 import { LedgerError } from '../model/errors'
 import { SYSTEM_OPERATOR } from '../model/transitions'
 import { canonicalJson } from '../model/canonical-json'
-import { planDepositObservation, type DepositObservationPlan } from '../sqlite/deposit-observations'
+import { planDepositObservation, type DepositObservationPlan } from '../model/observations'
 import type {
   DepositObservationResult,
   DepositResolution,

@@ -5,7 +5,7 @@
  * into something that is not a deposit is refused, never handed to the money flows.
  */
 import { depositRecordSchema, type DepositRecord } from '../../../shared/deposit-record'
-import { LedgerError } from '../sqlite'
+import { LedgerError } from '../model/errors'
 import {
   BASE_COLUMNS,
   DEPOSIT_SELECT,

@@ -3,7 +3,7 @@
  * pool and transactions as its withdrawals. Inputs are checked with the SQLite ledger's own zod schemas.
  */
 import type pg from 'pg'
-import { LedgerError } from '../sqlite'
+import { LedgerError } from '../model/errors'
 import { depositResolutionSchema, importedDepositSchema, newDepositSchema } from '../sqlite/deposit-types'
 import { createdOutcomeSchema, observationInputSchema } from '../sqlite/types'
 import { similarOf, type DepositStore } from '../deposit-store'

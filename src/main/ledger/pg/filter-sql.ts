@@ -6,7 +6,7 @@
  * both kinds too.
  */
 import { RECORD_PAGE_SIZE, recordFilterSchema, type RecordFilter } from '../../../shared/withdrawal-record'
-import { LedgerError } from '../sqlite'
+import { LedgerError } from '../model/errors'
 import { canonicalIso, dateRangeClause, type DateRangeKind } from '../model/date-range'
 import { digitsVariant, foldText } from '../sqlite/rows'
 import type { Queryable } from './audit'

@@ -14,7 +14,7 @@ import {
 } from '../../../shared/withdrawal-record'
 import { REFUND_FEE_KEYS } from '../../../shared/money-totals'
 import { normalizeStatus } from '../../../shared/withdrawal-status'
-import type { SimilarQuery } from '../sqlite'
+import type { SimilarQuery } from '../model/inputs'
 import { similarAmounts } from '../model/similar'
 import { statusTotalOf } from '../model/status-totals'
 import { WITHDRAWAL_DATES } from '../model/date-range'

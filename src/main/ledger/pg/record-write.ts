@@ -3,7 +3,7 @@
  * the state it produced, refusing to build on a row edited outside the app.
  */
 import type { WithdrawalRecord } from '../../../shared/withdrawal-record'
-import { LedgerError } from '../sqlite'
+import { LedgerError } from '../model/errors'
 import { recordStateHash } from '../model/state-hash'
 import { auditDetails, lastStateHash } from './audit'
 import { RECORD_SELECT, recordRow, rowToRecord } from './rows'

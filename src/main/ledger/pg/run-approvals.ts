@@ -5,7 +5,7 @@
  */
 import type pg from 'pg'
 import { z } from 'zod'
-import { LedgerError } from '../sqlite'
+import { LedgerError } from '../model/errors'
 import { read } from './tx'
 
 const text = z.string()

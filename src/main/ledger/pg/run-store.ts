@@ -14,7 +14,7 @@ import {
   type RunRowRecord,
   type RunWave,
 } from '../../../shared/run'
-import { LedgerError } from '../sqlite'
+import { LedgerError } from '../model/errors'
 import { runFields, runRowFields, runWaveFields } from '../sqlite/runs'
 import type { RunFourEyes, RunLeases, RunLeaseState, RunStore } from '../run-store'
 import { auditDetails } from './audit'

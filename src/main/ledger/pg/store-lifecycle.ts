@@ -4,7 +4,7 @@
  */
 import type { z } from 'zod'
 import type { WithdrawalErrorInfo } from '../../../shared/withdrawal-record'
-import { LedgerError } from '../sqlite'
+import { LedgerError } from '../model/errors'
 import { errorInfoOrNull } from '../sqlite/types'
 import type { Tx } from './tx'
 

@@ -6,7 +6,7 @@
  *   const r = await store.createGuarded(input, operator, { sinceIso })   // atomic across every desk
  */
 import pg from 'pg'
-import { LedgerError } from '../sqlite'
+import { LedgerError } from '../model/errors'
 import { guardLockName } from '../model/similar'
 import {
   createdOutcomeSchema,

@@ -5,8 +5,8 @@
  * shows the deposit reversed (`refunded`, a MED) raises `med_reversal` and dates it (`reversedAt`): the alert the
  * operator must act on. A value other than the one asked for raises `value_mismatch`, whatever the order.
  */
-import { DEPOSIT_FLAGS, type DepositRecord } from '../../../shared/deposit-record'
-import { decideDepositStatus, normalizeDepositStatus } from '../../../shared/deposit-status'
+import type { DepositRecord } from '../../../shared/deposit-record'
+import { planDepositObservation, type DepositObservationPlan } from '../model/observations'
 import { SYSTEM_OPERATOR } from './audit'
 import { canonicalJson } from '../model/canonical-json'
 import type { Ctx } from './context'
@@ -21,55 +21,7 @@ import { observationInputSchema, type ObservationInput } from './types'
 
 type Body = Record<string, unknown> | null
 
-const stringField = (b: Body, k: string): string | undefined =>
-  b && typeof b[k] === 'string' && b[k] !== '' ? b[k] : undefined
-const centsField = (b: Body, k: string): number | undefined =>
-  b && typeof b[k] === 'number' && Number.isSafeInteger(b[k]) ? b[k] : undefined
-
-export interface DepositObservationPlan {
-  record: DepositRecord
-  applied: boolean
-  raised: string[]
-}
-
-/** What one answer does to a record. Pure: the caller stores the observation and writes the record. */
-export function planDepositObservation(
-  rec: DepositRecord,
-  obs: { status: string; body: Body; observedAt: string },
-): DepositObservationPlan {
-  const body = obs.body
-  const decision = decideDepositStatus(
-    rec.remoteStatus === null
-      ? null
-      : { status: rec.remoteStatus, hasRefund: false, at: rec.remoteStatusAt ?? '' },
-    { status: obs.status, hasRefund: false, at: obs.observedAt },
-  )
-  const next: DepositRecord = { ...rec, flags: [...rec.flags] }
-  const raise = (flag: string): void => {
-    if (!next.flags.includes(flag)) next.flags.push(flag)
-  }
-  if (decision.conflict) raise(DEPOSIT_FLAGS.remoteStatusConflict)
-  const value = centsField(body, 'valueInCents')
-  // Only our own deposits have an amount we asked for; an imported one takes the reported value as its amount.
-  if (value !== undefined && rec.origin === 'app' && value !== rec.amountCents)
-    raise(DEPOSIT_FLAGS.valueMismatch)
-
-  if (decision.replace) {
-    next.remoteStatus = obs.status
-    next.remoteStatusAt = obs.observedAt
-    next.lastRemote = body
-    next.valueCents = value ?? next.valueCents
-    next.expiration = stringField(body, 'expiration') ?? next.expiration
-    next.bankTxId = stringField(body, 'bankTxId') ?? next.bankTxId
-    next.blockchainTxId = stringField(body, 'blockchainTxID') ?? next.blockchainTxId
-    next.payerName = stringField(body, 'payerName') ?? next.payerName
-    if (normalizeDepositStatus(obs.status) === 'refunded' && rec.reversedAt === null) {
-      next.reversedAt = obs.observedAt
-      raise(DEPOSIT_FLAGS.medReversal)
-    }
-  }
-  return { record: next, applied: decision.replace, raised: next.flags.filter((f) => !rec.flags.includes(f)) }
-}
+export { planDepositObservation, type DepositObservationPlan }
 
 /** Stores one observation row and returns the planned record. Inside the caller's transaction. */
 export function storeDepositObservation(

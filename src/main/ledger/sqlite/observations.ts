@@ -6,9 +6,8 @@
  * flags (another deposit address or Pix key named, a receiver who is not the expected payee, conflicting terminal
  * statuses), raised whatever the order.
  */
-import { checkPayeeName } from '../../../shared/name-check'
-import { RECORD_FLAGS, type WithdrawalRecord } from '../../../shared/withdrawal-record'
-import { decideStatus } from '../../../shared/withdrawal-status'
+import type { WithdrawalRecord } from '../../../shared/withdrawal-record'
+import { planObservation, type ObservationPlan } from '../model/observations'
 import { appendAuditRow, SYSTEM_OPERATOR } from './audit'
 import { canonicalJson } from '../model/canonical-json'
 import { mustGet, parseInput, type Ctx } from './context'
@@ -20,67 +19,7 @@ import { observationInputSchema, type ObservationInput, type ObservationResult }
 
 type Body = Record<string, unknown> | null
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v)
-const stringField = (b: Body, k: string): string | undefined =>
-  b && typeof b[k] === 'string' ? b[k] : undefined
-const centsField = (b: Body, k: string): number | undefined =>
-  b && typeof b[k] === 'number' && Number.isSafeInteger(b[k]) ? b[k] : undefined
-
-export interface ObservationPlan {
-  record: WithdrawalRecord
-  applied: boolean
-  /** Flags this observation raised (not already on the record). */
-  raised: string[]
-}
-
-/** What an observation does to a record. Pure: the caller writes the result. */
-export function planObservation(
-  rec: WithdrawalRecord,
-  obs: { status: string; body: Body; observedAt: string },
-): ObservationPlan {
-  const body = obs.body
-  const refund = body && isObject(body.refund) ? body.refund : null
-  const decision = decideStatus(
-    rec.remoteStatus === null
-      ? null
-      : { status: rec.remoteStatus, hasRefund: rec.refund !== null, at: rec.remoteStatusAt ?? '' },
-    { status: obs.status, hasRefund: refund !== null, at: obs.observedAt },
-  )
-  const next: WithdrawalRecord = { ...rec, flags: [...rec.flags] }
-  const raise = (flag: string): void => {
-    if (!next.flags.includes(flag)) next.flags.push(flag)
-  }
-  if (refund !== null && (decision.replace || rec.refund === null)) next.refund = refund
-  if (decision.conflict) raise(RECORD_FLAGS.remoteStatusConflict)
-
-  // Checked on every answer, stale or not: the service naming another address or key is always worth a look.
-  const address = stringField(body, 'depositAddress')
-  if (address !== undefined && rec.depositAddress !== null && address !== rec.depositAddress) {
-    raise(RECORD_FLAGS.depositAddressChanged)
-  }
-  const pixKey = stringField(body, 'pixKey')
-  if (pixKey !== undefined && pixKey.trim().toLowerCase() !== rec.pixKey.trim().toLowerCase()) {
-    raise(RECORD_FLAGS.pixKeyMismatch)
-  }
-  // The name check (issue #14): the key owner the service reports must be the payee the payment was made to.
-  if (rec.expectedPayee && body && checkPayeeName(rec.expectedPayee, body).verdict === 'mismatch') {
-    raise(RECORD_FLAGS.payeeMismatch)
-  }
-
-  if (decision.replace) {
-    next.remoteStatus = obs.status
-    next.remoteStatusAt = obs.observedAt
-    next.lastRemote = body
-    next.depositAddress = address ?? next.depositAddress
-    next.depositAmountCents = centsField(body, 'depositAmountInCents') ?? next.depositAmountCents
-    next.payoutAmountCents = centsField(body, 'payoutAmountInCents') ?? next.payoutAmountCents
-    next.expiration = stringField(body, 'expiration') ?? next.expiration
-    next.receiverName = stringField(body, 'receiverName') ?? next.receiverName
-  }
-  const raised = next.flags.filter((f) => !rec.flags.includes(f))
-  return { record: next, applied: decision.replace, raised }
-}
+export { planObservation, type ObservationPlan }
 
 /**
  * Stores one observation and applies it. Must run inside the caller's transaction. Returns the plan with
