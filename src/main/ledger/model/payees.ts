@@ -2,7 +2,9 @@
  * The payee book's rules both engines apply (the SQLite book in src/main/payees/service.ts, the team's in
  * pg/payees.ts): validation, the refusals and their codes, the audit subject and summary, the search text.
  */
+import { createHash } from 'node:crypto'
 import { canonicalPayeeFields, payeeInputSchema, payeeIssueCodes, type Payee } from '../../../shared/payee'
+import { canonicalJson } from './canonical-json'
 import { digitsVariant, foldText } from './search-text'
 
 export type PayeeErrorCode =
@@ -58,4 +60,11 @@ export function payeeSearchText(p: Pick<Payee, 'name' | 'taxNumber' | 'pixKeys' 
     .filter((x): x is string => typeof x === 'string' && x !== '')
     .map(foldText)
     .join('\n')
+}
+
+/** The hash an audit entry carries of the payee state it produced (a removal: `{ removed: true }`). */
+export function payeeStateHash(p: Payee | null): string {
+  return createHash('sha256')
+    .update(canonicalJson(p ?? { removed: true }), 'utf8')
+    .digest('hex')
 }

@@ -9,7 +9,7 @@ import type pg from 'pg'
 import { z } from 'zod'
 import { LedgerError } from '../model/errors'
 import type { NewWithdrawal } from '../model/inputs'
-import { newWithdrawalSchema } from '../sqlite/types'
+import { newWithdrawalSchema } from '../model/inputs'
 import { mapPgError } from '../team-errors'
 import { withTx } from './tx'
 

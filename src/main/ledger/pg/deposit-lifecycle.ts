@@ -15,7 +15,7 @@ import type {
   DepositResolution,
   ImportedDeposit,
   NewDeposit,
-} from '../sqlite/deposit-types'
+} from '../model/inputs'
 import type { Queryable } from './audit'
 import { DEPOSIT_SELECT, depositRow, rowToDeposit } from './deposit-rows'
 import type { Tx } from './tx'

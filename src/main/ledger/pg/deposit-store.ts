@@ -4,8 +4,13 @@
  */
 import type pg from 'pg'
 import { LedgerError } from '../model/errors'
-import { depositResolutionSchema, importedDepositSchema, newDepositSchema } from '../sqlite/deposit-types'
-import { createdOutcomeSchema, observationInputSchema } from '../sqlite/types'
+import {
+  createdOutcomeSchema,
+  depositResolutionSchema,
+  importedDepositSchema,
+  newDepositSchema,
+  observationInputSchema,
+} from '../model/inputs'
 import { similarOf, type DepositStore } from '../deposit-store'
 import * as life from './deposit-lifecycle'
 import * as q from './deposit-queries'

@@ -8,7 +8,7 @@
 import { RECORD_PAGE_SIZE, recordFilterSchema, type RecordFilter } from '../../../shared/withdrawal-record'
 import { LedgerError } from '../model/errors'
 import { canonicalIso, dateRangeClause, type DateRangeKind } from '../model/date-range'
-import { digitsVariant, foldText } from '../sqlite/rows'
+import { digitsVariant, foldText } from '../model/search-text'
 import type { Queryable } from './audit'
 
 export interface KindFilterSql {

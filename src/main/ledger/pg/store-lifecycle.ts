@@ -5,7 +5,7 @@
 import type { z } from 'zod'
 import type { WithdrawalErrorInfo } from '../../../shared/withdrawal-record'
 import { LedgerError } from '../model/errors'
-import { errorInfoOrNull } from '../sqlite/types'
+import { errorInfoOrNull } from '../model/inputs'
 import type { Tx } from './tx'
 
 export function parse<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {

@@ -13,7 +13,7 @@ import {
   newWithdrawalSchema,
   observationInputSchema,
   unknownResolutionSchema,
-} from '../sqlite/types'
+} from '../model/inputs'
 import { mapPgError } from '../team-errors'
 import type { LedgerStore } from '../ports'
 import { appendAudit, readAudit, readHead } from './audit'

@@ -1,5 +1,4 @@
-/** The deposit side of the ledger (`ledger.deposits`): its inputs (zod-checked) and interface. */
-import { z } from 'zod'
+/** The deposit side of the SQLite ledger (`ledger.deposits`): its interface; the inputs are model/inputs.ts. */
 import type { DepositRecord } from '../../../shared/deposit-record'
 import type {
   RecordFilter,
@@ -9,43 +8,24 @@ import type {
 } from '../../../shared/withdrawal-record'
 import type { CreatedOutcome, ObservationInput } from './types'
 
-const rawObject = z.record(z.string(), z.unknown())
+import {
+  newDepositSchema,
+  type NewDeposit,
+  importedDepositSchema,
+  type ImportedDeposit,
+  depositResolutionSchema,
+  type DepositResolution,
+  type DepositObservationResult,
+} from '../model/inputs'
 
-export const newDepositSchema = z.object({
-  /** Generated (`dep-<uuid>`) when absent. */
-  localId: z.string().min(1).max(100).optional(),
-  profile: z.string().min(1),
-  /** The exact JSON body about to be POSTed to /deposit. */
-  request: rawObject,
-  flags: z.array(z.string()).optional(),
-})
-export type NewDeposit = z.infer<typeof newDepositSchema>
-
-/** A deposit made outside the app, found by reconciliation: imported with the status answer that proved it. */
-export const importedDepositSchema = z.object({
-  profile: z.string().min(1),
-  remoteId: z.string().min(1).max(200),
-  /** The GET /deposit-status answer, raw. */
-  status: z.string(),
-  body: rawObject,
-  requestId: z.string().nullable().optional(),
-  nonce: z.string().nullable().optional(),
-})
-export type ImportedDeposit = z.infer<typeof importedDepositSchema>
-
-export const depositResolutionSchema = z.union([
-  z.object({ depositId: z.string().min(1).max(200), note: z.string().optional() }),
-  z.object({ notCreated: z.literal(true), note: z.string().optional() }),
-])
-export type DepositResolution = z.infer<typeof depositResolutionSchema>
-
-export interface DepositObservationResult {
-  /** False when the answer equals the last stored observation (nothing stored). */
-  changed: boolean
-  applied: boolean
-  record: DepositRecord
-  /** Flags this answer raised (e.g. `med_reversal`). */
-  raised: string[]
+export {
+  newDepositSchema,
+  type NewDeposit,
+  importedDepositSchema,
+  type ImportedDeposit,
+  depositResolutionSchema,
+  type DepositResolution,
+  type DepositObservationResult,
 }
 
 export interface DepositLedger {

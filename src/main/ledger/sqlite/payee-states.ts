@@ -5,12 +5,13 @@
  * a payee whose latest entry is not a removal still exists, so a payee edited, added or deleted outside the app is
  * found. Here, not in main/payees, because the ledger's verification must not import the module built on it.
  */
-import { createHash } from 'node:crypto'
 import type { SQLOutputValue } from 'node:sqlite'
 import { payeeKeySchema, type Payee } from '../../../shared/payee'
 import type { AuditVerification } from '../../../shared/withdrawal-record'
-import { canonicalJson } from '../model/canonical-json'
+import { payeeStateHash } from '../model/payees'
 import type { Db } from './db'
+
+export { payeeStateHash }
 
 export const PAYEE_SUBJECT_PREFIX = 'payee:'
 
@@ -36,12 +37,6 @@ export function rowToPayee(r: Row): Payee {
     createdAt: str(r.created_at),
     updatedAt: str(r.updated_at),
   }
-}
-
-export function payeeStateHash(p: Payee | null): string {
-  return createHash('sha256')
-    .update(canonicalJson(p ?? { removed: true }), 'utf8')
-    .digest('hex')
 }
 
 const REMOVED = payeeStateHash(null)

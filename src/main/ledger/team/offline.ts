@@ -5,7 +5,7 @@
  * can fix the settings and reconnect. Errors are classified by code (SQLSTATE, Node's TLS codes), never by text.
  */
 import { teamTestMessages } from '../../../shared/team-ledger'
-import { LedgerError } from '../sqlite'
+import { LedgerError } from '../model/errors'
 import { TeamLedgerError, unavailable } from '../team-errors'
 import { failureCode, verdictOfCode, type TeamFailureVerdict } from './failure'
 import type { DepositStore } from '../deposit-store'
