@@ -7,11 +7,11 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
 
 /*
  * Layers (issue #29; docs/adr/draft-w29arrows-layers.md). Paths are relative to this file, so the rules hold
- * whatever directory ESLint runs from. Storage is the ledger (both folders while w29ledger merges them);
+ * whatever directory ESLint runs from. Storage is the ledger (src/main/ledger: model, ports, sqlite, pg, team);
  * features are the services above it; tracking is the kind-free engine the features plug their kinds into.
  */
 const here = import.meta.dirname
-const STORAGE = ['src/main/ledger', 'src/main/ledger-store']
+const STORAGE = ['src/main/ledger']
 const FEATURES = [
   'src/main/app',
   'src/main/deposits',
@@ -29,25 +29,6 @@ const FEATURES = [
   'src/main/wallet',
   'src/main/withdrawals',
 ]
-/*
- * TEMPORARY — removed by w29ledger — the lead deletes these two lists at merge. The storage files that still
- * import a feature, and the one run-time circle (ledger/audit.ts re-exports verifyChain from verify-chain.ts,
- * which imports audit.ts; nothing imports it through audit.ts). w29ledger's reorganisation of src/main/ledger
- * removes them. Nothing may be added to either list.
- */
-const STORAGE_UPWARD_IMPORTS_UNTIL_W29LEDGER = [
-  'src/main/ledger-store/cli/bin.ts',
-  'src/main/ledger-store/cli/connect.ts',
-  'src/main/ledger-store/leader-tracker.ts',
-  'src/main/ledger-store/payee-store.ts',
-  'src/main/ledger-store/pg/desk-import.ts',
-  'src/main/ledger-store/pg/export-receipts.ts',
-  'src/main/ledger-store/pg/export-view.ts',
-  'src/main/ledger-store/pg/migration-payees-receipts.ts',
-  'src/main/ledger-store/pg/payees.ts',
-  'src/main/ledger/verify-worker.ts',
-]
-const STORAGE_CYCLE_UNTIL_W29LEDGER = ['src/main/ledger/audit.ts', 'src/main/ledger/verify-chain.ts']
 
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**'] },
@@ -148,7 +129,6 @@ export default tseslint.config(
   },
   {
     files: ['src/**/*.{ts,tsx}'],
-    ignores: STORAGE_CYCLE_UNTIL_W29LEDGER,
     rules: {
       // No run-time import circle (type-only imports are erased and do not count; test/build/import-cycles.test.ts
       // covers those). No maxDepth: the whole of src/ costs about 2 s of CPU (docs/adr/draft-w29arrows-layers.md).
@@ -157,7 +137,6 @@ export default tseslint.config(
   },
   {
     files: STORAGE.map((d) => `${d}/**/*.ts`),
-    ignores: STORAGE_UPWARD_IMPORTS_UNTIL_W29LEDGER,
     rules: {
       'import-x/no-restricted-paths': [
         'error',

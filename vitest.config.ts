@@ -4,7 +4,7 @@ import type { Plugin } from 'vite'
 
 /**
  * electron-vite's `?modulePath` import (a worker built as a module of its own) under vitest: the path of the
- * TypeScript source, which the code starting the worker loads through tsx (ledger/verify-off-thread.ts).
+ * TypeScript source, which the code starting the worker loads through tsx (ledger/sqlite/verify-off-thread.ts).
  */
 function modulePathAsSource(): Plugin {
   return {

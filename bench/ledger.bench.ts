@@ -11,11 +11,11 @@ import os from 'node:os'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
 import type { RecordFilter, WithdrawalRecord } from '../src/shared/withdrawal-record'
-import { appendAuditRow } from '../src/main/ledger/audit'
-import { openDb } from '../src/main/ledger/db'
-import { openLedger } from '../src/main/ledger/index'
-import { migrate } from '../src/main/ledger/migrations'
-import { writeRecord } from '../src/main/ledger/record-write'
+import { appendAuditRow } from '../src/main/ledger/sqlite/audit'
+import { openDb } from '../src/main/ledger/sqlite/db'
+import { openLedger } from '../src/main/ledger/sqlite/index'
+import { migrate } from '../src/main/ledger/sqlite/migrations'
+import { writeRecord } from '../src/main/ledger/sqlite/record-write'
 
 export interface LedgerBenchResult {
   rows: number

@@ -23,8 +23,8 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks'
-import { openLedger } from '../src/main/ledger/index'
-import { importRecords } from '../src/main/ledger/import'
+import { openLedger } from '../src/main/ledger/sqlite/index'
+import { importRecords } from '../src/main/ledger/sqlite/import'
 import { exportRecords, generateSigningKeyPair, openReview, verifyExport } from '../src/main/records/index'
 import { makeRecords } from '../test/main/records/fixtures'
 
@@ -130,7 +130,7 @@ function parseLines(buf: Buffer, from: number, to: number): number {
 }
 
 /** The start-up check's worker module, as source: the benchmark runs under tsx (as tests do). */
-const VERIFY_WORKER = path.join(__dirname, '../src/main/ledger/verify-worker.ts')
+const VERIFY_WORKER = path.join(__dirname, '../src/main/ledger/sqlite/verify-worker.ts')
 
 async function startupCheck(file: string, o: { verifyWorker?: string }): Promise<Step> {
   const ledger = openLedger(file, o)

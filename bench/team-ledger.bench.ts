@@ -10,9 +10,9 @@
  */
 import { randomUUID } from 'node:crypto'
 import { performance } from 'node:perf_hooks'
-import type { PgLedgerStore } from '../src/main/ledger-store'
+import type { PgLedgerStore } from '../src/main/ledger/engines'
 import { PG_SKIP_REASON } from '../test/support/postgres'
-import { startTeam } from '../test/main/ledger-store/team'
+import { startTeam } from '../test/main/ledger/team'
 
 const ROWS = Number(process.env.TEAM_BENCH_ROWS ?? 1_000_000)
 const DESKS = 5

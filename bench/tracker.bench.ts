@@ -5,7 +5,7 @@
  * Run: npx tsx bench/tracker.bench.ts   (TRACKER_BENCH_OPEN=… to change N). Results: docs/BENCHMARKS.md.
  */
 import { performance } from 'node:perf_hooks'
-import { openLedger } from '../src/main/ledger/index'
+import { openLedger } from '../src/main/ledger/sqlite/index'
 import { DEFAULT_CADENCE, PollScheduler } from '../src/main/tracking/scheduler'
 
 const N = Number(process.env.TRACKER_BENCH_OPEN ?? 10_000)

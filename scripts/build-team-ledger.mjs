@@ -1,5 +1,5 @@
 /**
- * Builds the database administrator's `team-ledger` tool (src/main/ledger-store/cli.ts) into one self-contained
+ * Builds the database administrator's `team-ledger` tool (src/main/ledger/team/cli.ts) into one self-contained
  * CommonJS file, out/team-ledger/team-ledger.cjs, that plain `node` ≥ 20 runs without the source tree, tsx or
  * node_modules (pg and zod are bundled in). electron-builder ships it as an extra resource (team-ledger/).
  *
@@ -17,7 +17,7 @@ const outDir = path.join(root, 'out', 'team-ledger')
 export async function buildTeamLedger(dir = outDir) {
   mkdirSync(dir, { recursive: true })
   await build({
-    entryPoints: [path.join(root, 'src/main/ledger-store/cli/bin.ts')],
+    entryPoints: [path.join(root, 'src/main/ledger/team/cli/bin.ts')],
     outfile: path.join(dir, 'team-ledger.cjs'),
     bundle: true,
     platform: 'node',

@@ -18,7 +18,7 @@ import {
 } from 'electron'
 import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../shared/ipc-names'
 import { createAppContext, type AppContext } from './app/context'
-import { LedgerError } from './ledger/errors'
+import { LedgerError } from './ledger/model/errors'
 import { safeStorageCrypto } from './secrets/safe-storage'
 import { openFileVault } from './secrets/vault'
 import { electronSettingsStore } from './shell/electron-settings-store'
@@ -26,7 +26,7 @@ import { chooseFolderWithDialog } from './shell/electron-folder-dialog'
 import { chooseFileWithDialog } from './shell/electron-file-dialog'
 import { electronNotifier } from './shell/electron-notifier'
 import { chooseReceiptSavePath, printReceipt } from './shell/electron-receipt-dialogs'
-import { quietSqliteExperimentalWarning } from './shell/quiet-warnings'
+import { quietSqliteExperimentalWarning } from './ledger/sqlite/quiet-warnings'
 import {
   APP_HOST,
   APP_ORIGIN,

@@ -149,7 +149,7 @@ export const auditEntrySchema = z.object({
   details: rawObject,
   prevHash: z.string(),
   hash: z.string(),
-  /** Hash of the record state this entry produced (see ledger/state-hash.ts); absent for entries that changed no record. */
+  /** Hash of the record state this entry produced (see ledger/model/state-hash.ts); absent for entries that changed no record. */
   stateHash: z.string().nullable().optional(),
 })
 export type AuditEntry = z.infer<typeof auditEntrySchema>
@@ -183,7 +183,7 @@ export const recordFilterSchema = z.object({
   /** The date < to (ISO 8601, exclusive). */
   to: z.iso.datetime({ offset: true }).optional(),
   /**
-   * Which date `from`/`to` read (main's ledger/date-range.ts): 'created' (default) the creation, 'paid' the first
+   * Which date `from`/`to` read (main's ledger/model/date-range.ts): 'created' (default) the creation, 'paid' the first
    * time the service reported the record paid. With 'paid', records never paid are left out even without a range.
    */
   dateBasis: z.enum(DATE_BASES).optional(),

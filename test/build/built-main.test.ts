@@ -187,7 +187,7 @@ describe('built out/main under a recording stand-in of Electron', () => {
       .split('\n')
       .filter((line) => !/^\s*(\*|\/\/|\/\*)/.test(line))
     expect(code.filter((line) => /\bimport\(/.test(line))).toEqual([])
-    // One file, plus two workers (ledger/verify-worker.ts, the start-up check; wallet/pay/build-worker.ts, LWK's
+    // One file, plus two workers (ledger/sqlite/verify-worker.ts, the start-up check; wallet/pay/build-worker.ts, LWK's
     // PSET builder): modules of their own that load nothing of index.js back — started by path, not imported.
     expect(readdirSync(dirname(mainFile))).toEqual(['chunks', 'index.js'])
     const chunks = readdirSync(join(dirname(mainFile), 'chunks')).sort()
@@ -244,7 +244,7 @@ describe('built out/main: start-up failure and second instance', () => {
     expect(calls.find((c) => c.api === 'app.exit')?.args).toEqual([1])
     expect(apis(calls)).not.toContain('new BrowserWindow')
     expect(readFileSync(join(failed.userData, 'ledger.sqlite')).equals(garbage)).toBe(true)
-    // Nothing beside the ledger but its lock (ledger/lock.ts: SQLite's lock file, taken before the ledger is read).
+    // Nothing beside the ledger but its lock (ledger/sqlite/lock.ts: SQLite's lock file, taken before the ledger is read).
     expect(
       readdirSync(failed.userData).filter(
         (f) => f.startsWith('ledger') && !f.startsWith('ledger.sqlite.lock'),

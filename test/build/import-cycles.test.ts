@@ -11,12 +11,6 @@ import { describe, expect, it } from 'vitest'
 
 const repo = resolve(__dirname, '../..')
 
-/**
- * TEMPORARY — the lead deletes these at merge, once the owners' branches are in. Circles wholly inside the ledger
- * (w29ledger is reorganising it), and one in wallet/pay (w28pay's area: review.ts names build.ts's PayAssets).
- */
-const ALLOWED_UNTIL_MERGE = [(files: string[]) => files.every((f) => /^src\/main\/ledger(-store)?\//.test(f))]
-
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name)
@@ -101,10 +95,10 @@ describe('import circles, type-only imports included', () => {
     expect(graph.get(join(repo, 'src/main/app/handlers.ts'))).toContain(join(repo, 'src/main/app/deps.ts'))
   })
 
-  it('has none in src/ beyond the temporary allowances', () => {
-    const found = circles(importGraph(repo))
-      .map((g) => g.map((f) => relative(repo, f).split('\\').join('/')).sort())
-      .filter((g) => !ALLOWED_UNTIL_MERGE.some((allowed) => allowed(g)))
+  it('has none in src/', () => {
+    const found = circles(importGraph(repo)).map((g) =>
+      g.map((f) => relative(repo, f).split('\\').join('/')).sort(),
+    )
     expect(found).toEqual([])
   })
 })

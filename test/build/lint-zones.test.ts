@@ -28,13 +28,13 @@ const ZONE = 'import-x/no-restricted-paths'
 
 // ESLint loads the TypeScript parser and resolver on first use: slow on a loaded machine, not a timing claim.
 describe('layer zones', { timeout: 180_000 }, () => {
-  it('refuses storage importing a feature, value or type, from either storage folder', async () => {
+  it('refuses storage importing a feature, value or type, from any storage folder', async () => {
     expect(
       await ruleIds('src/main/ledger/zz-fixture.ts', "export { createPayeeBook } from '../payees'\n"),
     ).toContain(ZONE)
     expect(
       await ruleIds(
-        'src/main/ledger-store/pg/zz-fixture.ts',
+        'src/main/ledger/pg/zz-fixture.ts',
         "import type { WithdrawalService } from '../../withdrawals/types'\nexport type W = WithdrawalService\n",
       ),
     ).toContain(ZONE)

@@ -2,7 +2,7 @@
  * The `team-ledger` tool as it ships (issue #31): one built file that plain `node` runs without the source tree,
  * tsx or node_modules — on Node 20 (the oldest the docs promise) and on this project's Node — with no SQLite
  * ExperimentalWarning, and node:sqlite loaded only by `import`. The PostgreSQL behaviour of the same built file is
- * test/main/ledger-store/cli/team-ledger-cli.test.ts.
+ * test/main/ledger/team/cli/team-ledger-cli.test.ts.
  */
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'

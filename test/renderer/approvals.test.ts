@@ -177,7 +177,7 @@ describe('amounts and refusals in words', () => {
       }
     }
     expect(namespaces.approvals['pt-BR'].ipcCodes.approval_self).toMatch(/próprio pedido/)
-    // Every code main's approval calls can refuse with: TeamLedgerErrorCode (src/main/ledger-store/errors.ts)
+    // Every code main's approval calls can refuse with: TeamLedgerErrorCode (src/main/ledger/team-errors.ts)
     // and the withdrawal service's approval codes (src/main/withdrawals/errors.ts). Listed here because the
     // renderer's project cannot import main; a new code there must be added to APPROVAL_CODES and the words.
     const fromMain = [

@@ -72,7 +72,7 @@ export interface DepixClientOptions {
   limiter?: 'on' | 'off'
   /** A call that would wait longer than this for a limiter token fails at once (nothing sent). Default 120 s. */
   limiterMaxWaitMs?: number
-  /** Puts another budget behind the desk's limiter: the team ledger's shared one (src/main/ledger-store). */
+  /** Puts another budget behind the desk's limiter: the team ledger's shared one (src/main/ledger/pg). */
   wrapLimiter?: (own: RateLimiter) => Pick<
     RateLimiter,
     'enabled' | 'acquire' | 'penalize' | 'allowance' | 'onChange' | 'close'

@@ -3,13 +3,13 @@
  * profile's runtime, records, and the router every IPC call goes through. The Electron shell and the E2E tests
  * build the same context; only the ports (folder dialog, OS browser) differ.
  */
-import { verifyWorkerPath } from '../ledger/verify-worker-path'
+import { verifyWorkerPath } from '../ledger/sqlite/verify-worker-path'
 import { join } from 'node:path'
 import { events, type EventName, type LedgerIntegrity } from '../../shared/contract'
 import { SANDBOX_PROFILE_ID, type Profile } from '../../shared/profile'
 import type { TeamLedgerSettings } from '../../shared/team-ledger'
 import type { Router } from '../ipc/router'
-import { openLedger, type Ledger } from '../ledger'
+import { openLedger, type Ledger } from '../ledger/sqlite'
 import { createPayeeBook } from '../payees'
 import { createNotificationService, type NotificationService, type NotifierPort } from '../notifications'
 import { createReceiptService } from '../receipts'

@@ -6,7 +6,7 @@
  */
 import type { EventName, EventPayload, LedgerIntegrity } from '../../shared/contract'
 import type { Profile } from '../../shared/profile'
-import type { Ledger } from '../ledger'
+import type { Ledger } from '../ledger/sqlite'
 import type { PayeeBook } from '../payees'
 import type { ProfileService } from '../profiles'
 import type { ReceiptService } from '../receipts'

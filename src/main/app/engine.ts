@@ -4,8 +4,8 @@
  * `engineOf(rt)` and what hangs off it, instead of testing `rt.team` and `team.pg` each their own way.
  */
 import type { RecordFilter } from '../../shared/withdrawal-record'
-import type { PgLedgerStore } from '../ledger-store'
-import { sqlitePayeeStore, type PayeeStore } from '../ledger-store/payee-store'
+import type { PgLedgerStore } from '../ledger/engines'
+import { sqlitePayeeStore, type PayeeStore } from '../ledger/payee-store'
 import type { PayeeBook } from '../payees'
 import type { ReceiptService } from '../receipts'
 import type { TeamReceiptService } from '../receipts/team'

@@ -6,7 +6,7 @@
  * broken. Also the daily rolling backup: checked hourly, taken when the newest backup is a day old.
  */
 import type { LedgerIntegrity } from '../../shared/contract'
-import type { Ledger } from '../ledger'
+import type { Ledger } from '../ledger/sqlite'
 
 const HOUR_MS = 3_600_000
 export const DAILY_BACKUP_MS = 24 * HOUR_MS

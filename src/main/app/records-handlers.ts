@@ -5,7 +5,7 @@
  */
 import type { recordsChannels } from '../../shared/channels-records'
 import type { HandlersOf } from '../ipc/router'
-import { pgExportLedger } from '../ledger-store'
+import { pgExportLedger } from '../records/pg-export-source'
 import { exportFrom } from '../records/export'
 import { sqliteExportLedger } from '../records/export-source'
 import { walletStatementFile } from '../records/wallet-statement'

@@ -7,7 +7,7 @@
  */
 import { z } from 'zod'
 import { normalizeStatus } from '../../shared/withdrawal-status'
-import type { LedgerStore } from '../ledger-store'
+import type { LedgerStore } from '../ledger/engines'
 import { AppError } from './errors'
 
 // Not `withdrawal.*`: those are the record's own entries, which the team ledger writes only with the change itself

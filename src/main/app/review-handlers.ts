@@ -17,6 +17,7 @@ import { checkAgainstLedger } from '../records/against-ledger'
 import { compareWithOlderExport } from '../records/against'
 import { MANIFEST_FILE } from '../records/manifest'
 import { compareSigner } from '../records/review'
+import { openPgLedgerView } from '../records/pg-export-source'
 import { verifyExport } from '../records/verify'
 import type { ReviewDeps } from './deps'
 import { engineOf } from './engine'
@@ -123,7 +124,7 @@ export function reviewHandlers(deps: ReviewDeps): HandlersOf<typeof reviewChanne
       if (!review) throw noReview()
       const engine = engineOf(deps.runtime())
       if (engine.kind === 'postgres') {
-        const view = await engine.connected().openView()
+        const view = await openPgLedgerView(engine.connected().pool)
         try {
           const r = await checkAgainstLedger(review.verification, view)
           return { ...r, checkedAt: new Date().toISOString() }

@@ -5,9 +5,9 @@
  * the run's screen (runs:approve): the queue only opens the run.
  */
 import type { RunApprovalItem } from '../../shared/run-approval'
-import type { PgLedgerStore } from '../ledger-store'
-import { runApprovalState, runsWaitingForApproval } from '../ledger-store/pg/run-approvals'
-import { pgRunStore } from '../ledger-store/pg/run-store'
+import type { PgLedgerStore } from '../ledger/engines'
+import { runApprovalState, runsWaitingForApproval } from '../ledger/pg/run-approvals'
+import { pgRunStore } from '../ledger/pg/run-store'
 import type { NotificationService } from '../notifications'
 import { summarize } from '../runs/summary'
 import { engineOf } from './engine'

@@ -2,11 +2,11 @@
  * The team's payee book and receipts for a profile's runtime (issue #16). Which book or receipts a channel uses
  * for the active profile is engine.ts's (payeeStoreOf, receiptsOf).
  */
-import type { PgLedgerStore, TrackerLeadership } from '../ledger-store'
-import type { ReceiptEvent } from '../ledger-store/pg/leader'
-import type { PayeeStore } from '../ledger-store/payee-store'
-import { pgPayeeStore } from '../ledger-store/pg/payees'
-import { pgReceipts } from '../ledger-store/pg/receipts'
+import type { PgLedgerStore, TrackerLeadership } from '../ledger/engines'
+import type { ReceiptEvent } from '../ledger/team/leader'
+import type { PayeeStore } from '../ledger/payee-store'
+import { pgPayeeStore } from '../ledger/pg/payees'
+import { pgReceipts } from '../ledger/pg/receipts'
 import { createTeamReceiptService, type TeamReceiptService } from '../receipts/team'
 
 export interface TeamBooks {

@@ -6,8 +6,8 @@
  */
 import type { ApprovalView, teamChannels } from '../../shared/channels-team'
 import type { HandlersOf } from '../ipc/router'
-import { TeamLedgerError, type Approval, type PgLedgerStore } from '../ledger-store'
-import { readSettingChanges } from '../ledger-store/pg/settings-changes'
+import { TeamLedgerError, type Approval, type PgLedgerStore } from '../ledger/engines'
+import { readSettingChanges } from '../ledger/pg/settings-changes'
 import type { Emit, Log, TeamDeps } from './deps'
 import { engineOf } from './engine'
 import { runApprovalQueue } from './run-approvals'

@@ -7,8 +7,8 @@
  * the desk is not connected. Only the result is kept; nothing here writes to the ledger.
  */
 import type { LedgerIntegrity } from '../../shared/contract'
-import { TeamLedgerError } from '../ledger-store/errors'
-import type { LedgerStore } from '../ledger-store/types'
+import { TeamLedgerError } from '../ledger/team-errors'
+import type { LedgerStore } from '../ledger/ports'
 
 export interface TeamIntegrityCheck {
   /** The team chain's standing; null while unchecked (server out of reach, or stopped). */

@@ -1,8 +1,8 @@
 /**
  * The team side of a profile's runtime (issue #16): the PostgreSQL store, the desk's tracker leadership (a lease
- * with heartbeats + LISTEN/NOTIFY, ledger-store/pg/leader.ts) and the desk's standing (`team:status`). Opening
+ * with heartbeats + LISTEN/NOTIFY, ledger/team/leader.ts) and the desk's standing (`team:status`). Opening
  * never throws: a server out of reach leaves a runtime whose store refuses every call with the reason
- * (ledger-store/offline.ts), `connected: false`, so the app keeps serving its other profiles and the analyst can fix
+ * (ledger/team/offline.ts), `connected: false`, so the app keeps serving its other profiles and the analyst can fix
  * the settings (saving them re-opens the runtime).
  */
 import type { TeamLead, TeamStatus, TeamTestVerdict } from '../../shared/channels-team'
@@ -15,10 +15,10 @@ import {
   type PgLedgerStore,
   type RecordChange,
   type TrackerLeadership,
-} from '../ledger-store'
-import type { TeamLedgerError } from '../ledger-store/errors'
-import { notConnected, offlineStore, openFailureVerdict } from '../ledger-store/offline'
-import type { LedgerStore } from '../ledger-store/types'
+} from '../ledger/engines'
+import type { TeamLedgerError } from '../ledger/team-errors'
+import { notConnected, offlineStore, openFailureVerdict } from '../ledger/team/offline'
+import type { LedgerStore } from '../ledger/ports'
 
 export interface TeamConnectionInput {
   settings: TeamLedgerSettings

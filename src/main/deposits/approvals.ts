@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto'
 import { depositRequestSchema, type DepositDraft } from '../../shared/deposit-draft'
 import { DEPOSIT_ID_PREFIX, type DepositRecord } from '../../shared/deposit-record'
-import type { Approval, ApprovalsApi } from '../ledger-store/pg/approvals'
+import type { Approval, ApprovalsApi } from '../ledger/pg/approvals'
 import { checkLiquidAddress } from '../liquid'
 import {
   addressMustBeValid,

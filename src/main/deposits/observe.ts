@@ -5,8 +5,8 @@
  */
 import { DEPOSIT_FLAGS, type DepositRecord } from '../../shared/deposit-record'
 import type { ApiResult, DepositStatus } from '../api'
-import { SYSTEM_OPERATOR } from '../ledger'
-import type { DepositStore } from '../ledger-store/deposit-store'
+import { SYSTEM_OPERATOR } from '../ledger/sqlite'
+import type { DepositStore } from '../ledger/deposit-store'
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v)

@@ -19,7 +19,7 @@
 import { isApiError, type DepixClient } from '../api'
 import type { FundingAlert } from '../../shared/contract'
 import { depositAmountOf, type DepositRecord } from '../../shared/deposit-record'
-import { QR_PAYLOAD_KEYS, qrPayloadOf } from '../ledger/deposits'
+import { QR_PAYLOAD_KEYS, qrPayloadOf } from '../ledger/sqlite/deposits'
 import type { BrCodeFacts } from './brcode'
 
 export const QR_CHECK_TTL_MS = 30_000

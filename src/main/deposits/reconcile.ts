@@ -15,7 +15,7 @@ import type { Reconciliation } from '../../shared/channels-deposits'
 import type { OutsideDeposit } from '../../shared/deposit-record'
 import { normalizeDepositStatus } from '../../shared/deposit-status'
 import type { DepixClient, DepositRow } from '../api'
-import type { DepositStore } from '../ledger-store/deposit-store'
+import type { DepositStore } from '../ledger/deposit-store'
 
 const MINUTE = 60_000
 const DAY = 24 * 60 * MINUTE

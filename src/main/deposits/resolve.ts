@@ -8,7 +8,7 @@
  */
 import type { DepositRecord } from '../../shared/deposit-record'
 import type { ApiResult, DepixClient, DepositStatus } from '../api'
-import type { DepositStore } from '../ledger-store/deposit-store'
+import type { DepositStore } from '../ledger/deposit-store'
 import { DepositError, depositStoreCall } from './errors'
 import { storeDepositStatus } from './observe'
 import { isDepositNotFound } from './tracker'

@@ -14,7 +14,7 @@ import {
   normalizeDepositStatus,
 } from '../../shared/deposit-status'
 import { ApiError, type ApiResult, type DepixClient, type DepositStatus } from '../api'
-import type { DepositStore } from '../ledger-store/deposit-store'
+import type { DepositStore } from '../ledger/deposit-store'
 import { createTracker, type TrackerKind } from '../tracking/engine'
 import type { Cadence } from '../tracking/scheduler'
 import type { StatusTracker, Timers, TrackerOptions } from '../tracking/types'

@@ -15,7 +15,7 @@
 import type { EndpointName } from '../../shared/api-limits'
 import type { WithdrawalErrorInfo } from '../../shared/withdrawal-record'
 import { ApiError, type ApiResult, type DepixClient } from '../api'
-import { LedgerError, type CreatedOutcome } from '../ledger'
+import { LedgerError, type CreatedOutcome } from '../ledger/sqlite'
 import type { KindWords, Refuse } from './refusals'
 import { appendSideJournal, createdEntry, type JournaledKind } from './side-journal'
 
@@ -23,7 +23,7 @@ type MaybePromise<T> = T | Promise<T>
 
 /**
  * The record store of one kind, as the create flow uses it: the embedded ledger answers at once, the team ledger
- * (src/main/ledger-store) with a promise. `insertSubmitting` may refuse (a duplicate another desk created since the
+ * (src/main/ledger/pg) with a promise. `insertSubmitting` may refuse (a duplicate another desk created since the
  * review): nothing is journaled then, nothing sent.
  */
 export interface CreateStore<R extends { localId: string }> {

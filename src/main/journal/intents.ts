@@ -8,7 +8,7 @@
  * operator a fresh review.
  */
 import { randomUUID } from 'node:crypto'
-import { canonicalJson } from '../ledger/canonical-json'
+import { canonicalJson } from '../ledger/model/canonical-json'
 import type { Refuse } from './refusals'
 
 /** Long enough to read a review, short enough that a forgotten window cannot create tomorrow. */

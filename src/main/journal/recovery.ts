@@ -11,8 +11,8 @@
  * answer (see app/context.ts, which also waits for it before switching). Whichever service of a kind is built
  * first recovers every kind, before either can create.
  */
-import { LedgerError, type Ledger } from '../ledger'
-import type { LedgerStore } from '../ledger-store/types'
+import { LedgerError, type Ledger } from '../ledger/sqlite'
+import type { LedgerStore } from '../ledger/ports'
 import {
   ensureSideJournalReserve,
   replaySideJournal,
@@ -80,7 +80,7 @@ const recoveredStores = new WeakMap<LedgerStore, Promise<RecoveryReport>>()
 /**
  * `recoverOnce` for a record store opened by itself (the team ledger): the side journal is a local file named by
  * the caller (the team ledger has no file beside it), and only this desk's role's `submitting` records are
- * recovered (another desk's may be mid-POST, src/main/ledger-store/types.ts).
+ * recovered (another desk's may be mid-POST, src/main/ledger/ports.ts).
  */
 export async function recoverStoreOnce(
   store: LedgerStore,

@@ -4,7 +4,7 @@
  * kind turns them into its own error class (WithdrawalError, DepositError) through a `Refuse` function, so the
  * IPC layer and the renderer keep one vocabulary of codes per kind.
  */
-import { LedgerError } from '../ledger'
+import { LedgerError } from '../ledger/sqlite'
 
 export type JournalRefusalCode =
   /** No such intent: never issued, already used, or voided by a restart or profile switch. */

@@ -19,7 +19,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { z } from 'zod'
-import { createdOutcomeSchema, LedgerError, type CreatedOutcome, type Ledger } from '../ledger'
+import { createdOutcomeSchema, LedgerError, type CreatedOutcome, type Ledger } from '../ledger/sqlite'
 
 export const SIDE_JOURNAL_SUFFIX = '.created.jsonl'
 /** Room for ~150 entries of a full create answer; refilled after every replay. */
@@ -197,7 +197,7 @@ function keepRefused(file: string, result: ReplayResult, invalid: readonly strin
 }
 
 /**
- * `replaySideJournal` for an async record store (the team ledger, src/main/ledger-store): `apply` writes one
+ * `replaySideJournal` for an async record store (the team ledger, src/main/ledger/pg): `apply` writes one
  * entry (idempotent); the same rules for refusals, failures and the rewrite.
  */
 export async function replaySideJournalInto(

@@ -4,7 +4,7 @@
  * or rejected by someone else. Amount and number of payments only: never the file's name, a payee or a Pix key
  * (a locked screen shows it).
  */
-import type { RunApprovalState } from '../ledger-store/pg/run-approvals'
+import type { RunApprovalState } from '../ledger/pg/run-approvals'
 import { formatBRL, type MoneyLocale } from '../../shared/money'
 import type { DesktopNotification } from './port'
 

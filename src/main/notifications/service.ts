@@ -7,7 +7,7 @@
 import type { ApprovalView } from '../../shared/channels-team'
 import type { MoneyLocale } from '../../shared/money'
 import type { WithdrawalRecord } from '../../shared/withdrawal-record'
-import type { Ledger } from '../ledger'
+import type { Ledger } from '../ledger/sqlite'
 import { approvalNotificationKey, approvalNotificationKind, approvalNotificationText } from './approvals'
 import { eventsFor } from './events'
 import {

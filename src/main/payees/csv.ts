@@ -19,7 +19,7 @@ import { normalizeTaxId } from '../../shared/tax-id'
 import type { Payee } from '../../shared/payee'
 import { BOM, csvLine, CsvSyntaxError, parseCsv, unneutralise, type CsvDelimiter } from '../records/csv'
 import { readRegularFile } from '../records/safe-read'
-import type { PayeeOutcome } from '../ledger-store/payee-store'
+import type { PayeeOutcome } from '../ledger/payee-store'
 
 export const PAYEES_CSV_MAX_BYTES = 1 << 20
 export const PAYEES_CSV_MAX_ROWS = 5000

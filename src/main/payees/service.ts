@@ -10,16 +10,19 @@
  * Payment runs find rows here with `byId` and `search`.
  */
 import { randomUUID } from 'node:crypto'
+import type { Payee, PayeeMessageCode } from '../../shared/payee'
+import { canonicalJson } from '../ledger/model/canonical-json'
 import {
-  canonicalPayeeFields,
-  payeeInputSchema,
-  payeeIssueCodes,
-  type Payee,
-  type PayeeMessageCode,
-} from '../../shared/payee'
-import { canonicalJson } from '../ledger/canonical-json'
-import type { Ledger, LedgerTx } from '../ledger'
-import { payeeStateHash } from '../ledger/payee-states'
+  PAYEE_PAGE_MAX,
+  PayeeError,
+  payeeSubject,
+  summary,
+  validated,
+  type PayeeErrorCode,
+} from '../ledger/model/payees'
+import type { PayeeBook } from '../ledger/payee-store'
+import type { Ledger, LedgerTx } from '../ledger/sqlite'
+import { payeeStateHash } from '../ledger/sqlite/payee-states'
 import {
   allPayees,
   deletePayeeRow,
@@ -29,65 +32,12 @@ import {
   payeeByTaxNumber,
   searchPayees,
   updatePayeeRow,
-} from './queries'
+} from '../ledger/sqlite/payee-queries'
 
-export type PayeeErrorCode =
-  | 'invalid_payee'
-  | 'payee_tax_number_taken'
-  | 'payee_key_taken'
-  | 'payee_not_found'
-  /** Another desk changed the entry after this one read it (team book only): nothing was written. */
-  | 'payee_changed'
+export { PAYEE_PAGE_MAX, PayeeError, payeeSubject, summary, validated, type PayeeBook, type PayeeErrorCode }
 
-export class PayeeError extends Error {
-  override readonly name = 'PayeeError'
-  constructor(
-    readonly code: PayeeErrorCode,
-    message: string,
-    /** Field path ("name", "pixKeys.1.key") → stable code of shared/payee.ts. */
-    readonly fields: Record<string, string> = {},
-    readonly userMessage?: { 'pt-BR': string; en: string },
-  ) {
-    super(message)
-  }
-}
-
-/** The audit subject of a payee: never a withdrawal's local id (those are UUIDs without a prefix). */
-export const payeeSubject = (id: string): string => `payee:${id}`
-
-/** The hash an audit entry carries of the payee state it produced (ledger/payee-states.ts checks it). */
+/** The hash an audit entry carries of the payee state it produced (ledger/sqlite/payee-states.ts checks it). */
 export { payeeStateHash }
-
-export const PAYEE_PAGE_MAX = 200
-
-export interface PayeeBook {
-  byId(id: string): Payee | undefined
-  byTaxNumber(taxNumber: string): Payee | undefined
-  /** Name, CPF/CNPJ (masked or not), EUID or Pix key; empty text lists everyone. By name. */
-  search(text: string, o?: { limit?: number; offset?: number }): { rows: Payee[]; total: number }
-  /** Every payee by name (CSV export). */
-  all(): Payee[]
-  create(input: unknown, operator: string): Payee
-  /**
-   * Creates each valid entry in ONE transaction (an import): a refused entry is reported at its index and
-   * writes nothing, the others are kept.
-   */
-  createMany(
-    inputs: readonly unknown[],
-    operator: string,
-    via: string,
-  ): Array<{ ok: true; payee: Payee } | { ok: false; error: PayeeError }>
-  update(id: string, input: unknown, operator: string): Payee
-  remove(id: string, operator: string): void
-}
-
-export function validated(input: unknown): ReturnType<typeof canonicalPayeeFields> {
-  const parsed = payeeInputSchema.safeParse(input)
-  if (!parsed.success) {
-    throw new PayeeError('invalid_payee', 'The payee is invalid.', payeeIssueCodes(parsed.error))
-  }
-  return canonicalPayeeFields(parsed.data)
-}
 
 /** Refuses a document or key another entry already has; names the field so the form can point at it. */
 function checkFree(tx: Pick<LedgerTx, 'stmt'>, p: Payee): void {
@@ -108,17 +58,6 @@ function checkFree(tx: Pick<LedgerTx, 'stmt'>, p: Payee): void {
       if (owners.has(k.key)) fields[`pixKeys.${i}.key`] = code
     })
     throw new PayeeError(code, 'A Pix key already belongs to another payee.', fields)
-  }
-}
-
-/** What an audit entry says of a payee (both engines). */
-export function summary(p: Payee): Record<string, unknown> {
-  return {
-    name: p.name,
-    taxNumber: p.taxNumber,
-    pixKeys: p.pixKeys.map((k) => `${k.type}:${k.key}`),
-    ...(p.euid ? { euid: p.euid } : {}),
-    ...(p.notes ? { notes: p.notes } : {}),
   }
 }
 

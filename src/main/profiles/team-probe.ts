@@ -5,43 +5,18 @@
  * approval threshold). Every failure is classified by the driver's error code or SQLSTATE, never by message text,
  * and `detail` is built from those codes only: a server's or driver's message could quote anything.
  */
-import net from 'node:net'
 import pg from 'pg'
 import type { TeamTestResult, TeamTestVerdict } from '../../shared/channels-team'
 import type { TeamLedgerSettings } from '../../shared/team-ledger'
-import { teamConnection } from '../ledger-store/connection'
-import { failureCode, failureDetail, verdictOfCode } from '../ledger-store/failure'
-import { schemaVersion } from '../ledger-store/pg/migrate'
-import { ANALYST_GROUP, PG_LATEST_VERSION, SCHEMA } from '../ledger-store/pg/schema'
+import { serverOffersTls, teamConnection } from '../ledger/team/connection'
+import { failureCode, failureDetail, verdictOfCode } from '../ledger/team/failure'
+import { schemaVersion } from '../ledger/pg/migrate'
+import { ANALYST_GROUP, PG_LATEST_VERSION, SCHEMA } from '../ledger/pg/schema'
 
 export const TEAM_PROBE_TIMEOUT_MS = 5_000
 
 function result(verdict: TeamTestVerdict, detail: string | null, o: Partial<TeamTestResult> = {}) {
   return { verdict, identity: null, schemaVersion: null, approvalAboveCents: null, detail, ...o }
-}
-
-/**
- * Whether the server answers PostgreSQL's SSLRequest with "S" (it speaks TLS) or "N" (it does not). node-postgres
- * reports an "N" as a plain Error without a code, so this is how a server without TLS is told apart without
- * reading a message.
- */
-export function serverOffersTls(host: string, port: number, timeoutMs: number): Promise<boolean | null> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: host.replace(/^\[|\]$/g, ''), port })
-    let done = false
-    const finish = (v: boolean | null): void => {
-      if (done) return
-      done = true
-      socket.destroy()
-      resolve(v)
-    }
-    socket.setTimeout(timeoutMs, () => finish(null))
-    socket.on('error', () => finish(null))
-    socket.on('close', () => finish(null))
-    // Length 8, then the SSLRequest code 80877103 (protocol docs, "SSL Session Encryption").
-    socket.on('connect', () => socket.write(Buffer.from([0, 0, 0, 8, 0x04, 0xd2, 0x16, 0x2f])))
-    socket.on('data', (b) => finish(b[0] === 0x53 ? true : b[0] === 0x4e ? false : null))
-  })
 }
 
 async function connectFailure(e: unknown, s: TeamLedgerSettings, timeoutMs: number): Promise<TeamTestResult> {

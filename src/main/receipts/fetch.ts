@@ -6,10 +6,9 @@
  * reading, and a type check on both the declared Content-Type and the bytes themselves.
  */
 import { request } from 'undici'
+import { RECEIPT_MAX_BYTES, type ReceiptMediaType } from '../ledger/model/receipts'
 
-export type ReceiptMediaType = 'application/pdf' | 'text/html'
-
-export const RECEIPT_MAX_BYTES = 5 * 1024 * 1024
+export { RECEIPT_MAX_BYTES, type ReceiptMediaType }
 export const RECEIPT_TIMEOUT_MS = 15_000
 
 export type ReceiptFetchErrorCode =

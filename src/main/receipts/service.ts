@@ -6,9 +6,9 @@
  * up on after MAX_ATTEMPTS or GIVE_UP_AFTER_MS since first seen: it is then shown as missing.
  */
 import type { WithdrawalRecord } from '../../shared/withdrawal-record'
-import type { Ledger, ReceiptRow } from '../ledger'
+import type { Ledger, ReceiptRow } from '../ledger/sqlite'
 import { fetchReceipt, ReceiptFetchError, type FetchOptions } from './fetch'
-import { readReceiptFile, receiptsDir, sha256Hex, writeReceiptFile } from './files'
+import { readReceiptFile, receiptsDir, sha256Hex, writeReceiptFile } from '../ledger/sqlite/receipt-files'
 
 export const BACKOFF_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 6 * 3_600_000] as const
 const DAY_MS = 86_400_000

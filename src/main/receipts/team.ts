@@ -1,5 +1,5 @@
 /**
- * Receipts of a team's payments (issue #16): the bytes are kept in the team ledger (ledger-store/pg/receipts.ts),
+ * Receipts of a team's payments (issue #16): the bytes are kept in the team ledger (ledger/pg/receipts.ts),
  * so every desk reads the receipt of a payment any desk made. Any desk may register a receipt URL it sees (one
  * INSERT, first sighting wins); only the desk leading the team's tracker fetches, so N desks never download the
  * same receipt N times (a leadership hand-over mid-fetch at worst fetches one twice: the second store changes
@@ -7,9 +7,9 @@
  * hash stored with them and against the hash the audit trail recorded when they were stored.
  */
 import type { WithdrawalRecord } from '../../shared/withdrawal-record'
-import type { PgReceipts } from '../ledger-store/pg/receipts'
+import type { PgReceipts } from '../ledger/pg/receipts'
 import { fetchReceipt, ReceiptFetchError, type FetchOptions } from './fetch'
-import { sha256Hex } from './files'
+import { sha256Hex } from '../ledger/sqlite/receipt-files'
 import { nextAttempt, type ReceiptView } from './service'
 
 const PASS_EVERY_MS = 60_000

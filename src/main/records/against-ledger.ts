@@ -17,11 +17,11 @@
  */
 import type { ExportVerification } from './verify'
 import type { AuditVerification } from '../../shared/withdrawal-record'
-import type { AuditHead } from '../ledger/audit'
+import type { AuditHead } from '../ledger/sqlite/audit'
 
 /**
- * The ledger as the check reads it: this computer's snapshot (ledger/snapshot.ts, synchronous) or the team's
- * read-only view (ledger-store/pg/export-view.ts, async), both one consistent moment of a live ledger.
+ * The ledger as the check reads it: this computer's snapshot (ledger/sqlite/snapshot.ts, synchronous) or the team's
+ * read-only view (ledger/pg/export-view.ts, async), both one consistent moment of a live ledger.
  */
 export interface LedgerCheckSource {
   auditHead(): AuditHead | Promise<AuditHead>

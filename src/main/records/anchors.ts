@@ -28,7 +28,7 @@ export const ANCHORS_FILE = 'anchors.jsonl'
 export const ANCHORS_MAX_BYTES = 8 << 20
 const MAX_PROBLEMS = 20
 
-/** What the export needs from the ledger snapshot (ledger/snapshot.ts). */
+/** What the export needs from the ledger snapshot (ledger/sqlite/snapshot.ts). */
 export interface AnchorSource {
   exportedEntries(): Iterable<{ seq: number; detailsText: string }>
   auditTextsAt(seqs: readonly number[]): Iterable<{ entry: Omit<AuditEntry, 'details'>; detailsText: string }>

@@ -6,7 +6,7 @@
  * What the verifier checks: each entry's own hash; seq strictly increasing and never past the head (the entry
  * at the head's seq, if present, is the head's); consecutive entries (seq n, n+1) linked by prevHash; every
  * subject is an exported record; every exported record has an entry carrying a state hash, and the latest one
- * equals the hash of the record as exported (ledger/state-hash.ts). So a record changed in the ledger without
+ * equals the hash of the record as exported (ledger/model/state-hash.ts). So a record changed in the ledger without
  * its entry, or an entry changed afterwards, shows. `compareWithOlder` (verify-export --against) checks that a
  * later export only added to an earlier one: see docs/RECORDS.md for what that does and does not prove.
  *
@@ -15,8 +15,8 @@
 import { hash } from 'node:crypto'
 import { z } from 'zod'
 import { auditEntrySchema, type AuditEntry, type WithdrawalRecord } from '../../shared/withdrawal-record'
-import { auditHashOfText } from '../ledger/audit-hash'
-import { canonicalJson } from '../ledger/canonical-json'
+import { auditHashOfText } from '../ledger/model/audit-hash'
+import { canonicalJson } from '../ledger/model/canonical-json'
 
 export const AUDIT_FILE = 'audit.jsonl'
 

@@ -12,7 +12,7 @@ import { text, type Column } from './columns'
 
 const remote = (r: DepositRecord, key: string): string | null => text(r.lastRemote?.[key])
 
-/** Must equal the ledger's derived `display_status` (ledger/deposit-rows.ts): the same shared rule. */
+/** Must equal the ledger's derived `display_status` (ledger/sqlite/deposit-rows.ts): the same shared rule. */
 export const displayStatusOf = (r: Pick<DepositRecord, 'localState' | 'remoteStatus'>): string =>
   depositDisplayStatus(r, normalizeDepositStatus)
 

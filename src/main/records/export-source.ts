@@ -2,14 +2,14 @@
  * What an export reads, engine-neutral (issue #16: "exports and offline review work the same on both engines").
  * `exportFrom` (export.ts) takes an `ExportLedger`: this computer's SQLite ledger (`sqliteExportLedger`, a thin
  * wrapper of its snapshot, so a desk's exports stay byte for byte what they were) or the team's PostgreSQL ledger
- * (ledger-store/pg/export-view.ts: one REPEATABLE READ, READ ONLY transaction on one connection).
+ * (ledger/pg/export-view.ts: one REPEATABLE READ, READ ONLY transaction on one connection).
  *
  * Everything an `ExportView` returns comes from one consistent view of the ledger, opened by `open()`: the
  * records, their audit entries, the head and the earlier exports' anchors are all of the same moment while other
  * writers (the tracker, other desks) keep going. The `records.exported` entry is appended after the view is
  * closed, through the ledger's own audit path.
  */
-import type { AuditHead, Ledger } from '../ledger/index'
+import type { AuditHead, Ledger } from '../ledger/sqlite/index'
 import type { AuditEntry, AuditVerification } from '../../shared/withdrawal-record'
 import type { ExportFilter, FileEntry } from './manifest'
 import type { AnyRecord, RecordKindId } from './kinds'
@@ -73,7 +73,7 @@ export interface ExportLedger {
   ) => Promise<{ entries: FileEntry[]; skipped: number }>
 }
 
-/** This computer's ledger: its snapshot (ledger/snapshot.ts), unchanged, behind the async view. */
+/** This computer's ledger: its snapshot (ledger/sqlite/snapshot.ts), unchanged, behind the async view. */
 export function sqliteExportLedger(ledger: Ledger): ExportLedger {
   return {
     open: () => {

@@ -15,7 +15,7 @@
  */
 import { mkdir, open, rm, unlink } from 'node:fs/promises'
 import { basename, join, resolve } from 'node:path'
-import { SYSTEM_OPERATOR, type AuditHead, type Ledger } from '../ledger/index'
+import { SYSTEM_OPERATOR, type AuditHead, type Ledger } from '../ledger/sqlite/index'
 import { recordFilterSchema, type RecordFilter } from '../../shared/withdrawal-record'
 import { anchorLines, anchorSeqs, ANCHORS_FILE } from './anchors'
 import { AUDIT_FILE, auditLineOfText, redactedLine } from './audit-member'

@@ -13,7 +13,7 @@
  */
 import { z } from 'zod'
 import { recordFilterSchema } from '../../shared/withdrawal-record'
-import { canonicalJson } from '../ledger/canonical-json'
+import { canonicalJson } from '../ledger/model/canonical-json'
 import { EXPORT_LOCALES } from './format'
 import { DATA_FILE_MAX_BYTES } from './safe-read'
 import { findUnsafeChar } from './terminal-text'

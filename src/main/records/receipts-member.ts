@@ -4,12 +4,12 @@
  * Each receipt's bytes are checked against the hash they were stored with before they are copied: a receipt
  * changed after it was stored is left out (counted in `skipped`) rather than vouched for by the signature.
  * One rule for both engines (issue #16): this computer's files (`writeReceiptMembers`) and the team ledger's
- * rows (ledger-store/pg/export-receipts.ts) are only two sources of `ReceiptCandidate`s.
+ * rows (ledger/pg/export-receipts.ts) are only two sources of `ReceiptCandidate`s.
  */
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Ledger } from '../ledger/index'
-import { readReceiptFile, receiptsDir } from '../receipts/files'
+import type { Ledger } from '../ledger/sqlite/index'
+import { readReceiptFile, receiptsDir } from '../ledger/sqlite/receipt-files'
 import { MAX_RECEIPTS, RECEIPTS_DIR, receiptMemberName, type FileEntry } from './manifest'
 
 /** A stored receipt of an exported record; `read` gives its bytes only if they still match `sha256`. */

@@ -4,7 +4,7 @@
  *   {"remoteCheckedAt":<its value>,<the members of the canonical JSON of the rest of the record>}
  *
  * so that `{` followed by everything after the first member is, byte for byte, the canonical JSON of the record's
- * audited state (ledger/state-hash.ts leaves out only `remoteCheckedAt`), and its SHA-256 *is* the state hash its
+ * audited state (ledger/model/state-hash.ts leaves out only `remoteCheckedAt`), and its SHA-256 *is* the state hash its
  * latest audit entry carries. A verifier checks the record against its entry by hashing those bytes instead of
  * re-serialising the parsed object member by member — the bulk of verifying 100k records.
  *
@@ -17,7 +17,7 @@
  * Leaf imports only: the auditor's verifier runs without the ledger.
  */
 import { hash } from 'node:crypto'
-import { canonicalJsonWithout, writtenAsIs } from '../ledger/canonical-json'
+import { canonicalJsonWithout, writtenAsIs } from '../ledger/model/canonical-json'
 
 /** The manifest version whose records.json is in the state layout (version 1: JSON.stringify of each record). */
 export const STATE_LAYOUT_VERSION = 2

@@ -24,7 +24,7 @@ function normalizedStatus(raw: string): string {
   return s
 }
 
-/** Must equal `derive(r).display_status` in main/ledger/rows.ts (a test holds them together). */
+/** Must equal `derive(r).display_status` in main/ledger/sqlite/rows.ts (a test holds them together). */
 export function displayStatus(r: Pick<WithdrawalRecord, 'localState' | 'remoteStatus'>): string {
   return r.localState === 'created' && r.remoteStatus !== null
     ? normalizedStatus(r.remoteStatus)

@@ -1,5 +1,5 @@
 /** What a desk shows of a run's four-eyes approval (team ledger): needed or not, who asked, whether it was me. */
-import type { RunApproval } from '../ledger-store/run-store'
+import type { RunApproval } from '../ledger/run-store'
 
 export interface RunApprovalView {
   needed: boolean

@@ -13,8 +13,8 @@
 import { randomUUID } from 'node:crypto'
 import type { RunRowRecord } from '../../shared/run'
 import type { DepixClient } from '../api'
-import type { LedgerStore } from '../ledger-store/types'
-import type { RunStore } from '../ledger-store/run-store'
+import type { LedgerStore } from '../ledger/ports'
+import type { RunStore } from '../ledger/run-store'
 import { WithdrawalError, type WithdrawalService } from '../withdrawals'
 
 export interface ExecutorDeps {

@@ -4,9 +4,9 @@
  * lease taken (this desk slept through it and another desk took the run over) stops the wave at the next row; the
  * database refuses a row into flight without the lease anyway (fencing).
  */
-import { NETWORK_CODES, failureCode } from '../ledger-store/failure'
-import { TeamLedgerError } from '../ledger-store/errors'
-import type { RunLeases } from '../ledger-store/run-store'
+import { NETWORK_CODES, failureCode } from '../ledger/team/failure'
+import { TeamLedgerError } from '../ledger/team-errors'
+import type { RunLeases } from '../ledger/run-store'
 
 /** How long a lease lasts without renewal; a desk gone this long may be taken over. */
 export const DEFAULT_RUN_LEASE_MS = 60_000

@@ -5,8 +5,8 @@
  */
 import { payoutCentsOf } from '../../shared/fees'
 import type { ImportedRow } from '../../shared/run'
-import type { SimilarQuery } from '../ledger'
-import type { LedgerStore } from '../ledger-store/types'
+import type { SimilarQuery } from '../ledger/sqlite'
+import type { LedgerStore } from '../ledger/ports'
 import { canonicalKey } from './import/validate'
 
 export async function markLedgerDuplicates(

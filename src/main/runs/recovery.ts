@@ -10,8 +10,8 @@
  * it becomes `outcome_unknown`, for the operator to resolve from the run page as a single payment is.
  */
 import type { RunRecord } from '../../shared/run'
-import type { RunStore } from '../ledger-store/run-store'
-import type { LedgerStore } from '../ledger-store/types'
+import type { RunStore } from '../ledger/run-store'
+import type { LedgerStore } from '../ledger/ports'
 
 export type RecoveryCause = 'restart' | 'database' | 'takeover'
 

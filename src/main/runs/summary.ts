@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto'
 import { quoteWithdrawal } from '../../shared/fees'
 import type { RunRowRecord } from '../../shared/run'
-import { canonicalJson } from '../ledger/canonical-json'
+import { canonicalJson } from '../ledger/model/canonical-json'
 
 export interface Totals {
   count: number

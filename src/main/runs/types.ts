@@ -3,9 +3,9 @@
  * from service.ts so that waves.ts, which service.ts starts, reads them without importing it back.
  */
 import type { DepixClient } from '../api'
-import type { Ledger } from '../ledger'
-import type { RunStore } from '../ledger-store/run-store'
-import type { LedgerStore } from '../ledger-store/types'
+import type { Ledger } from '../ledger/sqlite'
+import type { RunStore } from '../ledger/run-store'
+import type { LedgerStore } from '../ledger/ports'
 import type { LiquidNetwork } from '../liquid'
 import type { WithdrawalService } from '../withdrawals'
 import type { PayeeLookup } from './import'

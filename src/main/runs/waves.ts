@@ -5,8 +5,8 @@
  * run no desk is creating any more. The run service (service.ts) owns everything else.
  */
 import type { RunRecord } from '../../shared/run'
-import type { RunStore } from '../ledger-store/run-store'
-import type { LedgerStore } from '../ledger-store/types'
+import type { RunStore } from '../ledger/run-store'
+import type { LedgerStore } from '../ledger/ports'
 import { formatDateTime } from '../records/format'
 import { RunError } from './errors'
 import { createWave, type WaveCut } from './executor'

@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { inspect } from 'node:util'
 import { z } from 'zod'
 import { LANGUAGES, type Language } from '../../shared/profile'
-import { LedgerError } from '../ledger/errors'
+import { LedgerError } from '../ledger/model/errors'
 
 export type StartupFailureKind = 'ledger_damaged' | 'ledger_too_new' | 'ledger' | 'port' | 'unknown'
 
@@ -23,7 +23,7 @@ const SQLITE_NOTADB = 26
 export function classifyStartupFailure(error: unknown): StartupFailureKind {
   if (error instanceof LedgerError) {
     if (error.code === 'schema_too_new') return 'ledger_too_new'
-    // The open checks (ledger/open-checks.ts) turn SQLite's corruption codes into ledger_corrupt.
+    // The open checks (ledger/sqlite/open-checks.ts) turn SQLite's corruption codes into ledger_corrupt.
     return error.code === 'ledger_corrupt' ? 'ledger_damaged' : 'ledger'
   }
   if (typeof error !== 'object' || error === null) return 'unknown'

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod'
 import { hasHiddenText } from '../../shared/visible-text'
-import type { Ledger } from '../ledger'
+import type { Ledger } from '../ledger/sqlite'
 
 export const WALLET_LABEL_ACTION = 'wallet.movement.labelled'
 export const MOVEMENT_LABEL_MAX = 120

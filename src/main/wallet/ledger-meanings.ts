@@ -5,7 +5,7 @@
  * (`storeMeanings`, every desk's records), so every desk gives a movement the same meaning.
  */
 import { RECORD_PAGE_MAX, type RecordFilter } from '../../shared/withdrawal-record'
-import type { Ledger } from '../ledger'
+import type { Ledger } from '../ledger/sqlite'
 import { scriptOfAddress, type TxMeanings } from './meanings'
 
 interface PaymentFacts {

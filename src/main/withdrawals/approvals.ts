@@ -1,14 +1,14 @@
 /**
  * Four-eyes approval of a withdrawal on the team ledger (issue #16). The analyst asks for it with the reviewed
  * draft and its intent (the same one-use check as a create, so what is approved is exactly what was reviewed); the
- * database keeps the exact body and refuses a decision by the requester (ledger-store/pg/approvals.ts). Sending an
+ * database keeps the exact body and refuses a decision by the requester (ledger/pg/approvals.ts). Sending an
  * approved payment is the one journaled create (create.ts `journal`) with the approval's stored body, profile and
  * local id: the database accepts the insert only for an approved request with that very body, and only once (the
  * local id is the record's).
  */
 import { withdrawRequestSchema, type WithdrawalDraft } from '../../shared/withdrawal'
 import type { AmountKind, WithdrawalRecord } from '../../shared/withdrawal-record'
-import type { Approval, ApprovalsApi } from '../ledger-store/pg/approvals'
+import type { Approval, ApprovalsApi } from '../ledger/pg/approvals'
 import { checkLiquidAddress } from '../liquid'
 import {
   DUPLICATE_WINDOW_MS,

@@ -9,8 +9,8 @@
  */
 import { RECORD_FLAGS, type WithdrawalRecord } from '../../shared/withdrawal-record'
 import { invalidStatusFields, type ApiResult, type WithdrawalStatus } from '../api'
-import { SYSTEM_OPERATOR } from '../ledger'
-import type { LedgerStore } from '../ledger-store/types'
+import { SYSTEM_OPERATOR } from '../ledger/sqlite'
+import type { LedgerStore } from '../ledger/ports'
 import { checkLiquidAddress, type LiquidNetwork } from '../liquid'
 import { SERVICE_FLAGS } from './errors'
 

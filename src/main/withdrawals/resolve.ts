@@ -6,7 +6,7 @@
  */
 import type { WithdrawalRecord } from '../../shared/withdrawal-record'
 import type { ApiResult, DepixClient, WithdrawalStatus } from '../api'
-import type { LedgerStore } from '../ledger-store/types'
+import type { LedgerStore } from '../ledger/ports'
 import type { LiquidNetwork } from '../liquid'
 import { ledgerCall, WithdrawalError } from './errors'
 import { storeStatus } from './observe'

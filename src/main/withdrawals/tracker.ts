@@ -7,7 +7,7 @@
 import type { WithdrawalRecord } from '../../shared/withdrawal-record'
 import { isLingeringStatus, isSettledStatus } from '../../shared/withdrawal-status'
 import { ApiError, type DepixClient, type WithdrawalStatus, type ApiResult } from '../api'
-import type { LedgerStore } from '../ledger-store/types'
+import type { LedgerStore } from '../ledger/ports'
 import type { LiquidNetwork } from '../liquid'
 import { createTracker, type TrackerKind } from '../tracking/engine'
 import { fromLedgerError, SERVICE_FLAGS, WithdrawalError } from './errors'

@@ -4,9 +4,9 @@ import type { FundingAlert, FundingInstructions, WithdrawalQuote } from '../../s
 import type { WithdrawalDraft } from '../../shared/withdrawal'
 import type { WithdrawalRecord } from '../../shared/withdrawal-record'
 import type { DepixClient } from '../api'
-import type { Ledger } from '../ledger'
-import type { Approval, ApprovalsApi } from '../ledger-store/pg/approvals'
-import type { LedgerStore } from '../ledger-store/types'
+import type { Ledger } from '../ledger/sqlite'
+import type { Approval, ApprovalsApi } from '../ledger/pg/approvals'
+import type { LedgerStore } from '../ledger/ports'
 import type { LiquidNetwork } from '../liquid'
 import type { CreateAuthority } from './create'
 import type { StatusTracker, Timers, TrackerOptions } from '../tracking/types'
@@ -15,7 +15,7 @@ export interface WithdrawalServiceDeps {
   /** The embedded ledger (one desk): recovered synchronously at construction, its side journal beside its file. */
   ledger?: Ledger
   /**
-   * The record store when there is no embedded ledger (the team ledger, src/main/ledger-store): recovered before
+   * The record store when there is no embedded ledger (the team ledger, src/main/ledger/pg): recovered before
    * the first create, its side journal at `sideJournal`. Exactly one of `ledger` and `store`.
    */
   store?: LedgerStore

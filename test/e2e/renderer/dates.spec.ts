@@ -7,9 +7,9 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { Page } from '@playwright/test'
-import { openDb } from '../../../src/main/ledger/db'
-import { migrate } from '../../../src/main/ledger/migrations'
-import { writeRecord } from '../../../src/main/ledger/record-write'
+import { openDb } from '../../../src/main/ledger/sqlite/db'
+import { migrate } from '../../../src/main/ledger/sqlite/migrations'
+import { writeRecord } from '../../../src/main/ledger/sqlite/record-write'
 import { calendarDayOf } from '../../../src/shared/calendar-day'
 import { SANDBOX_PROFILE_ID } from '../../../src/shared/profile'
 import { expect, test } from '../support/app-fixture'

@@ -3,7 +3,7 @@
  * alert banner on every page; Settings lists the backups and restores one only after a second, explicit click.
  */
 import { DatabaseSync } from 'node:sqlite'
-import { openLedger } from '../../../src/main/ledger'
+import { openLedger } from '../../../src/main/ledger/sqlite'
 import { expect, test } from '../support/app-fixture'
 
 function seedOne(file: string): string {

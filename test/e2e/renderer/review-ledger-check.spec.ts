@@ -6,7 +6,7 @@
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { openLedger, type Ledger } from '../../../src/main/ledger'
+import { openLedger, type Ledger } from '../../../src/main/ledger/sqlite'
 import { exportRecords, generateSigningKeyPair } from '../../../src/main/records'
 import { expect, test, type TestApp } from '../support/app-fixture'
 import { createWithdrawal, expectNoSeriousAxe, openNav, rpc, setLanguage } from './records-helpers'

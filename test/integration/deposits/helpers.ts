@@ -6,7 +6,7 @@ import {
   type DepositService,
   type DepositServiceDeps,
 } from '../../../src/main/deposits'
-import { openLedger, type Ledger } from '../../../src/main/ledger'
+import { openLedger, type Ledger } from '../../../src/main/ledger/sqlite'
 import { generateLiquidAddress } from '../../../src/main/liquid'
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../../src/main/sandbox'
 import type { EndpointName } from '../../../src/shared/api-limits'

@@ -7,7 +7,7 @@ import fs from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createDepositService } from '../../../src/main/deposits'
 import { readSideJournal, sideJournalPath } from '../../../src/main/journal/side-journal'
-import type { Ledger } from '../../../src/main/ledger'
+import type { Ledger } from '../../../src/main/ledger/sqlite'
 import { startSandbox } from '../../../src/main/sandbox'
 import { depositDraft, depositRig, reviewedDeposit, tempLedgerFile } from './helpers'
 

@@ -14,7 +14,7 @@ import { generateLiquidAddress } from '../../../src/main/liquid'
 import { RunError } from '../../../src/main/runs'
 import { startSandbox, type Sandbox } from '../../../src/main/sandbox'
 import { announceSkip, PG_SKIP_REASON } from '../../support/postgres'
-import { startTeam, type Team } from '../../main/ledger-store/team'
+import { startTeam, type Team } from '../../main/ledger/team'
 import { openTeamDesk, teamRunCsv, type TeamDesk } from './team-desk'
 
 announceSkip('team runs that cannot get stuck (postgres + sandbox)')

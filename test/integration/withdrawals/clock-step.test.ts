@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { monotonicNow } from '../../../src/main/clock'
 import type { Cadence } from '../../../src/main/tracking/scheduler'
 import { draft, rig, tempLedgerFile, type Rig } from './helpers'
-import { openLedger } from '../../../src/main/ledger'
+import { openLedger } from '../../../src/main/ledger/sqlite'
 import { reviewedCreate } from '../../main/withdrawals/reviewed'
 
 const HOUR = 3_600_000

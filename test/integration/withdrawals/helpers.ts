@@ -3,7 +3,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { createDepixClient, type DepixClient } from '../../../src/main/api'
-import { openLedger, type Ledger } from '../../../src/main/ledger'
+import { openLedger, type Ledger } from '../../../src/main/ledger/sqlite'
 import { generateLiquidAddress } from '../../../src/main/liquid'
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../../src/main/sandbox'
 import {

@@ -6,7 +6,7 @@
 import fs from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAppContext } from '../../../src/main/app/context'
-import { openLedger } from '../../../src/main/ledger'
+import { openLedger } from '../../../src/main/ledger/sqlite'
 import { createJsonFileStore } from '../../../src/main/profiles'
 import { startSandbox, type Sandbox } from '../../../src/main/sandbox'
 import { createMemoryVault } from '../../../src/main/secrets/vault'

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
-import { LedgerError, openLedger, type Ledger } from '../../../src/main/ledger'
+import { LedgerError, openLedger, type Ledger } from '../../../src/main/ledger/sqlite'
 import { startSandbox, type Sandbox } from '../../../src/main/sandbox'
 import { createWithdrawalService } from '../../../src/main/withdrawals'
 import {

@@ -5,7 +5,7 @@
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createDepixClient, type DepixClient } from '../../../src/main/api'
-import { openLedger, type Ledger } from '../../../src/main/ledger'
+import { openLedger, type Ledger } from '../../../src/main/ledger/sqlite'
 import { createWithdrawalService, type WithdrawalService } from '../../../src/main/withdrawals'
 import { fakeJwt, ok, startFakeServer, type FakeServer } from '../../main/api/helpers/fake-server'
 import { seedCreated, tempDir } from '../../main/withdrawals/helpers'

@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createAppContext, type AppContext } from '../../../src/main/app/context'
-import { openLedger } from '../../../src/main/ledger'
+import { openLedger } from '../../../src/main/ledger/sqlite'
 import { createJsonFileStore } from '../../../src/main/profiles'
 import { createMemoryVault } from '../../../src/main/secrets/vault'
 

@@ -144,7 +144,7 @@ describe('no secret crosses IPC', () => {
     const status = await call('team:status')
     expect(status).toMatchObject({ ok: true, data: { engine: 'sqlite' } })
     // The team's settings history (issue #31): empty on this computer's ledger; on a team in
-    // test/main/ledger-store/cli/team-ledger-cli.test.ts.
+    // test/main/ledger/team/cli/team-ledger-cli.test.ts.
     expect(await call('team:changes')).toEqual({ ok: true, data: [] })
     expect(await call('approvals:list')).toMatchObject({ ok: false, error: { code: 'unsupported' } })
     // Runs waiting for approval on a team: test/main/app/team-run-approvals.test.ts.

@@ -10,10 +10,10 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { reconcileRefund, reconciledAmong, REFUND_RECONCILED } from '../../../src/main/app/refund-reconcile'
-import { openLedger } from '../../../src/main/ledger'
-import { sqliteStore, type LedgerStore } from '../../../src/main/ledger-store'
+import { openLedger } from '../../../src/main/ledger/sqlite'
+import { sqliteStore, type LedgerStore } from '../../../src/main/ledger/engines'
 import { announceSkip, PG_SKIP_REASON } from '../../support/postgres'
-import { startTeam, type Team } from '../ledger-store/team'
+import { startTeam, type Team } from '../ledger/team'
 
 interface Engine {
   name: 'sqlite' | 'postgres'

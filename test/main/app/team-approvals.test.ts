@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { announceSkip, PG_SKIP_REASON } from '../../support/postgres'
-import type { Team } from '../ledger-store/team'
+import type { Team } from '../ledger/team'
 import {
   draft,
   expectNoPasswords,

@@ -10,7 +10,7 @@ import { probeTeamLedger } from '../../../src/main/profiles/team-probe'
 import type { TeamLedgerSettings } from '../../../src/shared/team-ledger'
 import { announceSkip, PG_SKIP_REASON } from '../../support/postgres'
 import { makeCerts, OPENSSL_MISSING } from '../../support/tls-certs'
-import { DATABASE, startTeam, type Team } from '../ledger-store/team'
+import { DATABASE, startTeam, type Team } from '../ledger/team'
 
 announceSkip('team connection TLS (postgres)')
 if (OPENSSL_MISSING) console.warn(`[team connection TLS] skipped: ${OPENSSL_MISSING}`)

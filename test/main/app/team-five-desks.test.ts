@@ -8,7 +8,7 @@
 import { rmSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { announceSkip, PG_SKIP_REASON } from '../../support/postgres'
-import type { Team } from '../ledger-store/team'
+import type { Team } from '../ledger/team'
 import {
   admitted,
   draft,

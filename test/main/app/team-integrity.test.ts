@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { integrityView, startTeamIntegrityCheck } from '../../../src/main/app/team-integrity'
-import { unavailable, TeamLedgerError } from '../../../src/main/ledger-store/errors'
+import { unavailable, TeamLedgerError } from '../../../src/main/ledger/team-errors'
 import type { LedgerIntegrity } from '../../../src/shared/contract'
 import type { AuditVerification } from '../../../src/shared/withdrawal-record'
 import { announceSkip, PG_SKIP_REASON } from '../../support/postgres'

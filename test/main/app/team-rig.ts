@@ -18,7 +18,7 @@ import { createMemoryVault } from '../../../src/main/secrets/vault'
 import type { ChannelName } from '../../../src/shared/contract'
 import type { TeamLedgerSettings } from '../../../src/shared/team-ledger'
 import type { WithdrawalDraft } from '../../../src/shared/withdrawal'
-import { DATABASE, startTeam, type Team } from '../ledger-store/team'
+import { DATABASE, startTeam, type Team } from '../ledger/team'
 
 let posts = 0
 diagnosticsChannel.channel('undici:request:create').subscribe((msg) => {

@@ -4,12 +4,12 @@
  */
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { pgPool } from '../../../src/main/ledger-store'
-import { pgRunStore } from '../../../src/main/ledger-store/pg/run-store'
+import { pgPool } from '../../../src/main/ledger/engines'
+import { pgRunStore } from '../../../src/main/ledger/pg/run-store'
 import { generateLiquidAddress } from '../../../src/main/liquid'
 import { announceSkip, PG_SKIP_REASON } from '../../support/postgres'
-import { handRun } from '../ledger-store/adversary'
-import { OWNER, type Team } from '../ledger-store/team'
+import { handRun } from '../ledger/adversary'
+import { OWNER, type Team } from '../ledger/team'
 import { draft, pay, postsSent, startDesks, until, type Desk, type DeskRig, type Result } from './team-rig'
 
 announceSkip('team runs (postgres + sandbox + app contexts)')
@@ -164,7 +164,7 @@ describe.skipIf(PG_SKIP_REASON !== null)('payment runs on the team ledger', () =
     const c = new pg.Client(team.config(OWNER))
     await c.connect()
     await c.query('BEGIN')
-    // The guard's lock of the Pix key (pg/store.ts guardLock, ledger/similar.ts guardLockName).
+    // The guard's lock of the Pix key (pg/store.ts guardLock, ledger/model/similar.ts guardLockName).
     void cents
     await c.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 727016))`, [`key:${key.toLowerCase()}`])
     return {

@@ -7,13 +7,13 @@
 import type pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fundingAmount } from '../../../src/main/app/sandbox-tools'
-import { depositRow } from '../../../src/main/ledger-store/pg/deposit-rows'
-import { recordRow } from '../../../src/main/ledger-store/pg/rows'
+import { depositRow } from '../../../src/main/ledger/pg/deposit-rows'
+import { recordRow } from '../../../src/main/ledger/pg/rows'
 import { generateLiquidAddress } from '../../../src/main/liquid'
 import type { DepositRecord } from '../../../src/shared/deposit-record'
 import type { WithdrawalRecord } from '../../../src/shared/withdrawal-record'
 import { announceSkip, PG_SKIP_REASON } from '../../support/postgres'
-import { psqlAs, sqlstate } from '../ledger-store/adversary'
+import { psqlAs, sqlstate } from '../ledger/adversary'
 import { draft, leadingNow, pay, startDesks, until, type Desk, type DeskRig } from './team-rig'
 
 announceSkip('issue #24 attacks through the desks (postgres + sandbox + app contexts)')

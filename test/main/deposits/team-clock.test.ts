@@ -7,12 +7,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createDepixClient, type DepixClient } from '../../../src/main/api'
 import { createDepositService, type DepositService } from '../../../src/main/deposits'
-import { openPgStore, type PgLedgerStore } from '../../../src/main/ledger-store'
+import { openPgStore, type PgLedgerStore } from '../../../src/main/ledger/engines'
 import { generateLiquidAddress } from '../../../src/main/liquid'
 import { startSandbox, type Sandbox } from '../../../src/main/sandbox'
 import type { DepositDraft } from '../../../src/shared/deposit-draft'
 import { announceSkip, PG_SKIP_REASON } from '../../support/postgres'
-import { startTeam, type Team } from '../ledger-store/team'
+import { startTeam, type Team } from '../ledger/team'
 
 announceSkip('top-up duplicate window on the server clock (postgres + sandbox)')
 

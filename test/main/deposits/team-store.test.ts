@@ -15,14 +15,14 @@ import { createDepixClient, type DepixClient } from '../../../src/main/api'
 import { teamSideJournal } from '../../../src/main/app/runtime'
 import { createDepositService, type DepositService } from '../../../src/main/deposits'
 import { readSideJournal } from '../../../src/main/journal/side-journal'
-import { openPgStore, type PgLedgerStore } from '../../../src/main/ledger-store'
+import { openPgStore, type PgLedgerStore } from '../../../src/main/ledger/engines'
 import { generateLiquidAddress } from '../../../src/main/liquid'
 import { startSandbox, type Sandbox } from '../../../src/main/sandbox'
 import { createWithdrawalService, type WithdrawalService } from '../../../src/main/withdrawals'
 import type { DepositDraft } from '../../../src/shared/deposit-draft'
 import type { DepositRecord } from '../../../src/shared/deposit-record'
 import { announceSkip, PG_SKIP_REASON } from '../../support/postgres'
-import { startTeam, type Team } from '../ledger-store/team'
+import { startTeam, type Team } from '../ledger/team'
 
 announceSkip('deposits on the team store (postgres + sandbox)')
 

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openLedger, type Ledger } from '../../../src/main/ledger'
+import { openLedger, type Ledger } from '../../../src/main/ledger/sqlite'
 import {
   approvalNotificationKind,
   approvalNotificationText,

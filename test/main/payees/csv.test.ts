@@ -9,7 +9,7 @@ import {
   payeesCsv,
   PAYEES_CSV_MAX_BYTES,
 } from '../../../src/main/payees'
-import { tempDir, tempLedger } from '../ledger/helpers'
+import { tempDir, tempLedger } from '../ledger/sqlite/helpers'
 
 const BOM = '\uFEFF'
 

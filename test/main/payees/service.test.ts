@@ -1,7 +1,7 @@
 import { DatabaseSync } from 'node:sqlite'
 import { describe, expect, it } from 'vitest'
 import { createPayeeBook, PayeeError, payeeStateHash, payeeSubject } from '../../../src/main/payees'
-import { tempLedger } from '../ledger/helpers'
+import { tempLedger } from '../ledger/sqlite/helpers'
 
 const maria = {
   name: 'Maria da Silva Sandbox',

@@ -3,7 +3,7 @@
  * profile `outro` created and observed — as happens between two exports in a real installation (anchors.test.ts,
  * test/main/app/review-older.test.ts).
  */
-import type { Ledger } from '../../../src/main/ledger/index'
+import type { Ledger } from '../../../src/main/ledger/sqlite/index'
 
 /** A record of the other profile asked for, created and observed by the tracker: entries no export carries. */
 export function observeOther(l: Ledger, i: number): void {

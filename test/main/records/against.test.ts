@@ -13,7 +13,7 @@ import { keyFingerprint } from '../../../src/main/records/sign'
 import { verifyExport } from '../../../src/main/records/verify'
 import { makeRecords, seededLedger } from './fixtures'
 import { exportTo, OTHER_SIGNER, readManifest, resign, SIGNER, track, writeManifest } from './helpers'
-import type { Ledger } from '../../../src/main/ledger/index'
+import type { Ledger } from '../../../src/main/ledger/sqlite/index'
 
 /** The CLI's exit status and what it printed. */
 async function run(...args: string[]): Promise<{ code: number; out: string }> {

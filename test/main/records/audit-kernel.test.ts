@@ -6,7 +6,7 @@
 import fs from 'node:fs'
 import { hash } from 'node:crypto'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { auditHash } from '../../../src/main/ledger/audit-hash'
+import { auditHash } from '../../../src/main/ledger/model/audit-hash'
 import { auditReaderKernel, auditSummary } from '../../../src/main/records/audit-kernel'
 import { readAuditMember, type Head } from '../../../src/main/records/audit-member'
 import { cleanupTempDirs, makeRecords, seededLedger } from './fixtures'

@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest'
 import type { AuditEntry } from '../../../src/shared/withdrawal-record'
-import { auditHash, auditHashOfText } from '../../../src/main/ledger/audit-hash'
-import { canonicalJson } from '../../../src/main/ledger/canonical-json'
+import { auditHash, auditHashOfText } from '../../../src/main/ledger/model/audit-hash'
+import { canonicalJson } from '../../../src/main/ledger/model/canonical-json'
 import { auditLine, auditLineOfText, readAuditMember } from '../../../src/main/records/audit-member'
 
 const base = {

@@ -6,7 +6,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { openLedger, type Ledger } from '../../../src/main/ledger/index'
+import { openLedger, type Ledger } from '../../../src/main/ledger/sqlite/index'
 import { openReview, verifyExport } from '../../../src/main/records/index'
 import { exportTo, fileIn, fixHash, readManifest, resign, SIGNER, track, writeManifest } from './helpers'
 import { tempDir } from './fixtures'

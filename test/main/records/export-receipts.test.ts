@@ -6,7 +6,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { verifyExport } from '../../../src/main/records/index'
-import { receiptsDir, writeReceiptFile } from '../../../src/main/receipts/files'
+import { receiptsDir, writeReceiptFile } from '../../../src/main/ledger/sqlite/receipt-files'
 import { makeRecords, seededLedger } from './fixtures'
 import { exportTo, readManifest, resign, SIGNER, track, writeManifest } from './helpers'
 

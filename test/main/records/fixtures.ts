@@ -7,8 +7,8 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import type { WithdrawalRecord } from '../../../src/shared/withdrawal-record'
-import { importRecords } from '../../../src/main/ledger/import'
-import { openLedger, type Ledger } from '../../../src/main/ledger/index'
+import { importRecords } from '../../../src/main/ledger/sqlite/import'
+import { openLedger, type Ledger } from '../../../src/main/ledger/sqlite/index'
 
 /** mulberry32: the same data on every machine. */
 export function rng(seed: number): () => number {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach } from 'vitest'
-import type { Ledger } from '../../../src/main/ledger/index'
+import type { Ledger } from '../../../src/main/ledger/sqlite/index'
 import {
   canonicalManifestBytes,
   exportRecords,

@@ -1,9 +1,9 @@
-/** src/main/ledger/import.ts (added for the review mode and for seeding): bulk import into a ledger file. */
+/** src/main/ledger/sqlite/import.ts (added for the review mode and for seeding): bulk import into a ledger file. */
 import path from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import { describe, expect, it } from 'vitest'
-import { importRecords } from '../../../src/main/ledger/import'
-import { LedgerError, openLedger } from '../../../src/main/ledger/index'
+import { importRecords } from '../../../src/main/ledger/sqlite/import'
+import { LedgerError, openLedger } from '../../../src/main/ledger/sqlite/index'
 import { makeRecords, tempDir } from './fixtures'
 import { track } from './helpers'
 

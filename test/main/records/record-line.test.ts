@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { recordStateHash } from '../../../src/main/ledger/state-hash'
+import { recordStateHash } from '../../../src/main/ledger/model/state-hash'
 import { recordLine, stateHashOfLine } from '../../../src/main/records/record-line'
 import { makeRecords, nastyRecords } from './fixtures'
 

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { openLedger } from '../../../src/main/ledger'
+import { openLedger } from '../../../src/main/ledger/sqlite'
 import { generateLiquidAddress } from '../../../src/main/liquid'
 import { createRunService, NO_PAYEES, type RunService } from '../../../src/main/runs'
 import type { ImportedRow } from '../../../src/shared/run'

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openLedger } from '../../../src/main/ledger'
+import { openLedger } from '../../../src/main/ledger/sqlite'
 import {
   classifyStartupFailure,
   reportStartupFailure,

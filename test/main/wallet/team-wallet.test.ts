@@ -17,8 +17,8 @@ import { readTeamWallet, receiveAddresses, setTeamWallet } from '../../../src/ma
 import { newKeyedAddress } from '../../../src/main/sandbox/chain/keys'
 import type { Profile } from '../../../src/shared/profile'
 import { announceSkip, PG_SKIP_REASON } from '../../support/postgres'
-import { psqlAs, sqlstate } from '../ledger-store/adversary'
-import { startTeam, type Team } from '../ledger-store/team'
+import { psqlAs, sqlstate } from '../ledger/adversary'
+import { startTeam, type Team } from '../ledger/team'
 import {
   bookView,
   openWallet,

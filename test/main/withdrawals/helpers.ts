@@ -15,7 +15,7 @@ import {
   type DepixClient,
   type WithdrawalStatus,
 } from '../../../src/main/api'
-import { openLedger, type Ledger } from '../../../src/main/ledger'
+import { openLedger, type Ledger } from '../../../src/main/ledger/sqlite'
 import type { Timers } from '../../../src/main/tracking/types'
 
 export const T0 = Date.parse('2025-03-01T12:00:00.000Z')

@@ -4,8 +4,8 @@
  * keep being polled slowly; marking funded re-arms fast polling; an unknown status after `sending` is shown.
  */
 import { describe, expect, it } from 'vitest'
-import type { Ledger } from '../../../src/main/ledger'
-import { sqliteStore } from '../../../src/main/ledger-store'
+import type { Ledger } from '../../../src/main/ledger/sqlite'
+import { sqliteStore } from '../../../src/main/ledger/engines'
 import type { StatusTracker } from '../../../src/main/tracking/types'
 import { createStatusTracker } from '../../../src/main/withdrawals'
 import type { WithdrawalRecord } from '../../../src/shared/withdrawal-record'

@@ -15,7 +15,7 @@ import {
   type WithdrawCreated,
   type WithdrawalStatus,
 } from '../../../src/main/api'
-import type { Ledger } from '../../../src/main/ledger'
+import type { Ledger } from '../../../src/main/ledger/sqlite'
 import { DEPIX_ASSET_ID, generateLiquidAddress } from '../../../src/main/liquid'
 import {
   createVerdict,

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createDepixClient, type DepixClient } from '../../../src/main/api'
-import { openPgStore, startLeadership, type PgLedgerStore } from '../../../src/main/ledger-store'
+import { openPgStore, startLeadership, type PgLedgerStore } from '../../../src/main/ledger/engines'
 import { generateLiquidAddress } from '../../../src/main/liquid'
 import { startSandbox, type Sandbox } from '../../../src/main/sandbox'
 import type { Cadence } from '../../../src/main/tracking/scheduler'
@@ -16,7 +16,7 @@ import {
   type WithdrawalServiceDeps,
 } from '../../../src/main/withdrawals'
 import { announceSkip, PG_SKIP_REASON } from '../../support/postgres'
-import { startTeam, type Team } from '../ledger-store/team'
+import { startTeam, type Team } from '../ledger/team'
 import { reviewedCreate } from './reviewed'
 
 announceSkip('duplicate window on the server clock (postgres + sandbox)')

@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest'
 import { ApiError } from '../../../src/main/api'
-import type { Ledger } from '../../../src/main/ledger'
-import { sqliteStore } from '../../../src/main/ledger-store'
+import type { Ledger } from '../../../src/main/ledger/sqlite'
+import { sqliteStore } from '../../../src/main/ledger/engines'
 import type { StatusTracker } from '../../../src/main/tracking/types'
 import { createStatusTracker, SERVICE_FLAGS } from '../../../src/main/withdrawals'
 import type { WithdrawalRecord } from '../../../src/shared/withdrawal-record'

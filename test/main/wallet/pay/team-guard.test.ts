@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PayRefusal } from '../../../../src/main/wallet/pay/errors'
 import { pgFundingGuard, type FundingGuard } from '../../../../src/main/wallet/pay/team-guard'
 import { announceSkip, PG_SKIP_REASON } from '../../../support/postgres'
-import { insertWithdrawal, psqlAs, sqlstate } from '../../ledger-store/adversary'
-import { startTeam, type Team } from '../../ledger-store/team'
+import { insertWithdrawal, psqlAs, sqlstate } from '../../ledger/adversary'
+import { startTeam, type Team } from '../../ledger/team'
 
 announceSkip('migration 17: one funding attempt per payment on the team (postgres)')
 

@@ -1,0 +1,248 @@
+/**
+ * The team ledger as an export and the offline review read it (issue #16): one REPEATABLE READ, READ ONLY
+ * transaction on one connection of the desk's pool, held until `close()`. The chain check, the records, their
+ * audit entries, the head and the earlier exports' anchors are then one moment of the ledger, while every other
+ * desk keeps writing (what they commit after the view began is simply not in it). Rows are read through
+ * server-side cursors in batches (constant memory for 100k records) and checked with zod as they come back.
+ *
+ * Only withdrawals live on the team ledger today; a kind the team schema does not hold yet is refused by name
+ * (`TEAM_KINDS`), so another kind joins by adding its reader here.
+ */
+import type pg from 'pg'
+import { z } from 'zod'
+import { depositRecordSchema } from '../../shared/deposit-record'
+import { withdrawalRecordSchema } from '../../shared/withdrawal-record'
+import type { AuditHead } from '../ledger/sqlite'
+import { LedgerError } from '../ledger/model/errors'
+import type { AnyRecord, RecordKindId } from './kinds'
+import type { AuditText, ExportAuditInput, ExportLedger, ExportView } from './export-source'
+import type { ExportFilter } from './manifest'
+import { writeReceiptEntries } from './receipts-member'
+import { mapPgError, TeamLedgerError } from '../ledger/team-errors'
+import { readHead } from '../ledger/pg/audit'
+import { iterateDeposits, queryDeposits } from '../ledger/pg/deposit-queries'
+import { verifyTeamLedger } from '../ledger/pg/verify-ledger'
+import { teamReceiptCandidates } from './pg-export-receipts'
+import { iterateRecords, queryRecords } from '../ledger/pg/queries'
+import { begin, release } from '../ledger/pg/tx'
+
+export interface PgLedgerView extends ExportView {
+  /** seq, hash and subject of every entry up to `seq`, in seq order (the review's check, against-ledger.ts). */
+  auditHashesUpTo(seq: number): AsyncGenerator<{ seq: number; hash: string; subject: string | null }>
+}
+
+const BATCH = 1000
+
+const seqOf = z
+  .union([z.number(), z.string().regex(/^\d+$/)])
+  .transform(Number)
+  .pipe(z.number().int().positive())
+const auditTextRow = z.object({
+  seq: seqOf,
+  at: z.string(),
+  operator: z.string(),
+  action: z.string(),
+  subject: z.string().nullable(),
+  details: z.string(),
+  prev_hash: z.string(),
+  hash: z.string(),
+  state_hash: z.string().nullable(),
+})
+const exportedRow = z.object({ seq: seqOf, details: z.string() })
+const hashRow = z.object({ seq: seqOf, hash: z.string(), subject: z.string().nullable() })
+
+function checked<S extends z.ZodType>(schema: S, row: unknown, what: string): z.output<S> {
+  const r = schema.safeParse(row)
+  if (!r.success) throw new LedgerError('record_tampered', `team ledger: a ${what} row is malformed`)
+  return r.data
+}
+
+function toText(row: unknown): AuditText {
+  const r = checked(auditTextRow, row, 'audit')
+  return {
+    entry: {
+      seq: r.seq,
+      at: r.at,
+      operator: r.operator,
+      action: r.action,
+      subject: r.subject,
+      prevHash: r.prev_hash,
+      hash: r.hash,
+      ...(r.state_hash ? { stateHash: r.state_hash } : {}),
+    },
+    detailsText: r.details,
+  }
+}
+
+const TEXT_COLUMNS = 'seq, at, operator, action, subject, details, prev_hash, hash, state_hash'
+
+function unsupportedKind(kind: RecordKindId): TeamLedgerError {
+  return new TeamLedgerError('unsupported', `${kind} records are not on the team ledger yet`, {
+    'pt-BR': 'Este tipo de registro ainda não existe no livro-caixa da equipe.',
+    en: 'This kind of record is not on the team ledger yet.',
+  })
+}
+
+/** The record kinds the team schema holds, each with its reader over the view's connection. */
+const TEAM_KINDS: Partial<
+  Record<
+    RecordKindId,
+    {
+      count(c: pg.PoolClient, f: ExportFilter): Promise<number>
+      iterate(c: pg.PoolClient, f: ExportFilter): AsyncGenerator<AnyRecord>
+    }
+  >
+> = {
+  withdrawal: {
+    count: async (c, f) => (await queryRecords(c, { ...f, limit: 1 })).total,
+    iterate: async function* (c, f) {
+      for await (const r of iterateRecords(c, f, BATCH)) {
+        // What leaves the machine must be a well-formed record, whatever the table holds.
+        if (!withdrawalRecordSchema.safeParse(r).success)
+          throw new LedgerError('record_tampered', `team ledger: record ${r.localId} is malformed`)
+        yield r
+      }
+    },
+  },
+  deposit: {
+    count: async (c, f) => (await queryDeposits(c, { ...f, limit: 1 })).total,
+    iterate: async function* (c, f) {
+      for await (const r of iterateDeposits(c, f, BATCH)) {
+        if (!depositRecordSchema.safeParse(r).success)
+          throw new LedgerError('record_tampered', `team ledger: top-up ${r.localId} is malformed`)
+        yield r
+      }
+    },
+  },
+}
+
+/** Rows of `sql` through a cursor of its own, in batches, inside the view's transaction. */
+async function* walk(
+  c: pg.PoolClient,
+  name: string,
+  sql: string,
+  params: unknown[],
+): AsyncGenerator<Record<string, unknown>> {
+  await c.query(`DECLARE ${name} NO SCROLL CURSOR FOR ${sql}`, params)
+  for (;;) {
+    const r = await c.query(`FETCH ${BATCH} FROM ${name}`)
+    yield* r.rows as Record<string, unknown>[]
+    if (r.rows.length < BATCH) break
+  }
+  await c.query(`CLOSE ${name}`)
+}
+
+export async function openPgLedgerView(pool: pg.Pool): Promise<PgLedgerView> {
+  const c = await begin(pool, 'REPEATABLE READ READ ONLY')
+  let closed = false
+  let broken = false
+  const guard = async <T>(fn: () => Promise<T>): Promise<T> => {
+    if (closed) throw new Error('ledger: the export view is closed')
+    try {
+      return await fn()
+    } catch (e) {
+      throw mapPgError(e)
+    }
+  }
+  async function* guarded<T>(gen: () => AsyncGenerator<T>): AsyncGenerator<T> {
+    if (closed) throw new Error('ledger: the export view is closed')
+    try {
+      yield* gen()
+    } catch (e) {
+      throw mapPgError(e)
+    }
+  }
+  try {
+    // The snapshot starts at the first statement, not at BEGIN: take it now, before anything else is read.
+    await c.query('SELECT 1')
+  } catch (e) {
+    release(c, true)
+    throw mapPgError(e)
+  }
+  return {
+    verify: () => guard(() => verifyTeamLedger(c)),
+    auditHead: () => guard((): Promise<AuditHead> => readHead(c)),
+    count: (kind, filter) =>
+      guard(() => {
+        const k = TEAM_KINDS[kind]
+        if (!k) throw unsupportedKind(kind)
+        return k.count(c, filter)
+      }),
+    records: (kind, filter) =>
+      guarded(() => {
+        const k = TEAM_KINDS[kind]
+        if (!k) throw unsupportedKind(kind)
+        return k.iterate(c, filter)
+      }),
+    auditTextsOf: (subjects) =>
+      guarded(async function* () {
+        const rows = walk(
+          c,
+          'export_audit',
+          `SELECT ${TEXT_COLUMNS} FROM audit_log WHERE subject IS NOT NULL ORDER BY seq`,
+          [],
+        )
+        for await (const row of rows) if (subjects.has(String(row.subject))) yield toText(row)
+      }),
+    exportedEntries: () =>
+      guard(async () => {
+        const r = await c.query(
+          `SELECT seq, details FROM audit_log WHERE action = 'records.exported' ORDER BY seq`,
+        )
+        return r.rows.map((row) => {
+          const x = checked(exportedRow, row, 'audit')
+          return { seq: x.seq, detailsText: x.details }
+        })
+      }),
+    auditTextsAt: (seqs) =>
+      guard(async () => {
+        if (seqs.length === 0) return []
+        const r = await c.query(
+          `SELECT ${TEXT_COLUMNS} FROM audit_log WHERE seq = ANY($1::bigint[]) ORDER BY seq`,
+          [[...seqs]],
+        )
+        return r.rows.map(toText)
+      }),
+    auditHashesUpTo: (seq) =>
+      guarded(async function* () {
+        const rows = walk(
+          c,
+          'review_hashes',
+          'SELECT seq, hash, subject FROM audit_log WHERE seq <= $1 ORDER BY seq',
+          [seq],
+        )
+        for await (const row of rows) yield checked(hashRow, row, 'audit')
+      }),
+    receipts: (folder, exported) =>
+      guard(() => writeReceiptEntries(folder, exported, teamReceiptCandidates(c, exported))),
+    close: async () => {
+      if (closed) return
+      closed = true
+      try {
+        await c.query('COMMIT')
+      } catch {
+        broken = true
+      } finally {
+        release(c, broken)
+      }
+    },
+  }
+}
+
+/**
+ * The team ledger for exportFrom (records/export.ts): its view, and `records.exported` through the store's
+ * appendAudit (chained by append_audit, its operator the desk's role). Its receipts are read by the view itself
+ * (`ExportView.receipts`), not by a hook of the ledger: the same moment as the records.
+ */
+export function pgExportLedger(store: {
+  readonly pool: pg.Pool
+  appendAudit(entry: ExportAuditInput): Promise<unknown>
+}): ExportLedger {
+  return {
+    shared: true,
+    open: () => openPgLedgerView(store.pool),
+    appendExported: async (entry) => {
+      await store.appendAudit(entry)
+    },
+  }
+}
