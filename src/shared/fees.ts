@@ -74,7 +74,7 @@ export function quoteWithdrawal(
 }
 
 /**
- * The DePix amounts that still fund a withdrawal expecting `expectedCents` (spec §3.2 / §6.4: within 5 % either
+ * The DePix amounts that still fund a withdrawal expecting `expectedCents` (docs/API-CONTRACT.md#s3-2 / §6.4: within 5 % either
  * way, inclusive). The sandbox decides with it and the funding page explains it with it.
  */
 export function fundingToleranceRange(

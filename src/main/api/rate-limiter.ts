@@ -1,5 +1,5 @@
 /**
- * Client-side token buckets, one per endpoint, mirroring the service's model (spec §8.1): capacity = one minute's
+ * Client-side token buckets, one per endpoint, mirroring the service's model (docs/API-CONTRACT.md#s8-1): capacity = one minute's
  * worth, continuous refill at limit/60 s. Callers wait in a FIFO queue for a token instead of failing, so normal
  * use never earns a 429. A 429 that still arrives empties the bucket until its `Retry-After`.
  *

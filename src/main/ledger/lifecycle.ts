@@ -1,5 +1,5 @@
 /**
- * The local lifecycle every record kind shares (DESIGN §4: submitting → created | rejected | outcome_unknown, and
+ * The local lifecycle every record kind shares (docs/adr/0002-journal-before-post.md: submitting → created | rejected | outcome_unknown, and
  * outcome_unknown → created | not_created), written once for withdrawals and deposits. Each operation is one
  * transaction through the kind's write path, so the state change and its audit entry commit together or not at all.
  */

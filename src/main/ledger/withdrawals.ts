@@ -1,5 +1,5 @@
 /**
- * The withdrawal lifecycle (DESIGN §4) on the shared local lifecycle (lifecycle.ts). Each function is one
+ * The withdrawal lifecycle (docs/adr/0002-journal-before-post.md) on the shared local lifecycle (lifecycle.ts). Each function is one
  * transaction: the state change and its audit row commit together or not at all. Transitions are checked against
  * LOCAL_TRANSITIONS; anything else is refused with LedgerError('illegal_transition') and writes nothing.
  */
@@ -257,7 +257,7 @@ export function resolveUnknown(
 
 /**
  * The operator declares the token sent to the deposit address. Repeatable (a mismatched deposit is ignored by
- * the service and a second one may follow, spec §3.2): fundedAt keeps the first declaration, fundingTxId the
+ * the service and a second one may follow, docs/API-CONTRACT.md#s3-2): fundedAt keeps the first declaration, fundingTxId the
  * latest id given, and the audit log keeps every one. Repeating the same declaration is a no-op.
  */
 export function markFunded(

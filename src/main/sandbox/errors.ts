@@ -27,7 +27,7 @@ export class OpError extends Error {
   }
 }
 
-// Parameter-shape refusals answer 400 ("malformed or invalid request", spec §7.2); business ones 520.
+// Parameter-shape refusals answer 400 ("malformed or invalid request", docs/API-CONTRACT.md#s7-2); business ones 520.
 export const missingParameter = (name: string, detail?: string): OpError =>
   new OpError(400, detail ?? `Missing required parameter: ${name}`, { messageCode: 'MISSING_PARAMETER' })
 

@@ -91,7 +91,7 @@ export async function roomySandbox(o: SandboxOptions = {}): Promise<Sandbox> {
   })
 }
 
-/** The envelope of an operation refusal (spec §2.1). */
+/** The envelope of an operation refusal (docs/API-CONTRACT.md#s2-1). */
 export function refusal(r: Res): {
   errorMessage: string
   messageCode?: string

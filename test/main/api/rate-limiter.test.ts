@@ -4,7 +4,7 @@ import { ApiError } from '../../../src/main/api/errors'
 import { RateLimiter } from '../../../src/main/api/rate-limiter'
 import { backoffMs, DEFAULT_RETRY, parseRetryAfter } from '../../../src/main/api/retry'
 
-describe('RateLimiter (token bucket, spec §8.1)', () => {
+describe('RateLimiter (token bucket, API contract §8.1)', () => {
   beforeEach(() => {
     vi.useFakeTimers({ now: 1_000_000 })
   })
