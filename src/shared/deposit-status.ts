@@ -1,5 +1,5 @@
 /**
- * Remote deposit statuses (docs/API-CONTRACT.md#s3-1). The spec shows `approved`, `depix_sent`, `delayed` and `refunded` and says
+ * Remote deposit statuses (docs/API-CONTRACT.md#s3-1). The API contract shows `approved`, `depix_sent`, `delayed` and `refunded` and says
  * the complete set is "not shown"; the sandbox also reports `pending` (QR not paid yet) and `expired` (QR not paid
  * in time), which a real account may or may not send. Every function accepts any string: an unknown status is kept
  * raw, ranked low, never terminal, never guessed into a known meaning.

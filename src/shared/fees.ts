@@ -1,5 +1,5 @@
 /**
- * Withdrawal fee arithmetic, integer cents only. The spec says the fee is max(partner rate, R$ 1,00) but not
+ * Withdrawal fee arithmetic, integer cents only. The API contract says the fee is max(partner rate, R$ 1,00) but not
  * which amount the rate applies to; we apply it to the DePix sent (the gross) and round up to the cent, the
  * reading that never promises the beneficiary more than arrives (docs/history/DECISIONS.md).
  */

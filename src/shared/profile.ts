@@ -29,7 +29,7 @@ export const PROFILE_ID_MAX_LENGTH = 48
 export const PROFILE_NAME_MAX_LENGTH = 60
 /** 100 bps = 1%: the rate the fee preview uses until the partner's real rate is entered. */
 export const DEFAULT_PARTNER_RATE_BPS = 100
-/** Not in the spec: a bound so a typo cannot turn the client-side limiter off. */
+/** Not in the API contract: a bound so a typo cannot turn the client-side limiter off. */
 export const RATE_LIMIT_MAX_PER_MINUTE = 10_000
 export const BASE_URL_MAX_LENGTH = 2048
 export const CLIENT_ID_MAX_LENGTH = 256
@@ -405,7 +405,7 @@ export const newLiveProfileInputSchema = z.strictObject(
 )
 export type NewLiveProfileInput = z.input<typeof newLiveProfileInputSchema>
 
-/** `rateLimits` replaces the whole override map: send `{}` to go back to the spec defaults. */
+/** `rateLimits` replaces the whole override map: send `{}` to go back to the API contract defaults. */
 export const profileUpdateSchema = z.strictObject(
   {
     name: profileNameSchema.optional(),

@@ -3,7 +3,7 @@
  * idempotency and no list endpoint (docs/API-CONTRACT.md#s1-6), so this record is the only memory of what was created.
  * One name for the concept across main, IPC and renderer: `WithdrawalRecord`.
  *
- * Remote data (create response, status bodies, refund) is kept raw with unknown fields intact: the spec marks most
+ * Remote data (create response, status bodies, refund) is kept raw with unknown fields intact: the API contract marks most
  * of it "not shown", so nothing here may drop or reinterpret what the service sent.
  */
 import { z } from 'zod'

@@ -1,5 +1,5 @@
 /**
- * Remote withdrawal statuses (docs/API-CONTRACT.md#s3-2). The spec shows only `sent` and `refunded` and says the full set is "not
+ * Remote withdrawal statuses (docs/API-CONTRACT.md#s3-2). The API contract shows only `sent` and `refunded` and says the full set is "not
  * shown", so every function here accepts any string: a status we do not know is kept raw, ranked low, never
  * terminal, and grouped as 'unknown' — never guessed into a known meaning.
  *

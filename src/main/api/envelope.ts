@@ -102,7 +102,7 @@ export const depositStatusSchema = z
     expiration: optString,
     payerEUID: optString,
     delayUntil: optString,
-    // Values outside the spec's list are kept raw (the list may grow).
+    // Values outside the API contract's list are kept raw (the list may grow).
     rejectionReasons: z.array(z.string()).nullish(),
   })
   .loose()

@@ -1,7 +1,7 @@
 /**
  * End-user sentences for ApiError, pt-BR (default) and en. Chosen from kind and from the codes the service
  * sends (never from its free text, which is only quoted as a detail). Unknown codes are shown raw next to a
- * generic sentence, as the spec asks (§7.3, §7.4: an unknown code is a plain refusal).
+ * generic sentence, as the API contract asks (§7.3, §7.4: an unknown code is a plain refusal).
  */
 import type { ApiErrorCode, ApiErrorKind } from './errors'
 

@@ -14,7 +14,7 @@ import { ApiError } from './errors'
 export interface Allowance {
   /** The limit in force: the configured one, or lower after repeated 429s. */
   limitPerMinute: number
-  /** The limit the profile configured (or the spec default); `limitPerMinute` below it means "lowered". */
+  /** The limit the profile configured (or the API contract default); `limitPerMinute` below it means "lowered". */
   configuredPerMinute?: number
   /** Tokens in the bucket now; fractional while refilling (not money). */
   available: number

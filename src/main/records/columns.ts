@@ -2,7 +2,7 @@
  * The columns of the CSV (all of them) and of the HTML report (a readable subset). Ids are the English headers
  * and stable names for scripts; pt-BR headers are labels in words (docs/GLOSSARY.md). Code columns (status,
  * refund reason, error kind) hold the code, and say so in their header: scripts and the verifier group by them. docs/RECORDS.md lists them; a test holds the two
- * together. Fields of the raw status body (`lastRemote`) are read defensively: the spec shows their names but the
+ * together. Fields of the raw status body (`lastRemote`) are read defensively: the API contract shows their names but the
  * service may send anything, so a non-string value is written as its JSON text, never dropped.
  */
 import { checkPayeeName } from '../../shared/name-check'

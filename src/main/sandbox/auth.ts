@@ -2,7 +2,7 @@
  * Client credentials, refresh sessions and the three `/api/v2/auth/*` endpoints (docs/API-CONTRACT.md#s5-1–§5.5). Refresh
  * tokens are single-use and rotating; presenting a rotated one is a replay that revokes the whole session
  * (its access tokens included) and counts a security alert. Revoking a credential ends its sessions but
- * leaves already issued access tokens valid until they expire, as the spec says.
+ * leaves already issued access tokens valid until they expire, as the API contract says.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import type { SandboxClock } from './clock'

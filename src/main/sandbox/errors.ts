@@ -1,5 +1,5 @@
 /**
- * The three error families of the sandbox, each with the body shape the spec prescribes (§2.1, §5.5):
+ * The three error families of the sandbox, each with the body shape the API contract prescribes (§2.1, §5.5):
  * operation refusals in the `{ response, async: false }` envelope, auth errors flat `{ error, errorMessage
  * }`, and control-surface errors (not part of the API) flat `{ error, errorMessage }` too.
  */

@@ -5,7 +5,7 @@
 import type { EndpointName } from '../../shared/api-limits'
 import type { SandboxLiquid } from './chain'
 
-/** `refund` of docs/API-CONTRACT.md#s2-3. Only `txId` and `reason` are named by the spec; the other names are ours. */
+/** `refund` of docs/API-CONTRACT.md#s2-3. Only `txId` and `reason` are named by the API contract; the other names are ours. */
 export interface WithdrawalRefund {
   txId: string
   /** invalid_pix_key, payout_failure (legacy), processor_failure, amount_mismatch, expired, cancelled. */

@@ -328,7 +328,7 @@ export class Withdrawals {
       w.status = 'error'
       return
     }
-    // The spec names invalid_pix_key for every new return caused by the request (malformed, nonexistent, or a
+    // The API contract names invalid_pix_key for every new return caused by the request (malformed, nonexistent, or a
     // key that is not the taxNumber's); payout_failure only exists on older records.
     const causedByRequest = outcome !== 'processor_failure'
     const reason =

@@ -34,7 +34,7 @@ describe('RateLimiter (token bucket, API contract §8.1)', () => {
     l.close()
   })
 
-  it('uses the spec defaults and exposes the allowance', () => {
+  it('uses the API contract defaults and exposes the allowance', () => {
     const l = new RateLimiter()
     const a = l.allowance()
     expect(a.ping).toEqual({
