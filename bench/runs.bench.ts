@@ -3,7 +3,7 @@
  *
  * 1. Import + validation of 1,000 rows, every row with its own confidential refund address (the slow Liquid check,
  *    ~0.3 ms each, none cached), as CSV and as XLSX (worker start-up included). Median of 5.
- * 2. A 200-row run created at the POST /withdraw allowance (10/min, the spec default) against the real sandbox over
+ * 2. A 200-row run created at the POST /withdraw allowance (10/min, the API contract default) against the real sandbox over
  *    loopback, timed on the sandbox's clock: the run's waits advance the sandbox clock instead of sleeping, and the
  *    client's limiter reads the same clock, so 20 minutes of creation take seconds of real time. The buckets of the
  *    sandbox and the client are first drained by a 10-row run, so the 200 rows are paced by refill alone (from a

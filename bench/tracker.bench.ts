@@ -1,6 +1,6 @@
 /**
  * Status tracker costs on the main thread, where they compete with the UI:
- * - PollScheduler.pick + succeeded with N open records (one poll decision; at most ~1/s at the spec's 60/min),
+ * - PollScheduler.pick + succeeded with N open records (one poll decision; at most ~1/s at the API contract's 60/min),
  * - one resync: ledger.listOpen() and the scheduler upsert of every open record (once a minute).
  * Run: npx tsx bench/tracker.bench.ts   (TRACKER_BENCH_OPEN=… to change N). Results: docs/BENCHMARKS.md.
  */

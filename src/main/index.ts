@@ -1,5 +1,5 @@
 /**
- * Electron shell ONLY: lifecycle, window hardening (DESIGN §1) and wiring. Everything it wires is Electron-free
+ * Electron shell ONLY: lifecycle, window hardening (docs/adr/0012-untrusted-renderer-one-typed-bridge.md) and wiring. Everything it wires is Electron-free
  * and tested under plain Node.
  */
 import { mkdirSync } from 'node:fs'

@@ -1,6 +1,6 @@
-/** Numbers fixed by the API contract (spec §8). One place, used by the client, the sandbox and the forms. */
+/** Numbers fixed by the API contract (docs/API-CONTRACT.md#s8). One place, used by the client, the sandbox and the forms. */
 
-/** The operation endpoints, named as their paths under `/api` (spec §4). */
+/** The operation endpoints, named as their paths under `/api` (docs/API-CONTRACT.md#s4). */
 export const ENDPOINTS = [
   'ping',
   'deposit',
@@ -12,7 +12,7 @@ export const ENDPOINTS = [
 ] as const
 export type EndpointName = (typeof ENDPOINTS)[number]
 
-/** Spec §8.1 defaults, operations per minute, per account and per endpoint. */
+/** docs/API-CONTRACT.md#s8-1 defaults, operations per minute, per account and per endpoint. */
 export const DEFAULT_RATE_LIMITS: Readonly<Record<EndpointName, number>> = {
   ping: 1,
   deposit: 15,
@@ -23,21 +23,21 @@ export const DEFAULT_RATE_LIMITS: Readonly<Record<EndpointName, number>> = {
   'user-info': 15,
 }
 
-/** Spec §8.2: per withdrawal, on whichever amount is sent. */
+/** docs/API-CONTRACT.md#s8-2: per withdrawal, on whichever amount is sent. */
 export const WITHDRAWAL_MIN_CENTS = 200
 export const WITHDRAWAL_MAX_CENTS = 600_000
-/** Spec §4.6 rule 3: the fee is the larger of the partner's rate and R$ 1,00. */
+/** docs/API-CONTRACT.md#s4-6 rule 3: the fee is the larger of the partner's rate and R$ 1,00. */
 export const WITHDRAWAL_FEE_FLOOR_CENTS = 100
-/** Spec §3.2 / §6.4: funding tolerance, 5% either way, in basis points. */
+/** docs/API-CONTRACT.md#s3-2 / §6.4: funding tolerance, 5% either way, in basis points. */
 export const FUNDING_TOLERANCE_BPS = 500
-/** Spec §2.3: a return caused by the request withholds 1 token. */
+/** docs/API-CONTRACT.md#s2-3: a return caused by the request withholds 1 token. */
 export const REFUND_FEE_CENTS = 100
-/** Spec §5.2: authentication request bodies are at most 4 KiB. */
+/** docs/API-CONTRACT.md#s5-2: authentication request bodies are at most 4 KiB. */
 export const AUTH_BODY_MAX_BYTES = 4096
-/** Spec §7.2: maintenance 503 carries `Retry-After: 300`. */
+/** docs/API-CONTRACT.md#s7-2: maintenance 503 carries `Retry-After: 300`. */
 export const MAINTENANCE_RETRY_AFTER_SECONDS = 300
-/** Spec §4.4: `GET /deposits` returns up to 200 rows. */
+/** docs/API-CONTRACT.md#s4-4: `GET /deposits` returns up to 200 rows. */
 export const DEPOSITS_MAX_ROWS = 200
-/** Spec §4.2: `delayDepixInHours` range. */
+/** docs/API-CONTRACT.md#s4-2: `delayDepixInHours` range. */
 export const DEPOSIT_DELAY_MIN_HOURS = 1
 export const DEPOSIT_DELAY_MAX_HOURS = 720

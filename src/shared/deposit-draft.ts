@@ -1,10 +1,10 @@
 /**
  * The "Comprar DePix" draft (what the form produces), its validation, and its translation into the exact body of
- * `POST /deposit` (spec §4.2). Every refusal is a zod issue whose `path` names the field and whose `message` is a
+ * `POST /deposit` (docs/API-CONTRACT.md#s4-2). Every refusal is a zod issue whose `path` names the field and whose `message` is a
  * stable code from `depositMessages`; the UI translates codes, never zod's English.
  *
  * The destination must be a Liquid address: the treasury buys DePix to pay withdrawals, and withdrawals are
- * processed exclusively on Liquid (spec §1.4, a standing rule). Arkade and Spark addresses, which POST /deposit
+ * processed exclusively on Liquid (docs/API-CONTRACT.md#s1-4, a standing rule). Arkade and Spark addresses, which POST /deposit
  * itself would accept, are refused here with their own message; the Liquid check proper runs in main.
  */
 import { z } from 'zod'
@@ -75,7 +75,7 @@ export interface DepositDraft {
   /** CPF/CNPJ of the payer (the company paying the Pix). */
   endUserTaxNumber?: string
   euid?: string
-  /** Hold the DePix this many hours after payment (spec §4.2 `delayDepixInHours`, 1..720). */
+  /** Hold the DePix this many hours after payment (docs/API-CONTRACT.md#s4-2 `delayDepixInHours`, 1..720). */
   delayHours?: number
 }
 
@@ -97,7 +97,7 @@ export const depositRequestSchema = z.strictObject({
   delayDepixInHours: z.number().int().optional(),
 })
 
-/** The network a non-Liquid address names by its prefix (spec §1.3), or null. */
+/** The network a non-Liquid address names by its prefix (docs/API-CONTRACT.md#s1-3), or null. */
 export function nonLiquidNetwork(address: string): 'arkade' | 'spark' | null {
   const a = address.trim().toLowerCase()
   if (a.startsWith('ark1') || a.startsWith('tark1')) return 'arkade'

@@ -5,7 +5,7 @@
  * rejected | outcome_unknown; outcome_unknown → created | not_created), same audit trail, its own request body,
  * status vocabulary (deposit-status.ts) and QR facts.
  *
- * Remote data (create response, status bodies) is kept raw with unknown fields intact: the spec shows no field of
+ * Remote data (create response, status bodies) is kept raw with unknown fields intact: the API contract shows no field of
  * the create response beyond `id`, so whatever arrives is kept and shown.
  */
 import { z } from 'zod'

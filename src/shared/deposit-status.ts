@@ -1,5 +1,5 @@
 /**
- * Remote deposit statuses (spec §3.1). The spec shows `approved`, `depix_sent`, `delayed` and `refunded` and says
+ * Remote deposit statuses (docs/API-CONTRACT.md#s3-1). The API contract shows `approved`, `depix_sent`, `delayed` and `refunded` and says
  * the complete set is "not shown"; the sandbox also reports `pending` (QR not paid yet) and `expired` (QR not paid
  * in time), which a real account may or may not send. Every function accepts any string: an unknown status is kept
  * raw, ranked low, never terminal, never guessed into a known meaning.
@@ -29,7 +29,7 @@ export function isKnownDepositStatus(raw: string): boolean {
 
 /**
  * Progress order: pending → (delayed →) approved → depix_sent, pending → expired, and any paid deposit → refunded
- * (a MED, spec §3.1). `refunded` outranks everything: a MED reversal is the last word on the money.
+ * (a MED, docs/API-CONTRACT.md#s3-1). `refunded` outranks everything: a MED reversal is the last word on the money.
  */
 const RANKS: Readonly<Record<DepositStatus, number>> = {
   pending: 0,
@@ -89,7 +89,7 @@ export function decideDepositStatus(current: StatusPoint | null, next: StatusPoi
   )
 }
 
-/** Why the service held or refused a deposit (spec §2.2 `rejectionReasons`). Others are shown raw. */
+/** Why the service held or refused a deposit (docs/API-CONTRACT.md#s2-2 `rejectionReasons`). Others are shown raw. */
 export const REJECTION_REASONS = [
   'PAST_DAILY_LIMIT',
   'BLOCKED_USER',

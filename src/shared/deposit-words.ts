@@ -44,7 +44,7 @@ export const DEPOSIT_LOCAL_STATE_WORDS = {
   },
 } as const satisfies Words
 
-/** Why the service held or refused a deposit (spec §2.2 `rejectionReasons`). */
+/** Why the service held or refused a deposit (docs/API-CONTRACT.md#s2-2 `rejectionReasons`). */
 export const REJECTION_REASON_WORDS = {
   'pt-BR': {
     PAST_DAILY_LIMIT: 'limite diário do pagador ultrapassado',

@@ -1,7 +1,7 @@
 /**
- * Withdrawal fee arithmetic, integer cents only. The spec says the fee is max(partner rate, R$ 1,00) but not
+ * Withdrawal fee arithmetic, integer cents only. The API contract says the fee is max(partner rate, R$ 1,00) but not
  * which amount the rate applies to; we apply it to the DePix sent (the gross) and round up to the cent, the
- * reading that never promises the beneficiary more than arrives (docs/DECISIONS.md).
+ * reading that never promises the beneficiary more than arrives (docs/history/DECISIONS.md).
  */
 import { FUNDING_TOLERANCE_BPS, WITHDRAWAL_FEE_FLOOR_CENTS } from './api-limits'
 
@@ -74,7 +74,7 @@ export function quoteWithdrawal(
 }
 
 /**
- * The DePix amounts that still fund a withdrawal expecting `expectedCents` (spec §3.2 / §6.4: within 5 % either
+ * The DePix amounts that still fund a withdrawal expecting `expectedCents` (docs/API-CONTRACT.md#s3-2 / §6.4: within 5 % either
  * way, inclusive). The sandbox decides with it and the funding page explains it with it.
  */
 export function fundingToleranceRange(

@@ -4,7 +4,7 @@
  */
 import type { LocalizedText } from './pix-key'
 
-/** Not in the spec; a bound so a paste accident cannot put kilobytes into a request. */
+/** Not in the API contract; a bound so a paste accident cannot put kilobytes into a request. */
 export const EUID_MAX_LENGTH = 200
 
 export const commonFieldMessages = {

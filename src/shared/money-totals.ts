@@ -121,7 +121,7 @@ export function meaningTotals(
 }
 
 /**
- * Names the refund's fee may have. The spec shows only `txId` and `reason` of a refund ("names of the other
+ * Names the refund's fee may have. The API contract shows only `txId` and `reason` of a refund ("names of the other
  * fields: not shown"); `feeInCents` is what the service sends today, the others are read in case it renames.
  * The ledger's SQL sum (main/ledger/sqlite/queries.ts) reads the same names in the same order.
  */

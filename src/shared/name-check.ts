@@ -1,6 +1,6 @@
 /**
  * The name check: does the Pix go to the payee the analyst chose? When the payout is made the service reports
- * the key owner's `receiverName` and a masked `receiverTaxNumber` (spec §2.3); we compare them with the payee the
+ * the key owner's `receiverName` and a masked `receiverTaxNumber` (docs/API-CONTRACT.md#s2-3); we compare them with the payee the
  * payment was created for (the book entry's name and CPF/CNPJ, kept on the record). Pure: main raises the
  * `payee_mismatch` flag with it, the detail page explains it with it.
  *

@@ -29,11 +29,11 @@ export const PROFILE_ID_MAX_LENGTH = 48
 export const PROFILE_NAME_MAX_LENGTH = 60
 /** 100 bps = 1%: the rate the fee preview uses until the partner's real rate is entered. */
 export const DEFAULT_PARTNER_RATE_BPS = 100
-/** Not in the spec: a bound so a typo cannot turn the client-side limiter off. */
+/** Not in the API contract: a bound so a typo cannot turn the client-side limiter off. */
 export const RATE_LIMIT_MAX_PER_MINUTE = 10_000
 export const BASE_URL_MAX_LENGTH = 2048
 export const CLIENT_ID_MAX_LENGTH = 256
-/** The login body is at most 4 KiB (spec §5.2); a secret anywhere near that could never be sent. */
+/** The login body is at most 4 KiB (docs/API-CONTRACT.md#s5-2); a secret anywhere near that could never be sent. */
 export const CLIENT_SECRET_MAX_LENGTH = 2048
 export const LEGACY_TOKEN_MAX_LENGTH = 8192
 
@@ -149,7 +149,7 @@ export function isLoopbackHost(hostname: string): boolean {
 
 /**
  * The stored form of a base URL: origin plus path, no trailing `/`. Null when it is not an http(s) URL. The
- * client adds `/api` itself (DESIGN §3), so this is the `{base_url}` of the spec.
+ * client adds `/api` itself (docs/API-CLIENT.md), so this is the `{base_url}` of docs/API-CONTRACT.md#s1-8.
  */
 export function normalizeBaseUrl(input: string): string | null {
   const url = parseUrl(input.trim())
@@ -405,7 +405,7 @@ export const newLiveProfileInputSchema = z.strictObject(
 )
 export type NewLiveProfileInput = z.input<typeof newLiveProfileInputSchema>
 
-/** `rateLimits` replaces the whole override map: send `{}` to go back to the spec defaults. */
+/** `rateLimits` replaces the whole override map: send `{}` to go back to the API contract defaults. */
 export const profileUpdateSchema = z.strictObject(
   {
     name: profileNameSchema.optional(),

@@ -49,7 +49,7 @@ export const LOCAL_STATE_WORDS = {
   },
 } as const satisfies Words<string>
 
-/** Refund reasons (spec §3.2). */
+/** Refund reasons (docs/API-CONTRACT.md#s3-2). */
 export const REFUND_REASON_WORDS = {
   'pt-BR': {
     invalid_pix_key: 'Chave Pix inválida, inexistente ou de outro CPF/CNPJ (tarifa de 1 DePix retida)',

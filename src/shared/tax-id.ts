@@ -69,7 +69,7 @@ export function isValidCpf(input: string): boolean {
 
 /**
  * CNPJ, bare or masked ("00.000.000/0000-00"), numeric or alphanumeric. Lowercase letters are accepted because
- * normalisation uppercases them (docs/DECISIONS.md); the canonical form sent to the API is uppercase.
+ * normalisation uppercases them (docs/history/DECISIONS.md); the canonical form sent to the API is uppercase.
  */
 export function isValidCnpj(input: string): boolean {
   const n = normalizeTaxId(input)

@@ -1,16 +1,16 @@
 /**
  * The withdrawal record: what the ledger remembers about one withdrawal we tried to create. The API has no
- * idempotency and no list endpoint (spec §1.6), so this record is the only memory of what was created.
+ * idempotency and no list endpoint (docs/API-CONTRACT.md#s1-6), so this record is the only memory of what was created.
  * One name for the concept across main, IPC and renderer: `WithdrawalRecord`.
  *
- * Remote data (create response, status bodies, refund) is kept raw with unknown fields intact: the spec marks most
+ * Remote data (create response, status bodies, refund) is kept raw with unknown fields intact: the API contract marks most
  * of it "not shown", so nothing here may drop or reinterpret what the service sent.
  */
 import { z } from 'zod'
 import { expectedPayeeSchema } from './payee'
 
 /**
- * Our side of the lifecycle (DESIGN §4):
+ * Our side of the lifecycle (docs/adr/0004-an-unknown-outcome-is-resolved-by-a-person.md):
  * submitting → created | rejected | outcome_unknown; outcome_unknown → created (operator links an id from
  * support) | not_created (operator declares it never existed). Everything after `created` is the remote status.
  */
@@ -32,7 +32,7 @@ export function canTransition(from: LocalState, to: LocalState): boolean {
 
 export const AMOUNT_KINDS = ['deposit', 'payout'] as const
 export const amountKindSchema = z.enum(AMOUNT_KINDS)
-/** Which of the two mutually exclusive amounts the request carried (spec §4.6 rule 2). */
+/** Which of the two mutually exclusive amounts the request carried (docs/API-CONTRACT.md#s4-6 rule 2). */
 export type AmountKind = z.infer<typeof amountKindSchema>
 
 /** Flags raised on a record. Open-ended: the list names the ones the app raises itself. */
@@ -94,7 +94,7 @@ export const withdrawalRecordSchema = z.object({
   depositAddress: z.string().nullable(),
   /** Best knowledge: the request's amount until the service reports one. */
   depositAmountCents: z.number().int().nullable(),
-  /** Best knowledge; the service may recalculate it from what arrived (spec §2.3). */
+  /** Best knowledge; the service may recalculate it from what arrived (docs/API-CONTRACT.md#s2-3). */
   payoutAmountCents: z.number().int().nullable(),
   expiration: z.string().nullable(),
   /** When the operator declared the token sent to `depositAddress`. */

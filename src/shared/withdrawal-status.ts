@@ -1,5 +1,5 @@
 /**
- * Remote withdrawal statuses (spec §3.2). The spec shows only `sent` and `refunded` and says the full set is "not
+ * Remote withdrawal statuses (docs/API-CONTRACT.md#s3-2). The API contract shows only `sent` and `refunded` and says the full set is "not
  * shown", so every function here accepts any string: a status we do not know is kept raw, ranked low, never
  * terminal, and grouped as 'unknown' — never guessed into a known meaning.
  *
@@ -69,7 +69,7 @@ export function statusRank(raw: string): number {
 /**
  * Terminal statuses cannot move forward through the payout: `decideStatus` never replaces one by a non-terminal
  * status, and funding instructions are not shown for them. `error` is terminal only once a refund is recorded
- * (spec §3.2: a failed payout without a refund waits for the operator, and may still be refunded). Unknown is never
+ * (docs/API-CONTRACT.md#s3-2: a failed payout without a refund waits for the operator, and may still be refunded). Unknown is never
  * terminal.
  */
 export function isTerminalStatus(raw: string, hasRefund: boolean): boolean {
@@ -148,7 +148,7 @@ export type { StatusDecision, StatusPoint } from './status-order'
 const NORMAL_TERMINAL_MOVES = new Set(['error>refunded', 'expired>refunded', 'cancelled>refunded'])
 
 /**
- * Whether an observed status replaces the current one. Out-of-order reports (webhooks are unordered, spec §6.2
+ * Whether an observed status replaces the current one. Out-of-order reports (webhooks are unordered, docs/API-CONTRACT.md#s6-2
  * rule 6; a create's own status check can cross a tracker poll) must never move a record backwards:
  * - a terminal status is never replaced by a non-terminal one;
  * - between two known statuses, a higher rank replaces, a lower rank does not;

@@ -1,6 +1,6 @@
 /**
  * The withdrawal draft (what the form produces), its validation, and its translation into the exact body of
- * `POST /withdraw` (spec §4.6). Every refusal is a zod issue whose `path` names the field and whose `message` is
+ * `POST /withdraw` (docs/API-CONTRACT.md#s4-6). Every refusal is a zod issue whose `path` names the field and whose `message` is
  * a stable code from `withdrawalMessages`; the UI translates codes, never zod's own English text.
  */
 import { z } from 'zod'
@@ -50,7 +50,7 @@ export type WithdrawRequest = {
 
 /**
  * Required by us although optional in the API: without it a failed payout waits for the operator to reach the
- * partner in chat, and it cannot be supplied later (spec §3.2). Its Liquid validity is checked in main.
+ * partner in chat, and it cannot be supplied later (docs/API-CONTRACT.md#s3-2). Its Liquid validity is checked in main.
  */
 export const REFUND_ADDRESS_MAX_LENGTH = 200
 export { EUID_MAX_LENGTH }
@@ -135,7 +135,7 @@ function objectError(iss: { code: string }): WithdrawalMessageCode {
   return iss.code === 'unrecognized_keys' ? 'unknown_field' : 'invalid_value'
 }
 
-/** Null when `cents` is an acceptable withdrawal amount (spec §8.2: 200..600000, per operation). */
+/** Null when `cents` is an acceptable withdrawal amount (docs/API-CONTRACT.md#s8-2: 200..600000, per operation). */
 function amountProblem(cents: number): WithdrawalMessageCode | null {
   if (!Number.isSafeInteger(cents)) {
     return Number.isInteger(cents)

@@ -92,7 +92,7 @@ describe('legacyExpiry', () => {
 })
 
 describe('allowanceRows', () => {
-  it('orders rows as the spec lists endpoints, floors availability, rounds the wait up', () => {
+  it('orders rows as the API contract lists endpoints, floors availability, rounds the wait up', () => {
     const rows = allowanceRows({
       withdraw: { limitPerMinute: 10, available: 3.7, nextTokenInMs: 1234 },
       ping: { limitPerMinute: 1, available: 1, nextTokenInMs: 0 },

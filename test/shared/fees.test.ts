@@ -9,7 +9,7 @@ import {
   withdrawalFeeCents,
 } from '../../src/shared/fees'
 
-describe('withdrawal fees (spec §4.6 rule 3)', () => {
+describe('withdrawal fees (API contract §4.6 rule 3)', () => {
   it('uses the R$ 1,00 floor when the rate is lower', () => {
     expect(withdrawalFeeCents(5_000, 100)).toBe(100)
     expect(withdrawalFeeCents(200, 100)).toBe(100)
@@ -51,7 +51,7 @@ describe('withdrawal fees (spec §4.6 rule 3)', () => {
   })
 })
 
-describe('funding tolerance (spec §3.2, §6.4)', () => {
+describe('funding tolerance (API contract §3.2, §6.4)', () => {
   it('is ±5% inclusive, rounded so it never promises more than the rule', () => {
     expect(fundingToleranceRange(10_000)).toEqual({ min: 9_500, max: 10_500 })
     expect(fundingToleranceRange(1_235, 500)).toEqual({ min: 1_174, max: 1_296 })

@@ -1,5 +1,5 @@
 /**
- * The authentication lifecycle (spec §5): client-credentials login, rotating single-use refresh tokens, and the
+ * The authentication lifecycle (docs/API-CONTRACT.md#s5): client-credentials login, rotating single-use refresh tokens, and the
  * legacy long-lived JWT as a second mode.
  *
  * Every change of tokens (login or refresh) goes through ONE in-flight promise. Concurrent callers share it, so a
@@ -132,7 +132,7 @@ export class AuthSession {
     return info
   }
 
-  /** Ends the session on the service (logout) and locally. Errors of the logout call are ignored (spec §5.4). */
+  /** Ends the session on the service (logout) and locally. Errors of the logout call are ignored (docs/API-CONTRACT.md#s5-4). */
   async signOut(): Promise<void> {
     this.#generation++
     this.#flight = null
@@ -151,7 +151,7 @@ export class AuthSession {
   accessToken(): string | Promise<string> {
     const l = this.#legacy
     if (l) {
-      // Refused locally, nothing sent: a legacy token cannot be renewed (spec §5.8).
+      // Refused locally, nothing sent: a legacy token cannot be renewed (docs/API-CONTRACT.md#s5-8).
       if (this.#deps.now() >= l.expMs) {
         throw new ApiError({ kind: 'unauthorized', code: 'legacy_token_expired' })
       }
@@ -316,7 +316,7 @@ export class AuthSession {
 
   async #call(endpoint: AuthEndpoint, payload: Record<string, string>): Promise<TokenResponse> {
     const body = JSON.stringify(payload)
-    // Checked before sending: the service refuses bodies over 4 KiB (spec §5.2), and we learn it for free.
+    // Checked before sending: the service refuses bodies over 4 KiB (docs/API-CONTRACT.md#s5-2), and we learn it for free.
     if (Buffer.byteLength(body, 'utf8') > AUTH_BODY_MAX_BYTES) {
       throw new ApiError({ kind: 'bad_request', code: 'auth_body_too_large', endpoint })
     }

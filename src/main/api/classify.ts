@@ -4,7 +4,7 @@
  *
  * Creates (POST /withdraw, /deposit) are classified for the money: any answer that is not a definitive refusal
  * or a readable success becomes `outcome_unknown`, because the service may have executed it and it has no
- * idempotency (spec §1.6). That includes 500/502/other 5xx, which for a read are `server`.
+ * idempotency (docs/API-CONTRACT.md#s1-6). That includes 500/502/other 5xx, which for a read are `server`.
  */
 import { MAINTENANCE_RETRY_AFTER_SECONDS } from '../../shared/api-limits'
 import { ApiError, type ApiErrorInit, type ApiErrorKind } from './errors'
@@ -119,7 +119,7 @@ export function contractError(res: RawResponse, ctx: CallContext, createdId?: st
 }
 
 /**
- * The compliance message carries a support reference (spec §7.2) in free text. Extracted for display only;
+ * The compliance message carries a support reference (docs/API-CONTRACT.md#s7-2) in free text. Extracted for display only;
  * nothing branches on it.
  */
 export function supportReferenceOf(message: string): string | undefined {

@@ -1,6 +1,6 @@
 /**
  * The operation endpoints: method, path, response schema, and the exact bodies sent. Paths are built here and
- * nowhere else, from the shared endpoint names (spec §4: each name is its path under `/api`).
+ * nowhere else, from the shared endpoint names (docs/API-CONTRACT.md#s4: each name is its path under `/api`).
  */
 import type { z } from 'zod'
 import type { EndpointName } from '../../shared/api-limits'
@@ -66,7 +66,7 @@ export const AUTH_PATHS = {
 } as const
 export type AuthEndpoint = keyof typeof AUTH_PATHS
 
-/** Spec §4.2 parameters shown. `depixAddress` may be omitted when the account has a default address. */
+/** docs/API-CONTRACT.md#s4-2 parameters shown. `depixAddress` may be omitted when the account has a default address. */
 export interface DepositRequest {
   amountInCents: number
   depixAddress?: string

@@ -1,5 +1,5 @@
 /**
- * zod schemas for every body the service sends (spec §2). Objects are `.loose()`: unknown fields are kept and
+ * zod schemas for every body the service sends (docs/API-CONTRACT.md#s2). Objects are `.loose()`: unknown fields are kept and
  * handed to the caller, because "not shown" fields exist and the ledger stores observations raw. Status strings
  * are plain strings: an unknown status is data, not an error. Amounts must be safe integers; a float amount is a
  * broken contract (the money model is integer cents).
@@ -21,7 +21,7 @@ export const pingSchema = z
   .loose()
 export type Ping = z.infer<typeof pingSchema>
 
-/** The create response may carry only `withdrawalId` (spec §4.6: other fields not shown). */
+/** The create response may carry only `withdrawalId` (docs/API-CONTRACT.md#s4-6: other fields not shown). */
 export const withdrawCreatedSchema = z
   .object({
     withdrawalId: z.string().min(1),
@@ -41,7 +41,7 @@ export type WithdrawCreated = z.infer<typeof withdrawCreatedSchema>
  */
 const field = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined)
 
-/** Spec §2.3: names beyond `txId` and `reason` are not shown, so the object is kept whole. */
+/** docs/API-CONTRACT.md#s2-3: names beyond `txId` and `reason` are not shown, so the object is kept whole. */
 export const refundSchema = z
   .object({
     txId: field(optString),
@@ -76,7 +76,7 @@ export const withdrawalStatusSchema = z
   .loose()
 export type WithdrawalStatus = z.infer<typeof withdrawalStatusSchema>
 
-/** Spec §4.2: the deposit `id`; further fields not shown, kept loose. */
+/** docs/API-CONTRACT.md#s4-2: the deposit `id`; further fields not shown, kept loose. */
 export const depositCreatedSchema = z
   .object({
     id: z.string().min(1),
@@ -102,7 +102,7 @@ export const depositStatusSchema = z
     expiration: optString,
     payerEUID: optString,
     delayUntil: optString,
-    // Values outside the spec's list are kept raw (the list may grow).
+    // Values outside the API contract's list are kept raw (the list may grow).
     rejectionReasons: z.array(z.string()).nullish(),
   })
   .loose()
@@ -118,7 +118,7 @@ export const depositRowSchema = z
 export type DepositRow = z.infer<typeof depositRowSchema>
 
 /**
- * Spec §4.4 says "rows" without naming the container: a bare array, or an object holding the array under
+ * docs/API-CONTRACT.md#s4-4 says "rows" without naming the container: a bare array, or an object holding the array under
  * `deposits`. Anything else is a contract break.
  */
 export const depositsSchema = z.union([
@@ -138,12 +138,12 @@ export const userInfoSchema = z
   .loose()
 export type UserInfo = z.infer<typeof userInfoSchema>
 
-/** `{ response, async: false }` (spec §2.1). `async: true` would mean a model the API no longer has. */
+/** `{ response, async: false }` (docs/API-CONTRACT.md#s2-1). `async: true` would mean a model the API no longer has. */
 export function successEnvelope<T extends z.ZodType>(response: T) {
   return z.object({ response, async: z.literal(false).optional() }).loose()
 }
 
-// ---- Authentication bodies (flat, spec §5.2) ----
+// ---- Authentication bodies (flat, docs/API-CONTRACT.md#s5-2) ----
 
 export const tokenResponseSchema = z
   .object({
@@ -186,7 +186,7 @@ export interface ErrorFields {
 }
 
 /**
- * Operation errors nest under `response`; 401/403/429 and the auth endpoints are flat (spec §2.1). Both levels
+ * Operation errors nest under `response`; 401/403/429 and the auth endpoints are flat (docs/API-CONTRACT.md#s2-1). Both levels
  * are read, whichever is present. Non-JSON bodies (a 502 from a proxy) give no fields.
  */
 export function readErrorBody(text: string): ErrorFields {

@@ -1,6 +1,6 @@
 /**
  * The one error type of the DePix client. Every operation rejects with an ApiError; the caller branches on
- * `kind` (and on the codes the service sends), never on `errorMessage`, which is free text (spec §7.1).
+ * `kind` (and on the codes the service sends), never on `errorMessage`, which is free text (docs/API-CONTRACT.md#s7-1).
  */
 import type { IpcError } from '../../shared/contract'
 import type { ApiErrorCode, ApiErrorKind } from './error-kinds'
@@ -71,9 +71,9 @@ export class ApiError extends Error {
   declare readonly code?: ApiErrorCode
   declare readonly messageCode?: string
   declare readonly denialCode?: string
-  /** The service's sentence, present only when it adds to errorMessage (spec §7.3). Display only. */
+  /** The service's sentence, present only when it adds to errorMessage (docs/API-CONTRACT.md#s7-3). Display only. */
   declare readonly denialMessage?: string
-  /** `error` of an authentication endpoint (spec §5.5). */
+  /** `error` of an authentication endpoint (docs/API-CONTRACT.md#s5-5). */
   declare readonly authError?: string
   /** Raw free text from the service, secrets redacted. Display only: never branch on it. */
   declare readonly errorMessage?: string

@@ -62,7 +62,7 @@ export interface DepixClientOptions {
   /** Normalised once: trailing `/` removed; `/api` and `/api/v2/auth` are added by the client. */
   baseUrl: string
   auth: AuthConfig
-  /** Operations per minute, per endpoint; missing ones use the spec §8.1 defaults. */
+  /** Operations per minute, per endpoint; missing ones use the docs/API-CONTRACT.md#s8-1 defaults. */
   rateLimits?: Partial<Record<EndpointName, number>>
   /** Overrides the headers and body timeouts of every request (and the connect timeout when shorter). */
   timeoutMs?: number

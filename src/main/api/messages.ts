@@ -1,7 +1,7 @@
 /**
  * End-user sentences for ApiError, pt-BR (default) and en. Chosen from kind and from the codes the service
  * sends (never from its free text, which is only quoted as a detail). Unknown codes are shown raw next to a
- * generic sentence, as the spec asks (§7.3, §7.4: an unknown code is a plain refusal).
+ * generic sentence, as the API contract asks (§7.3, §7.4: an unknown code is a plain refusal).
  */
 import type { ApiErrorCode, ApiErrorKind } from './error-kinds'
 
@@ -128,7 +128,7 @@ const CLIENT_CODES: Readonly<Partial<Record<ApiErrorCode, Text>>> = {
   },
 }
 
-/** Spec §7.4, append-only: a code missing here is shown raw. */
+/** docs/API-CONTRACT.md#s7-4, append-only: a code missing here is shown raw. */
 const MESSAGE_CODES: Readonly<Record<string, Text>> = {
   DEPOSIT_ADDRESS_NETWORK_UNKNOWN: {
     'pt-BR': 'O endereço de recebimento não é Liquid, Arkade nem Spark.',
@@ -217,14 +217,14 @@ const MESSAGE_CODES: Readonly<Record<string, Text>> = {
   },
 }
 
-/** Spec §7.3. */
+/** docs/API-CONTRACT.md#s7-3. */
 const DENIAL_CODES: Readonly<Record<string, Text>> = {
   BLOCKED_USER: MESSAGE_CODES.BLOCKED_USER!,
   BLOCKED_MERCHANT: MESSAGE_CODES.BLOCKED_MERCHANT!,
   COMPLIANCE_BLOCKED: KIND.compliance,
 }
 
-/** Spec §5.5. */
+/** docs/API-CONTRACT.md#s5-5. */
 const AUTH_ERRORS: Readonly<Record<string, Text>> = {
   invalid_request: {
     'pt-BR': 'Requisição de autenticação inválida.',
@@ -296,7 +296,7 @@ export function userMessageFor(e: MessageSource, locale: Locale): string {
       locale === 'en' ? `Service message: “${e.errorMessage}”.` : `Mensagem do serviço: “${e.errorMessage}”.`,
     )
   }
-  // Present only when it adds to errorMessage (spec §7.3), so it is always shown.
+  // Present only when it adds to errorMessage (docs/API-CONTRACT.md#s7-3), so it is always shown.
   if (e.denialMessage) parts.push(`“${e.denialMessage}”.`)
   if (e.requestId) {
     parts.push(locale === 'en' ? `Request ID: ${e.requestId}.` : `ID da requisição: ${e.requestId}.`)
@@ -307,7 +307,7 @@ export function userMessageFor(e: MessageSource, locale: Locale): string {
 /**
  * The reason of a refusal the ledger stored (`errorInfo` of journal/create.ts), in both languages, from its kind and
  * codes only: the service's free text, which may be English, stays under "Detalhes técnicos". A stored kind this
- * version does not know reads as a plain refusal (spec §7.3).
+ * version does not know reads as a plain refusal (docs/API-CONTRACT.md#s7-3).
  */
 export function storedRefusalText(info: {
   kind: string

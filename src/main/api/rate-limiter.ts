@@ -1,5 +1,5 @@
 /**
- * Client-side token buckets, one per endpoint, mirroring the service's model (spec §8.1): capacity = one minute's
+ * Client-side token buckets, one per endpoint, mirroring the service's model (docs/API-CONTRACT.md#s8-1): capacity = one minute's
  * worth, continuous refill at limit/60 s. Callers wait in a FIFO queue for a token instead of failing, so normal
  * use never earns a 429. A 429 that still arrives empties the bucket until its `Retry-After`.
  *
@@ -14,7 +14,7 @@ import { ApiError } from './errors'
 export interface Allowance {
   /** The limit in force: the configured one, or lower after repeated 429s. */
   limitPerMinute: number
-  /** The limit the profile configured (or the spec default); `limitPerMinute` below it means "lowered". */
+  /** The limit the profile configured (or the API contract default); `limitPerMinute` below it means "lowered". */
   configuredPerMinute?: number
   /** Tokens in the bucket now; fractional while refilling (not money). */
   available: number

@@ -44,7 +44,7 @@ export interface BaseUrl {
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1'])
 
 /**
- * Normalised once: a trailing `/` would make the service see `//api/…`, which it answers with 404 (spec §1.8).
+ * Normalised once: a trailing `/` would make the service see `//api/…`, which it answers with 404 (docs/API-CONTRACT.md#s1-8).
  * Plain http is refused except on loopback (the embedded sandbox), because bearer tokens and the client secret
  * travel on every request.
  */

@@ -3,7 +3,7 @@ import { FUNDING_TOLERANCE_BPS } from '../../shared/api-limits'
 
 export type FundingMode = 'exact' | 'over_tolerance' | 'under_tolerance'
 
-/** One percentage point past the tolerance, so the sandbox must treat it as a mismatch (spec §3.2). */
+/** One percentage point past the tolerance, so the sandbox must treat it as a mismatch (docs/API-CONTRACT.md#s3-2). */
 const BEYOND_BPS = FUNDING_TOLERANCE_BPS + 100
 
 export function fundingAmount(depositCents: number, mode: FundingMode): number {

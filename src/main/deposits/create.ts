@@ -1,6 +1,6 @@
 /**
  * The top-up create flow ("Comprar DePix"): validate the draft → the destination must be a Liquid address of the
- * profile's network (Arkade and Spark refused: withdrawals are Liquid-only, spec §1.4) → duplicate guard → the
+ * profile's network (Arkade and Spark refused: withdrawals are Liquid-only, docs/API-CONTRACT.md#s1-4) → duplicate guard → the
  * shared journaled create (journal/create.ts: intent, journal `submitting`, POST /deposit once, store the outcome).
  * Never resent: an unclear answer becomes `outcome_unknown` and waits for the operator.
  */

@@ -1,12 +1,12 @@
 /**
- * Reconciliation of deposits (spec §4.4, §6.2 rule 9): `GET /deposits` over a window, compared with the ledger.
+ * Reconciliation of deposits (docs/API-CONTRACT.md#s4-4, §6.2 rule 9): `GET /deposits` over a window, compared with the ledger.
  * - A row this profile's ledger does not hold is a deposit made outside the app: listed, never mixed with ours,
  *   importable for tracking (resolve.ts) where it is marked as such.
  * - A row of ours whose status differs from the ledger's is asked about again with GET /deposit-status (the row
  *   carries no time, so it is not stored as an observation itself): this is how a MED on a deposit whose DePix
  *   was sent long ago is found even after its tracker stopped asking.
  *
- * The endpoint returns at most 200 rows (spec §8.2) and no paging: a window that comes back full is split in
+ * The endpoint returns at most 200 rows (docs/API-CONTRACT.md#s8-2) and no paging: a window that comes back full is split in
  * halves until each part holds fewer, down to one minute; a minute still full is reported as incomplete.
  * GET /deposits has its own allowance (12/min); a sweep spends at most MAX_REQUESTS requests, spaced by the limiter.
  */

@@ -1,5 +1,5 @@
 /**
- * End-user limits (spec §2.6, §4.5): GET /user-info for an EUID, as the daily ceiling, what was used today and
+ * End-user limits (docs/API-CONTRACT.md#s2-6, §4.5): GET /user-info for an EUID, as the daily ceiling, what was used today and
  * when it resets. The daily fields concern deposits only. Fields absent or broken are shown as unknown (null),
  * never as zero.
  */

@@ -1,7 +1,7 @@
 /**
  * The service's create allowance outlives the app: it still counts the POSTs an earlier run made in the last
  * minute, while a new client's bucket starts full. Every record is journaled just before its POST, so the ledger
- * knows them; replaying them makes the first creates after a restart wait instead of earning a 429 (spec §8.1).
+ * knows them; replaying them makes the first creates after a restart wait instead of earning a 429 (docs/API-CONTRACT.md#s8-1).
  */
 import type { EndpointName } from '../../shared/api-limits'
 import type { DepixClient } from '../api'

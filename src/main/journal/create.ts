@@ -1,5 +1,5 @@
 /**
- * The journaled create, for every record kind (DESIGN §4, §8). The API has no idempotency (spec §1.6), so the
+ * The journaled create, for every record kind (docs/adr/0002-journal-before-post.md). The API has no idempotency (docs/API-CONTRACT.md#s1-6), so the
  * order is the whole point:
  *
  *   session + free POST token → take the one-use intent → journal `submitting` (committed, fsynced)

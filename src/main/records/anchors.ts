@@ -11,7 +11,7 @@
  *
  * Earlier exports are the ledger's `records.exported` entries: their details carry the export's `auditHead`
  * (from issue #12 on); an older one without it names the entry just before it (seq − 1), the head when that
- * export was made unless something was appended while it ran (docs/DECISIONS.md).
+ * export was made unless something was appended while it ran (docs/history/DECISIONS.md).
  *
  * Anchors are not about exported records: audit.jsonl's "entry about X which is not an exported record" rule
  * does not apply to them. Leaf imports only (no node:sqlite): the auditor's verifier reads this too.

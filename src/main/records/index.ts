@@ -1,6 +1,6 @@
 /**
  * Records: export (CSV, JSON, HTML report) with a signed manifest, verification, and offline review
- * (DESIGN §5). Electron-free; formats and the manifest are documented in docs/RECORDS.md.
+ * (docs/adr/0014-signed-exports-verified-offline.md). Electron-free; formats and the manifest are documented in docs/RECORDS.md.
  */
 export { exportRecords, ExportError, FILE_NAMES, type ExportOptions, type ExportResult } from './export'
 export {

@@ -1,6 +1,6 @@
 /**
  * Last line of defence before a record leaves the app. Records hold no secrets by design (credentials and the
- * signing key live in the vault), but they do hold raw API bodies whose fields are "not shown" in the spec, so
+ * signing key live in the vault), but they do hold raw API bodies whose fields are "not shown" in the API contract, so
  * anything could arrive in them. Before any format is written, a record is scanned and every string that is:
  * - the value of a member named like a credential (token, access_token, refresh_token, client_secret,
  *   password, authorization, cookie, api_key, private_key, jwt, …), at any depth;

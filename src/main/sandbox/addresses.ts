@@ -1,5 +1,5 @@
 /**
- * Deposit payout address → network (spec §1.3, §4.2): the network is read from the address alone. `lq1`
+ * Deposit payout address → network (docs/API-CONTRACT.md#s1-3, §4.2): the network is read from the address alone. `lq1`
  * (confidential) and `ex1` (unconfidential) are Liquid mainnet and must pass the Liquid checks; `ark1` is
  * Arkade and `spark1` is Spark, checked as bech32/bech32m strings (checksum, charset, single case) since the
  * sandbox has no Arkade server or Spark wallet to ask. Anything else is an unknown network.

@@ -1,8 +1,8 @@
 /**
- * Client credentials, refresh sessions and the three `/api/v2/auth/*` endpoints (spec §5.1–§5.5). Refresh
+ * Client credentials, refresh sessions and the three `/api/v2/auth/*` endpoints (docs/API-CONTRACT.md#s5-1–§5.5). Refresh
  * tokens are single-use and rotating; presenting a rotated one is a replay that revokes the whole session
  * (its access tokens included) and counts a security alert. Revoking a credential ends its sessions but
- * leaves already issued access tokens valid until they expire, as the spec says.
+ * leaves already issued access tokens valid until they expire, as the API contract says.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import type { SandboxClock } from './clock'
@@ -171,7 +171,7 @@ export class Auth {
     }
     this.limit(`login-cred:${clientId}`, this.cfg.loginRateLimitPerMinute)
     const c = this.credentials.get(clientId)
-    // Unknown, revoked and wrong secret are indistinguishable (spec §5.5); always compare, for flat timing.
+    // Unknown, revoked and wrong secret are indistinguishable (docs/API-CONTRACT.md#s5-5); always compare, for flat timing.
     const ok = timingSafeEqual(c?.secretHash ?? sha256(''), sha256(secret))
     if (c === undefined || c.revoked || !ok) {
       throw new AuthError(401, 'invalid_client', 'Invalid client credentials')
@@ -215,7 +215,7 @@ export class Auth {
     return { status: 200, body: this.issue(session, now) }
   }
 
-  /** Always 204 (spec §5.4): whatever the body, the answer reveals nothing about the token. */
+  /** Always 204 (docs/API-CONTRACT.md#s5-4): whatever the body, the answer reveals nothing about the token. */
   logout(raw: RawBody): AuthReply {
     try {
       const v: unknown = JSON.parse(raw.text)

@@ -15,7 +15,7 @@ export class SandboxClock {
   }
 
   advance(seconds: number): void {
-    // Going backwards would let rate-limit buckets and expiries run in reverse; nothing in the spec needs it.
+    // Going backwards would let rate-limit buckets and expiries run in reverse; nothing in the API contract needs it.
     if (!Number.isFinite(seconds) || seconds < 0) throw new RangeError('seconds must be a finite number ≥ 0')
     this.offsetMs += seconds * 1000
   }

@@ -1,5 +1,5 @@
 /**
- * Validation of a `POST /deposit` body (spec §4.2, §7.3/§7.4), in the order the sandbox applies it: amount →
+ * Validation of a `POST /deposit` body (docs/API-CONTRACT.md#s4-2, §7.3/§7.4), in the order the sandbox applies it: amount →
  * payout address → split → minimum (the account's deposit fee) → delay → payer identification → blocks →
  * compliance. Daily ceilings need the stored deposits and are checked by the store.
  */
@@ -77,7 +77,7 @@ export function parseDepositRequest(body: Params, users: EndUsers, opts: Runtime
   if (amount < fee) {
     throw businessRefusal(`amountInCents is below the minimum: the deposit fee in force is ${fee} cents`)
   }
-  // The "further ceiling on small deposits" (spec §4.2): the fee must still fit in what the split leaves.
+  // The "further ceiling on small deposits" (docs/API-CONTRACT.md#s4-2): the fee must still fit in what the split leaves.
   if (amount - splitPortion < fee) {
     throw businessRefusal(
       `The split portion (${splitPortion} cents) leaves ${amount - splitPortion} cents, ` +

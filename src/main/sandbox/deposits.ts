@@ -1,5 +1,5 @@
 /**
- * `POST /deposit`, `GET /deposit-status`, `GET /deposits`, `GET /user-info` (spec §4.2–§4.5) and the deposit
+ * `POST /deposit`, `GET /deposit-status`, `GET /deposits`, `GET /user-info` (docs/API-CONTRACT.md#s4-2–§4.5) and the deposit
  * lifecycle of §3.1 driven by the control surface: payment, delay, token sent, MED refund.
  */
 import { DEPOSITS_MAX_ROWS } from '../../shared/api-limits'
@@ -166,7 +166,7 @@ export class Deposits {
     return rows
   }
 
-  /** `GET /user-info`: the daily fields concern deposits only (spec §2.6). */
+  /** `GET /user-info`: the daily fields concern deposits only (docs/API-CONTRACT.md#s2-6). */
   userInfo(query: Params): Record<string, unknown> {
     const euid = optString(query, 'euid')
     if (euid === undefined) throw missingParameter('euid')
@@ -233,7 +233,7 @@ export class Deposits {
   }
 
   /**
-   * Today's QR volume of one payer, open unpaid QR codes included (spec §8.2 note 3); expired ones are not.
+   * Today's QR volume of one payer, open unpaid QR codes included (docs/API-CONTRACT.md#s8-2 note 3); expired ones are not.
    */
   private dailyVolume(taxNumber: string, now: number): number {
     const list = this.byTax.get(taxNumber)

@@ -1,5 +1,5 @@
 /**
- * The three error families of the sandbox, each with the body shape the spec prescribes (§2.1, §5.5):
+ * The three error families of the sandbox, each with the body shape the API contract prescribes (§2.1, §5.5):
  * operation refusals in the `{ response, async: false }` envelope, auth errors flat `{ error, errorMessage
  * }`, and control-surface errors (not part of the API) flat `{ error, errorMessage }` too.
  */
@@ -27,7 +27,7 @@ export class OpError extends Error {
   }
 }
 
-// Parameter-shape refusals answer 400 ("malformed or invalid request", spec §7.2); business ones 520.
+// Parameter-shape refusals answer 400 ("malformed or invalid request", docs/API-CONTRACT.md#s7-2); business ones 520.
 export const missingParameter = (name: string, detail?: string): OpError =>
   new OpError(400, detail ?? `Missing required parameter: ${name}`, { messageCode: 'MISSING_PARAMETER' })
 

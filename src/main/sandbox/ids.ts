@@ -35,7 +35,7 @@ export function txId(): string {
   return randomBytes(32).toString('hex')
 }
 
-/** A bank transaction id of a Pix payment (opaque in the spec). */
+/** A bank transaction id of a Pix payment (opaque in the API contract). */
 export function bankTxId(): string {
   return `BTX${randomBytes(10).toString('hex').toUpperCase()}`
 }

@@ -1,5 +1,5 @@
 /**
- * The embedded sandbox: a faithful simulator of the DePix API over loopback HTTP (DESIGN §6,
+ * The embedded sandbox: a faithful simulator of the DePix API over loopback HTTP (see
  * docs/SANDBOX.md). Electron-free; used by the app's default "Sandbox" profile, by the integration tests and
  * by `npm run sandbox`.
  */

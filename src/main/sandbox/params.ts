@@ -1,7 +1,7 @@
 /**
  * Readers for operation parameters (JSON body or query). `null`, a missing key and an empty or blank string
  * all mean "not sent"; a value of the wrong JSON type is INVALID_PARAMETER naming the key. Unknown keys are
- * ignored (the spec does not say operations refuse them; auth endpoints do, see auth.ts).
+ * ignored (the API contract does not say operations refuse them; auth endpoints do, see auth.ts).
  */
 import { invalidParameter } from './errors'
 

@@ -1,5 +1,5 @@
 /**
- * Token buckets of spec §8.1: capacity is a minute's worth, refill is continuous at `perMinute / 60` per
+ * Token buckets of docs/API-CONTRACT.md#s8-1: capacity is a minute's worth, refill is continuous at `perMinute / 60` per
  * second. Keys are free-form ("partner:endpoint", "login-ip:127.0.0.1"): one class serves both API families.
  */
 

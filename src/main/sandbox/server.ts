@@ -1,5 +1,5 @@
 /**
- * The HTTP face of the sandbox: routing, the per-request pipeline and the response shapes of spec §2.1.
+ * The HTTP face of the sandbox: routing, the per-request pipeline and the response shapes of docs/API-CONTRACT.md#s2-1.
  *
  * Operation pipeline, in order: route (404) → bearer token (401) → scope (403) → rate limit (429) →
  * `X-Async: true` (400) → maintenance (503 + Retry-After) → injected fault → body (413/400) → operation.
@@ -33,7 +33,7 @@ interface OpRoute {
   run(core: SandboxCore, params: Params, claims: TokenClaims): unknown
 }
 
-// Payout endpoints take `withdrawal` (client credentials) or `withdraw` (legacy tokens, spec §5.1 rule 2).
+// Payout endpoints take `withdrawal` (client credentials) or `withdraw` (legacy tokens, docs/API-CONTRACT.md#s5-1 rule 2).
 const PAYOUT = ['withdrawal', 'withdraw'] as const
 
 const OP_ROUTES: ReadonlyMap<string, OpRoute> = new Map<string, OpRoute>([
@@ -108,7 +108,7 @@ async function handle(
   if (path.startsWith(RECEIPT_PREFIX)) return handleReceipt(core.withdrawals, method, path, res)
   const key = `${method} ${path}`
   core.count(key)
-  // `//` is never normalised (spec §1.8): no route contains it, so the lookups below miss and answer 404.
+  // `//` is never normalised (docs/API-CONTRACT.md#s1-8): no route contains it, so the lookups below miss and answer 404.
   const op = OP_ROUTES.get(key)
   if (op !== undefined) return operation(core, req, res, op, query)
   const auth = AUTH_ROUTES.get(key)
@@ -183,7 +183,7 @@ async function operation(
     out = e.body()
   }
   if (fault?.kind === 'timeout_after_create') {
-    // The operation ran; only the answer is lost — the "outcome unknown" case of spec §7.2.
+    // The operation ran; only the answer is lost — the "outcome unknown" case of docs/API-CONTRACT.md#s7-2.
     return sendJson(
       res,
       503,

@@ -1,5 +1,5 @@
 /**
- * RS256 access tokens (spec §5.7) and legacy tokens (§5.8). Signing uses node:crypto directly so that minting
+ * RS256 access tokens (docs/API-CONTRACT.md#s5-7) and legacy tokens (§5.8). Signing uses node:crypto directly so that minting
  * is synchronous (the control surface hands out legacy tokens without a promise); verification goes through
  * jose. A verified token string is cached with its claims until its `exp`, so a hot polling loop costs one
  * map lookup per request instead of an RSA verification.
@@ -20,7 +20,7 @@ export interface TokenClaims {
 }
 
 const CACHE_MAX = 50_000
-/** Legacy tokens lived at most 365 days after issue (spec §5.8). */
+/** Legacy tokens lived at most 365 days after issue (docs/API-CONTRACT.md#s5-8). */
 export const LEGACY_MAX_SECONDS = 365 * 86_400
 
 function b64url(s: string | Buffer): string {

@@ -1,11 +1,11 @@
 /**
- * Public shapes of the embedded sandbox: the views it returns (the spec §2.2 / §2.3 fields), its options and
+ * Public shapes of the embedded sandbox: the views it returns (the docs/API-CONTRACT.md#s2-2 / §2.3 fields), its options and
  * its control surface. Kept apart from the implementation so the app and the tests can import types only.
  */
 import type { EndpointName } from '../../shared/api-limits'
 import type { SandboxLiquid } from './chain'
 
-/** `refund` of spec §2.3. Only `txId` and `reason` are named by the spec; the other names are ours. */
+/** `refund` of docs/API-CONTRACT.md#s2-3. Only `txId` and `reason` are named by the API contract; the other names are ours. */
 export interface WithdrawalRefund {
   txId: string
   /** invalid_pix_key, payout_failure (legacy), processor_failure, amount_mismatch, expired, cancelled. */
@@ -18,7 +18,7 @@ export interface WithdrawalRefund {
   amountInCents: number
 }
 
-/** The body of `GET /withdraw-status` (spec §2.3 without `webhookType`); absent facts are left out. */
+/** The body of `GET /withdraw-status` (docs/API-CONTRACT.md#s2-3 without `webhookType`); absent facts are left out. */
 export interface WithdrawalView {
   id: string
   pixKey: string
@@ -37,7 +37,7 @@ export interface WithdrawalView {
   refund?: WithdrawalRefund
 }
 
-/** The body of `GET /deposit-status` (spec §2.2 without `webhookType`). */
+/** The body of `GET /deposit-status` (docs/API-CONTRACT.md#s2-2 without `webhookType`). */
 export interface DepositView {
   qrId: string
   status: string
@@ -89,7 +89,7 @@ export interface RuntimeOptions {
   partnerRateBps: number
   /** Daily withdrawal cap per recipient tax number, cents. Default 2,000,000. */
   dailyCapPerTaxNumberCents: number
-  /** Per-account deposit fee, which is also the minimum QR amount (spec §4.2). Default 99. */
+  /** Per-account deposit fee, which is also the minimum QR amount (docs/API-CONTRACT.md#s4-2). Default 99. */
   depositFeeCents: number
   /** `POST /deposit` without `endUserTaxNumber`/`euid` → IDENTIFICATION_REQUIRED. Default true. */
   requireDepositIdentification: boolean
@@ -120,7 +120,7 @@ export interface SandboxOptions extends Partial<RuntimeOptions> {
   refreshIdleSeconds?: number
   /** Absolute session lifetime. Default 43200 (12 h). */
   sessionMaxSeconds?: number
-  /** Per-endpoint operations per minute; defaults are spec §8.1. */
+  /** Per-endpoint operations per minute; defaults are docs/API-CONTRACT.md#s8-1. */
   rateLimits?: Partial<Record<EndpointName, number>>
   /** Login and refresh attempts per minute per credential (per IP: three times this). Default 10. */
   loginRateLimitPerMinute?: number

@@ -1,5 +1,5 @@
 /**
- * Validation of a `POST /withdraw` body (spec §4.6, §8.2, §7.3/§7.4), in the order the sandbox applies it:
+ * Validation of a `POST /withdraw` body (docs/API-CONTRACT.md#s4-6, §8.2, §7.3/§7.4), in the order the sandbox applies it:
  * pixKey → beneficiary (taxNumber and/or euid) → amount (exactly one, 200..600000) → refundAddress → blocks →
  * compliance. Produces a request the store can act on, or throws the refusal.
  */
@@ -37,7 +37,7 @@ export function isLiquidMainnetAddress(s: string): boolean {
 export function parseWithdrawRequest(body: Params, users: EndUsers): WithdrawRequest {
   const pixKey = optString(body, 'pixKey', 1024)
   if (pixKey === undefined) throw missingParameter('pixKey')
-  // A malformed key is accepted here and fails at payout (refund.reason invalid_pix_key, spec §2.3).
+  // A malformed key is accepted here and fails at payout (refund.reason invalid_pix_key, docs/API-CONTRACT.md#s2-3).
   if (pixKey.length > PIX_KEY_MAX) throw invalidParameter('pixKey', `longer than ${PIX_KEY_MAX} characters`)
 
   const taxRaw = optString(body, 'taxNumber')
@@ -75,7 +75,7 @@ export function parseWithdrawRequest(body: Params, users: EndUsers): WithdrawReq
   }
   const [param, value] =
     dep !== undefined ? ['depositAmountInCents', dep] : ['payoutAmountInCents', pay as number]
-  // The range applies to whichever amount is sent (spec §8.2 note 1); it has no messageCode (§7.5).
+  // The range applies to whichever amount is sent (docs/API-CONTRACT.md#s8-2 note 1); it has no messageCode (§7.5).
   if (value < WITHDRAWAL_MIN_CENTS || value > WITHDRAWAL_MAX_CENTS) {
     throw businessRefusal(
       `${param} must be between ${WITHDRAWAL_MIN_CENTS} and ${WITHDRAWAL_MAX_CENTS} cents (got ${value})`,

@@ -1,5 +1,5 @@
 /**
- * `POST /withdraw` and `GET /withdraw-status` (spec §4.6, §4.7), and the withdrawal lifecycle of §3.2 / §6.4
+ * `POST /withdraw` and `GET /withdraw-status` (docs/API-CONTRACT.md#s4-6, §4.7), and the withdrawal lifecycle of §3.2 / §6.4
  * driven by the control surface: funding (exact, within 5%, or divergent), payout settlement, refunds, lazy
  * expiry against the sandbox clock.
  */
@@ -323,12 +323,12 @@ export class Withdrawals {
       p.centralBankId = centralBankId(at)
       return
     }
-    // Without a refundAddress any failure waits for the operator (spec §3.2): status error, no refund.
+    // Without a refundAddress any failure waits for the operator (docs/API-CONTRACT.md#s3-2): status error, no refund.
     if (w.refundAddress === undefined) {
       w.status = 'error'
       return
     }
-    // The spec names invalid_pix_key for every new return caused by the request (malformed, nonexistent, or a
+    // The API contract names invalid_pix_key for every new return caused by the request (malformed, nonexistent, or a
     // key that is not the taxNumber's); payout_failure only exists on older records.
     const causedByRequest = outcome !== 'processor_failure'
     const reason =

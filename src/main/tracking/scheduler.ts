@@ -2,7 +2,7 @@
  * The status tracker's decisions, pure: which open record to poll next, when, and whether a withdraw-status token
  * may be spent. No timers, no I/O; time is always passed in, so tests drive it with plain numbers.
  *
- * Cadence (docs/DECISIONS.md): a record marked funded in the last 15 minutes is "hot" and polled every 25 s (so
+ * Cadence (docs/history/DECISIONS.md): a record marked funded in the last 15 minutes is "hot" and polled every 25 s (so
  * every ≤ 30 s even after waiting for a token); otherwise by age since creation: < 1 h every 2 min, < 24 h every
  * 10 min, older every 60 min. The intervals are floors: when more is due than the allowance can serve, hot records
  * go first and the rest are served longest-overdue first, which is a round robin over everything open.

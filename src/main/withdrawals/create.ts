@@ -1,5 +1,5 @@
 /**
- * The withdrawal create flow (DESIGN §4): validate → duplicate guard → the shared journaled create
+ * The withdrawal create flow (docs/adr/0002-journal-before-post.md): validate → duplicate guard → the shared journaled create
  * (journal/create.ts: intent, journal `submitting`, POST /withdraw once, store the outcome) → funding facts.
  * Nothing here ever sends the POST a second time; an unclear answer becomes `outcome_unknown` and waits for the
  * operator.

@@ -1,7 +1,7 @@
 /**
- * The withdrawal service of one profile (DESIGN §4): quote, create (journaled, POSTed once), funding instructions,
+ * The withdrawal service of one profile (docs/adr/0002-journal-before-post.md): quote, create (journaled, POSTed once), funding instructions,
  * the operator's declarations and resolutions, and the status tracker. The ledger is the only memory of what was
- * created (spec §1.6: no idempotency, no list endpoint), so every step writes it before or right after the API.
+ * created (docs/API-CONTRACT.md#s1-6: no idempotency, no list endpoint), so every step writes it before or right after the API.
  *
  *   const service = createWithdrawalService({ ledger, client, operator, network, profile })
  *   service.tracker.start()

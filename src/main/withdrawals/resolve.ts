@@ -1,5 +1,5 @@
 /**
- * The operator's resolution of an `outcome_unknown` record (DESIGN §4): link the withdrawal id support found, or
+ * The operator's resolution of an `outcome_unknown` record (docs/adr/0004-an-unknown-outcome-is-resolved-by-a-person.md): link the withdrawal id support found, or
  * declare that the withdrawal was never created. The ledger audits both. A link is verified first with one
  * GET /withdraw-status: an id the API does not know, or one that pays another Pix key, is refused and nothing is
  * written — a wrong link would show someone else's funding instructions under this record.

@@ -169,7 +169,7 @@ test('adding a live profile: field messages keep what was typed; the secret neve
   expect(await seriousA11yViolations(page)).toEqual([])
   await app.screenshot('settings-live-profile-pt-BR')
 
-  // Editing: the partner rate and one endpoint's limit; a blank limit keeps the spec default.
+  // Editing: the partner rate and one endpoint's limit; a blank limit keeps the API contract default.
   await row.getByRole('button', { name: 'Editar Produção E2E' }).click()
   const editForm = page.getByRole('form', { name: 'Editar perfil Produção E2E' })
   await editForm.getByLabel('Tarifa do parceiro').fill('1,5')

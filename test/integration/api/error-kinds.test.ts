@@ -66,7 +66,7 @@ describe('unauthorized (401)', () => {
     })
     await c.signIn()
     h.sb.control.revokeCredential(cred.clientId)
-    // Issued access tokens stay valid until they expire (spec §5.1).
+    // Issued access tokens stay valid until they expire (docs/API-CONTRACT.md#s5-1).
     await expectApiError(c.withdrawStatus('nope'), 'business')
     h.sb.control.advanceClock(301)
     const e = await expectApiError(c.withdrawStatus('nope'), 'unauthorized')

@@ -76,7 +76,7 @@ describe('burst of withdrawStatus calls', () => {
     expect(h.client.allowance()['withdraw-status'].limitPerMinute).toBe(CLIENT_LIMIT)
   })
 
-  it('the default allowance follows the spec (ping 1/min): a second ping waits, it is not refused', async () => {
+  it('the default allowance follows the API contract (ping 1/min): a second ping waits, it is not refused', async () => {
     h = await harness()
     await h.client.signIn()
     await h.client.ping()

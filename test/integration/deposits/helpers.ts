@@ -42,7 +42,7 @@ export async function depositRig(
     service?: Partial<DepositServiceDeps>
     sb?: Sandbox
     file?: string
-    /** The client's per-endpoint limits (defaults: spec §8.1). */
+    /** The client's per-endpoint limits (defaults: docs/API-CONTRACT.md#s8-1). */
     rateLimits?: Partial<Record<EndpointName, number>>
   } = {},
 ): Promise<DepositRig> {

@@ -1,6 +1,6 @@
 /**
  * After a restart the client's POST /deposit bucket starts from the ledger's deposits of the last minute, as the
- * service's still does (spec §8.1): a new process on the same ledger file must not believe it has a full minute.
+ * service's still does (docs/API-CONTRACT.md#s8-1): a new process on the same ledger file must not believe it has a full minute.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSandbox, type Sandbox } from '../../../src/main/sandbox'

@@ -21,7 +21,7 @@ const creds = (s: Sandbox = sb) => ({
 const refresh = (s: Sandbox, refresh_token: string) =>
   call(s.baseUrl, 'POST', REFRESH, { body: { refresh_token } })
 
-describe('POST /api/v2/auth/login (spec §5.2, §5.5)', () => {
+describe('POST /api/v2/auth/login (API contract §5.2, §5.5)', () => {
   it('§5.2 login answers the flat token response: access_token, Bearer, expires_in, refresh_token, refresh_expires_in, scope[]', async () => {
     const r = await call(sb.baseUrl, 'POST', LOGIN, { body: creds() })
     expect(r.status).toBe(200)
@@ -154,7 +154,7 @@ describe('POST /api/v2/auth/login (spec §5.2, §5.5)', () => {
   })
 })
 
-describe('POST /api/v2/auth/refresh (spec §5.3)', () => {
+describe('POST /api/v2/auth/refresh (API contract §5.3)', () => {
   it('§5.3 refresh rotates: same response shape, a new refresh token, and the presented one is spent', async () => {
     const t = await login(sb)
     const r = await refresh(sb, t.refresh_token)
@@ -249,7 +249,7 @@ describe('POST /api/v2/auth/refresh (spec §5.3)', () => {
   })
 })
 
-describe('POST /api/v2/auth/logout (spec §5.4)', () => {
+describe('POST /api/v2/auth/logout (API contract §5.4)', () => {
   it('§5.4 logout always answers 204 and ends the session; the credential stays usable', async () => {
     const t = await login(sb)
     const live = await call(sb.baseUrl, 'POST', LOGOUT, { body: { refresh_token: t.refresh_token } })
@@ -267,7 +267,7 @@ describe('POST /api/v2/auth/logout (spec §5.4)', () => {
   })
 })
 
-describe('scopes (spec §5.1, §5.6, §5.8)', () => {
+describe('scopes (API contract §5.1, §5.6, §5.8)', () => {
   it('§5.1 scope all expands to deposit, withdrawal and user in the scope array', async () => {
     const c = sb.control.createCredential({ label: 'all-scopes', scopes: ['all'] })
     expect(c.scopes).toEqual(['deposit', 'withdrawal', 'user'])

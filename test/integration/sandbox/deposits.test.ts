@@ -55,7 +55,7 @@ function crc16(s: string): string {
   return crc.toString(16).toUpperCase().padStart(4, '0')
 }
 
-describe('POST /deposit (spec §4.2)', () => {
+describe('POST /deposit (API contract §4.2)', () => {
   it('§4.2 creating a QR answers { id, qrCopyPaste, expiration } in the envelope; the payload is a Pix BR Code with a valid CRC', async () => {
     const r = await deposit(base)
     expect(r.status).toBe(200)
@@ -242,7 +242,7 @@ describe('POST /deposit (spec §4.2)', () => {
   })
 })
 
-describe('deposit lifecycle (spec §3.1, §4.3, §2.2)', () => {
+describe('deposit lifecycle (API contract §3.1, §4.3, §2.2)', () => {
   it('§4.3 an unknown deposit id answers 520 DEPOSIT_NOT_FOUND', async () => {
     const r = await get('/api/deposit-status?id=nope')
     expect(r.status).toBe(520)
@@ -300,7 +300,7 @@ describe('deposit lifecycle (spec §3.1, §4.3, §2.2)', () => {
   })
 })
 
-describe('GET /deposits (spec §4.4, §2.5)', () => {
+describe('GET /deposits (API contract §4.4, §2.5)', () => {
   it('§4.4 start is inclusive and end exclusive; rows are { qrId, status, bankTxId }', async () => {
     sb.control.advanceClock(3_600)
     const a = await created()
@@ -357,7 +357,7 @@ describe('GET /deposits (spec §4.4, §2.5)', () => {
   })
 })
 
-describe('GET /user-info (spec §4.5, §2.6)', () => {
+describe('GET /user-info (API contract §4.5, §2.6)', () => {
   it('§2.6 user-info reports maxDailyInCents, dailyVolumeInCents (deposits only, open QR codes included) and dailyLimitResetTime', async () => {
     sb.control.registerEndUser({ euid: 'EU-INFO', taxNumber: '15350946056', maxDailyInCents: 50_000 })
     await created({ amountInCents: 1_234, depixAddress: LQ_MAIN, euid: 'EU-INFO' })

@@ -18,7 +18,7 @@ afterEach(() => {
 const withdrawBody = { pixKey: 'maria@example.com', taxNumber: CPF_A, payoutAmountInCents: 1_000 }
 const depositBody = { amountInCents: 1_000, depixAddress: LQ_MAIN, endUserTaxNumber: CPF_A }
 
-describe('maintenance (spec §7.2)', () => {
+describe('maintenance (API contract §7.2)', () => {
   it('§7.2 a maintenance freeze answers 503 with Retry-After: 300 and creates nothing', async () => {
     sb.control.setMaintenance(true)
     const before = sb.control.summary()
@@ -53,7 +53,7 @@ describe('maintenance (spec §7.2)', () => {
   })
 })
 
-describe('injected faults (DESIGN §6)', () => {
+describe('injected faults (docs/SANDBOX.md)', () => {
   it('§7.2 timeout_after_create on POST /withdraw: 503 without Retry-After, yet the withdrawal exists', async () => {
     sb.control.injectFault({ kind: 'timeout_after_create', endpoint: 'withdraw' })
     const before = sb.control.summary().withdrawals

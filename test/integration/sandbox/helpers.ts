@@ -1,11 +1,11 @@
 /**
  * Raw-HTTP helpers for the sandbox conformance suite. Deliberately not the app's API client: these tests
- * check the wire (statuses, headers, body shapes) exactly as the spec states them.
+ * check the wire (statuses, headers, body shapes) exactly as the API contract states them.
  */
 import { request } from 'undici'
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../../src/main/sandbox'
 
-// Bodies are checked field by field against the spec; a loose type keeps the assertions readable.
+// Bodies are checked field by field against the API contract; a loose type keeps the assertions readable.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Json = any
 
@@ -91,7 +91,7 @@ export async function roomySandbox(o: SandboxOptions = {}): Promise<Sandbox> {
   })
 }
 
-/** The envelope of an operation refusal (spec §2.1). */
+/** The envelope of an operation refusal (docs/API-CONTRACT.md#s2-1). */
 export function refusal(r: Res): {
   errorMessage: string
   messageCode?: string

@@ -11,7 +11,7 @@ beforeAll(async () => {
 })
 afterAll(() => sb.close())
 
-describe('paths (spec §1.8, §7.2)', () => {
+describe('paths (API contract §1.8, §7.2)', () => {
   it('§1.8 a path without /api answers 404', async () => {
     const r = await call(sb.baseUrl, 'GET', '/ping', { token })
     expect(r.status).toBe(404)
@@ -30,7 +30,7 @@ describe('paths (spec §1.8, §7.2)', () => {
   })
 })
 
-describe('headers (spec §7.6, §1.7)', () => {
+describe('headers (API contract §7.6, §1.7)', () => {
   it('§7.6 every response carries X-Request-ID and X-Nonce (UUID): 200, 401, 404, auth error, logout 204', async () => {
     const responses = await Promise.all([
       call(sb.baseUrl, 'GET', '/api/ping', { token }),
@@ -56,7 +56,7 @@ describe('headers (spec §7.6, §1.7)', () => {
   })
 })
 
-describe('envelopes (spec §2.1, §4, §7.2)', () => {
+describe('envelopes (API contract §2.1, §4, §7.2)', () => {
   it('§4 X-Async: true on an operation is refused with 400 in the envelope', async () => {
     const r = await call(sb.baseUrl, 'GET', '/api/ping', { token, headers: { 'X-Async': 'true' } })
     expect(r.status).toBe(400)
@@ -107,7 +107,7 @@ describe('envelopes (spec §2.1, §4, §7.2)', () => {
   })
 })
 
-describe('tokens on operations (spec §5.6)', () => {
+describe('tokens on operations (API contract §5.6)', () => {
   it('§5.6 a missing or malformed bearer token answers 401 flat', async () => {
     const variants: Array<Record<string, string>> = [
       {},

@@ -13,7 +13,7 @@ async function fresh(o: Parameters<typeof startSandbox>[0] = {}): Promise<{ s: S
   return { s: sb, token: (await login(sb)).access_token }
 }
 
-describe('rate limits (spec §8.1)', () => {
+describe('rate limits (API contract §8.1)', () => {
   it('§8.1 default GET /ping is 1 op/min: the second call answers 429 flat with Retry-After 60', async () => {
     const { s, token } = await fresh()
     expect((await call(s.baseUrl, 'GET', '/api/ping', { token })).status).toBe(200)

@@ -33,7 +33,7 @@ async function status(id: string): Promise<Json> {
   return r.body.response
 }
 
-describe('funding (spec §3.2, §6.4)', () => {
+describe('funding (API contract §3.2, §6.4)', () => {
   it('§3.2 an exact funding proceeds: status sending, blockchainTxID recorded, payout unchanged', async () => {
     const w = await create({ payoutAmountInCents: 10_000 })
     sb.control.fundWithdrawal(w.withdrawalId, w.depositAmountInCents)
@@ -91,7 +91,7 @@ describe('funding (spec §3.2, §6.4)', () => {
   })
 })
 
-describe('payout settlement (spec §3.2, §2.3)', () => {
+describe('payout settlement (API contract §3.2, §2.3)', () => {
   it('§2.3 a sent payout reports receiptUrl (on the sandbox own origin), receiverName, masked receiverTaxNumber, transferDate, centralBankId', async () => {
     const w = await create({ payoutAmountInCents: 5_000 })
     sb.control.fundWithdrawal(w.withdrawalId, w.depositAmountInCents)

@@ -34,7 +34,7 @@ const withdraw = (body: Record<string, unknown>): Promise<Res> =>
   call(sb.baseUrl, 'POST', '/api/withdraw', { token, body })
 const base = { pixKey: 'maria@example.com', taxNumber: CPF_A }
 
-describe('POST /withdraw (spec §4.6)', () => {
+describe('POST /withdraw (API contract §4.6)', () => {
   it('§4.6 creation answers the envelope with withdrawalId, a real Liquid mainnet confidential depositAddress, amounts, expiration, status unsent', async () => {
     const r = await withdraw({ ...base, payoutAmountInCents: 10_000 })
     expect(r.status).toBe(200)
@@ -256,7 +256,7 @@ describe('POST /withdraw (spec §4.6)', () => {
   })
 })
 
-describe('GET /withdraw-status (spec §4.7, §2.3)', () => {
+describe('GET /withdraw-status (API contract §4.7, §2.3)', () => {
   it('§4.7 an unknown id answers 520 WITHDRAW_NOT_FOUND, never 404', async () => {
     const r = await call(sb.baseUrl, 'GET', '/api/withdraw-status?id=00000000-0000-0000-0000-000000000000', {
       token,

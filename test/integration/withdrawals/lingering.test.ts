@@ -1,5 +1,5 @@
 /**
- * An expired withdrawal whose late deposit the real sandbox returns to the refund address (spec §3.2): the tracker
+ * An expired withdrawal whose late deposit the real sandbox returns to the refund address (docs/API-CONTRACT.md#s3-2): the tracker
  * keeps asking about the expired record and the ledger learns the refund with its txid (issue #11 item 4).
  */
 import { afterEach, describe, expect, it } from 'vitest'

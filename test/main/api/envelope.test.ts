@@ -6,7 +6,7 @@ import type { WithdrawRequest } from '../../../src/shared/withdrawal'
 
 const env = (response: unknown) => ({ response, async: false })
 
-describe('response schemas (spec §2)', () => {
+describe('response schemas (API contract §2)', () => {
   it('a create answer with only withdrawalId is enough', () => {
     const r = ENDPOINT_DEFS.withdraw.envelope.safeParse(env({ withdrawalId: 'w1' }))
     expect(r.success).toBe(true)

@@ -26,7 +26,7 @@ function res(status: number, body: unknown, retryAfter: string | null = null): R
   }
 }
 
-describe('error bodies (spec §2.1)', () => {
+describe('error bodies (API contract §2.1)', () => {
   it('reads errorMessage and codes from the envelope', () => {
     expect(
       readErrorBody(

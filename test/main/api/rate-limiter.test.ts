@@ -4,7 +4,7 @@ import { ApiError } from '../../../src/main/api/errors'
 import { RateLimiter } from '../../../src/main/api/rate-limiter'
 import { backoffMs, DEFAULT_RETRY, parseRetryAfter } from '../../../src/main/api/retry'
 
-describe('RateLimiter (token bucket, spec §8.1)', () => {
+describe('RateLimiter (token bucket, API contract §8.1)', () => {
   beforeEach(() => {
     vi.useFakeTimers({ now: 1_000_000 })
   })
@@ -34,7 +34,7 @@ describe('RateLimiter (token bucket, spec §8.1)', () => {
     l.close()
   })
 
-  it('uses the spec defaults and exposes the allowance', () => {
+  it('uses the API contract defaults and exposes the allowance', () => {
     const l = new RateLimiter()
     const a = l.allowance()
     expect(a.ping).toEqual({

@@ -6,7 +6,7 @@ const createAppRouter = (s: { info: () => unknown }) =>
   createRouter({ 'app:info': s.info } as Partial<Handlers>)
 const appInfo = <T>(x: T): T => x
 
-describe('IPC router (DESIGN §1–2)', () => {
+describe('IPC router (docs/ARCHITECTURE.md)', () => {
   it('answers app:info with the contract shape', async () => {
     const router = createAppRouter({ info: () => appInfo(info) })
     expect(await router.handle('app:info', undefined)).toEqual({ ok: true, data: info })

@@ -1,6 +1,6 @@
 /**
  * Test data for records: deterministic WithdrawalRecords shaped like what the ledger holds after real traffic
- * (raw create response and status body per spec §2.3, refunds, rejections), seeded with `importRecords`.
+ * (raw create response and status body per docs/API-CONTRACT.md#s2-3, refunds, rejections), seeded with `importRecords`.
  * Also used by bench/records.bench.ts.
  */
 import fs from 'node:fs'

@@ -10,7 +10,7 @@ import type { WithdrawalRecord } from '../../../src/shared/withdrawal-record'
 import { makeRecords, seededLedger } from './fixtures'
 import { exportTo, fileIn, readManifest, track } from './helpers'
 
-/** Records with refunds of every shape the service might send (the fee's name is "not shown" in the spec). */
+/** Records with refunds of every shape the service might send (the fee's name is "not shown" in the API contract). */
 function withOddRefunds(): WithdrawalRecord[] {
   const shapes: Array<Record<string, unknown>> = [
     { txId: 'a', reason: 'invalid_pix_key', feeInCents: 100 },

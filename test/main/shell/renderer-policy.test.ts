@@ -15,7 +15,7 @@ import {
   readRendererAsset,
 } from '../../../src/main/shell/renderer-policy'
 
-describe('renderer policy (DESIGN §1)', () => {
+describe('renderer policy (docs/adr/0012-untrusted-renderer-one-typed-bridge.md)', () => {
   it('CSP forbids network, objects and base changes', () => {
     expect(CONTENT_SECURITY_POLICY).toContain("default-src 'self'")
     expect(CONTENT_SECURITY_POLICY).toContain("connect-src 'none'")

@@ -1,6 +1,6 @@
 /**
  * Fakes for the withdrawal service tests: a fake clock with timers, and a fake DePix client whose
- * GET /withdraw-status enforces the spec's token bucket (§8.1) on the fake clock and counts 429s.
+ * GET /withdraw-status enforces the API contract's token bucket (§8.1) on the fake clock and counts 429s.
  */
 import fs from 'node:fs'
 import os from 'node:os'

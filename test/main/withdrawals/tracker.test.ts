@@ -1,5 +1,5 @@
 /**
- * The status tracker on a fake clock against a fake withdraw-status endpoint that enforces the spec's token bucket
+ * The status tracker on a fake clock against a fake withdraw-status endpoint that enforces the API contract's token bucket
  * (60/min) and answers 429 instead of waiting: any overdraw by the tracker shows up as a counted 429.
  */
 import { describe, expect, it } from 'vitest'

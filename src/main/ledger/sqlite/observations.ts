@@ -1,7 +1,7 @@
 /**
  * Status observations: every GET /withdraw-status answer that differs from the previous one is kept as history,
  * and becomes the record's current remote status only if `decideStatus` says it is not older than what the
- * record shows (webhooks are unordered and polls can cross, spec §6.2). Stale answers are stored with
+ * record shows (webhooks are unordered and polls can cross, docs/API-CONTRACT.md#s6-2). Stale answers are stored with
  * applied = 0 and change nothing else, except a refund (once any answer carries one, the record keeps it) and
  * flags (another deposit address or Pix key named, a receiver who is not the expected payee, conflicting terminal
  * statuses), raised whatever the order.

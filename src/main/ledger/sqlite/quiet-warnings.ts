@@ -1,6 +1,6 @@
 /**
  * Node prints "ExperimentalWarning: SQLite is an experimental feature…" on every start: noise for the user, and the
- * ledger depends on node:sqlite on purpose (docs/DECISIONS.md). Only that warning is dropped; every other warning
+ * ledger depends on node:sqlite on purpose (docs/history/DECISIONS.md). Only that warning is dropped; every other warning
  * still reaches Node's own printer unchanged.
  *
  * Node emits a warning on the tick after `process.emitWarning`, so calling this synchronously while main's module

@@ -77,7 +77,7 @@ export interface Ledger {
   /** The second record kind (migration 8): deposits, "compras de DePix". */
   readonly deposits: DepositLedger
 
-  // Create flow (DESIGN §4). Each call is one transaction with its audit row.
+  // Create flow (docs/adr/0002-journal-before-post.md). Each call is one transaction with its audit row.
   insertSubmitting(input: NewWithdrawal, operator: string): WithdrawalRecord
   markCreated(localId: string, outcome: CreatedOutcome): WithdrawalRecord
   /** Side-journal replay: a stored-late create answer; idempotent (see withdrawals.ts). */

@@ -1,5 +1,5 @@
 /**
- * The withdrawal lifecycle (DESIGN §4) on the shared local lifecycle (lifecycle.ts). Each function is one
+ * The withdrawal lifecycle (docs/adr/0002-journal-before-post.md) on the shared local lifecycle (lifecycle.ts). Each function is one
  * transaction: the state change and its audit row commit together or not at all. Transitions are checked against
  * LOCAL_TRANSITIONS; anything else is refused with LedgerError('illegal_transition') and writes nothing.
  */

@@ -1,6 +1,6 @@
 /**
  * A withdrawal's status as words and a color. Our local state speaks until the service has created the
- * withdrawal; after that the remote status does. One we do not know (spec §3.2: the full set is "not shown") says
+ * withdrawal; after that the remote status does. One we do not know (docs/API-CONTRACT.md#s3-2: the full set is "not shown") says
  * so in words, "Situação não reconhecida", with the service's code on hover and in `data-status` (the detail page
  * shows it under "Detalhes técnicos"): never guessed, never a crash, no raw code in the sentence.
  */

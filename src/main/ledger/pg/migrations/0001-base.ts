@@ -275,7 +275,7 @@ CREATE TRIGGER observations_append_only BEFORE UPDATE OR DELETE ON observations
   FOR EACH ROW EXECUTE FUNCTION forbid_change();
 
 /*
- * The account's shared rate budget: one token bucket per endpoint (spec §8.1 model: capacity one minute's worth,
+ * The account's shared rate budget: one token bucket per endpoint (docs/API-CONTRACT.md#s8-1 model: capacity one minute's worth,
  * continuous refill, burst kept a little short of it). Taken atomically by take_rate_token; the owner may lower
  * per_minute (a team allowance).
  */

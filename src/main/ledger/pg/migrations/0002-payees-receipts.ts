@@ -1,5 +1,5 @@
 /**
- * Team ledger migration: the team's payee book and the receipts of its payments (issue #16, docs/DECISIONS.md
+ * Team ledger migration: the team's payee book and the receipts of its payments (issue #16, docs/history/DECISIONS.md
  * "Issue #16 — the payee book and stored receipts on the team ledger").
  *
  * Payees: one row per entry, never deleted (a removal is `removed_at`, so analysts need no DELETE and the row that

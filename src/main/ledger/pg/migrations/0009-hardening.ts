@@ -1,6 +1,6 @@
 /**
  * Team ledger migration: what an adversarial review of migrations 1–7 found a `depix_analysts` role could do with
- * plain SQL, closed in the database (issue #16, docs/DECISIONS.md "Issue #16 — adversarial review of the database
+ * plain SQL, closed in the database (issue #16, docs/history/DECISIONS.md "Issue #16 — adversarial review of the database
  * guarantees (t16adv)"; tests: test/main/ledger/adversarial-*.test.ts).
  *
  * - `observations.db_user` was only a DEFAULT: an analyst could write another role's name into it. A trigger now

@@ -1,5 +1,5 @@
 /**
- * The `refund` object, raw (spec §2.3 names only `txId` and `reason`): the tx linked to the explorer, the reason in
+ * The `refund` object, raw (docs/API-CONTRACT.md#s2-3 names only `txId` and `reason`): the tx linked to the explorer, the reason in
  * words when we know it, fee and amount when fields carry them, and every other field listed as sent.
  */
 import { Fragment } from 'react'

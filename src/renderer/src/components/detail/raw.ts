@@ -1,6 +1,6 @@
 /**
  * Reading the service's raw objects (status bodies, refund) defensively: most of their fields are "not shown" in
- * the spec, so a field may be missing, of another type, or new. Nothing here throws or guesses.
+ * the API contract, so a field may be missing, of another type, or new. Nothing here throws or guesses.
  */
 import type { IpcError } from '../../../../shared/contract'
 import type { LiquidNetwork } from '../../../../shared/profile'

@@ -1,4 +1,4 @@
-/** The ±5% rule (spec §3.2, §6.4) in plain words, with the actual amounts of this withdrawal. */
+/** The ±5% rule (docs/API-CONTRACT.md#s3-2, §6.4) in plain words, with the actual amounts of this withdrawal. */
 import { useTranslation } from 'react-i18next'
 import { WITHDRAWAL_MAX_CENTS, WITHDRAWAL_MIN_CENTS } from '../../../../shared/api-limits'
 import { formatBRL, formatDePix } from '../../../../shared/money'

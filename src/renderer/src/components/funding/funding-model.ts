@@ -58,7 +58,7 @@ export function rawText(v: unknown): string | null {
   }
 }
 
-/** Receipt fields of a paid withdrawal (spec §2.3), read defensively from the last status body. */
+/** Receipt fields of a paid withdrawal (docs/API-CONTRACT.md#s2-3), read defensively from the last status body. */
 export const RECEIPT_FIELDS = [
   'receiverName',
   'receiverTaxNumber',

@@ -41,7 +41,7 @@ export function EditProfileForm({
     defaultValues: {
       name: profile.name,
       partnerRateBps: profile.partnerRateBps,
-      // A blank limit means "the spec default": sending the map without it resets that endpoint.
+      // A blank limit means "the API contract default": sending the map without it resets that endpoint.
       rateLimits: { ...profile.rateLimits },
       esploraUrl: profile.esploraUrl ?? '',
       walletAddressPolicy: profile.walletAddressPolicy ?? 'fresh',

@@ -70,7 +70,7 @@ export interface AllowanceRow {
   nextInSeconds: number | null
 }
 
-/** One row per endpoint in the spec's order; endpoints main did not report are left out. */
+/** One row per endpoint in the API contract's order; endpoints main did not report are left out. */
 export function allowanceRows(allowances: Partial<Allowances> | null): AllowanceRow[] {
   if (!allowances) return []
   const rows: AllowanceRow[] = []

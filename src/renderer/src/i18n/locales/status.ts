@@ -1,5 +1,5 @@
 /**
- * Withdrawal statuses in words: remote statuses we know (spec §3.2 and observed), our local states, and hints.
+ * Withdrawal statuses in words: remote statuses we know (docs/API-CONTRACT.md#s3-2 and observed), our local states, and hints.
  * The badge words come from shared/status-words.ts, the table the exports use too (docs/GLOSSARY.md).
  */
 import { LOCAL_STATE_WORDS, REMOTE_STATUS_WORDS, STATUS_PHRASES } from '../../../../shared/status-words'
