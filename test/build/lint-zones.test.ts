@@ -1,5 +1,5 @@
 /**
- * The layer rules of eslint.config.mjs (docs/adr/draft-w29arrows-layers.md), run through ESLint's own API with the
+ * The layer rules of eslint.config.mjs (docs/adr/0023-one-ledger-folder-and-enforced-layers.md), run through ESLint's own API with the
  * project's real config on snippets placed at real paths: an import that crosses a layer the wrong way, and an
  * import circle, must fail. A config that silently stops checking (a resolver that resolves nothing, a parser
  * setting lost, a zone whose paths no longer match) fails here instead of letting the arrows run back up.
