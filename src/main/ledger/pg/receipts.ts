@@ -1,12 +1,14 @@
 /**
- * The team's receipts on PostgreSQL (table `receipts` of migration-payees-receipts.ts): SQL only, fetching and
- * backoff live in main/receipts/team.ts. The row carries the bytes themselves, so any desk reads the receipt one
+ * The team's receipts on PostgreSQL (table `receipts` of migrations/0002-payees-receipts.ts): SQL only, fetching
+ * and backoff live in main/receipts/service.ts, which reaches these through the port (pgReceiptStore below). The row carries the bytes themselves, so any desk reads the receipt one
  * desk fetched; the database sets who noticed and who fetched, checks the hash when the bytes are stored and
  * audits the storing. Rows read back pass a zod schema.
  */
 import type pg from 'pg'
 import { z } from 'zod'
 import { receiptRowSchema, type ReceiptRow } from '../sqlite/receipts'
+import type { ReceiptStore } from '../receipt-store'
+import { sha256Hex } from '../model/receipts'
 import { read, withTx } from './tx'
 
 const rowSchema = z.object({
@@ -138,5 +140,35 @@ export function pgReceipts(pool: pg.Pool): PgReceipts {
           auditedSha256: typeof row.audited === 'string' ? row.audited : null,
         }
       }),
+  }
+}
+
+/** The team's receipts as the receipt service's port (ledger/receipt-store.ts). */
+export function pgReceiptStore(pool: pg.Pool): ReceiptStore {
+  const r = pgReceipts(pool)
+  return {
+    get: (localId) => r.get(localId),
+    // A pending receipt another desk registered is worth a pass here too: this desk may be the one that leads now.
+    notice: async (localId, url) => {
+      const known = await r.get(localId)
+      return known === null ? r.track(localId, url) : known.state === 'pending'
+    },
+    due: (atIso, limit) => r.due(atIso, limit),
+    failed: (localId, error, next) => r.failed(localId, error, next),
+    // The database sets the time and who fetched; false (another desk stored them first) changes nothing.
+    stored: async (localId, s) => {
+      await r.stored(localId, { bytes: s.bytes, sha256: sha256Hex(s.bytes), mediaType: s.mediaType })
+    },
+    check: async (row) => {
+      const h = await r.storedHash(row.localId)
+      if (h === null || h.actual === null) return { ok: false, reason: 'missing' }
+      if (h.actual !== row.sha256 || h.auditedSha256 !== row.sha256)
+        return { ok: false, reason: 'hash_mismatch' }
+      return { ok: true, size: row.size ?? 0 }
+    },
+    read: async (row) => {
+      const got = await r.bytes(row.localId)
+      return got === null || got.auditedSha256 !== row.sha256 ? null : got.bytes
+    },
   }
 }
