@@ -1,8 +1,8 @@
 /**
  * A team's receipts on a real PostgreSQL server (ledger/pg/receipts.ts: receipts/service.ts over pgReceiptStore),
  * two desks under two roles and a local receipt host: only the leading desk fetches, once; the other desk reads the
- * same bytes from the team ledger; the database records who fetched, checks the hash, audits the storing and keeps a stored
- * receipt final; a receipt changed in the database is reported, never shown.
+ * same bytes from the team ledger; the database records who fetched, checks the hash, audits the storing and keeps
+ * a stored receipt final; a receipt changed in the database is reported, never shown.
  */
 import { randomUUID } from 'node:crypto'
 import http from 'node:http'
@@ -152,6 +152,10 @@ describe.skipIf(PG_SKIP_REASON !== null)('team receipts (PostgreSQL)', () => {
       )
       expect(v).toMatchObject({ lastError: 'http_status: HTTP 503' })
       expect(await ana.runDue()).toBe(0) // not due again before its backoff
+      // Unlike a desk's store, a known pending receipt is still worth a pass: the leader may have changed.
+      const store = pgReceiptStore(brunoDesk.pool)
+      expect(await store.notice(rec.localId, `${origin}/other`, new Date().toISOString())).toBe(true)
+      expect((await store.get(rec.localId))?.url).not.toBe(`${origin}/other`)
     } finally {
       failing = false
     }

@@ -1,5 +1,5 @@
 /** Retries within limits: a receipt that cannot be fetched backs off, then is given up on and shown as missing. */
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -94,6 +94,33 @@ describe('receipt retries', () => {
     await s.notice(withUrl('https://receipts.example/2'))
     expect(ledger.receipts.get(localId)?.url).toBe('https://receipts.example/1')
     await s.stop()
+    // A desk's store kicks a pass only for a receipt it registers now, never again for one it knows.
+    const store = sqliteReceiptStore(ledger)
+    expect(await store.notice(localId, 'https://receipts.example/3', new Date(now).toISOString())).toBe(false)
+  })
+
+  it('a stored receipt is read back from its file only while the file is intact', async () => {
+    const store = sqliteReceiptStore(ledger)
+    const s = createReceiptService({ store, now: () => now, loopbackOrigin: () => null })
+    ledger.receipts.track(localId, refusedUrl, new Date(now).toISOString())
+    const pdf = Buffer.from('%PDF-1.4 receipt')
+    await store.stored(localId, {
+      bytes: pdf,
+      mediaType: 'application/pdf',
+      fetchedAt: '2026-01-10T12:00:01.000Z',
+    })
+    expect(await s.view(localId)).toMatchObject({
+      state: 'stored',
+      size: pdf.length,
+      mediaType: 'application/pdf',
+    })
+    expect((await s.bytes(localId))?.bytes.equals(pdf)).toBe(true)
+    const row = ledger.receipts.get(localId)!
+    writeFileSync(join(dir, 'receipts', `${row.sha256}.pdf`), '%PDF-1.4 changed')
+    expect(await s.view(localId)).toMatchObject({ state: 'damaged', reason: 'hash_mismatch' })
+    expect(await s.bytes(localId)).toBeNull()
+    rmSync(join(dir, 'receipts', `${row.sha256}.pdf`))
+    expect(await s.view(localId)).toMatchObject({ state: 'damaged', reason: 'missing' })
   })
 
   it('a stopped service attempts nothing (quitting never waits on receipts)', async () => {
