@@ -68,6 +68,31 @@ export interface PgReceipts {
 const AUDITED = `(SELECT a.details::jsonb->>'sha256' FROM audit_log a WHERE a.subject = r.local_id
   AND a.action = 'receipt.stored' ORDER BY a.seq DESC LIMIT 1) AS audited`
 
+const storedBytesRow = z.object({
+  bytes: z.instanceof(Buffer),
+  audited: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .nullable(),
+})
+
+/**
+ * One stored receipt's bytes and the hash its `receipt.stored` audit entry recorded; null when there are none or
+ * the row does not parse. On any client: the receipt service reads through the pool, a team export inside its own
+ * read-only view (records/pg-export-receipts.ts).
+ */
+export async function storedReceiptBytes(
+  c: pg.ClientBase,
+  localId: string,
+): Promise<{ bytes: Buffer; auditedSha256: string | null } | null> {
+  const r = await c.query(
+    `SELECT r.bytes, ${AUDITED} FROM receipts r WHERE r.local_id = $1 AND r.state = 'stored'`,
+    [localId],
+  )
+  const got = storedBytesRow.safeParse(r.rows[0])
+  return got.success ? { bytes: got.data.bytes, auditedSha256: got.data.audited } : null
+}
+
 export function pgReceipts(pool: pg.Pool): PgReceipts {
   return {
     get: (localId) =>
@@ -116,16 +141,7 @@ export function pgReceipts(pool: pg.Pool): PgReceipts {
         )
         return r.rowCount === 1
       }),
-    bytes: (localId) =>
-      read(pool, async (c) => {
-        const r = await c.query(
-          `SELECT r.bytes, ${AUDITED} FROM receipts r WHERE r.local_id = $1 AND r.state = 'stored'`,
-          [localId],
-        )
-        const row = r.rows[0]
-        if (!row || !Buffer.isBuffer(row.bytes)) return null
-        return { bytes: row.bytes, auditedSha256: typeof row.audited === 'string' ? row.audited : null }
-      }),
+    bytes: (localId) => read(pool, (c) => storedReceiptBytes(c, localId)),
     storedHash: (localId) =>
       read(pool, async (c) => {
         const r = await c.query(
