@@ -13,6 +13,7 @@ import { openLedger, type Ledger } from '../ledger/sqlite'
 import { createPayeeBook } from '../payees'
 import { createNotificationService, type NotificationService, type NotifierPort } from '../notifications'
 import { createReceiptService } from '../receipts'
+import { sqliteReceiptStore } from '../ledger/receipt-store'
 import { createProfileService, type KeyValueStore, type ProfileService } from '../profiles'
 import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox'
 import type { Vault } from '../secrets/vault'
@@ -151,7 +152,7 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
 
   // Issue #14: receipts kept locally and desktop notifications, both fed by the tracker's record changes.
   const receipts = createReceiptService({
-    ledger,
+    store: sqliteReceiptStore(ledger),
     // Plain http only to the embedded sandbox's own origin, and only for a record of the Sandbox profile.
     loopbackOrigin: (localId) =>
       sandbox && ledger.get(localId)?.profile === SANDBOX_PROFILE_ID ? sandbox.baseUrl : null,
@@ -213,8 +214,7 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
       rt.withdrawals.onChange((r) => {
         emit('withdrawal:changed', r)
         // A team's receipts are kept in the team ledger (fetched by the leading desk), a desk's beside its file.
-        if (engine.kind === 'sqlite') receipts.notice(r)
-        else rt.teamBooks?.receipts.notice(r)
+        void (engine.kind === 'sqlite' ? receipts : rt.teamBooks?.receipts)?.notice(r)
         notifications.onRecord(r)
       }),
       rt.client.onSessionChange((s) => emit('session:changed', sessionView(s, profile))),

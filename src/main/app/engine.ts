@@ -8,7 +8,6 @@ import type { PgLedgerStore } from '../ledger/engines'
 import { sqlitePayeeStore, type PayeeStore } from '../ledger/payee-store'
 import type { PayeeBook } from '../payees'
 import type { ReceiptService } from '../receipts'
-import type { TeamReceiptService } from '../receipts/team'
 import type { TeamBooks } from './team-books'
 import type { TeamSide } from './team-runtime'
 
@@ -81,10 +80,7 @@ export function payeeStoreOf(e: Engine, local: PayeeBook): PayeeStore {
   return s
 }
 
-/** What the receipt channels read: the team's receipts, or this computer's (whose calls are synchronous). */
-export type ReceiptReader =
-  Pick<TeamReceiptService, 'view' | 'bytes'> | Pick<ReceiptService, 'view' | 'bytes'>
-
-export function receiptsOf(e: Engine, local: ReceiptService): ReceiptReader {
+/** The active profile's receipts: the team's, or this computer's (`local`); one service over either store. */
+export function receiptsOf(e: Engine, local: ReceiptService): ReceiptService {
   return e.kind === 'postgres' ? e.books().receipts : local
 }

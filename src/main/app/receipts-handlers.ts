@@ -1,7 +1,8 @@
 /**
  * The channels of receipts (issue #14; a team's since issue #16): their state, their bytes (hash checked again on
  * every read), and saving or printing them from main. The renderer names a record; it never sends or receives a
- * path. On a team profile they are the team ledger's receipts (receipts/team.ts), this computer's otherwise.
+ * path. On a team profile they are the team ledger's receipts, this computer's otherwise: one service
+ * (receipts/service.ts) over either engine's receipt store (engine.ts receiptsOf).
  */
 import type { receiptsChannels } from '../../shared/channels-receipts'
 import type { HandlersOf } from '../ipc/router'
@@ -20,17 +21,19 @@ export function receiptsHandlers(deps: ReceiptsDeps): HandlersOf<typeof receipts
     'receipts:get': async ({ localId }) => {
       const rt = deps.runtime()
       const engine = engineOf(rt)
-      const view = await receiptsOf(engine, deps.receipts).view(localId)
+      const receipts = receiptsOf(engine, deps.receipts)
+      const view = await receipts.view(localId)
       if (view.state !== 'none') return view
       // A record paid before receipts were kept: registered when it is looked at, then fetched in the background.
+      // This computer's answers with the registered row; a team's answers now and registers behind (as before).
       if (engine.kind === 'postgres') {
         const record = await rt.withdrawals.store.get(localId)
-        if (record) engine.books().receipts.notice(record)
+        if (record) void receipts.notice(record)
         return view
       }
       const record = deps.ledger.get(localId)
-      if (record) deps.receipts.notice(record)
-      return deps.receipts.view(localId)
+      if (record) await receipts.notice(record)
+      return receipts.view(localId)
     },
     'receipts:bytes': async ({ localId }) => {
       const b = await stored(localId)

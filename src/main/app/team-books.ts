@@ -6,12 +6,13 @@ import type { PgLedgerStore, TrackerLeadership } from '../ledger/engines'
 import type { ReceiptEvent } from '../ledger/team/leader'
 import type { PayeeStore } from '../ledger/payee-store'
 import { pgPayeeStore } from '../ledger/pg/payees'
-import { pgReceipts } from '../ledger/pg/receipts'
-import { createTeamReceiptService, type TeamReceiptService } from '../receipts/team'
+import { pgReceiptStore } from '../ledger/pg/receipts'
+import { createReceiptService, type ReceiptService } from '../receipts/service'
 
 export interface TeamBooks {
   payees: PayeeStore
-  receipts: TeamReceiptService
+  /** The team's receipts: the desk's receipt service over the team ledger's receipt store. */
+  receipts: ReceiptService
   /** Starts the receipt passes, and a pass whenever a desk registers a receipt or this desk takes the lead. */
   start(): void
   stop(): void
@@ -26,10 +27,13 @@ export function openTeamBooks(
     log?: (line: string) => void
   },
 ): TeamBooks {
-  const receipts = createTeamReceiptService({
-    receipts: pgReceipts(pg.pool),
-    isLeader: () => leadership?.isLeader === true,
-    loopbackOrigin: o.receiptLoopbackOrigin ?? null,
+  const loopbackOrigin = o.receiptLoopbackOrigin ?? null
+  const receipts = createReceiptService({
+    store: pgReceiptStore(pg.pool),
+    // Only the desk leading the team's tracker fetches: N desks never download one receipt N times.
+    canFetch: () => leadership?.isLeader === true,
+    loopbackOrigin: () => loopbackOrigin,
+    logAs: 'team receipt',
     ...(o.log ? { log: o.log } : {}),
   })
   const pass = (): void => void receipts.runDue().catch(() => undefined)
@@ -52,7 +56,7 @@ export function openTeamBooks(
     stop: () => {
       leadership?.off('receipt', onReceipt as (v: never) => void)
       leadership?.off('leader', onLeader as (v: never) => void)
-      receipts.stop()
+      void receipts.stop()
     },
   }
 }

@@ -9,6 +9,7 @@
 import type pg from 'pg'
 import { z } from 'zod'
 import { sha256Hex } from '../ledger/model/receipts'
+import { storedReceiptBytes } from '../ledger/pg/receipts'
 import type { ReceiptCandidate } from './receipts-member'
 
 const SHA256 = z.string().regex(/^[0-9a-f]{64}$/)
@@ -17,10 +18,6 @@ const candidateRow = z.object({
   local_id: z.string().min(1),
   sha256: SHA256,
   media_type: z.enum(['application/pdf', 'text/html']),
-})
-const bytesRow = z.object({
-  bytes: z.instanceof(Buffer),
-  audited: SHA256.nullable(),
 })
 
 /**
@@ -51,17 +48,11 @@ export async function* teamReceiptCandidates(
       sha256,
       mediaType,
       read: async () => {
-        const b = await c.query(
-          `SELECT r.bytes, (SELECT a.details::jsonb->>'sha256' FROM audit_log a
-             WHERE a.subject = r.local_id AND a.action = 'receipt.stored' ORDER BY a.seq DESC LIMIT 1) AS audited
-           FROM receipts r WHERE r.local_id = $1 AND r.state = 'stored'`,
-          [localId],
-        )
-        const got = bytesRow.safeParse(b.rows[0])
-        if (!got.success) return null
+        // The receipt service's own read (ledger/pg/receipts.ts), on this view's client.
+        const got = await storedReceiptBytes(c, localId)
         // Hashed here, on the bytes about to be written, whatever the table says of them.
-        if (sha256Hex(got.data.bytes) !== sha256 || got.data.audited !== sha256) return null
-        return got.data.bytes
+        if (got === null || sha256Hex(got.bytes) !== sha256 || got.auditedSha256 !== sha256) return null
+        return got.bytes
       },
     }
   }

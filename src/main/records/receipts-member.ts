@@ -9,7 +9,7 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Ledger } from '../ledger/sqlite/index'
-import { readReceiptFile, receiptsDir } from '../ledger/sqlite/receipt-files'
+import { sqliteReceiptStore } from '../ledger/receipt-store'
 import { MAX_RECEIPTS, RECEIPTS_DIR, receiptMemberName, type FileEntry } from './manifest'
 
 /** A stored receipt of an exported record; `read` gives its bytes only if they still match `sha256`. */
@@ -63,19 +63,17 @@ export function writeReceiptMembers(
   folder: string,
   exported: ReadonlySet<string>,
 ): Promise<{ entries: FileEntry[]; skipped: number }> {
-  const source = receiptsDir(ledger.file)
+  // The receipt service's own store reads the file (ledger/receipt-store.ts): re-hashed, null when changed.
+  const store = sqliteReceiptStore(ledger)
   const candidates: ReceiptCandidate[] = []
   for (const row of ledger.receipts.listStored()) {
     if (row.sha256 === null || row.mediaType === null) continue
-    const { sha256, mediaType } = row
+    const stored = { ...row, sha256: row.sha256, mediaType: row.mediaType }
     candidates.push({
       localId: row.localId,
-      sha256,
-      mediaType,
-      read: () => {
-        const file = readReceiptFile(source, sha256, mediaType)
-        return Promise.resolve(file.ok ? file.bytes : null)
-      },
+      sha256: stored.sha256,
+      mediaType: stored.mediaType,
+      read: () => store.read(stored),
     })
   }
   return writeReceiptEntries(folder, exported, candidates)

@@ -1,8 +1,9 @@
 /** Retries within limits: a receipt that cannot be fetched backs off, then is given up on and shown as missing. */
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { sqliteReceiptStore } from '../../../src/main/ledger/receipt-store'
 import { openLedger, type Ledger } from '../../../src/main/ledger/sqlite'
 import {
   BACKOFF_MS,
@@ -41,7 +42,7 @@ describe('receipt retries', () => {
   it('backs off after each failure and gives up after MAX_ATTEMPTS', async () => {
     const changes: string[] = []
     const s = createReceiptService({
-      ledger,
+      store: sqliteReceiptStore(ledger),
       now: () => now,
       loopbackOrigin: () => null,
       onChange: (id) => changes.push(id),
@@ -64,13 +65,17 @@ describe('receipt retries', () => {
     row = ledger.receipts.get(localId)!
     expect(row.state).toBe('gave_up')
     expect(row.attempts).toBe(MAX_ATTEMPTS)
-    expect(s.view(localId)).toMatchObject({ state: 'gave_up' })
+    expect(await s.view(localId)).toMatchObject({ state: 'gave_up' })
     expect(changes).toEqual([localId])
-    expect(s.bytes(localId)).toBeNull()
+    expect(await s.bytes(localId)).toBeNull()
   })
 
   it('gives up after GIVE_UP_AFTER_MS since first seen, however few attempts', async () => {
-    const s = createReceiptService({ ledger, now: () => now, loopbackOrigin: () => null })
+    const s = createReceiptService({
+      store: sqliteReceiptStore(ledger),
+      now: () => now,
+      loopbackOrigin: () => null,
+    })
     ledger.receipts.track(localId, refusedUrl, new Date(now).toISOString())
     now += GIVE_UP_AFTER_MS
     await s.runDue()
@@ -78,17 +83,52 @@ describe('receipt retries', () => {
   })
 
   it('notice registers a string receiptUrl once and ignores hostile values', async () => {
-    const s = createReceiptService({ ledger, now: () => now, loopbackOrigin: () => null })
-    for (const bad of [null, 42, '', 'x'.repeat(3000), { url: 'https://a' }]) s.notice(withUrl(bad))
+    const s = createReceiptService({
+      store: sqliteReceiptStore(ledger),
+      now: () => now,
+      loopbackOrigin: () => null,
+    })
+    for (const bad of [null, 42, '', 'x'.repeat(3000), { url: 'https://a' }]) await s.notice(withUrl(bad))
     expect(ledger.receipts.get(localId)).toBeNull()
-    s.notice(withUrl('https://receipts.example/1'))
-    s.notice(withUrl('https://receipts.example/2'))
+    await s.notice(withUrl('https://receipts.example/1'))
+    await s.notice(withUrl('https://receipts.example/2'))
     expect(ledger.receipts.get(localId)?.url).toBe('https://receipts.example/1')
     await s.stop()
+    // A desk's store kicks a pass only for a receipt it registers now, never again for one it knows.
+    const store = sqliteReceiptStore(ledger)
+    expect(await store.notice(localId, 'https://receipts.example/3', new Date(now).toISOString())).toBe(false)
+  })
+
+  it('a stored receipt is read back from its file only while the file is intact', async () => {
+    const store = sqliteReceiptStore(ledger)
+    const s = createReceiptService({ store, now: () => now, loopbackOrigin: () => null })
+    ledger.receipts.track(localId, refusedUrl, new Date(now).toISOString())
+    const pdf = Buffer.from('%PDF-1.4 receipt')
+    await store.stored(localId, {
+      bytes: pdf,
+      mediaType: 'application/pdf',
+      fetchedAt: '2026-01-10T12:00:01.000Z',
+    })
+    expect(await s.view(localId)).toMatchObject({
+      state: 'stored',
+      size: pdf.length,
+      mediaType: 'application/pdf',
+    })
+    expect((await s.bytes(localId))?.bytes.equals(pdf)).toBe(true)
+    const row = ledger.receipts.get(localId)!
+    writeFileSync(join(dir, 'receipts', `${row.sha256}.pdf`), '%PDF-1.4 changed')
+    expect(await s.view(localId)).toMatchObject({ state: 'damaged', reason: 'hash_mismatch' })
+    expect(await s.bytes(localId)).toBeNull()
+    rmSync(join(dir, 'receipts', `${row.sha256}.pdf`))
+    expect(await s.view(localId)).toMatchObject({ state: 'damaged', reason: 'missing' })
   })
 
   it('a stopped service attempts nothing (quitting never waits on receipts)', async () => {
-    const s = createReceiptService({ ledger, now: () => now, loopbackOrigin: () => null })
+    const s = createReceiptService({
+      store: sqliteReceiptStore(ledger),
+      now: () => now,
+      loopbackOrigin: () => null,
+    })
     ledger.receipts.track(localId, refusedUrl, new Date(now).toISOString())
     await s.stop()
     expect(await s.runDue()).toBe(0)

@@ -1,12 +1,14 @@
 /**
- * The team's receipts on PostgreSQL (table `receipts` of migration-payees-receipts.ts): SQL only, fetching and
- * backoff live in main/receipts/team.ts. The row carries the bytes themselves, so any desk reads the receipt one
+ * The team's receipts on PostgreSQL (table `receipts` of migrations/0002-payees-receipts.ts): SQL only, fetching
+ * and backoff live in main/receipts/service.ts, which reaches these through the port (pgReceiptStore below). The row carries the bytes themselves, so any desk reads the receipt one
  * desk fetched; the database sets who noticed and who fetched, checks the hash when the bytes are stored and
  * audits the storing. Rows read back pass a zod schema.
  */
 import type pg from 'pg'
 import { z } from 'zod'
 import { receiptRowSchema, type ReceiptRow } from '../sqlite/receipts'
+import type { ReceiptStore } from '../receipt-store'
+import { sha256Hex } from '../model/receipts'
 import { read, withTx } from './tx'
 
 const rowSchema = z.object({
@@ -66,6 +68,31 @@ export interface PgReceipts {
 const AUDITED = `(SELECT a.details::jsonb->>'sha256' FROM audit_log a WHERE a.subject = r.local_id
   AND a.action = 'receipt.stored' ORDER BY a.seq DESC LIMIT 1) AS audited`
 
+const storedBytesRow = z.object({
+  bytes: z.instanceof(Buffer),
+  audited: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .nullable(),
+})
+
+/**
+ * One stored receipt's bytes and the hash its `receipt.stored` audit entry recorded; null when there are none or
+ * the row does not parse. On any client: the receipt service reads through the pool, a team export inside its own
+ * read-only view (records/pg-export-receipts.ts).
+ */
+export async function storedReceiptBytes(
+  c: pg.ClientBase,
+  localId: string,
+): Promise<{ bytes: Buffer; auditedSha256: string | null } | null> {
+  const r = await c.query(
+    `SELECT r.bytes, ${AUDITED} FROM receipts r WHERE r.local_id = $1 AND r.state = 'stored'`,
+    [localId],
+  )
+  const got = storedBytesRow.safeParse(r.rows[0])
+  return got.success ? { bytes: got.data.bytes, auditedSha256: got.data.audited } : null
+}
+
 export function pgReceipts(pool: pg.Pool): PgReceipts {
   return {
     get: (localId) =>
@@ -114,16 +141,7 @@ export function pgReceipts(pool: pg.Pool): PgReceipts {
         )
         return r.rowCount === 1
       }),
-    bytes: (localId) =>
-      read(pool, async (c) => {
-        const r = await c.query(
-          `SELECT r.bytes, ${AUDITED} FROM receipts r WHERE r.local_id = $1 AND r.state = 'stored'`,
-          [localId],
-        )
-        const row = r.rows[0]
-        if (!row || !Buffer.isBuffer(row.bytes)) return null
-        return { bytes: row.bytes, auditedSha256: typeof row.audited === 'string' ? row.audited : null }
-      }),
+    bytes: (localId) => read(pool, (c) => storedReceiptBytes(c, localId)),
     storedHash: (localId) =>
       read(pool, async (c) => {
         const r = await c.query(
@@ -138,5 +156,35 @@ export function pgReceipts(pool: pg.Pool): PgReceipts {
           auditedSha256: typeof row.audited === 'string' ? row.audited : null,
         }
       }),
+  }
+}
+
+/** The team's receipts as the receipt service's port (ledger/receipt-store.ts). */
+export function pgReceiptStore(pool: pg.Pool): ReceiptStore {
+  const r = pgReceipts(pool)
+  return {
+    get: (localId) => r.get(localId),
+    // A pending receipt another desk registered is worth a pass here too: this desk may be the one that leads now.
+    notice: async (localId, url) => {
+      const known = await r.get(localId)
+      return known === null ? r.track(localId, url) : known.state === 'pending'
+    },
+    due: (atIso, limit) => r.due(atIso, limit),
+    failed: (localId, error, next) => r.failed(localId, error, next),
+    // The database sets the time and who fetched; false (another desk stored them first) changes nothing.
+    stored: async (localId, s) => {
+      await r.stored(localId, { bytes: s.bytes, sha256: sha256Hex(s.bytes), mediaType: s.mediaType })
+    },
+    check: async (row) => {
+      const h = await r.storedHash(row.localId)
+      if (h === null || h.actual === null) return { ok: false, reason: 'missing' }
+      if (h.actual !== row.sha256 || h.auditedSha256 !== row.sha256)
+        return { ok: false, reason: 'hash_mismatch' }
+      return { ok: true, size: row.size ?? 0 }
+    },
+    read: async (row) => {
+      const got = await r.bytes(row.localId)
+      return got === null || got.auditedSha256 !== row.sha256 ? null : got.bytes
+    },
   }
 }
