@@ -3,8 +3,9 @@
  * and stable names for scripts; pt-BR headers are labels in words (docs/GLOSSARY.md). Code columns (status,
  * refund reason, error kind) hold the code, and say so in their header: scripts and the verifier group by them.
  * The CSV puts what a person reads first (issue #26) and the codes after; exports made before keep verifying in
- * their own order (LEGACY_CSV_COLUMNS). docs/RECORDS.md lists them; a test holds the two together. Fields of the raw status body (`lastRemote`) are read defensively: the API contract shows their names but the
- * service may send anything, so a non-string value is written as its JSON text, never dropped.
+ * their own order (LEGACY_CSV_COLUMNS). docs/RECORDS.md lists them; a test holds the two together. Fields of the
+ * raw status body (`lastRemote`) are read defensively: the API contract shows their names but the service may send
+ * anything, so a non-string value is written as its JSON text, never dropped.
  */
 import { checkPayeeName } from '../../shared/name-check'
 import { payeeNameOf } from '../../shared/payee-name'

@@ -193,11 +193,17 @@ describe('deposit columns', () => {
     expect(LEGACY_DEPOSIT_CSV_COLUMNS[0]?.id).toBe('local_id')
   })
 
-  it("docs/RECORDS.md lists the deposit CSV columns in the file's order, with their pt-BR headers", () => {
-    const doc = fs.readFileSync(path.resolve(__dirname, '../../../docs/RECORDS.md'), 'utf8')
-    const section = doc.slice(doc.indexOf('## Deposit exports'))
-    const table = section.slice(0, section.indexOf('\n\n', section.indexOf('| id')))
-    const listed = [...table.matchAll(/^\| `([a-z_]+)` +\| ([^|]+?) +\|/gm)].map((m) => [m[1], m[2]])
-    expect(listed).toEqual(DEPOSIT_CSV_COLUMNS.map((c) => [c.id, c.pt]))
-  })
+  it.each([
+    ['## records.csv', CSV_COLUMNS],
+    ['## Deposit exports', DEPOSIT_CSV_COLUMNS],
+  ] as const)(
+    "docs/RECORDS.md (%s) lists the CSV columns in the file's order, with their pt-BR headers",
+    (heading, columns) => {
+      const doc = fs.readFileSync(path.resolve(__dirname, '../../../docs/RECORDS.md'), 'utf8')
+      const section = doc.slice(doc.indexOf(heading))
+      const table = section.slice(0, section.indexOf('\n\n', section.indexOf('| id')))
+      const listed = [...table.matchAll(/^\| `([a-z_]+)` +\| ([^|]+?) +\|/gm)].map((m) => [m[1], m[2]])
+      expect(listed).toEqual(columns.map((c: { id: string; pt: string }) => [c.id, c.pt]))
+    },
+  )
 })
