@@ -3,8 +3,9 @@
  * and stable names for scripts; pt-BR headers are labels in words (docs/GLOSSARY.md). Code columns (status,
  * refund reason, error kind) hold the code, and say so in their header: scripts and the verifier group by them.
  * The CSV puts what a person reads first (issue #26) and the codes after; exports made before keep verifying in
- * their own order (LEGACY_CSV_COLUMNS). docs/RECORDS.md lists them; a test holds the two together. Fields of the raw status body (`lastRemote`) are read defensively: the API contract shows their names but the
- * service may send anything, so a non-string value is written as its JSON text, never dropped.
+ * their own order (LEGACY_CSV_COLUMNS). docs/RECORDS.md lists them; a test holds the two together. Fields of the
+ * raw status body (`lastRemote`) are read defensively: the API contract shows their names but the service may send
+ * anything, so a non-string value is written as its JSON text, never dropped.
  */
 import { checkPayeeName } from '../../shared/name-check'
 import { payeeNameOf } from '../../shared/payee-name'
@@ -169,20 +170,51 @@ const PEOPLE_ORDER = [
   'deposit_amount',
 ] as const
 
-function legacy(id: string): Column {
-  const c = LEGACY_CSV_COLUMNS.find((x) => x.id === id) ?? PEOPLE_ONLY.find((x) => x.id === id)
-  if (!c) throw new Error(`no CSV column ${id}`)
-  return c
+/**
+ * A kind's CSV for people (issue #26): the columns of `order` first (from the earlier columns or the people-only
+ * ones), then every other earlier column in its earlier order for scripts — ids, raw statuses and codes at the end.
+ * Each kind keeps its earlier order as its legacy columns so its older exports still verify (RecordsKind.csvEarlier).
+ */
+export function peopleFirst<R>(
+  earlier: readonly Column<R>[],
+  peopleOnly: readonly Column<R>[],
+  order: readonly string[],
+): Column<R>[] {
+  const column = (id: string): Column<R> => {
+    const c = earlier.find((x) => x.id === id) ?? peopleOnly.find((x) => x.id === id)
+    if (!c) throw new Error(`no CSV column ${id}`)
+    return c
+  }
+  return [...order.map(column), ...earlier.filter((c) => !order.includes(c.id))]
 }
 
-/**
- * Today's CSV: the people's columns (PEOPLE_ORDER), then every other column in its earlier order for scripts —
- * ids, raw statuses and codes at the end.
- */
-export const CSV_COLUMNS: readonly Column[] = [
-  ...PEOPLE_ORDER.map(legacy),
-  ...LEGACY_CSV_COLUMNS.filter((c) => !(PEOPLE_ORDER as readonly string[]).includes(c.id)),
-]
+/** Today's withdrawal CSV: PEOPLE_ORDER, then the rest in LEGACY_CSV_COLUMNS' order. */
+export const CSV_COLUMNS: readonly Column[] = peopleFirst(LEGACY_CSV_COLUMNS, PEOPLE_ONLY, PEOPLE_ORDER)
+
+/** Where the verifier reads a CSV's totals, by column id (`payout` null: the kind has none, read as -1). */
+export function csvAtOf<R>(
+  columns: readonly Column<R>[],
+  ids: { status: string; refunded: string; deposit: string; payout: string | null },
+): { status: number; refunded: number; deposit: number; payout: number } {
+  const at = (id: string): number => {
+    const i = columns.findIndex((c) => c.id === id)
+    if (i < 0) throw new Error(`no CSV column ${id}`)
+    return i
+  }
+  return {
+    status: at(ids.status),
+    refunded: at(ids.refunded),
+    deposit: at(ids.deposit),
+    payout: ids.payout === null ? -1 : at(ids.payout),
+  }
+}
+
+const WITHDRAWAL_AT_IDS = {
+  status: 'status',
+  refunded: 'refunded',
+  deposit: 'deposit_amount',
+  payout: 'payout_amount',
+} as const
 
 /**
  * How many columns exports had before issue #14 appended the references and the expected payee: those exports
@@ -239,15 +271,29 @@ export function columnIndex(id: string): number {
   return i
 }
 
-const legacyAt = (id: string): number => LEGACY_CSV_COLUMNS.findIndex((c) => c.id === id)
+/** A CSV header: the column ids in en, the pt-BR labels in pt-BR. */
+export function headerIn(
+  locale: ExportLocale,
+  columns: readonly Pick<Column<never>, 'id' | 'pt'>[],
+): string[] {
+  return columns.map((c) => (locale === 'pt-BR' ? c.pt : c.id))
+}
 
-/** Where the verifier reads the status, the refund and the two amounts in a file of LEGACY_CSV_COLUMNS. */
-export const LEGACY_CSV_AT = {
-  status: legacyAt('status'),
-  refunded: legacyAt('refunded'),
-  deposit: legacyAt('deposit_amount'),
-  payout: legacyAt('payout_amount'),
-} as const
+/** Where the verifier reads the status, the refund and the two amounts: today's file and one of LEGACY_CSV_COLUMNS. */
+export const CSV_AT = csvAtOf(CSV_COLUMNS, WITHDRAWAL_AT_IDS)
+export const LEGACY_CSV_AT = csvAtOf(LEGACY_CSV_COLUMNS, WITHDRAWAL_AT_IDS)
+
+/**
+ * The headers of withdrawal exports made before today's, in a language: LEGACY_CSV_COLUMNS in full, before issue
+ * #14 appended the references and the expected payee (its first COLUMNS_BEFORE_REFERENCES columns), and for
+ * pt-BR before headers were put in words (PT_HEADER_V1). All three have LEGACY_CSV_AT's positions.
+ */
+export function earlierCsvHeaders(locale: ExportLocale): { header: string[]; at: typeof LEGACY_CSV_AT }[] {
+  const legacy = headerIn(locale, LEGACY_CSV_COLUMNS)
+  const headers = [legacy, legacy.slice(0, COLUMNS_BEFORE_REFERENCES)]
+  if (locale === 'pt-BR') headers.push([...PT_HEADER_V1])
+  return headers.map((header) => ({ header, at: LEGACY_CSV_AT }))
+}
 
 function pick(id: string): Column {
   const c = CSV_COLUMNS[columnIndex(id)]

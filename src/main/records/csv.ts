@@ -16,7 +16,7 @@
  */
 import { formatAmount, formatDateTime, type ExportLocale } from './format'
 import { csvReader, kernel as K, type CsvRow } from './kernel'
-import { CSV_COLUMNS, type Column } from './columns'
+import { CSV_COLUMNS, headerIn, type Column } from './columns'
 import type { WithdrawalRecord } from '../../shared/withdrawal-record'
 
 export type CsvDelimiter = ';' | ','
@@ -40,7 +40,7 @@ export function csvHeader(
   locale: ExportLocale,
   columns: readonly Pick<Column<never>, 'id' | 'pt'>[] = CSV_COLUMNS,
 ): string[] {
-  return columns.map((c) => (locale === 'pt-BR' ? c.pt : c.id))
+  return headerIn(locale, columns)
 }
 
 export const YES_NO: Readonly<Record<ExportLocale, readonly [string, string]>> = {

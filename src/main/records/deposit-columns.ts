@@ -1,14 +1,18 @@
 /**
  * The columns of a deposit export ("compras de DePix"): every CSV column and the report's readable subset. Ids are
  * the English headers; pt-BR headers are labels in words (docs/GLOSSARY.md). Code columns (status, local state,
- * error kind) hold the code and say so. An imported deposit (made outside the app) says so in its own column, so
- * it is never read as one of ours.
+ * error kind) hold the code and say so. An imported deposit (made outside the app) says so in its own column and
+ * in its status in words, so it is never read as one of ours. Like withdrawals (columns.ts), the CSV puts what a
+ * person reads first (issue #26) and the codes after; exports made before keep verifying in their own order
+ * (LEGACY_DEPOSIT_CSV_COLUMNS). docs/RECORDS.md lists them; a test holds the two together.
  */
 import type { DepositRecord } from '../../shared/deposit-record'
 import { depositAmountOf, depositDisplayStatus } from '../../shared/deposit-record'
 import { normalizeDepositStatus } from '../../shared/deposit-status'
+import { depositStatusInWords } from '../../shared/deposit-words'
 import { maskTaxId } from '../../shared/tax-id'
-import { text, type Column } from './columns'
+import { csvAtOf, peopleFirst, text, type Column } from './columns'
+import type { ExportLocale } from './format'
 
 const remote = (r: DepositRecord, key: string): string | null => text(r.lastRemote?.[key])
 
@@ -16,7 +20,23 @@ const remote = (r: DepositRecord, key: string): string | null => text(r.lastRemo
 export const displayStatusOf = (r: Pick<DepositRecord, 'localState' | 'remoteStatus'>): string =>
   depositDisplayStatus(r, normalizeDepositStatus)
 
-export const DEPOSIT_CSV_COLUMNS: readonly Column<DepositRecord>[] = [
+const OUTSIDE: Readonly<Record<ExportLocale, string>> = {
+  'pt-BR': 'feita fora do aplicativo',
+  en: 'made outside the app',
+}
+
+/** A deposit's status in words (the report's status cell and the CSV's `status_text`). */
+export function depositStatusWords(r: DepositRecord, locale: ExportLocale): string {
+  const words = depositStatusInWords(displayStatusOf(r), locale)
+  return r.origin === 'imported' ? `${words} (${OUTSIDE[locale]})` : words
+}
+
+/**
+ * The columns in the order of deposit exports made before issue #26 (ids first, codes early). Today's exports
+ * use DEPOSIT_CSV_COLUMNS (the same columns and the status in words, people's first); the verifier reads an older
+ * file in this order.
+ */
+export const LEGACY_DEPOSIT_CSV_COLUMNS: readonly Column<DepositRecord>[] = [
   { id: 'local_id', pt: 'ID local', kind: 'text', get: (r) => r.localId },
   { id: 'remote_id', pt: 'ID da compra no serviço', kind: 'text', get: (r) => r.remoteId },
   { id: 'origin', pt: 'Origem (código)', kind: 'text', get: (r) => r.origin },
@@ -73,6 +93,30 @@ export const DEPOSIT_CSV_COLUMNS: readonly Column<DepositRecord>[] = [
   { id: 'request_id', pt: 'ID da requisição', kind: 'text', get: (r) => r.requestId },
   { id: 'flags', pt: 'Alertas', kind: 'text', get: (r) => r.flags.join(' | ') },
 ]
+
+/** What a person reads, in the order they read it: when, who paid, CPF/CNPJ, R$, status in words, where to. */
+const DEPOSIT_PEOPLE_ORDER = [
+  'created_at',
+  'payer_name',
+  'payer_tax_number',
+  'amount',
+  'status_text',
+  'depix_address',
+] as const
+
+/** Today's deposit CSV: DEPOSIT_PEOPLE_ORDER, then the rest in LEGACY_DEPOSIT_CSV_COLUMNS' order. */
+export const DEPOSIT_CSV_COLUMNS: readonly Column<DepositRecord>[] = peopleFirst(
+  LEGACY_DEPOSIT_CSV_COLUMNS,
+  [{ id: 'status_text', pt: 'Situação', kind: 'text', get: depositStatusWords }],
+  DEPOSIT_PEOPLE_ORDER,
+)
+
+// A MED reversal is the deposit's "returned": the `reversed` column, so the verifier can recount it.
+const DEPOSIT_AT_IDS = { status: 'status', refunded: 'reversed', deposit: 'amount', payout: null } as const
+
+/** Where the verifier reads the status, the reversal and the amount: today's file and one in the earlier order. */
+export const DEPOSIT_CSV_AT = csvAtOf(DEPOSIT_CSV_COLUMNS, DEPOSIT_AT_IDS)
+export const LEGACY_DEPOSIT_CSV_AT = csvAtOf(LEGACY_DEPOSIT_CSV_COLUMNS, DEPOSIT_AT_IDS)
 
 function pick(id: string): Column<DepositRecord> {
   const c = DEPOSIT_CSV_COLUMNS.find((x) => x.id === id)

@@ -15,8 +15,17 @@ import { statusInWords } from '../../shared/status-words'
 import { withdrawalRecordSchema, type WithdrawalRecord } from '../../shared/withdrawal-record'
 import { canonicalJson } from '../ledger/model/canonical-json'
 import { recordFixedHash } from './audit-member'
-import { columnIndex, CSV_COLUMNS, HTML_COLUMNS, type Column } from './columns'
-import { DEPOSIT_CSV_COLUMNS, DEPOSIT_HTML_COLUMNS, displayStatusOf } from './deposit-columns'
+import { CSV_AT, CSV_COLUMNS, earlierCsvHeaders, headerIn, HTML_COLUMNS, type Column } from './columns'
+import {
+  DEPOSIT_CSV_AT,
+  DEPOSIT_CSV_COLUMNS,
+  DEPOSIT_HTML_COLUMNS,
+  depositStatusWords,
+  displayStatusOf,
+  LEGACY_DEPOSIT_CSV_AT,
+  LEGACY_DEPOSIT_CSV_COLUMNS,
+} from './deposit-columns'
+import type { ExportLocale } from './format'
 import type { TotalsRow } from './totals'
 import { displayStatus } from './totals'
 
@@ -53,7 +62,19 @@ export interface RecordsKind<R extends AnyRecord = AnyRecord> {
    * Where the verifier reads a CSV row's totals: status code, refunded/reversed (yes/no), the amount summed as
    * deposit, the amount summed as payout (-1: the kind has none, read as empty, i.e. 0).
    */
-  csvAt: { status: number; refunded: number; deposit: number; payout: number }
+  csvAt: CsvAt
+  /**
+   * The headers of this kind's exports made before today's order, in a language, each with where its totals are:
+   * the verifier recognises a file by its header line and reads it in that order, so older exports still verify.
+   */
+  csvEarlier(locale: ExportLocale): readonly { header: string[]; at: CsvAt }[]
+}
+
+export interface CsvAt {
+  status: number
+  refunded: number
+  deposit: number
+  payout: number
 }
 
 const sha = (v: unknown): string => createHash('sha256').update(canonicalJson(v), 'utf8').digest('hex')
@@ -76,19 +97,8 @@ export const WITHDRAWAL_KIND: RecordsKind<WithdrawalRecord> = {
   statusWords: (r, locale) => statusInWords(displayStatus(r), r.refund !== null, locale),
   statusCodeWords: statusInWords,
   fixedHash: recordFixedHash,
-  csvAt: {
-    status: columnIndex('status'),
-    refunded: columnIndex('refunded'),
-    deposit: columnIndex('deposit_amount'),
-    payout: columnIndex('payout_amount'),
-  },
-}
-
-const depositColumn = (id: string): number => DEPOSIT_CSV_COLUMNS.findIndex((c) => c.id === id)
-
-const OUTSIDE: Readonly<Record<MoneyLocale, string>> = {
-  'pt-BR': 'feita fora do aplicativo',
-  en: 'made outside the app',
+  csvAt: CSV_AT,
+  csvEarlier: earlierCsvHeaders,
 }
 
 export const DEPOSIT_KIND: RecordsKind<DepositRecord> = {
@@ -107,19 +117,14 @@ export const DEPOSIT_KIND: RecordsKind<DepositRecord> = {
     payoutCents: 0,
     refundFeeCents: 0,
   }),
-  statusWords: (r, locale) => {
-    const words = depositStatusInWords(displayStatusOf(r), locale)
-    return r.origin === 'imported' ? `${words} (${OUTSIDE[locale]})` : words
-  },
+  statusWords: depositStatusWords,
   statusCodeWords: (status, _refund, locale) => depositStatusInWords(status, locale),
   fixedHash: (r) =>
     sha([r.localId, r.profile, r.operator, r.createdAt, r.origin, r.request, r.amountCents, r.depixAddress]),
-  csvAt: {
-    status: depositColumn('status'),
-    refunded: depositColumn('reversed'),
-    deposit: depositColumn('amount'),
-    payout: -1,
-  },
+  csvAt: DEPOSIT_CSV_AT,
+  csvEarlier: (locale) => [
+    { header: headerIn(locale, LEGACY_DEPOSIT_CSV_COLUMNS), at: LEGACY_DEPOSIT_CSV_AT },
+  ],
 }
 
 export function recordsKind(id: RecordKindId | undefined): RecordsKind {

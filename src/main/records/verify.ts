@@ -23,7 +23,6 @@ import { isUtf8 } from 'node:buffer'
 import { createHash } from 'node:crypto'
 import { basename, dirname, join, resolve } from 'node:path'
 import type { StatusTotal } from '../../shared/withdrawal-record'
-import { COLUMNS_BEFORE_REFERENCES, LEGACY_CSV_AT, LEGACY_CSV_COLUMNS, PT_HEADER_V1 } from './columns'
 import { BOM, csvHeader, csvLine, YES_NO } from './csv'
 import { countReportRows } from './html'
 import { readRecordsFile, type ExportedRecord } from './json'
@@ -559,26 +558,22 @@ function checkContent(
 }
 
 /**
- * The header the file must have, and where its status, refund and amounts are: the current one, or one of exports
- * made before it, when the file starts with that. Before issue #26 put the people's columns first, files had
- * LEGACY_CSV_COLUMNS' order: in full, or before issue #14 appended the references and the expected payee (the
- * first COLUMNS_BEFORE_REFERENCES columns, both languages), and for pt-BR before headers were put in words
- * (PT_HEADER_V1: same columns, same order). Either way every cell, row and total is checked the same.
+ * The header the file must have, and where its status, refund and amounts are: the current one, or one of the
+ * kind's exports made before it (RecordsKind.csvEarlier: before issue #26 put the people's columns first, and for
+ * withdrawals the older headers before that), when the file starts with that. Either way every cell, row and total
+ * is checked the same.
  */
 function expectedHeader(
   body: Buffer,
   entry: Extract<FileEntry, { format: 'csv' }>,
-  current: RecordsKind['csvAt'],
+  kind: RecordsKind,
 ): { header: string[]; at: RecordsKind['csvAt'] } {
   // Earlier headers, whole lines (CRLF included), so the current header never passes for one of them.
-  const legacy = csvHeader(entry.locale, LEGACY_CSV_COLUMNS)
-  const earlier = [legacy, legacy.slice(0, COLUMNS_BEFORE_REFERENCES)]
-  if (entry.locale === 'pt-BR') earlier.push([...PT_HEADER_V1])
-  for (const header of earlier) {
-    const line = Buffer.from(csvLine(header, entry.delimiter), 'utf8')
-    if (body.subarray(0, line.length).equals(line)) return { header, at: LEGACY_CSV_AT }
+  for (const earlier of kind.csvEarlier(entry.locale)) {
+    const line = Buffer.from(csvLine(earlier.header, entry.delimiter), 'utf8')
+    if (body.subarray(0, line.length).equals(line)) return earlier
   }
-  return { header: csvHeader(entry.locale), at: current }
+  return { header: csvHeader(entry.locale, kind.csvColumns), at: kind.csvAt }
 }
 
 function checkCsv(
@@ -592,11 +587,7 @@ function checkCsv(
   const bom = buf.subarray(0, BOM_BYTES.length).equals(BOM_BYTES)
   if (!bom) add(entry.name, 'schema', 'no UTF-8 byte order mark')
   const body = bom ? buf.subarray(BOM_BYTES.length) : buf
-  // Earlier headers exist only for withdrawals: deposits were exported with today's columns from the start.
-  const expected =
-    kind.id === 'withdrawal'
-      ? expectedHeader(body, entry, kind.csvAt)
-      : { header: csvHeader(entry.locale, kind.csvColumns), at: kind.csvAt }
+  const expected = expectedHeader(body, entry, kind)
   const r = csvReader.checkCsvRows(body, {
     delimiter: entry.delimiter,
     locale: entry.locale,

@@ -5,8 +5,10 @@
  * spilling out of its box (issue #26). States: Hoje with its cards, the payment form and its review, the list, a
  * paid, a refunded and a payee-mismatch detail, the funding page, Favorecidos, Exportar, the offline review,
  * Configurações (each tab), Caixa, Ferramentas do Sandbox, Comprar DePix, Compras de DePix, Lotes and a run in
- * review. Team-only screens (Aprovações, a run asked for approval) are checked the same way in
- * team-run-approvals.spec.ts and approvals.spec.ts; a run with 0 of 20 paid and a refused top-up in dates.spec.ts.
+ * review. Team-only screens — Aprovações with a payment and a run waiting, and the run asked for approval — on a
+ * team desk (support/team-desks.ts: a throwaway PostgreSQL cluster, desk B asks, the page is desk A), the same way
+ * below; their flows are in team-run-approvals.spec.ts and approvals.spec.ts; a run with 0 of 20 paid and a refused
+ * top-up in dates.spec.ts.
  */
 import type { Page } from '@playwright/test'
 import type { WithdrawalRecord } from '../../../src/shared/withdrawal-record'
@@ -21,8 +23,11 @@ import {
   seedLedger,
   setLanguage,
 } from './records-helpers'
+import { DESK_B, test as teamTest, type Colleague } from '../support/team-desks'
+import { TEAM_SKIP_REASON } from '../support/team-server'
 import { clippedText, wrappedMoney } from './clipping'
 import { foreignWords } from './rendered-language'
+import { CPF, refundAddressFor } from './withdrawal-steps'
 
 const SIZES = [
   { width: 1024, height: 700 },
@@ -200,6 +205,36 @@ test.use({
   },
 })
 
+/**
+ * Each page at the three sizes: a screenshot each, and at 1024×700 the words of the other language, text clipped
+ * or money wrapped, and axe. Returns the pages with foreign words and with clipped text.
+ */
+async function shoot(
+  app: TestApp,
+  lang: 'pt-BR' | 'en',
+  visits: Array<[string, Visit]>,
+): Promise<{ foreign: Record<string, string[]>; clipped: Record<string, string[]> }> {
+  const { page } = app
+  const foreign: Record<string, string[]> = {}
+  const clipped: Record<string, string[]> = {}
+  for (const [name, visit] of visits) {
+    for (const [i, size] of SIZES.entries()) {
+      await page.setViewportSize(size)
+      await visit(page)
+      await page.waitForTimeout(100)
+      if (i === 0) {
+        const words = await foreignWords(page, lang)
+        if (words.length > 0) foreign[name] = words
+        const cut = [...(await clippedText(page)), ...(await wrappedMoney(page))]
+        if (cut.length > 0) clipped[name] = cut
+        await expectNoSeriousAxe(page)
+      }
+      await app.screenshot(`screens-${name}-${lang}-${size.width}x${size.height}`)
+    }
+  }
+  return { foreign, clipped }
+}
+
 for (const lang of ['pt-BR', 'en'] as const) {
   test(`every page in ${lang} at three sizes: screenshots, axe, no words of the other language`, async ({
     app,
@@ -207,25 +242,82 @@ for (const lang of ['pt-BR', 'en'] as const) {
     test.setTimeout(480_000)
     const { page } = app
     const seeded = await seed(app)
-    const foreign: Record<string, string[]> = {}
-    const clipped: Record<string, string[]> = {}
     if (lang === 'en') await setLanguage(page, 'en')
-    for (const [name, visit] of pages(seeded)) {
-      for (const [i, size] of SIZES.entries()) {
-        await page.setViewportSize(size)
-        await visit(page)
-        await page.waitForTimeout(100)
-        if (i === 0) {
-          const words = await foreignWords(page, lang)
-          if (words.length > 0) foreign[name] = words
-          const cut = [...(await clippedText(page)), ...(await wrappedMoney(page))]
-          if (cut.length > 0) clipped[name] = cut
-          await expectNoSeriousAxe(page)
-        }
-        await app.screenshot(`screens-${name}-${lang}-${size.width}x${size.height}`)
-      }
-    }
+    const { foreign, clipped } = await shoot(app, lang, pages(seeded))
     expect(foreign).toEqual({})
     expect(clipped).toEqual({})
+  })
+}
+
+const RUN_NAME = 'folha-obras.csv'
+
+/** Desk B asks for a payment above the team's limit and for a run's approval: desk A's queue has both. */
+async function seedTeam(app: TestApp, colleague: Colleague): Promise<void> {
+  const refundAddress = refundAddressFor(app)
+  await colleague.request(
+    {
+      pixKey: 'aluguel@example.com',
+      taxNumber: CPF,
+      amount: { kind: 'payout', cents: 320_000 },
+      refundAddress,
+    },
+    'Aluguel de novembro',
+  )
+  const lines = [
+    'Favorecido;Chave Pix;CPF/CNPJ;Valor do Pix (R$);Endereço de devolução',
+    ...[1, 2, 3].map((i) => `Fornecedor ${i};fila${i}@example.com;${CPF};400,00;${refundAddress}`),
+  ]
+  const contentBase64 = Buffer.from(`\uFEFF${lines.join('\r\n')}\r\n`, 'utf8').toString('base64')
+  const { runId } = (await colleague.ok('runs:import', { name: RUN_NAME, contentBase64 })) as {
+    runId: string
+  }
+  await colleague.ok('runs:approve', { runId, confirmPayoutCents: 120_000 })
+}
+
+function teamPages(): Array<[string, Visit]> {
+  const approvals: Visit = async (page) => {
+    await page.getByTestId('nav-approvals').click()
+    await expect(page.getByTestId('approval-card')).toHaveCount(1)
+    await expect(page.getByTestId('run-approval-card')).toHaveCount(1)
+  }
+  return [
+    ['approvals', approvals],
+    [
+      'run-awaiting-approval',
+      async (page) => {
+        await approvals(page)
+        await page.getByTestId('run-approval-card').getByRole('button').first().click()
+        await expect(page.getByTestId('run-detail')).toHaveAttribute('data-state', 'draft')
+        await expect(page.getByTestId('run-approval-asked')).toContainText(DESK_B)
+        await expect(page.getByTestId('approve-form')).toBeVisible()
+      },
+    ],
+  ]
+}
+
+for (const lang of ['pt-BR', 'en'] as const) {
+  teamTest.describe(`team desk in ${lang}`, () => {
+    teamTest.skip(TEAM_SKIP_REASON !== null, TEAM_SKIP_REASON ?? '')
+    teamTest.use({
+      appOptions: {
+        language: lang,
+        sandbox: {},
+        beforeOpen: null,
+        trackerAutoStart: true,
+        startPage: 'today',
+      },
+    })
+
+    teamTest(
+      `Aprovações and a run waiting for approval in ${lang} at three sizes: screenshots, axe, no words of the other language`,
+      async ({ app, colleague }) => {
+        teamTest.setTimeout(240_000)
+        await expect(app.page.getByTestId('team-status')).toBeVisible()
+        await seedTeam(app, colleague)
+        const { foreign, clipped } = await shoot(app, lang, teamPages())
+        expect(foreign).toEqual({})
+        expect(clipped).toEqual({})
+      },
+    )
   })
 }

@@ -1,5 +1,8 @@
+import fs from 'node:fs'
+import path from 'node:path'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { DEPOSIT_CSV_COLUMNS, LEGACY_DEPOSIT_CSV_COLUMNS } from '../../../src/main/records/deposit-columns'
 import {
   csvCell,
   csvHeader,
@@ -165,4 +168,42 @@ describe('columns', () => {
       expect(ids.indexOf(code)).toBeGreaterThan(ids.indexOf('status_text'))
     expect(new Set(csvHeader('en')).size).toBe(CSV_COLUMNS.length)
   })
+})
+
+describe('deposit columns', () => {
+  it("a person's columns first (date, payer, CPF/CNPJ, R$, status in words), every earlier column after", () => {
+    expect(DEPOSIT_CSV_COLUMNS.slice(0, 6).map((c) => c.id)).toEqual([
+      'created_at',
+      'payer_name',
+      'payer_tax_number',
+      'amount',
+      'status_text',
+      'depix_address',
+    ])
+    const ids = DEPOSIT_CSV_COLUMNS.map((c) => c.id)
+    expect([...ids].sort()).toEqual([...LEGACY_DEPOSIT_CSV_COLUMNS.map((c) => c.id), 'status_text'].sort())
+    // The rest keep their earlier order, codes after the words.
+    expect(ids.slice(6)).toEqual(
+      LEGACY_DEPOSIT_CSV_COLUMNS.map((c) => c.id).filter((id) => !ids.slice(0, 6).includes(id)),
+    )
+    for (const code of ['local_id', 'origin', 'status', 'local_state', 'remote_status', 'error_kind'])
+      expect(ids.indexOf(code)).toBeGreaterThan(ids.indexOf('status_text'))
+    expect(new Set(csvHeader('pt-BR', DEPOSIT_CSV_COLUMNS)).size).toBe(DEPOSIT_CSV_COLUMNS.length)
+    // The earlier order (ids first) is what older deposit exports have: the verifier recognises it.
+    expect(LEGACY_DEPOSIT_CSV_COLUMNS[0]?.id).toBe('local_id')
+  })
+
+  it.each([
+    ['## records.csv', CSV_COLUMNS],
+    ['## Deposit exports', DEPOSIT_CSV_COLUMNS],
+  ] as const)(
+    "docs/RECORDS.md (%s) lists the CSV columns in the file's order, with their pt-BR headers",
+    (heading, columns) => {
+      const doc = fs.readFileSync(path.resolve(__dirname, '../../../docs/RECORDS.md'), 'utf8')
+      const section = doc.slice(doc.indexOf(heading))
+      const table = section.slice(0, section.indexOf('\n\n', section.indexOf('| id')))
+      const listed = [...table.matchAll(/^\| `([a-z_]+)` +\| ([^|]+?) +\|/gm)].map((m) => [m[1], m[2]])
+      expect(listed).toEqual(columns.map((c: { id: string; pt: string }) => [c.id, c.pt]))
+    },
+  )
 })

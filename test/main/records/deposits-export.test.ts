@@ -8,7 +8,19 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { openLedger, type Ledger } from '../../../src/main/ledger/sqlite/index'
 import { openReview, verifyExport } from '../../../src/main/records/index'
-import { exportTo, fileIn, fixHash, readManifest, resign, SIGNER, track, writeManifest } from './helpers'
+import { BOM, csvHeader, csvLine, parseCsv } from '../../../src/main/records/csv'
+import { DEPOSIT_CSV_COLUMNS, LEGACY_DEPOSIT_CSV_COLUMNS } from '../../../src/main/records/deposit-columns'
+import {
+  exportTo,
+  fileIn,
+  fixHash,
+  readManifest,
+  resign,
+  rowsInOrder,
+  SIGNER,
+  track,
+  writeManifest,
+} from './helpers'
 import { tempDir } from './fixtures'
 
 const PROFILE = 'sandbox'
@@ -152,5 +164,60 @@ describe('deposit export', () => {
     const relabelled = await verifyExport(res2.manifestPath)
     expect(relabelled.ok).toBe(false)
     expect(relabelled.problems.some((p) => p.check === 'schema' || p.check === 'totals')).toBe(true)
+  })
+
+  it('the CSV opens with what a person reads: date, payer, CPF/CNPJ, R$, status in words; codes after', async () => {
+    const ledger = seeded()
+    const res = await exportTo(ledger, { kind: 'deposit' })
+    const rows: string[][] = []
+    parseCsv(fs.readFileSync(fileIn(res, 'records.csv')).subarray(3), ';', (row) => {
+      rows.push(Array.from({ length: row.length }, (_, i) => row.cell(i)))
+    })
+    expect(rows[0]?.slice(0, 6)).toEqual([
+      'Criada em',
+      'Pagador',
+      'CPF/CNPJ do pagador',
+      'Valor da compra (R$)',
+      'Situação',
+      'Endereço Liquid de destino',
+    ])
+    const paid = rows.find((r) => r[3] === '500,00')
+    expect(paid?.slice(1, 6)).toEqual(['Empresa', '', '500,00', 'DePix recebido', ADDRESS])
+    expect(paid?.[0]).toMatch(/^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2}$/)
+    // The code stays, later, for scripts and the verifier.
+    const header = rows[0] ?? []
+    expect(header.indexOf('Situação (código)')).toBeGreaterThan(header.indexOf('Situação'))
+    expect(paid?.[header.indexOf('Situação (código)')]).toBe('depix_sent')
+    expect(rows.find((r) => r[3] === '700,00')?.[4]).toBe('Devolvido ao pagador (MED)')
+  })
+
+  it("a deposit CSV in the order of exports made before issue #26 still verifies; today's rows under it do not", async () => {
+    const ledger = seeded()
+    for (const [locale, delimiter] of [
+      ['pt-BR', ';'],
+      ['en', ','],
+    ] as const) {
+      const res = await exportTo(ledger, { kind: 'deposit', locale, csvDelimiter: delimiter })
+      const file = fileIn(res, 'records.csv')
+      const todays = fs.readFileSync(file, 'utf8').slice(1).split('\r\n').slice(1)
+      const legacyHeader = csvLine(csvHeader(locale, LEGACY_DEPOSIT_CSV_COLUMNS), delimiter).slice(0, -2)
+      expect(legacyHeader.startsWith(locale === 'pt-BR' ? '"ID local"' : '"local_id"')).toBe(true)
+      const rows = rowsInOrder(file, delimiter, DEPOSIT_CSV_COLUMNS, LEGACY_DEPOSIT_CSV_COLUMNS)
+      fs.writeFileSync(file, BOM + [legacyHeader, ...rows, ''].join('\r\n'))
+      const m = readManifest(res)
+      fixHash(res, m, 'records.csv')
+      resign(m, SIGNER)
+      writeManifest(res, m)
+      expect((await verifyExport(res.manifestPath)).problems).toEqual([])
+
+      // Today's rows under the older header: the status and amount are read where the older order has them.
+      fs.writeFileSync(file, BOM + [legacyHeader, ...todays].join('\r\n'))
+      fixHash(res, m, 'records.csv')
+      resign(m, SIGNER)
+      writeManifest(res, m)
+      const v = await verifyExport(res.manifestPath)
+      expect(v.ok).toBe(false)
+      expect(v.problems.some((p) => p.file === 'records.csv' && p.check === 'totals')).toBe(true)
+    }
   })
 })

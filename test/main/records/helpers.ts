@@ -11,6 +11,7 @@ import {
   type ExportResult,
 } from '../../../src/main/records/index'
 import { manifestFileText } from '../../../src/main/records/manifest'
+import { parseCsv } from '../../../src/main/records/csv'
 import { signBytes, signingKey, type SigningKeyPair } from '../../../src/main/records/sign'
 import { cleanupTempDirs, tempDir } from './fixtures'
 
@@ -82,4 +83,23 @@ export function flipByte(file: string, offset: number): void {
   const i = offset < 0 ? buf.length + offset : offset
   buf[i] = (buf[i] ?? 0) ^ 0x01
   fs.writeFileSync(file, buf)
+}
+
+/**
+ * The data rows of an export's CSV (written in `today`'s columns) as an export in an earlier order wrote them
+ * (`earlier`, e.g. LEGACY_CSV_COLUMNS or a prefix of it): cells copied as they are in the file (already
+ * neutralised; quoted again).
+ */
+export function rowsInOrder(
+  file: string,
+  delimiter: ';' | ',',
+  today: readonly { id: string }[],
+  earlier: readonly { id: string }[],
+): string[] {
+  const at = earlier.map((l) => today.findIndex((c) => c.id === l.id))
+  const out: string[] = []
+  parseCsv(fs.readFileSync(file).subarray(3), delimiter, (row) => {
+    out.push(at.map((i) => `"${row.cell(i).replace(/"/g, '""')}"`).join(delimiter))
+  })
+  return out.slice(1)
 }

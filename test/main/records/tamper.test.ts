@@ -18,7 +18,7 @@ import {
   LEGACY_CSV_COLUMNS,
   PT_HEADER_V1,
 } from '../../../src/main/records/columns'
-import { BOM, csvHeader, csvLine, parseCsv } from '../../../src/main/records/csv'
+import { BOM, csvHeader, csvLine } from '../../../src/main/records/csv'
 import { makeRecords, seededLedger, tempDir } from './fixtures'
 import {
   exportTo,
@@ -28,6 +28,7 @@ import {
   OTHER_SIGNER,
   readManifest,
   resign,
+  rowsInOrder,
   SIGNER,
   writeManifest,
 } from './helpers'
@@ -70,12 +71,7 @@ function lines(file: string): string[] {
  * (already neutralised; quoted again).
  */
 function legacyRows(file: string, delimiter: ';' | ',', columns = LEGACY_CSV_COLUMNS.length): string[] {
-  const at = LEGACY_CSV_COLUMNS.slice(0, columns).map((l) => CSV_COLUMNS.findIndex((c) => c.id === l.id))
-  const out: string[] = []
-  parseCsv(fs.readFileSync(file).subarray(3), delimiter, (row) => {
-    out.push(at.map((i) => `"${row.cell(i).replace(/"/g, '""')}"`).join(delimiter))
-  })
-  return out.slice(1)
+  return rowsInOrder(file, delimiter, CSV_COLUMNS, LEGACY_CSV_COLUMNS.slice(0, columns))
 }
 
 const rowsBeforeReferences = (file: string, delimiter: ';' | ','): string[] =>
