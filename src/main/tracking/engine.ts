@@ -46,7 +46,7 @@ export interface TrackerKind<R extends TrackableRecord, Res> {
   endpoint: 'withdraw-status' | 'deposit-status'
   /** Which kind this is; also the noun of the English fallback texts. */
   id: RecordKindId
-  /** The embedded ledger answers at once, the team ledger (src/main/ledger-store) with a promise. */
+  /** The embedded ledger answers at once, the team ledger (ledger/pg) with a promise. */
   get(localId: string): MaybePromise<R | undefined>
   listOpen(): MaybePromise<R[]>
   fetch(remoteId: string): Promise<Res>
