@@ -5,6 +5,7 @@
  */
 import { z } from 'zod'
 import { folderTokenSchema } from './folder-token'
+import { recordKindSchema } from './record-kinds'
 import { recordFilterSchema } from './withdrawal-record'
 
 const none = z.undefined()
@@ -20,7 +21,7 @@ export const exportRequestSchema = z.strictObject({
   /** Issue #14: copy the records' stored receipts into the export (listed and hashed in the manifest). */
   includeReceipts: z.boolean().optional(),
   /** Issue #17: which record kind the export holds (default withdrawals; deposits are "compras de DePix"). */
-  recordKind: z.enum(['withdrawal', 'deposit']).optional(),
+  recordKind: recordKindSchema.optional(),
 })
 export const exportResultSchema = z.object({
   manifestPath: z.string(),

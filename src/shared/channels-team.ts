@@ -10,6 +10,7 @@
  * journaled create.
  */
 import { z } from 'zod'
+import { recordKindSchema } from './record-kinds'
 import { withdrawalDraftSchema } from './withdrawal'
 import { runApprovalItemSchema } from './run-approval'
 import { withdrawalRecordSchema } from './withdrawal-record'
@@ -74,7 +75,7 @@ export const APPROVAL_VIEW_STATES = ['pending', 'approved', 'rejected', 'sent'] 
 export const approvalViewSchema = z.object({
   id: z.string(),
   /** Of a payment, or of a top-up (Comprar DePix: no Pix key; the DePix goes to `depixAddress`). */
-  kind: z.enum(['withdrawal', 'deposit']).default('withdrawal'),
+  kind: recordKindSchema.default('withdrawal'),
   /** The record id the payment will have once sent. */
   localId: z.string(),
   profile: z.string(),

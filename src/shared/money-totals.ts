@@ -8,6 +8,7 @@
  * docs/GLOSSARY.md names the groups; docs/RECORDS.md says how exports and the verifier use them.
  */
 import type { StatusTotal } from './withdrawal-record'
+import type { RecordKindId } from './record-kinds'
 
 /**
  * - paid: the payout was made (`sent`) and no refund is recorded;
@@ -55,13 +56,16 @@ const BY_DEPOSIT_STATUS: Readonly<Record<string, Meaning>> = {
   not_created: 'ended',
 }
 
-/** The record kinds whose totals are grouped by meaning. */
-export type TotalsKind = 'withdrawal' | 'deposit'
+/** Keyed by the one kind id (shared/record-kinds.ts): a kind added there without a meaning table fails to compile. */
+const BY_KIND: Readonly<Record<RecordKindId, Readonly<Record<string, Meaning>>>> = {
+  withdrawal: BY_STATUS,
+  deposit: BY_DEPOSIT_STATUS,
+}
 
 /** `status` is a display status (normalised remote status of a created record, else the local state). */
-export function meaningOf(status: string, hasRefund: boolean, kind: TotalsKind = 'withdrawal'): Meaning {
+export function meaningOf(status: string, hasRefund: boolean, kind: RecordKindId = 'withdrawal'): Meaning {
   if (hasRefund) return 'returned'
-  const table = kind === 'deposit' ? BY_DEPOSIT_STATUS : BY_STATUS
+  const table = BY_KIND[kind]
   return Object.hasOwn(table, status) ? (table[status] as Meaning) : 'other'
 }
 
@@ -94,7 +98,7 @@ const emptyGroup = (): MeaningGroup => ({ count: 0, depositCents: 0, payoutCents
  */
 export function meaningTotals(
   totals: readonly StatusTotal[],
-  kind: TotalsKind = 'withdrawal',
+  kind: RecordKindId = 'withdrawal',
 ): MeaningTotals {
   const out: MeaningTotals = {
     paid: emptyGroup(),

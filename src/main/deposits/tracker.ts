@@ -46,7 +46,7 @@ export function depositTrackerKind(
 ): TrackerKind<DepositRecord, ApiResult<DepositStatus>> {
   return {
     endpoint: 'deposit-status',
-    noun: 'deposit',
+    id: 'deposit',
     get: (localId) => store.get(localId),
     listOpen: () => store.listOpen(),
     fetch: (remoteId) => client.depositStatus(remoteId),

@@ -13,11 +13,12 @@
  * caller: withdrawals/create.ts and deposits/create.ts.
  */
 import type { EndpointName } from '../../shared/api-limits'
+import type { RecordKindId } from '../../shared/record-kinds'
 import type { WithdrawalErrorInfo } from '../../shared/withdrawal-record'
 import { ApiError, type ApiResult, type DepixClient } from '../api'
 import { LedgerError, type CreatedOutcome } from '../ledger/sqlite'
 import type { KindWords, Refuse } from './refusals'
-import { appendSideJournal, createdEntry, type JournaledKind } from './side-journal'
+import { appendSideJournal, createdEntry } from './side-journal'
 
 type MaybePromise<T> = T | Promise<T>
 
@@ -34,7 +35,7 @@ export interface CreateStore<R extends { localId: string }> {
 }
 
 export interface JournaledCreate<R extends { localId: string }, T> {
-  kind: JournaledKind
+  kind: RecordKindId
   words: KindWords
   refuse: Refuse
   client: Pick<DepixClient, 'session' | 'allowance'> & Partial<Pick<DepixClient, 'reserve'>>

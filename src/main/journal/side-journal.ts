@@ -19,6 +19,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { z } from 'zod'
+import { recordKindSchema, type RecordKindId } from '../../shared/record-kinds'
 import { createdOutcomeSchema, LedgerError, type CreatedOutcome, type Ledger } from '../ledger/sqlite'
 
 export const SIDE_JOURNAL_SUFFIX = '.created.jsonl'
@@ -26,14 +27,11 @@ export const SIDE_JOURNAL_SUFFIX = '.created.jsonl'
 export const RESERVE_BYTES = 64 * 1024
 const NL = 0x0a
 
-/** Record kinds whose creates are journaled. An entry without `record` is a withdrawal's (entries before deposits). */
-export const JOURNALED_KINDS = ['withdrawal', 'deposit'] as const
-export type JournaledKind = (typeof JOURNALED_KINDS)[number]
-
 export const sideJournalEntrySchema = z.object({
   v: z.literal(1),
   kind: z.literal('created'),
-  record: z.enum(JOURNALED_KINDS).optional(),
+  /** Every record kind's creates are journaled; an entry without `record` is a withdrawal's (entries before deposits). */
+  record: recordKindSchema.optional(),
   localId: z.string().min(1).max(100),
   profile: z.string().min(1).max(200),
   /** When the answer arrived (wall clock, ISO 8601). */
@@ -225,7 +223,7 @@ export function createdEntry(
   profile: string,
   at: string,
   outcome: CreatedOutcome,
-  record: JournaledKind = 'withdrawal',
+  record: RecordKindId = 'withdrawal',
 ): SideJournalEntry {
   // A withdrawal's entry keeps the shape it always had (no `record`), so older readers still take it.
   const base = { v: 1 as const, kind: 'created' as const, localId, profile, at, outcome }

@@ -12,7 +12,8 @@
 import type { AuditHead, Ledger } from '../ledger/sqlite/index'
 import type { AuditEntry, AuditVerification } from '../../shared/withdrawal-record'
 import type { ExportFilter, FileEntry } from './manifest'
-import type { AnyRecord, RecordKindId } from './kinds'
+import type { RecordKindId } from '../../shared/record-kinds'
+import type { AnyRecord } from './kinds'
 import { writeReceiptMembers } from './receipts-member'
 
 /** An audit entry with its details as stored (canonical JSON text): an export writes it as it is. */

@@ -23,7 +23,8 @@ import { csvHeader, csvLine, BOM, type CsvDelimiter } from './csv'
 import type { ExportLocale } from './format'
 import { REPORT_TAIL, reportHead } from './html'
 import { jsonHead, JSON_SEPARATOR, JSON_TAIL } from './json'
-import { recordsKind, type AnyRecord, type RecordKindId } from './kinds'
+import type { RecordKindId } from '../../shared/record-kinds'
+import { recordsKind, type AnyRecord } from './kinds'
 import { rowPlan } from './layout'
 import { kernel } from './kernel'
 import {
@@ -286,7 +287,7 @@ export async function exportFrom(ledger: ExportLedger, o: ExportOptions): Promis
         : null
     const format = plan ? kernel.rowFormatter(plan.layout) : null
     const totals = new TotalsAccumulator()
-    const days = new DayAccumulator(kind.totals)
+    const days = new DayAccumulator(kind.id)
     const source: AsyncIterable<AnyRecord> = snap.records(kind.id, filter)
     const seen = new Set<string>()
     const redactedIds: string[] = []
@@ -447,7 +448,7 @@ export async function exportFrom(ledger: ExportLedger, o: ExportOptions): Promis
       exportedAt: exportedAt.toISOString(),
       rowCount: totals.count,
       totals: statusTotals,
-      meaningTotals: meaningTotals(statusTotals, kind.totals),
+      meaningTotals: meaningTotals(statusTotals, kind.id),
       ...(isDeposit ? { recordKind: kind.id } : {}),
       auditHead,
       files: entries,

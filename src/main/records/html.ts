@@ -268,7 +268,7 @@ export function reportHead(
       ? '—'
       : `${formatDateTime(facts.createdAtRange.first, locale)} — ${formatDateTime(facts.createdAtRange.last, locale)}`
   const sum = sumTotals(totals)
-  const meaning = meaningTotals(totals, kind.totals)
+  const meaning = meaningTotals(totals, kind.id)
   const amounts = (g: MeaningGroup): string =>
     `${num(String(g.count))}${num(formatAmount(g.depositCents, locale))}` +
     (pay ? num(formatAmount(g.payoutCents, locale)) : '')

@@ -4,13 +4,18 @@
  * changes after creation (for `--against`). Everything else of the records module — streaming, the kernel's
  * formatting, hashing, the signed manifest, the audit member, verification, the review ledger — is one code path
  * for every kind. A manifest without `recordKind` is a withdrawal export (every export made before deposits).
+ *
+ * The kind's identity is shared/record-kinds.ts's id, not a name of this module's own: the ledger, journal,
+ * tracker and totals key by the same id. This descriptor stays separate because what it carries (columns,
+ * schemas, words) is the export's own and would drag records/ into every layer that only needs the id.
  */
 import { createHash } from 'node:crypto'
 import type { z } from 'zod'
 import { depositRecordSchema, type DepositRecord, depositAmountOf } from '../../shared/deposit-record'
 import { depositStatusInWords } from '../../shared/deposit-words'
-import { refundFeeCents, type TotalsKind } from '../../shared/money-totals'
+import { refundFeeCents } from '../../shared/money-totals'
 import type { MoneyLocale } from '../../shared/money'
+import type { RecordKindId } from '../../shared/record-kinds'
 import { statusInWords } from '../../shared/status-words'
 import { withdrawalRecordSchema, type WithdrawalRecord } from '../../shared/withdrawal-record'
 import { canonicalJson } from '../ledger/model/canonical-json'
@@ -29,9 +34,6 @@ import type { ExportLocale } from './format'
 import type { TotalsRow } from './totals'
 import { displayStatus } from './totals'
 
-export const RECORD_KINDS = ['withdrawal', 'deposit'] as const
-export type RecordKindId = (typeof RECORD_KINDS)[number]
-
 /** Any kind's record, as the shared code sees it. */
 export interface AnyRecord {
   localId: string
@@ -41,7 +43,6 @@ export interface AnyRecord {
 
 export interface RecordsKind<R extends AnyRecord = AnyRecord> {
   id: RecordKindId
-  totals: TotalsKind
   /** `schema` of records.json. */
   jsonSchema: string
   /** The record schema, strict: an unknown member in an export is an error. */
@@ -81,7 +82,6 @@ const sha = (v: unknown): string => createHash('sha256').update(canonicalJson(v)
 
 export const WITHDRAWAL_KIND: RecordsKind<WithdrawalRecord> = {
   id: 'withdrawal',
-  totals: 'withdrawal',
   jsonSchema: 'tesouraria-depix/records',
   recordSchema: withdrawalRecordSchema.strict(),
   csvColumns: CSV_COLUMNS,
@@ -103,7 +103,6 @@ export const WITHDRAWAL_KIND: RecordsKind<WithdrawalRecord> = {
 
 export const DEPOSIT_KIND: RecordsKind<DepositRecord> = {
   id: 'deposit',
-  totals: 'deposit',
   jsonSchema: 'tesouraria-depix/deposits',
   recordSchema: depositRecordSchema.strict(),
   csvColumns: DEPOSIT_CSV_COLUMNS,
@@ -127,6 +126,13 @@ export const DEPOSIT_KIND: RecordsKind<DepositRecord> = {
   ],
 }
 
+/** Keyed by the one kind id (shared/record-kinds.ts): a kind added there without an export fails to compile. */
+const BY_ID: Readonly<Record<RecordKindId, RecordsKind>> = {
+  withdrawal: WITHDRAWAL_KIND as unknown as RecordsKind,
+  deposit: DEPOSIT_KIND as unknown as RecordsKind,
+}
+
+/** A kind's export; no id is a withdrawal (exports made before deposits). */
 export function recordsKind(id: RecordKindId | undefined): RecordsKind {
-  return (id === 'deposit' ? DEPOSIT_KIND : WITHDRAWAL_KIND) as unknown as RecordsKind
+  return BY_ID[id ?? 'withdrawal']
 }

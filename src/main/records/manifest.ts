@@ -12,6 +12,7 @@
  * unchanged (whitespace, an escape, a duplicate key) is still reported.
  */
 import { z } from 'zod'
+import { recordKindSchema } from '../../shared/record-kinds'
 import { recordFilterSchema } from '../../shared/withdrawal-record'
 import { canonicalJson } from '../ledger/model/canonical-json'
 import { EXPORT_LOCALES } from './format'
@@ -251,7 +252,7 @@ export const manifestSchema = z.strictObject({
    * Which record kind the export holds (records/kinds.ts). Absent: withdrawals, as every export made before
    * deposits; written only for other kinds, so a withdrawal export's manifest is unchanged.
    */
-  recordKind: z.enum(['withdrawal', 'deposit']).optional(),
+  recordKind: recordKindSchema.optional(),
   /** The ledger's audit-chain head when the export was made: anchors the chain outside the database file. */
   auditHead: z.strictObject({ seq: count, hash: shownText }).nullable(),
   files: fileListSchema,

@@ -5,7 +5,8 @@
  * whether a refund is recorded; best-knowledge amounts, null counting as 0; the fee withheld on refunds. What
  * the groups mean (paid, open, returned…) is decided by `meaningTotals` (shared/money-totals.ts), from these.
  */
-import { meaningTotals, refundFeeCents, type MeaningTotals, type TotalsKind } from '../../shared/money-totals'
+import { meaningTotals, refundFeeCents, type MeaningTotals } from '../../shared/money-totals'
+import type { RecordKindId } from '../../shared/record-kinds'
 import type { StatusTotal, WithdrawalRecord } from '../../shared/withdrawal-record'
 import { normalizeStatus } from '../../shared/withdrawal-status'
 import { saoPauloDay } from './format'
@@ -123,7 +124,7 @@ export function sortTotals(totals: StatusTotal[]): StatusTotal[] {
 export class DayAccumulator {
   private readonly byDay = new Map<string, TotalsAccumulator>()
 
-  constructor(private readonly kind: TotalsKind = 'withdrawal') {}
+  constructor(private readonly kind: RecordKindId = 'withdrawal') {}
 
   /** A withdrawal record; any kind through `addRow`. */
   add(r: WithdrawalRecord): void {

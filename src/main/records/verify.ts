@@ -347,7 +347,7 @@ function checkManifestTotals(m: Manifest | null, mname: string, add: Add): void 
     add(mname, 'totals', `status totals count ${sum.count} records, rowCount is ${m.rowCount}`)
   }
   if (m.meaningTotals !== undefined) {
-    const kind = recordsKind(m.recordKind).totals
+    const kind = recordsKind(m.recordKind).id
     for (const d of diffMeaningTotals(m.meaningTotals, meaningTotals(m.totals, kind))) add(mname, 'totals', d)
   }
 }

@@ -10,6 +10,7 @@
  * the limit even if the client's limiter is off. A 429 that still arrives blocks every poll for its Retry-After.
  */
 import { MAINTENANCE_RETRY_AFTER_SECONDS } from '../../shared/api-limits'
+import type { RecordKindId } from '../../shared/record-kinds'
 import { ApiError, type DepixClient } from '../api'
 import { clampTimerMs, WallToMonotonic } from '../clock'
 import {
@@ -35,12 +36,17 @@ export type TrackerRefusal = 'not_found' | 'illegal_state' | 'remote_mismatch' |
 
 type MaybePromise<T> = T | Promise<T>
 
+/**
+ * A kind as the tracker drives it. Its identity is the one id of shared/record-kinds.ts; the rest stays here
+ * because it is behaviour only the tracker calls (fetch, store, open rule), supplied by the feature, which
+ * tracking/ may not import.
+ */
 export interface TrackerKind<R extends TrackableRecord, Res> {
   /** The status endpoint, whose allowance the tracker spends. */
   endpoint: 'withdraw-status' | 'deposit-status'
-  /** "withdrawal", "deposit": English fallback texts only. */
-  noun: string
-  /** The embedded ledger answers at once, the team ledger (src/main/ledger-store) with a promise. */
+  /** Which kind this is; also the noun of the English fallback texts. */
+  id: RecordKindId
+  /** The embedded ledger answers at once, the team ledger (ledger/pg) with a promise. */
   get(localId: string): MaybePromise<R | undefined>
   listOpen(): MaybePromise<R[]>
   fetch(remoteId: string): Promise<Res>
@@ -241,8 +247,8 @@ export function createTracker<R extends TrackableRecord, Res>(deps: EngineDeps<R
     const record = await call(localId, () => kind.get(localId))
     if (record === undefined || record.remoteId === null || record.localState !== 'created') {
       scheduler.remove(localId)
-      if (record === undefined) throw kind.refuse('not_found', `No ${kind.noun} record ${localId}.`)
-      throw kind.refuse('illegal_state', `${localId} is ${record.localState}: it has no ${kind.noun} id.`)
+      if (record === undefined) throw kind.refuse('not_found', `No ${kind.id} record ${localId}.`)
+      throw kind.refuse('illegal_state', `${localId} is ${record.localState}: it has no ${kind.id} id.`)
     }
     const remoteId = record.remoteId
     polls += 1
@@ -296,11 +302,7 @@ export function createTracker<R extends TrackableRecord, Res>(deps: EngineDeps<R
         onError(le, localId)
       }
       if (manual) {
-        throw kind.refuse(
-          'remote_not_found',
-          `The API does not know ${kind.noun} ${record.remoteId}.`,
-          localId,
-        )
+        throw kind.refuse('remote_not_found', `The API does not know ${kind.id} ${record.remoteId}.`, localId)
       }
       return record
     }

@@ -39,7 +39,7 @@ export function withdrawalTrackerKind(
   const { store, client, network } = deps
   return {
     endpoint: 'withdraw-status',
-    noun: 'withdrawal',
+    id: 'withdrawal',
     get: (localId) => store.get(localId),
     listOpen: () => store.listOpen(),
     fetch: (remoteId) => client.withdrawStatus(remoteId),

@@ -9,6 +9,7 @@
  * holds the two together.
  */
 import { canTransition, type LocalState, type WithdrawalErrorInfo } from '../../../shared/withdrawal-record'
+import type { RecordKindId } from '../../../shared/record-kinds'
 import { LedgerError } from './errors'
 
 /** What the lifecycle reads and writes on a record of any kind. */
@@ -56,10 +57,14 @@ export interface CreatedAnswer {
   payoutAmountCents?: number | null | undefined
 }
 
-/** One record kind as the rules see it, whatever the engine (kinds.ts has the two). */
+/**
+ * One record kind as the rules see it, whatever the engine (kinds.ts has the two). Keyed by the one id of
+ * shared/record-kinds.ts; it stays a descriptor of its own because tables and the create's effect are storage's
+ * facts, which no other layer may read.
+ */
 export interface KindRules<R extends LinkedRecord> {
-  /** The audit actions' prefix (`withdrawal.rejected`, `deposit.outcome_unknown`). */
-  action: 'withdrawal' | 'deposit'
+  /** The kind's id, which is also its audit actions' prefix (`withdrawal.rejected`, `deposit.outcome_unknown`). */
+  action: RecordKindId
   /** The kind's table on both engines: a fixed name, never input. */
   table: 'withdrawals' | 'deposits'
   /** Its observations' table. */

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto'
 import type pg from 'pg'
 import { z } from 'zod'
+import type { RecordKindId } from '../../../shared/record-kinds'
 import { LedgerError } from '../model/errors'
 import type { NewWithdrawal } from '../model/inputs'
 import { newWithdrawalSchema } from '../model/inputs'
@@ -18,7 +19,7 @@ export const APPROVAL_STATES = ['pending', 'approved', 'rejected'] as const
 export interface Approval {
   id: string
   /** Of a payment (POST /withdraw) or of a top-up (POST /deposit, migration 15). */
-  kind: 'withdrawal' | 'deposit'
+  kind: RecordKindId
   localId: string
   profile: string
   request: Record<string, unknown>

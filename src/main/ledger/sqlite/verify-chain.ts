@@ -22,7 +22,7 @@ const STEP_ROWS = 2000
 type Broken = Extract<AuditVerification, { ok: false }>
 
 /** Every record kind's table: each record must match the state hash of its latest entry. */
-const RECORD_KINDS: ReadonlyArray<{
+const KIND_TABLES: ReadonlyArray<{
   /** `SELECT … FROM table alias`: the alias is `a`, the last word. */
   from: string
   toRecord: (row: Parameters<typeof rowToRecord>[0]) => object
@@ -190,7 +190,7 @@ export function* verifyChainSinceSteps(db: ReadDb, since: AuditHead): Generator<
     }
     let row
     let kind
-    for (const k of RECORD_KINDS) {
+    for (const k of KIND_TABLES) {
       row = db.stmt(`${k.from} WHERE ${alias(k.from)}.local_id = ?`).get(subject)
       kind = k
       if (row) break
@@ -238,7 +238,7 @@ function* verifyRecordStates(db: ReadDb): Generator<void, AuditVerification | nu
     if (++n % STEP_ROWS === 0) yield
     latest.set(String(row.subject), { seq: Number(row.seq), stateHash: String(row.state_hash) })
   }
-  for (const kind of RECORD_KINDS) {
+  for (const kind of KIND_TABLES) {
     const stmt = db.fresh(`${kind.from} ORDER BY ${alias(kind.from)}.id`)
     // Array rows where the kind decodes them and this node:sqlite has them (Node ≥ 22.16); objects otherwise.
     const arrays = kind.fromArray && typeof stmt.setReturnArrays === 'function' ? kind.fromArray : null
