@@ -5,49 +5,12 @@
  * number of clicks; a payment that did not come back is refused and leaves no entry; the chain stays sound.
  */
 import { randomUUID } from 'node:crypto'
-import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { reconcileRefund, reconciledAmong, REFUND_RECONCILED } from '../../../src/main/app/refund-reconcile'
-import { openLedger } from '../../../src/main/ledger/sqlite'
-import { sqliteStore, type LedgerStore } from '../../../src/main/ledger/engines'
-import { announceSkip, PG_SKIP_REASON } from '../../support/postgres'
-import { startTeam, type Team } from '../ledger/team'
+import type { LedgerStore } from '../../../src/main/ledger/engines'
+import { bothEngines } from '../ledger/engines'
 
-interface Engine {
-  name: 'sqlite' | 'postgres'
-  open(): Promise<{ store: LedgerStore; done: () => Promise<void> }>
-}
-
-const engines: Engine[] = [
-  {
-    name: 'sqlite',
-    open: async () => {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'refund-reconcile-'))
-      const store = sqliteStore(openLedger(path.join(dir, 'ledger.sqlite')))
-      return {
-        store,
-        done: async () => {
-          await store.close()
-          fs.rmSync(dir, { recursive: true, force: true })
-        },
-      }
-    },
-  },
-]
-announceSkip('refund reconciliation (postgres)')
-if (!PG_SKIP_REASON) {
-  let team: Team | null = null
-  engines.push({
-    name: 'postgres',
-    open: async () => {
-      team = await startTeam()
-      const store = await team.desk('ana')
-      return { store, done: async () => team?.stop() }
-    },
-  })
-}
+const engines = bothEngines('refund reconciliation', 'refund-reconcile-')
 
 async function payment(store: LedgerStore, status: string): Promise<string> {
   const pixKey = `${randomUUID()}@example.com`

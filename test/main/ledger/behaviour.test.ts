@@ -4,48 +4,12 @@
  * every test works on its own keys and profile and never assumes an empty ledger.
  */
 import { randomUUID } from 'node:crypto'
-import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openLedger, type NewWithdrawal } from '../../../src/main/ledger/sqlite'
-import { sqliteStore, type LedgerStore } from '../../../src/main/ledger/engines'
-import { announceSkip, PG_SKIP_REASON } from '../../support/postgres'
-import { startTeam, type Team } from './team'
+import type { NewWithdrawal } from '../../../src/main/ledger/sqlite'
+import type { LedgerStore } from '../../../src/main/ledger/engines'
+import { bothEngines } from './engines'
 
-interface Engine {
-  name: 'sqlite' | 'postgres'
-  open(): Promise<{ store: LedgerStore; done: () => Promise<void> }>
-}
-
-const engines: Engine[] = [
-  {
-    name: 'sqlite',
-    open: async () => {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'store-behaviour-'))
-      const store = sqliteStore(openLedger(path.join(dir, 'ledger.sqlite')))
-      return {
-        store,
-        done: async () => {
-          await store.close()
-          fs.rmSync(dir, { recursive: true, force: true })
-        },
-      }
-    },
-  },
-]
-announceSkip('ledger-store behaviour (postgres)')
-if (!PG_SKIP_REASON) {
-  let team: Team | null = null
-  engines.push({
-    name: 'postgres',
-    open: async () => {
-      team = await startTeam()
-      const store = await team.desk('ana')
-      return { store, done: async () => team?.stop() }
-    },
-  })
-}
+const engines = bothEngines('ledger-store behaviour', 'store-behaviour-')
 
 const sinceLongAgo = '2000-01-01T00:00:00.000Z'
 

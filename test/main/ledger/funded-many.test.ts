@@ -5,48 +5,11 @@
  * a refusal of any one leaves every one as it was.
  */
 import { randomUUID } from 'node:crypto'
-import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openLedger } from '../../../src/main/ledger/sqlite'
-import { sqliteStore, type LedgerStore } from '../../../src/main/ledger/engines'
-import { announceSkip, PG_SKIP_REASON } from '../../support/postgres'
-import { startTeam, type Team } from './team'
+import type { LedgerStore } from '../../../src/main/ledger/engines'
+import { bothEngines } from './engines'
 
-interface Engine {
-  name: 'sqlite' | 'postgres'
-  open(): Promise<{ store: LedgerStore; done: () => Promise<void> }>
-}
-
-const engines: Engine[] = [
-  {
-    name: 'sqlite',
-    open: async () => {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'funded-many-'))
-      const store = sqliteStore(openLedger(path.join(dir, 'ledger.sqlite')))
-      return {
-        store,
-        done: async () => {
-          await store.close()
-          fs.rmSync(dir, { recursive: true, force: true })
-        },
-      }
-    },
-  },
-]
-announceSkip('markFundedMany (postgres)')
-if (!PG_SKIP_REASON) {
-  let team: Team | null = null
-  engines.push({
-    name: 'postgres',
-    open: async () => {
-      team = await startTeam()
-      const store = await team.desk('ana')
-      return { store, done: async () => team?.stop() }
-    },
-  })
-}
+const engines = bothEngines('markFundedMany', 'funded-many-')
 
 const TX = 'a'.repeat(64)
 

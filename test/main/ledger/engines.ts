@@ -1,0 +1,50 @@
+/**
+ * The two ledger engines a behaviour suite runs on: this computer's SQLite file and, where the PostgreSQL
+ * binaries exist, a throwaway team cluster (one desk, `ana`). Without them the PostgreSQL half is announced as
+ * skipped with the reason, never dropped silently.
+ */
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { sqliteStore, type LedgerStore } from '../../../src/main/ledger/engines'
+import { openLedger } from '../../../src/main/ledger/sqlite'
+import { announceSkip, PG_SKIP_REASON } from '../../support/postgres'
+import { startTeam, type Team } from './team'
+
+export interface Engine {
+  name: 'sqlite' | 'postgres'
+  open(): Promise<{ store: LedgerStore; done: () => Promise<void> }>
+}
+
+/** `what` names the suite in the skip notice; `prefix` the SQLite file's temporary folder. */
+export function bothEngines(what: string, prefix: string): Engine[] {
+  const engines: Engine[] = [
+    {
+      name: 'sqlite',
+      open: async () => {
+        const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix))
+        const store = sqliteStore(openLedger(path.join(dir, 'ledger.sqlite')))
+        return {
+          store,
+          done: async () => {
+            await store.close()
+            fs.rmSync(dir, { recursive: true, force: true })
+          },
+        }
+      },
+    },
+  ]
+  announceSkip(`${what} (postgres)`)
+  if (!PG_SKIP_REASON) {
+    let team: Team | null = null
+    engines.push({
+      name: 'postgres',
+      open: async () => {
+        team = await startTeam()
+        const store = await team.desk('ana')
+        return { store, done: async () => team?.stop() }
+      },
+    })
+  }
+  return engines
+}
