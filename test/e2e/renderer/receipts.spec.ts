@@ -46,14 +46,21 @@ test('a receipt fetched from the sandbox is opened offline, saved and printed', 
   try {
     const target = join(dir, 'comprovante.html')
     app.nextSavePath(target)
-    await viewer.getByRole('button', { name: 'Salvar comprovante' }).click()
+    // Scrolled to first: the page is long and the receipt's frame sits below these buttons. Scrolling inside the
+    // click, Playwright's press landed in that sandboxed frame (it may not run its probe there: no allow-scripts),
+    // so the button never saw it; a person's click on a visible button is what this step is about.
+    const save = viewer.getByRole('button', { name: 'Salvar comprovante' })
+    await save.scrollIntoViewIfNeeded()
+    await save.click()
     await expect(viewer).toContainText('Comprovante salvo.')
     expect(existsSync(target)).toBe(true)
     expect(createHash('sha256').update(readFileSync(target)).digest('hex')).toBe(view.sha256)
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
-  await viewer.getByRole('button', { name: 'Imprimir' }).click()
+  const print = viewer.getByRole('button', { name: 'Imprimir' })
+  await print.scrollIntoViewIfNeeded()
+  await print.click()
   await expect.poll(() => app.printed.length).toBe(1)
   expect(app.printed[0]).toEqual({ mediaType: 'text/html', size: view.size })
   // The renderer never got a path or URL for it.
