@@ -78,15 +78,15 @@ describe('a status answer is read field by field', () => {
     expect(ledger.observations(rec.localId).at(-1)?.body).toMatchObject({ status: null })
   })
 
-  it('a string refund is dropped alone: the status and amounts still count', async () => {
+  it('a string refund is dropped alone: the status and the other fields still count', async () => {
     const rec = seeded('w-str', 'sending')
     server.route(
       'GET /api/withdraw-status',
-      ok({ id: 'w-str', status: 'sent', payoutAmountInCents: 1_500, refund: 'pending' }),
+      ok({ id: 'w-str', status: 'sent', receiverName: 'Maria Silva', refund: 'pending' }),
     )
     const after = await service.refresh(rec.localId)
     expect(after.remoteStatus).toBe('sent')
-    expect(after.payoutAmountCents).toBe(1_500)
+    expect(after.receiverName).toBe('Maria Silva')
     expect(after.refund).toBeNull()
     expect(after.flags).toContain(FLAG)
   })

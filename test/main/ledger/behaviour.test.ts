@@ -215,6 +215,37 @@ describe.each(engines)('LedgerStore on $name', (engine) => {
     expect(await store.verifyAuditChain()).toMatchObject({ ok: true })
   })
 
+  it('an answer naming another address or amount raises the flag and changes what is funded on neither engine', async () => {
+    const profile = `p-${randomUUID()}`
+    const a = await store.insertSubmitting(newInput({ profile }), 'Ana')
+    await store.markCreated(a.localId, outcome(`w-${randomUUID()}`, null))
+    const r = await store.recordObservation(a.localId, {
+      status: 'pending',
+      body: {
+        status: 'pending',
+        depositAddress: 'lq1qqsomeoneelse',
+        depositAmountInCents: 1,
+        payoutAmountInCents: 2,
+      },
+    })
+    expect(r).toMatchObject({ changed: true, applied: true, raised: ['deposit_address_changed'] })
+    expect(r.record).toMatchObject({
+      depositAddress: 'lq1qqexampleaddress',
+      depositAmountCents: 12_845,
+      payoutAmountCents: 12_345,
+    })
+    expect(await store.get(a.localId)).toMatchObject({
+      depositAddress: 'lq1qqexampleaddress',
+      depositAmountCents: 12_845,
+    })
+    const actions = (await store.audit({ subject: a.localId })).rows.map((e) => [e.action, e.details.flags])
+    expect(actions.slice(0, 2)).toEqual([
+      ['withdrawal.observed', undefined],
+      ['withdrawal.flagged', ['deposit_address_changed']],
+    ])
+    expect(await store.verifyAuditChain()).toMatchObject({ ok: true })
+  })
+
   it('ranges over the paid date (first "sent" in the history) or the creation date, as the filter says', async () => {
     const profile = `p-${randomUUID()}`
     const paidLater = await store.insertSubmitting(newInput({ profile }), 'Ana')

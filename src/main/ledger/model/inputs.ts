@@ -70,12 +70,15 @@ export const observationInputSchema = z.object({
 })
 export type ObservationInput = z.infer<typeof observationInputSchema>
 
-export interface ObservationResult {
+/** What recording one status answer did, for every record kind. */
+export interface ObservationResult<R = WithdrawalRecord> {
   /** False when the answer equals the last stored observation (nothing stored). */
   changed: boolean
   /** True when it became the record's current remote status. */
   applied: boolean
-  record: WithdrawalRecord
+  record: R
+  /** Flags this answer raised (e.g. `payee_mismatch`, `med_reversal`). */
+  raised: string[]
 }
 
 export const similarQuerySchema = z.object({
@@ -127,11 +130,4 @@ export const depositResolutionSchema = z.union([
 ])
 export type DepositResolution = z.infer<typeof depositResolutionSchema>
 
-export interface DepositObservationResult {
-  /** False when the answer equals the last stored observation (nothing stored). */
-  changed: boolean
-  applied: boolean
-  record: DepositRecord
-  /** Flags this answer raised (e.g. `med_reversal`). */
-  raised: string[]
-}
+export type DepositObservationResult = ObservationResult<DepositRecord>

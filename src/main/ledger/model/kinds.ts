@@ -8,6 +8,7 @@ import type { DepositRecord } from '../../../shared/deposit-record'
 import type { WithdrawalRecord } from '../../../shared/withdrawal-record'
 import { LedgerError } from './errors'
 import type { NewWithdrawal } from './inputs'
+import { planDepositObservation, planObservation } from './observations'
 import type { KindRules } from './transitions'
 
 /** The denormalised columns must say what the body says: one truth about what was sent. */
@@ -87,6 +88,7 @@ export const WITHDRAWAL_KIND: KindRules<WithdrawalRecord> = {
     payoutAmountCents: o.payoutAmountCents ?? rec.payoutAmountCents,
     expiration: o.expiration ?? rec.expiration,
   }),
+  observation: { plan: planObservation, flagsEntry: true },
 }
 
 export const cents = (v: unknown): number | null =>
@@ -172,4 +174,5 @@ export const DEPOSIT_KIND: KindRules<DepositRecord> = {
       valueCents: cents(response?.valueInCents) ?? rec.valueCents,
     }
   },
+  observation: { plan: planDepositObservation, flagsEntry: false },
 }

@@ -65,9 +65,11 @@ export function planObservation(
     next.remoteStatus = obs.status
     next.remoteStatusAt = obs.observedAt
     next.lastRemote = body
-    next.depositAddress = address ?? next.depositAddress
-    next.depositAmountCents = centsField(body, 'depositAmountInCents') ?? next.depositAmountCents
-    next.payoutAmountCents = centsField(body, 'payoutAmountInCents') ?? next.payoutAmountCents
+    // What the payment is funded with is frozen once set (the team database refuses the change too, migration
+    // 11): an answer naming another address or amount raised its flag above and changes nothing.
+    next.depositAddress = rec.depositAddress ?? address ?? null
+    next.depositAmountCents = rec.depositAmountCents ?? centsField(body, 'depositAmountInCents') ?? null
+    next.payoutAmountCents = rec.payoutAmountCents ?? centsField(body, 'payoutAmountInCents') ?? null
     next.expiration = stringField(body, 'expiration') ?? next.expiration
     next.receiverName = stringField(body, 'receiverName') ?? next.receiverName
   }

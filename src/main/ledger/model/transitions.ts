@@ -71,6 +71,18 @@ export interface KindRules<R extends LinkedRecord> {
   observations: 'observations' | 'deposit_observations'
   /** The record once the create's answer arrived, before any status the answer carries is applied. */
   created(rec: R, o: CreatedAnswer, now: string): R
+  /** What a status answer does (observations.ts), and whether the flags it raised get an entry of their own. */
+  observation: {
+    plan(
+      rec: R,
+      obs: { status: string; body: Record<string, unknown> | null; observedAt: string },
+    ): {
+      record: R
+      applied: boolean
+      raised: string[]
+    }
+    flagsEntry: boolean
+  }
 }
 
 /** `from` names the one state this operation starts from (several operations lead to the same target). */

@@ -1,31 +1,23 @@
 /**
  * The deposit lifecycle on PostgreSQL: the rules of model/ (transitions.ts, kinds.ts: the QR payload rule
  * included) applied through this engine's write path (kind-lifecycle.ts), as sqlite/deposits.ts applies them on
- * SQLite, with the observation plan of sqlite/deposit-observations.ts and the state hash. Each function runs inside the caller's
+ * SQLite, with the observation step of model/observation-step.ts and the state hash. Each function runs inside the caller's
  * transaction (tx.ts) and locks the deposit row first: two desks acting on one deposit take turns.
  */
 import { randomUUID } from 'node:crypto'
 import { DEPOSIT_ID_PREFIX, type DepositRecord } from '../../../shared/deposit-record'
 import { LedgerError } from '../model/errors'
-import { SYSTEM_OPERATOR } from '../model/transitions'
-import { canonicalJson } from '../model/canonical-json'
-import { planDepositObservation, type DepositObservationPlan } from '../model/observations'
-import type {
-  DepositObservationResult,
-  DepositResolution,
-  ImportedDeposit,
-  NewDeposit,
-} from '../model/inputs'
+import type { DepositResolution, ImportedDeposit, NewDeposit } from '../model/inputs'
 import type { Queryable } from './queryable'
 import { DEPOSIT_SELECT, depositRow, rowToDeposit } from './deposit-rows'
 import type { Tx } from './tx'
-import { insertObservation } from './observation-rows'
+import { storeObservation } from './observation-rows'
+import { observedAudit } from '../model/observation-step'
 import { writeAudited } from './record-write'
 import { blank, cents, DEPOSIT_KIND } from '../model/kinds'
 import { kindLifecycle, type PgRecordKind } from './kind-lifecycle'
 
 type Audit = { operator: string; action: string; details: Record<string, unknown> }
-type Body = Record<string, unknown> | null
 
 export async function getDeposit(
   c: Queryable,
@@ -48,11 +40,17 @@ const DEPOSIT: PgRecordKind<DepositRecord> = {
   ...DEPOSIT_KIND,
   mustGet,
   write: (tx, prev, next, audit) => writeDeposit(tx, prev, next, audit),
-  observe: async (tx, rec, obs) => (await storeObservation(tx, rec, obs)).record,
 }
 
 const shared = kindLifecycle(DEPOSIT)
-export const { markFailed, recoverInterrupted, applyJournaledCreate, markCreated, setFlags } = shared
+export const {
+  markFailed,
+  recoverInterrupted,
+  applyJournaledCreate,
+  markCreated,
+  setFlags,
+  recordObservation,
+} = shared
 const { assertRemoteIdFree } = shared
 
 export const resolveUnknown = (
@@ -129,31 +127,6 @@ export async function insertSubmitting(
   return rec
 }
 
-/** Stores one observation row and returns the planned record (ledger/sqlite/deposit-observations.ts). */
-async function storeObservation(
-  tx: Tx,
-  rec: DepositRecord,
-  obs: { status: string; body: Body; observedAt: string; requestId: string | null; nonce: string | null },
-): Promise<DepositObservationPlan> {
-  const plan = planDepositObservation(rec, obs)
-  await insertObservation(tx.c, 'deposit_observations', {
-    localId: rec.localId,
-    observedAt: obs.observedAt,
-    remoteStatus: obs.status,
-    body: obs.body,
-    requestId: obs.requestId,
-    nonce: obs.nonce,
-    applied: plan.applied,
-  })
-  const contentChanged = canonicalJson(plan.record) !== canonicalJson(rec)
-  plan.record = {
-    ...plan.record,
-    remoteCheckedAt: tx.now,
-    updatedAt: contentChanged ? tx.now : rec.updatedAt,
-  }
-  return plan
-}
-
 /** A deposit made outside the app, found by reconciliation: `origin: imported`, its proof as first observation. */
 export async function importOutside(tx: Tx, n: ImportedDeposit, operator: string): Promise<DepositRecord> {
   await assertRemoteIdFree(tx, n.remoteId, null)
@@ -177,67 +150,13 @@ export async function importOutside(tx: Tx, n: ImportedDeposit, operator: string
     action: 'deposit.imported_outside',
     details: { profile: n.profile, remoteId: n.remoteId, requestId: n.requestId ?? null },
   })
-  const plan = await storeObservation(tx, base, {
+  const stored = await storeObservation(DEPOSIT, tx, base, {
     status: n.status,
     body: n.body,
     observedAt: tx.now,
     requestId: n.requestId ?? null,
     nonce: n.nonce ?? null,
   })
-  await writeDeposit(tx, base, plan.record, {
-    operator: SYSTEM_OPERATOR,
-    action: 'deposit.observed',
-    details: { remoteStatus: n.status, applied: plan.applied, requestId: n.requestId ?? null },
-  })
-  return plan.record
-}
-
-export async function recordObservation(
-  tx: Tx,
-  localId: string,
-  obs: {
-    status: string
-    body: Body
-    observedAt?: string
-    requestId?: string | null
-    nonce?: string | null
-  },
-): Promise<DepositObservationResult> {
-  const rec = await mustGet(tx, localId)
-  if (rec.localState !== 'created') {
-    throw new LedgerError(
-      'illegal_transition',
-      `cannot observe ${localId}: it is ${rec.localState}, not created`,
-    )
-  }
-  const observedAt = obs.observedAt === undefined ? tx.now : new Date(obs.observedAt).toISOString()
-  const last = await tx.c.query(
-    'SELECT remote_status, body FROM deposit_observations WHERE local_id = $1 ORDER BY id DESC LIMIT 1',
-    [localId],
-  )
-  const l = last.rows[0]
-  if (l && l.remote_status === obs.status && canonicalJson(l.body ?? null) === canonicalJson(obs.body)) {
-    // Nothing new: only remember that we asked, so the tracker's backoff survives a restart.
-    const record = { ...rec, remoteCheckedAt: tx.now }
-    await writeDeposit(tx, rec, record, null)
-    return { changed: false, applied: false, record, raised: [] }
-  }
-  const plan = await storeObservation(tx, rec, {
-    status: obs.status,
-    body: obs.body,
-    observedAt,
-    requestId: obs.requestId ?? null,
-    nonce: obs.nonce ?? null,
-  })
-  await writeDeposit(tx, rec, plan.record, {
-    operator: SYSTEM_OPERATOR,
-    action: 'deposit.observed',
-    details: {
-      remoteStatus: obs.status,
-      applied: plan.applied,
-      requestId: obs.requestId ?? null,
-      ...(plan.raised.length > 0 ? { flags: plan.raised } : {}),
-    },
-  })
-  return { changed: true, applied: plan.applied, record: plan.record, raised: plan.raised }
+  await writeDeposit(tx, base, stored.record, observedAudit(DEPOSIT, stored))
+  return stored.record
 }

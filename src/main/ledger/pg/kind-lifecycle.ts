@@ -15,33 +15,19 @@ import {
   planJournaledCreate,
   planResolved,
   type CreatedAnswer,
-  type KindRules,
-  type LinkedRecord,
 } from '../model/transitions'
-import type { RecordAudit } from './record-write'
+import type { ObservationInput, ObservationResult } from '../model/inputs'
+import type { ObservedRecord } from '../model/observation-step'
+import { recordObservation, storeObservation, type PgObservedKind } from './observation-rows'
 import type { Tx } from './tx'
 
 export { assertTransition }
 
-type Obs = {
-  status: string
-  body: Record<string, unknown> | null
-  observedAt: string
-  requestId: string | null
-  nonce: string | null
-}
-
-/** A kind's rules (model/kinds.ts) plus how this engine reads, writes and observes its rows. */
-export interface PgRecordKind<R extends LinkedRecord> extends KindRules<R> {
-  /** The row locked for update; `not_found` when there is none. */
-  mustGet(tx: Tx, localId: string): Promise<R>
-  write(tx: Tx, prev: R, next: R, audit: RecordAudit): Promise<void>
-  /** Stores an observation the create's answer carried; returns the record with it applied. */
-  observe(tx: Tx, rec: R, obs: Obs): Promise<R>
-}
+/** A kind's rules (model/kinds.ts) plus how this engine reads and writes its rows (observation-rows.ts). */
+export type PgRecordKind<R extends ObservedRecord> = PgObservedKind<R>
 
 /** The answer said no (`rejected`), or nobody knows whether the POST arrived (`outcome_unknown`). */
-export async function markFailed<R extends LinkedRecord>(
+export async function markFailed<R extends ObservedRecord>(
   kind: PgRecordKind<R>,
   tx: Tx,
   localId: string,
@@ -60,7 +46,7 @@ export async function markFailed<R extends LinkedRecord>(
  * As on the desk ledger, a row edited outside the app is left as it is (refused before any SQL was sent, so the
  * transaction goes on): the integrity check reports it, and start-up must still reach the operator.
  */
-export async function recoverInterrupted<R extends LinkedRecord>(
+export async function recoverInterrupted<R extends ObservedRecord>(
   kind: PgRecordKind<R>,
   tx: Tx,
 ): Promise<number> {
@@ -82,7 +68,7 @@ export async function recoverInterrupted<R extends LinkedRecord>(
 }
 
 /** One record of a kind per remote id: the service's id is linked to no other record. */
-export async function assertRemoteIdFree<R extends LinkedRecord>(
+export async function assertRemoteIdFree<R extends ObservedRecord>(
   kind: PgRecordKind<R>,
   tx: Tx,
   remoteId: string,
@@ -96,7 +82,7 @@ export async function assertRemoteIdFree<R extends LinkedRecord>(
 }
 
 /** The create's answer written, with the transition already checked. */
-export async function writeCreated<R extends LinkedRecord>(
+export async function writeCreated<R extends ObservedRecord>(
   kind: PgRecordKind<R>,
   tx: Tx,
   rec: R,
@@ -106,19 +92,21 @@ export async function writeCreated<R extends LinkedRecord>(
   await assertRemoteIdFree(kind, tx, o.remoteId, rec.localId)
   let next = kind.created(rec, o, tx.now)
   if (typeof o.status === 'string') {
-    next = await kind.observe(tx, next, {
-      status: o.status,
-      body: o.createResponse,
-      observedAt: tx.now,
-      requestId: o.requestId,
-      nonce: o.nonce ?? null,
-    })
+    next = (
+      await storeObservation(kind, tx, next, {
+        status: o.status,
+        body: o.createResponse,
+        observedAt: tx.now,
+        requestId: o.requestId,
+        nonce: o.nonce ?? null,
+      })
+    ).record
   }
   await kind.write(tx, rec, next, createdAudit(kind, rec, o, extra))
   return next
 }
 
-export async function markCreated<R extends LinkedRecord>(
+export async function markCreated<R extends ObservedRecord>(
   kind: PgRecordKind<R>,
   tx: Tx,
   localId: string,
@@ -130,7 +118,7 @@ export async function markCreated<R extends LinkedRecord>(
 }
 
 /** A create's answer replayed from the side journal: applied once; the same id again changes nothing. */
-export async function applyJournaledCreate<R extends LinkedRecord>(
+export async function applyJournaledCreate<R extends ObservedRecord>(
   kind: PgRecordKind<R>,
   tx: Tx,
   localId: string,
@@ -143,7 +131,7 @@ export async function applyJournaledCreate<R extends LinkedRecord>(
 }
 
 /** An unknown outcome settled by the operator: linked to the id support gave, or declared not created. */
-export async function resolveUnknown<R extends LinkedRecord>(
+export async function resolveUnknown<R extends ObservedRecord>(
   kind: PgRecordKind<R>,
   tx: Tx,
   localId: string,
@@ -159,7 +147,7 @@ export async function resolveUnknown<R extends LinkedRecord>(
 }
 
 /** Replaces the record's flags (`wanted` already validated and deduplicated); the same set writes nothing. */
-export async function setFlags<R extends LinkedRecord>(
+export async function setFlags<R extends ObservedRecord>(
   kind: PgRecordKind<R>,
   tx: Tx,
   localId: string,
@@ -174,7 +162,7 @@ export async function setFlags<R extends LinkedRecord>(
 }
 
 /** The operations above bound to one kind. */
-export function kindLifecycle<R extends LinkedRecord>(kind: PgRecordKind<R>) {
+export function kindLifecycle<R extends ObservedRecord>(kind: PgRecordKind<R>) {
   return {
     markFailed: (
       tx: Tx,
@@ -200,5 +188,7 @@ export function kindLifecycle<R extends LinkedRecord>(kind: PgRecordKind<R>) {
     ): Promise<R> => resolveUnknown(kind, tx, localId, resolution, operator),
     setFlags: (tx: Tx, localId: string, wanted: string[], operator: string): Promise<R> =>
       setFlags(kind, tx, localId, wanted, operator),
+    recordObservation: (tx: Tx, localId: string, input: ObservationInput): Promise<ObservationResult<R>> =>
+      recordObservation(kind, tx, localId, input),
   }
 }

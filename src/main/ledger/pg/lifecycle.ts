@@ -8,14 +8,10 @@ import { randomUUID } from 'node:crypto'
 import type { WithdrawalRecord } from '../../../shared/withdrawal-record'
 import { LedgerError } from '../model/errors'
 import type { NewWithdrawal, UnknownResolution } from '../model/inputs'
-import { canonicalJson } from '../model/canonical-json'
 import { assertMatchesRequest, submittingRecord, WITHDRAWAL_KIND } from '../model/kinds'
-import { planFunded, SYSTEM_OPERATOR } from '../model/transitions'
-import { planObservation } from '../model/observations'
-import { appendAudit } from './audit'
+import { planFunded } from '../model/transitions'
 import { getRecord, writeRecord } from './record-write'
 import type { Tx } from './tx'
-import { insertObservation } from './observation-rows'
 import { kindLifecycle, type PgRecordKind } from './kind-lifecycle'
 
 async function mustGet(tx: Tx, localId: string): Promise<WithdrawalRecord> {
@@ -28,11 +24,17 @@ const WITHDRAWAL: PgRecordKind<WithdrawalRecord> = {
   ...WITHDRAWAL_KIND,
   mustGet,
   write: (tx, prev, next, audit) => writeRecord(tx, prev, next, audit),
-  observe: async (tx, rec, obs) => (await storeObservation(tx, rec, obs)).record,
 }
 
 const shared = kindLifecycle(WITHDRAWAL)
-export const { markFailed, recoverInterrupted, applyJournaledCreate, markCreated, setFlags } = shared
+export const {
+  markFailed,
+  recoverInterrupted,
+  applyJournaledCreate,
+  markCreated,
+  setFlags,
+  recordObservation,
+} = shared
 
 export const resolveUnknown = (
   tx: Tx,
@@ -82,96 +84,6 @@ export async function insertSubmitting(
     { approvalId },
   )
   return rec
-}
-
-async function storeObservation(
-  tx: Tx,
-  rec: WithdrawalRecord,
-  obs: {
-    status: string
-    body: Record<string, unknown> | null
-    observedAt: string
-    requestId: string | null
-    nonce: string | null
-  },
-): Promise<{ record: WithdrawalRecord; applied: boolean }> {
-  const plan = planObservation(rec, obs)
-  await insertObservation(tx.c, 'observations', {
-    localId: rec.localId,
-    observedAt: obs.observedAt,
-    remoteStatus: obs.status,
-    body: obs.body,
-    requestId: obs.requestId,
-    nonce: obs.nonce,
-    applied: plan.applied,
-  })
-  // What the payment is funded with is frozen once set (migration 11): an answer naming another address or amount
-  // raises its flag (planObservation) and changes nothing.
-  const planned = {
-    ...plan.record,
-    depositAddress: rec.depositAddress ?? plan.record.depositAddress,
-    depositAmountCents: rec.depositAmountCents ?? plan.record.depositAmountCents,
-    payoutAmountCents: rec.payoutAmountCents ?? plan.record.payoutAmountCents,
-  }
-  const contentChanged = canonicalJson(planned) !== canonicalJson(rec)
-  const record = {
-    ...planned,
-    remoteCheckedAt: tx.now,
-    updatedAt: contentChanged ? tx.now : rec.updatedAt,
-  }
-  if (plan.raised.length > 0) {
-    await appendAudit(tx.c, tx.identity, {
-      operator: SYSTEM_OPERATOR,
-      action: 'withdrawal.flagged',
-      subject: rec.localId,
-      details: { flags: plan.raised, remoteStatus: obs.status, requestId: obs.requestId },
-    })
-  }
-  return { record, applied: plan.applied }
-}
-
-export async function recordObservation(
-  tx: Tx,
-  localId: string,
-  obs: {
-    status: string
-    body: Record<string, unknown> | null
-    observedAt?: string
-    requestId?: string | null
-    nonce?: string | null
-  },
-): Promise<{ changed: boolean; applied: boolean; record: WithdrawalRecord }> {
-  const rec = await mustGet(tx, localId)
-  if (rec.localState !== 'created') {
-    throw new LedgerError(
-      'illegal_transition',
-      `cannot observe ${localId}: it is ${rec.localState}, not created`,
-    )
-  }
-  const observedAt = obs.observedAt === undefined ? tx.now : new Date(obs.observedAt).toISOString()
-  const last = await tx.c.query(
-    'SELECT remote_status, body FROM observations WHERE local_id = $1 ORDER BY id DESC LIMIT 1',
-    [localId],
-  )
-  const l = last.rows[0]
-  if (l && l.remote_status === obs.status && canonicalJson(l.body ?? null) === canonicalJson(obs.body)) {
-    const record = { ...rec, remoteCheckedAt: tx.now }
-    await writeRecord(tx, rec, record, null)
-    return { changed: false, applied: false, record }
-  }
-  const plan = await storeObservation(tx, rec, {
-    status: obs.status,
-    body: obs.body,
-    observedAt,
-    requestId: obs.requestId ?? null,
-    nonce: obs.nonce ?? null,
-  })
-  await writeRecord(tx, rec, plan.record, {
-    operator: SYSTEM_OPERATOR,
-    action: 'withdrawal.observed',
-    details: { remoteStatus: obs.status, applied: plan.applied, requestId: obs.requestId ?? null },
-  })
-  return { changed: true, applied: plan.applied, record: plan.record }
 }
 
 export async function markFunded(

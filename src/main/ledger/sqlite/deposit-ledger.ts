@@ -11,7 +11,6 @@ import {
   listOpenDeposits,
   queryDeposits,
 } from './deposit-queries'
-import { recordDepositObservation } from './deposit-observations'
 import type { DepositLedger } from './deposit-types'
 import {
   applyJournaledDepositCreate,
@@ -20,6 +19,7 @@ import {
   markDepositCreated,
   markDepositOutcomeUnknown,
   markDepositRejected,
+  recordDepositObservation,
   recoverInterruptedDeposits,
   resolveUnknownDeposit,
   setDepositFlags,

@@ -7,10 +7,11 @@
 import { randomUUID } from 'node:crypto'
 import { DEPOSIT_ID_PREFIX, type DepositRecord } from '../../../shared/deposit-record'
 import type { WithdrawalErrorInfo } from '../../../shared/withdrawal-record'
-import { SYSTEM_OPERATOR } from './audit'
 import { parseInput, type Ctx } from './context'
 import { getDeposit, getDepositByRemoteId, mustGetDeposit } from './deposit-queries'
-import { storeDepositObservation } from './deposit-observations'
+import { observedAudit } from '../model/observation-step'
+import { recordObservation, storeObservation } from './observations'
+import type { ObservationInput, ObservationResult } from '../model/inputs'
 import { DEPOSIT_TABLE } from './deposit-rows'
 import {
   depositResolutionSchema,
@@ -49,7 +50,6 @@ const DEPOSIT: RecordKind<DepositRecord> = {
   mustGet: mustGetDeposit,
   write: (ctx, at, prev, next, audit) => void write(ctx, at, prev, next, audit),
   assertRemoteIdFree: (ctx, rec, remoteId) => assertRemoteIdFree(ctx, rec.profile, remoteId, rec.localId),
-  observe: (ctx, rec, obs) => storeDepositObservation(ctx, rec, obs).record,
 }
 
 function assertRemoteIdFree(ctx: Ctx, profile: string, remoteId: string, localId: string | null): void {
@@ -166,20 +166,24 @@ export function importOutsideDeposit(ctx: Ctx, input: ImportedDeposit, operator:
       action: 'deposit.imported_outside',
       details: { profile: n.profile, remoteId: n.remoteId, requestId: n.requestId ?? null },
     })
-    const plan = storeDepositObservation(ctx, base, {
+    const stored = storeObservation(DEPOSIT, ctx, base, {
       status: n.status,
       body: n.body,
       observedAt: now,
       requestId: n.requestId ?? null,
       nonce: n.nonce ?? null,
     })
-    write(ctx, now, base, plan.record, {
-      operator: SYSTEM_OPERATOR,
-      action: 'deposit.observed',
-      details: { remoteStatus: n.status, applied: plan.applied, requestId: n.requestId ?? null },
-    })
-    return plan.record
+    write(ctx, now, base, stored.record, observedAudit(DEPOSIT, stored))
+    return stored.record
   })
+}
+
+export function recordDepositObservation(
+  ctx: Ctx,
+  localId: string,
+  input: ObservationInput,
+): ObservationResult<DepositRecord> {
+  return recordObservation(DEPOSIT, ctx, localId, input)
 }
 
 export function setDepositFlags(

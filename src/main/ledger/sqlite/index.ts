@@ -25,7 +25,6 @@ import { quickCheckFile } from './file-check'
 import { identityPath, refusal, writeIdentity } from './identity'
 import { readCheckpoint, removeCheckpoint, writeCheckpoint } from './checkpoint'
 import { acquireLedgerLock } from './lock'
-import { recordObservation } from './observations'
 import { isInMemory, openChecked, recordCount } from './open-checks'
 import {
   findRecentSimilar,
@@ -131,7 +130,7 @@ export function openLedger(file: string, o: LedgerOptions = {}): Ledger {
     markOutcomeUnknown: (localId, error, reason) => w.markOutcomeUnknown(ctx, localId, error, reason),
     recoverInterrupted: () => w.recoverInterrupted(ctx),
     resolveUnknown: (localId, resolution, operator) => w.resolveUnknown(ctx, localId, resolution, operator),
-    recordObservation: (localId, observation) => recordObservation(ctx, localId, observation),
+    recordObservation: (localId, observation) => w.recordWithdrawalObservation(ctx, localId, observation),
     markFunded: (localId, funding, operator) => w.markFunded(ctx, localId, funding, operator),
     markFundedMany: (localIds, funding, operator) => markFundedMany(ctx, localIds, funding, operator),
     setFlags: (localId, flags, operator) => w.setFlags(ctx, localId, flags, operator),

@@ -16,35 +16,22 @@ import {
   planJournaledCreate,
   planResolved,
   type CreatedAnswer,
-  type KindRules,
   type LifecycleRecord,
-  type LinkedRecord,
 } from '../model/transitions'
-import type { RecordAudit } from './record-write'
+import type { ObservedRecord } from '../model/observation-step'
+import { storeObservation, type ObservedKind } from './observations'
 import { errorInfoOrNull } from './types'
 
 export { assertTransition, type LifecycleRecord }
 
-type Obs = {
-  status: string
-  body: Record<string, unknown> | null
-  observedAt: string
-  requestId: string | null
-  nonce: string | null
-}
-
 /** A kind's rules (model/kinds.ts) plus how this engine reads, writes and checks its rows. */
-export interface RecordKind<R extends LinkedRecord> extends KindRules<R> {
-  mustGet(ctx: Ctx, localId: string): R
-  write(ctx: Ctx, at: string, prev: R, next: R, audit: RecordAudit): void
+export interface RecordKind<R extends ObservedRecord> extends ObservedKind<R> {
   /** Refuses a remote id already linked to another record of the kind (`duplicate_remote_id`). */
   assertRemoteIdFree(ctx: Ctx, rec: R, remoteId: string): void
-  /** Stores an observation the create's answer carried; returns the record with it applied. */
-  observe(ctx: Ctx, rec: R, obs: Obs): R
 }
 
 /** The answer said no (`rejected`), or nobody knows whether the POST arrived (`outcome_unknown`). */
-export function markFailed<R extends LinkedRecord>(
+export function markFailed<R extends ObservedRecord>(
   kind: RecordKind<R>,
   ctx: Ctx,
   localId: string,
@@ -68,7 +55,7 @@ export function markFailed<R extends LinkedRecord>(
  * After a crash or kill between "submitting committed" and "response written", nobody knows whether the POST
  * reached the service. Every such record becomes outcome_unknown (never resent); the operator resolves it.
  */
-export function recoverInterrupted<R extends LinkedRecord>(kind: RecordKind<R>, ctx: Ctx): number {
+export function recoverInterrupted<R extends ObservedRecord>(kind: RecordKind<R>, ctx: Ctx): number {
   return ctx.db.tx(() => {
     const ids = ctx.db
       .stmt(`SELECT local_id FROM ${kind.table} WHERE local_state = 'submitting' ORDER BY id`)
@@ -93,7 +80,7 @@ export function recoverInterrupted<R extends LinkedRecord>(kind: RecordKind<R>, 
 }
 
 /** Inside a transaction, with the transition already checked. */
-export function writeCreated<R extends LinkedRecord>(
+export function writeCreated<R extends ObservedRecord>(
   kind: RecordKind<R>,
   ctx: Ctx,
   rec: R,
@@ -104,19 +91,19 @@ export function writeCreated<R extends LinkedRecord>(
   const now = ctx.nowIso()
   let next = kind.created(rec, o, now)
   if (typeof o.status === 'string') {
-    next = kind.observe(ctx, next, {
+    next = storeObservation(kind, ctx, next, {
       status: o.status,
       body: o.createResponse,
       observedAt: now,
       requestId: o.requestId,
       nonce: o.nonce ?? null,
-    })
+    }).record
   }
   kind.write(ctx, now, rec, next, createdAudit(kind, rec, o, extra))
   return next
 }
 
-export function markCreated<R extends LinkedRecord>(
+export function markCreated<R extends ObservedRecord>(
   kind: RecordKind<R>,
   ctx: Ctx,
   localId: string,
@@ -130,7 +117,7 @@ export function markCreated<R extends LinkedRecord>(
 }
 
 /** The side journal's replay entry point: applied once; the same id again changes nothing (`applied: false`). */
-export function applyJournaledCreate<R extends LinkedRecord>(
+export function applyJournaledCreate<R extends ObservedRecord>(
   kind: RecordKind<R>,
   ctx: Ctx,
   localId: string,
@@ -145,7 +132,7 @@ export function applyJournaledCreate<R extends LinkedRecord>(
 }
 
 /** An unknown outcome settled by the operator: linked to the id support gave, or declared not created. */
-export function resolveUnknown<R extends LinkedRecord>(
+export function resolveUnknown<R extends ObservedRecord>(
   kind: RecordKind<R>,
   ctx: Ctx,
   localId: string,
@@ -165,7 +152,7 @@ export function resolveUnknown<R extends LinkedRecord>(
 }
 
 /** Replaces the record's flags; audited as what was added and removed. Same set: no-op. */
-export function setFlags<R extends LinkedRecord>(
+export function setFlags<R extends ObservedRecord>(
   kind: RecordKind<R>,
   ctx: Ctx,
   localId: string,

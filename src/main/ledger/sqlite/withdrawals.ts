@@ -18,8 +18,9 @@ import {
   setFlags as setFlagsOf,
   type RecordKind,
 } from './lifecycle'
-import { storeObservation } from './observations'
 import { getByRemoteId, getRecord } from './queries'
+import { recordObservation } from './observations'
+import type { ObservationInput, ObservationResult } from '../model/inputs'
 import { writeRecord } from './record-write'
 import {
   createdOutcomeSchema,
@@ -35,7 +36,6 @@ const WITHDRAWAL: RecordKind<WithdrawalRecord> = {
   mustGet,
   write: (ctx, at, prev, next, audit) => void writeRecord(ctx.db, at, prev, next, audit),
   assertRemoteIdFree: (ctx, rec, remoteId) => assertRemoteIdFree(ctx, remoteId, rec.localId),
-  observe: (ctx, rec, obs) => storeObservation(ctx, rec, obs).record,
 }
 
 function assertRemoteIdFree(ctx: Ctx, remoteId: string, localId: string): void {
@@ -49,6 +49,14 @@ function assertRemoteIdFree(ctx: Ctx, remoteId: string, localId: string): void {
 }
 
 export { assertMatchesRequest, submittingRecord }
+
+export function recordWithdrawalObservation(
+  ctx: Ctx,
+  localId: string,
+  input: ObservationInput,
+): ObservationResult {
+  return recordObservation(WITHDRAWAL, ctx, localId, input)
+}
 
 export function insertSubmitting(ctx: Ctx, input: NewWithdrawal, operator: string): WithdrawalRecord {
   const n = parseInput(newWithdrawalSchema, input, 'new withdrawal')

@@ -28,7 +28,7 @@ describe('recordObservation', () => {
     const { ledger } = tempLedger()
     created(ledger)
     const b = body('sent', {
-      payoutAmountInCents: 12_000,
+      payoutAmountInCents: 12_345,
       depositAmountInCents: 12_470,
       receiverName: 'Maria Silva',
       receiptUrl: 'https://example.com/r',
@@ -46,7 +46,7 @@ describe('recordObservation', () => {
       remoteStatus: 'sent',
       remoteStatusAt: iso(100),
       lastRemote: b,
-      payoutAmountCents: 12_000,
+      payoutAmountCents: 12_345,
       depositAmountCents: 12_470,
       receiverName: 'Maria Silva',
       flags: [],
@@ -82,19 +82,19 @@ describe('recordObservation', () => {
     created(ledger, 'w', null)
     ledger.recordObservation('w', {
       status: 'sent',
-      body: body('sent', { payoutAmountInCents: 12_000 }),
+      body: body('sent', { receiverName: 'Maria Silva' }),
       observedAt: iso(30),
     })
     const stale = ledger.recordObservation('w', {
       status: 'sending',
-      body: body('sending', { payoutAmountInCents: 99 }),
+      body: body('sending', { receiverName: 'Outra Pessoa' }),
       observedAt: iso(40),
     })
     expect(stale).toMatchObject({ changed: true, applied: false })
     expect(stale.record).toMatchObject({
       remoteStatus: 'sent',
       remoteStatusAt: iso(30),
-      payoutAmountCents: 12_000,
+      receiverName: 'Maria Silva',
     })
     const unsent = ledger.recordObservation('w', {
       status: 'unsent',
@@ -116,16 +116,16 @@ describe('recordObservation', () => {
     created(ledger, 'w', null)
     ledger.recordObservation('w', {
       status: 'sending',
-      body: body('sending', { payoutAmountInCents: 2 }),
+      body: body('sending', { expiration: '2025-03-01T13:00:00.000Z' }),
       observedAt: iso(50),
     })
     const older = ledger.recordObservation('w', {
       status: 'sending',
-      body: body('sending', { payoutAmountInCents: 1 }),
+      body: body('sending', { expiration: '2025-03-01T12:30:00.000Z' }),
       observedAt: iso(10),
     })
     expect(older.applied).toBe(false)
-    expect(older.record.payoutAmountCents).toBe(2)
+    expect(older.record.expiration).toBe('2025-03-01T13:00:00.000Z')
   })
 
   it('a refund is kept from any answer, stale or not, and makes error terminal', () => {
@@ -175,15 +175,16 @@ describe('recordObservation', () => {
     expect(ledger.get('w')?.remoteStatus).toBe('expired')
   })
 
-  it('flags a changed deposit address, a different Pix key and conflicting terminal statuses, audited', () => {
+  it('flags a changed deposit address (the address stays the one funded), a different Pix key and conflicting terminal statuses, audited', () => {
     const { ledger } = tempLedger()
     created(ledger)
     ledger.recordObservation('w', {
       status: 'unsent',
       body: body('unsent', { depositAddress: 'lq1qqOTHER' }),
     })
+    // Frozen once set, as the team database enforces (migration 11): the flag, not a new address to send to.
     expect(ledger.get('w')).toMatchObject({
-      depositAddress: 'lq1qqOTHER',
+      depositAddress: 'lq1qqdeposit',
       flags: ['deposit_address_changed'],
     })
     ledger.recordObservation('w', {
