@@ -386,12 +386,19 @@ describe.skipIf(PG_SKIP_REASON !== null)('team ledger on PostgreSQL', () => {
         desk.markOutcomeUnknown(clash.localId, null, 'timeout')
         // The team ledger already has a record with that id from elsewhere.
         await ana.insertSubmitting({ ...input(), localId: clash.localId }, 'ana')
+        // …and already follows the payment another desk record names: listed, not imported, the import goes on.
+        const followed = `w-${randomUUID()}`
+        const onTeam = await ana.insertSubmitting(input(), 'ana')
+        await ana.markCreated(onTeam.localId, { remoteId: followed, createResponse: {}, requestId: 'r' })
+        const twin = desk.insertSubmitting(input(), 'Carla')
+        desk.markCreated(twin.localId, { remoteId: followed, createResponse: {}, requestId: 'r' })
 
         const first = await importDeskLedger(bia.pool, desk, 'bia')
-        expect(first).toMatchObject({ imported: 2, skipped: 0, conflicts: [clash.localId] })
+        expect(first).toMatchObject({ imported: 2, skipped: 0, conflicts: [clash.localId, twin.localId] })
         expect(first.origin).toContain(desk.ledgerId)
+        expect(await ana.get(twin.localId)).toBeUndefined()
         const again = await importDeskLedger(bia.pool, desk, 'bia')
-        expect(again).toMatchObject({ imported: 0, skipped: 2, conflicts: [clash.localId] })
+        expect(again).toMatchObject({ imported: 0, skipped: 2, conflicts: [clash.localId, twin.localId] })
 
         expect(await ana.get(a.localId)).toEqual(desk.get(a.localId))
         expect(await ana.get(b.localId)).toEqual(desk.get(b.localId))

@@ -7,22 +7,17 @@
  *
  * Refused: a desk ledger whose own chain does not verify, and one still holding an unfinished create of either kind
  * (run its recovery first: the answer of that POST is unknown and must be resolved on the desk that sent it).
- * Top-ups come along by the same rules (deposit-import.ts); the payee book, payment runs and stored receipts
+ * Top-ups come along by the same rules (kind-import.ts); the payee book, payment runs and stored receipts
  * after them (desk-import.ts), a run only in a state that cannot send.
  */
 import path from 'node:path'
-import type { AuditEntry, WithdrawalRecord } from '../../../shared/withdrawal-record'
+import type { AuditEntry } from '../../../shared/withdrawal-record'
 import { LedgerError, SYSTEM_OPERATOR, type Ledger } from '../sqlite'
 import { appendAudit } from '../pg/audit'
-import { insertObservation } from '../pg/observation-rows'
-import { hasUnfinishedDeposit, importDeskDeposits, type DepositImportResult } from './deposit-import'
-import {
-  importDeskRest,
-  importedOrigins,
-  lockOrigin,
-  unsendableRunsCheck,
-  type RestImportResult,
-} from './desk-import'
+import { DEPOSIT_KIND, WITHDRAWAL_KIND } from '../model/kinds'
+import { writeDeposit } from '../pg/deposit-lifecycle'
+import { importDeskRest, unsendableRunsCheck, type RestImportResult } from './desk-import'
+import { importKind, type KindImportResult } from './kind-import'
 import { writeRecord } from '../pg/record-write'
 import { withTx } from '../pg/tx'
 import type pg from 'pg'
@@ -34,13 +29,11 @@ export interface ImportResult {
   skipped: number
   /** Local ids already in the team ledger from somewhere else: left as they are, listed for the operator. */
   conflicts: string[]
-  /** The desk's top-ups, by the same rules (deposit-import.ts). */
-  deposits: DepositImportResult
+  /** The desk's top-ups, by the same rules (kind-import.ts). */
+  deposits: KindImportResult
   /** The payee book, payment runs and stored receipts (desk-import.ts). */
   rest: RestImportResult
 }
-
-const BATCH = 100
 
 function deskHistory(desk: Ledger, localId: string): AuditEntry[] {
   const rows: AuditEntry[] = []
@@ -64,7 +57,10 @@ export async function importDeskLedger(pool: pg.Pool, desk: Ledger, operator: st
       },
     )
   }
-  if (desk.query({ statuses: ['submitting'], limit: 1 }).total > 0 || hasUnfinishedDeposit(desk)) {
+  if (
+    desk.query({ statuses: ['submitting'], limit: 1 }).total > 0 ||
+    desk.deposits.query({ statuses: ['submitting'], limit: 1 }).total > 0
+  ) {
     throw new LedgerError('invalid_input', 'desk ledger has unfinished creates', {
       'pt-BR':
         'Há pagamentos em envio neste livro-caixa: reinicie o aplicativo (a recuperação os marca como resultado desconhecido) e resolva-os antes de importar.',
@@ -73,74 +69,40 @@ export async function importDeskLedger(pool: pg.Pool, desk: Ledger, operator: st
   }
   unsendableRunsCheck(desk)
   const origin = `${desk.ledgerId}:${path.basename(desk.file)}`
+  const history = (id: string): AuditEntry[] => deskHistory(desk, id)
+  const withdrawals = await importKind(
+    pool,
+    {
+      rules: WITHDRAWAL_KIND,
+      records: desk.iterate({ sort: { field: 'createdAt', dir: 'asc' } }),
+      observations: (id) => desk.observations(id),
+      write: (tx, rec, audit, from) => writeRecord(tx, null, rec, audit, { importedFrom: from }),
+    },
+    operator,
+    origin,
+    history,
+  )
+  const deposits = await importKind(
+    pool,
+    {
+      rules: DEPOSIT_KIND,
+      records: desk.deposits.iterate({ sort: { field: 'createdAt', dir: 'asc' } }),
+      observations: (id) => desk.deposits.observations(id),
+      write: (tx, rec, audit, from) => writeDeposit(tx, null, rec, audit, from),
+    },
+    operator,
+    origin,
+    history,
+  )
   const result: ImportResult = {
     origin,
-    imported: 0,
-    skipped: 0,
-    conflicts: [],
-    deposits: { imported: 0, skipped: 0, conflicts: [] },
-    rest: {
-      payees: { imported: 0, skipped: 0, conflicts: [] },
-      runs: { imported: 0, skipped: 0, conflicts: [] },
-      receipts: { imported: 0, skipped: 0, conflicts: [], unreadable: [] },
-    },
+    ...withdrawals,
+    deposits,
+    rest: await importDeskRest(pool, desk, operator, origin, history),
   }
-  let batch: WithdrawalRecord[] = []
-  const flush = async (): Promise<void> => {
-    const records = batch
-    batch = []
-    if (records.length === 0) return
-    await withTx(pool, async (tx) => {
-      await lockOrigin(tx.c, origin)
-      const there = await importedOrigins(
-        tx.c,
-        'withdrawals',
-        records.map((r) => r.localId),
-      )
-      for (const rec of records) {
-        if (there.has(rec.localId)) {
-          if (there.get(rec.localId) === origin) result.skipped += 1
-          else result.conflicts.push(rec.localId)
-          continue
-        }
-        // The row and its audit entry (state hash computed by the database), then its status history.
-        await writeRecord(
-          tx,
-          null,
-          rec,
-          {
-            operator,
-            action: 'withdrawal.imported',
-            details: { origin, history: deskHistory(desk, rec.localId) },
-          },
-          { importedFrom: origin },
-        )
-        for (const o of desk.observations(rec.localId)) {
-          await insertObservation(tx.c, 'observations', {
-            localId: rec.localId,
-            observedAt: o.observedAt,
-            remoteStatus: o.remoteStatus,
-            body: o.body,
-            requestId: o.requestId,
-            nonce: o.nonce,
-            applied: o.applied,
-          })
-        }
-        result.imported += 1
-      }
-    })
-  }
-  for (const rec of desk.iterate({ sort: { field: 'createdAt', dir: 'asc' } })) {
-    batch.push(rec)
-    if (batch.length >= BATCH) await flush()
-  }
-  await flush()
-  result.deposits = await importDeskDeposits(pool, desk, operator, origin, (id) => deskHistory(desk, id))
-  result.rest = await importDeskRest(pool, desk, operator, origin, (id) => deskHistory(desk, id))
   const { payees, runs, receipts } = result.rest
   const rest = payees.imported + runs.imported + receipts.imported
   if (result.imported > 0 || result.deposits.imported > 0 || rest > 0) {
-    const deposits = result.deposits
     await withTx(pool, (tx) =>
       appendAudit(tx.c, tx.identity, {
         operator: operator || SYSTEM_OPERATOR,
