@@ -137,6 +137,7 @@ export async function openPgLedgerView(pool: pg.Pool): Promise<PgLedgerView> {
   const c = await begin(pool, 'REPEATABLE READ READ ONLY')
   let closed = false
   let broken = false
+  const exported = new Set<string>()
   const guard = async <T>(fn: () => Promise<T>): Promise<T> => {
     if (closed) throw new Error('ledger: the export view is closed')
     try {
@@ -170,13 +171,18 @@ export async function openPgLedgerView(pool: pg.Pool): Promise<PgLedgerView> {
         return k.count(c, filter)
       }),
     records: (kind, filter) =>
-      guarded(() => {
+      guarded(async function* () {
         const k = TEAM_KINDS[kind]
         if (!k) throw unsupportedKind(kind)
-        return k.iterate(c, filter)
+        for await (const r of k.iterate(c, filter)) {
+          exported.add(r.localId)
+          yield r
+        }
       }),
-    auditTextsOf: (subjects) =>
+    // The ids the records walk collected: the team's filter is compiled per query (pg/filter-sql.ts).
+    auditTextsOf: () =>
       guarded(async function* () {
+        const subjects = exported
         const rows = walk(
           c,
           'export_audit',
