@@ -389,44 +389,13 @@ export async function exportFrom(ledger: ExportLedger, o: ExportOptions): Promis
       report = await html.close()
       await unlink(join(folder, HTML_SCRATCH))
     }
-    if (csvClosed) {
-      const w = await csvClosed
-      entries.push({
-        name: FILE_NAMES.csv,
-        format: 'csv',
-        bytes: w.bytes,
-        sha256: w.sha256,
-        delimiter,
-        locale,
-      })
-    }
-    if (jsonClosed) {
-      const w = await jsonClosed
-      entries.push({ name: FILE_NAMES.json, format: 'json', bytes: w.bytes, sha256: w.sha256 })
-    }
-    const auditWritten = await auditClosed
-    entries.push({
-      name: AUDIT_FILE,
-      format: 'audit',
-      bytes: auditWritten.bytes,
-      sha256: auditWritten.sha256,
-    })
-    const anchorsWritten = await anchorsClosed
-    entries.push({
-      name: ANCHORS_FILE,
-      format: 'anchors',
-      bytes: anchorsWritten.bytes,
-      sha256: anchorsWritten.sha256,
-    })
-    if (report) {
-      entries.push({
-        name: FILE_NAMES.html,
-        format: 'html',
-        bytes: report.bytes,
-        sha256: report.sha256,
-        locale,
-      })
-    }
+    // In the manifest's order (the verifier reports problems in it); a `WrittenFile` is its bytes and SHA-256.
+    if (csvClosed)
+      entries.push({ name: FILE_NAMES.csv, format: 'csv', ...(await csvClosed), delimiter, locale })
+    if (jsonClosed) entries.push({ name: FILE_NAMES.json, format: 'json', ...(await jsonClosed) })
+    entries.push({ name: AUDIT_FILE, format: 'audit', ...(await auditClosed) })
+    entries.push({ name: ANCHORS_FILE, format: 'anchors', ...(await anchorsClosed) })
+    if (report) entries.push({ name: FILE_NAMES.html, format: 'html', ...report, locale })
     const receipts =
       viewReceipts ?? (wantReceipts && ledger.receipts ? await ledger.receipts(folder, receiptIds) : null)
     if (receipts) entries.push(...receipts.entries)
