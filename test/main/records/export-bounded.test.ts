@@ -5,7 +5,7 @@ import { exportFrom } from '../../../src/main/records/export'
 import { sqliteExportLedger, type ExportLedger } from '../../../src/main/records/export-source'
 import { verifyExport } from '../../../src/main/records/index'
 import { makeRecords, seededLedger, tempDir } from './fixtures'
-import { SIGNER, track } from './helpers'
+import { exportTo, fileIn, SIGNER, track } from './helpers'
 
 /** The ledger as the exporter reads it, noting how much of records.json is on disk as each record is asked for. */
 function watched(base: ExportLedger, dir: string, onDisk: Map<number, number>): ExportLedger {
@@ -56,5 +56,31 @@ describe('issue #30: an export holds a bounded number of records, whatever the l
       if (n > 2_000) expect(bytes, `after ${n} records`).toBeGreaterThanOrEqual(ends[n - 2_000 - 1]!)
     }
     expect((await verifyExport(res.manifestPath)).ok).toBe(true)
+  })
+
+  it('audit.jsonl holds exactly the entries about the records a filter exported (chosen in SQL, not from the ids)', async () => {
+    const { ledger } = seededLedger(makeRecords(600))
+    track(ledger)
+    const lines = (file: string): string[] => fs.readFileSync(file, 'utf8').split('\n').slice(0, -1)
+    const all = await exportTo(ledger, { formats: ['json'] })
+    const allEntries = lines(fileIn(all, 'audit.jsonl'))
+    for (const filter of [
+      { statuses: ['refunded'] },
+      { text: 'joão' },
+      { from: '2025-01-02T00:00:00.000Z', to: '2025-01-03T00:00:00.000Z' },
+      { attention: true },
+    ]) {
+      const res = await exportTo(ledger, { formats: ['json'], filter })
+      const ids = new Set(
+        lines(fileIn(res, 'records.json'))
+          .slice(1, -1)
+          .map((l) => (JSON.parse(l.replace(/,$/, '')) as { localId: string }).localId),
+      )
+      expect(ids.size, JSON.stringify(filter)).toBeGreaterThan(0)
+      expect(ids.size, JSON.stringify(filter)).toBeLessThan(600)
+      const about = allEntries.filter((l) => ids.has((JSON.parse(l) as { subject: string }).subject))
+      expect(lines(fileIn(res, 'audit.jsonl')), JSON.stringify(filter)).toEqual(about)
+      expect((await verifyExport(res.manifestPath)).ok).toBe(true)
+    }
   })
 })
