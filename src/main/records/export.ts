@@ -214,17 +214,10 @@ function exportFilter(filter: RecordFilter | undefined): ExportFilter {
 }
 
 async function syncDir(dir: string): Promise<void> {
-  // Makes the new directory entries durable; not supported everywhere (Windows), where it is skipped.
-  try {
-    const fh = await open(dir, 'r')
-    try {
-      await fh.sync()
-    } finally {
-      await fh.close()
-    }
-  } catch {
-    // best effort
-  }
+  // Makes the new directory entries durable; best effort: not supported everywhere (Windows), where it is skipped.
+  const fh = await open(dir, 'r').catch(() => null)
+  await fh?.sync().catch(() => undefined)
+  await fh?.close().catch(() => undefined)
 }
 
 /** An export of this computer's ledger. */
