@@ -3,8 +3,10 @@
  * ratios, so the noise of this shared machine cancels out of them. Each step runs in a child process of its
  * own, so its peak RSS (`maxRSS`) is that step's alone, as in the app.
  *
- * - floor of an export: the ledger's records read from a snapshot, serialised once (JSON.stringify), and those
- *   bytes written to a file with their SHA-256;
+ * - floor of an export: the ledger's records read from a snapshot, serialised once (JSON.stringify) and written
+ *   to a file with their SHA-256, then as many bytes again as the export's other files hold (CSV, report, audit
+ *   member…), written and hashed: every byte the export writes is written and hashed once (measured after the
+ *   export, whose sizes it takes; docs/adr/draft-w30write-export-floor.md);
  * - export: CSV + JSON + HTML (+ audit.jsonl, anchors.jsonl, manifest), after the start-up check;
  * - floor of a verification: every file of that export read once, the SHA-256 of each, one JSON.parse per line
  *   of records.json and audit.jsonl;
@@ -87,7 +89,7 @@ async function timed(fn: () => Promise<Record<string, unknown> | void>): Promise
 }
 
 /** Writes `text` pieces to `file` in 1 MiB chunks, hashing the same bytes. */
-function writeHashed(file: string): { write(s: string): void; close(): string } {
+function writeHashed(file: string): { write(s: string | Buffer): void; close(): string } {
   const fd = fs.openSync(file, 'wx')
   const h = createHash('sha256')
   let buf = Buffer.allocUnsafe(1 << 20)
@@ -103,7 +105,7 @@ function writeHashed(file: string): { write(s: string): void; close(): string } 
         flush()
         if (s.length * 3 > buf.length) buf = Buffer.allocUnsafe(s.length * 3)
       }
-      used += buf.write(s, used, 'utf8')
+      used += typeof s === 'string' ? buf.write(s, used, 'utf8') : s.copy(buf, used)
     },
     close() {
       flush()
@@ -163,7 +165,21 @@ const steps: Record<string, (a: string[]) => Promise<Step>> = {
   // The same start with the check on the main thread: what the checkpoint alone saves.
   'startup-check-again-inline': async ([file]) => startupCheck(file ?? '', {}),
 
-  'export-floor': async ([file, out]) => {
+  'export-floor': async ([file, out, manifestPath]) => {
+    // The export's other files, by size, each with a sample of its bytes (read before the clock starts): writing
+    // and hashing costs the same for any bytes of that length.
+    const folder = path.dirname(manifestPath ?? '')
+    const others = fs
+      .readdirSync(folder)
+      .filter((name) => name !== 'records.json')
+      .map((name) => {
+        const bytes = fs.statSync(path.join(folder, name)).size
+        const fd = fs.openSync(path.join(folder, name), 'r')
+        const sample = Buffer.alloc(Math.min(bytes, 1 << 16))
+        fs.readSync(fd, sample, 0, sample.length, 0)
+        fs.closeSync(fd)
+        return { name, bytes, sample }
+      })
     const ledger = openLedger(file ?? '')
     try {
       return await timed(async () => {
@@ -176,8 +192,17 @@ const steps: Record<string, (a: string[]) => Promise<Step>> = {
         }
         snap.close()
         w.close()
-        fs.rmSync(path.join(out ?? '', 'floor.json'))
-        return { records: n }
+        let otherBytes = 0
+        for (const { name, bytes, sample } of others) {
+          const o = writeHashed(path.join(out ?? '', `floor-${name}`))
+          for (let left = bytes; left > 0; left -= sample.length)
+            o.write(left >= sample.length ? sample : sample.subarray(0, left))
+          o.close()
+          otherBytes += bytes
+        }
+        for (const f of fs.readdirSync(out ?? ''))
+          if (f.startsWith('floor')) fs.rmSync(path.join(out ?? '', f))
+        return { records: n, otherBytes }
       })
     } finally {
       ledger.close()
@@ -200,6 +225,8 @@ const steps: Record<string, (a: string[]) => Promise<Step>> = {
           signer,
           appVersion: 'bench',
           profile: { name: 'Produção', network: 'liquid' },
+          // The 1 GiB cap is what today's verifier reads (safe-read.ts), not the exporter's cost: measured past it.
+          maxFileBytes: Number.POSITIVE_INFINITY,
         })
         manifest = res.manifestPath
         return { rows: res.rowCount }
@@ -267,10 +294,10 @@ export async function run(
     s['startup-check'] = child(['startup-check', file])
     s['startup-check-again'] = child(['startup-check-again', file])
     s['startup-check-again-inline'] = child(['startup-check-again-inline', file])
-    s['export-floor'] = child(['export-floor', file, out])
     s.export = child(['export', file, out])
     if (s.export.failed) throw new Error(`export failed: ${String(s.export.failed)}`)
     const manifest = String(s.export.manifest)
+    s['export-floor'] = child(['export-floor', file, out, manifest])
     const folder = path.dirname(manifest)
     const files: Record<string, number> = {}
     for (const f of fs.readdirSync(folder)) files[f] = mb(fs.statSync(path.join(folder, f)).size)

@@ -30,8 +30,8 @@ export interface ExportView {
   count(kind: RecordKindId, filter: ExportFilter): Promise<number>
   /** The matching records of one kind, in the filter's order. */
   records(kind: RecordKindId, filter: ExportFilter): AsyncIterable<AnyRecord>
-  /** The entries about the given records (by subject), in seq order. */
-  auditTextsOf(subjects: ReadonlySet<string>): AsyncIterable<AuditText>
+  /** The entries about the records `records(kind, filter)` yielded (by subject), in seq order; asked after them. */
+  auditTextsOf(kind: RecordKindId, filter: ExportFilter): AsyncIterable<AuditText>
   /** seq and stored details of every `records.exported` entry, in seq order (anchors.ts). */
   exportedEntries(): Promise<Array<{ seq: number; detailsText: string }>>
   /** The entries at the given seqs (ascending); absent seqs skipped. */
@@ -79,6 +79,14 @@ export function sqliteExportLedger(ledger: Ledger): ExportLedger {
   return {
     open: () => {
       const snap = ledger.snapshot()
+      // The records and their entries from one compiled filter (snapshot.ts `selection`).
+      let last: { kind: RecordKindId; filter: ExportFilter; sel: ReturnType<typeof snap.selection> } | null =
+        null
+      const selection = (kind: RecordKindId, filter: ExportFilter) => {
+        if (last?.kind !== kind || last.filter !== filter)
+          last = { kind, filter, sel: snap.selection(kind, filter) }
+        return last.sel
+      }
       let closed = false
       const view: ExportView = {
         verify: () => snap.verify(),
@@ -91,9 +99,8 @@ export function sqliteExportLedger(ledger: Ledger): ExportLedger {
               : ledger.query({ ...filter, limit: 1 })
             ).total,
           ),
-        records: (kind, filter) =>
-          asAsync<AnyRecord>(kind === 'deposit' ? snap.iterateDeposits(filter) : snap.iterate(filter)),
-        auditTextsOf: (subjects) => asAsync(snap.auditTextsOf(subjects)),
+        records: (kind, filter) => asAsync<AnyRecord>(selection(kind, filter).records()),
+        auditTextsOf: (kind, filter) => asAsync(selection(kind, filter).auditTexts()),
         exportedEntries: () => Promise.resolve([...snap.exportedEntries()]),
         auditTextsAt: (seqs) => Promise.resolve([...snap.auditTextsAt(seqs)]),
         close: () => {

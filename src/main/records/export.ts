@@ -9,9 +9,9 @@
  * (writer.ts).
  *
  * The ledger is read through one consistent view (a read transaction) while the app, and on a team every other
- * desk, keeps writing: what is committed after the view began is not in the export. Each record is written once
- * (deduplicated by localId) and the manifest's totals are computed from the rows written, so an export is always
- * consistent with itself.
+ * desk, keeps writing: what is committed after the view began is not in the export. The manifest's totals are
+ * computed from the rows written, so an export is always consistent with itself. Nothing held grows with the
+ * number of records: an entry of audit.jsonl is chosen by its subject in SQL (export-source.ts), not from the ids.
  */
 import { mkdir, open, rm, unlink } from 'node:fs/promises'
 import { basename, join, resolve } from 'node:path'
@@ -24,7 +24,7 @@ import type { ExportLocale } from './format'
 import { REPORT_TAIL, reportHead } from './html'
 import { jsonHead, JSON_SEPARATOR, JSON_TAIL } from './json'
 import type { RecordKindId } from '../../shared/record-kinds'
-import { recordsKind, type AnyRecord } from './kinds'
+import { recordsKind } from './kinds'
 import { rowPlan } from './layout'
 import { kernel } from './kernel'
 import {
@@ -77,7 +77,7 @@ export interface ExportOptions {
   includeReceipts?: boolean
   /** The record kind exported (default withdrawals; deposits: "compras de DePix"). One export holds one kind. */
   kind?: RecordKindId
-  /** The largest file an export may have (default and most: what a verifier reads, DATA_FILE_MAX_BYTES). */
+  /** The largest file an export may have (default: what a verifier reads, DATA_FILE_MAX_BYTES). */
   maxFileBytes?: number
   /** Issue #27: the treasury wallet's statement for the period (withdrawal exports; wallet-statement.ts). */
   walletStatement?: WalletStatementFile | null
@@ -214,17 +214,10 @@ function exportFilter(filter: RecordFilter | undefined): ExportFilter {
 }
 
 async function syncDir(dir: string): Promise<void> {
-  // Makes the new directory entries durable; not supported everywhere (Windows), where it is skipped.
-  try {
-    const fh = await open(dir, 'r')
-    try {
-      await fh.sync()
-    } finally {
-      await fh.close()
-    }
-  } catch {
-    // best effort
-  }
+  // Makes the new directory entries durable; best effort: not supported everywhere (Windows), where it is skipped.
+  const fh = await open(dir, 'r').catch(() => null)
+  await fh?.sync().catch(() => undefined)
+  await fh?.close().catch(() => undefined)
 }
 
 /** An export of this computer's ledger. */
@@ -250,7 +243,7 @@ export async function exportFrom(ledger: ExportLedger, o: ExportOptions): Promis
   const delimiter: CsvDelimiter = o.csvDelimiter ?? (locale === 'pt-BR' ? ';' : ',')
   const exportedAt = (o.now ?? (() => new Date()))()
   const kind = recordsKind(o.kind)
-  const maxBytes = Math.min(o.maxFileBytes ?? DATA_FILE_MAX_BYTES, DATA_FILE_MAX_BYTES)
+  const maxBytes = o.maxFileBytes ?? DATA_FILE_MAX_BYTES
   const isDeposit = kind.id === 'deposit'
   // Records, audit entries and head all come from one snapshot, so each record is exactly the state its latest
   // entry names even while the tracker keeps writing.
@@ -288,14 +281,14 @@ export async function exportFrom(ledger: ExportLedger, o: ExportOptions): Promis
     const format = plan ? kernel.rowFormatter(plan.layout) : null
     const totals = new TotalsAccumulator()
     const days = new DayAccumulator(kind.id)
-    const source: AsyncIterable<AnyRecord> = snap.records(kind.id, filter)
-    const seen = new Set<string>()
+    const wantReceipts = o.includeReceipts === true && !isDeposit
+    // The ids exported, kept only for the receipts (at most a few thousand of them are copied).
+    const receiptIds = new Set<string>()
     const redactedIds: string[] = []
     let first: string | null = null
     let last: string | null = null
-    for await (const rec of source) {
-      if (seen.has(rec.localId)) continue
-      seen.add(rec.localId)
+    for await (const rec of snap.records(kind.id, filter)) {
+      if (wantReceipts) receiptIds.add(rec.localId)
       const redactedBefore = redact.count
       const { record, json: text } = redact(rec)
       if (redact.count > redactedBefore) redactedIds.push(rec.localId)
@@ -329,7 +322,7 @@ export async function exportFrom(ledger: ExportLedger, o: ExportOptions): Promis
     let n = 0
     // The stored details text is spliced in as it is (canonical since appendAuditRow wrote it): no parse and
     // re-canonicalisation of 200k entries. A row edited by hand into another form shows at the verifier.
-    for await (const { entry, detailsText } of snap.auditTextsOf(seen)) {
+    for await (const { entry, detailsText } of snap.auditTextsOf(kind.id, filter)) {
       audit.write(auditLineOfText(entry, detailsText))
       if (++n % PROGRESS_EVERY === 0) {
         await audit.drain()
@@ -351,9 +344,8 @@ export async function exportFrom(ledger: ExportLedger, o: ExportOptions): Promis
     const atSeqs = await snap.auditTextsAt(anchorSeqs(exported, auditHead))
     const anchorSource = { exportedEntries: () => exported, auditTextsAt: () => atSeqs }
     for (const line of anchorLines(anchorSource, auditHead, clean)) anchors.write(line)
-    const wantReceipts = o.includeReceipts === true && !isDeposit
     // A view that holds the receipts' bytes (the team ledger) hands them over while it is still open.
-    const viewReceipts = wantReceipts && snap.receipts ? await snap.receipts(folder, seen) : null
+    const viewReceipts = wantReceipts && snap.receipts ? await snap.receipts(folder, receiptIds) : null
     await snap.close()
     const anchorsClosed = anchors.close()
     anchorsClosed.catch(() => undefined)
@@ -390,46 +382,15 @@ export async function exportFrom(ledger: ExportLedger, o: ExportOptions): Promis
       report = await html.close()
       await unlink(join(folder, HTML_SCRATCH))
     }
-    if (csvClosed) {
-      const w = await csvClosed
-      entries.push({
-        name: FILE_NAMES.csv,
-        format: 'csv',
-        bytes: w.bytes,
-        sha256: w.sha256,
-        delimiter,
-        locale,
-      })
-    }
-    if (jsonClosed) {
-      const w = await jsonClosed
-      entries.push({ name: FILE_NAMES.json, format: 'json', bytes: w.bytes, sha256: w.sha256 })
-    }
-    const auditWritten = await auditClosed
-    entries.push({
-      name: AUDIT_FILE,
-      format: 'audit',
-      bytes: auditWritten.bytes,
-      sha256: auditWritten.sha256,
-    })
-    const anchorsWritten = await anchorsClosed
-    entries.push({
-      name: ANCHORS_FILE,
-      format: 'anchors',
-      bytes: anchorsWritten.bytes,
-      sha256: anchorsWritten.sha256,
-    })
-    if (report) {
-      entries.push({
-        name: FILE_NAMES.html,
-        format: 'html',
-        bytes: report.bytes,
-        sha256: report.sha256,
-        locale,
-      })
-    }
+    // In the manifest's order (the verifier reports problems in it); a `WrittenFile` is its bytes and SHA-256.
+    if (csvClosed)
+      entries.push({ name: FILE_NAMES.csv, format: 'csv', ...(await csvClosed), delimiter, locale })
+    if (jsonClosed) entries.push({ name: FILE_NAMES.json, format: 'json', ...(await jsonClosed) })
+    entries.push({ name: AUDIT_FILE, format: 'audit', ...(await auditClosed) })
+    entries.push({ name: ANCHORS_FILE, format: 'anchors', ...(await anchorsClosed) })
+    if (report) entries.push({ name: FILE_NAMES.html, format: 'html', ...report, locale })
     const receipts =
-      viewReceipts ?? (wantReceipts && ledger.receipts ? await ledger.receipts(folder, seen) : null)
+      viewReceipts ?? (wantReceipts && ledger.receipts ? await ledger.receipts(folder, receiptIds) : null)
     if (receipts) entries.push(...receipts.entries)
     if (o.walletStatement && !isDeposit) {
       const csvOf = formats.includes('csv') ? { delimiter, locale } : null

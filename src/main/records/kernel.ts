@@ -236,12 +236,8 @@ function recordsKernel() {
     return `"${quote(neutralise(text))}"`
   }
 
-  function csvLine(cells: readonly string[], delimiter: KernelDelimiter): string {
-    return csvLineOf(cells, cells.length, delimiter)
-  }
-
   /** The CSV line of the first `n` cells. */
-  function csvLineOf(cells: readonly string[], n: number, delimiter: KernelDelimiter): string {
+  function csvLine(cells: readonly string[], delimiter: KernelDelimiter, n = cells.length): string {
     const out = new Array<string>(n)
     // csvCell, inlined without its quotes, which the join puts in: this runs for every cell of an export.
     for (let i = 0; i < n; i++) out[i] = quote(neutralise(cells[i] ?? ''))
@@ -275,7 +271,7 @@ function recordsKernel() {
       cells.length = 0
       for (let i = 0; i < inputs.length; i++) cells.push(inputs[i] ?? '')
       for (const i of dates) cells[i] = formatDateTime(inputs[i], locale)
-      const csv = csvCells > 0 ? csvLineOf(cells, csvCells, delimiter) : ''
+      const csv = csvCells > 0 ? csvLine(cells, delimiter, csvCells) : ''
       if (report.length === 0) return [csv, '']
       // Pieces joined once: one flat string rather than a tree of 40 concatenations.
       parts.length = 0

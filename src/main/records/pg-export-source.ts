@@ -21,10 +21,11 @@ import type { ExportFilter } from './manifest'
 import { writeReceiptEntries } from './receipts-member'
 import { mapPgError, TeamLedgerError } from '../ledger/team-errors'
 import { readHead } from '../ledger/pg/audit'
-import { iterateDeposits, queryDeposits } from '../ledger/pg/deposit-queries'
+import { depositSelection, iterateDeposits, queryDeposits } from '../ledger/pg/deposit-queries'
 import { verifyTeamLedger } from '../ledger/pg/verify-ledger'
 import { teamReceiptCandidates } from './pg-export-receipts'
-import { iterateRecords, queryRecords } from '../ledger/pg/queries'
+import { iterateRecords, queryRecords, recordSelection } from '../ledger/pg/queries'
+import type { Selection } from '../ledger/pg/filter-sql'
 import { begin, release } from '../ledger/pg/tx'
 
 export interface PgLedgerView extends ExportView {
@@ -90,14 +91,17 @@ const TEAM_KINDS: Partial<
     RecordKindId,
     {
       count(c: pg.PoolClient, f: ExportFilter): Promise<number>
-      iterate(c: pg.PoolClient, f: ExportFilter): AsyncGenerator<AnyRecord>
+      /** The filter compiled once: the records and the audit rows about them agree (pg/filter-sql.ts). */
+      select(f: ExportFilter): Selection
+      iterate(c: pg.PoolClient, f: ExportFilter, sel: Selection): AsyncGenerator<AnyRecord>
     }
   >
 > = {
   withdrawal: {
     count: async (c, f) => (await queryRecords(c, { ...f, limit: 1 })).total,
-    iterate: async function* (c, f) {
-      for await (const r of iterateRecords(c, f, BATCH)) {
+    select: recordSelection,
+    iterate: async function* (c, f, sel) {
+      for await (const r of iterateRecords(c, f, BATCH, sel)) {
         // What leaves the machine must be a well-formed record, whatever the table holds.
         if (!withdrawalRecordSchema.safeParse(r).success)
           throw new LedgerError('record_tampered', `team ledger: record ${r.localId} is malformed`)
@@ -107,8 +111,9 @@ const TEAM_KINDS: Partial<
   },
   deposit: {
     count: async (c, f) => (await queryDeposits(c, { ...f, limit: 1 })).total,
-    iterate: async function* (c, f) {
-      for await (const r of iterateDeposits(c, f, BATCH)) {
+    select: depositSelection,
+    iterate: async function* (c, f, sel) {
+      for await (const r of iterateDeposits(c, f, BATCH, sel)) {
         if (!depositRecordSchema.safeParse(r).success)
           throw new LedgerError('record_tampered', `team ledger: top-up ${r.localId} is malformed`)
         yield r
@@ -137,6 +142,14 @@ export async function openPgLedgerView(pool: pg.Pool): Promise<PgLedgerView> {
   const c = await begin(pool, 'REPEATABLE READ READ ONLY')
   let closed = false
   let broken = false
+  // The records and their entries from one compiled filter (as the desk ledger's snapshot `selection`).
+  let last: { kind: RecordKindId; filter: ExportFilter; sel: Selection } | null = null
+  const selection = (kind: RecordKindId, filter: ExportFilter): Selection => {
+    const k = TEAM_KINDS[kind]
+    if (!k) throw unsupportedKind(kind)
+    if (last?.kind !== kind || last.filter !== filter) last = { kind, filter, sel: k.select(filter) }
+    return last.sel
+  }
   const guard = async <T>(fn: () => Promise<T>): Promise<T> => {
     if (closed) throw new Error('ledger: the export view is closed')
     try {
@@ -170,20 +183,20 @@ export async function openPgLedgerView(pool: pg.Pool): Promise<PgLedgerView> {
         return k.count(c, filter)
       }),
     records: (kind, filter) =>
-      guarded(() => {
-        const k = TEAM_KINDS[kind]
-        if (!k) throw unsupportedKind(kind)
-        return k.iterate(c, filter)
-      }),
-    auditTextsOf: (subjects) =>
       guarded(async function* () {
+        const sel = selection(kind, filter)
+        yield* TEAM_KINDS[kind]!.iterate(c, filter, sel)
+      }),
+    auditTextsOf: (kind, filter) =>
+      guarded(async function* () {
+        const sel = selection(kind, filter)
         const rows = walk(
           c,
           'export_audit',
-          `SELECT ${TEXT_COLUMNS} FROM audit_log WHERE subject IS NOT NULL ORDER BY seq`,
-          [],
+          `SELECT ${TEXT_COLUMNS} FROM audit_log a WHERE a.subject IS NOT NULL AND ${sel.about} ORDER BY a.seq`,
+          sel.params,
         )
-        for await (const row of rows) if (subjects.has(String(row.subject))) yield toText(row)
+        for await (const row of rows) yield toText(row)
       }),
     exportedEntries: () =>
       guard(async () => {

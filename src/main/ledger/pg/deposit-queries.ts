@@ -15,12 +15,14 @@ import { DEPOSIT_DATES } from '../model/date-range'
 import type { Queryable } from './queryable'
 import { DEPOSIT_SELECT, rowToDeposit } from './deposit-rows'
 import {
+  compileSelection,
   compileWhere,
   iteratePages,
   parseFilter,
   queryPage,
   sinceBound,
   type KindFilterSql,
+  type Selection,
 } from './filter-sql'
 import { readObservations } from './observation-rows'
 
@@ -88,8 +90,13 @@ export const iterateDeposits = (
   c: Queryable,
   filter: RecordFilter | undefined,
   batch = 1000,
+  sel?: Selection,
 ): AsyncGenerator<DepositRecord, void, undefined> =>
-  iteratePages(c, filter, DEPOSITS, rowToDeposit, 'deposit_walk', batch)
+  iteratePages(c, filter, DEPOSITS, rowToDeposit, 'deposit_walk', batch, sel)
+
+/** The filter compiled once for an export (queries.ts recordSelection). */
+export const depositSelection = (filter: RecordFilter | undefined): Selection =>
+  compileSelection(filter, DEPOSITS)
 
 /** As ledger/sqlite/deposit-queries.ts: a deposit has no payout and no refund object. */
 export async function depositTotals(c: Queryable, filter?: RecordFilter): Promise<StatusTotal[]> {

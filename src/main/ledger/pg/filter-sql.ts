@@ -115,6 +115,27 @@ export async function queryPage<R>(
 }
 
 /**
+ * A filter compiled once: the records' statement and the condition that an audit row (alias `a`) is about one of
+ * them (an export's audit.jsonl), so both agree even on a filter that reads the clock (attention).
+ */
+export interface Selection {
+  select: string
+  about: string
+  params: unknown[]
+}
+
+export function compileSelection(filter: RecordFilter | undefined, k: KindFilterSql): Selection {
+  const f = parseFilter(filter)
+  const where = compileWhere(f, k)
+  const and = where.sql === '' ? 'WHERE' : `${where.sql} AND`
+  return {
+    select: `SELECT ${k.select} ${k.from} ${where.sql} ${compileOrder(f, k)}`,
+    about: `EXISTS (SELECT 1 ${k.from} ${and} ${k.alias}.local_id = a.subject)`,
+    params: where.params,
+  }
+}
+
+/**
  * Every matching record in the filter's order, in batches through a server-side cursor. Must run inside the
  * caller's transaction (a REPEATABLE READ snapshot for an export: one moment of a live ledger).
  */
@@ -125,13 +146,9 @@ export async function* iteratePages<R>(
   toRecord: (row: Record<string, unknown>) => R,
   cursor: string,
   batch: number,
+  sel: Selection = compileSelection(filter, k),
 ): AsyncGenerator<R, void, undefined> {
-  const f = parseFilter(filter)
-  const where = compileWhere(f, k)
-  await c.query(
-    `DECLARE ${cursor} NO SCROLL CURSOR FOR SELECT ${k.select} ${k.from} ${where.sql} ${compileOrder(f, k)}`,
-    where.params,
-  )
+  await c.query(`DECLARE ${cursor} NO SCROLL CURSOR FOR ${sel.select}`, sel.params)
   for (;;) {
     const r = await c.query(`FETCH ${batch} FROM ${cursor}`)
     for (const row of r.rows) yield toRecord(row)

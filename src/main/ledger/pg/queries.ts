@@ -21,12 +21,14 @@ import { WITHDRAWAL_DATES } from '../model/date-range'
 import type { Queryable } from './queryable'
 import { RECORD_SELECT, rowToRecord } from './rows'
 import {
+  compileSelection,
   compileWhere,
   iteratePages,
   parseFilter,
   queryPage,
   sinceBound,
   type KindFilterSql,
+  type Selection,
 } from './filter-sql'
 import { readObservations } from './observation-rows'
 
@@ -59,8 +61,13 @@ export const iterateRecords = (
   c: Queryable,
   filter: RecordFilter | undefined,
   batch = 1000,
+  sel?: Selection,
 ): AsyncGenerator<WithdrawalRecord, void, undefined> =>
-  iteratePages(c, filter, WITHDRAWALS, rowToRecord, 'export_walk', batch)
+  iteratePages(c, filter, WITHDRAWALS, rowToRecord, 'export_walk', batch, sel)
+
+/** The filter compiled once for an export: its records and the audit rows about them (filter-sql.ts). */
+export const recordSelection = (filter: RecordFilter | undefined): Selection =>
+  compileSelection(filter, WITHDRAWALS)
 
 const REFUND_FEE_SQL = `CASE ${REFUND_FEE_KEYS.map(
   (k) =>

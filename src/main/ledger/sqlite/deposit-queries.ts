@@ -19,6 +19,7 @@ import { canonicalIso, dateRangeClause, DEPOSIT_DATES } from '../model/date-rang
 import { rowToObservation } from './queries'
 import { foldText } from './rows'
 import { statusTotalOf } from '../model/status-totals'
+import { auditRows, type AuditRow } from './audit-rows'
 
 type ReadDb = Pick<Db, 'stmt' | 'fresh'>
 
@@ -155,12 +156,30 @@ export function* iterateDeposits(
   db: ReadDb,
   filter?: RecordFilter,
 ): Generator<DepositRecord, void, undefined> {
+  yield* depositSelection(db, filter).records()
+}
+
+/** The deposits matching `filter` and the audit rows about them, from one compiled filter (queries.ts recordSelection). */
+export function depositSelection(
+  db: ReadDb,
+  filter?: RecordFilter,
+): { records: () => Generator<DepositRecord, void, undefined>; audit: () => Generator<AuditRow> } {
   const f = parseFilter(filter)
   const where = compileWhere(f)
-  for (const row of db
-    .fresh(`SELECT ${DEPOSIT_SELECT} ${FROM} ${where.sql} ${compileOrder(f)}`)
-    .iterate(...where.params)) {
-    yield rowToDeposit(row)
+  return {
+    *records() {
+      for (const row of db
+        .fresh(`SELECT ${DEPOSIT_SELECT} ${FROM} ${where.sql} ${compileOrder(f)}`)
+        .iterate(...where.params)) {
+        yield rowToDeposit(row)
+      }
+    },
+    audit: () =>
+      auditRows(
+        db,
+        `a WHERE a.subject IS NOT NULL AND EXISTS (SELECT 1 ${FROM} ${where.sql === '' ? 'WHERE' : `${where.sql} AND`} d.local_id = a.subject) ORDER BY a.seq`,
+        ...where.params,
+      ),
   }
 }
 

@@ -24,6 +24,7 @@ import { statusTotalOf } from '../model/status-totals'
 import { arrayRowToRecord, digitsVariant, foldText, RECORD_SELECT, rowToRecord } from './rows'
 import { similarAmounts } from '../model/similar'
 import type { SimilarQuery } from '../model/inputs'
+import { auditRows, type AuditRow } from './audit-rows'
 
 const FROM = `FROM withdrawals w`
 
@@ -210,17 +211,43 @@ export function queryRecords(db: Db, filter?: RecordFilter): RecordPage {
  * the ledger mid-iteration.
  */
 export function* iterateRecords(db: Db, filter?: RecordFilter): Generator<WithdrawalRecord, void, undefined> {
+  yield* recordSelection(db, filter).records()
+}
+
+/**
+ * The records matching `filter` and the audit rows about them (an export's records.json and audit.jsonl), both
+ * from one compiled filter, so both sides agree even on a filter that reads the clock (attention). The audit
+ * rows are found per row in SQL (an index lookup of the subject), not from a set of the ids exported: nothing
+ * grows with the number of records.
+ */
+export function recordSelection(
+  db: Db,
+  filter?: RecordFilter,
+): { records: () => Generator<WithdrawalRecord, void, undefined>; audit: () => Generator<AuditRow> } {
   const f = parseFilter(filter)
   const where = compileWhere(db, f)
-  if (where.empty) return
-  const stmt = db.fresh(`SELECT ${RECORD_SELECT} ${FROM} ${where.sql} ${compileOrder(f)}`)
-  // Array rows: node:sqlite builds them about twice as fast as objects (Node ≥ 22.16; objects before that).
-  if (typeof stmt.setReturnArrays === 'function') {
-    stmt.setReturnArrays(true)
-    const rows = stmt.iterate(...where.params) as unknown as Iterable<SQLOutputValue[]>
-    for (const row of rows) yield arrayRowToRecord(row)
-  } else {
-    for (const row of stmt.iterate(...where.params)) yield rowToRecord(row)
+  return {
+    *records() {
+      if (where.empty) return
+      const stmt = db.fresh(`SELECT ${RECORD_SELECT} ${FROM} ${where.sql} ${compileOrder(f)}`)
+      // Array rows: node:sqlite builds them about twice as fast as objects (Node ≥ 22.16; objects before that).
+      if (typeof stmt.setReturnArrays === 'function') {
+        stmt.setReturnArrays(true)
+        const rows = stmt.iterate(...where.params) as unknown as Iterable<SQLOutputValue[]>
+        for (const row of rows) yield arrayRowToRecord(row)
+      } else {
+        for (const row of stmt.iterate(...where.params)) yield rowToRecord(row)
+      }
+    },
+    *audit() {
+      if (where.empty) return
+      const about = `${where.sql === '' ? 'WHERE' : `${where.sql} AND`} w.local_id = a.subject`
+      yield* auditRows(
+        db,
+        `a WHERE a.subject IS NOT NULL AND EXISTS (SELECT 1 ${FROM} ${about}) ORDER BY a.seq`,
+        ...where.params,
+      )
+    },
   }
 }
 

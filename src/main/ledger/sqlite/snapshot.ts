@@ -11,11 +11,12 @@ import type {
   RecordFilter,
   WithdrawalRecord,
 } from '../../../shared/withdrawal-record'
-import { readHead, rowToEntry, type AuditHead } from './audit'
-import { AUDIT_ROW_COLUMNS, auditRows } from './audit-rows'
+import { readHead, type AuditHead } from './audit'
+import { AUDIT_ROW_COLUMNS } from './audit-rows'
 import type { Db } from './db'
-import { iterateRecords } from './queries'
-import { iterateDeposits } from './deposit-queries'
+import { iterateRecords, recordSelection } from './queries'
+import { depositSelection, iterateDeposits } from './deposit-queries'
+import type { RecordKindId } from '../../../shared/record-kinds'
 import type { DepositRecord } from '../../../shared/deposit-record'
 import { verifyChainSinceSteps, verifyChainSteps } from './verify-chain'
 import { verifyOnWorker } from './verify-off-thread'
@@ -25,15 +26,18 @@ export interface LedgerSnapshot {
   iterate(filter?: RecordFilter): Generator<WithdrawalRecord, void, undefined>
   /** The deposits (second record kind) matching the filter, from the same snapshot. */
   iterateDeposits(filter?: RecordFilter): Generator<DepositRecord, void, undefined>
-  /** Entries about the given records (by subject), in seq order. */
-  auditEntriesOf(subjects: ReadonlySet<string>): Generator<AuditEntry, void, undefined>
   /**
-   * The same entries as auditEntriesOf, with the details as their stored text (canonical JSON, as appendAuditRow
-   * wrote it) instead of parsed: an export writes them as they are.
+   * The records of one kind matching the filter and, from the same compiled filter, the entries about them (by
+   * subject, in seq order) with their details as stored text (canonical JSON, as appendAuditRow wrote it): what
+   * an export writes as it is.
    */
-  auditTextsOf(
-    subjects: ReadonlySet<string>,
-  ): Generator<{ entry: Omit<AuditEntry, 'details'>; detailsText: string }, void, undefined>
+  selection(
+    kind: RecordKindId,
+    filter?: RecordFilter,
+  ): {
+    records: () => Generator<WithdrawalRecord | DepositRecord, void, undefined>
+    auditTexts: () => Generator<{ entry: Omit<AuditEntry, 'details'>; detailsText: string }, void, undefined>
+  }
   /** seq and stored details text of every `records.exported` entry, in seq order (records/anchors.ts). */
   exportedEntries(): Generator<{ seq: number; detailsText: string }, void, undefined>
   /** The entries at the given seqs (ascending), details as stored text, as auditTextsOf; absent seqs skipped. */
@@ -120,16 +124,13 @@ export function openSnapshot(file: string, trust?: () => SnapshotTrust, worker?:
     auditHead: () => readHead(db),
     iterate: (filter) => iterateRecords(db, filter),
     iterateDeposits: (filter) => iterateDeposits(db, filter),
-    *auditEntriesOf(subjects) {
-      for (const row of db
-        .fresh('SELECT * FROM audit_log WHERE subject IS NOT NULL ORDER BY seq')
-        .iterate()) {
-        if (subjects.has(String(row.subject))) yield rowToEntry(row)
-      }
-    },
-    *auditTextsOf(subjects) {
-      for (const row of auditRows(db, 'WHERE subject IS NOT NULL ORDER BY seq')) {
-        if (subjects.has(String(row.subject))) yield rowToText(row)
+    selection(kind, filter) {
+      const sel = kind === 'deposit' ? depositSelection(db, filter) : recordSelection(db, filter)
+      return {
+        records: sel.records,
+        *auditTexts() {
+          for (const row of sel.audit()) yield rowToText(row)
+        },
       }
     },
     *exportedEntries() {

@@ -221,48 +221,42 @@ export function* verifyChainSinceSteps(db: ReadDb, since: AuditHead): Generator<
 }
 
 /**
- * Every record's current state must hash to the state hash of its latest entry that carries one. Streams the
- * records in id order next to a map of latest hashes (one string per record: 100k records ≈ 10 MB).
+ * Every record's current state must hash to the state hash of its latest entry that carries one. Each record
+ * row comes with that entry's seq and hash (one lookup in `audit_state_by_subject`), so nothing grows with the
+ * ledger: a 1,000,000-record check holds one row at a time.
  */
 function* verifyRecordStates(db: ReadDb): Generator<void, AuditVerification | null> {
-  const latest = new Map<string, { seq: number; stateHash: string }>()
-  const rows = db
-    .fresh(
-      `SELECT a.subject, a.seq, a.state_hash FROM audit_log a
-       JOIN (SELECT subject, max(seq) AS seq FROM audit_log WHERE state_hash IS NOT NULL GROUP BY subject) m
-         ON a.seq = m.seq`,
-    )
-    .iterate()
   let n = 0
-  for (const row of rows) {
-    if (++n % STEP_ROWS === 0) yield
-    latest.set(String(row.subject), { seq: Number(row.seq), stateHash: String(row.state_hash) })
-  }
   for (const kind of KIND_TABLES) {
-    const stmt = db.fresh(`${kind.from} ORDER BY ${alias(kind.from)}.id`)
+    const a = alias(kind.from)
+    const stmt = db.fresh(
+      `${kind.from.replace(' FROM ', ', latest.seq, latest.state_hash FROM ')}
+       LEFT JOIN audit_log latest ON latest.seq = (SELECT max(seq) FROM audit_log
+         WHERE subject = ${a}.local_id AND state_hash IS NOT NULL)
+       ORDER BY ${a}.id`,
+    )
     // Array rows where the kind decodes them and this node:sqlite has them (Node ≥ 22.16); objects otherwise.
     const arrays = kind.fromArray && typeof stmt.setReturnArrays === 'function' ? kind.fromArray : null
     if (arrays) stmt.setReturnArrays(true)
     for (const row of stmt.iterate()) {
       if (++n % STEP_ROWS === 0) yield
+      const array = row as unknown as SQLOutputValue[]
+      const [seq, stateHash] = arrays ? array.slice(-2) : [row.seq, row.state_hash]
       let record: { localId: string; remoteCheckedAt: string | null }
       try {
-        record = (
-          arrays ? arrays.toRecord(row as unknown as SQLOutputValue[]) : kind.toRecord(row)
-        ) as typeof record
+        record = (arrays ? arrays.toRecord(array) : kind.toRecord(row)) as typeof record
       } catch {
-        const id = arrays ? (row as unknown as SQLOutputValue[])[arrays.localIdAt] : row.local_id
+        const id = arrays ? array[arrays.localIdAt] : row.local_id
         return { ok: false, brokenAt: 0, reason: `record ${String(id)}: a JSON column is not valid JSON` }
       }
-      const entry = latest.get(record.localId)
-      if (!entry) {
+      if (typeof stateHash !== 'string') {
         return { ok: false, brokenAt: 0, reason: `record ${record.localId} has no audit entry for its state` }
       }
-      if (recordStateHash(record) !== entry.stateHash) {
+      if (recordStateHash(record) !== stateHash) {
         return {
           ok: false,
-          brokenAt: entry.seq,
-          reason: `record ${record.localId} differs from the state its last audit entry (seq ${entry.seq}) recorded`,
+          brokenAt: Number(seq),
+          reason: `record ${record.localId} differs from the state its last audit entry (seq ${Number(seq)}) recorded`,
         }
       }
     }
