@@ -124,7 +124,11 @@ export function walletPayHandlers(deps: WalletPayDeps): HandlersOf<typeof wallet
         const s = await ready()
         return s.attempts.all().reverse().map(toAttemptDto)
       }),
-    'walletPay:export': ({ id }) => mapped(async () => ({ pset: (await ready()).pay.exportPset(id) })),
+    'walletPay:export': ({ id }) =>
+      mapped(async () => {
+        const s = await ready()
+        return { pset: s.pay.exportPset(id), ...s.pay.signingNeeds(id) }
+      }),
     'walletPay:import': ({ id, pset }) =>
       mapped(async () => {
         const r = (await ready()).pay.importSigned(id, pset)

@@ -7,22 +7,9 @@
  * is allowed only for the app's own origin and only for a port whose USB ids are Jade's. Everything else stays
  * denied, as before.
  */
+import { JADE_USB_IDS } from '../../shared/jade'
 import type { Language } from '../../shared/profile'
 import { isAllowedSender } from './renderer-policy'
-
-/**
- * The USB (vendor, product) ids of Jade's USB-serial chips, exactly LWK's `lwk_jade::JADE_DEVICE_IDS` (the filter
- * `Jade` in lwk_wasm hands to `navigator.serial.requestPort`): Silicon Labs CP210x, WCH CH9102/CH340, FTDI, and
- * Espressif's native USB of the newer units.
- */
-export const JADE_USB_IDS: ReadonlyArray<{ readonly vendorId: number; readonly productId: number }> = [
-  { vendorId: 0x10c4, productId: 0xea60 },
-  { vendorId: 0x1a86, productId: 0x55d4 },
-  { vendorId: 0x0403, productId: 0x6001 },
-  { vendorId: 0x1a86, productId: 0x7523 },
-  { vendorId: 0x303a, productId: 0x4001 },
-  { vendorId: 0x303a, productId: 0x1001 },
-]
 
 /** Permissions any page of ours may use without asking: copy buttons. */
 const ALWAYS_ALLOWED = new Set(['clipboard-sanitized-write'])

@@ -3,12 +3,12 @@ import {
   chosenPortId,
   devicePermissionAllowed,
   isJadeDevice,
-  JADE_USB_IDS,
   permissionAllowed,
   serialChooser,
   usbId,
   type ListedPort,
 } from '../../../src/main/shell/device-policy'
+import { JADE_USB_IDS } from '../../../src/shared/jade'
 
 const DEV = 'http://localhost:5173'
 // Electron lists ports with decimal string ids: 4292/60000 is 0x10c4/0xea60 (CP210x, the classic Jade).
