@@ -124,8 +124,10 @@ export async function signWithJade(
     })
     return signed.toString()
   } catch (e) {
-    // Not answering (or answering garbage) may leave LWK waiting on the port: open it afresh next time.
-    if (!(e instanceof JadeSignError) || e.code === 'not_responding') connected = null
+    // Not answering (or answering garbage) may leave LWK waiting on the port, and another wallet's Jade has to
+    // make way for the right one (a new port): either way, open a port afresh next time.
+    if (!(e instanceof JadeSignError) || e.code === 'not_responding' || e.code === 'wrong_wallet')
+      connected = null
     throw e instanceof JadeSignError ? e : new JadeSignError('not_responding', e)
   }
 }
