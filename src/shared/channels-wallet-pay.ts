@@ -88,6 +88,15 @@ export const walletPayChannels = {
       signers: z.array(z.string().regex(/^[0-9a-f]{8}$/)).max(20),
     }),
   },
+  /**
+   * Unlocking a Jade: one step of its PIN-server handshake, posted by main to Blockstream's PIN server on behalf of
+   * LWK in the renderer (src/main/wallet/pay/pin-server.ts). `body` is the Jade's opaque JSON; the answer's status
+   * and text go back to the Jade unread.
+   */
+  'walletPay:jadePinServer': {
+    input: z.strictObject({ url: z.string().min(1).max(2_048), body: z.string().max(65_536) }),
+    output: z.object({ status: z.number().int().min(100).max(599), body: z.string().max(65_536) }),
+  },
   /** A signer's PSET back: checked to be the one built; `missing` > 0 while a multisig needs more signatures. */
   'walletPay:import': {
     input: z.strictObject({ id, pset: psetText }),

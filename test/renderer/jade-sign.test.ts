@@ -3,7 +3,7 @@
  * `navigator.serial` and a stand-in of lwk_wasm's `Jade`: which failure code each step gives, what the Jade is
  * (not) asked, and when a port is opened afresh. LWK's real Jade code against a fake device is the E2E
  * (test/e2e/renderer/wallet-pay-jade.spec.ts); this covers the paths a browser test cannot reach cheaply (no Web
- * Serial, LWK not loading, a port that will not open, a Jade that never answers).
+ * Serial, LWK not loading, a port that will not open, a Jade that never answers, an unlock never finished).
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { Lwk } from '../../src/renderer/src/components/wallet/jade/lwk-in-renderer'
@@ -18,6 +18,8 @@ interface FakeDevice {
   fingerprint: string
   /** getVersion never answers */
   silent?: boolean
+  /** how unlocking a LOCKED Jade ends (LWK's unlock inside getMasterXpub): default unlocked */
+  unlock?: 'ok' | 'wrong_pin' | 'never'
   refuse?: boolean
 }
 
@@ -40,6 +42,10 @@ function fakeLwk(o: { openFails?: boolean } = {}): Lwk {
       },
       getMasterXpub: () => {
         asked.push('getMasterXpub')
+        if (device.state === 'LOCKED' && device.unlock === 'wrong_pin')
+          return Promise.reject(new Error('Wrong Pin'))
+        if (device.state === 'LOCKED' && device.unlock === 'never') return new Promise(() => undefined)
+        if (device.state === 'LOCKED') device.state = 'READY'
         return Promise.resolve({ fingerprint: () => device.fingerprint })
       },
       sign: (pset: { b64: string }) => {
@@ -151,10 +157,41 @@ describe('signing with a Jade', () => {
     ).toBe('busy')
   })
 
-  it('locked or without a wallet: nothing is asked after its state', async () => {
+  it('locked: unlocked on the device (through the PIN server), then signs; a wrong PIN is locked, nothing signed', async () => {
+    const lwk = (): Promise<Lwk> => Promise.resolve(fakeLwk())
+    device.state = 'LOCKED'
+    device.unlock = 'wrong_pin'
+    const steps: string[] = []
+    expect(await failure(mod.signWithJade(REQUEST, (s) => steps.push(s), lwk))).toBe('locked')
+    expect(steps).toContain('unlocking')
+    expect(asked.some((a) => a.startsWith('sign'))).toBe(false)
+    // The same Jade is kept (LWK answered): the person tries the PIN again.
+    device.unlock = 'ok'
+    steps.length = 0
+    expect(await mod.signWithJade(REQUEST, (s) => steps.push(s), lwk)).toBe('c2lnbmVk')
+    expect(steps).toEqual(['choosing', 'loading', 'connecting', 'unlocking', 'checking', 'confirm_on_device'])
+    expect(opened).toBe(1)
+  })
+
+  it('an unlock nobody finishes in 3 minutes is locked, and the next try opens a port afresh', async () => {
+    vi.useFakeTimers()
+    const lwk = (): Promise<Lwk> => Promise.resolve(fakeLwk())
+    device.state = 'LOCKED'
+    device.unlock = 'never'
+    const pending = failure(mod.signWithJade(REQUEST, () => undefined, lwk))
+    await vi.advanceTimersByTimeAsync(179_000)
+    expect(asked.at(-1)).toBe('getMasterXpub')
+    await vi.advanceTimersByTimeAsync(1_001)
+    expect(await pending).toBe('locked')
+    vi.useRealTimers()
+    device.unlock = 'ok'
+    await mod.signWithJade(REQUEST, () => undefined, lwk)
+    expect(opened).toBe(2)
+  })
+
+  it('without a wallet: nothing is asked after its state', async () => {
     const lwk = (): Promise<Lwk> => Promise.resolve(fakeLwk())
     for (const [state, code] of [
-      ['LOCKED', 'locked'],
       ['UNINIT', 'uninitialised'],
       ['UNSAVED', 'uninitialised'],
     ] as const) {

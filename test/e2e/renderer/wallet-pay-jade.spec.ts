@@ -5,8 +5,9 @@
  * device exist on the machines this runs on; main's side (the chooser, the serial permission only for our page and
  * only for Jade's USB ids) is tested on the built main in test/build/built-main.test.ts.
  *
- * One wave of one payment: no Jade chosen; another wallet's Jade (nothing sent to sign); a locked Jade; the
- * signature refused on the device; then the Jade signs — the PSET goes through the ordinary import (same
+ * One wave of one payment: no Jade chosen; another wallet's Jade (nothing sent to sign); a locked Jade and a wrong
+ * PIN (the handshake relayed by main to the test's PIN server), one naming another PIN server (relayed nowhere);
+ * unlocked, but the signature refused on the device; then the Jade signs — the PSET goes through the ordinary import (same
  * transaction, same outputs), is broadcast and recorded, and every input's signature verifies against its key.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -16,12 +17,27 @@ import secp256k1 from '@vulpemventures/secp256k1-zkp'
 import { payments, script, Transaction } from 'liquidjs-lib'
 import { SANDBOX_TREASURY_MNEMONIC } from '../../../src/main/sandbox/chain'
 import { JADE_USB_IDS } from '../../../src/shared/jade'
-import { FakeJade } from '../support/fake-jade'
+import { FakeJade, PIN_RIGHT } from '../support/fake-jade'
 import { installFakeSerial } from '../support/fake-serial'
 import { expect, test } from '../support/app-fixture'
 import { CPF, refundAddressFor } from './withdrawal-steps'
 
+/** The test's stand-in for Blockstream's PIN server, behind main's relay (AppPorts.pinServerPost). */
+const pin = { right: false, posts: [] as Array<{ url: string; body: unknown }> }
+
+/** The stand-in's POST: records what main relayed, answers as the PIN server would (placeholders). */
+const pinServerPost = (url: string, body: string): Promise<{ status: number; body: string }> => {
+  pin.posts.push({ url, body: JSON.parse(body) as unknown })
+  const answer = url.endsWith('/start_handshake')
+    ? { ske: '02ab', sig: '3045' }
+    : { encrypted_key: pin.right ? PIN_RIGHT : 'wrong-pin', hmac: '6789' }
+  return Promise.resolve({ status: 200, body: JSON.stringify(answer) })
+}
+
 test.use({
+  // A function given to test.use is a fixture: this one hands the POST over.
+  // eslint-disable-next-line no-empty-pattern
+  pinServer: async ({}, use) => use(pinServerPost),
   appOptions: {
     language: 'pt-BR',
     sandbox: { rateLimits: { withdraw: 600 }, autoSettleSeconds: 1 },
@@ -102,22 +118,54 @@ test('a wave signed by a (fake) Jade over Web Serial through LWK, after each fai
     expect(lwkChunks).toHaveLength(1)
     expect(other.methods).toEqual(['get_version_info', 'auth_user', 'get_xpub'])
 
-    // 3. The person unplugs it and plugs in the treasury's Jade, still locked: nothing but its state is asked.
+    // 3. The person unplugs it and plugs in the treasury's Jade, locked; the PIN typed is wrong. The handshake
+    // went through main to Blockstream's PIN server (the test's stand-in) and back; nothing else was asked.
     await page.evaluate(() => (window as unknown as { __fakeSerialUnplug: () => void }).__fakeSerialUnplug())
     const locked = await FakeJade.create({ mnemonic: SANDBOX_TREASURY_MNEMONIC, state: 'LOCKED' })
     serial.device = locked
+    pin.right = false
     await jadeButton.click()
-    await expect(error).toHaveAttribute('data-error-code', 'jade_locked')
-    await expect(error).toContainText('A Jade está bloqueada')
+    await expect(error).toHaveAttribute('data-error-code', 'jade_locked', { timeout: 60_000 })
+    await expect(error).toContainText('A Jade não foi desbloqueada')
     expect(serial.requests).toHaveLength(3) // the new device went through the chooser again
-    expect(locked.methods).toEqual(['get_version_info'])
+    expect(locked.methods).toEqual(['get_version_info', 'auth_user', 'handshake_init', 'handshake_complete'])
+    expect(pin.posts).toEqual([
+      { url: 'https://j8d.io/start_handshake', body: {} },
+      { url: 'https://j8d.io/get_pin', body: { cke: '03cd', encrypted_data: 'ef01', hmac: '2345' } },
+    ])
+    expect(locked.seen.find((r) => r.method === 'handshake_init')?.params).toEqual({
+      ske: '02ab',
+      sig: '3045',
+    })
 
-    // 4. Unlocked, but the person declines on the device: nothing signed, the attempt still waits.
-    const declining = await FakeJade.create({ mnemonic: SANDBOX_TREASURY_MNEMONIC, refuseSigning: true })
+    // A Jade naming another PIN server: main relays nothing there, and the Jade stays locked.
+    serial.device = await FakeJade.create({
+      mnemonic: SANDBOX_TREASURY_MNEMONIC,
+      state: 'LOCKED',
+      pinServer: 'https://pin.evil.example',
+    })
+    await jadeButton.click()
+    await expect(error).toHaveAttribute('data-error-code', 'jade_locked', { timeout: 60_000 })
+    expect(pin.posts).toHaveLength(2)
+
+    // 4. The right PIN unlocks it, but the person declines the transaction on the device: nothing signed.
+    const declining = await FakeJade.create({
+      mnemonic: SANDBOX_TREASURY_MNEMONIC,
+      state: 'LOCKED',
+      refuseSigning: true,
+    })
     serial.device = declining
+    pin.right = true
     await jadeButton.click()
     await expect(error).toHaveAttribute('data-error-code', 'jade_refused', { timeout: 60_000 })
     await expect(error).toContainText('A Jade não assinou')
+    expect(declining.methods.slice(0, 5)).toEqual([
+      'get_version_info',
+      'auth_user',
+      'handshake_init',
+      'handshake_complete',
+      'get_xpub',
+    ])
     expect(declining.methods).toContain('sign_liquid_tx')
     expect(declining.methods).not.toContain('get_signature')
     expect(await attemptState()).toBe('built')

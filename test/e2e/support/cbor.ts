@@ -1,8 +1,9 @@
 /**
  * The little of CBOR (RFC 8949) a Jade's RPC uses, for the fake Jade of the "Jade over USB" E2E: unsigned and
  * negative integers, byte and text strings, arrays, maps (decoded to plain objects with string keys), false,
- * true, null. Floats, tags and indefinite lengths never occur in LWK's requests; meeting one is an error, not
- * a guess.
+ * true, null; indefinite-length arrays and maps on decoding (serde_cbor writes a flattened struct — LWK's
+ * `handshake_init` / `handshake_complete` params — as one). Floats and tags never occur in LWK's requests; meeting
+ * one is an error, not a guess.
  */
 export type Cbor = null | boolean | number | string | Uint8Array | Cbor[] | { [key: string]: Cbor }
 
@@ -81,6 +82,22 @@ export function decodeCbor(bytes: Uint8Array): { value: Cbor; length: number } |
       if (info === 21) return true
       if (info === 22) return null
       throw new Error(`cbor: unsupported simple/float ${info}`)
+    }
+    if (info === 31 && (major === 4 || major === 5)) {
+      // Indefinite length: items until the "break" byte.
+      const items: Cbor[] = []
+      for (;;) {
+        need(1)
+        if (bytes[at] === 0xff) {
+          at++
+          break
+        }
+        items.push(item())
+      }
+      if (major === 4) return items
+      const map: { [key: string]: Cbor } = {}
+      for (let i = 0; i + 1 < items.length; i += 2) map[String(items[i])] = items[i + 1] as Cbor
+      return map
     }
     const n = argument(info)
     switch (major) {

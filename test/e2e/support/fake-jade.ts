@@ -3,13 +3,15 @@
  * CBOR RPC exactly as LWK 0.13.1's Jade code speaks it (lwk_jade `asyncr::Jade::send`: one CBOR request
  * `{id, method, params}`, one CBOR reply `{id, result}` or `{id, error: {code, message}}`), so LWK's real Jade
  * code runs against it in the real renderer. It answers what LWK asks when signing a single-sig PSET:
- * get_version_info, auth_user (already unlocked), get_xpub (master), get_registered_multisigs (none),
- * sign_liquid_tx, then tx_input and get_signature per input — each signature a real ECDSA signature of the
- * input's segwit-v0 Elements sighash (liquidjs-lib), by the key at the requested path of a test mnemonic.
+ * get_version_info, auth_user, get_xpub (master), get_registered_multisigs (none), sign_liquid_tx, then tx_input
+ * and get_signature per input — each signature a real ECDSA signature of the input's segwit-v0 Elements sighash
+ * (liquidjs-lib), by the key at the requested path of a test mnemonic. A LOCKED one answers auth_user with the
+ * PIN-server handshake's shape (an `http_request` to post, `handshake_init`, then `handshake_complete`), and is
+ * unlocked when the (test's) PIN server's last answer says so — a stand-in for the PIN the person types.
  *
  * What it does not do (a real Jade does): show anything or wait for a person, verify the outputs or the
  * commitments it is given, anti-exfil (it answers the host's commitment with zeros, which LWK does not check),
- * the PIN server handshake of a locked unit, multisig registration.
+ * the handshake's cryptography (its messages are placeholders), multisig registration.
  */
 import { createHmac, pbkdf2Sync } from 'node:crypto'
 import secp256k1 from '@vulpemventures/secp256k1-zkp'
@@ -24,7 +26,12 @@ export interface FakeJadeOptions {
   state?: FakeJadeState
   /** answers sign_liquid_tx with the error a Jade sends when the person declines on the device */
   refuseSigning?: boolean
+  /** the PIN server a LOCKED one names in its handshake (default Blockstream's current one) */
+  pinServer?: string
 }
+
+/** What the test's PIN server answers `get_pin` with when the PIN typed on the (fake) Jade is right. */
+export const PIN_RIGHT = 'unlocks'
 
 /** One request as the fake Jade received it (method and the params that matter to the tests). */
 export interface SeenRequest {
@@ -50,11 +57,13 @@ export class FakeJade {
   private pending: Array<{ hash: Buffer; path: number[] }> = []
   private tx: Transaction | null = null
   private inputIndex = 0
+  private state: FakeJadeState
 
   private constructor(
     private readonly o: FakeJadeOptions,
     private readonly ecc: Awaited<ReturnType<typeof secp256k1>>['ecc'],
   ) {
+    this.state = o.state ?? 'READY'
     const seed = pbkdf2Sync(o.mnemonic.normalize('NFKD'), 'mnemonic', 2048, 64, 'sha512')
     const i = createHmac('sha512', 'Bitcoin seed').update(seed).digest()
     this.master = { key: i.subarray(0, 32), chain: i.subarray(32) }
@@ -113,14 +122,26 @@ export class FakeJade {
           CHIP_FEATURES: '32000000',
           EFUSEMAC: 'AABBCCDDEEFF',
           BATTERY_STATUS: 5,
-          JADE_STATE: this.o.state ?? 'READY',
+          JADE_STATE: this.state,
           JADE_NETWORKS: 'TEST',
           JADE_HAS_PIN: true,
         })
       case 'auth_user':
-        // Already unlocked: LWK's `IsAuthResult::AlreadyAuth(true)`. A locked unit would start the PIN server
-        // handshake instead, which this fake does not do.
-        if ((this.o.state ?? 'READY') !== 'READY') return fail(-32603, 'fake jade: not unlocked')
+        // Unlocked: LWK's `IsAuthResult::AlreadyAuth(true)`; locked: the first request of the handshake.
+        if (this.state === 'READY') return ok(true)
+        if (this.state === 'UNINIT') return ok(false)
+        return ok(this.httpRequest('start_handshake', {}, 'handshake_init'))
+      case 'handshake_init':
+        return ok(
+          this.httpRequest(
+            'get_pin',
+            { cke: '03cd', encrypted_data: 'ef01', hmac: '2345' },
+            'handshake_complete',
+          ),
+        )
+      case 'handshake_complete':
+        if (p['encrypted_key'] !== PIN_RIGHT) return ok(false)
+        this.state = 'READY'
         return ok(true)
       case 'get_xpub':
         if (!Array.isArray(p['path']) || p['path'].length !== 0) return fail(-32602, 'fake jade: master only')
@@ -153,6 +174,25 @@ export class FakeJade {
       }
       default:
         return fail(-32601, `fake jade: method ${method} not implemented`)
+    }
+  }
+
+  /** A handshake step for the host to post (LWK's `AuthResult`): the clear URL first, then the onion. */
+  private httpRequest(path: string, data: { [k: string]: Cbor }, onReply: string): Cbor {
+    const server = this.o.pinServer ?? 'https://j8d.io'
+    return {
+      http_request: {
+        params: {
+          urls: [
+            `${server}/${path}`,
+            `http://mrrxtq6tjpbnbm7vh5jt6mpjctn7ggyfy5wegvbeff3x7jrznqawlmid.onion/${path}`,
+          ],
+          method: 'POST',
+          accept: 'json',
+          data,
+        },
+        'on-reply': onReply,
+      },
     }
   }
 

@@ -47,6 +47,8 @@ export const walletPay = {
         choosing: 'Escolha a Jade na janela que se abriu.',
         loading: 'Preparando a comunicação com a Jade…',
         connecting: 'Conectando à Jade…',
+        unlocking:
+          'Digite o PIN na Jade. O desbloqueio passa pelo servidor de PIN da Blockstream; o PIN não sai do aparelho.',
         checking: 'Conferindo se esta Jade guarda a chave da carteira…',
         confirm_on_device: 'Confira na Jade cada pagamento, o valor e a tarifa, e confirme no aparelho.',
       },
@@ -60,7 +62,7 @@ export const walletPay = {
         busy: 'Não foi possível abrir a porta da Jade: feche outros programas que a usem (como o Blockstream App), reconecte o cabo e tente de novo.',
         not_responding: 'A Jade não respondeu. Reconecte o cabo, desbloqueie-a e tente de novo.',
         locked:
-          'A Jade está bloqueada. Desbloqueie-a com o PIN (por exemplo, pelo Blockstream App) e tente de novo.',
+          'A Jade não foi desbloqueada: PIN incorreto, desbloqueio cancelado no aparelho, ou o servidor de PIN da Blockstream não respondeu. Tente de novo.',
         uninitialised: 'Esta Jade ainda não tem carteira configurada.',
         wrong_wallet:
           'Esta Jade não guarda a chave da carteira da tesouraria: nada foi enviado a ela. Conecte a Jade certa.',
@@ -113,6 +115,8 @@ export const walletPay = {
         choosing: 'Choose the Jade in the window that opened.',
         loading: 'Getting ready to talk to the Jade…',
         connecting: 'Connecting to the Jade…',
+        unlocking:
+          "Enter the PIN on the Jade. Unlocking goes through Blockstream's PIN server; the PIN never leaves the device.",
         checking: 'Checking that this Jade holds the wallet key…',
         confirm_on_device: 'Check each payment, amount and fee on the Jade and confirm on the device.',
       },
@@ -124,7 +128,7 @@ export const walletPay = {
         busy: 'Could not open the Jade port: close other programs using it (such as the Blockstream App), reconnect the cable and try again.',
         not_responding: 'The Jade did not answer. Reconnect the cable, unlock it and try again.',
         locked:
-          'The Jade is locked. Unlock it with its PIN (for example through the Blockstream App) and try again.',
+          "The Jade was not unlocked: wrong PIN, unlocking cancelled on the device, or Blockstream's PIN server did not answer. Try again.",
         uninitialised: 'This Jade has no wallet set up yet.',
         wrong_wallet:
           'This Jade does not hold the treasury wallet key: nothing was sent to it. Connect the right Jade.',

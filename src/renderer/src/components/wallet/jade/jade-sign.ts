@@ -25,7 +25,7 @@ export const JADE_FAILURES = [
   'busy',
   /** the Jade did not answer in time */
   'not_responding',
-  /** the Jade asks for its PIN: this app does not talk to Blockstream's PIN server */
+  /** the Jade was not unlocked: wrong PIN, cancelled on the device, or the PIN server did not answer */
   'locked',
   /** the Jade has no wallet yet */
   'uninitialised',
@@ -46,7 +46,7 @@ export class JadeSignError extends Error {
 }
 
 /** What the panel shows while the Jade works. */
-export type JadeStep = 'choosing' | 'loading' | 'connecting' | 'checking' | 'confirm_on_device'
+export type JadeStep = 'choosing' | 'loading' | 'connecting' | 'unlocking' | 'checking' | 'confirm_on_device'
 
 export interface JadeSignRequest {
   /** the exported PSET (base64) */
@@ -68,6 +68,10 @@ interface SerialLike {
 }
 
 const ANSWER_MS = 20_000
+/** Typing the PIN on the Jade, and two round trips to the PIN server. */
+const UNLOCK_MS = 180_000
+/** The `cause` of a failure that is a wait given up: LWK may still be waiting on the port. */
+const TIMED_OUT = 'timed_out'
 
 /** `get_version_info`'s state (LWK's `JadeState`, serialized upper-case). */
 const versionSchema = z.object({ JADE_STATE: z.enum(['UNINIT', 'UNSAVED', 'LOCKED', 'READY', 'TEMP']) })
@@ -113,9 +117,17 @@ export async function signWithJade(
     if (!version.success) throw new JadeSignError('not_responding', version.error)
     const state = version.data.JADE_STATE
     if (state === 'UNINIT' || state === 'UNSAVED') throw new JadeSignError('uninitialised')
-    if (state === 'LOCKED') throw new JadeSignError('locked')
-    onStep('checking')
-    const fingerprint = (await answer(jade.getMasterXpub())).fingerprint()
+    let xpub: Awaited<ReturnType<Jade['getMasterXpub']>>
+    if (state === 'LOCKED') {
+      // The person types the PIN on the Jade; LWK relays its handshake to the PIN server through main.
+      onStep('unlocking')
+      xpub = await answer(jade.getMasterXpub(), UNLOCK_MS, 'locked')
+      onStep('checking')
+    } else {
+      onStep('checking')
+      xpub = await answer(jade.getMasterXpub())
+    }
+    const fingerprint = xpub.fingerprint()
     if (!request.signers.includes(fingerprint)) throw new JadeSignError('wrong_wallet')
     onStep('confirm_on_device')
     // No time limit: the person reads every output on the Jade's screen before confirming.
@@ -124,9 +136,14 @@ export async function signWithJade(
     })
     return signed.toString()
   } catch (e) {
-    // Not answering (or answering garbage) may leave LWK waiting on the port, and another wallet's Jade has to
-    // make way for the right one (a new port): either way, open a port afresh next time.
-    if (!(e instanceof JadeSignError) || e.code === 'not_responding' || e.code === 'wrong_wallet')
+    // Not answering (or answering garbage, or a wait given up) may leave LWK waiting on the port, and another
+    // wallet's Jade has to make way for the right one (a new port): either way, open a port afresh next time.
+    if (
+      !(e instanceof JadeSignError) ||
+      e.cause === TIMED_OUT ||
+      e.code === 'not_responding' ||
+      e.code === 'wrong_wallet'
+    )
       connected = null
     throw e instanceof JadeSignError ? e : new JadeSignError('not_responding', e)
   }
@@ -148,10 +165,10 @@ async function open(lwk: Lwk, network: JadeSignRequest['network']): Promise<Jade
   }
 }
 
-/** A Jade request that is not answered in time is a Jade that is not answering. */
-function answer<T>(p: Promise<T>): Promise<T> {
+/** A Jade request not answered in time, or failed, is `code` (by default: a Jade that is not answering). */
+function answer<T>(p: Promise<T>, ms = ANSWER_MS, code: JadeFailure = 'not_responding'): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new JadeSignError('not_responding')), ANSWER_MS)
+    const timer = setTimeout(() => reject(new JadeSignError(code, TIMED_OUT)), ms)
     p.then(
       (v) => {
         clearTimeout(timer)
@@ -159,7 +176,7 @@ function answer<T>(p: Promise<T>): Promise<T> {
       },
       (e: unknown) => {
         clearTimeout(timer)
-        reject(new JadeSignError('not_responding', e))
+        reject(new JadeSignError(code, e))
       },
     )
   })

@@ -9,12 +9,15 @@
  * app:// answers no fetch), and compiling them needs `'wasm-unsafe-eval'` in script-src
  * (docs/adr/draft-w28jade-jade-over-usb-in-the-renderer.md).
  *
- * The glue's network import (LWK's HTTP, used by a Jade only to reach its PIN server) is left as is: the CSP
- * refuses it, and jade-sign.ts asks a Jade that is not already unlocked for nothing that needs it.
+ * The glue's network import (LWK's HTTP, used by a Jade only to reach its PIN server when it is unlocked) is handed
+ * to main instead: `walletPay:jadePinServer` posts the Jade's handshake to Blockstream's PIN server and nowhere
+ * else (src/main/wallet/pay/pin-server.ts). The renderer itself still fetches nothing.
  */
 import * as glue from 'lwk_wasm/lwk_wasm_bg.js'
 import wasmBase64 from 'virtual:lwk-wasm-base64'
 import type * as LwkModule from 'lwk_wasm'
+import { lwkFetchImportName } from '../../../../../shared/lwk-glue'
+import { call } from '../../../ipc'
 
 export type Lwk = typeof LwkModule
 
@@ -33,10 +36,24 @@ async function instantiate(): Promise<Lwk> {
   const text = atob(wasmBase64)
   const bytes = new Uint8Array(text.length)
   for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i)
+  const imports = { ...glue, [lwkFetchImportName(glue)]: pinServerFetch }
   const { instance } = await WebAssembly.instantiate(bytes, {
-    './lwk_wasm_bg.js': glue as unknown as WebAssembly.ModuleImports,
+    './lwk_wasm_bg.js': imports as unknown as WebAssembly.ModuleImports,
   })
   glue.__wbg_set_wasm(instance.exports)
   ;(instance.exports as { __wbindgen_start: () => void }).__wbindgen_start()
   return glue as unknown as Lwk
+}
+
+/** LWK's `fetch(request)`, relayed by main; a refusal is a failed request, as a network error would be. */
+async function pinServerFetch(request: Request): Promise<Response> {
+  const r = await call('walletPay:jadePinServer', { url: request.url, body: await request.text() })
+  if (!r.ok) throw new TypeError(r.error.code)
+  const response = new Response(r.data.body, {
+    status: r.data.status,
+    headers: { 'Content-Type': 'application/json' },
+  })
+  // reqwest parses the response's URL, which a constructed Response does not have ("url parse", and LWK hangs).
+  Object.defineProperty(response, 'url', { value: request.url })
+  return response
 }
