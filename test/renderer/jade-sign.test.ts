@@ -215,6 +215,16 @@ describe('signing with a Jade', () => {
     expect(opened).toBe(2)
   })
 
+  it("a Jade opened for another profile's chain: busy (reconnect), then opened afresh for this one", async () => {
+    const lwk = (): Promise<Lwk> => Promise.resolve(fakeLwk())
+    await mod.signWithJade(REQUEST, () => undefined, lwk)
+    expect(await failure(mod.signWithJade({ ...REQUEST, network: 'liquid' }, () => undefined, lwk))).toBe(
+      'busy',
+    )
+    await mod.signWithJade({ ...REQUEST, network: 'liquid' }, () => undefined, lwk)
+    expect(asked.filter((a) => a.startsWith('open'))).toEqual(['open regtest true', 'open liquid true'])
+  })
+
   it('declined on the device: refused, and the same Jade is kept for the next try', async () => {
     const lwk = (): Promise<Lwk> => Promise.resolve(fakeLwk())
     device.refuse = true

@@ -85,7 +85,7 @@ const isJadePort = (p: SerialPortLike): boolean => {
  * LWK 0.13.1's Jade cannot give its port back (no `disconnect`), so the one opened stays with this page and is
  * reused; after a failure that may leave it mid-answer it is dropped, and the next try opens the port afresh.
  */
-let connected: Jade | null = null
+let connected: { jade: Jade; network: JadeSignRequest['network'] } | null = null
 
 export async function signWithJade(
   request: JadeSignRequest,
@@ -110,8 +110,13 @@ export async function signWithJade(
     throw new JadeSignError('load_failed', e)
   })
   onStep('connecting')
-  const jade = connected ?? (await open(lwk, request.network))
-  connected = jade
+  if (connected !== null && connected.network !== request.network) {
+    // Opened for another profile's chain, and LWK cannot give the port back: a reconnected cable is a new port.
+    connected = null
+    throw new JadeSignError('busy')
+  }
+  const jade = connected?.jade ?? (await open(lwk, request.network))
+  connected = { jade, network: request.network }
   try {
     const version = versionSchema.safeParse(await answer(jade.getVersion()))
     if (!version.success) throw new JadeSignError('not_responding', version.error)
