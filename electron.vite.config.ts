@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { defineConfig } from 'electron-vite'
 import react from '@vitejs/plugin-react'
@@ -26,6 +27,26 @@ export function devServerWithoutMetaCsp(): Plugin {
   }
 }
 
+/**
+ * `virtual:lwk-wasm-base64`: lwk_wasm's `.wasm` as a base64 string, for the renderer's lazily loaded LWK ("Assinar
+ * com a Jade (USB)", src/renderer/src/components/wallet/jade/lwk-in-renderer.ts). Inlined into that lazy chunk
+ * because the renderer may fetch nothing (`connect-src 'none'`; app:// answers no fetch).
+ */
+export const LWK_WASM_MODULE = 'virtual:lwk-wasm-base64'
+export function lwkWasmBase64(): Plugin {
+  const resolved = `\0${LWK_WASM_MODULE}`
+  return {
+    name: 'treasury:lwk-wasm-base64',
+    resolveId: (source) => (source === LWK_WASM_MODULE ? resolved : null),
+    load: (id) =>
+      id === resolved
+        ? `export default ${JSON.stringify(
+            readFileSync(resolve(__dirname, 'node_modules/lwk_wasm/lwk_wasm_bg.wasm')).toString('base64'),
+          )}`
+        : null,
+  }
+}
+
 export default defineConfig({
   main: {
     // Class private fields lowered (to WeakMaps, still private): the security scanner's parser does not know
@@ -51,7 +72,7 @@ export default defineConfig({
   renderer: {
     root: resolve(__dirname, 'src/renderer'),
     base: './',
-    plugins: [react(), devServerWithoutMetaCsp()],
+    plugins: [react(), devServerWithoutMetaCsp(), lwkWasmBase64()],
     build: {
       // electron-vite leaves the renderer unminified by default; the initial JS budget is 300 KB gzip.
       minify: true,

@@ -38,6 +38,7 @@ import {
   rendererHeadersFor,
 } from './shell/renderer-policy'
 import { reportStartupFailure } from './shell/startup-failure'
+import { installDevicePolicy } from './shell/electron-devices'
 
 quietSqliteExperimentalWarning()
 
@@ -110,15 +111,13 @@ function hardenContents(contents: WebContents): void {
   })
 }
 
-/** Copy buttons are the one thing the page may do beyond showing itself. */
-const ALLOWED_PERMISSIONS = new Set(['clipboard-sanitized-write'])
-
 async function start(): Promise<void> {
   const ses = session.defaultSession
-  ses.setPermissionRequestHandler((_wc, permission, callback) =>
-    callback(ALLOWED_PERMISSIONS.has(permission)),
-  )
-  ses.setPermissionCheckHandler((_wc, permission) => ALLOWED_PERMISSIONS.has(permission))
+  // Copy buttons, and a Jade's serial port for our own page only (src/main/shell/device-policy.ts).
+  installDevicePolicy(ses, {
+    devServerUrl,
+    language: () => context?.profiles.settings().language ?? 'pt-BR',
+  })
   ses.webRequest.onHeadersReceived((details, callback) => {
     const headers = rendererHeadersFor(details.url, devServerUrl)
     callback({ responseHeaders: { ...details.responseHeaders, ...asHeaderLists(headers) } })

@@ -75,8 +75,28 @@ export const walletPayChannels = {
   },
   /** Every funding attempt of this profile, newest first. */
   'walletPay:list': { input: z.strictObject({}), output: z.array(payAttemptSchema) },
-  /** The PSET to hand an external signer (base64). */
-  'walletPay:export': { input: byId, output: z.object({ pset: psetText }) },
+  /**
+   * The PSET to hand an external signer (base64), the profile's network, and the key fingerprints that still have
+   * to sign it (LWK's `PsetDetails.fingerprintsMissing`: 4-byte key ids the PSET itself carries, not secrets) —
+   * what "Assinar com a Jade (USB)" compares with the Jade's own before asking it to sign.
+   */
+  'walletPay:export': {
+    input: byId,
+    output: z.object({
+      pset: psetText,
+      network: z.enum(['liquid', 'testnet', 'regtest']),
+      signers: z.array(z.string().regex(/^[0-9a-f]{8}$/)).max(20),
+    }),
+  },
+  /**
+   * Unlocking a Jade: one step of its PIN-server handshake, posted by main to Blockstream's PIN server on behalf of
+   * LWK in the renderer (src/main/wallet/pay/pin-server.ts). `body` is the Jade's opaque JSON; the answer's status
+   * and text go back to the Jade unread.
+   */
+  'walletPay:jadePinServer': {
+    input: z.strictObject({ url: z.string().min(1).max(2_048), body: z.string().max(65_536) }),
+    output: z.object({ status: z.number().int().min(100).max(599), body: z.string().max(65_536) }),
+  },
   /** A signer's PSET back: checked to be the one built; `missing` > 0 while a multisig needs more signatures. */
   'walletPay:import': {
     input: z.strictObject({ id, pset: psetText }),

@@ -97,6 +97,20 @@ export interface Report {
   hardening: { navigationPrevented: boolean; windowOpen: unknown }
   /** Issue #14: the payout journey of the normal scenario (boot-built-main.cjs payoutJourney). */
   payout?: unknown
+  /** Issue #28: what the session's permission handlers and serial chooser answered (devicesJourney). */
+  devices: Devices
+}
+export interface Devices {
+  check: Record<
+    'serialOwn' | 'serialForeign' | 'serialDevServer' | 'usbOwn' | 'hidOwn' | 'mediaOwn' | 'clipboardOwn',
+    boolean
+  >
+  request: Record<'serialOwn' | 'serialForeign' | 'geolocationOwn', boolean>
+  device: Record<'jadeOwn' | 'jadeForeign' | 'arduinoOwn' | 'jadeAsUsb', boolean>
+  select: Record<
+    'chosen' | 'cancelled' | 'noJade' | 'foreign',
+    { prevented: boolean; portId: string; dialog: [{ buttons: string[]; cancelId: number }, string] | null }
+  >
 }
 export interface Boot {
   status: number | null

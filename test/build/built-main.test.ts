@@ -121,6 +121,12 @@ describe('built out/main under a recording stand-in of Electron', () => {
     expect(dev.report.headers.responseHeaders['Content-Security-Policy']).toEqual([CONTENT_SECURITY_POLICY])
     expect(dev.report.ipc.devServer).toMatchObject({ ok: true })
     expect(dev.report.ipc.foreign).toMatchObject({ ok: false, error: { code: 'forbidden_sender' } })
+    // Issue #28: in development the dev server's page is ours for the serial permission too, nothing more.
+    expect(dev.report.devices.check).toMatchObject({
+      serialDevServer: true,
+      serialForeign: false,
+      usbOwn: false,
+    })
   })
 
   it('quitting closes the app context first, then quits; afterwards nothing keeps the process alive', () => {
@@ -135,6 +141,34 @@ describe('built out/main under a recording stand-in of Electron', () => {
     // ledger were all closed. A context left open keeps it running until the spawn timeout kills it.
     expect(normal.signal).toBeNull()
     expect(normal.status).toBe(0)
+  })
+
+  it('issue #28: serial only for our own page and only for a Jade, through our own chooser; all else denied', () => {
+    const d = normal.report.devices
+    expect(apis(normal.report.calls)).toEqual(
+      expect.arrayContaining(['session.setDevicePermissionHandler', 'session.on']),
+    )
+    expect(d.check).toEqual({
+      serialOwn: true,
+      serialForeign: false,
+      serialDevServer: false, // no dev server running
+      usbOwn: false,
+      hidOwn: false,
+      mediaOwn: false,
+      clipboardOwn: true,
+    })
+    expect(d.request).toEqual({ serialOwn: true, serialForeign: false, geolocationOwn: false })
+    expect(d.device).toEqual({ jadeOwn: true, jadeForeign: false, arduinoOwn: false, jadeAsUsb: false })
+    // The chooser lists the Jade only (not the Arduino), with Cancelar, over the app's window.
+    expect(d.select.chosen).toEqual({
+      prevented: true,
+      portId: 'jade-1',
+      dialog: [expect.objectContaining({ buttons: ['CP2104 (ttyUSB0)', 'Cancelar'], cancelId: 1 }), 'window'],
+    })
+    expect(d.select.cancelled).toMatchObject({ prevented: true, portId: '' })
+    // No Jade, or a page that is not ours: no dialog at all, and no port.
+    expect(d.select.noJade).toEqual({ prevented: true, portId: '', dialog: null })
+    expect(d.select.foreign).toEqual({ prevented: true, portId: '', dialog: null })
   })
 
   it('issue #14: a payout notifies through Electron Notification (key masked); a click opens the record; the receipt is stored', () => {

@@ -51,6 +51,8 @@ export interface AppPorts {
   printDocument?(bytes: Buffer, mediaType: 'application/pdf' | 'text/html'): Promise<boolean>
   /** Desktop notifications; absent: none are shown. */
   notifier?: NotifierPort
+  /** Tests only: stands in for the POST to a Jade's PIN server (issue #28); absent: main's own HTTPS POST. */
+  pinServerPost?(url: string, body: string): Promise<{ status: number; body: string }>
 }
 
 export interface AppContextOptions {
@@ -421,6 +423,7 @@ export async function createAppContext(o: AppContextOptions): Promise<AppContext
       emit,
       ...(o.ports.chooseFile ? { chooseFile: o.ports.chooseFile } : {}),
       ...(o.ports.chooseSavePath ? { chooseSavePath: o.ports.chooseSavePath } : {}),
+      ...(o.ports.pinServerPost ? { pinServerPost: o.ports.pinServerPost } : {}),
     },
   }
 

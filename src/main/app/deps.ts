@@ -13,6 +13,7 @@ import type { ReceiptService } from '../receipts'
 import type { openReview } from '../records'
 import type { Sandbox } from '../sandbox'
 import type { Vault } from '../secrets/vault'
+import type { PinServerPost } from '../wallet/pay/pin-server'
 import type { WalletService } from '../wallet/service'
 import type { FolderPurpose, FolderTokens } from './folder-tokens'
 import type { IntegrityMonitor } from './integrity'
@@ -145,6 +146,8 @@ export interface WalletPayDeps extends RuntimeDeps {
   /** The shell's file dialogs, absent in a build without them (tests pass stand-ins). */
   chooseFile?: (purpose: 'pset_import') => Promise<string | null>
   chooseSavePath?: (defaultName: string) => Promise<string | null>
+  /** Test seam: the POST to a Jade's PIN server (src/main/wallet/pay/pin-server.ts); absent: main's own. */
+  pinServerPost?: PinServerPost
 }
 
 /** Every slice, by feature: what buildRouter hands each handler module. */

@@ -18,6 +18,7 @@ import { pgFundingGuard, type FundingGuard } from '../wallet/pay/team-guard'
 import type { WalletPayDeps } from './deps'
 import { engineOf } from './engine'
 import { AppError } from './errors'
+import { isJsonObject, pinServerUrl, postToPinServer } from '../wallet/pay/pin-server'
 
 export function toAttemptDto(a: Attempt): PayAttemptDto {
   return {
@@ -124,7 +125,24 @@ export function walletPayHandlers(deps: WalletPayDeps): HandlersOf<typeof wallet
         const s = await ready()
         return s.attempts.all().reverse().map(toAttemptDto)
       }),
-    'walletPay:export': ({ id }) => mapped(async () => ({ pset: (await ready()).pay.exportPset(id) })),
+    'walletPay:export': ({ id }) =>
+      mapped(async () => {
+        const s = await ready()
+        return { pset: s.pay.exportPset(id), ...s.pay.signingNeeds(id) }
+      }),
+    'walletPay:jadePinServer': async ({ url, body }) => {
+      const to = pinServerUrl(url)
+      if (to === null || !isJsonObject(body))
+        throw new AppError(
+          'pin_server_not_allowed',
+          "Only a Jade handshake to Blockstream's PIN server is relayed.",
+        )
+      try {
+        return await (deps.pinServerPost ?? postToPinServer)(to, body)
+      } catch {
+        throw new AppError('pin_server_unreachable', "Blockstream's PIN server did not answer.")
+      }
+    },
     'walletPay:import': ({ id, pset }) =>
       mapped(async () => {
         const r = (await ready()).pay.importSigned(id, pset)

@@ -12,7 +12,9 @@ export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`
 
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
-  "script-src 'self'",
+  // Compiling WebAssembly (LWK, loaded only for "Assinar com a Jade (USB)"); no other eval of any kind.
+  // docs/adr/draft-w28jade-jade-over-usb-in-the-renderer.md
+  "script-src 'self' 'wasm-unsafe-eval'",
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data:",
   "font-src 'self'",

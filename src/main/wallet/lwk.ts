@@ -15,6 +15,7 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import * as glue from 'lwk_wasm/lwk_wasm_bg.js'
 import type * as LwkModule from 'lwk_wasm'
+import { lwkFetchImportName } from '../../shared/lwk-glue'
 
 export type Lwk = typeof LwkModule
 
@@ -26,18 +27,6 @@ let transport: LwkTransport = refuseAll
 
 export function setLwkTransport(t: LwkTransport | null): void {
   transport = t ?? refuseAll
-}
-
-// The glue's one-argument global fetch (`fetch(arg0)`); its hashed name changes with every LWK build, so it is
-// found by shape, and loading fails loudly if this pinned version ever stops having exactly one.
-function fetchImportName(): string {
-  const names = Object.keys(glue).filter((k) => {
-    if (!k.startsWith('__wbg_fetch_')) return false
-    const f = (glue as Record<string, unknown>)[k]
-    return typeof f === 'function' && /[^.\w]fetch\(arg0\)/.test(String(f))
-  })
-  if (names.length !== 1) throw new Error(`lwk_wasm: expected one global fetch import, found ${names.length}`)
-  return names[0] as string
 }
 
 // Main's TypeScript lib has no DOM/WebAssembly declarations; this is the little of the API used here.
@@ -57,7 +46,7 @@ export function loadLwk(): Lwk {
   const require = createRequire(__filename)
   const bytes = readFileSync(require.resolve('lwk_wasm/lwk_wasm_bg.wasm'))
   const module = new wasmApi.Module(bytes)
-  const imports = { ...glue, [fetchImportName()]: (request: Request) => transport(request) }
+  const imports = { ...glue, [lwkFetchImportName(glue)]: (request: Request) => transport(request) }
   const instance = new wasmApi.Instance(module, { './lwk_wasm_bg.js': imports })
   glue.__wbg_set_wasm(instance.exports)
   ;(instance.exports as { __wbindgen_start: () => void }).__wbindgen_start()

@@ -247,6 +247,11 @@ export class WatchedWallet {
     return this.network
   }
 
+  /** The chain this wallet is on (the Sandbox profile's wallet is regtest while its addresses are lq1). */
+  get chainNetwork(): LiquidNetwork {
+    return this.o.network
+  }
+
   /**
    * What rebuilds this wallet's LWK state on another thread (the PSET builder's worker, issue #28): the descriptor
    * and LWK's updates as stored (encrypted with the descriptor's key). Main-process memory only.

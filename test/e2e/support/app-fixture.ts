@@ -19,6 +19,7 @@ import type { DesktopNotification } from '../../../src/main/notifications'
 import { createJsonFileStore } from '../../../src/main/profiles'
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../../src/main/sandbox'
 import { createMemoryVault } from '../../../src/main/secrets/vault'
+import type { PinServerPost } from '../../../src/main/wallet/pay/pin-server'
 import { openRenderer, type Bridge } from './bridge'
 
 export const SCREENS_DIR = resolve(__dirname, '../../../test-results/screens')
@@ -76,6 +77,8 @@ export const test = base.extend<{
   teamLedgerFor: TeamLedgerFor | null
   /** Gives the context a recording notifications port (default: none, as before). */
   recordNotifications: boolean
+  /** Stands in for the POST to a Jade's PIN server (issue #28; default: none, main's own). */
+  pinServer: PinServerPost | null
   app: TestApp
 }>({
   appOptions: [
@@ -84,7 +87,8 @@ export const test = base.extend<{
   ],
   teamLedgerFor: [null, { option: true }],
   recordNotifications: [false, { option: true }],
-  app: async ({ page, appOptions, teamLedgerFor, recordNotifications }, use) => {
+  pinServer: [null, { option: true }],
+  app: async ({ page, appOptions, teamLedgerFor, recordNotifications, pinServer }, use) => {
     const dataDir = mkdtempSync(join(tmpdir(), 'treasury-e2e-'))
     appOptions.beforeOpen?.(join(dataDir, 'ledger.sqlite'))
     const dirs: string[] = []
@@ -119,6 +123,7 @@ export const test = base.extend<{
             printed.push({ mediaType, size: bytes.length })
             return Promise.resolve(true)
           },
+          ...(pinServer ? { pinServerPost: pinServer } : {}),
           ...(recordNotifications
             ? {
                 notifier: {

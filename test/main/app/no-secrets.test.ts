@@ -324,6 +324,8 @@ describe('no secret crosses IPC', () => {
     ] as const)
       await call(c, { id: 'no-such-attempt' })
     await call('walletPay:import', { id: 'no-such-attempt', pset: 'cHNldP8=' })
+    // The Jade's PIN-server relay refuses any other host before posting anything.
+    await call('walletPay:jadePinServer', { url: 'https://evil.example/start_handshake', body: '{}' })
     secrets.add(/slip77\(([0-9a-f]{64})\)/.exec(sandboxTreasury().descriptor)?.[1] as string)
     secrets.add(/tpub[1-9A-HJ-NP-Za-km-z]+/.exec(sandboxTreasury().descriptor)?.[0] as string)
     secrets.add(live.clientSecret)

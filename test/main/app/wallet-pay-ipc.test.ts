@@ -145,9 +145,19 @@ describe('walletPay channels on the Sandbox profile', () => {
     expect(await call('walletPay:savePset', { id })).toEqual({ ok: true, data: { saved: false } })
     expect(await call('walletPay:savePset', { id })).toEqual({ ok: true, data: { saved: true } })
     expect(savedNames.at(-1)).toBe(`depix-pagamento-${txid.slice(0, 12)}.pset`)
-    const exported = await call<{ pset: string }>('walletPay:export', { id })
+    const exported = await call<{ pset: string; network: string; signers: string[] }>('walletPay:export', {
+      id,
+    })
     if (!exported.ok) throw new Error('unreachable')
     expect(readFileSync(out, 'utf8').trim()).toBe(exported.data.pset)
+    // What "Assinar com a Jade (USB)" checks a Jade against: the treasury key's fingerprint (the Sandbox wallet's
+    // chain is regtest, whatever its lq1 addresses say).
+    const lwkForFp = loadLwk()
+    const treasuryFp = new lwkForFp.Signer(
+      new lwkForFp.Mnemonic(SANDBOX_TREASURY_MNEMONIC),
+      lwkForFp.Network.regtestDefault(),
+    ).fingerprint()
+    expect(exported.data).toMatchObject({ network: 'regtest', signers: [treasuryFp] })
 
     // An external signer (LWK's software Signer with the sandbox treasury keys) signs the file's PSET and hands
     // back a binary PSET file. A file that is not a PSET is refused and changes nothing; a cancelled dialog neither.

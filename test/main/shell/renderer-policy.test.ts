@@ -21,7 +21,8 @@ describe('renderer policy (docs/adr/0012-untrusted-renderer-one-typed-bridge.md)
     expect(CONTENT_SECURITY_POLICY).toContain("connect-src 'none'")
     expect(CONTENT_SECURITY_POLICY).toContain("object-src 'none'")
     expect(CONTENT_SECURITY_POLICY).toContain("base-uri 'none'")
-    expect(CONTENT_SECURITY_POLICY).not.toContain('unsafe-eval')
+    // WebAssembly compilation only ('wasm-unsafe-eval', for LWK and the Jade): never eval of JavaScript.
+    expect(CONTENT_SECURITY_POLICY).not.toContain("'unsafe-eval'")
   })
 
   it('serves files of the renderer and nothing outside it', async () => {
@@ -63,7 +64,7 @@ describe('dev server policy (npm run dev)', () => {
 
   it('the production CSP is exactly the shipped one', () => {
     expect(CONTENT_SECURITY_POLICY).toBe(
-      "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
+      "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
         "font-src 'self'; connect-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'; " +
         "frame-ancestors 'none'; frame-src 'none'; worker-src 'none'",
     )
@@ -100,7 +101,9 @@ describe('dev server policy (npm run dev)', () => {
       expect(csp).toContain(`'sha256-${createHash('sha256').update(script).digest('base64')}'`)
     }
     expect(csp).toContain('connect-src http://localhost:5173 ws://localhost:5173;')
-    expect(csp).not.toMatch(/script-src[^;]*unsafe/)
+    // Only WebAssembly compilation (LWK for the Jade); never inline scripts or eval.
+    expect(csp).not.toMatch(/script-src[^;]*'unsafe-(inline|eval|hashes)'/)
+    expect(csp).toMatch(/script-src 'self' 'sha256-[^']+' 'wasm-unsafe-eval';/)
     for (const kept of [
       "object-src 'none'",
       "base-uri 'none'",

@@ -195,6 +195,21 @@ export class PayService {
     return a.pset
   }
 
+  /**
+   * The key fingerprints still missing a signature on the exported PSET (LWK's `PsetDetails`), and the wallet's
+   * chain: a hardware signer whose fingerprint is not among them holds none of the keys this PSET needs.
+   */
+  signingNeeds(id: string): { network: LiquidNetwork; signers: string[] } {
+    const lwk = loadLwk()
+    const pset = new lwk.Pset(this.exportPset(id))
+    try {
+      const signers = [...new Set(this.d.wallet.lwkWollet.psetDetails(pset).fingerprintsMissing())]
+      return { network: this.d.wallet.chainNetwork, signers }
+    } finally {
+      pset.free()
+    }
+  }
+
   /** A signer's PSET, checked to be our build; fully signed → `signed` with the final transaction. */
   importSigned(id: string, base64: string): { attempt: Attempt; missing: number } {
     const a = this.must(id)

@@ -13,6 +13,8 @@ import { useApp } from '../../stores/app'
 import { CopyButton } from '../CopyButton'
 import { ErrorNotice } from '../ErrorNotice'
 import { Brl, DateTime } from '../format'
+import { JadeSignButton } from './JadeSignButton'
+import type { JadeSignRequest } from './jade/jade-sign'
 
 /**
  * About how long LWK takes to build and blind one output once every payment was checked with the service
@@ -45,6 +47,7 @@ export function WalletPayPanel({
   const [review, setReview] = useState<PayReviewDto | null>(null)
   const [attempt, setAttempt] = useState<PayAttemptDto | null>(null)
   const [pset, setPset] = useState('')
+  const [exported, setExported] = useState<JadeSignRequest | null>(null)
   const [signedText, setSignedText] = useState('')
   const [missing, setMissing] = useState(0)
   const [savedFile, setSavedFile] = useState(false)
@@ -69,7 +72,10 @@ export function WalletPayPanel({
   const exportPset = (id: string): Promise<void> =>
     run(
       () => call('walletPay:export', { id }),
-      (d) => setPset(d.pset),
+      (d) => {
+        setPset(d.pset)
+        setExported(d)
+      },
     )
   const build = (): Promise<void> => {
     setProgress(null)
@@ -161,6 +167,7 @@ export function WalletPayPanel({
         <div>
           <h4>{t('exportHeading')}</h4>
           <p className="muted">{t('exportHelp')}</p>
+          <p className="muted">{t('jade.help')}</p>
           {pset !== '' && (
             <>
               <textarea readOnly rows={3} value={pset} data-testid="wallet-pay-pset" aria-label="PSET" />
@@ -249,6 +256,15 @@ export function WalletPayPanel({
           >
             {t('loadFile')}
           </button>{' '}
+          {exported !== null && (
+            <JadeSignButton
+              request={exported}
+              disabled={busy}
+              onSigned={(signed) =>
+                run(() => call('walletPay:import', { id: attempt.id, pset: signed }), signedBack)
+              }
+            />
+          )}{' '}
           {sandbox && (
             <button
               type="button"

@@ -40,6 +40,36 @@ export const walletPay = {
     signed: 'Assinada e conferida: é a transação revisada.',
     recorded: 'Transmitida. Pagamentos marcados como enviados com a transação {{txid}}.',
     cancelled: 'Transação cancelada: os pagamentos podem entrar em outra.',
+    jade: {
+      button: 'Assinar com a Jade (USB)',
+      help: 'Conecte a Jade por USB, desbloqueie-a com o PIN e confira no visor cada pagamento antes de confirmar.',
+      steps: {
+        choosing: 'Escolha a Jade na janela que se abriu.',
+        loading: 'Preparando a comunicação com a Jade…',
+        connecting: 'Conectando à Jade…',
+        unlocking:
+          'Digite o PIN na Jade. O desbloqueio passa pelo servidor de PIN da Blockstream; o PIN não sai do aparelho.',
+        checking: 'Conferindo se esta Jade guarda a chave da carteira…',
+        confirm_on_device: 'Confira na Jade cada pagamento, o valor e a tarifa, e confirme no aparelho.',
+      },
+      errors: {
+        no_serial: 'Esta janela não consegue usar portas USB. Use o arquivo ou o texto da PSET.',
+        no_device:
+          'Nenhuma Jade foi escolhida. Confira se ela está ligada e conectada por USB e tente de novo.',
+        not_allowed: 'O aplicativo não tem permissão para usar esta porta USB.',
+        load_failed:
+          'Não foi possível preparar a comunicação com a Jade. Feche e abra o aplicativo e tente de novo.',
+        busy: 'Não foi possível abrir a porta da Jade: feche outros programas que a usem (como o Blockstream App), reconecte o cabo e tente de novo.',
+        not_responding: 'A Jade não respondeu. Reconecte o cabo, desbloqueie-a e tente de novo.',
+        locked:
+          'A Jade não foi desbloqueada: PIN incorreto, desbloqueio cancelado no aparelho, ou o servidor de PIN da Blockstream não respondeu. Tente de novo.',
+        uninitialised: 'Esta Jade ainda não tem carteira configurada.',
+        wrong_wallet:
+          'Esta Jade não guarda a chave da carteira da tesouraria: nada foi enviado a ela. Conecte a Jade certa.',
+        refused:
+          'A Jade não assinou: a transação foi recusada no aparelho ou não pôde ser assinada. Nada foi transmitido.',
+      },
+    },
   },
   en: {
     payWave: 'Pay the wave from the wallet',
@@ -78,5 +108,33 @@ export const walletPay = {
     signed: 'Signed and checked: it is the reviewed transaction.',
     recorded: 'Broadcast. Payments marked as sent with transaction {{txid}}.',
     cancelled: 'Transaction cancelled: the payments may go into another one.',
+    jade: {
+      button: 'Sign with the Jade (USB)',
+      help: 'Connect the Jade over USB, unlock it with its PIN and check each payment on its screen before confirming.',
+      steps: {
+        choosing: 'Choose the Jade in the window that opened.',
+        loading: 'Getting ready to talk to the Jade…',
+        connecting: 'Connecting to the Jade…',
+        unlocking:
+          "Enter the PIN on the Jade. Unlocking goes through Blockstream's PIN server; the PIN never leaves the device.",
+        checking: 'Checking that this Jade holds the wallet key…',
+        confirm_on_device: 'Check each payment, amount and fee on the Jade and confirm on the device.',
+      },
+      errors: {
+        no_serial: 'This window cannot use USB ports. Use the PSET file or text.',
+        no_device: 'No Jade was chosen. Check that it is on and connected over USB, and try again.',
+        not_allowed: 'The app is not allowed to use this USB port.',
+        load_failed: 'Could not get ready to talk to the Jade. Close and reopen the app and try again.',
+        busy: 'Could not open the Jade port: close other programs using it (such as the Blockstream App), reconnect the cable and try again.',
+        not_responding: 'The Jade did not answer. Reconnect the cable, unlock it and try again.',
+        locked:
+          "The Jade was not unlocked: wrong PIN, unlocking cancelled on the device, or Blockstream's PIN server did not answer. Try again.",
+        uninitialised: 'This Jade has no wallet set up yet.',
+        wrong_wallet:
+          'This Jade does not hold the treasury wallet key: nothing was sent to it. Connect the right Jade.',
+        refused:
+          'The Jade did not sign: the transaction was refused on the device or could not be signed. Nothing was broadcast.',
+      },
+    },
   },
 } as const
