@@ -24,7 +24,6 @@ export function jsonHead(kind: Pick<RecordsKind, 'jsonSchema'>): string {
 export const JSON_HEAD = jsonHead(WITHDRAWAL_KIND)
 export const JSON_TAIL = '\n]}\n'
 export const JSON_SEPARATOR = ',\n'
-const TAIL_BYTES = Buffer.from(JSON_TAIL, 'utf8')
 
 /** Per kind: the fast check compiled from its schema (null if the schema outgrows it), the envelope schema. */
 const readers = new Map<
@@ -54,7 +53,8 @@ function readerOf(kind: RecordsKind) {
 export interface RecordSource {
   raw: unknown
   line: string | null
-  /** The line's bytes in the file, [start, stop) without its separating comma; -1 when `line` is null. */
+  /** The bytes the line is in, and its range [start, stop) there without its separating comma (-1: no line). */
+  buf: Buffer
   start: number
   stop: number
 }
@@ -68,44 +68,55 @@ export interface RecordsFileRead {
   readable: boolean
 }
 
+/** A records file read as it streams (readRecordsFile). */
+export interface RecordsReader {
+  /**
+   * Takes the bytes not consumed before plus the next ones; returns how many it consumed (always at a line
+   * end, so a UTF-8 character is never split; all of them when `final`). The rest comes back with more.
+   */
+  take(buf: Buffer, final: boolean): number
+  result(): RecordsFileRead
+}
+
 const MAX_ISSUES = 20
+const EMPTY: Buffer = Buffer.alloc(0)
 
 function describeIssues(error: z.ZodError, prefix: string): string[] {
   return error.issues.map((i) => `${prefix}${i.path.map((p) => `.${String(p)}`).join('')}: ${i.message}`)
 }
 
 /**
- * Parses and validates a records file, calling `onRecord` with each schema-valid record in file order. Never
- * throws on bad input: everything wrong is an issue.
+ * Parses and validates a records file as it streams, calling `onRecord` with each schema-valid record in file
+ * order. Never throws on bad input: everything wrong is an issue.
  *
- * Every record is validated against `exportedRecordSchema`: by the fast check derived from it where that
- * accepts the record, else by zod (whose issues are reported). `exact`: `onRecord` gets zod's output for every
- * record (members in the schema's order, as the review ledger stores them); otherwise a record the fast check
+ * Every record is validated against the kind's schema: by the fast check derived from it where that accepts
+ * the record, else by zod (whose issues are reported). `exact`: `onRecord` gets zod's output for every record
+ * (members in the schema's order, as the review ledger stores them); otherwise a record the fast check
  * accepted is passed as parsed.
  *
  * A file in the layout this module writes (head line, one record per line, tail) is parsed line by line: the
  * same result as JSON.parse of the whole (a JSON string cannot hold a raw line break, so a record cannot span
- * lines), without 100k records alive at once. Any other text is parsed whole.
+ * lines), holding one line at a time. Any other text is held and parsed whole (the caller bounds it).
  */
 export function readRecordsFile<R extends AnyRecord = ExportedRecord>(
-  buf: Buffer,
   onRecord: (r: R, source: RecordSource) => void,
   o: { exact?: boolean; kind?: RecordsKind<R> } = {},
-): RecordsFileRead {
+): RecordsReader {
   const kind = (o.kind ?? WITHDRAWAL_KIND) as unknown as RecordsKind
   const reader = readerOf(kind)
   const issues: string[] = []
   let entries = 0
   let invalid = 0
+  let readable = true
   const fast = o.exact === true ? null : reader.fast
-  const take = (raw: unknown, line: string | null, start = -1, stop = -1): void => {
+  const take = (raw: unknown, line: string | null, buf = EMPTY, start = -1, stop = -1): void => {
     if (fast?.(raw)) {
-      onRecord(raw as R, { raw, line, start, stop })
+      onRecord(raw as R, { raw, line, buf, start, stop })
       entries += 1
       return
     }
     const r = kind.recordSchema.safeParse(raw)
-    if (r.success) onRecord(r.data as R, { raw, line, start, stop })
+    if (r.success) onRecord(r.data as R, { raw, line, buf, start, stop })
     else {
       invalid += 1
       if (issues.length < MAX_ISSUES)
@@ -113,60 +124,103 @@ export function readRecordsFile<R extends AnyRecord = ExportedRecord>(
     }
     entries += 1
   }
-  const finish = (): RecordsFileRead => {
-    if (invalid > 0) issues.push(`${invalid} of ${entries} records are invalid`)
-    return { entries, issues, readable: true }
+  const unreadable = (issue: string[]): void => {
+    readable = false
+    issues.push(...issue)
   }
-
-  // Line by line on the bytes: V8 decodes a 180 MB UTF-8 string several times slower than many small ones.
-  const HEAD_BYTES = reader.head
-  const head = HEAD_BYTES.length
-  const tail = TAIL_BYTES.length
-  if (
-    buf.length >= head + tail &&
-    buf.subarray(0, head).equals(HEAD_BYTES) &&
-    buf.subarray(buf.length - tail).equals(TAIL_BYTES)
-  ) {
-    const end = buf.length - tail
-    let i = head
-    let fastOk = true
-    while (i < end) {
-      let nl = buf.indexOf(0x0a, i)
-      if (nl === -1 || nl > end) nl = end
-      // Every line but the last ends with the separating comma.
-      const stop = nl === end ? nl : buf[nl - 1] === 0x2c ? nl - 1 : -1
-      let raw: unknown
-      let line: string
-      try {
-        if (stop < 0) throw new SyntaxError('no comma at the end of the line')
-        line = buf.toString('utf8', i, stop)
-        raw = JSON.parse(line)
-      } catch (e) {
-        if (entries === 0) {
-          fastOk = false
-          break
-        }
-        // Nothing written by the exporter gets here (and the hash check will say so as well).
-        issues.push(`line ${entries + 2}: not one JSON record per line as exported (${(e as Error).message})`)
-        return { entries, issues, readable: false }
-      }
-      take(raw, line, i, stop)
-      i = nl + 1
+  const whole = (text: string): void => {
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(text)
+    } catch (e) {
+      return unreadable([`not JSON: ${(e as Error).message}`])
     }
-    if (fastOk) return finish()
+    const env = reader.envelope.safeParse(parsed)
+    if (!env.success) return unreadable(describeIssues(env.error, '').slice(0, MAX_ISSUES))
+    for (const raw of (env.data as { records: unknown[] }).records) take(raw, null)
   }
 
-  const text = buf.toString('utf8')
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(text)
-  } catch (e) {
-    return { entries: 0, issues: [`not JSON: ${(e as Error).message}`], readable: false }
+  // 'start': nothing read yet; 'lines': the exporter's layout; 'end': its last record line was read, `]}` is
+  // next; 'tail': `]}` was read, nothing may follow; 'whole': any other text, held until the end; 'done': stopped.
+  let mode: 'start' | 'lines' | 'end' | 'tail' | 'whole' | 'done' = 'start'
+  const head = reader.head
+  /** Bytes consumed before `mode` went 'whole' (the head line), which the whole text starts with. */
+  let before = EMPTY
+  return {
+    take(buf, final) {
+      if (mode === 'start') {
+        if (buf.length < head.length && !final) return 0
+        mode = buf.subarray(0, head.length).equals(head) ? 'lines' : 'whole'
+        if (mode === 'lines') return head.length + this.take(buf.subarray(head.length), final)
+      }
+      if (mode === 'tail' || mode === 'done') {
+        if (mode === 'tail' && buf.length > 0) {
+          unreadable([`line ${entries + 3}: not one JSON record per line as exported (text after the end)`])
+        }
+        mode = 'done'
+        return buf.length
+      }
+      if (mode === 'whole') {
+        if (!final) return 0
+        whole(Buffer.concat([before, buf]).toString('utf8'))
+        mode = 'done'
+        return buf.length
+      }
+      let i = 0
+      const n = buf.length
+      while (mode === 'lines' || mode === 'end') {
+        const nl = buf.indexOf(0x0a, i)
+        if (nl === -1) break
+        if (mode === 'end') {
+          // Only `]}` and the final line end may follow the last record.
+          if (nl - i !== 2 || buf[i] !== 0x5d || buf[i + 1] !== 0x7d || nl !== n - 1) break
+          mode = 'tail'
+          return n
+        }
+        // Every record line but the last ends with the separating comma; the last is followed by `]}`.
+        const comma = nl > i && buf[nl - 1] === 0x2c
+        const stop = comma ? nl - 1 : nl
+        if (!comma) mode = 'end'
+        if (comma || stop > i || entries > 0) {
+          let raw: unknown
+          let line: string
+          try {
+            line = buf.toString('utf8', i, stop)
+            raw = JSON.parse(line)
+          } catch (e) {
+            if (entries === 0) {
+              // Not the exporter's layout after all: the whole text is read as JSON.
+              before = head
+              mode = 'whole'
+              return i + this.take(buf.subarray(i), final)
+            }
+            unreadable([
+              `line ${entries + 2}: not one JSON record per line as exported (${(e as Error).message})`,
+            ])
+            mode = 'done'
+            return n
+          }
+          take(raw, line, buf, i, stop)
+        }
+        i = nl + 1
+      }
+      if (mode === 'done') return n
+      if (mode === 'end' && buf.indexOf(0x0a, i) !== -1) {
+        unreadable([`line ${entries + 2}: not one JSON record per line as exported (text after the last record)`])
+        mode = 'done'
+        return n
+      }
+      if (final) {
+        // The file ended before its tail: not what the exporter writes.
+        unreadable([`line ${entries + 2}: not one JSON record per line as exported (no "]}" at the end)`])
+        mode = 'done'
+        return n
+      }
+      return i
+    },
+    result() {
+      if (readable && invalid > 0) issues.push(`${invalid} of ${entries} records are invalid`)
+      return readable ? { entries, issues, readable } : { entries: 0, issues, readable }
+    },
   }
-  const env = reader.envelope.safeParse(parsed)
-  if (!env.success) {
-    return { entries: 0, issues: describeIssues(env.error, '').slice(0, MAX_ISSUES), readable: false }
-  }
-  for (const raw of (env.data as { records: unknown[] }).records) take(raw, null)
-  return finish()
 }
