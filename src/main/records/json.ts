@@ -204,9 +204,10 @@ export function readRecordsFile<R extends AnyRecord = ExportedRecord>(
         }
         i = nl + 1
       }
-      if (mode === 'done') return n
       if (mode === 'end' && buf.indexOf(0x0a, i) !== -1) {
-        unreadable([`line ${entries + 2}: not one JSON record per line as exported (text after the last record)`])
+        unreadable([
+          `line ${entries + 2}: not one JSON record per line as exported (text after the last record)`,
+        ])
         mode = 'done'
         return n
       }

@@ -162,12 +162,11 @@ export async function openReview(
     // Gone or replaced since it was verified: nothing to load (the records step says so below).
   }
   const src = source
-  const records = (): Generator<AnyRecord> =>
-    src
-      ? src.records()
-      : (function* () {
-          if (recordsRead) throw new Error('records.json changed after it was verified')
-        })()
+  const records = (): Iterable<AnyRecord> => {
+    if (src) return src.records()
+    if (recordsRead) throw new Error('records.json changed after it was verified')
+    return []
+  }
 
   /** The load, in steps; null once done or failed. Deposit exports are small: loaded in one step. */
   let steps: Iterator<void, unknown> | null = (function* () {

@@ -147,11 +147,15 @@ export async function openChecked(path: string, o: ReadOptions): Promise<Checked
  * Reads exactly the file's `size` bytes in order, `chunkBytes` at a time (the next chunk is read while `onChunk`
  * works on this one), and refuses a file that grows or shrinks meanwhile. Null when read to the end; never throws
  * an I/O error (`onChunk`'s own errors propagate). Does not close the file.
+ *
+ * `reuse`: three buffers take turns (no allocation per chunk), so a chunk's bytes are only good until the
+ * chunk after the next one is passed on.
  */
 export async function readChunks(
   file: CheckedFile,
   chunkBytes: number,
   onChunk: (chunk: Buffer) => void,
+  reuse = false,
 ): Promise<Refusal | null> {
   const { fh, size } = file
   const failed = (e: unknown): Refusal => ({
@@ -159,9 +163,14 @@ export async function readChunks(
     detail: `cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
   })
   // One chunk: filled by as many reads as it takes; short only at the end of the file.
+  const pool: Buffer[] = []
+  let turn = 0
   const chunkAt = async (pos: number, len: number): Promise<Buffer> => {
     // Not zero-filled: exactly what was read is passed on, and a short read refuses the file.
-    const buf = Buffer.allocUnsafeSlow(len)
+    const k = turn++ % 3
+    const buf = reuse
+      ? (pool[k] ??= Buffer.allocUnsafeSlow(len)).subarray(0, len)
+      : Buffer.allocUnsafeSlow(len)
     let off = 0
     while (off < len) {
       const { bytesRead } = await fh.read(buf, off, len - off, pos + off)

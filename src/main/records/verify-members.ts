@@ -74,8 +74,13 @@ function utf8Stream(): { take(chunk: Buffer): boolean; end(): boolean } {
     take(chunk) {
       let k = 0
       while (k < 3 && k < chunk.length && ((chunk[k] as number) & 0xc0) === 0x80) k += 1
-      if ((pending.length > 0 || k > 0) && !isUtf8(Buffer.concat([pending, chunk.subarray(0, k)])))
-        return false
+      const straddle = Buffer.concat([pending, chunk.subarray(0, k)])
+      // A chunk of a byte or two may not finish the character: it waits for the next one.
+      if (k === chunk.length && straddle.length < 4) {
+        pending = straddle
+        return true
+      }
+      if (straddle.length > 0 && !isUtf8(straddle)) return false
       let cut = chunk.length - 1
       while (cut > k && ((chunk[cut] as number) & 0xc0) === 0x80) cut -= 1
       if (cut < k || (chunk[cut] as number) < 0xc0) cut = chunk.length
@@ -109,6 +114,19 @@ export async function checkMember(
   const sha = createHash('sha256')
   const utf8 = utf8Stream()
   let carry: Buffer | null = null
+  // The carried bytes and the next chunk, joined in one buffer reused while it is large enough.
+  let joint = EMPTY
+  const joined = (chunk: Buffer): Buffer => {
+    if (!carry) return chunk
+    const len = carry.length + chunk.length
+    if (joint.length < len) {
+      const next = Buffer.allocUnsafeSlow(Math.max(len, joint.length * 2))
+      carry.copy(next, 0)
+      joint = next
+    } else carry.copy(joint, 0) // may overlap the carry (a view of `joint`): copy moves it safely
+    chunk.copy(joint, carry.length)
+    return joint.subarray(0, len)
+  }
   /** Why the content is not checked (then it is the one content problem), else null. */
   let stopped: string | null = null
   const feed = (buf: Buffer, final: boolean): void => {
@@ -122,11 +140,16 @@ export async function checkMember(
   }
   let refused
   try {
-    refused = await readChunks(file, chunkBytes, (chunk) => {
-      sha.update(chunk)
-      if (!checker.binary && stopped === null && !utf8.take(chunk)) stopped = 'not valid UTF-8'
-      feed(carry ? Buffer.concat([carry, chunk]) : chunk, false)
-    })
+    refused = await readChunks(
+      file,
+      chunkBytes,
+      (chunk) => {
+        sha.update(chunk)
+        if (!checker.binary && stopped === null && !utf8.take(chunk)) stopped = 'not valid UTF-8'
+        feed(joined(chunk), false)
+      },
+      true,
+    )
     if (!checker.binary && stopped === null && !utf8.end()) stopped = 'not valid UTF-8'
     if (!refused) feed(carry ?? EMPTY, true)
   } finally {
@@ -153,7 +176,8 @@ function whole(check: (buf: Buffer, add: AddHere) => void): Checker {
   return {
     take(buf) {
       size += buf.length
-      if (size <= HELD_MAX_BYTES) parts.push(buf)
+      // A copy: the chunk's buffer is read into again.
+      if (size <= HELD_MAX_BYTES) parts.push(Buffer.from(buf))
       return buf.length
     },
     finish(add) {
@@ -262,10 +286,11 @@ type Totals = (add: AddHere, actual: StatusTotal[]) => void
  * comparison with audit.jsonl, which is read before it (verify.ts), so its entries are known here.
  */
 function recordsChecker(expect: Expectation, rows: Rows, totals: Totals): Checker {
-  const ids = new Set<string>()
   const acc = new TotalsAccumulator()
   const { kind, kept, first } = expect
   const stateHashes = expect.audit ? new Map<string, string>() : null
+  // The localIds seen: the state hashes' keys when they are collected (each record sets one), else a set.
+  const ids: { has(id: string): boolean; add?(id: string): unknown } = stateHashes ?? new Set<string>()
   const fixedHashes = expect.audit && expect.fixedHashes ? new Map<string, string>() : null
   let dup = 0
   const layout = expect.stateLayout ? { off: 0, first: [] as string[] } : null
@@ -274,7 +299,7 @@ function recordsChecker(expect: Expectation, rows: Rows, totals: Totals): Checke
   const reader: RecordsReader = readRecordsFile(
     (r, source) => {
       if (ids.has(r.localId)) dup += 1
-      ids.add(r.localId)
+      else ids.add?.(r.localId)
       if (layout) {
         // The state's bytes are hashed as they are in the file. Bytes that hash to the state the record's
         // latest entry recorded prove the line (record-line.ts stateHashInBytes); any other line must be
@@ -283,7 +308,8 @@ function recordsChecker(expect: Expectation, rows: Rows, totals: Totals): Checke
           source.line === null ? null : stateHashInBytes(source.buf, source.start, source.stop, source.raw)
         const entry = latest?.get(r.localId)
         if (inBytes !== null && entry?.stateHash === inBytes && !redacted?.has(r.localId)) {
-          stateHashes?.set(r.localId, inBytes)
+          // The entry's own string: one copy of each hash in memory (1,000,000 records are verified).
+          stateHashes?.set(r.localId, entry.stateHash)
         } else if (inBytes === null || provenPrefix(source.line ?? '', source.raw) === null) {
           layout.off += 1
           if (layout.first.length < MAX_LISTED) layout.first.push(r.localId)
