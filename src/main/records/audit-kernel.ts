@@ -1,14 +1,13 @@
 /**
- * The verifier's fast pass over audit.jsonl: per line one JSON.parse, one JSON.stringify (the line is its
- * canonical form) and the entry's hash, without zod or re-canonicalising the details (most of
- * `readAuditMember`'s cost).
+ * The verifier's fast check of an audit.jsonl line: one JSON.parse, one JSON.stringify (the line is its canonical
+ * form) and the entry's hash, without zod or re-canonicalising the details (most of the wording pass's cost).
  *
- * It only ever says "clean" or "not clean". Clean means every line is an entry that readAuditMember
- * (audit-member.ts) accepts without a problem — an exact, strict entry in canonical form whose hash matches, in
- * order, linked, within the head — or the redaction line last; it then returns what readAuditMember would have
- * collected. Anything else, or anything it is not sure of (a `__proto__` key, array-index keys, an unsafe seq),
- * is "not clean", and readAuditMember reads the file and words the problems: the fast pass never reports a
- * problem itself, so it can be stricter than the real reader, never laxer.
+ * It only ever says "clean" or "not clean". Clean means the line is an entry that the wording pass (auditLines,
+ * audit-member.ts) accepts without a problem — an exact, strict entry in canonical form whose hash matches, after
+ * the one before it, linked, within the head — or the redaction line last; it then collects what that pass would.
+ * Anything else, or anything it is not sure of (a `__proto__` key, array-index keys, an unsafe seq), is "not
+ * clean", and the wording pass reads that line and words its problems: the fast check never reports a problem
+ * itself, so it can be stricter than the real reader, never laxer.
  */
 import { hash } from 'node:crypto'
 import {

@@ -2,7 +2,8 @@
  * verifyExport: every check runs and every problem is reported (which file, which check), never only the first.
  *
  * The folder is hostile until checked: every file is read through safe-read.ts (no link followed, no blocking
- * open, regular files only, sizes capped and compared before reading).
+ * open, regular files only, sizes capped and compared before reading), each data file streamed once through its
+ * hash and its checks (verify-members.ts), so memory does not grow with the files.
  *
  * manifest.json — missing (or refused unread: a link, a FIFO, a device); schema (over 1 MiB or 16 levels deep,
  *   not JSON, not the v1 schema, or not byte-identical to its normal layout); signature (bad public key, invalid
