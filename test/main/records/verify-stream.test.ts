@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { WithdrawalRecord } from '../../../src/shared/withdrawal-record'
 import type { Ledger } from '../../../src/main/ledger/sqlite/index'
 import { openReview, verifyExport, type ExportResult } from '../../../src/main/records/index'
+import { HELD_MAX_BYTES } from '../../../src/main/records/safe-read'
 import { makeRecords, seededLedger, tempDir } from './fixtures'
 import { exportTo, fileIn, fixHash, flipByte, readManifest, resign, SIGNER, writeManifest } from './helpers'
 
@@ -123,6 +124,27 @@ describe('verification and review read in chunks', { timeout: 120_000 }, () => {
     } finally {
       review.close()
     }
+  })
+})
+
+describe('a line longer than anything a verifier holds', { timeout: 120_000 }, () => {
+  it('is one schema problem, the file still hashed to its end', async () => {
+    const ex = copy()
+    const json = fileIn(ex, 'records.json')
+    const head = fs.readFileSync(json).subarray(0, 200)
+    // The exporter's head line, then 200 MB without a line end (sparse: zeros, no disk used).
+    fs.writeFileSync(json, head.subarray(0, head.indexOf(0x0a) + 1))
+    fs.truncateSync(json, 200 * MB)
+    const m = readManifest(ex)
+    fixHash(ex, m, 'records.json')
+    resign(m, SIGNER)
+    writeManifest(ex, m)
+    const got = await problems(ex.folder)
+    expect(got).toContain(
+      `records.json:schema:a line longer than ${HELD_MAX_BYTES} bytes, or more than that not in the exporter's ` +
+        'layout: not read',
+    )
+    expect(got.filter((p) => p.startsWith('records.json:hash'))).toEqual([])
   })
 })
 
