@@ -5,7 +5,7 @@
  * (record-line.ts), whose bytes it hashes. Records are the ledger's WithdrawalRecord objects (after redaction, see redact.ts);
  * reading validates each one with the shared zod schema, strictly (an unknown member is an error).
  */
-import { z } from 'zod'
+import type { z } from 'zod'
 import type { WithdrawalRecord } from '../../shared/withdrawal-record'
 import { WITHDRAWAL_KIND, type AnyRecord, type RecordsKind } from './kinds'
 import { compileSchemaPrecheck } from './schema-precheck'
@@ -25,11 +25,8 @@ export const JSON_HEAD = jsonHead(WITHDRAWAL_KIND)
 export const JSON_TAIL = '\n]}\n'
 export const JSON_SEPARATOR = ',\n'
 
-/** Per kind: the fast check compiled from its schema (null if the schema outgrows it), the envelope schema. */
-const readers = new Map<
-  string,
-  { fast: ((v: unknown) => boolean) | null; envelope: z.ZodType; head: Buffer }
->()
+/** Per kind: the fast check compiled from its schema (null if the schema outgrows it), the head line. */
+const readers = new Map<string, { fast: ((v: unknown) => boolean) | null; head: Buffer }>()
 
 function readerOf(kind: RecordsKind) {
   let r = readers.get(kind.id)
@@ -37,11 +34,6 @@ function readerOf(kind: RecordsKind) {
     r = {
       // Accepts only what the schema accepts (schema-precheck.ts).
       fast: compileSchemaPrecheck(kind.recordSchema),
-      envelope: z.strictObject({
-        schema: z.literal(kind.jsonSchema),
-        version: z.literal(RECORDS_VERSION),
-        records: z.array(z.unknown()),
-      }),
       head: Buffer.from(jsonHead(kind), 'utf8'),
     }
     readers.set(kind.id, r)
@@ -49,11 +41,11 @@ function readerOf(kind: RecordsKind) {
   return r
 }
 
-/** Where a record came from: JSON.parse's value, and its line when the file was read line by line (else null). */
+/** Where a record came from: JSON.parse's value, and its line. */
 export interface RecordSource {
   raw: unknown
-  line: string | null
-  /** The bytes the line is in, and its range [start, stop) there without its separating comma (-1: no line). */
+  line: string
+  /** The bytes the line is in, and its range [start, stop) there without its separating comma. */
   buf: Buffer
   start: number
   stop: number
@@ -79,7 +71,6 @@ export interface RecordsReader {
 }
 
 const MAX_ISSUES = 20
-const EMPTY: Buffer = Buffer.alloc(0)
 
 function describeIssues(error: z.ZodError, prefix: string): string[] {
   return error.issues.map((i) => `${prefix}${i.path.map((p) => `.${String(p)}`).join('')}: ${i.message}`)
@@ -94,9 +85,10 @@ function describeIssues(error: z.ZodError, prefix: string): string[] {
  * (members in the schema's order, as the review ledger stores them); otherwise a record the fast check
  * accepted is passed as parsed.
  *
- * A file in the layout this module writes (head line, one record per line, tail) is parsed line by line: the
- * same result as JSON.parse of the whole (a JSON string cannot hold a raw line break, so a record cannot span
- * lines), holding one line at a time. Any other text is held and parsed whole (the caller bounds it).
+ * The file must be in the layout this module writes, as every export since the first (head line, one record per
+ * line, tail): it is parsed line by line, the same result as JSON.parse of the whole (a JSON string cannot hold a
+ * raw line break, so a record cannot span lines), holding one line at a time. Any other text is an issue (issue
+ * #30: a file is never held whole).
  */
 export function readRecordsFile<R extends AnyRecord = ExportedRecord>(
   onRecord: (r: R, source: RecordSource) => void,
@@ -109,7 +101,7 @@ export function readRecordsFile<R extends AnyRecord = ExportedRecord>(
   let invalid = 0
   let readable = true
   const fast = o.exact === true ? null : reader.fast
-  const take = (raw: unknown, line: string | null, buf = EMPTY, start = -1, stop = -1): void => {
+  const take = (raw: unknown, line: string, buf: Buffer, start: number, stop: number): void => {
     if (fast?.(raw)) {
       onRecord(raw as R, { raw, line, buf, start, stop })
       entries += 1
@@ -128,41 +120,25 @@ export function readRecordsFile<R extends AnyRecord = ExportedRecord>(
     readable = false
     issues.push(...issue)
   }
-  const whole = (text: string): void => {
-    let parsed: unknown
-    try {
-      parsed = JSON.parse(text)
-    } catch (e) {
-      return unreadable([`not JSON: ${(e as Error).message}`])
-    }
-    const env = reader.envelope.safeParse(parsed)
-    if (!env.success) return unreadable(describeIssues(env.error, '').slice(0, MAX_ISSUES))
-    for (const raw of (env.data as { records: unknown[] }).records) take(raw, null)
-  }
-
   // 'start': nothing read yet; 'lines': the exporter's layout; 'end': its last record line was read, `]}` is
-  // next; 'tail': `]}` was read, nothing may follow; 'whole': any other text, held until the end; 'done': stopped.
-  let mode: 'start' | 'lines' | 'end' | 'tail' | 'whole' | 'done' = 'start'
+  // next; 'tail': `]}` was read, nothing may follow; 'done': read, or reading stopped.
+  let mode: 'start' | 'lines' | 'end' | 'tail' | 'done' = 'start'
   const head = reader.head
-  /** Bytes consumed before `mode` went 'whole' (the head line), which the whole text starts with. */
-  let before = EMPTY
   return {
     take(buf, final) {
       if (mode === 'start') {
         if (buf.length < head.length && !final) return 0
-        mode = buf.subarray(0, head.length).equals(head) ? 'lines' : 'whole'
-        if (mode === 'lines') return head.length + this.take(buf.subarray(head.length), final)
+        if (buf.subarray(0, head.length).equals(head)) {
+          mode = 'lines'
+          return head.length + this.take(buf.subarray(head.length), final)
+        }
+        unreadable([`line 1: not the head the exporter writes (${head.toString('utf8').trim()})`])
+        mode = 'done'
       }
       if (mode === 'tail' || mode === 'done') {
         if (mode === 'tail' && buf.length > 0) {
           unreadable([`line ${entries + 3}: not one JSON record per line as exported (text after the end)`])
         }
-        mode = 'done'
-        return buf.length
-      }
-      if (mode === 'whole') {
-        if (!final) return 0
-        whole(Buffer.concat([before, buf]).toString('utf8'))
         mode = 'done'
         return buf.length
       }
@@ -188,12 +164,6 @@ export function readRecordsFile<R extends AnyRecord = ExportedRecord>(
             line = buf.toString('utf8', i, stop)
             raw = JSON.parse(line)
           } catch (e) {
-            if (entries === 0) {
-              // Not the exporter's layout after all: the whole text is read as JSON.
-              before = head
-              mode = 'whole'
-              return i + this.take(buf.subarray(i), final)
-            }
             unreadable([
               `line ${entries + 2}: not one JSON record per line as exported (${(e as Error).message})`,
             ])

@@ -31,7 +31,7 @@ export const MANIFEST_MAX_BYTES = 1 << 20
 export const DATA_FILE_MAX_BYTES = 2 ** 34
 /**
  * The most a verifier holds of one member at once: a line of records.json or audit.jsonl, a CSV row, or a
- * member only read whole (a wallet statement, a records.json not in the exporter's line layout).
+ * member only read whole (a wallet statement).
  */
 export const HELD_MAX_BYTES = 128 << 20
 /** The bytes read at a time from a streamed member. */

@@ -304,13 +304,12 @@ function recordsChecker(expect: Expectation, rows: Rows, totals: Totals): Checke
         // The state's bytes are hashed as they are in the file. Bytes that hash to the state the record's
         // latest entry recorded prove the line (record-line.ts stateHashInBytes); any other line must be
         // exactly what it parsed to (provenPrefix) before its hash is compared with that entry.
-        const inBytes =
-          source.line === null ? null : stateHashInBytes(source.buf, source.start, source.stop, source.raw)
+        const inBytes = stateHashInBytes(source.buf, source.start, source.stop, source.raw)
         const entry = latest?.get(r.localId)
         if (inBytes !== null && entry?.stateHash === inBytes && !redacted?.has(r.localId)) {
           // The entry's own string: one copy of each hash in memory (1,000,000 records are verified).
           stateHashes?.set(r.localId, entry.stateHash)
-        } else if (inBytes === null || provenPrefix(source.line ?? '', source.raw) === null) {
+        } else if (inBytes === null || provenPrefix(source.line, source.raw) === null) {
           layout.off += 1
           if (layout.first.length < MAX_LISTED) layout.first.push(r.localId)
           stateHashes?.set(r.localId, recordStateHash(r))
@@ -325,7 +324,7 @@ function recordsChecker(expect: Expectation, rows: Rows, totals: Totals): Checke
   )
   return {
     take: (buf, final) => reader.take(buf, final),
-    tooLong: `a line longer than ${HELD_MAX_BYTES} bytes, or more than that not in the exporter's layout: not read`,
+    tooLong: `a line longer than ${HELD_MAX_BYTES} bytes: not read`,
     finish(add) {
       const read = reader.result()
       for (const issue of read.issues) add('schema', issue)
