@@ -61,7 +61,8 @@ export interface Review {
  * and compared with its hash. The review ledger's row ids thus run opposite to the file, so its default order
  * (newest first, then the higher id) is the file's order, ties included. Memory: one block.
  */
-function recordsSource(path: string, sha256: string, kind: RecordsKind) {
+function recordsSource(read: { path: string; sha256: string; bytes: number }, kind: RecordsKind) {
+  const { path, sha256, bytes } = read
   const fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0))
   const blocks: Array<{ start: number; stop: number; sha256: string }> = []
   let changed = !fstatSync(fd).isFile()
@@ -80,7 +81,10 @@ function recordsSource(path: string, sha256: string, kind: RecordsKind) {
       const chunk = Buffer.allocUnsafe(CHUNK_BYTES)
       let block = createHash('sha256')
       let [start, lines, pos] = [0, 0, 0]
-      for (let n = changed ? 0 : readSync(fd, chunk, 0, chunk.length, pos); n > 0;) {
+      // At most the verified size and one byte more: a file that grows is not read on.
+      const next = (): number =>
+        changed || pos > bytes ? 0 : readSync(fd, chunk, 0, Math.min(chunk.length, bytes + 1 - pos), pos)
+      for (let n = next(); n > 0;) {
         const got = chunk.subarray(0, n)
         whole.update(got)
         let from = 0
@@ -93,10 +97,10 @@ function recordsSource(path: string, sha256: string, kind: RecordsKind) {
         block.update(got.subarray(from))
         pos += n
         yield
-        n = readSync(fd, chunk, 0, chunk.length, pos)
+        n = next()
       }
       if (pos > start) blocks.push({ start, stop: pos, sha256: block.digest('hex') })
-      changed ||= whole.digest('hex') !== sha256
+      changed ||= pos !== bytes || whole.digest('hex') !== sha256
     },
     /** The valid records, last line first (read as the verifier reads them: json.ts). */
     *records(): Generator<AnyRecord> {
@@ -157,7 +161,7 @@ export async function openReview(
       : null
   let source: ReturnType<typeof recordsSource> | null = null
   try {
-    source = recordsRead ? recordsSource(recordsRead.path, recordsRead.sha256, kind) : null
+    source = recordsRead ? recordsSource(recordsRead, kind) : null
   } catch {
     // Gone or replaced since it was verified: nothing to load (the records step says so below).
   }

@@ -47,7 +47,7 @@ export interface Expectation {
   first: AnyRecord[]
   firstCount: number
   /** records.json's path and SHA-256 when its content was read to the end (the review loads those bytes). */
-  recordsRead: { path: string; sha256: string } | null
+  recordsRead: { path: string; sha256: string; bytes: number } | null
 }
 
 export const MAX_LISTED = 5
@@ -164,7 +164,8 @@ export async function checkMember(
   if (stopped !== null) add('schema', stopped)
   else {
     checker.finish(add)
-    if (entry.format === 'json') expect.recordsRead = { path: join(dir, entry.name), sha256: digest }
+    if (entry.format === 'json')
+      expect.recordsRead = { path: join(dir, entry.name), sha256: digest, bytes: file.size }
   }
   return problems
 }

@@ -78,7 +78,7 @@ export interface ExportVerification {
   /** The first valid records of records.json, when asked for (`firstRecords`): the review's first page. */
   firstRecords?: AnyRecord[]
   /** records.json's path and SHA-256 as read, when its content was checked: the review loads those bytes. */
-  recordsRead?: { path: string; sha256: string }
+  recordsRead?: { path: string; sha256: string; bytes: number }
   /** Files in the folder that the manifest does not list (not covered by the signature). */
   unlisted: string[]
   /** The audit member as read, and the exported records' state hashes (for --against); see audit-member.ts. */
