@@ -59,8 +59,8 @@ function child(args: string[]): Step {
   })
   const last = r.stdout.trim().split('\n').at(-1) ?? ''
   if (r.status !== 0) {
-    // Reported, not thrown: at 1,000,000 records the verifier refuses records.json (over 1 GiB) and the
-    // other steps are still worth their numbers.
+    // Reported, not thrown: a step that fails (e.g. out of memory at a size not tried before) leaves the other
+    // steps' numbers worth having.
     const why = r.stderr.split('\n').find((l) => /Error|refused|problems/.test(l)) ?? `exit ${r.status}`
     return { ms: NaN, cpuMs: NaN, peakRssMb: NaN, failed: why.slice(0, 300) }
   }

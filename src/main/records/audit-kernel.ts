@@ -1,17 +1,24 @@
 /**
- * The verifier's fast pass over audit.jsonl: per line one JSON.parse, one JSON.stringify (the line is its
- * canonical form) and the entry's hash, without zod or re-canonicalising the details (most of
- * `readAuditMember`'s cost).
+ * The verifier's fast check of an audit.jsonl line: one JSON.parse, one JSON.stringify (the line is its canonical
+ * form) and the entry's hash, without zod or re-canonicalising the details (most of the wording pass's cost).
  *
- * It only ever says "clean" or "not clean". Clean means every line is an entry that readAuditMember
- * (audit-member.ts) accepts without a problem — an exact, strict entry in canonical form whose hash matches, in
- * order, linked, within the head — or the redaction line last; it then returns what readAuditMember would have
- * collected. Anything else, or anything it is not sure of (a `__proto__` key, array-index keys, an unsafe seq),
- * is "not clean", and readAuditMember reads the file and words the problems: the fast pass never reports a
- * problem itself, so it can be stricter than the real reader, never laxer.
+ * It only ever says "clean" or "not clean". Clean means the line is an entry that the wording pass (auditLines,
+ * audit-member.ts) accepts without a problem — an exact, strict entry in canonical form whose hash matches, after
+ * the one before it, linked, within the head — or the redaction line last; it then collects what that pass would.
+ * Anything else, or anything it is not sure of (a `__proto__` key, array-index keys, an unsafe seq), is "not
+ * clean", and the wording pass reads that line and words its problems: the fast check never reports a problem
+ * itself, so it can be stricter than the real reader, never laxer.
  */
 import { hash } from 'node:crypto'
-import { readAuditMember, type AuditSummary, type Head } from './audit-member'
+import {
+  auditLines,
+  readAuditMember,
+  type AuditLines,
+  type AuditLineState,
+  type AuditSummary,
+  type FastAuditLine,
+  type Head,
+} from './audit-member'
 
 /** A clean member: what readAuditMember would have collected from it (no problems). */
 export interface AuditKernelResult {
@@ -21,6 +28,7 @@ export interface AuditKernelResult {
 
 export interface AuditReader {
   readAudit(buf: Uint8Array, head: Head | null): AuditKernelResult | { clean: false }
+  entryLine: FastAuditLine
 }
 
 export function auditReaderKernel(sha256Hex: (text: string) => string): AuditReader {
@@ -54,72 +62,75 @@ export function auditReaderKernel(sha256Hex: (text: string) => string): AuditRea
   const isObject = (v: unknown): v is Record<string, unknown> =>
     typeof v === 'object' && v !== null && !Array.isArray(v)
 
-  function readAudit(buf: Uint8Array, head: Head | null): AuditKernelResult | { clean: false } {
-    const NOT = { clean: false as const }
-    const text = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength).toString('utf8')
-    const lines = text.split('\n')
-    if (lines[lines.length - 1] !== '') return NOT
-    lines.pop()
-    if (lines.length > 0 && !head) return NOT
-    const out: AuditSummary = {
-      entries: 0,
-      latest: new Map(),
-      hashes: new Map(),
-      redacted: new Set(),
-      problems: [],
+  /** One line (see FastAuditLine in audit-member.ts): true only when the wording pass would find no problem. */
+  const entryLine: FastAuditLine = (line, last, head, state) => {
+    if (!head) return false
+    let v: unknown
+    try {
+      v = JSON.parse(line)
+    } catch {
+      return false
     }
-    let prevSeq = 0
-    let prevHash = ''
-    for (let i = 0; i < lines.length; i++) {
-      const line = lines[i]!
-      let v: unknown
-      try {
-        v = JSON.parse(line)
-      } catch {
-        return NOT
-      }
-      if (!isObject(v) || JSON.stringify(v) !== line) return NOT
-      const keys = Object.keys(v)
-      if (i === lines.length - 1 && keys.length === 1 && keys[0] === 'redacted') {
-        const ids = v.redacted
-        if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string')) return NOT
-        out.redacted = new Set(ids as string[])
-        continue
-      }
-      const { action, at, details, hash, operator, seq, stateHash, subject } = v
-      if (!sameKeys(keys, stateHash === undefined ? WITHOUT : WITH)) return NOT
-      if (typeof action !== 'string' || typeof operator !== 'string') return NOT
-      if (typeof at !== 'string' || at.length === 0) return NOT
-      if (typeof hash !== 'string' || typeof v.prevHash !== 'string') return NOT
-      if (typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq <= 0) return NOT
-      if (subject !== null && typeof subject !== 'string') return NOT
-      if (stateHash !== undefined && stateHash !== null && typeof stateHash !== 'string') return NOT
-      if (!isObject(details) || !canonicalAsParsed(details)) return NOT
-      // audit-hash.ts auditHashOfText, over the details' canonical text: the line is canonical, so that text is
-      // in it, between the keys `details` and `hash` (the first and the last match: a quote in a value is escaped).
-      const detailsText = line.slice(line.indexOf(',"details":') + 11, line.lastIndexOf(',"hash":"'))
-      const fields: unknown[] = [seq, at, operator, action, subject, detailsText, v.prevHash]
-      if (typeof stateHash === 'string') fields.push(stateHash)
-      if (sha256Hex(JSON.stringify(fields)) !== hash) return NOT
-      if (i > 0 && seq <= prevSeq) return NOT
-      if (i > 0 && seq === prevSeq + 1 && v.prevHash !== prevHash) return NOT
-      if (head && (seq > head.seq || (seq === head.seq && hash !== head.hash))) return NOT
-      out.entries += 1
-      out.hashes.set(seq, { hash, subject })
-      if (subject !== null && typeof stateHash === 'string') out.latest.set(subject, { seq, stateHash })
-      prevSeq = seq
-      prevHash = hash
+    if (!isObject(v) || JSON.stringify(v) !== line) return false
+    const keys = Object.keys(v)
+    const { out, prev } = state
+    if (last && keys.length === 1 && keys[0] === 'redacted') {
+      const ids = v.redacted
+      if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string')) return false
+      for (const id of ids as string[]) out.redacted.add(id)
+      return true
     }
-    return { clean: true, summary: out }
+    const { action, at, details, hash, operator, seq, stateHash, subject } = v
+    if (!sameKeys(keys, stateHash === undefined ? WITHOUT : WITH)) return false
+    if (typeof action !== 'string' || typeof operator !== 'string') return false
+    if (typeof at !== 'string' || at.length === 0) return false
+    if (typeof hash !== 'string' || typeof v.prevHash !== 'string') return false
+    if (typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq <= 0) return false
+    if (subject !== null && typeof subject !== 'string') return false
+    if (stateHash !== undefined && stateHash !== null && typeof stateHash !== 'string') return false
+    if (!isObject(details) || !canonicalAsParsed(details)) return false
+    // audit-hash.ts auditHashOfText, over the details' canonical text: the line is canonical, so that text is
+    // in it, between the keys `details` and `hash` (the first and the last match: a quote in a value is escaped).
+    const detailsText = line.slice(line.indexOf(',"details":') + 11, line.lastIndexOf(',"hash":"'))
+    const fields: unknown[] = [seq, at, operator, action, subject, detailsText, v.prevHash]
+    if (typeof stateHash === 'string') fields.push(stateHash)
+    if (sha256Hex(JSON.stringify(fields)) !== hash) return false
+    if (prev && seq <= prev.seq) return false
+    if (prev && seq === prev.seq + 1 && v.prevHash !== prev.hash) return false
+    if (seq > head.seq || (seq === head.seq && hash !== head.hash)) return false
+    out.entries += 1
+    out.hashes.set(seq, { hash, subject })
+    if (subject !== null && typeof stateHash === 'string') out.latest.set(subject, { seq, stateHash })
+    state.prev = { seq, hash }
+    return true
   }
 
-  return { readAudit }
+  /** A whole member by the fast pass alone: clean when every line passes it. */
+  function readAudit(buf: Uint8Array, head: Head | null): AuditKernelResult | { clean: false } {
+    const text = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength).toString('utf8')
+    const lines = text.split('\n')
+    if (lines[lines.length - 1] !== '') return { clean: false }
+    lines.pop()
+    const state: AuditLineState = {
+      prev: null,
+      out: { entries: 0, latest: new Map(), hashes: new Map(), redacted: new Set(), problems: [] },
+    }
+    for (const [i, line] of lines.entries())
+      if (!entryLine(line, i === lines.length - 1, head, state)) return { clean: false }
+    return { clean: true, summary: state.out }
+  }
+
+  return { readAudit, entryLine }
 }
 
 const fastReader = auditReaderKernel((text) => hash('sha256', text))
 
-/** audit.jsonl (valid UTF-8) read and checked as readAuditMember does: by the fast pass when it is clean. */
+/** audit.jsonl read as it streams, each line by the fast pass when it passes, else by the wording pass. */
+export function auditStream(head: Head | null): AuditLines {
+  return auditLines(head, fastReader.entryLine)
+}
+
+/** audit.jsonl (valid UTF-8), all of it in `data`, read as auditStream reads it. */
 export function auditSummary(data: Buffer, head: Head | null): AuditSummary {
-  const got = fastReader.readAudit(data, head)
-  return got.clean ? got.summary : readAuditMember(data.toString('utf8'), head)
+  return readAuditMember(data.toString('utf8'), head, fastReader.entryLine)
 }

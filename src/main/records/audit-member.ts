@@ -147,39 +147,55 @@ export function memberLines(text: string, problem: (p: string) => void): string[
   return lines
 }
 
+/** The entry before the one being read (seq and hash), and what was collected so far. */
+export interface AuditLineState {
+  prev: Head | null
+  out: AuditSummary
+}
+
+/**
+ * A check of one line that can only say yes (audit-kernel.ts): true when the line is an entry (or, `last`, the
+ * redaction line) that the wording pass below accepts without a problem, `state` then updated as it would be.
+ */
+export type FastAuditLine = (line: string, last: boolean, head: Head | null, state: AuditLineState) => boolean
+
+/** audit.jsonl read line by line as it streams: `line` per line (without its line feed), then `end`. */
+export interface AuditLines {
+  line(text: string): void
+  /** `terminated`: the member ended with a line feed (or was empty). */
+  end(terminated: boolean): AuditSummary
+}
+
 /** Reads and checks audit.jsonl on its own (the records are compared in `compareRecords`). */
-export function readAuditMember(text: string, head: Head | null): AuditSummary {
-  const out: AuditSummary = {
-    entries: 0,
-    latest: new Map(),
-    hashes: new Map(),
-    redacted: new Set(),
-    problems: [],
+export function auditLines(head: Head | null, fast?: FastAuditLine): AuditLines {
+  const state: AuditLineState = {
+    prev: null,
+    out: { entries: 0, latest: new Map(), hashes: new Map(), redacted: new Set(), problems: [] },
   }
+  const { out } = state
   const problem = (p: string): void => {
     if (out.problems.length < MAX_PROBLEMS) out.problems.push(p)
   }
-  const lines = memberLines(text, problem)
-  let prev: AuditEntry | null = null
-  for (const [i, line] of lines.entries()) {
+  const wording = (line: string, lineNo: number, last: boolean): void => {
     let value: unknown
     try {
       value = JSON.parse(line)
     } catch {
-      problem(`line ${i + 1}: not JSON`)
-      continue
+      problem(`line ${lineNo}: not JSON`)
+      return
     }
-    const red = i === lines.length - 1 ? redactedSchema.safeParse(value) : null
+    const red = last ? redactedSchema.safeParse(value) : null
     if (red?.success && redactedLine(red.data.redacted) === `${line}\n`) {
       for (const id of red.data.redacted) out.redacted.add(id)
-      continue
+      return
     }
-    const checked = checkEntryLine(line, value, i + 1, 'entry')
+    const checked = checkEntryLine(line, value, lineNo, 'entry')
     if ('refused' in checked) {
       problem(checked.refused)
-      continue
+      return
     }
     const e = checked.entry
+    const prev = state.prev
     out.entries += 1
     for (const p of checked.problems) problem(p)
     if (prev && e.seq <= prev.seq) problem(`entry ${e.seq}: out of order (after ${prev.seq})`)
@@ -195,9 +211,40 @@ export function readAuditMember(text: string, head: Head | null): AuditSummary {
     if (e.subject !== null && typeof e.stateHash === 'string') {
       out.latest.set(e.subject, { seq: e.seq, stateHash: e.stateHash })
     }
-    prev = e
+    state.prev = { seq: e.seq, hash: e.hash }
   }
-  return out
+  // Each line is read once the next one (or the end) is seen: only the last line may be the redaction line.
+  let pending: string | null = null
+  let lineNo = 0
+  const one = (line: string, last: boolean): void => {
+    if (!fast?.(line, last, head, state)) wording(line, lineNo, last)
+  }
+  return {
+    line(text) {
+      if (pending !== null) one(pending, false)
+      pending = text
+      lineNo += 1
+    },
+    end(terminated) {
+      if (pending !== null) one(pending, true)
+      pending = null
+      if (!terminated) {
+        out.problems.unshift('the last line does not end with a line feed')
+        out.problems.length = Math.min(out.problems.length, MAX_PROBLEMS)
+      }
+      return out
+    },
+  }
+}
+
+/** Reads and checks audit.jsonl on its own, all of it in `text` (auditLines). */
+export function readAuditMember(text: string, head: Head | null, fast?: FastAuditLine): AuditSummary {
+  const reader = auditLines(head, fast)
+  const lines = text.split('\n')
+  const terminated = lines[lines.length - 1] === ''
+  if (terminated) lines.pop()
+  for (const line of lines) reader.line(line)
+  return reader.end(terminated)
 }
 
 /** Every exported record (localId → state hash of the record as exported) against its latest entry. */

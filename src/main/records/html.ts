@@ -400,16 +400,3 @@ export const REPORT_TAIL = `</tbody>
 </body>
 </html>
 `
-
-const ROW_START_BYTES = Buffer.from(ROW_START, 'utf8')
-
-/** Counts record rows in a report (see ROW_START); on bytes, so the report is never decoded. */
-export function countReportRows(html: Buffer): number {
-  let n = 0
-  let i = html.indexOf(ROW_START_BYTES)
-  while (i !== -1) {
-    n += 1
-    i = html.indexOf(ROW_START_BYTES, i + ROW_START_BYTES.length)
-  }
-  return n
-}

@@ -5,7 +5,7 @@
  * (record-line.ts), whose bytes it hashes. Records are the ledger's WithdrawalRecord objects (after redaction, see redact.ts);
  * reading validates each one with the shared zod schema, strictly (an unknown member is an error).
  */
-import { z } from 'zod'
+import type { z } from 'zod'
 import type { WithdrawalRecord } from '../../shared/withdrawal-record'
 import { WITHDRAWAL_KIND, type AnyRecord, type RecordsKind } from './kinds'
 import { compileSchemaPrecheck } from './schema-precheck'
@@ -24,13 +24,9 @@ export function jsonHead(kind: Pick<RecordsKind, 'jsonSchema'>): string {
 export const JSON_HEAD = jsonHead(WITHDRAWAL_KIND)
 export const JSON_TAIL = '\n]}\n'
 export const JSON_SEPARATOR = ',\n'
-const TAIL_BYTES = Buffer.from(JSON_TAIL, 'utf8')
 
-/** Per kind: the fast check compiled from its schema (null if the schema outgrows it), the envelope schema. */
-const readers = new Map<
-  string,
-  { fast: ((v: unknown) => boolean) | null; envelope: z.ZodType; head: Buffer }
->()
+/** Per kind: the fast check compiled from its schema (null if the schema outgrows it), the head line. */
+const readers = new Map<string, { fast: ((v: unknown) => boolean) | null; head: Buffer }>()
 
 function readerOf(kind: RecordsKind) {
   let r = readers.get(kind.id)
@@ -38,11 +34,6 @@ function readerOf(kind: RecordsKind) {
     r = {
       // Accepts only what the schema accepts (schema-precheck.ts).
       fast: compileSchemaPrecheck(kind.recordSchema),
-      envelope: z.strictObject({
-        schema: z.literal(kind.jsonSchema),
-        version: z.literal(RECORDS_VERSION),
-        records: z.array(z.unknown()),
-      }),
       head: Buffer.from(jsonHead(kind), 'utf8'),
     }
     readers.set(kind.id, r)
@@ -50,11 +41,12 @@ function readerOf(kind: RecordsKind) {
   return r
 }
 
-/** Where a record came from: JSON.parse's value, and its line when the file was read line by line (else null). */
+/** Where a record came from: JSON.parse's value, and its line. */
 export interface RecordSource {
   raw: unknown
-  line: string | null
-  /** The line's bytes in the file, [start, stop) without its separating comma; -1 when `line` is null. */
+  line: string
+  /** The bytes the line is in, and its range [start, stop) there without its separating comma. */
+  buf: Buffer
   start: number
   stop: number
 }
@@ -68,6 +60,16 @@ export interface RecordsFileRead {
   readable: boolean
 }
 
+/** A records file read as it streams (readRecordsFile). */
+export interface RecordsReader {
+  /**
+   * Takes the bytes not consumed before plus the next ones; returns how many it consumed (always at a line
+   * end, so a UTF-8 character is never split; all of them when `final`). The rest comes back with more.
+   */
+  take(buf: Buffer, final: boolean): number
+  result(): RecordsFileRead
+}
+
 const MAX_ISSUES = 20
 
 function describeIssues(error: z.ZodError, prefix: string): string[] {
@@ -75,37 +77,38 @@ function describeIssues(error: z.ZodError, prefix: string): string[] {
 }
 
 /**
- * Parses and validates a records file, calling `onRecord` with each schema-valid record in file order. Never
- * throws on bad input: everything wrong is an issue.
+ * Parses and validates a records file as it streams, calling `onRecord` with each schema-valid record in file
+ * order. Never throws on bad input: everything wrong is an issue.
  *
- * Every record is validated against `exportedRecordSchema`: by the fast check derived from it where that
- * accepts the record, else by zod (whose issues are reported). `exact`: `onRecord` gets zod's output for every
- * record (members in the schema's order, as the review ledger stores them); otherwise a record the fast check
+ * Every record is validated against the kind's schema: by the fast check derived from it where that accepts
+ * the record, else by zod (whose issues are reported). `exact`: `onRecord` gets zod's output for every record
+ * (members in the schema's order, as the review ledger stores them); otherwise a record the fast check
  * accepted is passed as parsed.
  *
- * A file in the layout this module writes (head line, one record per line, tail) is parsed line by line: the
- * same result as JSON.parse of the whole (a JSON string cannot hold a raw line break, so a record cannot span
- * lines), without 100k records alive at once. Any other text is parsed whole.
+ * The file must be in the layout this module writes, as every export since the first (head line, one record per
+ * line, tail): it is parsed line by line, the same result as JSON.parse of the whole (a JSON string cannot hold a
+ * raw line break, so a record cannot span lines), holding one line at a time. Any other text is an issue (issue
+ * #30: a file is never held whole).
  */
 export function readRecordsFile<R extends AnyRecord = ExportedRecord>(
-  buf: Buffer,
   onRecord: (r: R, source: RecordSource) => void,
   o: { exact?: boolean; kind?: RecordsKind<R> } = {},
-): RecordsFileRead {
+): RecordsReader {
   const kind = (o.kind ?? WITHDRAWAL_KIND) as unknown as RecordsKind
   const reader = readerOf(kind)
   const issues: string[] = []
   let entries = 0
   let invalid = 0
+  let readable = true
   const fast = o.exact === true ? null : reader.fast
-  const take = (raw: unknown, line: string | null, start = -1, stop = -1): void => {
+  const take = (raw: unknown, line: string, buf: Buffer, start: number, stop: number): void => {
     if (fast?.(raw)) {
-      onRecord(raw as R, { raw, line, start, stop })
+      onRecord(raw as R, { raw, line, buf, start, stop })
       entries += 1
       return
     }
     const r = kind.recordSchema.safeParse(raw)
-    if (r.success) onRecord(r.data as R, { raw, line, start, stop })
+    if (r.success) onRecord(r.data as R, { raw, line, buf, start, stop })
     else {
       invalid += 1
       if (issues.length < MAX_ISSUES)
@@ -113,60 +116,82 @@ export function readRecordsFile<R extends AnyRecord = ExportedRecord>(
     }
     entries += 1
   }
-  const finish = (): RecordsFileRead => {
-    if (invalid > 0) issues.push(`${invalid} of ${entries} records are invalid`)
-    return { entries, issues, readable: true }
+  const unreadable = (issue: string[]): void => {
+    readable = false
+    issues.push(...issue)
   }
-
-  // Line by line on the bytes: V8 decodes a 180 MB UTF-8 string several times slower than many small ones.
-  const HEAD_BYTES = reader.head
-  const head = HEAD_BYTES.length
-  const tail = TAIL_BYTES.length
-  if (
-    buf.length >= head + tail &&
-    buf.subarray(0, head).equals(HEAD_BYTES) &&
-    buf.subarray(buf.length - tail).equals(TAIL_BYTES)
-  ) {
-    const end = buf.length - tail
-    let i = head
-    let fastOk = true
-    while (i < end) {
-      let nl = buf.indexOf(0x0a, i)
-      if (nl === -1 || nl > end) nl = end
-      // Every line but the last ends with the separating comma.
-      const stop = nl === end ? nl : buf[nl - 1] === 0x2c ? nl - 1 : -1
-      let raw: unknown
-      let line: string
-      try {
-        if (stop < 0) throw new SyntaxError('no comma at the end of the line')
-        line = buf.toString('utf8', i, stop)
-        raw = JSON.parse(line)
-      } catch (e) {
-        if (entries === 0) {
-          fastOk = false
-          break
+  // 'start': nothing read yet; 'lines': the exporter's layout; 'end': its last record line was read, `]}` is
+  // next; 'tail': `]}` was read, nothing may follow; 'done': read, or reading stopped.
+  let mode: 'start' | 'lines' | 'end' | 'tail' | 'done' = 'start'
+  const head = reader.head
+  return {
+    take(buf, final) {
+      if (mode === 'start') {
+        if (buf.length < head.length && !final) return 0
+        if (buf.subarray(0, head.length).equals(head)) {
+          mode = 'lines'
+          return head.length + this.take(buf.subarray(head.length), final)
         }
-        // Nothing written by the exporter gets here (and the hash check will say so as well).
-        issues.push(`line ${entries + 2}: not one JSON record per line as exported (${(e as Error).message})`)
-        return { entries, issues, readable: false }
+        unreadable([`line 1: not the head the exporter writes (${head.toString('utf8').trim()})`])
+        mode = 'done'
       }
-      take(raw, line, i, stop)
-      i = nl + 1
-    }
-    if (fastOk) return finish()
+      if (mode === 'tail' || mode === 'done') {
+        if (mode === 'tail' && buf.length > 0) {
+          unreadable([`line ${entries + 3}: not one JSON record per line as exported (text after the end)`])
+        }
+        mode = 'done'
+        return buf.length
+      }
+      let i = 0
+      const n = buf.length
+      while (mode === 'lines' || mode === 'end') {
+        const nl = buf.indexOf(0x0a, i)
+        if (nl === -1) break
+        if (mode === 'end') {
+          // Only `]}` and the final line end may follow the last record.
+          if (nl - i !== 2 || buf[i] !== 0x5d || buf[i + 1] !== 0x7d || nl !== n - 1) break
+          mode = 'tail'
+          return n
+        }
+        // Every record line but the last ends with the separating comma; the last is followed by `]}`.
+        const comma = nl > i && buf[nl - 1] === 0x2c
+        const stop = comma ? nl - 1 : nl
+        if (!comma) mode = 'end'
+        if (comma || stop > i || entries > 0) {
+          let raw: unknown
+          let line: string
+          try {
+            line = buf.toString('utf8', i, stop)
+            raw = JSON.parse(line)
+          } catch (e) {
+            unreadable([
+              `line ${entries + 2}: not one JSON record per line as exported (${(e as Error).message})`,
+            ])
+            mode = 'done'
+            return n
+          }
+          take(raw, line, buf, i, stop)
+        }
+        i = nl + 1
+      }
+      if (mode === 'end' && buf.indexOf(0x0a, i) !== -1) {
+        unreadable([
+          `line ${entries + 2}: not one JSON record per line as exported (text after the last record)`,
+        ])
+        mode = 'done'
+        return n
+      }
+      if (final) {
+        // The file ended before its tail: not what the exporter writes.
+        unreadable([`line ${entries + 2}: not one JSON record per line as exported (no "]}" at the end)`])
+        mode = 'done'
+        return n
+      }
+      return i
+    },
+    result() {
+      if (readable && invalid > 0) issues.push(`${invalid} of ${entries} records are invalid`)
+      return readable ? { entries, issues, readable } : { entries: 0, issues, readable }
+    },
   }
-
-  const text = buf.toString('utf8')
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(text)
-  } catch (e) {
-    return { entries: 0, issues: [`not JSON: ${(e as Error).message}`], readable: false }
-  }
-  const env = reader.envelope.safeParse(parsed)
-  if (!env.success) {
-    return { entries: 0, issues: describeIssues(env.error, '').slice(0, MAX_ISSUES), readable: false }
-  }
-  for (const raw of (env.data as { records: unknown[] }).records) take(raw, null)
-  return finish()
 }

@@ -359,13 +359,18 @@ function csvReaderKernel() {
    * after a closing quote, an unterminated quote, or a CR without LF, which is how a damaged file usually shows.
    * Works on bytes: the delimiter, quote, CR and LF never occur inside a UTF-8 multi-byte sequence, so no
    * decoding is needed to find the cells. Calls `onRow` per row; a syntax error throws `syntaxError(message)`.
+   *
+   * Resumable (a file streamed in chunks): unless `final`, a row that reaches the end of `buf` is left for the
+   * next call, which gets it back first with more bytes. Returns where that row starts and the line it starts on.
    */
   function parseCsv(
     buf: Buffer,
     delimiter: KernelDelimiter,
     onRow: (row: CsvRow) => void,
     syntaxError: (message: string) => Error,
-  ): void {
+    o: { final?: boolean; line?: number } = {},
+  ): { consumed: number; line: number } {
+    const final = o.final ?? true
     const d = delimiter.charCodeAt(0)
     const n = buf.length
     // The bytes that end an unquoted cell: one table load per byte in the hot loop instead of four compares.
@@ -377,8 +382,8 @@ function csvReaderKernel() {
     let quoted = new Uint8Array(64)
     let cells = 0
     let i = 0
-    let line = 1
-    let rowLine = 1
+    let line = o.line ?? 1
+    let rowLine = line
     const push = (start: number, end: number, q: boolean): void => {
       if (cells === starts.length) {
         const grow = <T extends Int32Array | Uint8Array>(a: T, make: (len: number) => T): T => {
@@ -409,8 +414,11 @@ function csvReaderKernel() {
       },
     }
     while (i < n) {
+      const rowStart = i
       rowLine = line
       cells = 0
+      // Set when the row runs to the end of `buf` before its line end: left for the next call.
+      let more = false
       for (;;) {
         if (buf[i] === QUOTE) {
           // One pass over the cell's bytes: cells are short, where a call to indexOf per quote costs more.
@@ -419,10 +427,15 @@ function csvReaderKernel() {
           let doubled = false
           for (;;) {
             while (q < n && buf[q] !== QUOTE) if (buf[q++] === LF) line += 1
-            if (q >= n) throw syntaxError(`line ${rowLine}: unterminated quoted field`)
+            if (q >= n || (q + 1 >= n && !final)) break
             if (buf[q + 1] !== QUOTE) break
             doubled = true
             q += 2
+          }
+          if (q >= n || (q + 1 >= n && !final)) {
+            if (!final) more = true
+            else throw syntaxError(`line ${rowLine}: unterminated quoted field`)
+            break
           }
           push(start, q, doubled)
           i = q + 1
@@ -435,7 +448,10 @@ function csvReaderKernel() {
           if (buf[i] === QUOTE) throw syntaxError(`line ${line}: quote inside an unquoted field`)
           push(start, i, false)
         }
-        if (i >= n) break
+        if (i >= n || (!final && buf[i] === CR && i + 1 >= n)) {
+          more = !final
+          break
+        }
         const c = buf[i]
         if (c === d) {
           i += 1
@@ -450,8 +466,10 @@ function csvReaderKernel() {
         line += 1
         break
       }
+      if (more) return { consumed: rowStart, line: rowLine }
       onRow(row)
     }
+    return { consumed: n, line }
   }
 
   const AMOUNT_CELL: Readonly<Record<KernelLocale, RegExp>> = {
@@ -478,8 +496,15 @@ function csvReaderKernel() {
 
   class SyntaxStop extends Error {}
 
-  /** The verifier's pass over a CSV file (after its BOM): header, row shapes, and totals. */
-  function checkCsvRows(buf: Buffer, spec: CsvCheckSpec): CsvCheck {
+  /**
+   * The verifier's pass over a CSV file (after its BOM): header, row shapes, and totals. Streamed: `take` gets
+   * the bytes not consumed before plus the next ones and returns how many it consumed (whole rows; all when
+   * `final`); `result` says what was found.
+   */
+  function checkCsvRows(spec: CsvCheckSpec): {
+    take(buf: Buffer, final: boolean): number
+    result(): CsvCheck
+  } {
     const { header, at, locale } = spec
     const [yes, no] = spec.yesNo
     const out: CsvCheck = {
@@ -491,49 +516,59 @@ function csvReaderKernel() {
       totals: [],
     }
     const groups = new Map<string, CsvCheck['totals'][number]>()
-    try {
-      parseCsv(
-        buf,
-        spec.delimiter,
-        (row) => {
-          if (row.line === 1) {
-            const i = header.findIndex((h, k) => row.cell(k) !== h)
-            if (i >= 0 || row.length !== header.length) {
-              out.headerMismatch = i >= 0 ? i + 1 : Math.min(row.length, header.length) + 1
-            }
-            return
-          }
-          out.dataRows += 1
-          const problem = (why: string): void => {
-            out.malformed += 1
-            if (out.listed.length < spec.maxListed) out.listed.push(`line ${row.line}: ${why}`)
-          }
-          if (row.length !== header.length) return problem(`${row.length} fields, expected ${header.length}`)
-          const deposit = parseAmount(row.cell(at.deposit), locale)
-          const payout = parseAmount(row.cell(at.payout), locale)
-          const refundedCell = row.cell(at.refunded)
-          const refunded = refundedCell === yes ? true : refundedCell === no ? false : undefined
-          if (deposit === undefined || payout === undefined) return problem('an amount cell is not an amount')
-          if (refunded === undefined) return problem('refunded is neither yes nor no')
-          const status = unneutralise(row.cell(at.status))
-          const key = `${refunded ? 1 : 0}:${status}`
-          let t = groups.get(key)
-          if (!t) {
-            t = { status, hasRefund: refunded, count: 0, depositCents: 0, payoutCents: 0 }
-            groups.set(key, t)
-          }
-          t.count += 1
-          t.depositCents += deposit ?? 0
-          t.payoutCents += payout ?? 0
-        },
-        (message) => new SyntaxStop(message),
-      )
-    } catch (e) {
-      if (!(e instanceof SyntaxStop)) throw e
-      out.syntaxError = e.message
+    const onRow = (row: CsvRow): void => {
+      if (row.line === 1) {
+        const i = header.findIndex((h, k) => row.cell(k) !== h)
+        if (i >= 0 || row.length !== header.length) {
+          out.headerMismatch = i >= 0 ? i + 1 : Math.min(row.length, header.length) + 1
+        }
+        return
+      }
+      out.dataRows += 1
+      const problem = (why: string): void => {
+        out.malformed += 1
+        if (out.listed.length < spec.maxListed) out.listed.push(`line ${row.line}: ${why}`)
+      }
+      if (row.length !== header.length) return problem(`${row.length} fields, expected ${header.length}`)
+      const deposit = parseAmount(row.cell(at.deposit), locale)
+      const payout = parseAmount(row.cell(at.payout), locale)
+      const refundedCell = row.cell(at.refunded)
+      const refunded = refundedCell === yes ? true : refundedCell === no ? false : undefined
+      if (deposit === undefined || payout === undefined) return problem('an amount cell is not an amount')
+      if (refunded === undefined) return problem('refunded is neither yes nor no')
+      const status = unneutralise(row.cell(at.status))
+      const key = `${refunded ? 1 : 0}:${status}`
+      let t = groups.get(key)
+      if (!t) {
+        t = { status, hasRefund: refunded, count: 0, depositCents: 0, payoutCents: 0 }
+        groups.set(key, t)
+      }
+      t.count += 1
+      t.depositCents += deposit ?? 0
+      t.payoutCents += payout ?? 0
     }
-    out.totals = [...groups.values()]
-    return out
+    let line = 1
+    return {
+      take(buf, final) {
+        if (out.syntaxError !== null) return buf.length
+        try {
+          const r = parseCsv(buf, spec.delimiter, onRow, (message) => new SyntaxStop(message), {
+            final,
+            line,
+          })
+          line = r.line
+          return r.consumed
+        } catch (e) {
+          if (!(e instanceof SyntaxStop)) throw e
+          out.syntaxError = e.message
+          return buf.length
+        }
+      },
+      result() {
+        out.totals = [...groups.values()]
+        return out
+      },
+    }
   }
 
   return { parseCsv, parseAmount, unneutralise, checkCsvRows }

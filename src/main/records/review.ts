@@ -14,7 +14,8 @@
  * The ledger lives in a new temporary folder (node:sqlite needs a file for a second connection; the import and
  * the Ledger are two) and is deleted by close(). Writes to it go nowhere.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { closeSync, constants, fstatSync, mkdtempSync, openSync, readSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import type { RecordFilter, StatusTotal, WithdrawalRecord } from '../../shared/withdrawal-record'
@@ -22,8 +23,8 @@ import type { DepositRecord } from '../../shared/deposit-record'
 import { openLedger, type Ledger } from '../ledger/sqlite/index'
 import { importSteps } from '../ledger/sqlite/import'
 import { importDepositRecords } from '../ledger/sqlite/deposit-import'
-import { jsonHead, JSON_TAIL, readRecordsFile } from './json'
 import { recordsKind, type AnyRecord, type RecordsKind } from './kinds'
+import { CHUNK_BYTES, HELD_MAX_BYTES } from './safe-read'
 import { isFingerprint, normalizeFingerprint } from './sign'
 import { verifyExport, type ExportVerification } from './verify'
 
@@ -53,51 +54,81 @@ export interface Review {
   close(): void
 }
 
-/** Line ranges [start, stop) of a records.json in the exporter's layout (json.ts), null for any other text. */
-function lineRanges(buf: Buffer, kind: RecordsKind): Array<[number, number]> | null {
-  const head = Buffer.from(jsonHead(kind), 'utf8')
-  const tail = Buffer.from(JSON_TAIL, 'utf8')
-  if (buf.length < head.length + tail.length) return null
-  if (!buf.subarray(0, head.length).equals(head) || !buf.subarray(buf.length - tail.length).equals(tail))
-    return null
-  const end = buf.length - tail.length
-  const out: Array<[number, number]> = []
-  for (let i = head.length; i < end;) {
-    let nl = buf.indexOf(0x0a, i)
-    if (nl === -1 || nl > end) nl = end
-    out.push([i, nl === end ? nl : nl - 1])
-    i = nl + 1
-  }
-  return out
-}
-
-/** The valid records of some lines, read by readRecordsFile exactly as the verifier reads the whole file. */
-function readLines(buf: Buffer, kind: RecordsKind, lines: Array<[number, number]>): AnyRecord[] {
-  const parts: Buffer[] = [Buffer.from(jsonHead(kind), 'utf8')]
-  for (const [k, [start, stop]] of lines.entries()) {
-    if (k > 0) parts.push(Buffer.from(',\n'))
-    parts.push(buf.subarray(start, stop))
-  }
-  parts.push(Buffer.from(JSON_TAIL, 'utf8'))
-  const out: AnyRecord[] = []
-  readRecordsFile(Buffer.concat(parts), (r) => out.push(r), { exact: true, kind })
-  return out
-}
-
 /**
- * The records, last line first, a batch at a time: the review ledger's row ids then run opposite to the file,
- * so its default order (newest first, then the higher id) is the file's order, ties included.
+ * records.json read again for the load, from the file the verifier read (no link followed, regular files only),
+ * and only the bytes it verified: a first pass hashes the file (it must still have the verified SHA-256) and
+ * each block of BATCH lines; the records then come last line first, a block at a time, each block read again
+ * and compared with its hash. The review ledger's row ids thus run opposite to the file, so its default order
+ * (newest first, then the higher id) is the file's order, ties included. Memory: one block.
  */
-function* newestLast(buf: Buffer, kind: RecordsKind): Generator<AnyRecord> {
-  const lines = lineRanges(buf, kind)
-  if (!lines) {
-    const all: AnyRecord[] = []
-    readRecordsFile(buf, (r) => all.push(r), { exact: true, kind })
-    yield* all.reverse()
-    return
+function recordsSource(read: { path: string; sha256: string; bytes: number }, kind: RecordsKind) {
+  const { path, sha256, bytes } = read
+  const fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0))
+  const blocks: Array<{ start: number; stop: number; sha256: string }> = []
+  let changed = !fstatSync(fd).isFile()
+  let open = true
+  const close = (): void => {
+    if (open) closeSync(fd)
+    open = false
   }
-  for (let end = lines.length; end > 0; end -= BATCH) {
-    yield* readLines(buf, kind, lines.slice(Math.max(0, end - BATCH), end)).reverse()
+  const fail = (): never => {
+    throw new Error('records.json changed after it was verified')
+  }
+  return {
+    /** The first pass, a chunk per step. */
+    *hash(): Generator<void> {
+      const whole = createHash('sha256')
+      const chunk = Buffer.allocUnsafe(CHUNK_BYTES)
+      let block = createHash('sha256')
+      let [start, lines, pos] = [0, 0, 0]
+      // At most the verified size and one byte more: a file that grows is not read on.
+      const next = (): number =>
+        changed || pos > bytes ? 0 : readSync(fd, chunk, 0, Math.min(chunk.length, bytes + 1 - pos), pos)
+      for (let n = next(); n > 0;) {
+        const got = chunk.subarray(0, n)
+        whole.update(got)
+        let from = 0
+        for (let nl = got.indexOf(0x0a); nl !== -1; nl = got.indexOf(0x0a, nl + 1)) {
+          if (++lines % BATCH !== 0) continue
+          block.update(got.subarray(from, nl + 1))
+          blocks.push({ start, stop: pos + nl + 1, sha256: block.digest('hex') })
+          ;[start, from, block] = [pos + nl + 1, nl + 1, createHash('sha256')]
+        }
+        block.update(got.subarray(from))
+        pos += n
+        yield
+        n = next()
+      }
+      if (pos > start) blocks.push({ start, stop: pos, sha256: block.digest('hex') })
+      changed ||= pos !== bytes || whole.digest('hex') !== sha256
+    },
+    /** The valid records, last line first (read as the verifier reads them: json.ts). */
+    *records(): Generator<AnyRecord> {
+      try {
+        if (changed) fail()
+        for (const b of blocks.reverse()) {
+          if (b.stop - b.start > HELD_MAX_BYTES) fail()
+          const buf = Buffer.allocUnsafe(b.stop - b.start)
+          if (readSync(fd, buf, 0, buf.length, b.start) !== buf.length) fail()
+          if (createHash('sha256').update(buf).digest('hex') !== b.sha256) fail()
+          const out: AnyRecord[] = []
+          for (const line of buf.toString('utf8').split('\n')) {
+            let raw: unknown
+            try {
+              raw = JSON.parse(line.endsWith(',') ? line.slice(0, -1) : line)
+            } catch {
+              continue // the head, the tail: not records
+            }
+            const r = kind.recordSchema.safeParse(raw)
+            if (r.success) out.push(r.data as AnyRecord)
+          }
+          yield* out.reverse()
+        }
+      } finally {
+        close()
+      }
+    },
+    close,
   }
 }
 
@@ -113,38 +144,46 @@ const noFilter = (f: RecordFilter): boolean =>
 
 export async function openReview(
   manifestPath: string,
-  o: { expectFingerprint?: string } = {},
+  o: { expectFingerprint?: string; chunkBytes?: number } = {},
 ): Promise<Review> {
-  const verification = await verifyExport(manifestPath, { keepRecordsBytes: true, ...o })
-  const bytes = verification.recordsBytes ?? null
-  delete verification.recordsBytes
+  const verification = await verifyExport(manifestPath, { firstRecords: FIRST_PAGE, ...o })
+  const { recordsRead, firstRecords } = verification
+  delete verification.recordsRead
+  delete verification.firstRecords
   const kind = recordsKind(verification.manifest?.recordKind)
   const dir = mkdtempSync(join(tmpdir(), 'depix-review-'))
   const file = join(dir, 'review.sqlite')
   const details = { source: 'review', manifest: basename(manifestPath) }
   const m = verification.manifest
-  const lines = bytes ? lineRanges(bytes, kind) : null
   const first =
-    bytes && lines && m && verification.ok && kind.id === 'withdrawal' && m.filter.sort === undefined
-      ? (readLines(bytes, kind, lines.slice(0, FIRST_PAGE)) as WithdrawalRecord[])
+    m && verification.ok && recordsRead && kind.id === 'withdrawal' && m.filter.sort === undefined
+      ? ((firstRecords ?? []) as WithdrawalRecord[])
       : null
+  let source: ReturnType<typeof recordsSource> | null = null
+  try {
+    source = recordsRead ? recordsSource(recordsRead, kind) : null
+  } catch {
+    // Gone or replaced since it was verified: nothing to load (the records step says so below).
+  }
+  const src = source
+  const records = (): Iterable<AnyRecord> => {
+    if (src) return src.records()
+    if (recordsRead) throw new Error('records.json changed after it was verified')
+    return []
+  }
 
   /** The load, in steps; null once done or failed. Deposit exports are small: loaded in one step. */
-  let steps: Iterator<void, unknown> | null =
-    kind.id === 'deposit'
-      ? {
-          next: () => {
-            const records = bytes ? (newestLast(bytes, kind) as Iterable<DepositRecord>) : []
-            importDepositRecords(file, records, { details })
-            return { done: true, value: undefined }
-          },
-        }
-      : importSteps(file, bytes ? (newestLast(bytes, kind) as Iterable<WithdrawalRecord>) : [], {
-          details,
-          validated: true,
-          scratch: true,
-          oneEntry: true,
-        })
+  let steps: Iterator<void, unknown> | null = (function* () {
+    if (src) yield* src.hash()
+    if (kind.id === 'deposit') importDepositRecords(file, records() as Iterable<DepositRecord>, { details })
+    else
+      yield* importSteps(file, records() as Iterable<WithdrawalRecord>, {
+        details,
+        validated: true,
+        scratch: true,
+        oneEntry: true,
+      })
+  })()
   const step = (): void => {
     if (!steps) return
     try {
@@ -174,6 +213,7 @@ export async function openReview(
     try {
       finish()
     } catch (e) {
+      src?.close()
       rmSync(dir, { recursive: true, force: true })
       throw e
     }
@@ -218,6 +258,7 @@ export async function openReview(
       steps = null
       try {
         ledger?.close()
+        src?.close()
       } finally {
         rmSync(dir, { recursive: true, force: true })
       }

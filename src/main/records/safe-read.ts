@@ -9,6 +9,8 @@
  *   must say regular file; nothing is read from anything else;
  * - sizes come from that `fstat`, are capped, and are compared with what the caller expects before a byte is read;
  *   exactly that many bytes are read, and a file that grows or shrinks meanwhile is refused, not read on;
+ * - data files are read in chunks (readChunks) and checked as they stream: memory stays bounded whatever their
+ *   size (HELD_MAX_BYTES is the most any checker holds: a line, a row, a member it reads whole);
  * - a folder that is itself a link is refused (`checkFolder`), and listing a folder stops after a bound.
  *
  * Windows has neither flag (fs.constants leaves them undefined): there an lstat first refuses links and anything
@@ -23,10 +25,17 @@ import { ANCHORS_FILE, ANCHORS_MAX_BYTES } from './anchors'
 /** A manifest is a few KiB; 1 MiB leaves room for any filter and totals, and bounds what is parsed. */
 export const MANIFEST_MAX_BYTES = 1 << 20
 /**
- * A data file: 1 GiB (records.json of 100,000 records is 176 MB, so about 600,000 records). Bounds what one
- * verification holds in memory (two files at a time) whatever a manifest claims.
+ * A data file: 16 GiB (records.json of 1,000,000 records is 1.8 GB). The verifier streams data files (issue #30),
+ * so this bounds the time a hostile manifest can make it spend, not its memory.
  */
-export const DATA_FILE_MAX_BYTES = 1 << 30
+export const DATA_FILE_MAX_BYTES = 2 ** 34
+/**
+ * The most a verifier holds of one member at once: a line of records.json or audit.jsonl, a CSV row, or a
+ * member only read whole (a wallet statement).
+ */
+export const HELD_MAX_BYTES = 128 << 20
+/** The bytes read at a time from a streamed member. */
+export const CHUNK_BYTES = 4 << 20
 /**
  * The most a verifier reads of a listed member named `name`: anchors.jsonl (anchors.ts), under that exact name
  * only, is small by nature and capped far lower than a data file.
@@ -113,36 +122,101 @@ export interface ReadOptions {
   expectBytes?: number
 }
 
-/** The bytes of the regular file at `path` (see the header), or why it was refused. Never throws. */
-export async function readRegularFile(path: string, o: ReadOptions): Promise<SafeRead> {
+/** An open regular file of a checked size (openChecked); read it with readChunks, then close it. */
+export interface CheckedFile {
+  fh: FileHandle
+  size: number
+}
+
+/** The regular file at `path` (see the header), opened, its size checked before a byte is read; or why not. */
+export async function openChecked(path: string, o: ReadOptions): Promise<CheckedFile | { refused: Refusal }> {
   const opened = await openRegular(path)
   if ('refused' in opened) return opened
-  const { fh, size } = opened
-  try {
-    if (size > o.maxBytes) {
-      return refuse('size', `is ${size} bytes, more than the ${o.maxBytes} a verifier reads`)
-    }
-    if (o.expectBytes !== undefined && size !== o.expectBytes) {
-      return refuse('size', `${size} bytes, manifest says ${o.expectBytes} (not read)`)
-    }
-    // Not zero-filled: exactly `size` bytes are read into it, or it is refused (below) and never looked at.
-    const buf = Buffer.allocUnsafeSlow(size)
+  const why =
+    opened.size > o.maxBytes
+      ? `is ${opened.size} bytes, more than the ${o.maxBytes} a verifier reads`
+      : o.expectBytes !== undefined && opened.size !== o.expectBytes
+        ? `${opened.size} bytes, manifest says ${o.expectBytes} (not read)`
+        : null
+  if (why === null) return opened
+  await opened.fh.close()
+  return refuse('size', why)
+}
+
+/**
+ * Reads exactly the file's `size` bytes in order, `chunkBytes` at a time (the next chunk is read while `onChunk`
+ * works on this one), and refuses a file that grows or shrinks meanwhile. Null when read to the end; never throws
+ * an I/O error (`onChunk`'s own errors propagate). Does not close the file.
+ *
+ * `reuse`: three buffers take turns (no allocation per chunk), so a chunk's bytes are only good until the
+ * chunk after the next one is passed on.
+ */
+export async function readChunks(
+  file: CheckedFile,
+  chunkBytes: number,
+  onChunk: (chunk: Buffer) => void,
+  reuse = false,
+): Promise<Refusal | null> {
+  const { fh, size } = file
+  const failed = (e: unknown): Refusal => ({
+    kind: 'unreadable',
+    detail: `cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+  })
+  // One chunk: filled by as many reads as it takes; short only at the end of the file.
+  const pool: Buffer[] = []
+  let turn = 0
+  const chunkAt = async (pos: number, len: number): Promise<Buffer> => {
+    // Not zero-filled: exactly what was read is passed on, and a short read refuses the file.
+    const k = turn++ % 3
+    const buf = reuse
+      ? (pool[k] ??= Buffer.allocUnsafeSlow(len)).subarray(0, len)
+      : Buffer.allocUnsafeSlow(len)
     let off = 0
-    while (off < size) {
-      const { bytesRead } = await fh.read(buf, off, Math.min(size - off, 1 << 30), off)
+    while (off < len) {
+      const { bytesRead } = await fh.read(buf, off, len - off, pos + off)
       if (bytesRead === 0) break
       off += bytesRead
     }
-    const more = await fh.read(Buffer.alloc(1), 0, 1, off)
-    if (off < size || more.bytesRead > 0) return refuse('unreadable', 'changed size while being read')
-    return { buf }
+    return off === len ? buf : buf.subarray(0, off)
+  }
+  const step = Math.max(1, Math.min(chunkBytes, 1 << 30))
+  let pos = 0
+  let next: Promise<Buffer> | null = size > 0 ? chunkAt(0, Math.min(step, size)) : null
+  try {
+    while (next) {
+      const chunk = await next
+      const expected = Math.min(step, size - pos)
+      if (chunk.length < expected) return { kind: 'unreadable', detail: 'changed size while being read' }
+      pos += chunk.length
+      next = pos < size ? chunkAt(pos, Math.min(step, size - pos)) : null
+      // A read in flight is awaited (caught) before an error in onChunk leaves, so nothing is left dangling.
+      try {
+        onChunk(chunk)
+      } catch (e) {
+        await next?.catch(() => undefined)
+        throw e
+      }
+    }
+    const more = await fh.read(Buffer.alloc(1), 0, 1, size)
+    return more.bytesRead > 0 ? { kind: 'unreadable', detail: 'changed size while being read' } : null
   } catch (e) {
-    return refuse(
-      'unreadable',
-      `cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
-    )
+    if (e instanceof Error && 'code' in e) return failed(e)
+    throw e
+  }
+}
+
+/** The bytes of the regular file at `path` (see the header), or why it was refused. Never throws. */
+export async function readRegularFile(path: string, o: ReadOptions): Promise<SafeRead> {
+  const file = await openChecked(path, o)
+  if ('refused' in file) return file
+  try {
+    const chunks: Buffer[] = []
+    const refused = await readChunks(file, file.size, (chunk) => chunks.push(chunk))
+    return refused ? { refused } : { buf: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks) }
+  } catch (e) {
+    return refuse('unreadable', `cannot be read (${(e as Error).message})`)
   } finally {
-    await fh.close()
+    await file.fh.close()
   }
 }
 

@@ -2,7 +2,8 @@
  * verifyExport: every check runs and every problem is reported (which file, which check), never only the first.
  *
  * The folder is hostile until checked: every file is read through safe-read.ts (no link followed, no blocking
- * open, regular files only, sizes capped and compared before reading).
+ * open, regular files only, sizes capped and compared before reading), each data file streamed once through its
+ * hash and its checks (verify-members.ts), so memory does not grow with the files.
  *
  * manifest.json — missing (or refused unread: a link, a FIFO, a device); schema (over 1 MiB or 16 levels deep,
  *   not JSON, not the v1 schema, or not byte-identical to its normal layout); signature (bad public key, invalid
@@ -20,19 +21,13 @@
  * not make it tampered.
  */
 import { isUtf8 } from 'node:buffer'
-import { createHash } from 'node:crypto'
 import { basename, dirname, join, resolve } from 'node:path'
 import type { StatusTotal } from '../../shared/withdrawal-record'
-import { BOM, csvHeader, csvLine, YES_NO } from './csv'
-import { countReportRows } from './html'
-import { readRecordsFile, type ExportedRecord } from './json'
-import { recordsKind, type AnyRecord, type RecordsKind } from './kinds'
+import type { ExportedRecord } from './json'
+import { recordsKind, type AnyRecord } from './kinds'
 import type { DepositRecord } from '../../shared/deposit-record'
-import { recordStateHash } from '../ledger/model/state-hash'
-import { provenPrefix, STATE_LAYOUT_VERSION, stateHashInBytes } from './record-line'
-import { AUDIT_FILE, compareRecords, type AuditCollected, type Head } from './audit-member'
-import { auditSummary } from './audit-kernel'
-import { csvReader } from './kernel'
+import { STATE_LAYOUT_VERSION } from './record-line'
+import { AUDIT_FILE, compareRecords, type AuditCollected } from './audit-member'
 import {
   canonicalManifestBytes,
   fileListSchema,
@@ -44,24 +39,23 @@ import {
   type Manifest,
   RECEIPTS_DIR,
 } from './manifest'
-import { compareAnchorsWithAudit, readAnchorsMember } from './anchors'
+import { compareAnchorsWithAudit } from './anchors'
 import {
+  CHUNK_BYTES,
   jsonTooDeepAt,
   MANIFEST_MAX_BYTES,
   MANIFEST_MAX_DEPTH,
-  memberMaxBytes,
   otherNames,
   pathKind,
   readRegularFile,
   type Refusal,
 } from './safe-read'
-import { bytesMatch } from '../receipts/fetch'
-import { checkWalletStatement } from './wallet-statement'
+import { checkMember, MAX_LISTED, type Add, type Expectation, type VerificationCheck } from './verify-members'
 import { keyFingerprint, normalizeFingerprint, verifyBytes } from './sign'
-import { diffTotals, escapedTotals, sumTotals, TotalsAccumulator } from './totals'
+import { sumTotals } from './totals'
 import { MEANINGS, meaningTotals, type MeaningTotals } from '../../shared/money-totals'
 
-export type VerificationCheck = 'missing' | 'hash' | 'signature' | 'schema' | 'row_count' | 'totals' | 'audit'
+export type { VerificationCheck } from './verify-members'
 
 export interface VerificationProblem {
   /** File name in the export folder (the manifest's own name for manifest-level problems). */
@@ -81,8 +75,10 @@ export interface ExportVerification {
   records?: ExportedRecord[]
   /** Same, for a deposit export (`recordKind: "deposit"`): its records, for the review's ledger. */
   depositRecords?: DepositRecord[]
-  /** records.json's bytes as read and checked, when asked for (`keepRecordsBytes`): the review pages them. */
-  recordsBytes?: Buffer
+  /** The first valid records of records.json, when asked for (`firstRecords`): the review's first page. */
+  firstRecords?: AnyRecord[]
+  /** records.json's path and SHA-256 as read, when its content was checked: the review loads those bytes. */
+  recordsRead?: { path: string; sha256: string; bytes: number }
   /** Files in the folder that the manifest does not list (not covered by the signature). */
   unlisted: string[]
   /** The audit member as read, and the exported records' state hashes (for --against); see audit-member.ts. */
@@ -94,33 +90,16 @@ export interface VerifyOptions {
   expectFingerprint?: string
   /** Return the JSON records (review mode). */
   keepRecords?: boolean
-  /** Return records.json's bytes, read once and checked here (the offline review loads them afterwards). */
-  keepRecordsBytes?: boolean
+  /** Return the first this many valid records of records.json (`firstRecords`). */
+  firstRecords?: number
+  /** Bytes read at a time from a member (safe-read.ts CHUNK_BYTES); smaller only to test the streaming. */
+  chunkBytes?: number
   /**
    * Collect every record's fixed hash (recordFixedHash) in `audit.fixedHashes`: only --against compares them,
    * and computing them costs a canonical JSON and a SHA-256 per record on every verification otherwise.
    */
   fixedHashes?: boolean
 }
-
-interface Expectation {
-  /** The record kind the manifest names (absent: withdrawals): schema, columns and totals rule of the files. */
-  kind: RecordsKind
-  rowCount: number | null
-  totals: StatusTotal[] | null
-  auditHead: Head | null
-  /** Manifest version 2 on: records.json must be in the state layout (record-line.ts), its bytes hashed. */
-  stateLayout: boolean
-  /** Filled by the file checks when the manifest lists an audit member. */
-  audit: AuditCollected | null
-  /** anchors.jsonl as read (anchors.ts), when listed and readable. */
-  anchors: Map<number, string> | null
-  /** Whether the JSON check computes the records' fixed hashes (VerifyOptions.fixedHashes). */
-  fixedHashes: boolean
-}
-
-const MAX_LISTED = 5
-const BOM_BYTES = Buffer.from(BOM, 'utf8')
 
 /** Strict UTF-8 (simdutf, fast): a lone bad byte is reported, not silently turned into U+FFFD. */
 function decode(buf: Buffer): string | null {
@@ -246,6 +225,10 @@ export async function verifyExport(manifestPath: string, o: VerifyOptions = {}):
     audit: null,
     anchors: null,
     fixedHashes: o.fixedHashes === true,
+    kept: o.keepRecords ? [] : null,
+    first: [],
+    firstCount: o.firstRecords ?? 0,
+    recordsRead: null,
   }
   // A file list that is not valid as a whole (too long, a name twice, a name not an export's) reads no file.
   const entries = manifest?.files ?? salvageEntries(obj.files)
@@ -254,30 +237,13 @@ export async function verifyExport(manifestPath: string, o: VerifyOptions = {}):
   }
   checkManifestTotals(manifest, mname, add)
 
-  let records: AnyRecord[] | undefined
-  let recordsBytes: Buffer | undefined
-  // Each file is read while the one before it is checked (at most two in memory). audit.jsonl goes first: the
-  // records are checked against its entries as they are read. Problems are reported in the manifest's order.
+  // One file at a time, streamed (verify-members.ts). audit.jsonl goes first: the records are checked against
+  // its entries as they are read. Problems are reported in the manifest's order.
   const order = [...entries.keys()].sort(
     (a, b) => Number(entries[b]!.format === 'audit') - Number(entries[a]!.format === 'audit'),
   )
-  const reads: Array<Promise<FileRead> | undefined> = []
-  const readAt = (i: number | undefined): Promise<FileRead> | undefined => {
-    const entry = i === undefined ? undefined : entries[i]
-    if (i !== undefined && entry) reads[i] ??= readEntry(dir, entry)
-    return i === undefined ? undefined : reads[i]
-  }
   const found: Array<Array<Parameters<Add>>> = []
-  for (const [k, i] of order.entries()) {
-    const entry = entries[i]!
-    const current = await (readAt(i) as Promise<FileRead>)
-    void readAt(order[k + 1])?.catch(() => undefined)
-    reads[i] = undefined
-    if (o.keepRecordsBytes && entry.format === 'json' && 'buf' in current) recordsBytes = current.buf
-    const got = checkFile(entry, current, expect, o.keepRecords === true)
-    found[i] = got.problems
-    if (got.records && records === undefined) records = got.records
-  }
+  for (const i of order) found[i] = await checkMember(dir, entries[i]!, expect, o.chunkBytes ?? CHUNK_BYTES)
   for (const ps of found) for (const p of ps ?? []) add(...p)
   const audit = expect.audit
   if (audit?.summary && audit.stateHashes) {
@@ -291,6 +257,7 @@ export async function verifyExport(manifestPath: string, o: VerifyOptions = {}):
     if (audit.summary)
       for (const p of compareAnchorsWithAudit(expect.anchors, audit.summary)) add(name, 'audit', p)
   }
+  const records = expect.kept ?? []
   return done({
     signerFingerprint,
     manifest,
@@ -298,14 +265,13 @@ export async function verifyExport(manifestPath: string, o: VerifyOptions = {}):
     ...(!o.keepRecords
       ? {}
       : expect.kind.id === 'deposit'
-        ? { records: [], depositRecords: (records ?? []) as DepositRecord[] }
-        : { records: (records ?? []) as ExportedRecord[] }),
+        ? { records: [], depositRecords: records as DepositRecord[] }
+        : { records: records as ExportedRecord[] }),
     ...(audit ? { audit } : {}),
-    ...(recordsBytes ? { recordsBytes } : {}),
+    ...(o.firstRecords ? { firstRecords: expect.first } : {}),
+    ...(expect.recordsRead ? { recordsRead: expect.recordsRead } : {}),
   })
 }
-
-type Add = (file: string, check: VerificationCheck, detail: string) => void
 
 function checkSignature(obj: Record<string, unknown>, mname: string, add: Add, expected?: string): string {
   const { publicKey, signature } = obj
@@ -397,213 +363,4 @@ async function unlistedFiles(dir: string, mname: string, entries: readonly FileE
     other.names.push(`(and ${other.more}${other.stopped ? ' or more' : ''} other names, not shown)`)
   }
   return other.names
-}
-
-type FileRead = { buf: Buffer } | { refused: [VerificationCheck, string] }
-
-/**
- * The file's bytes; not read at all when it is not a regular file in the folder or not the size the manifest
- * says (safe-read.ts).
- */
-async function readEntry(dir: string, entry: FileEntry): Promise<FileRead> {
-  const got = await readRegularFile(join(dir, entry.name), {
-    maxBytes: memberMaxBytes(entry.name),
-    expectBytes: entry.bytes,
-  })
-  if ('refused' in got) {
-    const { kind, detail } = got.refused
-    if (kind === 'missing') return { refused: ['missing', 'listed in the manifest but not in the folder'] }
-    return { refused: [kind === 'size' ? 'hash' : 'missing', detail] }
-  }
-  return { buf: got.buf }
-}
-
-interface FileOutcome {
-  problems: Array<Parameters<Add>>
-  /** The JSON file's valid records, in review mode. */
-  records?: AnyRecord[]
-}
-
-/** A file's problems: hash first, then content. */
-function checkFile(entry: FileEntry, read: FileRead, expect: Expectation, keep: boolean): FileOutcome {
-  const problems: Array<Parameters<Add>> = []
-  if ('refused' in read) {
-    problems.push([entry.name, ...read.refused])
-    return { problems }
-  }
-  const { buf } = read
-  const sha = createHash('sha256').update(buf).digest('hex')
-  const diffs: string[] = []
-  if (buf.length !== entry.bytes) diffs.push(`${buf.length} bytes, expected ${entry.bytes} (manifest.json)`)
-  if (sha !== entry.sha256) diffs.push(`SHA-256 ${sha}, expected ${entry.sha256} (manifest.json)`)
-  if (diffs.length > 0) problems.push([entry.name, 'hash', diffs.join('; ')])
-  const records = checkContent(entry, buf, expect, (...p) => problems.push(p), keep)
-  return { problems, records }
-}
-
-function checkContent(
-  entry: FileEntry,
-  buf: Buffer,
-  expect: Expectation,
-  add: Add,
-  keep: boolean,
-): AnyRecord[] | undefined {
-  if (entry.format === 'receipt') {
-    // Issue #14: bytes and hash were checked like any file's; the content must still be what the type says.
-    if (!bytesMatch(buf, entry.mediaType)) add(entry.name, 'schema', `not a ${entry.mediaType} document`)
-    return undefined
-  }
-  if (!isUtf8(buf)) {
-    add(entry.name, 'schema', 'not valid UTF-8')
-    return undefined
-  }
-  const rows = (n: number, what: string): void => {
-    if (expect.rowCount !== null && n !== expect.rowCount) {
-      add(entry.name, 'row_count', `${n} ${what}, manifest rowCount is ${expect.rowCount}`)
-    }
-  }
-  const totals = (actual: StatusTotal[]): void => {
-    if (expect.totals === null) return
-    const d = diffTotals(expect.totals, actual)
-    if (d.length > 0) {
-      const more = d.length > MAX_LISTED ? ` (+${d.length - MAX_LISTED} more)` : ''
-      add(entry.name, 'totals', d.slice(0, MAX_LISTED).join('; ') + more)
-    }
-  }
-  switch (entry.format) {
-    case 'csv':
-      checkCsv(entry, buf, add, rows, totals, expect.kind)
-      return undefined
-    case 'json': {
-      const ids = new Set<string>()
-      const acc = new TotalsAccumulator()
-      const kept: AnyRecord[] | undefined = keep ? [] : undefined
-      const kind = expect.kind
-      const stateHashes = expect.audit ? new Map<string, string>() : null
-      const fixedHashes = expect.audit && expect.fixedHashes ? new Map<string, string>() : null
-      let dup = 0
-      const layout = expect.stateLayout ? { off: 0, first: [] as string[] } : null
-      // audit.jsonl is checked before records.json (verifyExport), so its entries are known here.
-      const latest = expect.audit?.summary?.latest
-      const redacted = expect.audit?.summary?.redacted
-      const read = readRecordsFile(
-        buf,
-        (r, source) => {
-          if (ids.has(r.localId)) dup += 1
-          ids.add(r.localId)
-          if (layout) {
-            // The state's bytes are hashed as they are in the file. Bytes that hash to the state the record's
-            // latest entry recorded prove the line (record-line.ts stateHashInBytes); any other line must be
-            // exactly what it parsed to (provenPrefix) before its hash is compared with that entry.
-            const inBytes =
-              source.line === null ? null : stateHashInBytes(buf, source.start, source.stop, source.raw)
-            const entry = latest?.get(r.localId)
-            if (inBytes !== null && entry?.stateHash === inBytes && !redacted?.has(r.localId)) {
-              stateHashes?.set(r.localId, inBytes)
-            } else if (inBytes === null || provenPrefix(source.line ?? '', source.raw) === null) {
-              layout.off += 1
-              if (layout.first.length < MAX_LISTED) layout.first.push(r.localId)
-              stateHashes?.set(r.localId, recordStateHash(r))
-            } else stateHashes?.set(r.localId, inBytes)
-          } else stateHashes?.set(r.localId, recordStateHash(r))
-          fixedHashes?.set(r.localId, kind.fixedHash(r))
-          acc.add(kind.totalsRow(r))
-          kept?.push(r)
-        },
-        { exact: keep, kind },
-      )
-      for (const issue of read.issues) add(entry.name, 'schema', issue)
-      if (!read.readable) return undefined
-      if (dup > 0) add(entry.name, 'schema', `${dup} records repeat a localId`)
-      if (layout && layout.off > 0) {
-        add(
-          entry.name,
-          'schema',
-          `${layout.off} records are not written as export format ${STATE_LAYOUT_VERSION} requires (one record ` +
-            `per line, remoteCheckedAt first, then its state in canonical JSON): ${layout.first.join(', ')}`,
-        )
-      }
-      if (expect.audit) {
-        Object.assign(expect.audit, {
-          stateHashes,
-          fixedHashes,
-        })
-      }
-      rows(read.entries, 'records')
-      totals(acc.result())
-      return kept
-    }
-    case 'html':
-      rows(countReportRows(buf), 'report rows')
-      return undefined
-    case 'audit': {
-      const summary = auditSummary(buf, expect.auditHead)
-      for (const p of summary.problems) add(entry.name, 'audit', p)
-      if (expect.audit) expect.audit.summary = summary
-      return undefined
-    }
-    case 'anchors': {
-      const read = readAnchorsMember(buf.toString('utf8'), expect.auditHead)
-      for (const p of read.problems) add(entry.name, 'audit', p)
-      expect.anchors = read.anchors
-      return undefined
-    }
-    case 'wallet-statement':
-      for (const p of checkWalletStatement(buf)) add(entry.name, 'totals', p)
-      return undefined
-    case 'wallet-statement-csv':
-    case 'wallet-statement-html':
-      return undefined // hashed and signed like every member; their numbers are the JSON's
-  }
-}
-
-/**
- * The header the file must have, and where its status, refund and amounts are: the current one, or one of the
- * kind's exports made before it (RecordsKind.csvEarlier: before issue #26 put the people's columns first, and for
- * withdrawals the older headers before that), when the file starts with that. Either way every cell, row and total
- * is checked the same.
- */
-function expectedHeader(
-  body: Buffer,
-  entry: Extract<FileEntry, { format: 'csv' }>,
-  kind: RecordsKind,
-): { header: string[]; at: RecordsKind['csvAt'] } {
-  // Earlier headers, whole lines (CRLF included), so the current header never passes for one of them.
-  for (const earlier of kind.csvEarlier(entry.locale)) {
-    const line = Buffer.from(csvLine(earlier.header, entry.delimiter), 'utf8')
-    if (body.subarray(0, line.length).equals(line)) return earlier
-  }
-  return { header: csvHeader(entry.locale, kind.csvColumns), at: kind.csvAt }
-}
-
-function checkCsv(
-  entry: Extract<FileEntry, { format: 'csv' }>,
-  buf: Buffer,
-  add: Add,
-  rows: (n: number, what: string) => void,
-  totals: (t: StatusTotal[]) => void,
-  kind: RecordsKind,
-): void {
-  const bom = buf.subarray(0, BOM_BYTES.length).equals(BOM_BYTES)
-  if (!bom) add(entry.name, 'schema', 'no UTF-8 byte order mark')
-  const body = bom ? buf.subarray(BOM_BYTES.length) : buf
-  const expected = expectedHeader(body, entry, kind)
-  const r = csvReader.checkCsvRows(body, {
-    delimiter: entry.delimiter,
-    locale: entry.locale,
-    header: expected.header,
-    at: expected.at,
-    yesNo: [...YES_NO[entry.locale]],
-    maxListed: MAX_LISTED,
-  })
-  if (r.headerMismatch !== null) {
-    add(entry.name, 'schema', `header differs from the ${entry.locale} columns at column ${r.headerMismatch}`)
-  }
-  if (r.syntaxError !== null) {
-    add(entry.name, 'schema', `not valid CSV: ${r.syntaxError}`)
-    return
-  }
-  if (r.malformed > 0) add(entry.name, 'schema', `${r.malformed} malformed rows: ${r.listed.join('; ')}`)
-  rows(r.dataRows, 'data rows')
-  if (r.headerMismatch === null) totals(escapedTotals(r.totals))
 }
