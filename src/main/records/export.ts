@@ -141,8 +141,8 @@ async function intactSnapshot(ledger: ExportLedger): Promise<ExportView> {
 }
 
 /**
- * A file past what a verifier reads (safe-read.ts: about 600,000 records in records.json) would make an export
- * nobody can verify: refused while it is written, with the way out.
+ * A file past what a verifier reads (safe-read.ts `DATA_FILE_MAX_BYTES`, 16 GiB: some 9 million records in
+ * records.json) would make an export nobody can verify: refused while it is written, with the way out.
  */
 function assertVerifiable(
   max: number,
@@ -151,8 +151,8 @@ function assertVerifiable(
   for (const { name, file } of files) {
     if (file && file.size > max) {
       throw new ExportError(`${name} passed ${max} bytes, more than a verifier reads`, 'export_too_large', {
-        'pt-BR': `A exportação passaria de 1 GiB em um arquivo (${name}), mais do que um verificador lê; nada foi gravado. Exporte em partes: filtre por período.`,
-        en: `The export would pass 1 GiB in one file (${name}), more than a verifier reads; nothing was written. Export it in parts: filter by date range.`,
+        'pt-BR': `A exportação passaria de 16 GiB em um arquivo (${name}), mais do que um verificador lê; nada foi gravado. Exporte em partes: filtre por período.`,
+        en: `The export would pass 16 GiB in one file (${name}), more than a verifier reads; nothing was written. Export it in parts: filter by date range.`,
       })
     }
   }

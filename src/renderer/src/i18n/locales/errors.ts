@@ -17,7 +17,7 @@ export const errors = {
       other_profile: 'Este registro pertence a outro perfil: troque de perfil para agir sobre ele.',
       export_other_profile: 'Uma exportação cobre só o perfil em uso: troque de perfil para exportar outro.',
       export_too_large:
-        'A exportação passaria de 1 GiB em um arquivo, mais do que um verificador lê. Exporte em partes: filtre por período.',
+        'A exportação passaria de 16 GiB em um arquivo, mais do que um verificador lê. Exporte em partes: filtre por período.',
       review_not_loadable:
         'Os registros desta exportação não podem ser carregados para revisão: ela foi alterada. Veja os detalhes técnicos.',
       folder_token_invalid:
@@ -75,7 +75,7 @@ export const errors = {
       other_profile: 'This record belongs to another profile: switch profile to act on it.',
       export_other_profile: 'An export covers the active profile only: switch profile to export another one.',
       export_too_large:
-        'The export would pass 1 GiB in one file, more than a verifier reads. Export it in parts: filter by date range.',
+        'The export would pass 16 GiB in one file, more than a verifier reads. Export it in parts: filter by date range.',
       review_not_loadable:
         'The records of this export cannot be loaded for review: it was altered. See the technical details.',
       folder_token_invalid:
