@@ -13,7 +13,7 @@ export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   // Compiling WebAssembly (LWK, loaded only for "Assinar com a Jade (USB)"); no other eval of any kind.
-  // docs/adr/draft-w28jade-jade-over-usb-in-the-renderer.md
+  // docs/adr/0024-treasury-wallet-sees-reports-and-pays.md, amendment "A Jade signs over Web Serial"
   "script-src 'self' 'wasm-unsafe-eval'",
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data:",

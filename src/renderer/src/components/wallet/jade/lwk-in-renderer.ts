@@ -7,7 +7,7 @@
  * (src/main/wallet/lwk.ts) the bytes are instantiated by hand with the generated glue as the import object. The
  * bytes travel inlined (base64, electron.vite.config.ts `lwkWasmBase64`) in this lazy chunk: the renderer may fetch nothing (`connect-src 'none'`, and
  * app:// answers no fetch), and compiling them needs `'wasm-unsafe-eval'` in script-src
- * (docs/adr/draft-w28jade-jade-over-usb-in-the-renderer.md).
+ * (docs/adr/0024-treasury-wallet-sees-reports-and-pays.md, amendment "A Jade signs over Web Serial").
  *
  * The glue's network import (LWK's HTTP, used by a Jade only to reach its PIN server when it is unlocked) is handed
  * to main instead: `walletPay:jadePinServer` posts the Jade's handshake to Blockstream's PIN server and nowhere
