@@ -25,6 +25,7 @@ import { REPORT_TAIL, reportHead } from './html'
 import { jsonHead, JSON_SEPARATOR, JSON_TAIL } from './json'
 import type { RecordKindId } from '../../shared/record-kinds'
 import { recordsKind, type AnyRecord } from './kinds'
+import { NO_EXTRAS } from './columns'
 import { rowPlan } from './layout'
 import { kernel } from './kernel'
 import {
@@ -288,6 +289,8 @@ export async function exportFrom(ledger: ExportLedger, o: ExportOptions): Promis
     const format = plan ? kernel.rowFormatter(plan.layout) : null
     const totals = new TotalsAccumulator()
     const days = new DayAccumulator(kind.id)
+    // The run each withdrawal came from ("Lote"), read in the same view; only the CSV and report show it.
+    const runs = plan && kind.id === 'withdrawal' ? await snap.runLinks() : null
     const source: AsyncIterable<AnyRecord> = snap.records(kind.id, filter)
     const seen = new Set<string>()
     const redactedIds: string[] = []
@@ -300,7 +303,8 @@ export async function exportFrom(ledger: ExportLedger, o: ExportOptions): Promis
       const { record, json: text } = redact(rec)
       if (redact.count > redactedBefore) redactedIds.push(rec.localId)
       if (plan && format) {
-        const [c, h] = format(plan.inputs(record), totals.count)
+        const run = runs?.get(record.localId) ?? null
+        const [c, h] = format(plan.inputs(record, run ? { run } : NO_EXTRAS), totals.count)
         if (c !== '') csv?.write(c)
         if (h !== '') htmlRows?.write(h)
       }

@@ -25,6 +25,7 @@ import { iterateDeposits, queryDeposits } from '../ledger/pg/deposit-queries'
 import { verifyTeamLedger } from '../ledger/pg/verify-ledger'
 import { teamReceiptCandidates } from './pg-export-receipts'
 import { iterateRecords, queryRecords } from '../ledger/pg/queries'
+import { allRunLinks } from '../ledger/pg/run-links'
 import { begin, release } from '../ledger/pg/tx'
 
 export interface PgLedgerView extends ExportView {
@@ -175,6 +176,7 @@ export async function openPgLedgerView(pool: pg.Pool): Promise<PgLedgerView> {
         if (!k) throw unsupportedKind(kind)
         return k.iterate(c, filter)
       }),
+    runLinks: () => guard(() => allRunLinks(c)),
     auditTextsOf: (subjects) =>
       guarded(async function* () {
         const rows = walk(

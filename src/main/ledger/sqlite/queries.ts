@@ -24,6 +24,7 @@ import { statusTotalOf } from '../model/status-totals'
 import { arrayRowToRecord, digitsVariant, foldText, RECORD_SELECT, rowToRecord } from './rows'
 import { similarAmounts } from '../model/similar'
 import type { SimilarQuery } from '../model/inputs'
+import { runLinksFor } from './run-links'
 
 const FROM = `FROM withdrawals w`
 
@@ -201,7 +202,11 @@ export function queryRecords(db: Db, filter?: RecordFilter): RecordPage {
     offset === 0 && rows.length < limit
       ? rows.length
       : Number(db.stmt(`SELECT count(*) AS n ${FROM} ${where.sql}`).get(...where.params)?.n ?? 0)
-  return { rows, total }
+  const runs = runLinksFor(
+    db,
+    rows.map((r) => r.localId),
+  )
+  return { rows, total, runs: Object.fromEntries(runs) }
 }
 
 /**

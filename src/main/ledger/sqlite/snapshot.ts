@@ -16,6 +16,8 @@ import { AUDIT_ROW_COLUMNS, auditRows } from './audit-rows'
 import type { Db } from './db'
 import { iterateRecords } from './queries'
 import { iterateDeposits } from './deposit-queries'
+import { allRunLinks } from './run-links'
+import type { RunLink } from '../../../shared/run-link'
 import type { DepositRecord } from '../../../shared/deposit-record'
 import { verifyChainSinceSteps, verifyChainSteps } from './verify-chain'
 import { verifyOnWorker } from './verify-off-thread'
@@ -23,6 +25,8 @@ import { verifyOnWorker } from './verify-off-thread'
 export interface LedgerSnapshot {
   auditHead(): AuditHead
   iterate(filter?: RecordFilter): Generator<WithdrawalRecord, void, undefined>
+  /** The payment run each withdrawal came from (issue #26's "Lote"), from the same snapshot. */
+  runLinks(): Map<string, RunLink>
   /** The deposits (second record kind) matching the filter, from the same snapshot. */
   iterateDeposits(filter?: RecordFilter): Generator<DepositRecord, void, undefined>
   /** Entries about the given records (by subject), in seq order. */
@@ -120,6 +124,7 @@ export function openSnapshot(file: string, trust?: () => SnapshotTrust, worker?:
     auditHead: () => readHead(db),
     iterate: (filter) => iterateRecords(db, filter),
     iterateDeposits: (filter) => iterateDeposits(db, filter),
+    runLinks: () => allRunLinks(db),
     *auditEntriesOf(subjects) {
       for (const row of db
         .fresh('SELECT * FROM audit_log WHERE subject IS NOT NULL ORDER BY seq')
