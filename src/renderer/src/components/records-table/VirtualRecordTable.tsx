@@ -104,7 +104,14 @@ export function VirtualRecordTable(props: VirtualRecordTableProps): React.JSX.El
     // `get` reads the cache that `version` stands for.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [first, last, version])
-  const columns = useMemo(() => recordColumns(t, tl), [t, tl])
+  // `runOf` reads the cache that `version` stands for, as `get` does. An opened export (read-only) has no runs:
+  // its records.json does not carry them, so the column is left out rather than shown empty.
+  const { runOf } = pages
+  const columns = useMemo(
+    () => recordColumns(t, tl, readOnly ? null : runOf),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [t, tl, readOnly, version],
+  )
   const sorting = toSorting(sort)
   const table = useReactTable({
     data: loaded,

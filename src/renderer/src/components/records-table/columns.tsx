@@ -1,6 +1,7 @@
 /** Columns of the records table. Ids of sortable columns are main's sort fields, so sort state maps 1:1. */
 import { createColumnHelper, type ColumnDef } from '@tanstack/react-table'
 import type { TFunction } from 'i18next'
+import type { RunLink } from '../../../../shared/run-link'
 import type { WithdrawalRecord } from '../../../../shared/withdrawal-record'
 import { useTranslation } from 'react-i18next'
 import { Brl, DateTime } from '../format'
@@ -17,11 +18,12 @@ const col = createColumnHelper<WithdrawalRecord>()
  * and fixed, so the layout does not jump as rows load and unload while scrolling.
  */
 export const COLUMN_WIDTHS: Readonly<Record<string, string>> = {
-  payee: '26%',
-  amount: '16%',
-  status: '27%',
-  deadline: '12%',
-  createdAt: '19%',
+  payee: '20%',
+  amount: '15%',
+  status: '25%',
+  run: '11%',
+  deadline: '13%',
+  createdAt: '16%',
 }
 
 /** The first 8 characters identify a record among thousands; the full id is in the title and on the detail. */
@@ -61,6 +63,19 @@ function Amount({ record, t }: { record: WithdrawalRecord; t: TFunction<'list'> 
   )
 }
 
+/** The run ("Lote") the payment came from: its name, the spreadsheet line under it; the whole on hover. */
+function Run({ run }: { run: RunLink | undefined }): React.JSX.Element {
+  const { t } = useTranslation('layout')
+  if (!run) return <span aria-label={t('list.noRun')}>—</span>
+  const line = t('list.runLine', { line: run.line })
+  return (
+    <span className="cell-payee" title={`${run.name} · ${line}`}>
+      <span className="cell-text">{run.name}</span>
+      <span className="cell-text payee-key">{line}</span>
+    </span>
+  )
+}
+
 function Deadline({ record }: { record: WithdrawalRecord }): React.JSX.Element {
   const { t } = useTranslation('layout')
   const now = useNowTick(1000)
@@ -82,7 +97,12 @@ function Deadline({ record }: { record: WithdrawalRecord }): React.JSX.Element {
   )
 }
 
-export function recordColumns(t: TFunction<'list'>, tl: TFunction<'layout'>): RecordColumn[] {
+export function recordColumns(
+  t: TFunction<'list'>,
+  tl: TFunction<'layout'>,
+  /** The run ("Lote") of a row; null: the list has no runs (an opened export), no Lote column. */
+  runOf: ((localId: string) => RunLink | undefined) | null,
+): RecordColumn[] {
   const columns: RecordColumn[] = [
     col.display({
       id: 'payee',
@@ -118,5 +138,18 @@ export function recordColumns(t: TFunction<'list'>, tl: TFunction<'layout'>): Re
       sortDescFirst: true,
     }),
   ]
+  if (runOf) {
+    const at = columns.findIndex((c) => c.id === 'deadline')
+    columns.splice(
+      at,
+      0,
+      col.display({
+        id: 'run',
+        header: () => tl('list.run'),
+        cell: (c) => <Run run={runOf(c.row.original.localId)} />,
+        enableSorting: false,
+      }),
+    )
+  }
   return columns
 }
