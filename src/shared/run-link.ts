@@ -11,6 +11,11 @@ export const runLinkSchema = z.object({
   name: z.string(),
   /** The row's line in the imported spreadsheet. */
   line: z.number().int().positive(),
+  /**
+   * The payee's name on the row: the book entry it matched, else the name typed in the spreadsheet's Favorecido
+   * column (names first, issue #26); null when the cell was blank.
+   */
+  payee: z.string().nullable(),
 })
 export type RunLink = z.infer<typeof runLinkSchema>
 

@@ -47,7 +47,7 @@ describe('PageCache', () => {
 
   it('keeps the run (Lote) of each cached row from a run, and drops it with its page', () => {
     const c = new PageCache(10, 1)
-    const run = { runId: 'run-1', name: 'Folha de novembro', line: 3 }
+    const run = { runId: 'run-1', name: 'Folha de novembro', line: 3, payee: 'Fornecedora Beta' }
     // A link for a row not on the page is not kept.
     c.set(0, page(0, 10), { 'id-2': run, 'id-50': run })
     expect(c.runOf('id-2')).toEqual(run)

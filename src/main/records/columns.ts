@@ -160,7 +160,12 @@ const LINE_WORD: Readonly<Record<ExportLocale, string>> = { 'pt-BR': 'linha', en
  * ("Lote": its name and the spreadsheet line) with the run's id for scripts.
  */
 const PEOPLE_ONLY: readonly Column[] = [
-  { id: 'payee', pt: 'Nome do favorecido', kind: 'text', get: (r) => payeeNameOf(r) },
+  {
+    id: 'payee',
+    pt: 'Nome do favorecido',
+    kind: 'text',
+    get: (r, _l, x) => payeeNameOf(r, x.run?.payee ?? null),
+  },
   {
     id: 'status_text',
     pt: 'Situação',

@@ -1,7 +1,8 @@
 /**
  * The "Lote" of a run's payment (issue #26) in the browser: after a two-line run is paid, Pagamentos shows each
  * payment's run (its name, the spreadsheet line under it) in a column of its own, a payment made alone shows a
- * dash there; the payment's detail names the run and opens it. At 1024×700, in both languages, nothing clipped
+ * dash there; the payee is the name typed in the spreadsheet, not the key (names first); the payment's detail
+ * names the run and opens it. At 1024×700, in both languages, nothing clipped
  * without its full value on hover and no serious axe finding.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -56,14 +57,14 @@ test('a run’s payments show their Lote in Pagamentos and on the detail; a paym
     await expect(table.locator('th', { hasText: 'Lote' })).toBeVisible()
     const rows = table.locator('tbody tr[data-local-id]')
     await expect(rows).toHaveCount(3)
-    const beta = rows.filter({ hasText: 'beta@example.com' })
+    const beta = rows.filter({ hasText: 'Fornecedora Beta' })
     const lote = beta.locator('td[data-col="run"]')
     // The run is named after the imported file.
     const shownName = 'folha-novembro.csv'
     await expect(lote.locator('.cell-text').first()).toHaveText(shownName)
     await expect(lote.locator('.cell-text').nth(1)).toHaveText('linha 3')
     await expect(lote.locator('[title]')).toHaveAttribute('title', `${shownName} · linha 3`)
-    await expect(rows.filter({ hasText: 'alfa@example.com' }).locator('td[data-col="run"]')).toContainText(
+    await expect(rows.filter({ hasText: 'Fornecedora Alfa' }).locator('td[data-col="run"]')).toContainText(
       'linha 2',
     )
     await expect(page.locator(`tr[data-local-id="${alone.localId}"] td[data-col="run"]`)).toHaveText('—')
@@ -71,8 +72,14 @@ test('a run’s payments show their Lote in Pagamentos and on the detail; a paym
     await expectNoSeriousAxe(page)
     await app.screenshot('withdrawals-lote-pt-BR-1024x700')
 
-    // The detail names the run and opens it.
+    // Names first: the spreadsheet's name, the key on the second line.
+    await expect(beta.locator('td[data-col="payee"] .payee-main')).toHaveText('Fornecedora Beta')
+    await expect(beta.locator('td[data-col="payee"] .payee-key')).toContainText('beta@example.com')
+
+    // The detail is titled by that name, names the run and opens it.
     await beta.click()
+    await expect(page.locator('#detail-title')).toHaveText('R$ 31,00 para Fornecedora Beta')
+    await expect(page.getByTestId('lead-sentence')).toContainText('Fornecedora Beta')
     await expect(page.getByTestId('detail-run')).toContainText(`${shownName} · linha 3`)
     await setLanguage(page, 'en')
     await expect(page.getByTestId('detail-run')).toContainText(`${shownName} · line 3`)

@@ -1,6 +1,6 @@
 /**
  * The payment run ("Lote") of a withdrawal (issue #26), on both engines: a run's row names the record it became,
- * and the list query, the detail's lookup and the export read the run through that row. The export writes the
+ * and the list query, the detail's lookup and the export read the run (and the row's payee name) through that row. The export writes the
  * run's name and line in the people's part of the CSV and its id at the end, leaves records.json the records'
  * own (no run member, so state hashes and earlier exports are untouched), and still verifies.
  */
@@ -31,7 +31,8 @@ const row = (i: number): ImportedRow => ({
     amount: { kind: 'payout', cents: 1_000 + i },
     refundAddress: refund,
   },
-  payee: { kind: 'blank', payeeId: null, name: null },
+  // A name typed in the spreadsheet that matched no book entry: the payee's name until the service reports one.
+  payee: { kind: 'none', payeeId: null, name: `Fornecedora ${i}` },
   refundFromProfile: false,
   duplicate: null,
   warnings: [],
@@ -118,7 +119,9 @@ describe.each(engines)('a run’s payment and its Lote on $name', (engine) => {
 
     const page = await store.query({ profile })
     expect(page.rows.map((r) => r.localId).sort()).toEqual([fromRun, alone].sort())
-    expect(page.runs).toEqual({ [fromRun]: { runId: run.runId, name: 'Folha de novembro', line: 3 } })
+    expect(page.runs).toEqual({
+      [fromRun]: { runId: run.runId, name: 'Folha de novembro', line: 3, payee: 'Fornecedora 1' },
+    })
     const links = await store.runLinks([fromRun, alone, 'no-such-id'])
     expect([...links.keys()]).toEqual([fromRun])
 
@@ -140,6 +143,10 @@ describe.each(engines)('a run’s payment and its Lote on $name', (engine) => {
     expect(byId.get(fromRun)?.[lote]).toBe('Folha de novembro · linha 3')
     expect(byId.get(fromRun)?.[runIdAt]).toBe(run.runId)
     expect(byId.get(alone)?.[lote]).toBe('')
+    // Names first: the spreadsheet's name is the payee's name of the run's payment (nothing reported yet).
+    const name = header!.indexOf('Nome do favorecido')
+    expect(byId.get(fromRun)?.[name]).toBe('Fornecedora 1')
+    expect(byId.get(alone)?.[name]).toBe('')
     expect(byId.get(alone)?.[runIdAt]).toBe('')
     const report = readFileSync(join(res.folder, 'report.html'), 'utf8')
     expect(report).toContain('Folha de novembro · linha 3')

@@ -9,9 +9,12 @@ import { z } from 'zod'
 import type { RunLink } from '../../../shared/run-link'
 import { LedgerError } from './errors'
 
-/** Columns `local_id`, `run_id`, `name`, `line`; each engine adds its FROM's WHERE. */
-export const RUN_LINKS_SELECT =
-  'SELECT rr.local_id, rr.run_id, r.name, rr.line FROM run_rows rr JOIN runs r ON r.run_id = rr.run_id'
+/**
+ * Columns `local_id`, `run_id`, `name`, `line`, `payee_name`; each engine gives how it reads the name in the row's
+ * payee JSON and adds its WHERE.
+ */
+export const runLinksSelect = (payeeName: string): string =>
+  `SELECT rr.local_id, rr.run_id, r.name, rr.line, ${payeeName} AS payee_name FROM run_rows rr JOIN runs r ON r.run_id = rr.run_id`
 
 const runLinkRow = z.object({
   local_id: z.string().min(1),
@@ -21,6 +24,7 @@ const runLinkRow = z.object({
     .union([z.number(), z.bigint(), z.string().regex(/^\d+$/)])
     .transform(Number)
     .pipe(z.number().int().positive()),
+  payee_name: z.string().nullable(),
 })
 
 /** The links of `rows` (RUN_LINKS_SELECT's columns), by local id. */
@@ -29,7 +33,8 @@ export function runLinksOf(rows: Iterable<unknown>): Map<string, RunLink> {
   for (const row of rows) {
     const r = runLinkRow.safeParse(row)
     if (!r.success) throw new LedgerError('record_tampered', 'a payment run row is malformed')
-    out.set(r.data.local_id, { runId: r.data.run_id, name: r.data.name, line: r.data.line })
+    const { local_id, run_id, name, line, payee_name } = r.data
+    out.set(local_id, { runId: run_id, name, line, payee: payee_name })
   }
   return out
 }

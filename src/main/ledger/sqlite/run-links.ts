@@ -1,6 +1,8 @@
 /** The payment run of each withdrawal (ledger/model/run-links.ts) on this computer's ledger. */
 import type { RunLink } from '../../../shared/run-link'
-import { RUN_LINKS_SELECT, runLinksOf } from '../model/run-links'
+import { runLinksOf, runLinksSelect } from '../model/run-links'
+
+const RUN_LINKS_SELECT = runLinksSelect("json_extract(rr.payee, '$.name')")
 import type { Db } from './db'
 
 /** The links of the given records (a page); run_rows.local_id is unique, so each is one index lookup. */

@@ -104,7 +104,10 @@ export function WithdrawalDetailPage({ localId }: { localId: string }): React.JS
     <div className="page-head">
       <h2 id="detail-title">
         {titled && payout !== null
-          ? t('layout:detail.title', { amount: formatBRL(payout, lang), payee: payeeText(payeeOf(titled)) })
+          ? t('layout:detail.title', {
+              amount: formatBRL(payout, lang),
+              payee: payeeText(payeeOf(titled, detail?.run?.payee ?? null)),
+            })
           : t('title', { id: shortId(localId) })}
       </h2>
       <button type="button" className="btn" onClick={() => go({ page: 'withdrawals' })}>
@@ -165,7 +168,7 @@ export function WithdrawalDetailPage({ localId }: { localId: string }): React.JS
   return (
     <section className="page page-detail" aria-labelledby="detail-title" data-local-id={r.localId}>
       {header}
-      <RecordLead record={r} funding={detail.funding} />
+      <RecordLead record={r} funding={detail.funding} runPayee={detail.run?.payee ?? null} />
       {error && <ErrorNotice error={error} />}
       {resolved && (
         <div className="alert alert-ok" role="status" data-testid="resolved-notice">

@@ -31,7 +31,7 @@ export function RecordSummary({
   const { t } = useTranslation(['detail', 'status'])
   const r = record
   const paying = PAYING.has(leadKind(r))
-  const payee = payeeOf(r)
+  const payee = payeeOf(r, run?.payee ?? null)
   const notYet = <span className="field-hint">{t('facts.notYet')}</span>
   return (
     <dl className="facts-grid" data-testid="record-summary">

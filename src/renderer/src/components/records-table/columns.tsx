@@ -35,8 +35,8 @@ export function shortId(id: string): string {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type RecordColumn = ColumnDef<WithdrawalRecord, any>
 
-function Payee({ record }: { record: WithdrawalRecord }): React.JSX.Element {
-  const p = payeeOf(record)
+function Payee({ record, run }: { record: WithdrawalRecord; run?: RunLink }): React.JSX.Element {
+  const p = payeeOf(record, run?.payee ?? null)
   return (
     <span className="cell-payee">
       <span className="cell-text payee-main" title={payeeText(p)}>
@@ -107,7 +107,7 @@ export function recordColumns(
     col.display({
       id: 'payee',
       header: () => tl('list.payee'),
-      cell: (c) => <Payee record={c.row.original} />,
+      cell: (c) => <Payee record={c.row.original} run={runOf?.(c.row.original.localId)} />,
       enableSorting: false,
     }),
     // Accessors only so TanStack lets the column sort (it refuses display columns); main does the sorting.
