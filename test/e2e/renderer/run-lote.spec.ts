@@ -76,6 +76,12 @@ test('a run’s payments show their Lote in Pagamentos and on the detail; a paym
     await expect(beta.locator('td[data-col="payee"] .payee-main')).toHaveText('Fornecedora Beta')
     await expect(beta.locator('td[data-col="payee"] .payee-key')).toContainText('beta@example.com')
 
+    // Hoje names them the same way.
+    await page.getByTestId('nav-today').click()
+    await expect(page.getByTestId('today-awaiting')).toContainText('Fornecedora Beta')
+    await expect(page.getByTestId('today-awaiting')).toContainText('Fornecedora Alfa')
+    await page.getByTestId('nav-withdrawals').click()
+
     // The detail is titled by that name, names the run and opens it.
     await beta.click()
     await expect(page.locator('#detail-title')).toHaveText('R$ 31,00 para Fornecedora Beta')
