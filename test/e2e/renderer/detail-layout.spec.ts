@@ -2,7 +2,8 @@
  * The payment detail in sections, the lead and the problem first (issue #26): at 1024×700 a paid payment whose
  * payee check failed shows its title, its lead sentence and the problem above the fold, before any section of
  * facts; every section is a card with its heading; codes only under "Detalhes técnicos"; the page stays within
- * four screens (the stored receipt opens on request). Measured with bounding boxes against the viewport, in the real renderer.
+ * 1,600 px, the secondary sections as tabs reachable by keyboard. Measured with bounding boxes against the viewport,
+ * in the real renderer. On the way, the list at 1280 px shows the payment's NF and centro de custo in columns.
  */
 import type { WithdrawalRecord } from '../../../src/shared/withdrawal-record'
 import { expect, test } from '../support/app-fixture'
@@ -49,8 +50,15 @@ test('a paid payment to another holder than the book says: title, lead and the p
   const paid = await rpc(app, 'sandbox:settle', { localId: created.localId, outcome: 'sent' })
   expect(paid.flags).toContain('payee_mismatch')
 
-  await page.setViewportSize(VIEWPORT)
+  // Wide, the list has the NF and centro de custo in columns of their own; at 1024 px they are not (density).
+  await page.setViewportSize({ width: 1280, height: 800 })
   await page.getByTestId('nav-withdrawals').click()
+  const listed = page.locator(`tr[data-local-id="${created.localId}"]`)
+  await expect(listed.locator('td[data-col="invoice"]')).toHaveText('NF-e 4471')
+  await expect(listed.locator('td[data-col="costCentre"]')).toHaveText('ADM-01')
+  await expect(page.locator('.vtable-table thead th', { hasText: 'Centro de custo' })).toBeVisible()
+  await page.setViewportSize(VIEWPORT)
+  await expect(listed.locator('td[data-col="invoice"]')).toHaveCount(0)
   await page.locator(`tr[data-local-id="${created.localId}"]`).click()
   await expect(page.getByTestId('lead-sentence')).toBeVisible()
   await page.evaluate(() => window.scrollTo(0, 0))

@@ -15,7 +15,8 @@ const col = createColumnHelper<WithdrawalRecord>()
 
 /**
  * Share of the table's width per column: the table is as wide as its box (no horizontal scroll at 1280 px)
- * and fixed, so the layout does not jump as rows load and unload while scrolling.
+ * and fixed, so the layout does not jump as rows load and unload while scrolling. From WIDE_MEDIA on, the NF and
+ * centro de custo have columns of their own (issue #26); at 1024 px they would crowd the amounts and statuses out.
  */
 export const COLUMN_WIDTHS: Readonly<Record<string, string>> = {
   payee: '20%',
@@ -25,6 +26,17 @@ export const COLUMN_WIDTHS: Readonly<Record<string, string>> = {
   deadline: '13%',
   createdAt: '16%',
 }
+export const WIDE_COLUMN_WIDTHS: Readonly<Record<string, string>> = {
+  payee: '17%',
+  amount: '12%',
+  status: '18%',
+  invoice: '10%',
+  costCentre: '12%',
+  run: '10%',
+  deadline: '9%',
+  createdAt: '12%',
+}
+export const WIDE_MEDIA = '(min-width: 1200px)'
 
 /** The first 8 characters identify a record among thousands; the full id is in the title and on the detail. */
 export function shortId(id: string): string {
@@ -60,6 +72,26 @@ function Amount({ record, t }: { record: WithdrawalRecord; t: TFunction<'list'> 
       <Brl cents={record.amountCents} />{' '}
       <span className="amount-kind">({t(`amountKind.${record.amountKind}`)})</span>
     </>
+  )
+}
+
+/** A header that may not fit a narrow column: cut, the whole on hover. */
+function HeaderText({ text }: { text: string }): React.JSX.Element {
+  return (
+    <span className="cell-text" title={text}>
+      {text}
+    </span>
+  )
+}
+
+/** One reference (NF, centro de custo) of the payment, cut with the whole on hover; a dash when none was given. */
+function Reference({ value }: { value: string | undefined }): React.JSX.Element {
+  const v = value?.trim()
+  if (!v) return <span>—</span>
+  return (
+    <span className="cell-text" title={v}>
+      {v}
+    </span>
   )
 }
 
@@ -102,6 +134,8 @@ export function recordColumns(
   tl: TFunction<'layout'>,
   /** The run ("Lote") of a row; null: the list has no runs (an opened export), no Lote column. */
   runOf: ((localId: string) => RunLink | undefined) | null,
+  /** A wide window: the NF and centro de custo get columns of their own. */
+  wide = false,
 ): RecordColumn[] {
   const columns: RecordColumn[] = [
     col.display({
@@ -138,6 +172,25 @@ export function recordColumns(
       sortDescFirst: true,
     }),
   ]
+  if (wide) {
+    const at = columns.findIndex((c) => c.id === 'deadline')
+    columns.splice(
+      at,
+      0,
+      col.display({
+        id: 'invoice',
+        header: () => <HeaderText text={tl('list.invoice')} />,
+        cell: (c) => <Reference value={c.row.original.references?.invoice} />,
+        enableSorting: false,
+      }),
+      col.display({
+        id: 'costCentre',
+        header: () => <HeaderText text={tl('list.costCentre')} />,
+        cell: (c) => <Reference value={c.row.original.references?.costCentre} />,
+        enableSorting: false,
+      }),
+    )
+  }
   if (runOf) {
     const at = columns.findIndex((c) => c.id === 'deadline')
     columns.splice(
