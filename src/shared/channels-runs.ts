@@ -82,6 +82,8 @@ export const runDetailSchema = z.object({
       mine: z.boolean(),
       rejectedBy: z.string().nullable(),
       rejectedReason: z.string().nullable(),
+      /** Refund addresses of the rows to pay that are not the team's registered ones (issue #26). */
+      unregisteredRefunds: z.array(z.string()),
     })
     .nullable(),
   /** The run is `creating` but by no desk any more (its wave lease expired): "resume" takes it over. */

@@ -7,6 +7,7 @@ import { z } from 'zod'
 import { fundingAlertSchema } from './funding-alert'
 import { expectedPayeeSchema } from './payee'
 import { liquidNetworkSchema } from './profile'
+import { runLinkSchema, runLinksSchema } from './run-link'
 import { withdrawalDraftSchema } from './withdrawal'
 import {
   recordFilterSchema,
@@ -84,6 +85,8 @@ export const withdrawalDetailSchema = z.object({
   fundingProblem: z.string().nullable(),
   /** Set with `fundingProblem` `funding_mismatch` / `funding_unconfirmed`: what the service's answer said. */
   fundingAlert: fundingAlertSchema.nullable(),
+  /** The payment run ("lote") this payment came from; null when it was made alone. */
+  run: runLinkSchema.nullable(),
 })
 export type WithdrawalDetail = z.infer<typeof withdrawalDetailSchema>
 
@@ -99,6 +102,8 @@ export const recordPageSchema = z.object({
   rows: z.array(withdrawalRecordSchema),
   total: z.number().int(),
   totals: z.array(statusTotalSchema),
+  /** The run each row came from, by local id (absent: none of them, or a list that does not say). */
+  runs: runLinksSchema.optional(),
 })
 export type RecordPageView = z.infer<typeof recordPageSchema>
 

@@ -8,6 +8,7 @@
  */
 import { z } from 'zod'
 import { expectedPayeeSchema } from './payee'
+import type { RunLinks } from './run-link'
 
 /**
  * Our side of the lifecycle (docs/adr/0004-an-unknown-outcome-is-resolved-by-a-person.md):
@@ -208,6 +209,8 @@ export type RecordFilter = z.infer<typeof recordFilterSchema>
 export interface RecordPage {
   rows: WithdrawalRecord[]
   total: number
+  /** The run each row came from, by local id (issue #26's "Lote"); rows not from a run are absent. */
+  runs?: RunLinks
 }
 
 /**

@@ -45,6 +45,19 @@ describe('PageCache', () => {
     expect(c.get(35)).toBeDefined()
   })
 
+  it('keeps the run (Lote) of each cached row from a run, and drops it with its page', () => {
+    const c = new PageCache(10, 1)
+    const run = { runId: 'run-1', name: 'Folha de novembro', line: 3, payee: 'Fornecedora Beta' }
+    // A link for a row not on the page is not kept.
+    c.set(0, page(0, 10), { 'id-2': run, 'id-50': run })
+    expect(c.runOf('id-2')).toEqual(run)
+    expect(c.runOf('id-3')).toBeUndefined()
+    expect(c.runOf('id-50')).toBeUndefined()
+    c.set(10, page(10, 10))
+    expect(c.get(2)).toBeUndefined()
+    expect(c.runOf('id-2')).toBeUndefined()
+  })
+
   it('replaces a cached record in place, and says when it is not cached', () => {
     const c = new PageCache(10, 3)
     c.set(0, page(0, 10))

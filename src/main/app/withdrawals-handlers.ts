@@ -36,15 +36,16 @@ export function withdrawalsHandlers(deps: WithdrawalsDeps): HandlersOf<typeof wi
       const f = scopedFilter(engineOf(r), r.profile.id, filter)
       const s = store()
       const [page, totals] = await Promise.all([s.query(f), s.totalsByStatus(f)])
-      return { rows: page.rows, total: page.total, totals }
+      return { rows: page.rows, total: page.total, totals, runs: page.runs ?? {} }
     },
     'withdrawals:get': async ({ localId }) => {
       const r = await withdrawalRecord(rt(), localId)
       const { funding, problem, alert } = await rt().withdrawals.funding(localId)
       const observations = await store().observations(localId)
+      const run = (await store().runLinks([localId])).get(localId) ?? null
       // Under an alert the stored address is not shown anywhere (the detail page lists the record's facts).
       const shown = alert === null ? r : { ...r, depositAddress: null }
-      return { record: shown, observations, funding, fundingProblem: problem, fundingAlert: alert }
+      return { record: shown, observations, funding, fundingProblem: problem, fundingAlert: alert, run }
     },
     'withdrawals:markFunded': ({ localId, txId }) =>
       rt().withdrawals.markFunded(localId, txId ? { txId } : {}),

@@ -27,6 +27,7 @@ import type {
   SimilarQuery,
   UnknownResolution,
 } from './sqlite'
+import type { RunLink } from '../../shared/run-link'
 import type { DepositStore } from './deposit-store'
 import type { StoreEngine } from './model/engine'
 
@@ -114,6 +115,8 @@ export interface LedgerStore {
   listOpen(): Promise<WithdrawalRecord[]>
   findRecentSimilar(query: SimilarQuery): Promise<WithdrawalRecord[]>
   query(filter?: RecordFilter): Promise<RecordPage>
+  /** The payment run each of these records came from (issue #26's "Lote"); records not from a run are absent. */
+  runLinks(localIds: readonly string[]): Promise<Map<string, RunLink>>
   /** Every matching record in the filter's order, in batches (exports). */
   iterate(filter?: RecordFilter): AsyncGenerator<WithdrawalRecord, void, undefined>
   totalsByStatus(filter?: RecordFilter): Promise<StatusTotal[]>

@@ -34,6 +34,11 @@ export interface RunApproval {
   /** The role whose cancel of the waiting run rejected it, and the reason it gave (from the audit trail). */
   rejectedBy: string | null
   rejectedReason: string | null
+  /**
+   * The refund addresses of the rows to pay that are not among the team's registered treasury addresses
+   * (`treasury_addresses`, as a single payment's approval checks): the approver sees them marked (issue #26).
+   */
+  unregisteredRefunds: string[]
 }
 
 export interface RunFourEyes {

@@ -10,6 +10,7 @@
 import { checkPayeeName } from '../../shared/name-check'
 import { payeeNameOf } from '../../shared/payee-name'
 import { statusInWords } from '../../shared/status-words'
+import { runLinkText, type RunLink } from '../../shared/run-link'
 import { maskTaxId } from '../../shared/tax-id'
 import type { WithdrawalRecord } from '../../shared/withdrawal-record'
 import type { ExportLocale } from './format'
@@ -17,13 +18,22 @@ import { displayStatus } from './totals'
 
 export type ColumnKind = 'text' | 'date' | 'amount' | 'bool'
 
+/**
+ * What a row shows beyond its record, read beside it by the export's view and never part of it (records.json and
+ * its state hashes stay the record's own): the payment run the withdrawal came from (issue #26's "Lote").
+ */
+export interface RowExtras {
+  run: RunLink | null
+}
+export const NO_EXTRAS: RowExtras = Object.freeze({ run: null })
+
 /** One column of a record kind (withdrawals here; deposits in deposit-columns.ts). */
 export interface Column<R = WithdrawalRecord> {
   id: string
   pt: string
   kind: ColumnKind
-  /** The cell's value; `locale` for the few text cells written in words (the status). */
-  get: (r: R, locale: ExportLocale) => string | number | boolean | null
+  /** The cell's value; `locale` for the few text cells written in words (the status), `x` for the run. */
+  get: (r: R, locale: ExportLocale, x: RowExtras) => string | number | boolean | null
 }
 
 export function text(v: unknown): string | null {
@@ -143,19 +153,43 @@ export const LEGACY_CSV_COLUMNS: readonly Column[] = [
   },
 ]
 
-/** Columns only the people's order has: the name an analyst reads, and the status in words. */
+const LINE_WORD: Readonly<Record<ExportLocale, string>> = { 'pt-BR': 'linha', en: 'line' }
+
+/**
+ * Columns only the people's order has: the name an analyst reads, the status in words, and the payment run
+ * ("Lote": its name and the spreadsheet line) with the run's id for scripts.
+ */
 const PEOPLE_ONLY: readonly Column[] = [
-  { id: 'payee', pt: 'Nome do favorecido', kind: 'text', get: (r) => payeeNameOf(r) },
+  {
+    id: 'payee',
+    pt: 'Nome do favorecido',
+    kind: 'text',
+    get: (r, _l, x) => payeeNameOf(r, x.run?.payee ?? null),
+  },
   {
     id: 'status_text',
     pt: 'Situação',
     kind: 'text',
     get: (r, locale) => statusInWords(displayStatus(r), r.refund !== null, locale),
   },
+  {
+    id: 'run',
+    pt: 'Lote',
+    kind: 'text',
+    get: (_r, locale, x) => (x.run ? runLinkText(x.run, LINE_WORD[locale]) : null),
+  },
 ]
 
+/** The run's id, last: a code for scripts, after every earlier column. */
+const RUN_ID: Column = {
+  id: 'run_id',
+  pt: 'ID do lote',
+  kind: 'text',
+  get: (_r, _l, x) => x.run?.runId ?? null,
+}
+
 /** What a person reads, in the order they read it (issue #26): date, payee, CPF/CNPJ, R$, status in words, refs. */
-const PEOPLE_ORDER = [
+const PEOPLE_ORDER_V1 = [
   'transfer_date',
   'created_at',
   'payee',
@@ -169,6 +203,8 @@ const PEOPLE_ORDER = [
   'pix_key',
   'deposit_amount',
 ] as const
+/** Today's: the run ("Lote") beside the other references, after the cost centre. */
+const PEOPLE_ORDER = [...PEOPLE_ORDER_V1.slice(0, 8), 'run', ...PEOPLE_ORDER_V1.slice(8)] as const
 
 /**
  * A kind's CSV for people (issue #26): the columns of `order` first (from the earlier columns or the people-only
@@ -188,8 +224,18 @@ export function peopleFirst<R>(
   return [...order.map(column), ...earlier.filter((c) => !order.includes(c.id))]
 }
 
-/** Today's withdrawal CSV: PEOPLE_ORDER, then the rest in LEGACY_CSV_COLUMNS' order. */
-export const CSV_COLUMNS: readonly Column[] = peopleFirst(LEGACY_CSV_COLUMNS, PEOPLE_ONLY, PEOPLE_ORDER)
+/** Today's withdrawal CSV: PEOPLE_ORDER, then the rest in LEGACY_CSV_COLUMNS' order, then the run's id. */
+export const CSV_COLUMNS: readonly Column[] = [
+  ...peopleFirst(LEGACY_CSV_COLUMNS, PEOPLE_ONLY, PEOPLE_ORDER),
+  RUN_ID,
+]
+
+/** The people's CSV before the run columns (issue #26, first round): its exports still verify. */
+export const PEOPLE_V1_CSV_COLUMNS: readonly Column[] = peopleFirst(
+  LEGACY_CSV_COLUMNS,
+  PEOPLE_ONLY,
+  PEOPLE_ORDER_V1,
+)
 
 /** Where the verifier reads a CSV's totals, by column id (`payout` null: the kind has none, read as -1). */
 export function csvAtOf<R>(
@@ -282,17 +328,22 @@ export function headerIn(
 /** Where the verifier reads the status, the refund and the two amounts: today's file and one of LEGACY_CSV_COLUMNS. */
 export const CSV_AT = csvAtOf(CSV_COLUMNS, WITHDRAWAL_AT_IDS)
 export const LEGACY_CSV_AT = csvAtOf(LEGACY_CSV_COLUMNS, WITHDRAWAL_AT_IDS)
+const PEOPLE_V1_CSV_AT = csvAtOf(PEOPLE_V1_CSV_COLUMNS, WITHDRAWAL_AT_IDS)
 
 /**
- * The headers of withdrawal exports made before today's, in a language: LEGACY_CSV_COLUMNS in full, before issue
- * #14 appended the references and the expected payee (its first COLUMNS_BEFORE_REFERENCES columns), and for
- * pt-BR before headers were put in words (PT_HEADER_V1). All three have LEGACY_CSV_AT's positions.
+ * The headers of withdrawal exports made before today's, in a language: the people's order before the run
+ * columns (PEOPLE_V1_CSV_COLUMNS), then LEGACY_CSV_COLUMNS in full, before issue #14 appended the references and
+ * the expected payee (its first COLUMNS_BEFORE_REFERENCES columns), and for pt-BR before headers were put in
+ * words (PT_HEADER_V1). The last three have LEGACY_CSV_AT's positions.
  */
 export function earlierCsvHeaders(locale: ExportLocale): { header: string[]; at: typeof LEGACY_CSV_AT }[] {
   const legacy = headerIn(locale, LEGACY_CSV_COLUMNS)
   const headers = [legacy, legacy.slice(0, COLUMNS_BEFORE_REFERENCES)]
   if (locale === 'pt-BR') headers.push([...PT_HEADER_V1])
-  return headers.map((header) => ({ header, at: LEGACY_CSV_AT }))
+  return [
+    { header: headerIn(locale, PEOPLE_V1_CSV_COLUMNS), at: PEOPLE_V1_CSV_AT },
+    ...headers.map((header) => ({ header, at: LEGACY_CSV_AT })),
+  ]
 }
 
 function pick(id: string): Column {
@@ -311,6 +362,7 @@ export const HTML_COLUMNS: readonly Column[] = [
   pick('payout_amount'),
   pick('invoice'),
   pick('category'),
+  pick('run'),
   pick('remote_id'),
   pick('operator'),
 ]

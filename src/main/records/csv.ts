@@ -16,7 +16,7 @@
  */
 import { formatAmount, formatDateTime, type ExportLocale } from './format'
 import { csvReader, kernel as K, type CsvRow } from './kernel'
-import { CSV_COLUMNS, headerIn, type Column } from './columns'
+import { CSV_COLUMNS, headerIn, NO_EXTRAS, type Column, type RowExtras } from './columns'
 import type { WithdrawalRecord } from '../../shared/withdrawal-record'
 
 export type CsvDelimiter = ';' | ','
@@ -49,16 +49,21 @@ export const YES_NO: Readonly<Record<ExportLocale, readonly [string, string]>> =
 }
 
 /** The text of one cell. */
-export function cellText(col: Column, r: WithdrawalRecord, locale: ExportLocale): string {
+export function cellText(
+  col: Column,
+  r: WithdrawalRecord,
+  locale: ExportLocale,
+  x: RowExtras = NO_EXTRAS,
+): string {
   switch (col.kind) {
     case 'date':
-      return formatDateTime(col.get(r, locale) as string | null, locale)
+      return formatDateTime(col.get(r, locale, x) as string | null, locale)
     case 'amount':
-      return formatAmount(col.get(r, locale) as number | null, locale)
+      return formatAmount(col.get(r, locale, x) as number | null, locale)
     case 'bool':
-      return col.get(r, locale) ? YES_NO[locale][0] : YES_NO[locale][1]
+      return col.get(r, locale, x) ? YES_NO[locale][0] : YES_NO[locale][1]
     case 'text': {
-      const v = col.get(r, locale)
+      const v = col.get(r, locale, x)
       return v === null || v === undefined ? '' : String(v)
     }
   }
@@ -68,9 +73,14 @@ export function cellText(col: Column, r: WithdrawalRecord, locale: ExportLocale)
  * The CSV line of a record, cell by cell: the definition. Exports build the same line faster, through layout.ts
  * and the kernel (a test holds the two together).
  */
-export function csvRow(r: WithdrawalRecord, locale: ExportLocale, delimiter: CsvDelimiter): string {
+export function csvRow(
+  r: WithdrawalRecord,
+  locale: ExportLocale,
+  delimiter: CsvDelimiter,
+  x: RowExtras = NO_EXTRAS,
+): string {
   return csvLine(
-    CSV_COLUMNS.map((c) => cellText(c, r, locale)),
+    CSV_COLUMNS.map((c) => cellText(c, r, locale, x)),
     delimiter,
   )
 }

@@ -14,6 +14,7 @@ import type { AuditEntry, AuditVerification } from '../../shared/withdrawal-reco
 import type { ExportFilter, FileEntry } from './manifest'
 import type { RecordKindId } from '../../shared/record-kinds'
 import type { AnyRecord } from './kinds'
+import type { RunLink } from '../../shared/run-link'
 import { writeReceiptMembers } from './receipts-member'
 
 /** An audit entry with its details as stored (canonical JSON text): an export writes it as it is. */
@@ -30,6 +31,8 @@ export interface ExportView {
   count(kind: RecordKindId, filter: ExportFilter): Promise<number>
   /** The matching records of one kind, in the filter's order. */
   records(kind: RecordKindId, filter: ExportFilter): AsyncIterable<AnyRecord>
+  /** The payment run each withdrawal came from, by local id (issue #26's "Lote" column), in this view. */
+  runLinks(): Promise<ReadonlyMap<string, RunLink>>
   /** The entries about the records `records(kind, filter)` yielded (by subject), in seq order; asked after them. */
   auditTextsOf(kind: RecordKindId, filter: ExportFilter): AsyncIterable<AuditText>
   /** seq and stored details of every `records.exported` entry, in seq order (anchors.ts). */
@@ -101,6 +104,7 @@ export function sqliteExportLedger(ledger: Ledger): ExportLedger {
           ),
         records: (kind, filter) => asAsync<AnyRecord>(selection(kind, filter).records()),
         auditTextsOf: (kind, filter) => asAsync(selection(kind, filter).auditTexts()),
+        runLinks: () => Promise.resolve(snap.runLinks()),
         exportedEntries: () => Promise.resolve([...snap.exportedEntries()]),
         auditTextsAt: (seqs) => Promise.resolve([...snap.auditTextsAt(seqs)]),
         close: () => {

@@ -25,6 +25,7 @@ import { REPORT_TAIL, reportHead } from './html'
 import { jsonHead, JSON_SEPARATOR, JSON_TAIL } from './json'
 import type { RecordKindId } from '../../shared/record-kinds'
 import { recordsKind } from './kinds'
+import { NO_EXTRAS } from './columns'
 import { rowPlan } from './layout'
 import { kernel } from './kernel'
 import {
@@ -284,6 +285,8 @@ export async function exportFrom(ledger: ExportLedger, o: ExportOptions): Promis
     const wantReceipts = o.includeReceipts === true && !isDeposit
     // The ids exported, kept only for the receipts (at most a few thousand of them are copied).
     const receiptIds = new Set<string>()
+    // The run each withdrawal came from ("Lote"), read in the same view; only the CSV and report show it.
+    const runs = plan && kind.id === 'withdrawal' ? await snap.runLinks() : null
     const redactedIds: string[] = []
     let first: string | null = null
     let last: string | null = null
@@ -293,7 +296,8 @@ export async function exportFrom(ledger: ExportLedger, o: ExportOptions): Promis
       const { record, json: text } = redact(rec)
       if (redact.count > redactedBefore) redactedIds.push(rec.localId)
       if (plan && format) {
-        const [c, h] = format(plan.inputs(record), totals.count)
+        const run = runs?.get(record.localId) ?? null
+        const [c, h] = format(plan.inputs(record, run ? { run } : NO_EXTRAS), totals.count)
         if (c !== '') csv?.write(c)
         if (h !== '') htmlRows?.write(h)
       }

@@ -7,13 +7,14 @@ import { YES_NO, type CsvDelimiter } from './csv'
 import { formatAmount, type ExportLocale } from './format'
 import { PAGE_BREAK, ROW_START } from './html'
 import type { RowLayout } from './kernel'
+import { NO_EXTRAS, type RowExtras } from './columns'
 import { WITHDRAWAL_KIND, type AnyRecord, type RecordsKind } from './kinds'
 import { REPORT_PAGE_ROWS } from './report-assets'
 
 export interface RowPlan<R = AnyRecord> {
   layout: RowLayout
-  /** The inputs of one record, in the layout's order. */
-  inputs: (r: R) => string[]
+  /** The inputs of one record, in the layout's order; `x` what the view read beside it (its run). */
+  inputs: (r: R, x?: RowExtras) => string[]
 }
 
 /**
@@ -31,21 +32,21 @@ export function rowPlan<R extends AnyRecord>(
   const [yes, no] = YES_NO[locale]
   const CSV_COLUMNS = kind.csvColumns
   const HTML_COLUMNS = kind.htmlColumns
-  const getters = CSV_COLUMNS.map((col): ((r: R) => string) => {
+  const getters = CSV_COLUMNS.map((col): ((r: R, x: RowExtras) => string) => {
     const get = col.get
     switch (col.kind) {
       case 'date':
-        return (r) => {
-          const v = get(r, locale)
+        return (r, x) => {
+          const v = get(r, locale, x)
           return typeof v === 'string' ? v : ''
         }
       case 'amount':
-        return (r) => formatAmount(get(r, locale) as number | null, locale)
+        return (r, x) => formatAmount(get(r, locale, x) as number | null, locale)
       case 'bool':
-        return (r) => (get(r, locale) ? yes : no)
+        return (r, x) => (get(r, locale, x) ? yes : no)
       case 'text':
-        return (r) => {
-          const v = get(r, locale)
+        return (r, x) => {
+          const v = get(r, locale, x)
           return typeof v === 'string' ? v : v === null || v === undefined ? '' : String(v)
         }
     }
@@ -60,8 +61,8 @@ export function rowPlan<R extends AnyRecord>(
         getters.push((r) => kind.statusWords(r, locale))
       } else if (col.kind === 'amount') {
         report.push({ cell, kind: 'amount', raw: getters.length })
-        getters.push((r) => {
-          const v = col.get(r, locale)
+        getters.push((r, x) => {
+          const v = col.get(r, locale, x)
           return v === null ? '' : String(v)
         })
       } else {
@@ -85,9 +86,9 @@ export function rowPlan<R extends AnyRecord>(
       rowStart: ROW_START,
       pageBreak: PAGE_BREAK,
     },
-    inputs: (r) => {
+    inputs: (r, x = NO_EXTRAS) => {
       const out = new Array<string>(n)
-      for (let i = 0; i < n; i++) out[i] = (getters[i] as (r: R) => string)(r)
+      for (let i = 0; i < n; i++) out[i] = (getters[i] as (r: R, x: RowExtras) => string)(r, x)
       return out
     },
   }

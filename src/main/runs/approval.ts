@@ -10,6 +10,8 @@ export interface RunApprovalView {
   /** Who rejected the request, and why (the audit entry's reason); null when it was not rejected. */
   rejectedBy: string | null
   rejectedReason: string | null
+  /** Refund addresses of the rows to pay that the team has not registered (shown marked to the approver). */
+  unregisteredRefunds: string[]
 }
 
 export function runApprovalView(a: RunApproval, identity: string): RunApprovalView {
@@ -20,5 +22,6 @@ export function runApprovalView(a: RunApproval, identity: string): RunApprovalVi
     mine: a.requestedBy !== null && a.requestedBy === identity,
     rejectedBy: a.rejectedBy,
     rejectedReason: a.rejectedReason,
+    unregisteredRefunds: a.unregisteredRefunds,
   }
 }

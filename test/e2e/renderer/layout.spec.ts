@@ -111,6 +111,7 @@ test.describe('list', () => {
       'Favorecido',
       'Valor',
       'Situação',
+      'Lote',
       'Prazo',
       'Criado em',
     ])

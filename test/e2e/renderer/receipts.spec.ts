@@ -25,6 +25,8 @@ test('a receipt fetched from the sandbox is opened offline, saved and printed', 
 
   await openNav(page, /^(Pagamentos|Withdrawals)$/)
   await page.locator(`tbody tr[data-local-id="${paid.localId}"]`).click()
+  // A secondary section of the detail (issue #26): its own tab.
+  await page.getByRole('tab', { name: 'Comprovante' }).click()
   const viewer = page.getByTestId('receipt-viewer')
   await expect(viewer).toBeVisible()
   await expect(viewer).toContainText('Comprovante guardado')

@@ -4,7 +4,8 @@
  * (support/team-desks.ts). Desk B imports a run of three R$ 400,00 rows (its total is above the team's R$ 1.000,00
  * limit) and asks for its approval. Desk A, already on Aprovações, sees it arrive live (LISTEN depix_runs →
  * `run:changed`) with its count and the nav badge, and a desktop notification (amount and count only); "Abrir
- * lote" opens the run's screen, where desk A approves it; the run then leaves the queue and the badge.
+ * lote" opens the run's screen, where desk A sees the rows' refund address marked as not registered by the team
+ * and approves it; the run then leaves the queue and the badge.
  */
 import type { Page } from '@playwright/test'
 import type { RunDetailView } from '../../../src/shared/channels-runs'
@@ -101,6 +102,12 @@ test.describe('payment runs in the approvals queue, two desks', () => {
       `${DESK_B} pediu a aprovação deste lote`,
     )
     expect(postsAt(app)).toBe(posts0)
+    // The rows' refund address is not one the team registered: marked beside it, as on a single approval.
+    const refunds = page.getByTestId('run-refund-addresses')
+    await expect(refunds.locator(`tr[data-refund-address="${refund}"]`)).toContainText('2, 3, 4')
+    await expect(
+      refunds.locator(`tr[data-refund-address="${refund}"]`).getByTestId('run-refund-unregistered'),
+    ).toContainText('Não é um endereço cadastrado da equipe')
     const form = page.getByTestId('approve-form')
     // The control total is brought by the approver: the form does not print it (issue #26).
     await expect(form).not.toContainText('1.200,00')

@@ -112,6 +112,8 @@ describe.skipIf(PG_SKIP_REASON !== null)('payment runs on the team ledger', () =
       mine: false,
       rejectedBy: null,
       rejectedReason: null,
+      // No treasury address registered on this team: the rows' refund address is named for the approver.
+      unregisteredRefunds: [REFUND],
     })
     ok(await alice.call('runs:decide', { runId, idx: 2, decision: 'drop' }))
 

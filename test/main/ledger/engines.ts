@@ -7,13 +7,25 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { sqliteStore, type LedgerStore } from '../../../src/main/ledger/engines'
+import { pgRunStore } from '../../../src/main/ledger/pg/run-store'
+import { sqliteRunStore, type RunStore } from '../../../src/main/ledger/run-store'
 import { openLedger } from '../../../src/main/ledger/sqlite'
+import { pgExportLedger } from '../../../src/main/records/pg-export-source'
+import { sqliteExportLedger, type ExportLedger } from '../../../src/main/records/export-source'
 import { announceSkip, PG_SKIP_REASON } from '../../support/postgres'
 import { startTeam, type Team } from './team'
 
 export interface Engine {
   name: 'sqlite' | 'postgres'
-  open(): Promise<{ store: LedgerStore; done: () => Promise<void> }>
+  open(): Promise<OpenEngine>
+}
+
+export interface OpenEngine {
+  store: LedgerStore
+  /** The same ledger's payment runs, and the ledger as an export reads it. */
+  runs: RunStore
+  exports: ExportLedger
+  done: () => Promise<void>
 }
 
 /** `what` names the suite in the skip notice; `prefix` the SQLite file's temporary folder. */
@@ -23,9 +35,12 @@ export function bothEngines(what: string, prefix: string): Engine[] {
       name: 'sqlite',
       open: async () => {
         const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix))
-        const store = sqliteStore(openLedger(path.join(dir, 'ledger.sqlite')))
+        const ledger = openLedger(path.join(dir, 'ledger.sqlite'))
+        const store = sqliteStore(ledger)
         return {
           store,
+          runs: sqliteRunStore(ledger),
+          exports: sqliteExportLedger(ledger),
           done: async () => {
             await store.close()
             fs.rmSync(dir, { recursive: true, force: true })
@@ -42,7 +57,12 @@ export function bothEngines(what: string, prefix: string): Engine[] {
       open: async () => {
         team = await startTeam()
         const store = await team.desk('ana')
-        return { store, done: async () => team?.stop() }
+        return {
+          store,
+          runs: pgRunStore(store.pool, store.identity),
+          exports: pgExportLedger(store),
+          done: async () => team?.stop(),
+        }
       },
     })
   }

@@ -69,6 +69,23 @@ describe.skipIf(PG_SKIP_REASON !== null)('team run store', () => {
     expect((await b.list()).map((r) => r.runId)).toContain(run.runId)
   })
 
+  it('names the refund addresses of the rows to pay that the team has not registered, dropped rows aside', async () => {
+    const other = generateLiquidAddress('liquid').address
+    const dropped = generateLiquidAddress('liquid').address
+    const rs = [row(0), { ...row(1), draft: { ...row(1).draft, refundAddress: other } }, row(2)]
+    rs[2] = { ...rs[2]!, draft: { ...rs[2]!.draft, refundAddress: dropped } }
+    const run = await a.create({ profile: 'p1', name: 'devoluções', rows: rs }, 'ana')
+    await a.changeRow(run.runId, 2, ['pending'], { decision: 'drop' }, 'ana', 'run.row_decided')
+    // Nothing registered yet: both addresses of the rows to pay are named, once each, the dropped row's is not.
+    expect([...(await b.fourEyes!.approvalOf(run.runId)).unregisteredRefunds].sort()).toEqual(
+      [other, refund].sort(),
+    )
+    // The owner registers the usual one as a treasury address: only the other stays marked.
+    const owner = await team.owner()
+    await owner.query(`INSERT INTO ledger.treasury_addresses (address, label) VALUES ($1, 'teste')`, [refund])
+    expect((await b.fourEyes!.approvalOf(run.runId)).unregisteredRefunds).toEqual([other])
+  })
+
   it('refuses to build on a run or row changed outside the app', async () => {
     const run = await a.create({ profile: 'p1', name: 'lote', rows: rows(2) }, 'ana')
     const owner = await team.owner()

@@ -17,6 +17,7 @@ import {
   COLUMNS_BEFORE_REFERENCES,
   CSV_COLUMNS,
   LEGACY_CSV_COLUMNS,
+  PEOPLE_V1_CSV_COLUMNS,
   PT_HEADER_V1,
 } from '../../../src/main/records/columns'
 
@@ -148,7 +149,7 @@ describe('columns', () => {
     ])
     // Issue #26: a person's columns first (date, payee, CPF/CNPJ, R$, status in words, references), every
     // earlier column kept after them for scripts, and the codes after the words.
-    expect(CSV_COLUMNS.slice(0, 10).map((c) => c.id)).toEqual([
+    expect(CSV_COLUMNS.slice(0, 11).map((c) => c.id)).toEqual([
       'transfer_date',
       'created_at',
       'payee',
@@ -157,11 +158,17 @@ describe('columns', () => {
       'status_text',
       'invoice',
       'cost_centre',
+      'run',
       'category',
       'note',
     ])
     expect(CSV_COLUMNS.map((c) => c.id).sort()).toEqual(
-      [...LEGACY_CSV_COLUMNS.map((c) => c.id), 'payee', 'status_text'].sort(),
+      [...LEGACY_CSV_COLUMNS.map((c) => c.id), 'payee', 'status_text', 'run', 'run_id'].sort(),
+    )
+    // The run's id is a code for scripts: last. The people's order before the Lote is the same less both.
+    expect(CSV_COLUMNS.at(-1)?.id).toBe('run_id')
+    expect(PEOPLE_V1_CSV_COLUMNS.map((c) => c.id)).toEqual(
+      CSV_COLUMNS.map((c) => c.id).filter((id) => id !== 'run' && id !== 'run_id'),
     )
     const ids = CSV_COLUMNS.map((c) => c.id)
     for (const code of ['local_id', 'status', 'local_state', 'remote_status', 'refund_reason', 'error_kind'])

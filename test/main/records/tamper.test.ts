@@ -16,6 +16,7 @@ import {
   COLUMNS_BEFORE_REFERENCES,
   CSV_COLUMNS,
   LEGACY_CSV_COLUMNS,
+  PEOPLE_V1_CSV_COLUMNS,
   PT_HEADER_V1,
 } from '../../../src/main/records/columns'
 import { BOM, csvHeader, csvLine } from '../../../src/main/records/csv'
@@ -391,6 +392,28 @@ describe('verifyExport on a tampered export', () => {
     resign(m, SIGNER)
     writeManifest(ex, m)
     expect((await verifyExport(ex.manifestPath)).ok).toBe(false)
+  })
+
+  it('a CSV in the people’s order before the Lote columns (issue #26, first round) still verifies; today’s rows under it do not', async () => {
+    const ex = copy()
+    const csv = fileIn(ex, 'records.csv')
+    const rows = rowsInOrder(csv, ';', CSV_COLUMNS, PEOPLE_V1_CSV_COLUMNS)
+    const header = csvLine(csvHeader('pt-BR', PEOPLE_V1_CSV_COLUMNS), ';').slice(0, -2)
+    expect(header).not.toContain('Lote')
+    fs.writeFileSync(csv, BOM + [header, ...rows, ''].join('\r\n'))
+    const m = readManifest(ex)
+    fixHash(ex, m, 'records.csv')
+    resign(m, SIGNER)
+    writeManifest(ex, m)
+    expect((await verifyExport(ex.manifestPath)).problems).toEqual([])
+
+    // Today's rows (two columns more) under that header: every row is malformed, the totals differ.
+    const todays = fs.readFileSync(fileIn(pristine, 'records.csv'), 'utf8').slice(1).split('\r\n').slice(1)
+    fs.writeFileSync(csv, BOM + [header, ...todays].join('\r\n'))
+    fixHash(ex, m, 'records.csv')
+    resign(m, SIGNER)
+    writeManifest(ex, m)
+    expect(checks(await verifyExport(ex.manifestPath))).toEqual(['records.csv:schema', 'records.csv:totals'])
   })
 
   it('extra files are listed as unlisted, not as problems', async () => {

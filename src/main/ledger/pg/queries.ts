@@ -31,6 +31,7 @@ import {
   type Selection,
 } from './filter-sql'
 import { readObservations } from './observation-rows'
+import { runLinksFor } from './run-links'
 
 const WITHDRAWALS: KindFilterSql = {
   alias: 'w',
@@ -50,8 +51,15 @@ const WITHDRAWALS: KindFilterSql = {
   },
 }
 
-export const queryRecords = (c: Queryable, filter?: RecordFilter): Promise<RecordPage> =>
-  queryPage(c, filter, WITHDRAWALS, rowToRecord)
+/** A page of records, with the run each came from (issue #26's "Lote"), as the desk ledger's queryRecords. */
+export async function queryRecords(c: Queryable, filter?: RecordFilter): Promise<RecordPage> {
+  const page = await queryPage(c, filter, WITHDRAWALS, rowToRecord)
+  const runs = await runLinksFor(
+    c,
+    page.rows.map((r) => r.localId),
+  )
+  return { ...page, runs: Object.fromEntries(runs) }
+}
 
 /**
  * Every matching record in the filter's order, fetched in batches through a server-side cursor. Must run inside

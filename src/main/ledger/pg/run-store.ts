@@ -76,6 +76,14 @@ export function pgRunStore(pool: pg.Pool, identity: string): RunStore {
         const row = r.rows[0]
         if (!row) throw new LedgerError('not_found', `no run ${runId}`)
         const text = (v: unknown): string | null => (typeof v === 'string' ? v : null)
+        const refunds = await c.query(
+          `SELECT DISTINCT rr.draft ->> 'refundAddress' AS address FROM run_rows rr
+            WHERE rr.run_id = $1 AND rr.state <> 'dropped' AND rr.decision IS DISTINCT FROM 'drop'
+              AND rr.draft ->> 'refundAddress' IS NOT NULL
+              AND NOT EXISTS (SELECT 1 FROM treasury_addresses t WHERE t.address = rr.draft ->> 'refundAddress')
+            ORDER BY 1`,
+          [runId],
+        )
         return {
           needed: row.needed === true,
           requestedBy: text(row.approval_requested_by),
@@ -83,6 +91,9 @@ export function pgRunStore(pool: pg.Pool, identity: string): RunStore {
           requestedHash: text(row.approval_requested_hash),
           rejectedBy: text(row.rejected_by),
           rejectedReason: rejectionReason(row.rejected_details),
+          unregisteredRefunds: refunds.rows.flatMap((x) =>
+            typeof x.address === 'string' ? [x.address] : [],
+          ),
         }
       }),
     requestApproval: async (runId, hash, operator, detailsIn) => {

@@ -21,6 +21,7 @@ import * as life from './lifecycle'
 import { getRecord } from './record-write'
 import { checkSchema } from './migrate'
 import * as q from './queries'
+import { runLinksFor } from './run-links'
 import { SCHEMA } from './schema'
 import { checkFence, read, snapshotWalk, withTx, type TrackerFence, type Tx } from './tx'
 import { lifecycleMethods, needOperator, parse } from './store-lifecycle'
@@ -177,6 +178,7 @@ export async function openPgStore(o: PgStoreOptions): Promise<PgLedgerStore> {
     listOpen: () => read(pool, (c) => q.listOpen(c)),
     findRecentSimilar: (query) => read(pool, (c) => q.findRecentSimilar(c, query)),
     query: (filter) => read(pool, (c) => q.queryRecords(c, filter)),
+    runLinks: (ids) => read(pool, (c) => runLinksFor(c, ids)),
     iterate: (filter) => snapshotWalk(pool, (c) => q.iterateRecords(c, filter)),
     totalsByStatus: (filter) => read(pool, (c) => q.totalsByStatus(c, filter)),
     observations: (id) => read(pool, (c) => q.listObservations(c, id)),

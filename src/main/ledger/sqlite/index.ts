@@ -40,6 +40,7 @@ import { ledgerReceipts } from './receipts'
 import { replaceWithBackup } from './restore'
 import { markFundedMany } from './funded-many'
 import { ledgerRuns } from './runs'
+import { runLinksFor } from './run-links'
 import { openSnapshot } from './snapshot'
 import type { Ledger, LedgerOptions } from './types'
 import { verifyChain, verifyExtends } from './verify-chain'
@@ -139,6 +140,7 @@ export function openLedger(file: string, o: LedgerOptions = {}): Ledger {
     listOpen: () => listOpen(ctx.db),
     findRecentSimilar: (q) => findRecentSimilar(ctx.db, q),
     query: (filter) => queryRecords(ctx.db, filter),
+    runLinks: (localIds) => runLinksFor(ctx.db, localIds),
     iterate: (filter) => iterateRecords(ctx.db, filter),
     totalsByStatus: (filter) => totalsByStatus(ctx.db, filter),
     observations: (localId) => listObservations(ctx.db, localId),

@@ -25,6 +25,7 @@ import { arrayRowToRecord, digitsVariant, foldText, RECORD_SELECT, rowToRecord }
 import { similarAmounts } from '../model/similar'
 import type { SimilarQuery } from '../model/inputs'
 import { auditRows, type AuditRow } from './audit-rows'
+import { runLinksFor } from './run-links'
 
 const FROM = `FROM withdrawals w`
 
@@ -202,7 +203,11 @@ export function queryRecords(db: Db, filter?: RecordFilter): RecordPage {
     offset === 0 && rows.length < limit
       ? rows.length
       : Number(db.stmt(`SELECT count(*) AS n ${FROM} ${where.sql}`).get(...where.params)?.n ?? 0)
-  return { rows, total }
+  const runs = runLinksFor(
+    db,
+    rows.map((r) => r.localId),
+  )
+  return { rows, total, runs: Object.fromEntries(runs) }
 }
 
 /**

@@ -69,6 +69,7 @@ export function sqliteStore(
     listOpen: () => later(() => ledger.listOpen()),
     findRecentSimilar: (q) => later(() => ledger.findRecentSimilar(q)),
     query: (f) => later(() => ledger.query(f)),
+    runLinks: (ids) => later(() => ledger.runLinks(ids)),
     iterate: async function* (f) {
       // Batches of 500 between yields: the sync generator must not hold the event loop for a whole export.
       let n = 0

@@ -16,6 +16,7 @@ import type { Db } from './db'
 import type { DepositLedger } from './deposit-types'
 import type { LedgerReceipts } from './receipts'
 import type { LedgerRuns } from './runs'
+import type { RunLink } from '../../../shared/run-link'
 import type { LedgerSnapshot } from './snapshot'
 
 import {
@@ -103,6 +104,8 @@ export interface Ledger {
   listOpen(): WithdrawalRecord[]
   findRecentSimilar(query: SimilarQuery): WithdrawalRecord[]
   query(filter?: RecordFilter): RecordPage
+  /** The payment run each of these records came from (issue #26's "Lote"); records not from a run are absent. */
+  runLinks(localIds: readonly string[]): Map<string, RunLink>
   iterate(filter?: RecordFilter): Generator<WithdrawalRecord, void, undefined>
   totalsByStatus(filter?: RecordFilter): StatusTotal[]
   observations(localId: string): StatusObservation[]

@@ -60,6 +60,7 @@ export function offlineStore(reason: TeamFailureVerdict): LedgerStore {
     listOpen: refuse,
     findRecentSimilar: refuse,
     query: refuse,
+    runLinks: refuse,
     // eslint-disable-next-line require-yield -- refuses before the first record
     iterate: async function* () {
       throw notConnected(reason)

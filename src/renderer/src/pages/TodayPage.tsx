@@ -110,13 +110,17 @@ function Line({
   kind,
   now,
   reload,
+  runPayee = null,
 }: {
   record: WithdrawalRecord
   kind: LineKind
   now: number
   reload?: Reload
+  /** The name on the spreadsheet row of the run it came from (names first). */
+  runPayee?: string | null
 }): React.JSX.Element {
   const { t } = useTranslation('layout')
+  const payee = payeeText(payeeOf(record, runPayee))
   const go = useRoute((s) => s.go)
   const lang = currentLanguage()
   const payout = payoutCentsOf(record)
@@ -139,8 +143,8 @@ function Line({
   return (
     <li>
       <button type="button" className="today-line" onClick={open} data-local-id={record.localId}>
-        <span className="today-payee" title={payeeText(payeeOf(record))}>
-          {payeeText(payeeOf(record))}
+        <span className="today-payee" title={payee}>
+          {payee}
         </span>
         <span className="today-amount num">{amount}</span>
         <span className="today-when">
@@ -165,15 +169,16 @@ function Line({
         </span>
       </button>
       {kind === 'returns' && reload && (
-        <ReconcileRefund
-          localId={record.localId}
-          payee={payeeText(payeeOf(record))}
-          onDone={reload.done}
-          onError={reload.error}
-        />
+        <ReconcileRefund localId={record.localId} payee={payee} onDone={reload.done} onError={reload.error} />
       )}
     </li>
   )
+}
+
+/** The spreadsheet name of a run's payment on a page of the list (RecordPageView.runs), if any. */
+function runPayeeOf(page: RecordPageView, localId: string): string | null {
+  const runs = page.runs ?? {}
+  return Object.hasOwn(runs, localId) ? (runs[localId]?.payee ?? null) : null
 }
 
 function Block({
@@ -204,7 +209,14 @@ function Block({
       ) : (
         <ul className="today-lines">
           {page.rows.map((r) => (
-            <Line key={r.localId} record={r} kind={kind} now={now} reload={reload} />
+            <Line
+              key={r.localId}
+              record={r}
+              kind={kind}
+              now={now}
+              reload={reload}
+              runPayee={runPayeeOf(page, r.localId)}
+            />
           ))}
         </ul>
       )}

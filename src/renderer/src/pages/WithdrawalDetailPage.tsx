@@ -1,8 +1,12 @@
 /**
- * One withdrawal: what needs attention first (flags, unknown outcome, funding), then the facts, payout, refund,
- * status history and the request as sent. "Consultar agora" asks the service; events keep the page current.
+ * One withdrawal, the lead and the problem first (issue #26): the lead sentence, what needs attention (flags,
+ * unknown outcome, funding), the payee and references (with the payee check), the refund; then the rest as tabs —
+ * the summary of facts (first), the Pix payout, the stored receipt, the status history and the technical details —
+ * so the page at 1024×700 is under two screens instead of four. The tab list is one keyboard stop (arrows,
+ * Home/End move along it) and each panel is the next.
+ * "Consultar agora" asks the service; events keep the page current.
  */
-import { useState } from 'react'
+import { useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { IpcError } from '../../../shared/contract'
 import type { WithdrawalRecord } from '../../../shared/withdrawal-record'
@@ -22,6 +26,7 @@ import { shortId } from '../components/records-table/columns'
 import { leadKind, RecordLead } from '../components/layout/LeadSentence'
 import { payeeOf, payeeText, payoutCentsOf } from '../components/layout/payee'
 import { TechnicalDetails } from '../components/layout/TechnicalDetails'
+import { Tabs, type TabItem } from '../components/ui/Tabs'
 import { formatBRL } from '../../../shared/money'
 import { currentLanguage } from '../i18n'
 import { call } from '../ipc'
@@ -88,6 +93,7 @@ export function WithdrawalDetailPage({ localId }: { localId: string }): React.JS
   const go = useRoute((s) => s.go)
   const network = useApp((s) => s.info?.network)
   const { detail, error, reload } = useWithdrawalDetail(localId)
+  const [tab, setTab] = useState<string | null>(null)
   const [resolving, setResolving] = useState(false)
   const [resolved, setResolved] = useState<{ how: 'linked' | 'notCreated'; id: string | null } | null>(null)
 
@@ -98,7 +104,10 @@ export function WithdrawalDetailPage({ localId }: { localId: string }): React.JS
     <div className="page-head">
       <h2 id="detail-title">
         {titled && payout !== null
-          ? t('layout:detail.title', { amount: formatBRL(payout, lang), payee: payeeText(payeeOf(titled)) })
+          ? t('layout:detail.title', {
+              amount: formatBRL(payout, lang),
+              payee: payeeText(payeeOf(titled, detail?.run?.payee ?? null)),
+            })
           : t('title', { id: shortId(localId) })}
       </h2>
       <button type="button" className="btn" onClick={() => go({ page: 'withdrawals' })}>
@@ -125,10 +134,41 @@ export function WithdrawalDetailPage({ localId }: { localId: string }): React.JS
     )
   }
   const r = detail.record
+  const kind = leadKind(r)
+  const more: TabItem[] = []
+  const add = (id: string, panel: () => ReactNode): void => {
+    more.push({ id, label: t(`tabs.${id}`), panel })
+  }
+  // The facts repeat much of the lead (status, amount, payee): the first tab, not a section above the problem's.
+  add('summary', () => (
+    <Section id="detail-summary" title={t('sections.summary')}>
+      <RecordSummary record={r} run={detail.run} onOpenRun={(runId) => go({ page: 'runs', runId })} />
+    </Section>
+  ))
+  if (kind === 'paid' || kind === 'processing' || payeeOf(r).name !== null) {
+    add('payout', () => (
+      <Section id="detail-payout" title={t('sections.payout')}>
+        <PayoutInfo record={r} network={network} />
+      </Section>
+    ))
+  }
+  if (kind === 'paid') add('receipt', () => <ReceiptViewer localId={r.localId} />)
+  add('timeline', () => (
+    <Section id="detail-timeline" title={t('sections.timeline')}>
+      <StatusTimeline observations={detail.observations} />
+    </Section>
+  ))
+  add('technical', () => (
+    <TechnicalDetails open>
+      <RecordTechnicalFacts record={r} />
+      <h4>{t('sections.request')}</h4>
+      <RequestInfo record={r} />
+    </TechnicalDetails>
+  ))
   return (
     <section className="page page-detail" aria-labelledby="detail-title" data-local-id={r.localId}>
       {header}
-      <RecordLead record={r} funding={detail.funding} />
+      <RecordLead record={r} funding={detail.funding} runPayee={detail.run?.payee ?? null} />
       {error && <ErrorNotice error={error} />}
       {resolved && (
         <div className="alert alert-ok" role="status" data-testid="resolved-notice">
@@ -142,29 +182,15 @@ export function WithdrawalDetailPage({ localId }: { localId: string }): React.JS
       <FundingStatus detail={detail} onOpenFunding={() => go({ page: 'funding', localId: r.localId })} />
       <CheckNow record={r} onDone={() => void reload()} />
 
-      <Section id="detail-summary" title={t('sections.summary')}>
-        <RecordSummary record={r} />
-      </Section>
       <PaymentContext record={r} />
-      {(leadKind(r) === 'paid' || leadKind(r) === 'processing' || payeeOf(r).name !== null) && (
-        <Section id="detail-payout" title={t('sections.payout')}>
-          <PayoutInfo record={r} network={network} />
-        </Section>
-      )}
-      <ReceiptViewer localId={r.localId} />
       {r.refund && (
         <Section id="detail-refund" title={t('sections.refund')}>
           <RefundInfo refund={r.refund} network={network} />
         </Section>
       )}
-      <Section id="detail-timeline" title={t('sections.timeline')}>
-        <StatusTimeline observations={detail.observations} />
-      </Section>
-      <TechnicalDetails>
-        <RecordTechnicalFacts record={r} />
-        <h4>{t('sections.request')}</h4>
-        <RequestInfo record={r} />
-      </TechnicalDetails>
+      <div data-testid="detail-more">
+        <Tabs items={more} value={tab ?? 'summary'} onChange={setTab} label={t('tabs.label')} keepMounted />
+      </div>
 
       {resolving && (
         <ResolveUnknownDialog

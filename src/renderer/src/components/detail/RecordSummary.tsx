@@ -1,10 +1,13 @@
 /**
- * The facts of one record an analyst checks: payee, key, amounts, times, deposit. Raw states and codes are in
+ * The facts of one record an analyst checks: payee, key, amounts, the run it came from, times. Raw states and codes,
+ * and the deposit address once it no longer matters here (the funding page shows it while it does), are in
  * `RecordTechnicalFacts` (under "Detalhes técnicos"). A record that ended without paying anyone (returned,
  * expired, not created) shows no payout amount and no "payee: not yet".
  */
 import { useTranslation } from 'react-i18next'
+import type { RunLink } from '../../../../shared/run-link'
 import type { WithdrawalRecord } from '../../../../shared/withdrawal-record'
+import { Button } from '../ui/Button'
 import { CopyButton } from '../CopyButton'
 import { AddressGroups } from '../funding/FundingInstructions'
 import { Brl, DateTime, DePix } from '../format'
@@ -15,14 +18,23 @@ import { StatusBadge } from '../StatusBadge'
 /** Kinds of record where a payout can still happen or has happened. */
 const PAYING = new Set(['awaiting', 'processing', 'paid', 'other', 'unknownOutcome'])
 
-export function RecordSummary({ record }: { record: WithdrawalRecord }): React.JSX.Element {
+export function RecordSummary({
+  record,
+  run = null,
+  onOpenRun,
+}: {
+  record: WithdrawalRecord
+  /** The payment run ("Lote") it came from; null when made alone. */
+  run?: RunLink | null
+  onOpenRun?: (runId: string) => void
+}): React.JSX.Element {
   const { t } = useTranslation(['detail', 'status'])
   const r = record
   const paying = PAYING.has(leadKind(r))
-  const payee = payeeOf(r)
+  const payee = payeeOf(r, run?.payee ?? null)
   const notYet = <span className="field-hint">{t('facts.notYet')}</span>
   return (
-    <dl data-testid="record-summary">
+    <dl className="facts-grid" data-testid="record-summary">
       <dt>{t('facts.status')}</dt>
       <dd>
         <StatusBadge status={r.remoteStatus} localState={r.localState} hasRefund={r.refund !== null} />
@@ -53,8 +65,27 @@ export function RecordSummary({ record }: { record: WithdrawalRecord }): React.J
         <>
           <dt>{t('facts.payout')}</dt>
           <dd>
-            {r.payoutAmountCents === null ? notYet : <Brl cents={r.payoutAmountCents} />}{' '}
-            <span className="field-hint">{t('facts.payoutHint')}</span>
+            {r.payoutAmountCents === null ? notYet : <Brl cents={r.payoutAmountCents} />}
+            {/* Only while the service may still recalculate it: once paid, the amount is what was paid. */}
+            {leadKind(r) !== 'paid' && (
+              <>
+                {' '}
+                <span className="field-hint">{t('facts.payoutHint')}</span>
+              </>
+            )}
+          </dd>
+        </>
+      )}
+      {run && (
+        <>
+          <dt>{t('facts.run')}</dt>
+          <dd data-testid="detail-run">
+            {t('facts.runLine', { name: run.name, line: run.line })}{' '}
+            {onOpenRun && (
+              <Button variant="link" onClick={() => onOpenRun(run.runId)}>
+                {t('facts.openRun')}
+              </Button>
+            )}
           </dd>
         </>
       )}
@@ -67,14 +98,6 @@ export function RecordSummary({ record }: { record: WithdrawalRecord }): React.J
           <dt>{t('facts.expiration')}</dt>
           <dd>
             <DateTime iso={r.expiration} />
-          </dd>
-        </>
-      )}
-      {r.depositAddress && (
-        <>
-          <dt>{t('facts.depositAddress')}</dt>
-          <dd>
-            <AddressGroups address={r.depositAddress} />
           </dd>
         </>
       )}
@@ -117,6 +140,14 @@ export function RecordTechnicalFacts({ record }: { record: WithdrawalRecord }): 
       <dd>{r.remoteStatusAt ? <DateTime iso={r.remoteStatusAt} /> : notYet}</dd>
       <dt>{t('facts.remoteCheckedAt')}</dt>
       <dd>{r.remoteCheckedAt ? <DateTime iso={r.remoteCheckedAt} /> : notYet}</dd>
+      {r.depositAddress && (
+        <>
+          <dt>{t('facts.depositAddress')}</dt>
+          <dd>
+            <AddressGroups address={r.depositAddress} />
+          </dd>
+        </>
+      )}
       {r.fundingTxId && (
         <>
           <dt>{t('facts.fundingTxId')}</dt>

@@ -100,9 +100,12 @@ const TONES: Readonly<Record<string, string>> = {
 export function RecordLead({
   record,
   funding,
+  runPayee = null,
 }: {
   record: WithdrawalRecord
   funding?: FundingInstructions | null
+  /** The name on the spreadsheet row of the run the payment came from (names first). */
+  runPayee?: string | null
 }): React.JSX.Element {
   const { t } = useTranslation(['layout', 'status'])
   const lang = currentLanguage()
@@ -121,7 +124,7 @@ export function RecordLead({
     m.label.kind === 'raw' ? m.label.text : t(`status:${m.label.kind}.${m.label.key}`, { defaultValue: '' })
   const values = {
     payout: payout === null ? '—' : formatBRL(payout, lang),
-    payee: payeeText(payeeOf(record)),
+    payee: payeeText(payeeOf(record, runPayee)),
     deposit: deposit === null ? '—' : formatDePix(deposit, lang),
     deadline: expiration ? formatDateTime(expiration, lang) : '',
     left:

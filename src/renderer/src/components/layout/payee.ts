@@ -1,6 +1,6 @@
 /**
  * Who is paid and how much, as the analyst reads it (issue #26, names first): the payee's name — the book entry the
- * payment was made to, else the name the service reported — with the CPF/CNPJ masked, the Pix key second; the
+ * payment was made to, else the spreadsheet's name for a run's payment, else the name the service reported — with the CPF/CNPJ masked, the Pix key second; the
  * payout in cents when known, else the amount the request asked for.
  */
 import { payeeNameOf } from '../../../../shared/payee-name'
@@ -23,9 +23,10 @@ export function payeeOfRequest(request: Record<string, unknown>, name: string | 
   return { name, pixKey: str(request['pixKey']) ?? '', taxNumber: tax === null ? null : maskTaxId(tax) }
 }
 
-export function payeeOf(record: WithdrawalRecord): Payee {
+/** `runPayee`: the name on the spreadsheet row of the run the payment came from (shared/run-link.ts), if any. */
+export function payeeOf(record: WithdrawalRecord, runPayee: string | null = null): Payee {
   const book = record.expectedPayee ?? null
-  const p = payeeOfRequest(record.request, payeeNameOf(record))
+  const p = payeeOfRequest(record.request, payeeNameOf(record, runPayee))
   const taxNumber = p.taxNumber ?? (book ? maskTaxId(book.taxNumber) : null)
   return { ...p, taxNumber, pixKey: p.pixKey === '' ? record.pixKey : p.pixKey }
 }

@@ -131,7 +131,7 @@ export function PaymentContext({ record }: { record: WithdrawalRecord }): React.
         </dd>
       </dl>
       <PayeeCheck record={r} />
-      <div className="actions">
+      <div className="actions actions-hint">
         <button
           type="button"
           className="btn"
@@ -141,10 +141,11 @@ export function PaymentContext({ record }: { record: WithdrawalRecord }): React.
         >
           {t('repeat.button')}
         </button>
+        {/* Beside the button, as "Consultar agora"'s hint (issue #26 density). */}
+        <span id="repeat-hint" className="field-hint">
+          {t('repeat.hint')}
+        </span>
       </div>
-      <p id="repeat-hint" className="field-hint">
-        {t('repeat.hint')}
-      </p>
     </section>
   )
 }

@@ -16,7 +16,8 @@ import { useVirtualizer } from '@tanstack/react-virtual'
 import { useEffect, useId, useMemo, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { WithdrawalRecord } from '../../../../shared/withdrawal-record'
-import { COLUMN_WIDTHS, recordColumns } from './columns'
+import { COLUMN_WIDTHS, recordColumns, WIDE_COLUMN_WIDTHS, WIDE_MEDIA } from './columns'
+import { useMedia } from '../layout/useMedia'
 import type { SortField, SortState } from './filter-model'
 import type { RecordPages } from './useRecordPages'
 
@@ -104,7 +105,16 @@ export function VirtualRecordTable(props: VirtualRecordTableProps): React.JSX.El
     // `get` reads the cache that `version` stands for.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [first, last, version])
-  const columns = useMemo(() => recordColumns(t, tl), [t, tl])
+  // `runOf` reads the cache that `version` stands for, as `get` does. An opened export (read-only) has no runs:
+  // its records.json does not carry them, so the column is left out rather than shown empty.
+  const { runOf } = pages
+  const wide = useMedia(WIDE_MEDIA)
+  const widths = wide ? WIDE_COLUMN_WIDTHS : COLUMN_WIDTHS
+  const columns = useMemo(
+    () => recordColumns(t, tl, readOnly ? null : runOf, wide),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [t, tl, readOnly, version, wide],
+  )
   const sorting = toSorting(sort)
   const table = useReactTable({
     data: loaded,
@@ -197,7 +207,7 @@ export function VirtualRecordTable(props: VirtualRecordTableProps): React.JSX.El
           <caption className="visually-hidden">{t('table.caption')}</caption>
           <colgroup>
             {table.getVisibleLeafColumns().map((c) => (
-              <col key={c.id} style={{ width: COLUMN_WIDTHS[c.id] }} />
+              <col key={c.id} style={{ width: widths[c.id] }} />
             ))}
           </colgroup>
           <thead>

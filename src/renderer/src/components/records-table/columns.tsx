@@ -1,6 +1,7 @@
 /** Columns of the records table. Ids of sortable columns are main's sort fields, so sort state maps 1:1. */
 import { createColumnHelper, type ColumnDef } from '@tanstack/react-table'
 import type { TFunction } from 'i18next'
+import type { RunLink } from '../../../../shared/run-link'
 import type { WithdrawalRecord } from '../../../../shared/withdrawal-record'
 import { useTranslation } from 'react-i18next'
 import { Brl, DateTime } from '../format'
@@ -14,15 +15,28 @@ const col = createColumnHelper<WithdrawalRecord>()
 
 /**
  * Share of the table's width per column: the table is as wide as its box (no horizontal scroll at 1280 px)
- * and fixed, so the layout does not jump as rows load and unload while scrolling.
+ * and fixed, so the layout does not jump as rows load and unload while scrolling. From WIDE_MEDIA on, the NF and
+ * centro de custo have columns of their own (issue #26); at 1024 px they would crowd the amounts and statuses out.
  */
 export const COLUMN_WIDTHS: Readonly<Record<string, string>> = {
-  payee: '26%',
-  amount: '16%',
-  status: '27%',
-  deadline: '12%',
-  createdAt: '19%',
+  payee: '20%',
+  amount: '15%',
+  status: '25%',
+  run: '11%',
+  deadline: '13%',
+  createdAt: '16%',
 }
+export const WIDE_COLUMN_WIDTHS: Readonly<Record<string, string>> = {
+  payee: '17%',
+  amount: '12%',
+  status: '18%',
+  invoice: '10%',
+  costCentre: '12%',
+  run: '10%',
+  deadline: '9%',
+  createdAt: '12%',
+}
+export const WIDE_MEDIA = '(min-width: 1200px)'
 
 /** The first 8 characters identify a record among thousands; the full id is in the title and on the detail. */
 export function shortId(id: string): string {
@@ -33,8 +47,8 @@ export function shortId(id: string): string {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type RecordColumn = ColumnDef<WithdrawalRecord, any>
 
-function Payee({ record }: { record: WithdrawalRecord }): React.JSX.Element {
-  const p = payeeOf(record)
+function Payee({ record, run }: { record: WithdrawalRecord; run?: RunLink }): React.JSX.Element {
+  const p = payeeOf(record, run?.payee ?? null)
   return (
     <span className="cell-payee">
       <span className="cell-text payee-main" title={payeeText(p)}>
@@ -61,6 +75,39 @@ function Amount({ record, t }: { record: WithdrawalRecord; t: TFunction<'list'> 
   )
 }
 
+/** A header that may not fit a narrow column: cut, the whole on hover. */
+function HeaderText({ text }: { text: string }): React.JSX.Element {
+  return (
+    <span className="cell-text" title={text}>
+      {text}
+    </span>
+  )
+}
+
+/** One reference (NF, centro de custo) of the payment, cut with the whole on hover; a dash when none was given. */
+function Reference({ value }: { value: string | undefined }): React.JSX.Element {
+  const v = value?.trim()
+  if (!v) return <span>—</span>
+  return (
+    <span className="cell-text" title={v}>
+      {v}
+    </span>
+  )
+}
+
+/** The run ("Lote") the payment came from: its name, the spreadsheet line under it; the whole on hover. */
+function Run({ run }: { run: RunLink | undefined }): React.JSX.Element {
+  const { t } = useTranslation('layout')
+  if (!run) return <span aria-label={t('list.noRun')}>—</span>
+  const line = t('list.runLine', { line: run.line })
+  return (
+    <span className="cell-payee" title={`${run.name} · ${line}`}>
+      <span className="cell-text">{run.name}</span>
+      <span className="cell-text payee-key">{line}</span>
+    </span>
+  )
+}
+
 function Deadline({ record }: { record: WithdrawalRecord }): React.JSX.Element {
   const { t } = useTranslation('layout')
   const now = useNowTick(1000)
@@ -82,12 +129,19 @@ function Deadline({ record }: { record: WithdrawalRecord }): React.JSX.Element {
   )
 }
 
-export function recordColumns(t: TFunction<'list'>, tl: TFunction<'layout'>): RecordColumn[] {
+export function recordColumns(
+  t: TFunction<'list'>,
+  tl: TFunction<'layout'>,
+  /** The run ("Lote") of a row; null: the list has no runs (an opened export), no Lote column. */
+  runOf: ((localId: string) => RunLink | undefined) | null,
+  /** A wide window: the NF and centro de custo get columns of their own. */
+  wide = false,
+): RecordColumn[] {
   const columns: RecordColumn[] = [
     col.display({
       id: 'payee',
       header: () => tl('list.payee'),
-      cell: (c) => <Payee record={c.row.original} />,
+      cell: (c) => <Payee record={c.row.original} run={runOf?.(c.row.original.localId)} />,
       enableSorting: false,
     }),
     // Accessors only so TanStack lets the column sort (it refuses display columns); main does the sorting.
@@ -118,5 +172,37 @@ export function recordColumns(t: TFunction<'list'>, tl: TFunction<'layout'>): Re
       sortDescFirst: true,
     }),
   ]
+  if (wide) {
+    const at = columns.findIndex((c) => c.id === 'deadline')
+    columns.splice(
+      at,
+      0,
+      col.display({
+        id: 'invoice',
+        header: () => <HeaderText text={tl('list.invoice')} />,
+        cell: (c) => <Reference value={c.row.original.references?.invoice} />,
+        enableSorting: false,
+      }),
+      col.display({
+        id: 'costCentre',
+        header: () => <HeaderText text={tl('list.costCentre')} />,
+        cell: (c) => <Reference value={c.row.original.references?.costCentre} />,
+        enableSorting: false,
+      }),
+    )
+  }
+  if (runOf) {
+    const at = columns.findIndex((c) => c.id === 'deadline')
+    columns.splice(
+      at,
+      0,
+      col.display({
+        id: 'run',
+        header: () => tl('list.run'),
+        cell: (c) => <Run run={runOf(c.row.original.localId)} />,
+        enableSorting: false,
+      }),
+    )
+  }
   return columns
 }

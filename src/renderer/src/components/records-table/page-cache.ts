@@ -3,6 +3,7 @@
  * are fetched, and only a bounded number are kept (least recently used go first), so memory stays flat however
  * far the operator scrolls.
  */
+import type { RunLink, RunLinks } from '../../../../shared/run-link'
 import type { WithdrawalRecord } from '../../../../shared/withdrawal-record'
 
 export const PAGE_SIZE = 200
@@ -12,6 +13,8 @@ export const MAX_CACHED_PAGES = 40
 export class PageCache {
   private readonly pages = new Map<number, WithdrawalRecord[]>()
   private readonly pending = new Set<number>()
+  /** The run ("Lote") of each cached row that came from one; dropped with its page. */
+  private readonly runs = new Map<string, RunLink>()
 
   constructor(
     readonly pageSize = PAGE_SIZE,
@@ -49,15 +52,29 @@ export class PageCache {
     this.pending.delete(offset)
   }
 
-  set(offset: number, rows: WithdrawalRecord[]): void {
+  set(offset: number, rows: WithdrawalRecord[], runs: RunLinks = {}): void {
     this.pending.delete(offset)
-    this.pages.delete(offset)
+    this.forget(offset)
     this.pages.set(offset, rows)
+    for (const r of rows) {
+      const run = Object.hasOwn(runs, r.localId) ? runs[r.localId] : undefined
+      if (run) this.runs.set(r.localId, run)
+    }
     while (this.pages.size > this.maxPages) {
       const oldest = this.pages.keys().next().value
       if (oldest === undefined) break
-      this.pages.delete(oldest)
+      this.forget(oldest)
     }
+  }
+
+  /** The run the cached record came from, if any. */
+  runOf(localId: string): RunLink | undefined {
+    return this.runs.get(localId)
+  }
+
+  private forget(offset: number): void {
+    for (const r of this.pages.get(offset) ?? []) this.runs.delete(r.localId)
+    this.pages.delete(offset)
   }
 
   /** Marks the pages as recently used so eviction takes others first. */

@@ -4,6 +4,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react'
 import type { IpcError, RecordPageView } from '../../../../shared/contract'
+import type { RunLink } from '../../../../shared/run-link'
 import type { RecordFilter, StatusTotal, WithdrawalRecord } from '../../../../shared/withdrawal-record'
 import { call, useEvent } from '../../ipc'
 import { queryKey } from './filter-model'
@@ -21,6 +22,8 @@ export interface RecordPages {
   /** Changes whenever cached rows change (a page arrived, a record was replaced). */
   version: number
   get: (index: number) => WithdrawalRecord | undefined
+  /** The payment run ("Lote") a loaded record came from; undefined for a payment made alone. */
+  runOf: (localId: string) => RunLink | undefined
   /** Asks for the pages covering rows [first, last]; cheap to call on every scroll. */
   ensure: (first: number, last: number) => void
   /** Drops every cached page and starts again from the first. */
@@ -51,7 +54,7 @@ export function useRecordPages(source: RecordSource, filter: RecordFilter, live:
   const accept = useCallback(
     (c: { key: string; cache: PageCache }, offset: number, data: RecordPageView) => {
       if (current.current !== c) return
-      c.cache.set(offset, data.rows)
+      c.cache.set(offset, data.rows, data.runs)
       totalRef.current = data.total
       setTotal(data.total)
       setTotals(data.totals)
@@ -138,6 +141,7 @@ export function useRecordPages(source: RecordSource, filter: RecordFilter, live:
     stale,
     version,
     get: (index) => cache.cache.get(index),
+    runOf: (localId) => cache.cache.runOf(localId),
     ensure,
     reload: restart,
   }

@@ -58,10 +58,18 @@ function GroupTable({ caption, groups }: { caption: string; groups: Group[] }): 
 
 /**
  * Where a failed payout returns the deposit, per row (issue #24): the approver sees every refund address of the
- * run, grouped (usually one: the profile's), with the lines that use it, copyable.
+ * run, grouped (usually one: the profile's), with the lines that use it, copyable. On a team, an address that is
+ * not one of the team's registered treasury addresses is marked, as on a single payment's approval (issue #26).
  */
-function RefundAddresses({ rows }: { rows: RunDetailView['rows'] }): React.JSX.Element {
-  const { t } = useTranslation('runs')
+function RefundAddresses({
+  rows,
+  unregistered,
+}: {
+  rows: RunDetailView['rows']
+  /** null: no registry to compare with (this computer's ledger). */
+  unregistered: ReadonlySet<string> | null
+}): React.JSX.Element {
+  const { t } = useTranslation(['runs', 'approvals'])
   const groups = new Map<string, number[]>()
   for (const r of rows) {
     if (r.state === 'dropped') continue
@@ -83,6 +91,11 @@ function RefundAddresses({ rows }: { rows: RunDetailView['rows'] }): React.JSX.E
           <tr key={address} data-refund-address={address}>
             <td>
               <AddressGroups address={address} /> <CopyButton text={address} />
+              {unregistered?.has(address) && (
+                <p className="alert alert-warn" role="note" data-testid="run-refund-unregistered">
+                  {t('approvals:refundUnregistered')}
+                </p>
+              )}
             </td>
             <td className="num">{lines.join(', ')}</td>
           </tr>
@@ -159,7 +172,10 @@ export function ReviewPanel({
         </dd>
       </dl>
       {summary.dropped > 0 && <p>{t('review.dropped', { count: summary.dropped })}</p>}
-      <RefundAddresses rows={detail.rows} />
+      <RefundAddresses
+        rows={detail.rows}
+        unregistered={detail.approval ? new Set(detail.approval.unregisteredRefunds) : null}
+      />
       <GroupTable caption={t('review.byCategory')} groups={summary.byCategory} />
       <GroupTable caption={t('review.byCostCentre')} groups={summary.byCostCentre} />
       {dups.length > 0 && (

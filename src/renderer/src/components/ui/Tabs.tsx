@@ -1,6 +1,8 @@
 /**
  * Tabs with the WAI-ARIA tabs pattern (tablist/tab/tabpanel, roving tabindex, arrow keys, Home/End), written here
- * because @radix-ui/react-tabs is not among the installed packages. Only the selected panel is rendered.
+ * because @radix-ui/react-tabs is not among the installed packages. Only the selected panel is rendered, unless
+ * `keepMounted`: then every panel stays in the page, the others `hidden` (a panel that loads on mount — the stored
+ * receipt — loads once, and what a hidden panel holds is still there when its tab is chosen).
  */
 import { useId, useRef, type KeyboardEvent, type ReactNode } from 'react'
 
@@ -15,11 +17,13 @@ export function Tabs({
   value,
   onChange,
   label,
+  keepMounted = false,
 }: {
   items: readonly TabItem[]
   value: string
   onChange: (id: string) => void
   label: string
+  keepMounted?: boolean
 }): React.JSX.Element {
   const base = useId()
   const refs = useRef(new Map<string, HTMLButtonElement>())
@@ -74,17 +78,20 @@ export function Tabs({
           )
         })}
       </div>
-      {current && (
+      {(keepMounted ? items : current ? [current] : []).map((item) => (
         <div
+          key={item.id}
           role="tabpanel"
-          id={`${base}-panel-${current.id}`}
-          aria-labelledby={`${base}-tab-${current.id}`}
+          id={`${base}-panel-${item.id}`}
+          aria-labelledby={`${base}-tab-${item.id}`}
           className="tab-panel"
+          data-panel={item.id}
+          hidden={item.id !== current?.id}
           tabIndex={0}
         >
-          {current.panel()}
+          {item.panel()}
         </div>
-      )}
+      ))}
     </div>
   )
 }

@@ -1,0 +1,21 @@
+/** The payment run of each withdrawal (ledger/model/run-links.ts) on this computer's ledger. */
+import type { RunLink } from '../../../shared/run-link'
+import { runLinksOf, runLinksSelect } from '../model/run-links'
+
+const RUN_LINKS_SELECT = runLinksSelect("json_extract(rr.payee, '$.name')")
+import type { Db } from './db'
+
+/** The links of the given records (a page); run_rows.local_id is unique, so each is one index lookup. */
+export function runLinksFor(db: Db, localIds: readonly string[]): Map<string, RunLink> {
+  if (localIds.length === 0) return new Map()
+  return runLinksOf(
+    db
+      .stmt(`${RUN_LINKS_SELECT} WHERE rr.local_id IN (SELECT value FROM json_each(?))`)
+      .all(JSON.stringify(localIds)),
+  )
+}
+
+/** Every record's link (an export: one query in the export's snapshot, as many entries as runs paid rows). */
+export function allRunLinks(db: Db): Map<string, RunLink> {
+  return runLinksOf(db.fresh(`${RUN_LINKS_SELECT} WHERE rr.local_id IS NOT NULL`).iterate())
+}
