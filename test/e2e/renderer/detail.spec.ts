@@ -85,7 +85,8 @@ test('a refunded withdrawal: refund tx on the Liquid explorer, reason in words, 
   // Words only: the code stays in the markup (and the technical details), not in the text.
   await expect(box.getByTestId('refund-reason').locator('[data-reason="invalid_pix_key"]')).toHaveCount(1)
   await expect(box.getByTestId('refund-reason')).not.toContainText('invalid_pix_key')
-  await expect(box.getByTestId('refund-fee')).toContainText('1,00000000 DePix')
+  // R$ where a person reads (1 DePix = R$ 1,00); 8-decimal DePix only where it is copied to a wallet.
+  await expect(box.getByTestId('refund-fee')).toHaveText('R$ 1,00')
   await expect(box.getByTestId('refund-amount')).toContainText('R$')
   await expect(box.getByTestId('refund-initiated-by')).toHaveText('O serviço, automaticamente')
   await expect(box).not.toContainText('initiatedBy')

@@ -10,7 +10,7 @@ import type { WithdrawalRecord } from '../../../../shared/withdrawal-record'
 import { Button } from '../ui/Button'
 import { CopyButton } from '../CopyButton'
 import { AddressGroups } from '../funding/FundingInstructions'
-import { Brl, DateTime, DePix } from '../format'
+import { Brl, DateTime } from '../format'
 import { leadKind } from '../layout/LeadSentence'
 import { payeeOf } from '../layout/payee'
 import { StatusBadge } from '../StatusBadge'
@@ -60,7 +60,7 @@ export function RecordSummary({
         <Brl cents={r.amountCents} /> ({t(`amountKind.${r.amountKind}`)})
       </dd>
       <dt>{t('facts.deposit')}</dt>
-      <dd>{r.depositAmountCents === null ? notYet : <DePix cents={r.depositAmountCents} />}</dd>
+      <dd>{r.depositAmountCents === null ? notYet : <Brl cents={r.depositAmountCents} />}</dd>
       {paying && (
         <>
           <dt>{t('facts.payout')}</dt>

@@ -5,7 +5,7 @@
 import { Fragment } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { LiquidNetwork } from '../../../../shared/profile'
-import { Brl, DePix } from '../format'
+import { Brl } from '../format'
 import { TxId } from './PayoutInfo'
 import { display, firstCents, KNOWN_REFUND_REASONS, REFUND_AMOUNT_KEYS, REFUND_FEE_KEYS, text } from './raw'
 
@@ -75,7 +75,7 @@ export function RefundInfo({
           <>
             <dt>{t('refund.fee')}</dt>
             <dd data-testid="refund-fee">
-              <DePix cents={fee.cents} /> (<Brl cents={fee.cents} />)
+              <Brl cents={fee.cents} />
             </dd>
           </>
         )}
@@ -83,7 +83,7 @@ export function RefundInfo({
           <>
             <dt>{t('refund.amount')}</dt>
             <dd data-testid="refund-amount">
-              <DePix cents={amount.cents} /> (<Brl cents={amount.cents} />)
+              <Brl cents={amount.cents} />
             </dd>
           </>
         )}

@@ -4,7 +4,7 @@
  */
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { dePixToCents, formatBRL, formatDePix } from '../../../../shared/money'
+import { dePixToCents, formatBRL } from '../../../../shared/money'
 import type { WithdrawalRecord } from '../../../../shared/withdrawal-record'
 import { normalizeStatus } from '../../../../shared/withdrawal-status'
 import { currentLanguage } from '../../i18n'
@@ -12,11 +12,10 @@ import { call } from '../../ipc'
 import { DateTime } from '../format'
 import { rawText, receiptFacts, refundFacts } from './funding-model'
 
-/** `depix`: the amounts of a refund are DePix returned, not reais paid. */
-function Value({ k, v, depix = false }: { k: string; v: unknown; depix?: boolean }): React.JSX.Element {
-  const lang = currentLanguage()
+/** Amounts a person reads are in R$ (1 DePix = R$ 1,00), a refund's DePix too: nothing here is copied to a wallet. */
+function Value({ k, v }: { k: string; v: unknown }): React.JSX.Element {
   if (k.endsWith('InCents') && typeof v === 'number' && Number.isSafeInteger(v)) {
-    return <span className="num">{depix ? formatDePix(v, lang) : formatBRL(v, lang)}</span>
+    return <span className="num">{formatBRL(v, currentLanguage())}</span>
   }
   if ((k.endsWith('Date') || k.endsWith('At')) && typeof v === 'string') return <DateTime iso={v} />
   return <span className="mono">{rawText(v)}</span>
@@ -89,7 +88,7 @@ export function RemoteOutcome({ record }: { record: WithdrawalRecord }): React.J
                     i18n.exists(`funding:initiators.${v}`) ? (
                     <span data-initiator={v}>{t(`initiators.${v}`)}</span>
                   ) : (
-                    <Value k={k} v={v} depix />
+                    <Value k={k} v={v} />
                   )}
                   {/* An amount in DePix (string with decimals) is also shown in reais. */}
                   {typeof v === 'string' && dePixToCents(v) !== null && /amount/i.test(k) && (
