@@ -32,7 +32,7 @@ export interface ExportView {
   /** The matching records of one kind, in the filter's order. */
   records(kind: RecordKindId, filter: ExportFilter): AsyncIterable<AnyRecord>
   /** The payment run each withdrawal came from, by local id (issue #26's "Lote" column), in this view. */
-  runLinks(): Promise<ReadonlyMap<string, RunLink>>
+  runLinksOf(localIds: readonly string[]): Promise<ReadonlyMap<string, RunLink>>
   /** The entries about the records `records(kind, filter)` yielded (by subject), in seq order; asked after them. */
   auditTextsOf(kind: RecordKindId, filter: ExportFilter): AsyncIterable<AuditText>
   /** seq and stored details of every `records.exported` entry, in seq order (anchors.ts). */
@@ -104,7 +104,7 @@ export function sqliteExportLedger(ledger: Ledger): ExportLedger {
           ),
         records: (kind, filter) => asAsync<AnyRecord>(selection(kind, filter).records()),
         auditTextsOf: (kind, filter) => asAsync(selection(kind, filter).auditTexts()),
-        runLinks: () => Promise.resolve(snap.runLinks()),
+        runLinksOf: (localIds) => Promise.resolve(snap.runLinksOf(localIds)),
         exportedEntries: () => Promise.resolve([...snap.exportedEntries()]),
         auditTextsAt: (seqs) => Promise.resolve([...snap.auditTextsAt(seqs)]),
         close: () => {

@@ -98,6 +98,21 @@ export interface ExportResult {
 export { FILE_NAMES } from './manifest'
 const HTML_SCRATCH = '.report-rows.tmp'
 const PROGRESS_EVERY = 1000
+/** Records whose runs are read in one lookup (run_rows.local_id is unique: one index probe each). */
+const RUN_LINK_BATCH = 500
+
+/** `source` in arrays of at most `size`, in order. */
+async function* batches<T>(source: AsyncIterable<T>, size: number): AsyncGenerator<T[]> {
+  let batch: T[] = []
+  for await (const item of source) {
+    batch.push(item)
+    if (batch.length >= size) {
+      yield batch
+      batch = []
+    }
+  }
+  if (batch.length > 0) yield batch
+}
 
 export class ExportError extends Error {
   override readonly name = 'ExportError'
@@ -285,40 +300,44 @@ export async function exportFrom(ledger: ExportLedger, o: ExportOptions): Promis
     const wantReceipts = o.includeReceipts === true && !isDeposit
     // The ids exported, kept only for the receipts (at most a few thousand of them are copied).
     const receiptIds = new Set<string>()
-    // The run each withdrawal came from ("Lote"), read in the same view; only the CSV and report show it.
-    const runs = plan && kind.id === 'withdrawal' ? await snap.runLinks() : null
+    // The run each withdrawal came from ("Lote", only the CSV and report show it), read in the same view a batch
+    // of records at a time: nothing kept grows with the export.
+    const withRuns = plan !== null && kind.id === 'withdrawal'
     const redactedIds: string[] = []
     let first: string | null = null
     let last: string | null = null
-    for await (const rec of snap.records(kind.id, filter)) {
-      if (wantReceipts) receiptIds.add(rec.localId)
-      const redactedBefore = redact.count
-      const { record, json: text } = redact(rec)
-      if (redact.count > redactedBefore) redactedIds.push(rec.localId)
-      if (plan && format) {
-        const run = runs?.get(record.localId) ?? null
-        const [c, h] = format(plan.inputs(record, run ? { run } : NO_EXTRAS), totals.count)
-        if (c !== '') csv?.write(c)
-        if (h !== '') htmlRows?.write(h)
-      }
-      if (json) {
-        if (totals.count > 0) json.write(JSON_SEPARATOR)
-        json.write(text)
-      }
-      const row = kind.totalsRow(record)
-      totals.add(row)
-      days.addRow(record.createdAt, row)
-      if (first === null || record.createdAt < first) first = record.createdAt
-      if (last === null || record.createdAt > last) last = record.createdAt
-      if (totals.count % PROGRESS_EVERY === 0) {
-        // The awaits also let the main process breathe between batches, and the writer catch up.
-        await Promise.all([csv?.drain(), json?.drain(), htmlRows?.drain()])
-        assertVerifiable(maxBytes, [
-          { name: FILE_NAMES.csv, file: csv },
-          { name: FILE_NAMES.json, file: json },
-          { name: FILE_NAMES.html, file: htmlRows },
-        ])
-        o.onProgress?.(totals.count, Math.max(total, totals.count))
+    for await (const batch of batches(snap.records(kind.id, filter), RUN_LINK_BATCH)) {
+      const runs = withRuns ? await snap.runLinksOf(batch.map((r) => r.localId)) : null
+      for (const rec of batch) {
+        if (wantReceipts) receiptIds.add(rec.localId)
+        const redactedBefore = redact.count
+        const { record, json: text } = redact(rec)
+        if (redact.count > redactedBefore) redactedIds.push(rec.localId)
+        if (plan && format) {
+          const run = runs?.get(record.localId) ?? null
+          const [c, h] = format(plan.inputs(record, run ? { run } : NO_EXTRAS), totals.count)
+          if (c !== '') csv?.write(c)
+          if (h !== '') htmlRows?.write(h)
+        }
+        if (json) {
+          if (totals.count > 0) json.write(JSON_SEPARATOR)
+          json.write(text)
+        }
+        const row = kind.totalsRow(record)
+        totals.add(row)
+        days.addRow(record.createdAt, row)
+        if (first === null || record.createdAt < first) first = record.createdAt
+        if (last === null || record.createdAt > last) last = record.createdAt
+        if (totals.count % PROGRESS_EVERY === 0) {
+          // The awaits also let the main process breathe between batches, and the writer catch up.
+          await Promise.all([csv?.drain(), json?.drain(), htmlRows?.drain()])
+          assertVerifiable(maxBytes, [
+            { name: FILE_NAMES.csv, file: csv },
+            { name: FILE_NAMES.json, file: json },
+            { name: FILE_NAMES.html, file: htmlRows },
+          ])
+          o.onProgress?.(totals.count, Math.max(total, totals.count))
+        }
       }
     }
     json?.write(JSON_TAIL)

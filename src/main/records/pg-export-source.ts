@@ -26,7 +26,7 @@ import { verifyTeamLedger } from '../ledger/pg/verify-ledger'
 import { teamReceiptCandidates } from './pg-export-receipts'
 import { iterateRecords, queryRecords, recordSelection } from '../ledger/pg/queries'
 import type { Selection } from '../ledger/pg/filter-sql'
-import { allRunLinks } from '../ledger/pg/run-links'
+import { runLinksFor } from '../ledger/pg/run-links'
 import { begin, release } from '../ledger/pg/tx'
 
 export interface PgLedgerView extends ExportView {
@@ -183,7 +183,7 @@ export async function openPgLedgerView(pool: pg.Pool): Promise<PgLedgerView> {
         if (!k) throw unsupportedKind(kind)
         return k.count(c, filter)
       }),
-    runLinks: () => guard(() => allRunLinks(c)),
+    runLinksOf: (localIds) => guard(() => runLinksFor(c, localIds)),
     records: (kind, filter) =>
       guarded(async function* () {
         const sel = selection(kind, filter)

@@ -157,4 +157,54 @@ describe.each(engines)('a run’s payment and its Lote on $name', (engine) => {
     expect(v.problems).toEqual([])
     expect(v.ok).toBe(true)
   }, 60_000)
+
+  it('an export asks for runs a batch of records at a time, never the whole ledger, and misses none', async () => {
+    const profile = `p-${randomUUID()}`
+    const rows = [row(0)]
+    const run = await runs.create({ profile, name: 'Lote grande', rows }, 'Ana')
+    await runs.setState(
+      run.runId,
+      ['draft'],
+      'approved',
+      'Ana',
+      'run.approved',
+      {},
+      { hash: 'cd'.repeat(32) },
+    )
+    await runs.leases?.claim(run.runId, 60_000)
+    await runs.startWave(run.runId, 1, [0], 'Ana')
+    // More records than one batch, the run's payment among the first and the last written.
+    const early = await lonePayment(store, profile)
+    for (let i = 0; i < 520; i++) await lonePayment(store, profile)
+    const fromRun = await payRow(store, runs, profile, run.runId, rows[0]!, 0)
+    const asked: number[] = []
+    const counting: ExportLedger = {
+      ...exports,
+      open: async () => {
+        const view = await exports.open()
+        return {
+          ...view,
+          runLinksOf: (ids) => {
+            asked.push(ids.length)
+            return view.runLinksOf(ids)
+          },
+        }
+      },
+    }
+    const res = await exportFrom(counting, {
+      dir: tempDir('run-links-batch-'),
+      formats: ['csv'],
+      signer: SIGNER,
+      appVersion: '0.1.0-test',
+      profile: { name: 'Teste', network: 'liquid' },
+      filter: { profile },
+    })
+    expect(asked.reduce((a, b) => a + b, 0)).toBe(522)
+    expect(asked.length).toBeGreaterThan(1)
+    expect(Math.max(...asked)).toBeLessThanOrEqual(500)
+    const [header, ...cells] = csvRows(join(res.folder, 'records.csv'))
+    const byId = new Map(cells.map((c) => [c[header!.indexOf('ID local')]!, c]))
+    expect(byId.get(fromRun)?.[header!.indexOf('Lote')]).toBe('Lote grande · linha 2')
+    expect(byId.get(early)?.[header!.indexOf('Lote')]).toBe('')
+  }, 120_000)
 })

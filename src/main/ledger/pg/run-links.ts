@@ -11,9 +11,3 @@ export async function runLinksFor(c: Queryable, localIds: readonly string[]): Pr
   const r = await c.query(`${RUN_LINKS_SELECT} WHERE rr.local_id = ANY($1::text[])`, [[...localIds]])
   return runLinksOf(r.rows)
 }
-
-/** Every record's link, inside the caller's transaction (an export's REPEATABLE READ view: the same moment). */
-export async function allRunLinks(c: Queryable): Promise<Map<string, RunLink>> {
-  const r = await c.query(`${RUN_LINKS_SELECT} WHERE rr.local_id IS NOT NULL`)
-  return runLinksOf(r.rows)
-}

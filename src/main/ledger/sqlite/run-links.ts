@@ -14,8 +14,3 @@ export function runLinksFor(db: Db, localIds: readonly string[]): Map<string, Ru
       .all(JSON.stringify(localIds)),
   )
 }
-
-/** Every record's link (an export: one query in the export's snapshot, as many entries as runs paid rows). */
-export function allRunLinks(db: Db): Map<string, RunLink> {
-  return runLinksOf(db.fresh(`${RUN_LINKS_SELECT} WHERE rr.local_id IS NOT NULL`).iterate())
-}

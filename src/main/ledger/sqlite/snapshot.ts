@@ -17,7 +17,7 @@ import type { Db } from './db'
 import { iterateRecords, recordSelection } from './queries'
 import { depositSelection, iterateDeposits } from './deposit-queries'
 import type { RecordKindId } from '../../../shared/record-kinds'
-import { allRunLinks } from './run-links'
+import { runLinksFor } from './run-links'
 import type { RunLink } from '../../../shared/run-link'
 import type { DepositRecord } from '../../../shared/deposit-record'
 import { verifyChainSinceSteps, verifyChainSteps } from './verify-chain'
@@ -27,7 +27,7 @@ export interface LedgerSnapshot {
   auditHead(): AuditHead
   iterate(filter?: RecordFilter): Generator<WithdrawalRecord, void, undefined>
   /** The payment run each withdrawal came from (issue #26's "Lote"), from the same snapshot. */
-  runLinks(): Map<string, RunLink>
+  runLinksOf(localIds: readonly string[]): Map<string, RunLink>
   /** The deposits (second record kind) matching the filter, from the same snapshot. */
   iterateDeposits(filter?: RecordFilter): Generator<DepositRecord, void, undefined>
   /**
@@ -128,7 +128,7 @@ export function openSnapshot(file: string, trust?: () => SnapshotTrust, worker?:
     auditHead: () => readHead(db),
     iterate: (filter) => iterateRecords(db, filter),
     iterateDeposits: (filter) => iterateDeposits(db, filter),
-    runLinks: () => allRunLinks(db),
+    runLinksOf: (localIds) => runLinksFor(db, localIds),
     selection(kind, filter) {
       const sel = kind === 'deposit' ? depositSelection(db, filter) : recordSelection(db, filter)
       return {
