@@ -66,6 +66,20 @@ async function payRow(
   return localId
 }
 
+/** A run approved and its first wave started with every row: what the executor pays from. */
+async function startedRun(runs: RunStore, profile: string, name: string, rows: ImportedRow[]) {
+  const run = await runs.create({ profile, name, rows }, 'Ana')
+  await runs.setState(run.runId, ['draft'], 'approved', 'Ana', 'run.approved', {}, { hash: 'ab'.repeat(32) })
+  await runs.leases?.claim(run.runId, 60_000)
+  await runs.startWave(
+    run.runId,
+    1,
+    rows.map((_, i) => i),
+    'Ana',
+  )
+  return run
+}
+
 async function lonePayment(store: LedgerStore, profile: string): Promise<string> {
   const pixKey = `so-${randomUUID().slice(0, 8)}@example.com`
   const r = await store.insertSubmitting(
@@ -101,18 +115,7 @@ describe.each(engines)('a run’s payment and its Lote on $name', (engine) => {
   it('lists, looks up and exports the run of a run’s payment, and nothing for a lone one', async () => {
     const profile = `p-${randomUUID()}`
     const rows = [row(0), row(1)]
-    const run = await runs.create({ profile, name: 'Folha de novembro', rows }, 'Ana')
-    await runs.setState(
-      run.runId,
-      ['draft'],
-      'approved',
-      'Ana',
-      'run.approved',
-      {},
-      { hash: 'ab'.repeat(32) },
-    )
-    await runs.leases?.claim(run.runId, 60_000)
-    await runs.startWave(run.runId, 1, [0, 1], 'Ana')
+    const run = await startedRun(runs, profile, 'Folha de novembro', rows)
     // Row 1 (spreadsheet line 3) is paid; row 0 stays queued: no record, no link.
     const fromRun = await payRow(store, runs, profile, run.runId, rows[1]!, 1)
     const alone = await lonePayment(store, profile)
@@ -161,18 +164,7 @@ describe.each(engines)('a run’s payment and its Lote on $name', (engine) => {
   it('an export asks for runs a batch of records at a time, never the whole ledger, and misses none', async () => {
     const profile = `p-${randomUUID()}`
     const rows = [row(0)]
-    const run = await runs.create({ profile, name: 'Lote grande', rows }, 'Ana')
-    await runs.setState(
-      run.runId,
-      ['draft'],
-      'approved',
-      'Ana',
-      'run.approved',
-      {},
-      { hash: 'cd'.repeat(32) },
-    )
-    await runs.leases?.claim(run.runId, 60_000)
-    await runs.startWave(run.runId, 1, [0], 'Ana')
+    const run = await startedRun(runs, profile, 'Lote grande', rows)
     // More records than one batch, the run's payment among the first and the last written.
     const early = await lonePayment(store, profile)
     for (let i = 0; i < 520; i++) await lonePayment(store, profile)
