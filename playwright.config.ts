@@ -27,7 +27,9 @@ export default defineConfig({
   outputDir: 'test-results/playwright',
   timeout: 60_000,
   fullyParallel: false,
-  workers: 1,
+  // Each test has its own app, sandbox (port 0) and data folder; two at a time overlap their waits on CI's two
+  // cores (docs/DEVELOPMENT.md, "How long a full run takes").
+  workers: 2,
   reporter: [['list']],
   forbidOnly: !!process.env['CI'],
   use: {

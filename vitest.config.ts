@@ -31,6 +31,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Two cores: integration suites start real servers and SQLite files; keep the pool small.
-    maxWorkers: 2,
+    // Most of the long files wait (PostgreSQL leases, lock rounds, the sandbox's clock) rather than compute: a third
+    // worker on the two-core CI machine overlaps those waits (docs/DEVELOPMENT.md, "How long a full run takes").
+    maxWorkers: 3,
   },
 })
