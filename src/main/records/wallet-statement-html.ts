@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto'
 import { formatDateTime, type ExportLocale } from './format'
-import { kernel as K } from './kernel'
+import { escapeHtml } from './html'
 import { brl, WORDS, type WalletStatementFile } from './wallet-statement'
 
 const HTML_CSS =
@@ -17,7 +17,7 @@ const HTML_CSP =
 
 export function walletStatementHtml(f: WalletStatementFile, locale: ExportLocale): string {
   const w = WORDS[locale]
-  const e = K.escapeHtml
+  const e = escapeHtml
   const td = (s: string, n = false): string => `<td${n ? ' class="n"' : ''}>${e(s)}</td>`
   const code = (s: string): string => `<td><code>${e(s)}</code></td>`
   const th = (s: string): string => `<th>${e(s)}</th>`

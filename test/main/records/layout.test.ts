@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { csvRow } from '../../../src/main/records/csv'
-import { kernel } from '../../../src/main/records/kernel'
-import { rowPlan } from '../../../src/main/records/layout'
+import { NO_EXTRAS } from '../../../src/main/records/columns'
+import { rowWriter } from '../../../src/main/records/layout'
 import type { WithdrawalRecord } from '../../../src/shared/withdrawal-record'
 import { makeRecords, nastyRecords } from './fixtures'
 
-/** Records whose dates and text take every path of the kernel. */
+/** Records whose dates and text take every path of the row writer. */
 function records(): WithdrawalRecord[] {
   const odd = [
     '1913-12-31T23:59:59.000Z',
@@ -27,17 +27,18 @@ function records(): WithdrawalRecord[] {
   )
 }
 
-describe('the export’s row formatter', () => {
-  it('a record’s inputs make the CSV line of its cells (csvRow), in both locales and with either delimiter', () => {
+describe('the export’s row writer', () => {
+  it('writes the CSV line of a record’s cells (csvRow), in both locales, with either delimiter, with or without the report', () => {
     for (const [locale, delimiter] of [
       ['pt-BR', ';'],
       ['en', ','],
       ['en', ';'],
     ] as const) {
-      const plan = rowPlan(locale, delimiter, { csv: true, html: false })
-      const format = kernel.rowFormatter(plan.layout)
+      const csvOnly = rowWriter(locale, delimiter, { csv: true, html: false })
+      const both = rowWriter(locale, delimiter, { csv: true, html: true })
       for (const [i, r] of records().entries()) {
-        expect(format(plan.inputs(r), i)).toEqual([csvRow(r, locale, delimiter), ''])
+        expect(csvOnly(r, NO_EXTRAS, i)).toEqual([csvRow(r, locale, delimiter), ''])
+        expect(both(r, NO_EXTRAS, i)[0]).toBe(csvRow(r, locale, delimiter))
       }
     }
   })
