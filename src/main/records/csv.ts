@@ -82,17 +82,19 @@ export const YES_NO: Readonly<Record<ExportLocale, readonly [string, string]>> =
   en: ['yes', 'no'],
 }
 
-/** A column's value as its cell's text (`kind`: the column's). */
-export function cellOf(kind: ColumnKind, v: unknown, locale: ExportLocale): string {
+/** How a column of `kind` turns its value into its cell's text, decided once per column (an export runs it 3.6 M times). */
+export function cellFormat(kind: ColumnKind, locale: ExportLocale): (v: unknown) => string {
   switch (kind) {
     case 'date':
-      return typeof v === 'string' ? formatDateTime(v, locale) : ''
+      return (v) => (typeof v === 'string' ? formatDateTime(v, locale) : '')
     case 'amount':
-      return formatAmount(v as number | null, locale)
-    case 'bool':
-      return v ? YES_NO[locale][0] : YES_NO[locale][1]
+      return (v) => formatAmount(v as number | null, locale)
+    case 'bool': {
+      const [yes, no] = YES_NO[locale]
+      return (v) => (v ? yes : no)
+    }
     case 'text':
-      return v === null || v === undefined ? '' : String(v)
+      return (v) => (typeof v === 'string' ? v : v === null || v === undefined ? '' : String(v))
   }
 }
 
@@ -103,7 +105,7 @@ export function cellText(
   locale: ExportLocale,
   x: RowExtras = NO_EXTRAS,
 ): string {
-  return cellOf(col.kind, col.get(r, locale, x), locale)
+  return cellFormat(col.kind, locale)(col.get(r, locale, x))
 }
 
 /**

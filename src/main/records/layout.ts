@@ -1,11 +1,11 @@
 /**
  * A record's CSV line and report row, written together: each column's value is read once (`Column.get`), turned
- * into its cell once (csv.ts `cellOf`), and that cell feeds both outputs. The report shows a subset of the CSV's
+ * into its cell once (csv.ts `cellFormat`), and that cell feeds both outputs. The report shows a subset of the CSV's
  * columns (kinds.ts `htmlColumns`), its status in words rather than the code, and a `data-v` sort key (raw cents,
  * raw timestamp) on amounts and dates. csv.ts `csvRow` is the definition of the CSV line; a test holds the two
  * together.
  */
-import { cellOf, csvLine, type CsvDelimiter } from './csv'
+import { cellFormat, csvLine, type CsvDelimiter } from './csv'
 import type { ExportLocale } from './format'
 import { escapeHtml, PAGE_BREAK, ROW_START } from './html'
 import type { RowExtras } from './columns'
@@ -29,20 +29,25 @@ export function rowWriter<R extends AnyRecord>(
         kind: col.id === 'status' ? ('status' as const) : col.kind,
       }))
     : []
-  // Only the cells some output shows are made.
-  const wanted = columns.map((_c, i) => formats.csv || report.some((h) => h.at === i))
   const n = columns.length
-  const values = new Array<unknown>(n)
+  const values = new Array<unknown>(n).fill(null)
   const cells = new Array<string>(n).fill('')
+  // Only the cells some output shows are made; each column's kind is looked at once, here.
+  const fills = columns.flatMap((col, i) => {
+    if (!formats.csv && !report.some((h) => h.at === i)) return []
+    const { get } = col
+    const cell = cellFormat(col.kind, locale)
+    return [
+      (r: R, x: RowExtras): void => {
+        const v = get(r, locale, x)
+        values[i] = v
+        cells[i] = cell(v)
+      },
+    ]
+  })
   const parts: string[] = []
   return (r, x, index) => {
-    for (let i = 0; i < n; i++) {
-      if (!wanted[i]) continue
-      const col = columns[i]!
-      const v = col.get(r, locale, x)
-      values[i] = v
-      cells[i] = cellOf(col.kind, v, locale)
-    }
+    for (const fill of fills) fill(r, x)
     const csv = formats.csv ? csvLine(cells, delimiter) : ''
     if (report.length === 0) return [csv, '']
     // Pieces joined once: one flat string rather than a tree of 40 concatenations.
