@@ -115,15 +115,8 @@ function formatInstant(value: string, stored: boolean, locale: ExportLocale): st
   const t = stored ? parseStoredIso(value) : Date.parse(value)
   if (Number.isNaN(t)) return value
   if (locale === 'en') return new Date(t).toISOString()
-  const offset = saoPauloOffsetMs(t)
-  if (stored && offset % HOUR_MS === 0) {
-    // Same calendar day after the shift (21 hours of 24): reuse the string's own digits, no Date object.
-    const h = digitsAt(value, 11, 2) + offset / HOUR_MS
-    if (h >= 0 && h <= 23) {
-      return `${value.slice(8, 10)}/${value.slice(5, 7)}/${value.slice(0, 4)} ${pad2(h)}${value.slice(13, 19)}`
-    }
-  }
-  const d = new Date(t + offset)
+  // A stored timestamp comes here once per UTC hour (hourHead caches the rest).
+  const d = new Date(t + saoPauloOffsetMs(t))
   return (
     `${pad2(d.getUTCDate())}/${pad2(d.getUTCMonth() + 1)}/${pad4(d.getUTCFullYear())} ` +
     `${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}:${pad2(d.getUTCSeconds())}`
