@@ -42,4 +42,15 @@ describe('the export’s row writer', () => {
       }
     }
   })
+
+  it('writes the same report row without the CSV (only the report’s cells are made then)', () => {
+    const reportOnly = rowWriter('pt-BR', ';', { csv: false, html: true })
+    const both = rowWriter('pt-BR', ';', { csv: true, html: true })
+    for (const [i, r] of records().entries()) {
+      const [csv, html] = reportOnly(r, NO_EXTRAS, i)
+      expect(csv).toBe('')
+      expect(html).toBe(both(r, NO_EXTRAS, i)[1])
+      expect(html).toContain(`data-v="${String(r.payoutAmountCents ?? '')}"`)
+    }
+  })
 })
