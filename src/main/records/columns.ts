@@ -216,12 +216,16 @@ export function peopleFirst<R>(
   peopleOnly: readonly Column<R>[],
   order: readonly string[],
 ): Column<R>[] {
-  const column = (id: string): Column<R> => {
-    const c = earlier.find((x) => x.id === id) ?? peopleOnly.find((x) => x.id === id)
+  return [...pickColumns([...earlier, ...peopleOnly], order), ...earlier.filter((c) => !order.includes(c.id))]
+}
+
+/** The columns named by `ids`, in that order (a report's columns are some of its CSV's). */
+export function pickColumns<R>(columns: readonly Column<R>[], ids: readonly string[]): Column<R>[] {
+  return ids.map((id) => {
+    const c = columns.find((x) => x.id === id)
     if (!c) throw new Error(`no CSV column ${id}`)
     return c
-  }
-  return [...order.map(column), ...earlier.filter((c) => !order.includes(c.id))]
+  })
 }
 
 /** Today's withdrawal CSV: PEOPLE_ORDER, then the rest in LEGACY_CSV_COLUMNS' order, then the run's id. */
@@ -311,12 +315,6 @@ export const PT_HEADER_V1: readonly string[] = [
   'Alertas',
 ]
 
-export function columnIndex(id: string): number {
-  const i = CSV_COLUMNS.findIndex((c) => c.id === id)
-  if (i < 0) throw new Error(`no CSV column ${id}`)
-  return i
-}
-
 /** A CSV header: the column ids in en, the pt-BR labels in pt-BR. */
 export function headerIn(
   locale: ExportLocale,
@@ -346,23 +344,17 @@ export function earlierCsvHeaders(locale: ExportLocale): { header: string[]; at:
   ]
 }
 
-function pick(id: string): Column {
-  const c = CSV_COLUMNS[columnIndex(id)]
-  if (!c) throw new Error(`no CSV column ${id}`)
-  return c
-}
-
 /** The report's table: what a reviewer scans; the CSV and JSON carry the rest. */
-export const HTML_COLUMNS: readonly Column[] = [
-  pick('created_at'),
-  pick('status'),
-  pick('pix_key'),
-  pick('receiver_name'),
-  pick('deposit_amount'),
-  pick('payout_amount'),
-  pick('invoice'),
-  pick('category'),
-  pick('run'),
-  pick('remote_id'),
-  pick('operator'),
-]
+export const HTML_COLUMNS: readonly Column[] = pickColumns(CSV_COLUMNS, [
+  'created_at',
+  'status',
+  'pix_key',
+  'receiver_name',
+  'deposit_amount',
+  'payout_amount',
+  'invoice',
+  'category',
+  'run',
+  'remote_id',
+  'operator',
+])

@@ -11,7 +11,7 @@ import { depositAmountOf, depositDisplayStatus } from '../../shared/deposit-reco
 import { normalizeDepositStatus } from '../../shared/deposit-status'
 import { depositStatusInWords } from '../../shared/deposit-words'
 import { maskTaxId } from '../../shared/tax-id'
-import { csvAtOf, peopleFirst, text, type Column } from './columns'
+import { csvAtOf, peopleFirst, pickColumns, text, type Column } from './columns'
 import type { ExportLocale } from './format'
 
 const remote = (r: DepositRecord, key: string): string | null => text(r.lastRemote?.[key])
@@ -118,21 +118,15 @@ const DEPOSIT_AT_IDS = { status: 'status', refunded: 'reversed', deposit: 'amoun
 export const DEPOSIT_CSV_AT = csvAtOf(DEPOSIT_CSV_COLUMNS, DEPOSIT_AT_IDS)
 export const LEGACY_DEPOSIT_CSV_AT = csvAtOf(LEGACY_DEPOSIT_CSV_COLUMNS, DEPOSIT_AT_IDS)
 
-function pick(id: string): Column<DepositRecord> {
-  const c = DEPOSIT_CSV_COLUMNS.find((x) => x.id === id)
-  if (!c) throw new Error(`no deposit column ${id}`)
-  return c
-}
-
-export const DEPOSIT_HTML_COLUMNS: readonly Column<DepositRecord>[] = [
-  pick('created_at'),
-  pick('status'),
-  pick('amount'),
-  pick('payer_name'),
-  pick('blockchain_tx_id'),
-  pick('remote_id'),
-  pick('operator'),
-]
+export const DEPOSIT_HTML_COLUMNS: readonly Column<DepositRecord>[] = pickColumns(DEPOSIT_CSV_COLUMNS, [
+  'created_at',
+  'status',
+  'amount',
+  'payer_name',
+  'blockchain_tx_id',
+  'remote_id',
+  'operator',
+])
 
 export const DEPOSIT_HTML_LABELS_EN: Readonly<Record<string, string>> = {
   created_at: 'Created at',

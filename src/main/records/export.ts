@@ -4,9 +4,9 @@
  * manifest.json is an export that did not finish. A failed export removes its folder. The ledger is this
  * computer's SQLite file or the team's PostgreSQL server, read the same way (export-source.ts).
  *
- * Each record is read, redacted and serialised once (that JSON text is what records.json gets) and reduced to
- * the strings its CSV and report rows are made of (layout.ts, kernel.ts); every file is hashed as it is written
- * (writer.ts).
+ * Each record is read, redacted and serialised once (that JSON text is what records.json gets); its CSV line and
+ * report row are written together from one reading of its columns (layout.ts); every file is hashed as it is
+ * written (writer.ts).
  *
  * The ledger is read through one consistent view (a read transaction) while the app, and on a team every other
  * desk, keeps writing: what is committed after the view began is not in the export. The manifest's totals are
@@ -26,8 +26,7 @@ import { jsonHead, JSON_SEPARATOR, JSON_TAIL } from './json'
 import type { RecordKindId } from '../../shared/record-kinds'
 import { recordsKind } from './kinds'
 import { NO_EXTRAS } from './columns'
-import { rowPlan } from './layout'
-import { kernel } from './kernel'
+import { rowWriter } from './layout'
 import {
   canonicalManifestBytes,
   EXPORT_FORMATS,
@@ -290,11 +289,10 @@ export async function exportFrom(ledger: ExportLedger, o: ExportOptions): Promis
 
     // Each record is written in the state layout (record-line.ts): the verifier hashes its bytes.
     const redact = makeRedactor(o.secrets, recordLine)
-    const plan =
+    const rows =
       csv || htmlRows
-        ? rowPlan(locale, delimiter, { csv: csv !== null, html: htmlRows !== null }, kind)
+        ? rowWriter(locale, delimiter, { csv: csv !== null, html: htmlRows !== null }, kind)
         : null
-    const format = plan ? kernel.rowFormatter(plan.layout) : null
     const totals = new TotalsAccumulator()
     const days = new DayAccumulator(kind.id)
     const wantReceipts = o.includeReceipts === true && !isDeposit
@@ -302,7 +300,7 @@ export async function exportFrom(ledger: ExportLedger, o: ExportOptions): Promis
     const receiptIds = new Set<string>()
     // The run each withdrawal came from ("Lote", only the CSV and report show it), read in the same view a batch
     // of records at a time: nothing kept grows with the export.
-    const withRuns = plan !== null && kind.id === 'withdrawal'
+    const withRuns = rows !== null && kind.id === 'withdrawal'
     const redactedIds: string[] = []
     let first: string | null = null
     let last: string | null = null
@@ -313,9 +311,9 @@ export async function exportFrom(ledger: ExportLedger, o: ExportOptions): Promis
         const redactedBefore = redact.count
         const { record, json: text } = redact(rec)
         if (redact.count > redactedBefore) redactedIds.push(rec.localId)
-        if (plan && format) {
+        if (rows) {
           const run = runs?.get(record.localId) ?? null
-          const [c, h] = format(plan.inputs(record, run ? { run } : NO_EXTRAS), totals.count)
+          const [c, h] = rows(record, run ? { run } : NO_EXTRAS, totals.count)
           if (c !== '') csv?.write(c)
           if (h !== '') htmlRows?.write(h)
         }

@@ -5,32 +5,182 @@
  * Amounts never carry a currency symbol: a spreadsheet reads the bare number in its locale.
  */
 import { centsToDecimalString, formatBRL } from '../../shared/money'
-import { csvReader, kernel as K } from './kernel'
+import { csvReader } from './kernel'
 
 export type ExportLocale = 'pt-BR' | 'en'
 export const EXPORT_LOCALES = ['pt-BR', 'en'] as const
 
+const HOUR_MS = 3_600_000
+const DAY_MS = 24 * HOUR_MS
+/** The largest time value of a Date (ECMAScript: 8.64e15 ms either side of the epoch). */
+const MAX_TIME = 8.64e15
+/** Per UTC day: its offset when the same at its first and last hour, else NaN (then asked per hour). */
+const offsetByDay = new Map<number, number>()
+const offsetByHour = new Map<number, number>()
+let offsetFormat: Intl.DateTimeFormat | undefined
+let lastDay = NaN
+let lastDayOffset = 0
+
+/** The offset at the start of UTC hour `hour` (hours since the epoch), from the tz database. */
+function hourOffset(hour: number): number {
+  const cached = offsetByHour.get(hour)
+  if (cached !== undefined) return cached
+  offsetFormat ??= new Intl.DateTimeFormat('en-US', {
+    timeZone: 'America/Sao_Paulo',
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  })
+  const p: Record<string, number> = {}
+  for (const part of offsetFormat.formatToParts(new Date(hour * HOUR_MS))) p[part.type] = Number(part.value)
+  const asUtc = Date.UTC(
+    p.year ?? 1970,
+    (p.month ?? 1) - 1,
+    p.day ?? 1,
+    p.hour ?? 0,
+    p.minute ?? 0,
+    p.second ?? 0,
+  )
+  const offset = asUtc - hour * HOUR_MS
+  if (offsetByHour.size > 100_000) offsetByHour.clear()
+  offsetByHour.set(hour, offset)
+  return offset
+}
+
+/**
+ * UTC offset of São Paulo at `t`, in ms. Intl is slow (µs per call) and 100k records carry several dates
+ * each, so offsets are cached: São Paulo's offset has only ever changed on whole hours since 1914 (DST ended
+ * in 2019; the tz database knows the old rules), so one per UTC hour is exact; and no two of its changes are
+ * less than a day apart, so a day whose first and last hours agree has that offset throughout (asked twice
+ * per day, not 24 times).
+ */
+export function saoPauloOffsetMs(t: number): number {
+  const day = Math.floor(t / DAY_MS)
+  // A record's dates are usually minutes apart: the last answer is the likeliest.
+  if (day === lastDay && !Number.isNaN(lastDayOffset)) return lastDayOffset
+  let offset = offsetByDay.get(day)
+  if (offset === undefined) {
+    offset = NaN
+    // At the ends of the Date range, only per hour (Intl refuses instants beyond them).
+    if (Math.abs(day * DAY_MS) < MAX_TIME - DAY_MS) {
+      const first = hourOffset(day * 24)
+      if (first === hourOffset(day * 24 + 23)) offset = first
+    }
+    if (offsetByDay.size > 100_000) offsetByDay.clear()
+    offsetByDay.set(day, offset)
+  }
+  lastDay = day
+  lastDayOffset = offset
+  return Number.isNaN(offset) ? hourOffset(Math.floor(t / HOUR_MS)) : offset
+}
+
 const pad2 = (n: number): string => (n < 10 ? `0${n}` : String(n))
 const pad4 = (n: number): string => String(n).padStart(4, '0')
 
+const STORED_ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+const isLeap = (y: number): boolean => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0
+const digitsAt = (s: string, from: number, len: number): number => {
+  let v = 0
+  for (let i = from; i < from + len; i++) v = v * 10 + s.charCodeAt(i) - 48
+  return v
+}
+
+/** Date.parse for the ledger's own `toISOString()` form, several times faster (an export reads 600k dates). */
+function parseStoredIso(s: string): number {
+  const y = digitsAt(s, 0, 4)
+  const mo = digitsAt(s, 5, 2)
+  const d = digitsAt(s, 8, 2)
+  const h = digitsAt(s, 11, 2)
+  const mi = digitsAt(s, 14, 2)
+  const se = digitsAt(s, 17, 2)
+  // Date.UTC (and V8's Date.parse) would roll "2025-02-30" over to March: an impossible date is not a date.
+  const days = mo === 2 && isLeap(y) ? 29 : (DAYS_IN_MONTH[mo - 1] ?? 0)
+  if (d < 1 || d > days || h > 23 || mi > 59 || se > 59) return NaN
+  if (y < 100) return Date.parse(s)
+  return Date.UTC(y, mo - 1, d, h, mi, se, digitsAt(s, 20, 3))
+}
+
+/** Date.parse for the ledger's own `toISOString()` form; NaN when it is not that form or not a real date. */
+export function parseIso(value: string): number {
+  return STORED_ISO.test(value) ? parseStoredIso(value) : Date.parse(value)
+}
+
+/** `formatDateTime` without the per-hour cache. */
+function formatInstant(value: string, stored: boolean, locale: ExportLocale): string {
+  const t = stored ? parseStoredIso(value) : Date.parse(value)
+  if (Number.isNaN(t)) return value
+  if (locale === 'en') return new Date(t).toISOString()
+  // A stored timestamp comes here once per UTC hour (hourHead caches the rest).
+  const d = new Date(t + saoPauloOffsetMs(t))
+  return (
+    `${pad2(d.getUTCDate())}/${pad2(d.getUTCMonth() + 1)}/${pad4(d.getUTCFullYear())} ` +
+    `${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}:${pad2(d.getUTCSeconds())}`
+  )
+}
+
+/**
+ * pt-BR "dd/mm/aaaa hh" in São Paulo of a stored timestamp's UTC hour, cached per hour (an export formats
+ * 600k timestamps, a few per hour): with a whole-hour offset the minutes and seconds are the stored ones, so
+ * the rest of the cell is copied. Null when that does not hold (an offset that is not whole hours, before
+ * 1914) or the hour is not a date: the long way then decides.
+ */
+const hourHeads = new Map<number, string | null>()
+let lastHourKey = -1
+let lastHourHead: string | null = null
+
+function hourHead(stored: string): string | null {
+  // Every digit counts (not only valid dates): "2025-13-…" must not share an entry with a real hour.
+  const key =
+    digitsAt(stored, 0, 4) * 1_000_000 +
+    digitsAt(stored, 5, 2) * 10_000 +
+    digitsAt(stored, 8, 2) * 100 +
+    digitsAt(stored, 11, 2)
+  if (key === lastHourKey) return lastHourHead
+  let head = hourHeads.get(key)
+  if (head === undefined) {
+    const hourStart = `${stored.slice(0, 13)}:00:00.000Z`
+    const t = parseStoredIso(hourStart)
+    head =
+      Number.isNaN(t) || saoPauloOffsetMs(t) % HOUR_MS !== 0
+        ? null
+        : formatInstant(hourStart, true, 'pt-BR').slice(0, 13)
+    if (hourHeads.size > 100_000) hourHeads.clear()
+    hourHeads.set(key, head)
+  }
+  lastHourKey = key
+  lastHourHead = head
+  return head
+}
+
 /**
  * A timestamp for a cell; '' for null. Values that do not parse as dates (the API's fields are "not shown"
- * beyond ISO 8601) are written as received rather than guessed. pt-BR: São Paulo time, offsets from the tz
- * database (cached per UTC hour; see kernel.ts).
+ * beyond ISO 8601) are written as received rather than guessed.
  */
-export const formatDateTime: (value: string | null | undefined, locale: ExportLocale) => string =
-  K.formatDateTime
+export function formatDateTime(value: string | null | undefined, locale: ExportLocale): string {
+  if (value === null || value === undefined || value === '') return ''
+  const stored = STORED_ISO.test(value)
+  if (locale === 'en' && stored) return value
+  if (stored && digitsAt(value, 14, 2) <= 59 && digitsAt(value, 17, 2) <= 59) {
+    const head = hourHead(value)
+    if (head !== null) return head + value.slice(13, 19)
+  }
+  return formatInstant(value, stored, locale)
+}
 
-const DAY_MS = 86_400_000
 /** "YYYY-MM-DD" by day number (days since the epoch): an export asks once per record, for a few hundred days. */
 const dayNames = new Map<number, string>()
 
 /** São Paulo calendar day of a timestamp, "YYYY-MM-DD" (sortable); null when it does not parse. */
 export function saoPauloDay(value: string): string | null {
-  const t = K.parseIso(value)
+  const t = parseIso(value)
   if (Number.isNaN(t)) return null
   // The calendar day of the shifted instant (read with getUTC*).
-  const n = Math.floor((t + K.saoPauloOffsetMs(t)) / DAY_MS)
+  const n = Math.floor((t + saoPauloOffsetMs(t)) / DAY_MS)
   let name = dayNames.get(n)
   if (name === undefined) {
     const d = new Date(n * DAY_MS)

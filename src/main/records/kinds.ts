@@ -13,7 +13,6 @@ import { createHash } from 'node:crypto'
 import type { z } from 'zod'
 import { depositRecordSchema, type DepositRecord, depositAmountOf } from '../../shared/deposit-record'
 import { depositStatusInWords } from '../../shared/deposit-words'
-import { refundFeeCents } from '../../shared/money-totals'
 import type { MoneyLocale } from '../../shared/money'
 import type { RecordKindId } from '../../shared/record-kinds'
 import { statusInWords } from '../../shared/status-words'
@@ -31,8 +30,7 @@ import {
   LEGACY_DEPOSIT_CSV_COLUMNS,
 } from './deposit-columns'
 import type { ExportLocale } from './format'
-import type { TotalsRow } from './totals'
-import { displayStatus } from './totals'
+import { displayStatus, withdrawalTotalsRow, type TotalsRow } from './totals'
 
 /** Any kind's record, as the shared code sees it. */
 export interface AnyRecord {
@@ -87,13 +85,7 @@ export const WITHDRAWAL_KIND: RecordsKind<WithdrawalRecord> = {
   csvColumns: CSV_COLUMNS,
   htmlColumns: HTML_COLUMNS,
   hasPayout: true,
-  totalsRow: (r) => ({
-    status: displayStatus(r),
-    hasRefund: r.refund !== null,
-    depositCents: r.depositAmountCents,
-    payoutCents: r.payoutAmountCents,
-    refundFeeCents: refundFeeCents(r.refund),
-  }),
+  totalsRow: withdrawalTotalsRow,
   statusWords: (r, locale) => statusInWords(displayStatus(r), r.refund !== null, locale),
   statusCodeWords: statusInWords,
   fixedHash: recordFixedHash,

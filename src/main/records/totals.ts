@@ -47,6 +47,17 @@ export interface TotalsRow {
   refundFeeCents: number
 }
 
+/** A withdrawal's group and amounts (kinds.ts `totalsRow`). */
+export function withdrawalTotalsRow(r: WithdrawalRecord): TotalsRow {
+  return {
+    status: displayStatus(r),
+    hasRefund: r.refund !== null,
+    depositCents: r.depositAmountCents,
+    payoutCents: r.payoutAmountCents,
+    refundFeeCents: refundFeeCents(r.refund),
+  }
+}
+
 const keyOf = (status: string, hasRefund: boolean): string => `${hasRefund ? 1 : 0}:${status}`
 
 export class TotalsAccumulator {
@@ -78,13 +89,7 @@ export class TotalsAccumulator {
   }
 
   addRecord(r: WithdrawalRecord): void {
-    this.add({
-      status: displayStatus(r),
-      hasRefund: r.refund !== null,
-      depositCents: r.depositAmountCents,
-      payoutCents: r.payoutAmountCents,
-      refundFeeCents: refundFeeCents(r.refund),
-    })
+    this.add(withdrawalTotalsRow(r))
   }
 
   /** Sorted by status, then without refund before with: one order, so the signed manifest is reproducible. */
@@ -125,17 +130,6 @@ export class DayAccumulator {
   private readonly byDay = new Map<string, TotalsAccumulator>()
 
   constructor(private readonly kind: RecordKindId = 'withdrawal') {}
-
-  /** A withdrawal record; any kind through `addRow`. */
-  add(r: WithdrawalRecord): void {
-    this.addRow(r.createdAt, {
-      status: displayStatus(r),
-      hasRefund: r.refund !== null,
-      depositCents: r.depositAmountCents,
-      payoutCents: r.payoutAmountCents,
-      refundFeeCents: refundFeeCents(r.refund),
-    })
-  }
 
   addRow(createdAt: string, row: TotalsRow): void {
     const day = saoPauloDay(createdAt) ?? ''

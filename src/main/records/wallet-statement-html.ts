@@ -4,8 +4,8 @@
  */
 import { createHash } from 'node:crypto'
 import { formatDateTime, type ExportLocale } from './format'
-import { kernel as K } from './kernel'
-import { brl, WORDS, type WalletStatementFile } from './wallet-statement'
+import { escapeHtml } from './html'
+import { statementRows, WORDS, type WalletStatementFile } from './wallet-statement'
 
 const HTML_CSS =
   'body{font:14px system-ui,sans-serif;margin:2rem;color:#111}table{border-collapse:collapse;margin:1rem 0}' +
@@ -17,20 +17,15 @@ const HTML_CSP =
 
 export function walletStatementHtml(f: WalletStatementFile, locale: ExportLocale): string {
   const w = WORDS[locale]
-  const e = K.escapeHtml
+  const e = escapeHtml
   const td = (s: string, n = false): string => `<td${n ? ' class="n"' : ''}>${e(s)}</td>`
   const code = (s: string): string => `<td><code>${e(s)}</code></td>`
   const th = (s: string): string => `<th>${e(s)}</th>`
   const row = (cells: string[]): string => `<tr>${cells.join('')}</tr>`
   const when = (iso: string): string => formatDateTime(iso, locale)
-  const balance = (label: string, at: string, units: string, c: number): string =>
-    row([
-      td(label),
-      td(when(at)),
-      ...Array.from({ length: 5 }, () => td('')),
-      td(units, true),
-      td(brl(c, locale), true),
-    ])
+  // Block, units and R$ right-aligned, the transaction as code; a balance row's empty cells plain.
+  const cell = (s: string, i: number): string =>
+    s === '' ? td(s) : i === 3 ? code(s) : td(s, i === 2 || i === 7 || i === 8)
   const pairs = (title: string, list: WalletStatementFile['reconciliation']['payments']): string =>
     `<h3>${e(title)}</h3><table><thead>${row([w.pairs.record, w.pairs.tx, w.pairs.units].map(th))}</thead><tbody>` +
     list.map((p) => row([td(p.localId), code(p.txid), td(p.depixUnits, true)])).join('') +
@@ -44,21 +39,7 @@ export function walletStatementHtml(f: WalletStatementFile, locale: ExportLocale
     `<h1>${e(w.title)}</h1>`,
     `<p>${e(w.period)}: ${e(when(f.period.from))} – ${e(when(f.period.to))}</p>`,
     `<table><thead>${row(w.header.map(th))}</thead><tbody>`,
-    balance(w.opening, f.period.from, f.openingUnits, f.openingCents),
-    ...f.lines.map((l, i) =>
-      row([
-        td(String(i + 1)),
-        td(when(l.at)),
-        td(String(l.height), true),
-        code(l.txid),
-        td(w.meaning[l.meaning] ?? l.meaning),
-        td(l.localId ?? ''),
-        td(l.label ?? ''),
-        td(l.depixUnits, true),
-        td(brl(l.depixCents, locale), true),
-      ]),
-    ),
-    balance(w.closing, f.period.to, f.closingUnits, f.closingCents),
+    ...statementRows(f, locale).map((cells) => row(cells.map(cell))),
     '</tbody></table>',
     f.pendingTxids.length > 0
       ? `<h2>${e(w.pending)}</h2><ul>${f.pendingTxids.map((t) => `<li><code>${e(t)}</code></li>`).join('')}</ul>`

@@ -1,9 +1,11 @@
 /**
  * Issue #27: writes the wallet statement's members (wallet-statement.ts, wallet-statement-html.ts) into an export
- * through the export's own hashed writer.
+ * through the export's own hashed writer (`track`): the JSON always, the CSV and the HTML page when the export has
+ * those formats. Returns their manifest entries.
  */
 import type { CsvDelimiter } from './csv'
 import type { ExportLocale } from './format'
+import type { FileEntry } from './manifest'
 import {
   WALLET_STATEMENT_CSV,
   WALLET_STATEMENT_FILE,
@@ -14,29 +16,6 @@ import {
 } from './wallet-statement'
 import { walletStatementHtml } from './wallet-statement-html'
 
-/** The manifest entries of the statement's members (manifest.ts lists the same shapes; no import back). */
-type StatementEntry =
-  | { name: typeof WALLET_STATEMENT_FILE; format: 'wallet-statement'; bytes: number; sha256: string }
-  | {
-      name: typeof WALLET_STATEMENT_CSV
-      format: 'wallet-statement-csv'
-      bytes: number
-      sha256: string
-      delimiter: CsvDelimiter
-      locale: ExportLocale
-    }
-  | {
-      name: typeof WALLET_STATEMENT_HTML
-      format: 'wallet-statement-html'
-      bytes: number
-      sha256: string
-      locale: ExportLocale
-    }
-
-/**
- * Writes the statement's members through the export's own hashed writer (`track`): the JSON always, the CSV and the
- * HTML page when the export has those formats. Returns their manifest entries.
- */
 export async function writeWalletStatementMembers(
   track: (
     name: string,
@@ -44,25 +23,27 @@ export async function writeWalletStatementMembers(
   f: WalletStatementFile,
   csv: { delimiter: CsvDelimiter; locale: ExportLocale } | null,
   html: { locale: ExportLocale } | null,
-): Promise<StatementEntry[]> {
-  const json = await track(WALLET_STATEMENT_FILE)
-  json.write(walletStatementJson(f))
-  const j = await json.close()
-  const entries: StatementEntry[] = [{ name: WALLET_STATEMENT_FILE, format: 'wallet-statement', ...j }]
+): Promise<FileEntry[]> {
+  const written = async (name: string, text: string): Promise<{ bytes: number; sha256: string }> => {
+    const file = await track(name)
+    file.write(text)
+    return file.close()
+  }
+  const entries: FileEntry[] = [
+    {
+      name: WALLET_STATEMENT_FILE,
+      format: 'wallet-statement',
+      ...(await written(WALLET_STATEMENT_FILE, walletStatementJson(f))),
+    },
+  ]
   if (csv) {
-    const c = await track(WALLET_STATEMENT_CSV)
-    c.write(walletStatementCsv(f, csv.delimiter, csv.locale))
-    entries.push({ name: WALLET_STATEMENT_CSV, format: 'wallet-statement-csv', ...(await c.close()), ...csv })
+    const text = walletStatementCsv(f, csv.delimiter, csv.locale)
+    const file = await written(WALLET_STATEMENT_CSV, text)
+    entries.push({ name: WALLET_STATEMENT_CSV, format: 'wallet-statement-csv', ...file, ...csv })
   }
   if (html) {
-    const h = await track(WALLET_STATEMENT_HTML)
-    h.write(walletStatementHtml(f, html.locale))
-    entries.push({
-      name: WALLET_STATEMENT_HTML,
-      format: 'wallet-statement-html',
-      ...(await h.close()),
-      ...html,
-    })
+    const file = await written(WALLET_STATEMENT_HTML, walletStatementHtml(f, html.locale))
+    entries.push({ name: WALLET_STATEMENT_HTML, format: 'wallet-statement-html', ...file, ...html })
   }
   return entries
 }

@@ -179,7 +179,7 @@ export const WORDS: Readonly<Record<ExportLocale, Words>> = {
   },
 }
 
-export function brl(c: number, locale: ExportLocale): string {
+function brl(c: number, locale: ExportLocale): string {
   const sign = c < 0 ? '-' : ''
   const abs = Math.abs(c)
   const whole = Math.trunc(abs / 100).toString()
@@ -187,27 +187,19 @@ export function brl(c: number, locale: ExportLocale): string {
   return locale === 'pt-BR' ? `${sign}${whole},${frac}` : `${sign}${whole}.${frac}`
 }
 
-export function walletStatementCsv(
-  f: WalletStatementFile,
-  delimiter: CsvDelimiter,
-  locale: ExportLocale,
-): string {
+/** The statement's table, as the CSV and the HTML page show it: the opening balance, each line, the closing one. */
+export function statementRows(f: WalletStatementFile, locale: ExportLocale): string[][] {
   const w = WORDS[locale]
-  const out = [BOM + csvLine(w.header, delimiter)]
-  const row = (cells: string[]) => out.push(csvLine(cells, delimiter))
-  row([
-    w.opening,
-    formatDateTime(f.period.from, locale),
-    '',
-    '',
-    '',
-    '',
-    '',
-    f.openingUnits,
-    brl(f.openingCents, locale),
-  ])
-  f.lines.forEach((l, i) =>
-    row([
+  const balance = (label: string, at: string, units: string, cents: number): string[] => [
+    label,
+    formatDateTime(at, locale),
+    ...Array.from({ length: 5 }, () => ''),
+    units,
+    brl(cents, locale),
+  ]
+  return [
+    balance(w.opening, f.period.from, f.openingUnits, f.openingCents),
+    ...f.lines.map((l, i) => [
       String(i + 1),
       formatDateTime(l.at, locale),
       String(l.height),
@@ -218,19 +210,18 @@ export function walletStatementCsv(
       l.depixUnits,
       brl(l.depixCents, locale),
     ]),
-  )
-  row([
-    w.closing,
-    formatDateTime(f.period.to, locale),
-    '',
-    '',
-    '',
-    '',
-    '',
-    f.closingUnits,
-    brl(f.closingCents, locale),
-  ])
-  return out.join('') // csvLine ends each line with CRLF
+    balance(w.closing, f.period.to, f.closingUnits, f.closingCents),
+  ]
+}
+
+export function walletStatementCsv(
+  f: WalletStatementFile,
+  delimiter: CsvDelimiter,
+  locale: ExportLocale,
+): string {
+  // csvLine ends each line with CRLF.
+  const lines = [WORDS[locale].header, ...statementRows(f, locale)].map((cells) => csvLine(cells, delimiter))
+  return BOM + lines.join('')
 }
 
 const truncCents = (u: bigint): number => Number(u / UNITS_PER_CENT)
