@@ -12,6 +12,7 @@ import { recordStateHash } from '../ledger/model/state-hash'
 import { readAnchorsMember } from './anchors'
 import { auditStream } from './audit-kernel'
 import type { AuditCollected, Head } from './audit-member'
+import { RecordStates } from './audit-tables'
 import { BOM, csvHeader, csvLine, YES_NO } from './csv'
 import { ROW_START } from './html'
 import { readRecordsFile, type RecordsReader } from './json'
@@ -289,7 +290,7 @@ type Totals = (add: AddHere, actual: StatusTotal[]) => void
 function recordsChecker(expect: Expectation, rows: Rows, totals: Totals): Checker {
   const acc = new TotalsAccumulator()
   const { kind, kept, first } = expect
-  const stateHashes = expect.audit ? new Map<string, string>() : null
+  const stateHashes = expect.audit ? new RecordStates(expect.audit.summary?.latest ?? null) : null
   // The localIds seen: the state hashes' keys when they are collected (each record sets one), else a set.
   const ids: { has(id: string): boolean; add?(id: string): unknown } = stateHashes ?? new Set<string>()
   const fixedHashes = expect.audit && expect.fixedHashes ? new Map<string, string>() : null
