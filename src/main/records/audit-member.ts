@@ -170,7 +170,13 @@ export interface AuditLines {
 /** A summary with nothing read yet: its tables share one table of ids. */
 export function emptySummary(): AuditSummary {
   const ids = new IdTable()
-  return { entries: 0, latest: new LatestTable(ids), hashes: new EntryTable(ids), redacted: new Set(), problems: [] }
+  return {
+    entries: 0,
+    latest: new LatestTable(ids),
+    hashes: new EntryTable(ids),
+    redacted: new Set(),
+    problems: [],
+  }
 }
 
 /** Reads and checks audit.jsonl on its own (the records are compared in `compareRecords`). */

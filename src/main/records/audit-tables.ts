@@ -45,7 +45,9 @@ abstract class MapLike<K, V> implements Table<K, V> {
   }
 }
 
-const HEX64 = /^[0-9a-f]{64}$/
+/** A hex digit's value by character code (lowercase only), else -1. */
+const NIBBLE = new Int8Array(128).fill(-1)
+for (let c = 0; c < 16; c++) NIBBLE['0123456789abcdef'.charCodeAt(c)] = c
 
 /** Hex SHA-256 strings by index, 32 bytes each; any other string in a Map. */
 class HashColumn {
@@ -56,9 +58,16 @@ class HashColumn {
 
   set(i: number, value: string): void {
     this.kind = grown(this.kind, i + 1, (n) => new Uint8Array(n))
-    if (HEX64.test(value)) {
-      if (this.bytes.length < (i + 1) * 32) this.bytes = grown(this.bytes, (i + 1) * 32, Buffer.alloc)
-      this.bytes.write(value, i * 32, 'hex')
+    this.bytes = grown(this.bytes, (i + 1) * 32, Buffer.alloc)
+    // Decoded here, not by Buffer.write: a native call per hash costs more than the 64 digits.
+    let ok = value.length === 64
+    for (let k = 0; ok && k < 32; k++) {
+      const hi = NIBBLE[value.charCodeAt(2 * k)] ?? -1
+      const lo = NIBBLE[value.charCodeAt(2 * k + 1)] ?? -1
+      if (hi < 0 || lo < 0) ok = false
+      else this.bytes[i * 32 + k] = (hi << 4) | lo
+    }
+    if (ok) {
       if (this.kind[i] === 2) this.odd.delete(i)
       this.kind[i] = 1
     } else {
@@ -78,61 +87,73 @@ class HashColumn {
 }
 
 /**
- * localIds ↔ dense indexes, each id's bytes kept once (a tag byte, then UTF-8, or UTF-16 for a string holding a
- * surrogate, whose UTF-8 would not be exact), found through an open-addressing table of their FNV-1a hashes.
+ * localIds ↔ dense indexes, each id's characters kept once: a byte each when all are below 256 (ids are ASCII),
+ * else two (UTF-16, exact for any string), after a tag byte saying which; found through an open-addressing
+ * table of their FNV-1a hashes. Plain loops over the characters: no encoding call per id.
  */
 export class IdTable {
   private bytes = Buffer.alloc(1 << 16)
-  private ends = new Int32Array(1 << 10)
+  /** Where each id's tag byte is, and where the next one's would be. */
+  private starts = new Int32Array(1 << 10)
   /** Index + 1 of the id in each slot; 0: empty. Kept at most half full. */
   private slots = new Int32Array(1 << 11)
   size = 0
 
-  private startOf(i: number): number {
-    return i === 0 ? 0 : (this.ends[i - 1] as number)
-  }
-
-  private hashOf(from: number, to: number): number {
-    let h = 0x811c9dc5
-    for (let i = from; i < to; i++) h = Math.imul(h ^ (this.bytes[i] as number), 0x01000193)
-    return h >>> 0
-  }
-
   /** The index of `id`, added when `add` and not there yet; -1 when it is not there. */
   find(id: string, add = false): number {
-    const at = this.startOf(this.size)
-    if (this.bytes.length < at + 1 + id.length * 3) {
-      this.bytes = grown(this.bytes, at + 1 + id.length * 3, Buffer.alloc)
+    let h = 0x811c9dc5
+    let wide = 0
+    for (let k = 0; k < id.length; k++) {
+      const c = id.charCodeAt(k)
+      wide |= c
+      h = Math.imul(h ^ c, 0x01000193)
     }
-    const wide = /[\ud800-\udfff]/.test(id)
-    this.bytes[at] = wide ? 1 : 0
-    const end = at + 1 + this.bytes.write(id, at + 1, wide ? 'utf16le' : 'utf8')
+    const tag = wide > 0xff ? 2 : 1
     const mask = this.slots.length - 1
-    let s = this.hashOf(at, end) & mask
+    let s = (h >>> 0) & mask
     for (let i = (this.slots[s] as number) - 1; i >= 0; i = (this.slots[s] as number) - 1) {
-      const from = this.startOf(i)
-      if (this.ends[i] === from + end - at && this.bytes.compare(this.bytes, at, end, from, from + end - at) === 0)
-        return i
+      if (this.is(i, id, tag)) return i
       s = (s + 1) & mask
     }
     if (!add) return -1
-    this.ends = grown(this.ends, this.size + 1, (n) => new Int32Array(n))
-    this.ends[this.size] = end
+    const at = this.starts[this.size] as number
+    this.bytes = grown(this.bytes, at + 1 + id.length * tag, Buffer.alloc)
+    this.bytes[at] = tag
+    for (let k = 0; k < id.length; k++) {
+      const c = id.charCodeAt(k)
+      if (tag === 1) this.bytes[at + 1 + k] = c
+      else this.bytes.writeUInt16LE(c, at + 1 + 2 * k)
+    }
+    this.starts = grown(this.starts, this.size + 2, (n) => new Int32Array(n))
+    this.starts[this.size + 1] = at + 1 + id.length * tag
     this.slots[s] = ++this.size
     if (this.size * 2 > this.slots.length) this.rehash()
     return this.size - 1
   }
 
+  private is(i: number, id: string, tag: number): boolean {
+    const at = this.starts[i] as number
+    if (this.bytes[at] !== tag || (this.starts[i + 1] as number) - at - 1 !== id.length * tag) return false
+    for (let k = 0; k < id.length; k++) {
+      const c = tag === 1 ? this.bytes[at + 1 + k] : this.bytes.readUInt16LE(at + 1 + 2 * k)
+      if (c !== id.charCodeAt(k)) return false
+    }
+    return true
+  }
+
   id(i: number): string {
-    const from = this.startOf(i)
-    return this.bytes.toString(this.bytes[from] === 1 ? 'utf16le' : 'utf8', from + 1, this.ends[i])
+    const at = this.starts[i] as number
+    return this.bytes.toString(this.bytes[at] === 1 ? 'latin1' : 'utf16le', at + 1, this.starts[i + 1])
   }
 
   private rehash(): void {
     this.slots = new Int32Array(this.slots.length * 2)
     const mask = this.slots.length - 1
     for (let i = 0; i < this.size; i++) {
-      let s = this.hashOf(this.startOf(i), this.ends[i] as number) & mask
+      const id = this.id(i)
+      let h = 0x811c9dc5
+      for (let k = 0; k < id.length; k++) h = Math.imul(h ^ id.charCodeAt(k), 0x01000193)
+      let s = (h >>> 0) & mask
       while (this.slots[s] !== 0) s = (s + 1) & mask
       this.slots[s] = i + 1
     }
@@ -185,7 +206,8 @@ export class EntryTable extends MapLike<number, { hash: string; subject: string 
     super()
   }
   set(seq: number, v: { hash: string; subject: string | null }): void {
-    if (!this.map && this.n > 0 && !(seq > (this.seqs[this.n - 1] as number))) this.map = new Map(this.entries())
+    if (!this.map && this.n > 0 && !(seq > (this.seqs[this.n - 1] as number)))
+      this.map = new Map(this.entries())
     if (this.map) return void this.map.set(seq, v)
     this.seqs = grown(this.seqs, this.n + 1, (k) => new Float64Array(k))
     this.subjects = grown(this.subjects, this.n + 1, (k) => new Int32Array(k))
@@ -219,7 +241,8 @@ export class EntryTable extends MapLike<number, { hash: string; subject: string 
   /** The first subject (by its index in `ids`) for which `outside` holds, or undefined. */
   subjectWhere(outside: (i: number) => boolean): string | null | undefined {
     if (this.map) {
-      for (const { subject } of this.map.values()) if (subject !== null && outside(this.ids.find(subject))) return subject
+      for (const { subject } of this.map.values())
+        if (subject !== null && outside(this.ids.find(subject))) return subject
       return undefined
     }
     for (let k = 0; k < this.n; k++) {
@@ -279,7 +302,10 @@ export class RecordStates extends MapLike<string, string> {
   *entries(): Generator<[string, string]> {
     for (let k = 0; k < this.n; k++) {
       const i = this.order[k] as number
-      yield [this.ids.id(i), (this.state[i] === 1 ? this.latest?.at(i)?.stateHash : this.own.get(i)) as string]
+      yield [
+        this.ids.id(i),
+        (this.state[i] === 1 ? this.latest?.at(i)?.stateHash : this.own.get(i)) as string,
+      ]
     }
   }
   /** The records whose state is not their latest entry's (file order): all that compareRecords must look at. */
