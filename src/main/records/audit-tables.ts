@@ -206,13 +206,14 @@ export class EntryTable extends MapLike<number, { hash: string; subject: string 
     super()
   }
   set(seq: number, v: { hash: string; subject: string | null }): void {
+    const subject = v.subject === null ? -1 : this.ids.find(v.subject, true)
     if (!this.map && this.n > 0 && !(seq > (this.seqs[this.n - 1] as number)))
       this.map = new Map(this.entries())
     if (this.map) return void this.map.set(seq, v)
     this.seqs = grown(this.seqs, this.n + 1, (k) => new Float64Array(k))
     this.subjects = grown(this.subjects, this.n + 1, (k) => new Int32Array(k))
     this.seqs[this.n] = seq
-    this.subjects[this.n] = v.subject === null ? -1 : this.ids.find(v.subject, true)
+    this.subjects[this.n] = subject
     this.hashes.set(this.n++, v.hash)
   }
   private at(k: number): { hash: string; subject: string | null } {
