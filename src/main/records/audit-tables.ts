@@ -98,9 +98,19 @@ export class IdTable {
   /** Index + 1 of the id in each slot; 0: empty. Kept at most half full. */
   private slots = new Int32Array(1 << 11)
   size = 0
+  /** The last id found and its index: a record and its entries ask for the same string several times in a row. */
+  private last = ''
+  private lastAt = -1
 
   /** The index of `id`, added when `add` and not there yet; -1 when it is not there. */
   find(id: string, add = false): number {
+    if (id === this.last && this.lastAt >= 0) return this.lastAt
+    this.last = id
+    this.lastAt = this.search(id, add)
+    return this.lastAt
+  }
+
+  private search(id: string, add: boolean): number {
     let h = 0x811c9dc5
     let wide = 0
     for (let k = 0; k < id.length; k++) {

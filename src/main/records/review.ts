@@ -32,6 +32,8 @@ import { verifyExport, type ExportVerification } from './verify'
 export const FIRST_PAGE = 200
 /** Records parsed and written between two pauses of the load. */
 const BATCH = 1000
+/** The load's SQLite page cache (KiB): its unique indexes' pages, not the whole file (the verification is held too). */
+const REVIEW_CACHE_KIB = 16 << 10
 
 export interface Review {
   /** Verification of the export. */
@@ -182,6 +184,7 @@ export async function openReview(
         validated: true,
         scratch: true,
         oneEntry: true,
+        cacheKiB: REVIEW_CACHE_KIB,
       })
   })()
   const step = (): void => {
