@@ -33,7 +33,7 @@ export const FIRST_PAGE = 200
 /** Records parsed and written between two pauses of the load. */
 const BATCH = 1000
 /** The load's SQLite page cache (KiB): its unique indexes' pages, not the whole file (the verification is held too). */
-const REVIEW_CACHE_KIB = 16 << 10
+const REVIEW_CACHE_KIB = 8 << 10
 
 export interface Review {
   /** Verification of the export. */
