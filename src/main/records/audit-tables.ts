@@ -19,7 +19,7 @@ export interface Table<K, V> {
   [Symbol.iterator](): Iterator<[K, V]>
 }
 
-type Grown = Uint8Array | Int32Array | Float64Array
+type Grown = Uint8Array | Int32Array | Uint32Array | Float64Array
 function grown<T extends Grown>(a: T, need: number, make: (n: number) => T): T {
   if (need <= a.length) return a
   const b = make(Math.max(need, a.length * 2))
@@ -206,21 +206,21 @@ export class LatestTable extends MapLike<string, { seq: number; stateHash: strin
 
 /** AuditSummary.hashes: seq → hash and subject of every entry, in the member's (increasing) seq order. */
 export class EntryTable extends MapLike<number, { hash: string; subject: string | null }> {
-  private seqs = new Float64Array(1 << 10)
+  private seqs = new Uint32Array(1 << 10)
   private subjects = new Int32Array(1 << 10)
   private readonly hashes = new HashColumn()
   private n = 0
-  /** Set once a seq comes out of order: from then on the entries are kept in it. */
+  /** Set once a seq comes out of order or past 2³² − 1: from then on the entries are kept in it. */
   private map: Map<number, { hash: string; subject: string | null }> | null = null
   constructor(readonly ids: IdTable) {
     super()
   }
   set(seq: number, v: { hash: string; subject: string | null }): void {
     const subject = v.subject === null ? -1 : this.ids.find(v.subject, true)
-    if (!this.map && this.n > 0 && !(seq > (this.seqs[this.n - 1] as number)))
+    if (!this.map && (seq > 0xffffffff || (this.n > 0 && !(seq > (this.seqs[this.n - 1] as number)))))
       this.map = new Map(this.entries())
     if (this.map) return void this.map.set(seq, v)
-    this.seqs = grown(this.seqs, this.n + 1, (k) => new Float64Array(k))
+    this.seqs = grown(this.seqs, this.n + 1, (k) => new Uint32Array(k))
     this.subjects = grown(this.subjects, this.n + 1, (k) => new Int32Array(k))
     this.seqs[this.n] = seq
     this.subjects[this.n] = subject
