@@ -84,6 +84,19 @@ class HashColumn {
     const k = this.kind[i]
     return k === 1 ? this.bytes.toString('hex', i * 32, i * 32 + 32) : k === 2 ? this.odd.get(i) : undefined
   }
+
+  /** get(i) === value, without making the string (once per record). */
+  is(i: number, value: string): boolean {
+    const k = this.kind[i]
+    if (k !== 1) return k === 2 && this.odd.get(i) === value
+    if (value.length !== 64) return false
+    for (let b = 0; b < 32; b++) {
+      const hi = NIBBLE[value.charCodeAt(2 * b)] ?? -1
+      const lo = NIBBLE[value.charCodeAt(2 * b + 1)] ?? -1
+      if (hi < 0 || lo < 0 || this.bytes[i * 32 + b] !== ((hi << 4) | lo)) return false
+    }
+    return true
+  }
 }
 
 /**
@@ -193,6 +206,10 @@ export class LatestTable extends MapLike<string, { seq: number; stateHash: strin
   get(subject: string): { seq: number; stateHash: string } | undefined {
     return this.at(this.ids.find(subject))
   }
+  /** Whether the latest state hash of the subject at index `i` (of `ids`) is `stateHash`. */
+  stateIs(i: number, stateHash: string): boolean {
+    return i >= 0 && this.states.is(i, stateHash)
+  }
   get size(): number {
     return this.count
   }
@@ -287,7 +304,7 @@ export class RecordStates extends MapLike<string, string> {
       this.order = grown(this.order, this.n + 1, (k) => new Int32Array(k))
       this.order[this.n++] = i
     }
-    if (this.latest?.at(i)?.stateHash === stateHash) {
+    if (this.latest?.stateIs(i, stateHash)) {
       this.state[i] = 1
       this.own.delete(i)
     } else {
