@@ -113,10 +113,8 @@ function recordsSource(read: { path: string; sha256: string; bytes: number }, ki
           const buf = Buffer.allocUnsafe(b.stop - b.start)
           if (readSync(fd, buf, 0, buf.length, b.start) !== buf.length) fail()
           if (createHash('sha256').update(buf).digest('hex') !== b.sha256) fail()
-          // Parsed one at a time as the import takes them: the block's text is held, not its records.
-          const lines = buf.toString('utf8').split('\n')
-          for (let k = lines.length - 1; k >= 0; k--) {
-            const line = lines[k] as string
+          const out: AnyRecord[] = []
+          for (const line of buf.toString('utf8').split('\n')) {
             let raw: unknown
             try {
               raw = JSON.parse(line.endsWith(',') ? line.slice(0, -1) : line)
@@ -124,8 +122,9 @@ function recordsSource(read: { path: string; sha256: string; bytes: number }, ki
               continue // the head, the tail: not records
             }
             const r = kind.recordSchema.safeParse(raw)
-            if (r.success) yield r.data as AnyRecord
+            if (r.success) out.push(r.data as AnyRecord)
           }
+          yield* out.reverse()
         }
       } finally {
         close()
