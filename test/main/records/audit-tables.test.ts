@@ -99,6 +99,11 @@ describe('RecordStates', () => {
     expect(states.get('b')).toBe(sha('b'))
     expect(states.has('z')).toBe(false)
     expect(states.size).toBe(3)
+    // What the review keeps: which records were exported, not their hashes.
+    const exported = states.exportedOnly()
+    expect([...exported.keys()]).toEqual(['a', 'c', 'b'])
+    expect(exported.has('c') && !exported.has('z')).toBe(true)
+    expect(exported.get('a')).toBeUndefined()
   })
 })
 
