@@ -307,7 +307,9 @@ export class RecordStates extends MapLike<string, string> {
    */
   exportedOnly(): RecordStates {
     const r = new RecordStates(null, this.ids)
-    Object.assign(r, { state: this.state, order: this.order, n: this.n })
+    r.state = this.state
+    r.order = this.order
+    r.n = this.n
     return r
   }
   set(localId: string, stateHash: string): void {
