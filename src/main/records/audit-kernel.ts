@@ -12,6 +12,7 @@
 import { hash } from 'node:crypto'
 import {
   auditLines,
+  emptySummary,
   readAuditMember,
   type AuditLines,
   type AuditLineState,
@@ -111,10 +112,7 @@ export function auditReaderKernel(sha256Hex: (text: string) => string): AuditRea
     const lines = text.split('\n')
     if (lines[lines.length - 1] !== '') return { clean: false }
     lines.pop()
-    const state: AuditLineState = {
-      prev: null,
-      out: { entries: 0, latest: new Map(), hashes: new Map(), redacted: new Set(), problems: [] },
-    }
+    const state: AuditLineState = { prev: null, out: emptySummary() }
     for (const [i, line] of lines.entries())
       if (!entryLine(line, i === lines.length - 1, head, state)) return { clean: false }
     return { clean: true, summary: state.out }

@@ -17,6 +17,7 @@ import { z } from 'zod'
 import { auditEntrySchema, type AuditEntry, type WithdrawalRecord } from '../../shared/withdrawal-record'
 import { auditHashOfText } from '../ledger/model/audit-hash'
 import { canonicalJson } from '../ledger/model/canonical-json'
+import { EntryTable, IdTable, LatestTable, type RecordStates, type Table } from './audit-tables'
 
 export const AUDIT_FILE = 'audit.jsonl'
 
@@ -57,10 +58,10 @@ export function redactedLine(localIds: readonly string[]): string {
 
 export interface AuditSummary {
   entries: number
-  /** Latest entry carrying a state hash, per subject. */
-  latest: Map<string, { seq: number; stateHash: string }>
+  /** Latest entry carrying a state hash, per subject (audit-tables.ts, as every table here). */
+  latest: LatestTable
   /** seq → hash of every entry (for --against). */
-  hashes: Map<number, { hash: string; subject: string | null }>
+  hashes: EntryTable
   /** Records the exporter redacted (see redactedLine): not compared with their entries. */
   redacted: Set<string>
   problems: string[]
@@ -69,7 +70,7 @@ export interface AuditSummary {
 /** What verifyExport collects: the member as read, and localId → state hash of every exported JSON record. */
 export interface AuditCollected {
   summary: AuditSummary | null
-  stateHashes: Map<string, string> | null
+  stateHashes: Table<string, string> | null
   /** localId → hash of the fields no write ever changes after the record is created (recordFixedHash). */
   fixedHashes: Map<string, string> | null
   /** seq → hash of every entry anchors.jsonl carries (anchors.ts), when the export has that member. */
@@ -132,7 +133,7 @@ export function checkEntryLine(
  * when it carries neither.
  */
 export function knownHash(
-  audit: Pick<AuditSummary, 'hashes'>,
+  audit: { hashes: Table<number, { hash: string }> },
   anchors: ReadonlyMap<number, string> | undefined,
   seq: number,
 ): string | undefined {
@@ -166,12 +167,21 @@ export interface AuditLines {
   end(terminated: boolean): AuditSummary
 }
 
+/** A summary with nothing read yet: its tables share one table of ids. */
+export function emptySummary(): AuditSummary {
+  const ids = new IdTable()
+  return {
+    entries: 0,
+    latest: new LatestTable(ids),
+    hashes: new EntryTable(ids),
+    redacted: new Set(),
+    problems: [],
+  }
+}
+
 /** Reads and checks audit.jsonl on its own (the records are compared in `compareRecords`). */
 export function auditLines(head: Head | null, fast?: FastAuditLine): AuditLines {
-  const state: AuditLineState = {
-    prev: null,
-    out: { entries: 0, latest: new Map(), hashes: new Map(), redacted: new Set(), problems: [] },
-  }
+  const state: AuditLineState = { prev: null, out: emptySummary() }
   const { out } = state
   const problem = (p: string): void => {
     if (out.problems.length < MAX_PROBLEMS) out.problems.push(p)
@@ -248,12 +258,13 @@ export function readAuditMember(text: string, head: Head | null, fast?: FastAudi
 }
 
 /** Every exported record (localId → state hash of the record as exported) against its latest entry. */
-export function compareRecords(summary: AuditSummary, records: ReadonlyMap<string, string>): string[] {
+export function compareRecords(summary: AuditSummary, records: RecordStates): string[] {
   const problems: string[] = []
   const add = (p: string): void => {
     if (problems.length < MAX_PROBLEMS) problems.push(p)
   }
-  for (const [localId, stateHash] of records) {
+  // A record that hashes to its latest entry's state was matched as it was read (RecordStates).
+  for (const [localId, stateHash] of records.unmatched()) {
     if (summary.redacted.has(localId)) continue
     const entry = summary.latest.get(localId)
     if (!entry) add(`record ${localId}: no audit entry records its state`)
@@ -261,12 +272,8 @@ export function compareRecords(summary: AuditSummary, records: ReadonlyMap<strin
       add(`record ${localId}: differs from the state its last audit entry (seq ${entry.seq}) recorded`)
     }
   }
-  for (const { subject } of summary.hashes.values()) {
-    if (subject !== null && !records.has(subject)) {
-      add(`entry about ${subject}, which is not an exported record`)
-      break
-    }
-  }
+  const stray = summary.hashes.subjectWhere((i) => !records.isRecord(i))
+  if (typeof stray === 'string') add(`entry about ${stray}, which is not an exported record`)
   return problems
 }
 

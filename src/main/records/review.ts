@@ -23,6 +23,7 @@ import type { DepositRecord } from '../../shared/deposit-record'
 import { openLedger, type Ledger } from '../ledger/sqlite/index'
 import { importSteps } from '../ledger/sqlite/import'
 import { importDepositRecords } from '../ledger/sqlite/deposit-import'
+import { LatestTable, RecordStates } from './audit-tables'
 import { recordsKind, type AnyRecord, type RecordsKind } from './kinds'
 import { CHUNK_BYTES, HELD_MAX_BYTES } from './safe-read'
 import { isFingerprint, normalizeFingerprint } from './sign'
@@ -32,6 +33,8 @@ import { verifyExport, type ExportVerification } from './verify'
 export const FIRST_PAGE = 200
 /** Records parsed and written between two pauses of the load. */
 const BATCH = 1000
+/** The load's SQLite page cache (KiB): its unique indexes' pages, not the whole file (the verification is held too). */
+const REVIEW_CACHE_KIB = 8 << 10
 
 export interface Review {
   /** Verification of the export. */
@@ -147,9 +150,15 @@ export async function openReview(
   o: { expectFingerprint?: string; chunkBytes?: number } = {},
 ): Promise<Review> {
   const verification = await verifyExport(manifestPath, { firstRecords: FIRST_PAGE, ...o })
-  const { recordsRead, firstRecords } = verification
+  const { recordsRead, firstRecords, audit } = verification
   delete verification.recordsRead
   delete verification.firstRecords
+  if (audit?.summary && audit.stateHashes instanceof RecordStates) {
+    // Each record's state hash was compared by the verification; the review's comparisons read the entries and
+    // which records were exported (1,000,000 records reviewed in 400 MB: issue #30).
+    audit.summary.latest = new LatestTable(audit.summary.latest.ids)
+    audit.stateHashes = audit.stateHashes.exportedOnly()
+  }
   const kind = recordsKind(verification.manifest?.recordKind)
   const dir = mkdtempSync(join(tmpdir(), 'depix-review-'))
   const file = join(dir, 'review.sqlite')
@@ -182,6 +191,7 @@ export async function openReview(
         validated: true,
         scratch: true,
         oneEntry: true,
+        cacheKiB: REVIEW_CACHE_KIB,
       })
   })()
   const step = (): void => {

@@ -12,6 +12,7 @@ import { recordStateHash } from '../ledger/model/state-hash'
 import { readAnchorsMember } from './anchors'
 import { auditStream } from './audit-kernel'
 import type { AuditCollected, Head } from './audit-member'
+import { RecordStates } from './audit-tables'
 import { BOM, csvHeader, csvLine, YES_NO } from './csv'
 import { ROW_START } from './html'
 import { readRecordsFile, type RecordsReader } from './json'
@@ -289,7 +290,7 @@ type Totals = (add: AddHere, actual: StatusTotal[]) => void
 function recordsChecker(expect: Expectation, rows: Rows, totals: Totals): Checker {
   const acc = new TotalsAccumulator()
   const { kind, kept, first } = expect
-  const stateHashes = expect.audit ? new Map<string, string>() : null
+  const stateHashes = expect.audit ? new RecordStates(expect.audit.summary?.latest ?? null) : null
   // The localIds seen: the state hashes' keys when they are collected (each record sets one), else a set.
   const ids: { has(id: string): boolean; add?(id: string): unknown } = stateHashes ?? new Set<string>()
   const fixedHashes = expect.audit && expect.fixedHashes ? new Map<string, string>() : null
@@ -306,11 +307,9 @@ function recordsChecker(expect: Expectation, rows: Rows, totals: Totals): Checke
         // latest entry recorded prove the line (record-line.ts stateHashInBytes); any other line must be
         // exactly what it parsed to (provenPrefix) before its hash is compared with that entry.
         const inBytes = stateHashInBytes(source.buf, source.start, source.stop, source.raw)
-        const entry = latest?.get(r.localId)
-        if (inBytes !== null && entry?.stateHash === inBytes && !redacted?.has(r.localId)) {
-          // The entry's own string: one copy of each hash in memory (1,000,000 records are verified).
-          stateHashes?.set(r.localId, entry.stateHash)
-        } else if (inBytes === null || provenPrefix(source.line, source.raw) === null) {
+        const matched = inBytes !== null && latest?.stateIs(latest.ids.find(r.localId), inBytes) === true
+        if (matched && !redacted?.has(r.localId)) stateHashes?.set(r.localId, inBytes)
+        else if (inBytes === null || provenPrefix(source.line, source.raw) === null) {
           layout.off += 1
           if (layout.first.length < MAX_LISTED) layout.first.push(r.localId)
           stateHashes?.set(r.localId, recordStateHash(r))

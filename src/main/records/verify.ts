@@ -28,6 +28,7 @@ import { recordsKind, type AnyRecord } from './kinds'
 import type { DepositRecord } from '../../shared/deposit-record'
 import { STATE_LAYOUT_VERSION } from './record-line'
 import { AUDIT_FILE, compareRecords, type AuditCollected } from './audit-member'
+import { RecordStates } from './audit-tables'
 import {
   canonicalManifestBytes,
   fileListSchema,
@@ -246,7 +247,7 @@ export async function verifyExport(manifestPath: string, o: VerifyOptions = {}):
   for (const i of order) found[i] = await checkMember(dir, entries[i]!, expect, o.chunkBytes ?? CHUNK_BYTES)
   for (const ps of found) for (const p of ps ?? []) add(...p)
   const audit = expect.audit
-  if (audit?.summary && audit.stateHashes) {
+  if (audit?.summary && audit.stateHashes instanceof RecordStates) {
     // A record that differs from its entry is reported on the records file: that is where the auditor looks.
     const name = entries.find((e) => e.format === 'json')?.name ?? AUDIT_FILE
     for (const p of compareRecords(audit.summary, audit.stateHashes)) add(name, 'audit', p)
