@@ -51,6 +51,8 @@ export const runs = {
       refundAddresses: 'Endereços de devolução (para onde volta o DePix se um Pix não puder ser pago)',
       refundAddress: 'Endereço de devolução',
       refundLines: 'Linhas',
+      refundUnregisteredDesk:
+        'Não é o endereço de devolução padrão deste perfil nem um endereço da carteira da tesouraria: se o Pix falhar, o depósito volta para este endereço.',
       count: 'Pagamentos',
       payout: 'Total do Pix aos favorecidos',
       deposit: 'Total de DePix a enviar',
@@ -258,6 +260,8 @@ export const runs = {
       refundAddresses: 'Refund addresses (where the DePix returns if a Pix cannot be paid)',
       refundAddress: 'Refund address',
       refundLines: 'Lines',
+      refundUnregisteredDesk:
+        'Neither this profile’s default refund address nor a treasury wallet address: if the Pix payout fails, the deposit goes back to this address.',
       count: 'Withdrawals',
       payout: 'Total payout to payees',
       deposit: 'Total DePix to send',
