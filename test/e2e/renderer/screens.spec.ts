@@ -4,11 +4,16 @@
  * size (1024×700), for words of the other language or raw codes outside "Detalhes técnicos" and for text clipped or
  * spilling out of its box (issue #26). States: Hoje with its cards, the payment form and its review, the list, a
  * paid, a refunded and a payee-mismatch detail, the funding page, Favorecidos, Exportar, the offline review,
- * Configurações (each tab), Caixa, Ferramentas do Sandbox, Comprar DePix, Compras de DePix, Lotes and a run in
- * review. Team-only screens — Aprovações with a payment and a run waiting, and the run asked for approval — on a
- * team desk (support/team-desks.ts: a throwaway PostgreSQL cluster, desk B asks, the page is desk A), the same way
- * below; their flows are in team-run-approvals.spec.ts and approvals.spec.ts; a run with 0 of 20 paid and a refused
- * top-up in dates.spec.ts.
+ * Configurações (each tab), Caixa, Ferramentas do Sandbox, Comprar DePix, Compras de DePix, Lotes, a run in
+ * review (one row's refund address not the profile's default: marked), a run's wave waiting for its deposit (the
+ * funding sheet) and the list with the run's payments in its Lote column, a paid payment's detail in each of its
+ * tabs. Team-only screens — Aprovações with a payment and a run waiting, and the run asked for approval (its refund
+ * address not one the team registered: marked) — on a team desk (support/team-desks.ts: a throwaway PostgreSQL
+ * cluster, desk B asks, the page is desk A), the same way below; their flows are in team-run-approvals.spec.ts and
+ * approvals.spec.ts; a run with 0 of 20 paid and a refused top-up in dates.spec.ts.
+ *
+ * Text clipped without its whole value on hover is checked at every size (the list's columns change at 1,200 px);
+ * the other language's words and axe at 1024×700 (they do not depend on the width).
  */
 import type { Page } from '@playwright/test'
 import type { WithdrawalRecord } from '../../../src/shared/withdrawal-record'
@@ -43,7 +48,11 @@ interface Seeded {
   mismatch: WithdrawalRecord
   /** A spreadsheet imported as a run, in review. */
   runId: string
+  /** A run approved and its first wave created: its payments are in Pagamentos with their Lote. */
+  waveRunId: string
 }
+
+const WAVE_RUN = 'folha-novembro.csv'
 
 async function seed(app: TestApp): Promise<Seeded> {
   const paid = await fundAndSettle(
@@ -80,17 +89,36 @@ async function seed(app: TestApp): Promise<Seeded> {
     confirmedDuplicates: quote.duplicates.map((d) => d.localId),
   })
   const mismatch = await fundAndSettle(app, created, 'sent')
-  // A run in review: names, CPF/CNPJ, R$ and the references of three lines.
+  // A run in review: names, CPF/CNPJ, R$ and the references of three lines; the second returns its deposit to an
+  // address that is not the profile's default refund address (marked in the review).
+  await rpc(app, 'profiles:setDefaultRefundAddress', { address: REFUND_ADDRESS })
   const lines = [
     'Favorecido;Chave Pix;CPF/CNPJ;Valor do Pix (R$);Categoria;Centro de custo;Endereço de devolução',
     `Papelaria Central Ltda;papelaria@example.com;${cpf('529982247')};150,00;Materiais;ADM-01;${REFUND_ADDRESS}`,
-    `Transportes Rápidos;(11) 98765-4321;${cpf('111444777')};1.250,00;Frete;OPS-02;${REFUND_ADDRESS}`,
+    `Transportes Rápidos;(11) 98765-4321;${cpf('111444777')};1.250,00;Frete;OPS-02;${refundAddressFor(app)}`,
     `Limpeza Total;limpeza@example.com;${cpf('123456789')};980,40;Serviços;ADM-01;${REFUND_ADDRESS}`,
   ]
   const contentBase64 = Buffer.from(`\uFEFF${lines.join('\r\n')}\r\n`, 'utf8').toString('base64')
   const run = await rpc(app, 'runs:import', { name: 'folha-dezembro.csv', contentBase64 })
   expect(run.issues).toEqual([])
-  return { paid, refunded, awaiting, mismatch, runId: run.runId! }
+  // A run whose first wave is created: two payments with their NF and centro de custo, waiting for the deposit.
+  const waveLines = [
+    'Favorecido;Chave Pix;CPF/CNPJ;Valor do Pix (R$);Nota fiscal;Centro de custo;Endereço de devolução',
+    `Gráfica Aurora Ltda;grafica@example.com;${cpf('529982247')};2.340,00;NF-e 10293;MKT-03;${REFUND_ADDRESS}`,
+    `Consultoria Horizonte;horizonte@example.com;${cpf('111444777')};5.600,00;NF-e 88;ADM-01;${REFUND_ADDRESS}`,
+  ]
+  const waveRun = await rpc(app, 'runs:import', {
+    name: WAVE_RUN,
+    contentBase64: Buffer.from(`\uFEFF${waveLines.join('\r\n')}\r\n`, 'utf8').toString('base64'),
+  })
+  expect(waveRun.issues).toEqual([])
+  const waveRunId = waveRun.runId!
+  await rpc(app, 'runs:approve', { runId: waveRunId, confirmPayoutCents: 794_000 })
+  await rpc(app, 'runs:startWave', { runId: waveRunId })
+  await expect
+    .poll(async () => (await rpc(app, 'runs:get', { runId: waveRunId })).run.state, { timeout: 60_000 })
+    .toBe('awaiting_funding')
+  return { paid, refunded, awaiting, mismatch, runId: run.runId!, waveRunId }
 }
 
 type Visit = (page: Page) => Promise<void>
@@ -134,6 +162,11 @@ function pages(s: Seeded): Array<[string, Visit]> {
       async (page) => {
         await nav('withdrawals')(page)
         await expect(page.locator('tbody tr.vtable-row:not(.vtable-loading)').first()).toBeVisible()
+        // The newest rows are the run's: its name in the Lote column, NF and centro de custo at every width.
+        const grafica = page.locator('tbody tr[data-local-id]', { hasText: 'Gráfica Aurora Ltda' })
+        await expect(grafica.locator('td[data-col="run"]')).toContainText(WAVE_RUN)
+        await expect(grafica).toContainText('NF-e 10293')
+        await expect(grafica).toContainText('MKT-03')
       },
     ],
     [
@@ -144,6 +177,17 @@ function pages(s: Seeded): Array<[string, Visit]> {
       },
     ],
     ['detail-paid', detail(s.paid)],
+    // Issue #26: the detail's secondary sections are tabs; each one a screen.
+    ...(['payout', 'receipt', 'timeline', 'technical'] as const).map((tab): [string, Visit] => [
+      `detail-paid-${tab}`,
+      async (page) => {
+        await detail(s.paid)(page)
+        const chosen = page.getByTestId('detail-more').locator(`[role="tab"][data-tab="${tab}"]`)
+        await chosen.click()
+        await expect(chosen).toHaveAttribute('aria-selected', 'true')
+        await expect(page.locator(`[role="tabpanel"][data-panel="${tab}"]`)).toBeVisible()
+      },
+    ]),
     ['detail-refunded', detail(s.refunded)],
     // Issue #26: the problem first — "Favorecido diferente do cadastro" with the reported name.
     ['detail-mismatch', detail(s.mismatch)],
@@ -189,6 +233,17 @@ function pages(s: Seeded): Array<[string, Visit]> {
         await page.getByTestId('runs-list').getByRole('button', { name: 'folha-dezembro.csv' }).click()
         await expect(page.getByTestId('run-detail')).toHaveAttribute('data-state', 'draft')
         await expect(page.getByTestId('run-heading')).toContainText('folha-dezembro.csv')
+        await expect(page.getByTestId('run-refund-unregistered')).toHaveCount(1)
+      },
+    ],
+    [
+      'run-wave-funding',
+      async (page) => {
+        await nav('runs')(page)
+        await page.getByTestId('runs-list').getByRole('button', { name: WAVE_RUN }).click()
+        await expect(page.getByTestId('run-detail')).toHaveAttribute('data-state', 'awaiting_funding')
+        await expect(page.getByTestId('funding-sheet')).toBeVisible()
+        await expect(page.getByTestId('sheet-countdown')).toHaveAttribute('data-state', 'running')
       },
     ],
   ]
@@ -222,11 +277,11 @@ async function shoot(
       await page.setViewportSize(size)
       await visit(page)
       await page.waitForTimeout(100)
+      const cut = [...(await clippedText(page)), ...(await wrappedMoney(page))]
+      if (cut.length > 0) clipped[`${name} ${size.width}x${size.height}`] = cut
       if (i === 0) {
         const words = await foreignWords(page, lang)
         if (words.length > 0) foreign[name] = words
-        const cut = [...(await clippedText(page)), ...(await wrappedMoney(page))]
-        if (cut.length > 0) clipped[name] = cut
         await expectNoSeriousAxe(page)
       }
       await app.screenshot(`screens-${name}-${lang}-${size.width}x${size.height}`)
@@ -290,6 +345,8 @@ function teamPages(): Array<[string, Visit]> {
         await expect(page.getByTestId('run-detail')).toHaveAttribute('data-state', 'draft')
         await expect(page.getByTestId('run-approval-asked')).toContainText(DESK_B)
         await expect(page.getByTestId('approve-form')).toBeVisible()
+        // The rows' refund address is not one the team registered: marked beside their lines.
+        await expect(page.getByTestId('run-refund-unregistered')).toBeVisible()
       },
     ],
   ]

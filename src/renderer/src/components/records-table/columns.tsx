@@ -4,7 +4,8 @@ import type { TFunction } from 'i18next'
 import type { RunLink } from '../../../../shared/run-link'
 import type { WithdrawalRecord } from '../../../../shared/withdrawal-record'
 import { useTranslation } from 'react-i18next'
-import { Brl, DateTime } from '../format'
+import { Brl } from '../format'
+import { DateCell } from '../ui/cells'
 import { timeLeft } from '../layout/deadline'
 import { leadKind } from '../layout/LeadSentence'
 import { payeeOf, payeeText, payoutCentsOf } from '../layout/payee'
@@ -20,13 +21,13 @@ const col = createColumnHelper<WithdrawalRecord>()
  * statuses out, so they share one, NF on the first line and centro de custo on the second, as the Lote does.
  */
 export const COLUMN_WIDTHS: Readonly<Record<string, string>> = {
-  payee: '19%',
+  payee: '20%',
   amount: '14%',
-  status: '21%',
+  status: '23%',
   references: '11%',
-  run: '10%',
-  deadline: '9%',
-  createdAt: '16%',
+  run: '9%',
+  deadline: '8%',
+  createdAt: '15%',
 }
 export const WIDE_COLUMN_WIDTHS: Readonly<Record<string, string>> = {
   payee: '17%',
@@ -200,7 +201,7 @@ export function recordColumns(
     col.accessor('createdAt', {
       id: 'createdAt',
       header: () => tl('list.createdAt'),
-      cell: (c) => <DateTime iso={c.row.original.createdAt} short />,
+      cell: (c) => <DateCell iso={c.row.original.createdAt} stacked />,
       sortDescFirst: true,
     }),
   ]
