@@ -216,7 +216,7 @@ export const layout = {
       more: 'More filters',
       payee: 'Payee',
       amount: 'Amount',
-      deadline: 'Deadline',
+      deadline: 'Due',
       invoice: 'Invoice (NF)',
       invoiceShort: 'Invoice',
       costCentre: 'Cost centre',
