@@ -7,7 +7,7 @@
  * Configurações (each tab), Caixa, Ferramentas do Sandbox, Comprar DePix, Compras de DePix, Lotes, a run in
  * review (one row's refund address not the profile's default: marked), a run's wave waiting for its deposit (the
  * funding sheet) and the list with the run's payments in its Lote column, a paid payment's detail in each of its
- * tabs. Team-only screens — Aprovações with a payment and a run waiting, and the run asked for approval (its refund
+ * tabs, a top-up waiting for its Pix and one refused with the service's reason. Team-only screens — Aprovações with a payment and a run waiting, and the run asked for approval (its refund
  * address not one the team registered: marked) — on a team desk (support/team-desks.ts: a throwaway PostgreSQL
  * cluster, desk B asks, the page is desk A), the same way below; their flows are in team-run-approvals.spec.ts and
  * approvals.spec.ts; a run with 0 of 20 paid and a refused top-up in dates.spec.ts.
@@ -50,6 +50,9 @@ interface Seeded {
   runId: string
   /** A run approved and its first wave created: its payments are in Pagamentos with their Lote. */
   waveRunId: string
+  /** A top-up (Comprar DePix) waiting for its Pix, and one the service refused (no payer identified). */
+  topUp: string
+  refusedTopUp: string
 }
 
 const WAVE_RUN = 'folha-novembro.csv'
@@ -118,7 +121,27 @@ async function seed(app: TestApp): Promise<Seeded> {
   await expect
     .poll(async () => (await rpc(app, 'runs:get', { runId: waveRunId })).run.state, { timeout: 60_000 })
     .toBe('awaiting_funding')
-  return { paid, refunded, awaiting, mismatch, runId: run.runId!, waveRunId }
+  // Top-ups: one waiting for the company's Pix (its QR), one refused by the service for lack of the payer's
+  // CPF/CNPJ (its reason in words).
+  const topUpDraft = { amountCents: 250_000, depixAddress: REFUND_ADDRESS, endUserTaxNumber: CPF }
+  const topUpQuote = await rpc(app, 'deposits:quote', { draft: topUpDraft })
+  const topUp = await rpc(app, 'deposits:create', { draft: topUpDraft, intentId: topUpQuote.intent.id })
+  const refusedDraft = { amountCents: 30_000, depixAddress: REFUND_ADDRESS }
+  const refusedQuote = await rpc(app, 'deposits:quote', { draft: refusedDraft })
+  // The refusal is an answer, not a failure of the call: the record is kept, refused, with the service's code.
+  await app.ctx.router.handle('deposits:create', { draft: refusedDraft, intentId: refusedQuote.intent.id })
+  const refused = app.ctx.ledger.deposits.query({}).rows.find((d) => d.localState === 'rejected')
+  if (!refused) throw new Error('the refused top-up was not recorded')
+  return {
+    paid,
+    refunded,
+    awaiting,
+    mismatch,
+    runId: run.runId!,
+    waveRunId,
+    topUp: topUp.localId,
+    refusedTopUp: refused.localId,
+  }
 }
 
 type Visit = (page: Page) => Promise<void>
@@ -224,6 +247,23 @@ function pages(s: Seeded): Array<[string, Visit]> {
     // Issue #17: the top-up form and the list of purchases (with reconciliation, export and the payer's limit).
     ['buy-depix', nav('buyDepix')],
     ['deposits', nav('deposits')],
+    // Issue #26: a top-up's page — waiting for the Pix, and refused with the service's reason in words.
+    ...(
+      [
+        ['deposit-detail', s.topUp, 'deposit-qr'],
+        ['deposit-refused', s.refusedTopUp, 'deposit-refusal'],
+      ] as const
+    ).map(([name, localId, shown]): [string, Visit] => [
+      name,
+      async (page) => {
+        await nav('deposits')(page)
+        await page
+          .locator(`[data-testid="deposit-row"][data-local-id="${localId}"]`)
+          .getByRole('button')
+          .click()
+        await expect(page.getByTestId(shown)).toBeVisible()
+      },
+    ]),
     // Issue #26: the runs page (import with the pt-BR file picker, the list as a table).
     ['runs', nav('runs')],
     [
