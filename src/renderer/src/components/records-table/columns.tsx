@@ -30,13 +30,13 @@ export const COLUMN_WIDTHS: Readonly<Record<string, string>> = {
   createdAt: '15%',
 }
 export const WIDE_COLUMN_WIDTHS: Readonly<Record<string, string>> = {
-  payee: '17%',
+  payee: '18%',
   amount: '12%',
-  status: '18%',
+  status: '20%',
   invoice: '10%',
-  costCentre: '12%',
+  costCentre: '10%',
   run: '10%',
-  deadline: '9%',
+  deadline: '8%',
   createdAt: '12%',
 }
 export const WIDE_MEDIA = '(min-width: 1200px)'
@@ -229,7 +229,7 @@ export function recordColumns(
       }),
       col.display({
         id: 'costCentre',
-        header: () => <HeaderText text={tl('list.costCentre')} />,
+        header: () => <HeaderText text={tl('list.costCentre')} short={tl('list.costCentreShort')} />,
         cell: (c) => <Reference value={c.row.original.references?.costCentre} />,
         enableSorting: false,
       }),
