@@ -284,6 +284,7 @@ function pages(s: Seeded): Array<[string, Visit]> {
         await expect(page.getByTestId('run-detail')).toHaveAttribute('data-state', 'awaiting_funding')
         await expect(page.getByTestId('funding-sheet')).toBeVisible()
         await expect(page.getByTestId('sheet-countdown')).toHaveAttribute('data-state', 'running')
+        await expect(page.getByTestId('run-waves').locator('tbody tr')).toHaveCount(1)
       },
     ],
   ]
