@@ -107,6 +107,20 @@ export function bareElements(source: string, file: string): string[] {
   return out
 }
 
+/** A page title written by hand (`<h2>`) instead of the design system's PageHeader (title, actions, lead). */
+export function handWrittenTitles(source: string, file: string): string[] {
+  const sf = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TSX)
+  const out: string[] = []
+  const visit = (n: ts.Node): void => {
+    if ((ts.isJsxOpeningElement(n) || ts.isJsxSelfClosingElement(n)) && n.tagName.getText(sf) === 'h2') {
+      out.push(`${file}:${sf.getLineAndCharacterOfPosition(n.getStart()).line + 1}: <h2>`)
+    }
+    n.forEachChild(visit)
+  }
+  visit(sf)
+  return out
+}
+
 function undefinedUses(uses: readonly Use[], defined: Set<string>): string[] {
   const all = [...defined]
   return uses
@@ -146,6 +160,20 @@ describe('the design system defines every className the renderer uses', () => {
 
   it('has no bare button or table: each is a design-system variant', () => {
     const problems = tsxFiles(ROOT).flatMap((f) => bareElements(readFileSync(f, 'utf8'), relative(ROOT, f)))
+    expect(problems).toEqual([])
+  })
+
+  it('finds a page title written by hand', () => {
+    const sample = `
+      const a = <PageHeader title="Hoje" />
+      const b = <h2 id="x">Hoje</h2>`
+    expect(handWrittenTitles(sample, 'sample.tsx')).toEqual(['sample.tsx:3: <h2>'])
+  })
+
+  it('titles every page with the design system’s PageHeader (no hand-written <h2>)', () => {
+    const problems = tsxFiles(ROOT)
+      .filter((f) => relative(ROOT, f) !== join('components', 'ui', 'PageHeader.tsx'))
+      .flatMap((f) => handWrittenTitles(readFileSync(f, 'utf8'), relative(ROOT, f)))
     expect(problems).toEqual([])
   })
 

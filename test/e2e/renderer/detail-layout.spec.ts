@@ -50,15 +50,30 @@ test('a paid payment to another holder than the book says: title, lead and the p
   const paid = await rpc(app, 'sandbox:settle', { localId: created.localId, outcome: 'sent' })
   expect(paid.flags).toContain('payee_mismatch')
 
-  // Wide, the list has the NF and centro de custo in columns of their own; at 1024 px they are not (density).
+  // Wide, the list has the NF and centro de custo in columns of their own; at 1024 px they share one (density),
+  // NF on the first line, centro de custo on the second, each whole on hover and nothing clipped without it.
   await page.setViewportSize({ width: 1280, height: 800 })
   await page.getByTestId('nav-withdrawals').click()
   const listed = page.locator(`tr[data-local-id="${created.localId}"]`)
   await expect(listed.locator('td[data-col="invoice"]')).toHaveText('NF-e 4471')
   await expect(listed.locator('td[data-col="costCentre"]')).toHaveText('ADM-01')
-  await expect(page.locator('.vtable-table thead th', { hasText: 'Centro de custo' })).toBeVisible()
+  await expect(page.locator('.vtable-table thead th [title="Centro de custo"]')).toHaveText('C. custo')
+  await expect(listed.locator('td[data-col="references"]')).toHaveCount(0)
+  expect(await clippedText(page)).toEqual([])
   await page.setViewportSize(VIEWPORT)
   await expect(listed.locator('td[data-col="invoice"]')).toHaveCount(0)
+  const refs = listed.locator('td[data-col="references"]')
+  await expect(refs.locator('[data-ref="invoice"]')).toHaveText('NF-e 4471')
+  await expect(refs.locator('[data-ref="invoice"]')).toHaveAttribute('title', 'NF-e 4471')
+  await expect(refs.locator('[data-ref="costCentre"]')).toHaveText('ADM-01')
+  await expect(refs.locator('[data-ref="costCentre"]')).toHaveAttribute('title', 'ADM-01')
+  // Its header names both on the lines their values take, the short form with the whole on hover.
+  const refsHeader = page.locator('.vtable-table thead th', { hasText: 'C. custo' })
+  await expect(refsHeader.locator('[title]')).toHaveText(['NF', 'C. custo'])
+  await expect(refsHeader.locator('[title]').nth(1)).toHaveAttribute('title', 'Centro de custo')
+  // Nothing cut without its whole value one hover away (a longer NF is cut with "…", the title holds it).
+  expect(await clippedText(page)).toEqual([])
+  await app.screenshot('withdrawals-references-pt-BR-1024x700')
   await page.locator(`tr[data-local-id="${created.localId}"]`).click()
   await expect(page.getByTestId('lead-sentence')).toBeVisible()
   await page.evaluate(() => window.scrollTo(0, 0))

@@ -113,6 +113,15 @@ test('50 lines with 5 bad → 45 approved → two waves funded in the sandbox �
       await sheet.getByRole('button', { name: 'Onda depositada' }).click()
       await expect(detail).toHaveAttribute('data-state', wave === 1 ? 'approved' : 'completed')
     }
+    // The waves as a table: each with its size, deposited, and when (issue #26: no bullet lists).
+    const waves = page.getByTestId('run-waves')
+    await expect(waves.locator('tbody tr')).toHaveCount(2)
+    await expect(waves.locator('tr[data-wave="1"] td[data-col="planned"]')).toHaveText('20')
+    await expect(waves.locator('tr[data-wave="2"] td[data-col="planned"]')).toHaveText('25')
+    await expect(waves.locator('td[data-col="deposit"]')).toHaveText(['Depositada', 'Depositada'])
+    await expect(waves.locator('tr[data-wave="2"] td[data-col="fundedAt"]')).toHaveText(
+      /^\d\d\/\d\d\/\d{4} \d\d:\d\d$/,
+    )
 
     // The tracker follows every withdrawal to its end; the sandbox pays the valid keys after 1 s.
     await expect

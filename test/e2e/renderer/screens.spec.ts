@@ -4,94 +4,33 @@
  * size (1024×700), for words of the other language or raw codes outside "Detalhes técnicos" and for text clipped or
  * spilling out of its box (issue #26). States: Hoje with its cards, the payment form and its review, the list, a
  * paid, a refunded and a payee-mismatch detail, the funding page, Favorecidos, Exportar, the offline review,
- * Configurações (each tab), Caixa, Ferramentas do Sandbox, Comprar DePix, Compras de DePix, Lotes and a run in
- * review. Team-only screens — Aprovações with a payment and a run waiting, and the run asked for approval — on a
- * team desk (support/team-desks.ts: a throwaway PostgreSQL cluster, desk B asks, the page is desk A), the same way
- * below; their flows are in team-run-approvals.spec.ts and approvals.spec.ts; a run with 0 of 20 paid and a refused
- * top-up in dates.spec.ts.
+ * Configurações (each tab), Caixa, Ferramentas do Sandbox, Comprar DePix, Compras de DePix, Lotes, a run in
+ * review (one row's refund address not the profile's default: marked), a run's wave waiting for its deposit (the
+ * funding sheet) and the list with the run's payments in its Lote column, a paid payment's detail in each of its
+ * tabs, a top-up waiting for its Pix and one refused with the service's reason. Team-only screens — Aprovações with a payment and a run waiting, and the run asked for approval (its refund
+ * address not one the team registered: marked) — on a team desk (support/team-desks.ts: a throwaway PostgreSQL
+ * cluster, desk B asks, the page is desk A), the same way below; their flows are in team-run-approvals.spec.ts and
+ * approvals.spec.ts; a run with 0 of 20 paid and a refused top-up in dates.spec.ts.
+ *
+ * Text clipped without its whole value on hover is checked at every size (the list's columns change at 1,200 px);
+ * the other language's words and axe at 1024×700 (they do not depend on the width).
  */
 import type { Page } from '@playwright/test'
 import type { WithdrawalRecord } from '../../../src/shared/withdrawal-record'
 import { expect, test, type TestApp } from '../support/app-fixture'
-import {
-  cpf,
-  createWithdrawal,
-  expectNoSeriousAxe,
-  fundAndSettle,
-  REFUND_ADDRESS,
-  rpc,
-  seedLedger,
-  setLanguage,
-} from './records-helpers'
+import { expectNoSeriousAxe, REFUND_ADDRESS, seedLedger, setLanguage } from './records-helpers'
 import { DESK_B, test as teamTest, type Colleague } from '../support/team-desks'
 import { TEAM_SKIP_REASON } from '../support/team-server'
 import { clippedText, wrappedMoney } from './clipping'
 import { foreignWords } from './rendered-language'
 import { CPF, refundAddressFor } from './withdrawal-steps'
+import { seed, WAVE_RUN, type Seeded } from './screens-seed'
 
 const SIZES = [
   { width: 1024, height: 700 },
   { width: 1280, height: 800 },
   { width: 1920, height: 1080 },
 ] as const
-
-interface Seeded {
-  paid: WithdrawalRecord
-  refunded: WithdrawalRecord
-  awaiting: WithdrawalRecord
-  /** Paid to a holder other than the book's entry: "Favorecido diferente do cadastro". */
-  mismatch: WithdrawalRecord
-  /** A spreadsheet imported as a run, in review. */
-  runId: string
-}
-
-async function seed(app: TestApp): Promise<Seeded> {
-  const paid = await fundAndSettle(
-    app,
-    await createWithdrawal(app, { pixKey: 'fornecedor@example.com', cents: 123_456 }),
-    'sent',
-  )
-  const refunded = await fundAndSettle(
-    app,
-    await createWithdrawal(app, { pixKey: 'chave.errada@example.com', cents: 15_000 }),
-    'invalid_pix_key',
-  )
-  const awaiting = await createWithdrawal(app, { pixKey: 'aguardando@example.com', cents: 98_765 })
-  // The payee book has someone to show.
-  const payee = await rpc(app, 'payees:create', {
-    name: 'Fornecedora Exemplo Ltda',
-    taxNumber: '11.222.333/0001-81',
-    pixKeys: [{ key: 'fornecedor@example.com' }, { key: '+5561988887777' }],
-    notes: 'Vencimento dia 10',
-  })
-  // Paid from the book, but the service reports another holder of the key.
-  const draft = {
-    pixKey: '+5561988887777',
-    taxNumber: '11.222.333/0001-81',
-    amount: { kind: 'payout' as const, cents: 456_789 },
-    refundAddress: REFUND_ADDRESS,
-    references: { invoice: 'NF-e 4471', costCentre: 'ADM-01', category: 'Serviços' },
-    payeeId: payee.id,
-  }
-  const quote = await rpc(app, 'withdrawals:quote', { draft })
-  const created = await rpc(app, 'withdrawals:create', {
-    draft,
-    intentId: quote.intent.id,
-    confirmedDuplicates: quote.duplicates.map((d) => d.localId),
-  })
-  const mismatch = await fundAndSettle(app, created, 'sent')
-  // A run in review: names, CPF/CNPJ, R$ and the references of three lines.
-  const lines = [
-    'Favorecido;Chave Pix;CPF/CNPJ;Valor do Pix (R$);Categoria;Centro de custo;Endereço de devolução',
-    `Papelaria Central Ltda;papelaria@example.com;${cpf('529982247')};150,00;Materiais;ADM-01;${REFUND_ADDRESS}`,
-    `Transportes Rápidos;(11) 98765-4321;${cpf('111444777')};1.250,00;Frete;OPS-02;${REFUND_ADDRESS}`,
-    `Limpeza Total;limpeza@example.com;${cpf('123456789')};980,40;Serviços;ADM-01;${REFUND_ADDRESS}`,
-  ]
-  const contentBase64 = Buffer.from(`\uFEFF${lines.join('\r\n')}\r\n`, 'utf8').toString('base64')
-  const run = await rpc(app, 'runs:import', { name: 'folha-dezembro.csv', contentBase64 })
-  expect(run.issues).toEqual([])
-  return { paid, refunded, awaiting, mismatch, runId: run.runId! }
-}
 
 type Visit = (page: Page) => Promise<void>
 
@@ -134,6 +73,11 @@ function pages(s: Seeded): Array<[string, Visit]> {
       async (page) => {
         await nav('withdrawals')(page)
         await expect(page.locator('tbody tr.vtable-row:not(.vtable-loading)').first()).toBeVisible()
+        // The newest rows are the run's: its name in the Lote column, NF and centro de custo at every width.
+        const grafica = page.locator('tbody tr[data-local-id]', { hasText: 'Gráfica Aurora Ltda' })
+        await expect(grafica.locator('td[data-col="run"]')).toContainText(WAVE_RUN)
+        await expect(grafica).toContainText('NF-e 10293')
+        await expect(grafica).toContainText('MKT-03')
       },
     ],
     [
@@ -144,6 +88,17 @@ function pages(s: Seeded): Array<[string, Visit]> {
       },
     ],
     ['detail-paid', detail(s.paid)],
+    // Issue #26: the detail's secondary sections are tabs; each one a screen.
+    ...(['payout', 'receipt', 'timeline', 'technical'] as const).map((tab): [string, Visit] => [
+      `detail-paid-${tab}`,
+      async (page) => {
+        await detail(s.paid)(page)
+        const chosen = page.getByTestId('detail-more').locator(`[role="tab"][data-tab="${tab}"]`)
+        await chosen.click()
+        await expect(chosen).toHaveAttribute('aria-selected', 'true')
+        await expect(page.locator(`[role="tabpanel"][data-panel="${tab}"]`)).toBeVisible()
+      },
+    ]),
     ['detail-refunded', detail(s.refunded)],
     // Issue #26: the problem first — "Favorecido diferente do cadastro" with the reported name.
     ['detail-mismatch', detail(s.mismatch)],
@@ -180,6 +135,23 @@ function pages(s: Seeded): Array<[string, Visit]> {
     // Issue #17: the top-up form and the list of purchases (with reconciliation, export and the payer's limit).
     ['buy-depix', nav('buyDepix')],
     ['deposits', nav('deposits')],
+    // Issue #26: a top-up's page — waiting for the Pix, and refused with the service's reason in words.
+    ...(
+      [
+        ['deposit-detail', s.topUp, 'deposit-qr'],
+        ['deposit-refused', s.refusedTopUp, 'deposit-refusal'],
+      ] as const
+    ).map(([name, localId, shown]): [string, Visit] => [
+      name,
+      async (page) => {
+        await nav('deposits')(page)
+        await page
+          .locator(`[data-testid="deposit-row"][data-local-id="${localId}"]`)
+          .getByRole('button')
+          .click()
+        await expect(page.getByTestId(shown)).toBeVisible()
+      },
+    ]),
     // Issue #26: the runs page (import with the pt-BR file picker, the list as a table).
     ['runs', nav('runs')],
     [
@@ -189,6 +161,18 @@ function pages(s: Seeded): Array<[string, Visit]> {
         await page.getByTestId('runs-list').getByRole('button', { name: 'folha-dezembro.csv' }).click()
         await expect(page.getByTestId('run-detail')).toHaveAttribute('data-state', 'draft')
         await expect(page.getByTestId('run-heading')).toContainText('folha-dezembro.csv')
+        await expect(page.getByTestId('run-refund-unregistered')).toHaveCount(1)
+      },
+    ],
+    [
+      'run-wave-funding',
+      async (page) => {
+        await nav('runs')(page)
+        await page.getByTestId('runs-list').getByRole('button', { name: WAVE_RUN }).click()
+        await expect(page.getByTestId('run-detail')).toHaveAttribute('data-state', 'awaiting_funding')
+        await expect(page.getByTestId('funding-sheet')).toBeVisible()
+        await expect(page.getByTestId('sheet-countdown')).toHaveAttribute('data-state', 'running')
+        await expect(page.getByTestId('run-waves').locator('tbody tr')).toHaveCount(1)
       },
     ],
   ]
@@ -222,11 +206,11 @@ async function shoot(
       await page.setViewportSize(size)
       await visit(page)
       await page.waitForTimeout(100)
+      const cut = [...(await clippedText(page)), ...(await wrappedMoney(page))]
+      if (cut.length > 0) clipped[`${name} ${size.width}x${size.height}`] = cut
       if (i === 0) {
         const words = await foreignWords(page, lang)
         if (words.length > 0) foreign[name] = words
-        const cut = [...(await clippedText(page)), ...(await wrappedMoney(page))]
-        if (cut.length > 0) clipped[name] = cut
         await expectNoSeriousAxe(page)
       }
       await app.screenshot(`screens-${name}-${lang}-${size.width}x${size.height}`)
@@ -290,6 +274,8 @@ function teamPages(): Array<[string, Visit]> {
         await expect(page.getByTestId('run-detail')).toHaveAttribute('data-state', 'draft')
         await expect(page.getByTestId('run-approval-asked')).toContainText(DESK_B)
         await expect(page.getByTestId('approve-form')).toBeVisible()
+        // The rows' refund address is not one the team registered: marked beside their lines.
+        await expect(page.getByTestId('run-refund-unregistered')).toBeVisible()
       },
     ],
   ]

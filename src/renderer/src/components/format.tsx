@@ -53,6 +53,18 @@ export function formatDateTime(iso: string, lang: 'pt-BR' | 'en'): string {
   return `${p['day']}/${p['month']}/${p['year']} ${p['hour']}:${p['minute']}`
 }
 
+/**
+ * The same text on two lines for a narrow column: the day, then the time (and, in en, its zone). Never a different
+ * format: the first line is what `formatDateTime` writes before its time.
+ */
+export function formatDateTimeLines(iso: string, lang: 'pt-BR' | 'en'): [string, string] {
+  const text = formatDateTime(iso, lang)
+  if (Number.isNaN(new Date(iso).getTime())) return [text, '']
+  const cut = lang === 'en' ? text.lastIndexOf(', ') : text.lastIndexOf(' ')
+  if (cut < 0) return [text, '']
+  return [text.slice(0, cut), text.slice(cut + (lang === 'en' ? 2 : 1))]
+}
+
 /** A timestamp in São Paulo time, the zone named, the raw ISO value on hover. */
 export function DateTime({
   iso,

@@ -15,6 +15,7 @@ import { RunApprovalCard } from '../components/approvals/RunApprovalCard'
 import { DecideDialog, type Decision } from '../components/approvals/DecideDialog'
 import { useRoute } from '../stores/route'
 import { useTeam } from '../stores/team'
+import { PageHeader } from '../components/ui/PageHeader'
 
 /** Refusals after which the queue on screen is stale: ask main for it again. */
 const STALE = new Set(['approval_decided', 'not_found', 'approval_self'])
@@ -43,8 +44,7 @@ export function ApprovalsPage(): React.JSX.Element {
 
   return (
     <div className="page">
-      <h2 id="approvals-heading">{t('title')}</h2>
-      <p className="field-hint">{t('intro')}</p>
+      <PageHeader id="approvals-heading" title={t('title')} lead={t('intro')} />
       {count > 0 && (
         <p data-testid="approvals-count">
           <strong>{t('count', { count })}</strong>

@@ -21,6 +21,7 @@ import { currentLanguage } from '../i18n'
 import { call } from '../ipc'
 import { useApp } from '../stores/app'
 import { useRoute } from '../stores/route'
+import { PageHeader } from '../components/ui/PageHeader'
 
 interface Form {
   amountCents: number | null
@@ -178,8 +179,7 @@ export function BuyDepixPage(): React.JSX.Element {
   const needsConfirm = (quote?.duplicates.length ?? 0) > 0
   return (
     <div className="page">
-      <h2>{t('buy.title')}</h2>
-      <p className="field-hint">{t('buy.intro')}</p>
+      <PageHeader title={t('buy.title')} lead={t('buy.intro')} />
       <form
         className="card"
         noValidate

@@ -15,6 +15,7 @@ import { call } from '../ipc'
 import { CanFund } from '../components/wallet/CanFund'
 import { MovementMeaning } from '../components/wallet/MovementMeaning'
 import { ScanAge, useWalletView } from '../components/wallet/wallet-view'
+import { PageHeader } from '../components/ui/PageHeader'
 
 type Ready = Extract<WalletViewDto, { state: 'ready' }>
 
@@ -143,21 +144,24 @@ export function CaixaPage(): React.JSX.Element {
   const { view, error, scanning, scan, setView } = useWalletView(true)
   return (
     <section className="page page-caixa" aria-labelledby="caixa-title">
-      <header className="page-header">
-        <h2 id="caixa-title">{t('title')}</h2>
-        {view?.state === 'ready' && (
-          <button
-            type="button"
-            className="btn"
-            onClick={() => void scan()}
-            disabled={scanning}
-            data-testid="caixa-refresh"
-          >
-            {scanning ? t('refreshing') : t('refresh')}
-          </button>
-        )}
-      </header>
-      <p>{t('intro')}</p>
+      <PageHeader
+        id="caixa-title"
+        title={t('title')}
+        lead={t('intro')}
+        actions={
+          view?.state === 'ready' && (
+            <button
+              type="button"
+              className="btn"
+              onClick={() => void scan()}
+              disabled={scanning}
+              data-testid="caixa-refresh"
+            >
+              {scanning ? t('refreshing') : t('refresh')}
+            </button>
+          )
+        }
+      />
       {error && <ErrorNotice error={error} />}
       {view?.state === 'not_configured' && <DescriptorForm onSaved={setView} />}
       {view?.state === 'ready' && (

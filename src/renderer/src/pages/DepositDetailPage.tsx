@@ -18,6 +18,8 @@ import { ResolveUnknownDeposit } from '../components/deposits/ResolveUnknownDepo
 import { depositError } from '../components/deposits/error-text'
 import { prettyJson } from '../components/detail/raw'
 import { Brl, DateTime } from '../components/format'
+import { Alert } from '../components/ui/Alert'
+import { PageHeader } from '../components/ui/PageHeader'
 import { currentLanguage } from '../i18n'
 import { call, useEvent } from '../ipc'
 import { useRoute } from '../stores/route'
@@ -58,36 +60,46 @@ export function DepositDetailPage({ localId }: { localId: string }): React.JSX.E
     else setError(depositError(r.error))
   }
 
-  const back = (
-    <button type="button" className="btn btn-small" onClick={() => go({ page: 'deposits' })}>
-      {t('detail.back')}
-    </button>
+  // The design system's page header, as on a payment's page: the title, "back" on its line.
+  const header = (
+    <PageHeader
+      id="deposit-title"
+      title={t('detail.title')}
+      actions={
+        <button type="button" className="btn" onClick={() => go({ page: 'deposits' })}>
+          <span aria-hidden="true">← </span>
+          {t('detail.back')}
+        </button>
+      }
+    />
   )
   if (!detail) {
     return (
-      <div className="page">
-        {back}
-        <h2>{t('detail.title')}</h2>
+      <section className="page" aria-labelledby="deposit-title">
+        {header}
         {error ? <ErrorNotice error={error} /> : <p>{t('detail.notFound')}</p>}
-      </div>
+      </section>
     )
   }
   const r = detail.record
   const status = depositStatusOf(r)
   const paid = r.remoteStatus !== null && isPaidDepositStatus(r.remoteStatus)
   return (
-    <div className="page" data-testid="deposit-detail" data-local-id={r.localId}>
-      {back}
-      <h2>{t('detail.title')}</h2>
+    <section
+      className="page"
+      aria-labelledby="deposit-title"
+      data-testid="deposit-detail"
+      data-local-id={r.localId}
+    >
+      {header}
       <DepositAlerts record={r} />
       {detail.refusal && (
-        <div className="alert alert-error" role="alert" data-testid="deposit-refusal">
-          <p className="alert-title">{t('detail.refused')}</p>
+        <Alert tone="error" title={t('detail.refused')} testId="deposit-refusal">
           <p>{detail.refusal[currentLanguage()]}</p>
-        </div>
+        </Alert>
       )}
       <section className="card">
-        <dl>
+        <dl className="facts">
           <dt>{t('detail.amount')}</dt>
           <dd data-testid="deposit-amount">
             <Brl cents={r.valueCents ?? r.amountCents} />
@@ -173,6 +185,6 @@ export function DepositDetailPage({ localId }: { localId: string }): React.JSX.E
         {r.createResponse && <pre className="raw-json">{prettyJson(r.createResponse)}</pre>}
         {r.lastRemote && <pre className="raw-json">{prettyJson(r.lastRemote)}</pre>}
       </details>
-    </div>
+    </section>
   )
 }

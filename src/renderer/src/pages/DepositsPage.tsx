@@ -15,6 +15,7 @@ import { UserInfoPanel } from '../components/deposits/UserInfoPanel'
 import { depositError } from '../components/deposits/error-text'
 import { call, useEvent } from '../ipc'
 import { useRoute } from '../stores/route'
+import { PageHeader } from '../components/ui/PageHeader'
 
 const LIST_LIMIT = 200
 
@@ -39,12 +40,14 @@ export function DepositsPage(): React.JSX.Element {
 
   return (
     <div className="page">
-      <h2>{t('list.title')}</h2>
-      <div className="actions">
-        <button type="button" className="btn btn-primary" onClick={() => go({ page: 'buyDepix' })}>
-          {t('buy.title')}
-        </button>
-      </div>
+      <PageHeader
+        title={t('list.title')}
+        actions={
+          <button type="button" className="btn btn-primary" onClick={() => go({ page: 'buyDepix' })}>
+            {t('buy.title')}
+          </button>
+        }
+      />
       {error && <ErrorNotice error={error} />}
       {page && <DepositTotals totals={page.totals} />}
       {page && page.rows.length === 0 && <p>{t('list.empty')}</p>}

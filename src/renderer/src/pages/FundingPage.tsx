@@ -20,6 +20,7 @@ import { StatusBadge } from '../components/StatusBadge'
 import { call, useEvent } from '../ipc'
 import { useApp } from '../stores/app'
 import { useRoute } from '../stores/route'
+import { PageHeader } from '../components/ui/PageHeader'
 
 /** Problems about the address itself: money sent anyway could be lost, so they are errors, not notes. */
 const ADDRESS_PROBLEMS = new Set([
@@ -151,9 +152,7 @@ export function FundingPage({ localId }: { localId: string }): React.JSX.Element
   const sandbox = useApp((st) => st.info?.sandbox ?? false)
   return (
     <div className="page funding-page" data-local-id={localId}>
-      <h2 tabIndex={-1} ref={headingRef}>
-        {t('title')}
-      </h2>
+      <PageHeader title={t('title')} headingRef={headingRef} />
       {error && <ErrorNotice error={error} />}
       {!detail && !error && <p>{t('loading')}</p>}
       {detail && record && (

@@ -33,6 +33,7 @@ import { call } from '../ipc'
 import { useApp } from '../stores/app'
 import { useRoute } from '../stores/route'
 import { useTeam } from '../stores/team'
+import { PageHeader } from '../components/ui/PageHeader'
 
 /** Refusals of create that a fresh review answers (main's create-intent rules). */
 const REVIEW_AGAIN = new Set([
@@ -199,9 +200,11 @@ export function NewWithdrawalPage(): React.JSX.Element {
 
   return (
     <div className="page new-withdrawal">
-      <h2 id="new-withdrawal-heading">{t('title')}</h2>
-      <p className="field-hint" aria-live="polite">
-        {t(
+      <PageHeader
+        id="new-withdrawal-heading"
+        title={t('title')}
+        leadLive
+        lead={t(
           state.step === 'form'
             ? 'steps.form'
             : state.step === 'review'
@@ -210,7 +213,7 @@ export function NewWithdrawalPage(): React.JSX.Element {
                 ? 'steps.requested'
                 : 'steps.unknown',
         )}
-      </p>
+      />
       <FormProvider {...form}>
         {state.step === 'form' && (
           <WithdrawalForm

@@ -21,6 +21,7 @@ import { useWithdrawalDraft } from '../components/withdrawal-form/draft-store'
 import { Toolbar } from '../components/ui/Toolbar'
 import { call, useEvent } from '../ipc'
 import { useRoute } from '../stores/route'
+import { PageHeader } from '../components/ui/PageHeader'
 
 const PAGE = 50
 
@@ -121,19 +122,23 @@ export function PayeesPage(): React.JSX.Element {
 
   return (
     <div className="page">
-      <h2>{t('title')}</h2>
-      <p className="page-intro">{t('intro')}</p>
-      <div className="actions">
-        <button type="button" className="btn btn-primary" onClick={() => setEditing({ kind: 'new' })}>
-          {t('actions.add')}
-        </button>
-        <button type="button" className="btn" disabled={busy !== null} onClick={() => void importCsv()}>
-          {busy === 'import' ? t('actions.importing') : t('actions.import')}
-        </button>
-        <button type="button" className="btn" disabled={busy !== null} onClick={() => void exportCsv()}>
-          {busy === 'export' ? t('actions.exporting') : t('actions.export')}
-        </button>
-      </div>
+      <PageHeader
+        title={t('title')}
+        lead={t('intro')}
+        actions={
+          <>
+            <button type="button" className="btn btn-primary" onClick={() => setEditing({ kind: 'new' })}>
+              {t('actions.add')}
+            </button>
+            <button type="button" className="btn" disabled={busy !== null} onClick={() => void importCsv()}>
+              {busy === 'import' ? t('actions.importing') : t('actions.import')}
+            </button>
+            <button type="button" className="btn" disabled={busy !== null} onClick={() => void exportCsv()}>
+              {busy === 'export' ? t('actions.exporting') : t('actions.export')}
+            </button>
+          </>
+        }
+      />
       <p className="field-hint">{t('import.hint')}</p>
       {notice && (
         <div className="alert alert-ok" role="status" data-testid="payees-notice">

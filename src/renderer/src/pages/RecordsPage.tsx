@@ -12,6 +12,7 @@ import { SigningReminder } from '../components/export/SigningReminder'
 import { TechnicalDetails } from '../components/layout/TechnicalDetails'
 import { call, useEvent } from '../ipc'
 import { useRoute } from '../stores/route'
+import { PageHeader } from '../components/ui/PageHeader'
 
 type Outcome =
   | { kind: 'idle' }
@@ -72,13 +73,15 @@ export function RecordsPage(): React.JSX.Element {
 
   return (
     <div className="page">
-      <h2>{t('title')}</h2>
-      <p>{t('intro')}</p>
-      <div className="actions">
-        <button type="button" className="btn" onClick={() => go({ page: 'review' })}>
-          {t('openReview')}
-        </button>
-      </div>
+      <PageHeader
+        title={t('title')}
+        lead={t('intro')}
+        actions={
+          <button type="button" className="btn" onClick={() => go({ page: 'review' })}>
+            {t('openReview')}
+          </button>
+        }
+      />
       <SigningReminder />
       <ExportForm
         profile={profiles.find((p) => p.id === activeId) ?? null}

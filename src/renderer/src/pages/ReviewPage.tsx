@@ -20,6 +20,7 @@ import { OlderCheck } from '../components/review/OlderCheck'
 import { SignerVerdict } from '../components/review/SignerVerdict'
 import { useTableStore } from '../components/records-table/table-store'
 import { call } from '../ipc'
+import { PageHeader } from '../components/ui/PageHeader'
 
 const REVIEW_TABLE = 'review'
 const PROBLEM_CHECKS = ['missing', 'hash', 'signature', 'schema', 'row_count', 'totals', 'audit']
@@ -175,20 +176,23 @@ export function ReviewPage(): React.JSX.Element {
           {t('failed.banner')}
         </div>
       )}
-      <div className="page-head">
-        <h2 id="review-title">{t('title')}</h2>
-        <div className="actions">
-          <button type="button" className="btn btn-primary" disabled={busy} onClick={() => void open()}>
-            {busy ? t('opening') : summary ? t('openAnother') : t('open')}
-          </button>
-          {summary && (
-            <button type="button" className="btn" onClick={() => void close()}>
-              {t('close')}
+      <PageHeader
+        id="review-title"
+        title={t('title')}
+        lead={summary ? undefined : t('intro')}
+        actions={
+          <>
+            <button type="button" className="btn btn-primary" disabled={busy} onClick={() => void open()}>
+              {busy ? t('opening') : summary ? t('openAnother') : t('open')}
             </button>
-          )}
-        </div>
-      </div>
-      {!summary && <p>{t('intro')}</p>}
+            {summary && (
+              <button type="button" className="btn" onClick={() => void close()}>
+                {t('close')}
+              </button>
+            )}
+          </>
+        }
+      />
       {cancelled && <p role="status">{t('cancelled')}</p>}
       {error && <ErrorNotice error={error} />}
       {summary && (

@@ -22,6 +22,7 @@ import { useRunProgress } from '../components/runs/useRunProgress'
 import { DataTable } from '../components/ui/DataTable'
 import { EmptyState } from '../components/ui/EmptyState'
 import { call, useEvent } from '../ipc'
+import { PageHeader } from '../components/ui/PageHeader'
 
 /**
  * The run's name and where it stands. `focusOnShow`: the heading takes the focus when it appears (a run just
@@ -103,8 +104,7 @@ export function RunsPage({ runId }: { runId?: string | undefined } = {}): React.
 
   return (
     <div className="page">
-      <h2>{t('title')}</h2>
-      <p>{t('intro')}</p>
+      <PageHeader title={t('title')} lead={t('intro')} />
       <ImportPanel onImported={openRun} />
       <section className="card" aria-labelledby="runs-list-heading">
         <h3 id="runs-list-heading">{t('list.heading')}</h3>

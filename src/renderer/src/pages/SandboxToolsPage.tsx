@@ -16,6 +16,7 @@ import { currentLanguage } from '../i18n'
 import { call, useEvent } from '../ipc'
 import { useApp } from '../stores/app'
 import { useRoute } from '../stores/route'
+import { PageHeader } from '../components/ui/PageHeader'
 
 type FundMode = ChannelInput<'sandbox:fund'>['mode']
 type Outcome = ChannelInput<'sandbox:settle'>['outcome']
@@ -150,7 +151,7 @@ export function SandboxToolsPage(): React.JSX.Element {
   if (info && !info.sandbox) {
     return (
       <div className="page">
-        <h2>{t('title')}</h2>
+        <PageHeader title={t('title')} />
         <p className="alert alert-info">{t('notSandbox')}</p>
       </div>
     )
@@ -159,8 +160,7 @@ export function SandboxToolsPage(): React.JSX.Element {
   const disabled = busy || !localId
   return (
     <div className="page sandbox-tools">
-      <h2>{t('title')}</h2>
-      <p className="field-hint">{t('intro')}</p>
+      <PageHeader title={t('title')} lead={t('intro')} />
       <WithdrawalPicker selected={localId} onSelect={select} />
 
       <section className="card" aria-labelledby="sandbox-fund-heading">

@@ -28,6 +28,7 @@ import { RecordStatus } from '../components/RecordStatus'
 import { currentLanguage } from '../i18n'
 import { call, useEvent } from '../ipc'
 import { useRoute } from '../stores/route'
+import { PageHeader } from '../components/ui/PageHeader'
 
 const LIMIT = 50
 
@@ -297,13 +298,16 @@ export function TodayPage(): React.JSX.Element {
 
   return (
     <section className="page" aria-labelledby="today-title">
-      <div className="page-head">
-        <h2 id="today-title">{t('today.title')}</h2>
-        <button type="button" className="btn btn-primary" onClick={() => go({ page: 'newWithdrawal' })}>
-          {t('today.newPayment')}
-        </button>
-      </div>
-      <p className="page-intro">{t('today.intro')}</p>
+      <PageHeader
+        id="today-title"
+        title={t('today.title')}
+        lead={t('today.intro')}
+        actions={
+          <button type="button" className="btn btn-primary" onClick={() => go({ page: 'newWithdrawal' })}>
+            {t('today.newPayment')}
+          </button>
+        }
+      />
       {error && <ErrorNotice error={error} />}
       {!data && !error && <p aria-live="polite">{t('today.loading')}</p>}
       {data && (

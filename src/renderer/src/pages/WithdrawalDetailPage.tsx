@@ -26,6 +26,7 @@ import { shortId } from '../components/records-table/columns'
 import { leadKind, RecordLead } from '../components/layout/LeadSentence'
 import { payeeOf, payeeText, payoutCentsOf } from '../components/layout/payee'
 import { TechnicalDetails } from '../components/layout/TechnicalDetails'
+import { PageHeader } from '../components/ui/PageHeader'
 import { Tabs, type TabItem } from '../components/ui/Tabs'
 import { formatBRL } from '../../../shared/money'
 import { currentLanguage } from '../i18n'
@@ -101,20 +102,23 @@ export function WithdrawalDetailPage({ localId }: { localId: string }): React.JS
   const titled = detail?.record
   const payout = titled ? (payoutCentsOf(titled) ?? titled.amountCents) : null
   const header = (
-    <div className="page-head">
-      <h2 id="detail-title">
-        {titled && payout !== null
+    <PageHeader
+      id="detail-title"
+      title={
+        titled && payout !== null
           ? t('layout:detail.title', {
               amount: formatBRL(payout, lang),
               payee: payeeText(payeeOf(titled, detail?.run?.payee ?? null)),
             })
-          : t('title', { id: shortId(localId) })}
-      </h2>
-      <button type="button" className="btn" onClick={() => go({ page: 'withdrawals' })}>
-        <span aria-hidden="true">← </span>
-        {t('back')}
-      </button>
-    </div>
+          : t('title', { id: shortId(localId) })
+      }
+      actions={
+        <button type="button" className="btn" onClick={() => go({ page: 'withdrawals' })}>
+          <span aria-hidden="true">← </span>
+          {t('back')}
+        </button>
+      }
+    />
   )
   if (!detail) {
     return (

@@ -4,7 +4,8 @@ import type { TFunction } from 'i18next'
 import type { RunLink } from '../../../../shared/run-link'
 import type { WithdrawalRecord } from '../../../../shared/withdrawal-record'
 import { useTranslation } from 'react-i18next'
-import { Brl, DateTime } from '../format'
+import { Brl } from '../format'
+import { DateCell } from '../ui/cells'
 import { timeLeft } from '../layout/deadline'
 import { leadKind } from '../layout/LeadSentence'
 import { payeeOf, payeeText, payoutCentsOf } from '../layout/payee'
@@ -16,24 +17,26 @@ const col = createColumnHelper<WithdrawalRecord>()
 /**
  * Share of the table's width per column: the table is as wide as its box (no horizontal scroll at 1280 px)
  * and fixed, so the layout does not jump as rows load and unload while scrolling. From WIDE_MEDIA on, the NF and
- * centro de custo have columns of their own (issue #26); at 1024 px they would crowd the amounts and statuses out.
+ * centro de custo have columns of their own (issue #26); below it two such columns would crowd the amounts and
+ * statuses out, so they share one, NF on the first line and centro de custo on the second, as the Lote does.
  */
 export const COLUMN_WIDTHS: Readonly<Record<string, string>> = {
   payee: '20%',
-  amount: '15%',
-  status: '25%',
-  run: '11%',
-  deadline: '13%',
-  createdAt: '16%',
+  amount: '14%',
+  status: '23%',
+  references: '11%',
+  run: '9%',
+  deadline: '8%',
+  createdAt: '15%',
 }
 export const WIDE_COLUMN_WIDTHS: Readonly<Record<string, string>> = {
-  payee: '17%',
+  payee: '18%',
   amount: '12%',
-  status: '18%',
+  status: '20%',
   invoice: '10%',
-  costCentre: '12%',
+  costCentre: '10%',
   run: '10%',
-  deadline: '9%',
+  deadline: '8%',
   createdAt: '12%',
 }
 export const WIDE_MEDIA = '(min-width: 1200px)'
@@ -75,11 +78,11 @@ function Amount({ record, t }: { record: WithdrawalRecord; t: TFunction<'list'> 
   )
 }
 
-/** A header that may not fit a narrow column: cut, the whole on hover. */
-function HeaderText({ text }: { text: string }): React.JSX.Element {
+/** A header that may not fit a narrow column: cut (or its short form), the whole on hover. */
+function HeaderText({ text, short }: { text: string; short?: string }): React.JSX.Element {
   return (
     <span className="cell-text" title={text}>
-      {text}
+      {short ?? text}
     </span>
   )
 }
@@ -91,6 +94,36 @@ function Reference({ value }: { value: string | undefined }): React.JSX.Element 
   return (
     <span className="cell-text" title={v}>
       {v}
+    </span>
+  )
+}
+
+/**
+ * NF and centro de custo in one narrow column: each on its line, cut with the whole on hover, a dash for the one
+ * not given (the line keeps its place, so the second line is always the centro de custo).
+ */
+function References({ record }: { record: WithdrawalRecord }): React.JSX.Element {
+  const invoice = record.references?.invoice?.trim()
+  const costCentre = record.references?.costCentre?.trim()
+  if (!invoice && !costCentre) return <span>—</span>
+  return (
+    <span className="cell-payee">
+      <span className="cell-text ref-main" title={invoice} data-ref="invoice">
+        {invoice || '—'}
+      </span>
+      <span className="cell-text payee-key" title={costCentre} data-ref="costCentre">
+        {costCentre || '—'}
+      </span>
+    </span>
+  )
+}
+
+/** The header of that column: the two names on the lines their values take. */
+function ReferencesHeader({ tl }: { tl: TFunction<'layout'> }): React.JSX.Element {
+  return (
+    <span className="cell-payee">
+      <HeaderText text={tl('list.invoice')} short={tl('list.invoiceShort')} />
+      <HeaderText text={tl('list.costCentre')} short={tl('list.costCentreShort')} />
     </span>
   )
 }
@@ -134,7 +167,7 @@ export function recordColumns(
   tl: TFunction<'layout'>,
   /** The run ("Lote") of a row; null: the list has no runs (an opened export), no Lote column. */
   runOf: ((localId: string) => RunLink | undefined) | null,
-  /** A wide window: the NF and centro de custo get columns of their own. */
+  /** A wide window: the NF and centro de custo get columns of their own, else one column for both. */
   wide = false,
 ): RecordColumn[] {
   const columns: RecordColumn[] = [
@@ -168,14 +201,25 @@ export function recordColumns(
     col.accessor('createdAt', {
       id: 'createdAt',
       header: () => tl('list.createdAt'),
-      cell: (c) => <DateTime iso={c.row.original.createdAt} short />,
+      cell: (c) => <DateCell iso={c.row.original.createdAt} stacked />,
       sortDescFirst: true,
     }),
   ]
-  if (wide) {
-    const at = columns.findIndex((c) => c.id === 'deadline')
+  const beforeDeadline = columns.findIndex((c) => c.id === 'deadline')
+  if (!wide) {
     columns.splice(
-      at,
+      beforeDeadline,
+      0,
+      col.display({
+        id: 'references',
+        header: () => <ReferencesHeader tl={tl} />,
+        cell: (c) => <References record={c.row.original} />,
+        enableSorting: false,
+      }),
+    )
+  } else {
+    columns.splice(
+      beforeDeadline,
       0,
       col.display({
         id: 'invoice',
@@ -185,7 +229,7 @@ export function recordColumns(
       }),
       col.display({
         id: 'costCentre',
-        header: () => <HeaderText text={tl('list.costCentre')} />,
+        header: () => <HeaderText text={tl('list.costCentre')} short={tl('list.costCentreShort')} />,
         cell: (c) => <Reference value={c.row.original.references?.costCentre} />,
         enableSorting: false,
       }),

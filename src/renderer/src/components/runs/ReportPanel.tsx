@@ -2,7 +2,7 @@
  * The run's report: totals by outcome on screen (the rows table has each row), and a signed export of exactly the
  * run's withdrawals through the same exporter, manifest and verifier as any export (filter `runId`).
  */
-import { useState } from 'react'
+import { Fragment, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { RunDetailView } from '../../../../shared/channels-runs'
 import type { IpcError } from '../../../../shared/contract'
@@ -10,6 +10,7 @@ import { call } from '../../ipc'
 import { useRoute } from '../../stores/route'
 import { EMPTY_FILTER } from '../records-table/filter-model'
 import { useTableStore } from '../records-table/table-store'
+import { Toolbar } from '../ui/Toolbar'
 import { RunErrorNotice } from './run-error'
 
 export function ReportPanel({ detail }: { detail: RunDetailView }): React.JSX.Element | null {
@@ -38,17 +39,20 @@ export function ReportPanel({ detail }: { detail: RunDetailView }): React.JSX.El
   return (
     <section className="card" aria-labelledby="run-report-heading" data-testid="run-report">
       <h3 id="run-report-heading">{t('report.heading')}</h3>
-      <ul>
+      <dl className="facts" data-testid="run-outcomes">
         {counts.map(([k, n]) => (
-          <li key={k} data-outcome={k}>
-            {t(`outcome.${k}`)}: <span className="num">{n}</span>
-          </li>
+          <Fragment key={k}>
+            <dt>{t(`outcome.${k}`)}</dt>
+            <dd className="num" data-outcome={k}>
+              {n}
+            </dd>
+          </Fragment>
         ))}
-      </ul>
-      <p>
+      </dl>
+      <Toolbar>
         <button type="button" className="btn" onClick={() => void exportRun()}>
           {t('report.export')}
-        </button>{' '}
+        </button>
         <button
           type="button"
           className="btn"
@@ -62,9 +66,9 @@ export function ReportPanel({ detail }: { detail: RunDetailView }): React.JSX.El
           }}
         >
           {t('report.showInList')}
-        </button>{' '}
+        </button>
         {done && <span role="status">{t('report.exported', { rows: done.rows })}</span>}
-      </p>
+      </Toolbar>
       {error && <RunErrorNotice error={error} />}
     </section>
   )

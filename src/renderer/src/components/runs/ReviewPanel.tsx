@@ -16,6 +16,7 @@ import { AddressGroups } from '../funding/FundingInstructions'
 import { SafeText } from '../SafeText'
 import { RejectRun } from './RejectRun'
 import { RunErrorNotice } from './run-error'
+import { useDeskRefundCheck } from './useDeskRefundCheck'
 
 type Group = RunDetailView['summary']['byCategory'][number]
 
@@ -56,20 +57,8 @@ function GroupTable({ caption, groups }: { caption: string; groups: Group[] }): 
   )
 }
 
-/**
- * Where a failed payout returns the deposit, per row (issue #24): the approver sees every refund address of the
- * run, grouped (usually one: the profile's), with the lines that use it, copyable. On a team, an address that is
- * not one of the team's registered treasury addresses is marked, as on a single payment's approval (issue #26).
- */
-function RefundAddresses({
-  rows,
-  unregistered,
-}: {
-  rows: RunDetailView['rows']
-  /** null: no registry to compare with (this computer's ledger). */
-  unregistered: ReadonlySet<string> | null
-}): React.JSX.Element {
-  const { t } = useTranslation(['runs', 'approvals'])
+/** The lines of each refund address of the rows to pay, in the file's order. */
+function refundGroups(rows: RunDetailView['rows']): Map<string, number[]> {
   const groups = new Map<string, number[]>()
   for (const r of rows) {
     if (r.state === 'dropped') continue
@@ -77,8 +66,28 @@ function RefundAddresses({
     lines.push(r.line)
     groups.set(r.draft.refundAddress, lines)
   }
+  return groups
+}
+
+/**
+ * Where a failed payout returns the deposit, per row (issue #24): the approver sees every refund address of the
+ * run, grouped (usually one: the profile's), with the lines that use it, copyable. An address that is not a
+ * registered one is marked (issue #26): on a team, not one of the team's treasury addresses, as on a single
+ * payment's approval; on a single desk, neither the profile's default refund address nor its wallet's.
+ */
+function RefundAddresses({
+  groups,
+  unregistered,
+  registry,
+}: {
+  groups: Map<string, number[]>
+  /** null: no registry to compare with (yet). */
+  unregistered: ReadonlySet<string> | null
+  registry: 'team' | 'desk'
+}): React.JSX.Element {
+  const { t } = useTranslation(['runs', 'approvals'])
   return (
-    <table className="data-grid" data-testid="run-refund-addresses">
+    <table className="data data-grid" data-testid="run-refund-addresses">
       <caption>{t('review.refundAddresses')}</caption>
       <thead>
         <tr>
@@ -93,7 +102,9 @@ function RefundAddresses({
               <AddressGroups address={address} /> <CopyButton text={address} />
               {unregistered?.has(address) && (
                 <p className="alert alert-warn" role="note" data-testid="run-refund-unregistered">
-                  {t('approvals:refundUnregistered')}
+                  {registry === 'team'
+                    ? t('approvals:refundUnregistered')
+                    : t('review.refundUnregisteredDesk')}
                 </p>
               )}
             </td>
@@ -124,6 +135,12 @@ export function ReviewPanel({
     if (approvedHere && run.state !== 'draft') approvedRef.current?.focus()
   }, [approvedHere, run.state])
   const dups = detail.rows.filter((r) => r.duplicate !== null)
+  const refunds = refundGroups(detail.rows)
+  // Marked before anything is sent: a run in review (draft) or approved and not yet started.
+  const deskCheck = useDeskRefundCheck(
+    [...refunds.keys()],
+    detail.approval === null && (run.state === 'draft' || run.state === 'approved'),
+  )
   // Four-eyes on a team ledger (issue #16): absent on this computer's ledger.
   const fourEyes = detail.approval?.needed === true
   const asked = detail.approval?.requestedBy
@@ -173,8 +190,9 @@ export function ReviewPanel({
       </dl>
       {summary.dropped > 0 && <p>{t('review.dropped', { count: summary.dropped })}</p>}
       <RefundAddresses
-        rows={detail.rows}
-        unregistered={detail.approval ? new Set(detail.approval.unregisteredRefunds) : null}
+        groups={refunds}
+        unregistered={detail.approval ? new Set(detail.approval.unregisteredRefunds) : deskCheck}
+        registry={detail.approval ? 'team' : 'desk'}
       />
       <GroupTable caption={t('review.byCategory')} groups={summary.byCategory} />
       <GroupTable caption={t('review.byCostCentre')} groups={summary.byCostCentre} />

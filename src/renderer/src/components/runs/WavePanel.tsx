@@ -5,7 +5,9 @@ import type { ChannelName, IpcError } from '../../../../shared/contract'
 import type { RunDetailView } from '../../../../shared/channels-runs'
 import type { PayAttemptDto } from '../../../../shared/channels-wallet-pay'
 import { call } from '../../ipc'
-import { DateTime } from '../format'
+import { DateCell } from '../ui/cells'
+import { DataTable } from '../ui/DataTable'
+import { StatusChip } from '../ui/StatusChip'
 import { Button } from '../ui/Button'
 import { Toolbar } from '../ui/Toolbar'
 import { RunErrorNotice } from './run-error'
@@ -164,20 +166,28 @@ export function WavePanel({
         )}
       </Toolbar>
       {detail.waves.length > 0 && (
-        <ul data-testid="run-waves">
-          {detail.waves.map((w) => (
-            <li key={w.wave}>
-              {t('wave.waveN', { n: w.wave })} · {w.planned} ·{' '}
-              {w.fundedAt ? (
-                <>
-                  {t('wave.fundedAt', { when: '' })} <DateTime iso={w.fundedAt} short />
-                </>
-              ) : (
-                t('wave.notFunded')
-              )}
-            </li>
-          ))}
-        </ul>
+        <DataTable
+          testId="run-waves"
+          caption={t('wave.table.caption')}
+          rows={detail.waves}
+          rowKey={(w) => String(w.wave)}
+          rowProps={(w) => ({ 'data-wave': String(w.wave) })}
+          columns={[
+            { id: 'wave', header: t('wave.table.wave'), numeric: true, cell: (w) => w.wave },
+            { id: 'planned', header: t('wave.table.payments'), numeric: true, cell: (w) => w.planned },
+            {
+              id: 'deposit',
+              header: t('wave.table.deposit'),
+              cell: (w) =>
+                w.fundedAt ? (
+                  <StatusChip tone="success">{t('wave.table.funded')}</StatusChip>
+                ) : (
+                  <StatusChip tone="pending">{t('wave.table.notFunded')}</StatusChip>
+                ),
+            },
+            { id: 'fundedAt', header: t('wave.table.fundedAt'), cell: (w) => <DateCell iso={w.fundedAt} /> },
+          ]}
+        />
       )}
       {error && <RunErrorNotice error={error} />}
       {run.state !== 'draft' && (

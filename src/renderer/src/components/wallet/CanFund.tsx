@@ -4,15 +4,16 @@
  * of the next fundings. Amounts in R$; refreshed when a payment or the wallet changes.
  */
 import { useCallback, useEffect, useState } from 'react'
-import { useTranslation } from 'react-i18next'
+import { Trans, useTranslation } from 'react-i18next'
 import {
   LBTC_FEE_FUNDINGS,
   LBTC_FEE_UNITS_PER_FUNDING,
   type WalletViewDto,
 } from '../../../../shared/channels-wallet'
-import { formatAssetUnits, formatBRL } from '../../../../shared/money'
+import { formatAssetUnits } from '../../../../shared/money'
 import { currentLanguage } from '../../i18n'
 import { call, useEvent } from '../../ipc'
+import { Brl } from '../format'
 
 type Ready = Extract<WalletViewDto, { state: 'ready' }>
 
@@ -40,13 +41,13 @@ export function CanFund({ view }: { view: Ready }): React.JSX.Element {
     <div data-testid="wallet-can-fund">
       {awaiting && awaiting.count > 0 && (
         <p className={missing > 0 ? 'alert alert-warn' : undefined} data-testid="wallet-awaiting">
-          {missing > 0
-            ? t('fundShort', {
-                count: awaiting.count,
-                total: formatBRL(awaiting.cents, lang),
-                missing: formatBRL(missing, lang),
-              })
-            : t('fundOk', { count: awaiting.count, total: formatBRL(awaiting.cents, lang) })}
+          {/* The amounts as money cells: "R$" never ends a line with its digits on the next (issue #26). */}
+          <Trans
+            t={t}
+            i18nKey={missing > 0 ? 'fundShort' : 'fundOk'}
+            values={{ count: awaiting.count }}
+            components={{ total: <Brl cents={awaiting.cents} />, missing: <Brl cents={missing} /> }}
+          />
         </p>
       )}
       {lbtcLow && (

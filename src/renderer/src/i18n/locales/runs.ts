@@ -51,6 +51,8 @@ export const runs = {
       refundAddresses: 'Endereços de devolução (para onde volta o DePix se um Pix não puder ser pago)',
       refundAddress: 'Endereço de devolução',
       refundLines: 'Linhas',
+      refundUnregisteredDesk:
+        'Não é o endereço de devolução padrão deste perfil nem um endereço da carteira da tesouraria: se o Pix falhar, o depósito volta para este endereço.',
       count: 'Pagamentos',
       payout: 'Total do Pix aos favorecidos',
       deposit: 'Total de DePix a enviar',
@@ -112,8 +114,15 @@ export const runs = {
         'A onda {{n}} parou antes do planejado: o serviço dá só {{seconds}} s para depositar cada pagamento, e os próximos venceriam antes do depósito. {{count}} pagamento(s) aguardam a próxima onda, dimensionada para esse prazo.',
       cancelConfirm: 'Cancelar o lote? Pagamentos já criados continuam acompanhados.',
       waveN: 'Onda {{n}}',
-      fundedAt: 'depositada em {{when}}',
-      notFunded: 'aguardando depósito',
+      table: {
+        caption: 'Ondas do lote',
+        wave: 'Onda',
+        payments: 'Pagamentos',
+        deposit: 'Depósito',
+        fundedAt: 'Depositada em',
+        funded: 'Depositada',
+        notFunded: 'Aguardando depósito',
+      },
     },
     progress: {
       label: 'Andamento do lote',
@@ -258,6 +267,8 @@ export const runs = {
       refundAddresses: 'Refund addresses (where the DePix returns if a Pix cannot be paid)',
       refundAddress: 'Refund address',
       refundLines: 'Lines',
+      refundUnregisteredDesk:
+        'Neither this profile’s default refund address nor a treasury wallet address: if the Pix payout fails, the deposit goes back to this address.',
       count: 'Withdrawals',
       payout: 'Total payout to payees',
       deposit: 'Total DePix to send',
@@ -319,8 +330,15 @@ export const runs = {
         'Wave {{n}} stopped early: the service gives only {{seconds}} s to fund each withdrawal, and the next ones would expire before funding. {{count}} withdrawal(s) wait for the next wave, sized for that deadline.',
       cancelConfirm: 'Cancel the run? Withdrawals already created stay tracked.',
       waveN: 'Wave {{n}}',
-      fundedAt: 'funded on {{when}}',
-      notFunded: 'awaiting deposit',
+      table: {
+        caption: 'Waves of the run',
+        wave: 'Wave',
+        payments: 'Payments',
+        deposit: 'Deposit',
+        fundedAt: 'Funded on',
+        funded: 'Funded',
+        notFunded: 'Awaiting deposit',
+      },
     },
     progress: {
       label: 'Run progress',

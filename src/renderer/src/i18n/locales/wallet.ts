@@ -69,9 +69,9 @@ export const wallet = {
     multisig: 'Carteira multiassinatura',
     card: 'Caixa',
     cardOpen: 'Abrir o Caixa',
-    fundOk: '{{count}} pagamento(s) aguardando depósito, {{total}} no total: o saldo confirmado cobre todos.',
+    fundOk: '{{count}} pagamento(s) aguardando depósito, <total/> no total: o saldo confirmado cobre todos.',
     fundShort:
-      '{{count}} pagamento(s) aguardando depósito, {{total}} no total: falta {{missing}} no saldo confirmado.',
+      '{{count}} pagamento(s) aguardando depósito, <total/> no total: falta <missing/> no saldo confirmado.',
     lbtcLow:
       'Pouco L-BTC para taxas de rede: menos do que as próximas {{fundings}} transações precisam ({{need}}). Envie L-BTC para a carteira da tesouraria.',
   },
@@ -141,9 +141,9 @@ export const wallet = {
     multisig: 'Multisig wallet',
     card: 'Treasury',
     cardOpen: 'Open Treasury',
-    fundOk: '{{count}} payment(s) waiting for deposit, {{total}} in all: the confirmed balance covers them.',
+    fundOk: '{{count}} payment(s) waiting for deposit, <total/> in all: the confirmed balance covers them.',
     fundShort:
-      '{{count}} payment(s) waiting for deposit, {{total}} in all: {{missing}} short of the confirmed balance.',
+      '{{count}} payment(s) waiting for deposit, <total/> in all: <missing/> short of the confirmed balance.',
     lbtcLow:
       'Little L-BTC for network fees: less than the next {{fundings}} transactions need ({{need}}). Send L-BTC to the treasury wallet.',
   },
