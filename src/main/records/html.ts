@@ -34,97 +34,58 @@ export function escapeHtml(s: string): string {
   return HTML_SPECIAL.test(s) ? s.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c) : s
 }
 
-interface Texts {
-  title: string
-  facts: string
-  appVersion: string
-  profile: string
-  network: string
-  filter: string
-  noFilter: string
-  exportedAt: string
-  rowCount: string
-  range: string
-  signer: string
-  byMeaning: string
-  meaning: string
-  feesPaid: string
-  feesWithheld: string
-  notRecorded: string
-  meaningNote: string
-  byStatus: string
-  byDay: string
-  records: string
-  status: string
-  refund: string
-  day: string
-  count: string
-  deposit: string
-  payout: string
-  paidCount: string
-  paidPayout: string
-  total: string
-  yes: string
-  no: string
-  timeNote: string
-  verifyNote: string
-  pager: string
-  first: string
-  prev: string
-  next: string
-  last: string
-  noscript: string
-  labels: Readonly<Record<string, string>>
+/** The report's words; the pt-BR set is the shape every language has. */
+const PT_TEXTS = {
+  title: 'Tesouraria DePix — relatório de pagamentos',
+  facts: 'Exportação',
+  appVersion: 'Versão do app',
+  profile: 'Perfil',
+  network: 'Rede',
+  filter: 'Filtro',
+  noFilter: 'nenhum (todos os registros)',
+  exportedAt: 'Exportado em',
+  rowCount: 'Registros',
+  range: 'Criados entre',
+  signer: 'Chave de assinatura (impressão digital)',
+  byMeaning: 'Totais por resultado',
+  meaning: 'Resultado',
+  feesPaid: 'Tarifas pagas (R$)',
+  feesWithheld: 'Tarifas retidas nas devoluções (DePix)',
+  notRecorded: 'não registrado nesta exportação',
+  meaningNote:
+    'Só "Pago" é dinheiro que chegou ao favorecido. Em aberto, devolvido, expirado e situação não reconhecida ' +
+    'nunca entram no valor pago.',
+  byStatus: 'Totais por situação',
+  byDay: 'Pagos por dia de criação (horário de Brasília)',
+  records: 'Registros',
+  status: 'Situação',
+  refund: 'Com devolução',
+  day: 'Dia',
+  count: 'Quantidade',
+  deposit: 'Depósitos (DePix)',
+  payout: 'Valor do Pix (R$)',
+  paidCount: 'Pagos',
+  paidPayout: 'Valor pago (R$)',
+  total: 'Total',
+  yes: 'sim',
+  no: 'não',
+  timeNote: 'Datas e horas no horário de Brasília (America/Sao_Paulo).',
+  verifyNote:
+    'Este relatório faz parte de uma exportação assinada. A integridade de todos os arquivos é conferida com ' +
+    'manifest.json (npm run verify-export -- manifest.json); compare a impressão digital acima com a exibida ' +
+    'nas Configurações do app.',
+  pager: 'Página {page} de {pages} (registros {from}–{to} de {total})',
+  first: 'Primeira',
+  prev: 'Anterior',
+  next: 'Próxima',
+  last: 'Última',
+  noscript: 'JavaScript desligado: todos os registros aparecem numa só página, sem ordenação.',
+  labels: {} as Readonly<Record<string, string>>,
 }
+type Texts = typeof PT_TEXTS
 
 const TEXTS: Readonly<Record<ExportLocale, Texts>> = {
-  'pt-BR': {
-    title: 'Tesouraria DePix — relatório de pagamentos',
-    facts: 'Exportação',
-    appVersion: 'Versão do app',
-    profile: 'Perfil',
-    network: 'Rede',
-    filter: 'Filtro',
-    noFilter: 'nenhum (todos os registros)',
-    exportedAt: 'Exportado em',
-    rowCount: 'Registros',
-    range: 'Criados entre',
-    signer: 'Chave de assinatura (impressão digital)',
-    byMeaning: 'Totais por resultado',
-    meaning: 'Resultado',
-    feesPaid: 'Tarifas pagas (R$)',
-    feesWithheld: 'Tarifas retidas nas devoluções (DePix)',
-    notRecorded: 'não registrado nesta exportação',
-    meaningNote:
-      'Só "Pago" é dinheiro que chegou ao favorecido. Em aberto, devolvido, expirado e situação não reconhecida ' +
-      'nunca entram no valor pago.',
-    byStatus: 'Totais por situação',
-    byDay: 'Pagos por dia de criação (horário de Brasília)',
-    records: 'Registros',
-    status: 'Situação',
-    refund: 'Com devolução',
-    day: 'Dia',
-    count: 'Quantidade',
-    deposit: 'Depósitos (DePix)',
-    payout: 'Valor do Pix (R$)',
-    paidCount: 'Pagos',
-    paidPayout: 'Valor pago (R$)',
-    total: 'Total',
-    yes: 'sim',
-    no: 'não',
-    timeNote: 'Datas e horas no horário de Brasília (America/Sao_Paulo).',
-    verifyNote:
-      'Este relatório faz parte de uma exportação assinada. A integridade de todos os arquivos é conferida com ' +
-      'manifest.json (npm run verify-export -- manifest.json); compare a impressão digital acima com a exibida ' +
-      'nas Configurações do app.',
-    pager: 'Página {page} de {pages} (registros {from}–{to} de {total})',
-    first: 'Primeira',
-    prev: 'Anterior',
-    next: 'Próxima',
-    last: 'Última',
-    noscript: 'JavaScript desligado: todos os registros aparecem numa só página, sem ordenação.',
-    labels: {},
-  },
+  'pt-BR': PT_TEXTS,
   en: {
     title: 'Tesouraria DePix — withdrawal report',
     facts: 'Export',
