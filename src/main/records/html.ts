@@ -10,7 +10,6 @@
  */
 import type { StatusTotal } from '../../shared/withdrawal-record'
 import type { Column } from './columns'
-import { DEPOSIT_HTML_LABELS_EN } from './deposit-columns'
 import { formatAmount, formatDateTime, formatDay, type ExportLocale } from './format'
 import type { ExportFilter } from './manifest'
 import { WITHDRAWAL_KIND, type RecordsKind } from './kinds'
@@ -166,7 +165,15 @@ const DEPOSIT_TEXTS: Readonly<Record<ExportLocale, Partial<Texts>>> = {
     deposit: 'Amount (R$)',
     paidCount: 'DePix received',
     paidPayout: 'Amount received (R$)',
-    labels: DEPOSIT_HTML_LABELS_EN,
+    labels: {
+      created_at: 'Created at',
+      status: 'Status',
+      amount: 'Amount (R$)',
+      payer_name: 'Payer',
+      blockchain_tx_id: 'DePix Liquid transaction',
+      remote_id: 'Top-up ID',
+      operator: 'Operator',
+    },
   },
 }
 
