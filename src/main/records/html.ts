@@ -14,7 +14,7 @@ import { formatAmount, formatDateTime, formatDay, type ExportLocale } from './fo
 import type { ExportFilter } from './manifest'
 import { WITHDRAWAL_KIND, type RecordsKind } from './kinds'
 import { CSS, NOSCRIPT_CSS, REPORT_CSP, SCRIPT } from './report-assets'
-import { MEANINGS, meaningTotals, type MeaningGroup } from '../../shared/money-totals'
+import { MEANINGS, meaningTotals, type MeaningGroup, type MeaningTotals } from '../../shared/money-totals'
 import { MEANING_WORDS } from '../../shared/status-words'
 import { sumTotals, type DayTotal } from './totals'
 
@@ -248,7 +248,7 @@ export function reportHead(
       : `${formatDateTime(facts.createdAtRange.first, locale)} — ${formatDateTime(facts.createdAtRange.last, locale)}`
   const sum = sumTotals(totals)
   const meaning = meaningTotals(totals, kind.id)
-  const amounts = (g: MeaningGroup): string =>
+  const amounts = (g: Pick<MeaningGroup, 'count' | 'depositCents' | 'payoutCents'>): string =>
     `${num(String(g.count))}${num(formatAmount(g.depositCents, locale))}` +
     (pay ? num(formatAmount(g.payoutCents, locale)) : '')
   const meaningRows = MEANINGS.filter((k) => k !== 'other' || meaning.other.count > 0)
@@ -271,26 +271,23 @@ export function reportHead(
     .map(
       (s) =>
         `<tr><td>${e(kind.statusCodeWords(s.status, false, locale))}</td><td>${s.hasRefund ? t.yes : t.no}</td>` +
-        `${num(String(s.count))}${num(formatAmount(s.depositCents, locale))}` +
-        `${pay ? num(formatAmount(s.payoutCents, locale)) : ''}</tr>`,
+        `${amounts(s)}</tr>`,
     )
     .join('\n')
+  // What was paid (a day's or the whole export's): the count, then the payout and fees, or the amount.
+  const paid = (m: MeaningTotals): string =>
+    num(String(m.paid.count)) +
+    (pay
+      ? `${num(formatAmount(m.paid.payoutCents, locale))}${num(formatAmount(m.feesPaidCents, locale))}`
+      : num(formatAmount(m.paid.depositCents, locale)))
   const dayRows = days
     .map(
       (d) =>
         `<tr><td>${e(d.day === '' ? '?' : formatDay(d.day, locale))}</td>${num(String(sumCount(d)))}` +
-        `${num(String(d.totals.paid.count))}` +
-        (pay
-          ? `${num(formatAmount(d.totals.paid.payoutCents, locale))}${num(formatAmount(d.totals.feesPaidCents, locale))}`
-          : num(formatAmount(d.totals.paid.depositCents, locale))) +
-        '</tr>',
+        `${paid(d.totals)}</tr>`,
     )
     .join('\n')
-  const dayFoot =
-    `${num(String(sum.count))}${num(String(meaning.paid.count))}` +
-    (pay
-      ? `${num(formatAmount(meaning.paid.payoutCents, locale))}${num(formatAmount(meaning.feesPaidCents, locale))}`
-      : num(formatAmount(meaning.paid.depositCents, locale)))
+  const dayFoot = `${num(String(sum.count))}${paid(meaning)}`
   const th = (label: string): string => `<th scope="col" class="n">${e(label)}</th>`
   const headers = kind.htmlColumns
     .map((c) => {

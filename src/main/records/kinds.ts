@@ -1,7 +1,7 @@
 /**
  * The record kinds an export carries, and what each brings of its own: its record schema and JSON envelope name,
  * its CSV columns and report columns, how a record groups into totals, its status in words, and what never
- * changes after creation (for `--against`). Everything else of the records module — streaming, the kernel's
+ * changes after creation (for `--against`). Everything else of the records module — streaming, the cells'
  * formatting, hashing, the signed manifest, the audit member, verification, the review ledger — is one code path
  * for every kind. A manifest without `recordKind` is a withdrawal export (every export made before deposits).
  *
