@@ -43,7 +43,9 @@ export function text(v: unknown): string | null {
   return JSON.stringify(v)
 }
 
-const remote = (r: WithdrawalRecord, key: string): string | null => text(r.lastRemote?.[key])
+/** A field of the raw status body, as text (see the header). */
+export const remote = (r: Pick<WithdrawalRecord, 'lastRemote'>, key: string): string | null =>
+  text(r.lastRemote?.[key])
 const taxId = (v: string | null): string | null => (v === null ? null : maskTaxId(v))
 
 /** The service's error, the request id and the alerts: the same five columns, in this order, in every kind. */

@@ -11,10 +11,8 @@ import { depositAmountOf, depositDisplayStatus } from '../../shared/deposit-reco
 import { normalizeDepositStatus } from '../../shared/deposit-status'
 import { depositStatusInWords } from '../../shared/deposit-words'
 import { maskTaxId } from '../../shared/tax-id'
-import { csvAtOf, errorColumns, peopleFirst, pickColumns, text, type Column } from './columns'
+import { csvAtOf, errorColumns, peopleFirst, pickColumns, remote, text, type Column } from './columns'
 import type { ExportLocale } from './format'
-
-const remote = (r: DepositRecord, key: string): string | null => text(r.lastRemote?.[key])
 
 /** Must equal the ledger's derived `display_status` (ledger/sqlite/deposit-rows.ts): the same shared rule. */
 export const displayStatusOf = (r: Pick<DepositRecord, 'localState' | 'remoteStatus'>): string =>
