@@ -43,8 +43,28 @@ export function text(v: unknown): string | null {
   return JSON.stringify(v)
 }
 
-const remote = (r: WithdrawalRecord, key: string): string | null => text(r.lastRemote?.[key])
+/** A field of the raw status body, as text (see the header). */
+export const remote = (r: Pick<WithdrawalRecord, 'lastRemote'>, key: string): string | null =>
+  text(r.lastRemote?.[key])
 const taxId = (v: string | null): string | null => (v === null ? null : maskTaxId(v))
+
+/** The service's error, the request id and the alerts: the same five columns, in this order, in every kind. */
+export function errorColumns<
+  R extends Pick<WithdrawalRecord, 'error' | 'requestId' | 'flags'>,
+>(): Column<R>[] {
+  return [
+    { id: 'error_kind', pt: 'Tipo de erro (código)', kind: 'text', get: (r) => r.error?.kind ?? null },
+    {
+      id: 'message_code',
+      pt: 'Código da mensagem do serviço',
+      kind: 'text',
+      get: (r) => r.error?.messageCode ?? null,
+    },
+    { id: 'denial_code', pt: 'Código da recusa', kind: 'text', get: (r) => r.error?.denialCode ?? null },
+    { id: 'request_id', pt: 'ID da requisição', kind: 'text', get: (r) => r.requestId },
+    { id: 'flags', pt: 'Alertas', kind: 'text', get: (r) => r.flags.join(' | ') },
+  ]
+}
 
 /**
  * The columns in the order of exports made before issue #26 (ids first, codes early). Today's exports use
@@ -111,16 +131,7 @@ export const LEGACY_CSV_COLUMNS: readonly Column[] = [
     kind: 'text',
     get: (r) => text(r.refund?.reason),
   },
-  { id: 'error_kind', pt: 'Tipo de erro (código)', kind: 'text', get: (r) => r.error?.kind ?? null },
-  {
-    id: 'message_code',
-    pt: 'Código da mensagem do serviço',
-    kind: 'text',
-    get: (r) => r.error?.messageCode ?? null,
-  },
-  { id: 'denial_code', pt: 'Código da recusa', kind: 'text', get: (r) => r.error?.denialCode ?? null },
-  { id: 'request_id', pt: 'ID da requisição', kind: 'text', get: (r) => r.requestId },
-  { id: 'flags', pt: 'Alertas', kind: 'text', get: (r) => r.flags.join(' | ') },
+  ...errorColumns<WithdrawalRecord>(),
   // Issue #14 (migration 6), appended so every earlier column keeps its place (see HEADER_BEFORE_REFERENCES).
   { id: 'invoice', pt: 'Nota fiscal (NF)', kind: 'text', get: (r) => r.references?.invoice ?? null },
   { id: 'cost_centre', pt: 'Centro de custo', kind: 'text', get: (r) => r.references?.costCentre ?? null },
@@ -241,11 +252,22 @@ export const PEOPLE_V1_CSV_COLUMNS: readonly Column[] = peopleFirst(
   PEOPLE_ORDER_V1,
 )
 
-/** Where the verifier reads a CSV's totals, by column id (`payout` null: the kind has none, read as -1). */
+/**
+ * Where the verifier reads a CSV row's totals: status code, refunded/reversed (yes/no), the amount summed as
+ * deposit, the amount summed as payout (-1: the kind has none, read as empty, i.e. 0).
+ */
+export interface CsvAt {
+  status: number
+  refunded: number
+  deposit: number
+  payout: number
+}
+
+/** A kind's CsvAt, by column id (`payout` null: the kind has none). */
 export function csvAtOf<R>(
   columns: readonly Column<R>[],
   ids: { status: string; refunded: string; deposit: string; payout: string | null },
-): { status: number; refunded: number; deposit: number; payout: number } {
+): CsvAt {
   const at = (id: string): number => {
     const i = columns.findIndex((c) => c.id === id)
     if (i < 0) throw new Error(`no CSV column ${id}`)

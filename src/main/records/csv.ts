@@ -98,16 +98,6 @@ export function cellFormat(kind: ColumnKind, locale: ExportLocale): (v: unknown)
   }
 }
 
-/** The text of one cell. */
-export function cellText(
-  col: Column,
-  r: WithdrawalRecord,
-  locale: ExportLocale,
-  x: RowExtras = NO_EXTRAS,
-): string {
-  return cellFormat(col.kind, locale)(col.get(r, locale, x))
-}
-
 /**
  * The CSV line of a record, cell by cell: the definition. Exports build the same line with the report's row
  * (layout.ts; a test holds the two together).
@@ -119,7 +109,7 @@ export function csvRow(
   x: RowExtras = NO_EXTRAS,
 ): string {
   return csvLine(
-    CSV_COLUMNS.map((c) => cellText(c, r, locale, x)),
+    CSV_COLUMNS.map((c) => cellFormat(c.kind, locale)(c.get(r, locale, x))),
     delimiter,
   )
 }

@@ -11,10 +11,8 @@ import { depositAmountOf, depositDisplayStatus } from '../../shared/deposit-reco
 import { normalizeDepositStatus } from '../../shared/deposit-status'
 import { depositStatusInWords } from '../../shared/deposit-words'
 import { maskTaxId } from '../../shared/tax-id'
-import { csvAtOf, peopleFirst, pickColumns, text, type Column } from './columns'
+import { csvAtOf, errorColumns, peopleFirst, pickColumns, remote, text, type Column } from './columns'
 import type { ExportLocale } from './format'
-
-const remote = (r: DepositRecord, key: string): string | null => text(r.lastRemote?.[key])
 
 /** Must equal the ledger's derived `display_status` (ledger/sqlite/deposit-rows.ts): the same shared rule. */
 export const displayStatusOf = (r: Pick<DepositRecord, 'localState' | 'remoteStatus'>): string =>
@@ -82,16 +80,7 @@ export const LEGACY_DEPOSIT_CSV_COLUMNS: readonly Column<DepositRecord>[] = [
       return Array.isArray(v) ? v.map((x) => text(x) ?? '').join(' | ') : text(v)
     },
   },
-  { id: 'error_kind', pt: 'Tipo de erro (código)', kind: 'text', get: (r) => r.error?.kind ?? null },
-  {
-    id: 'message_code',
-    pt: 'Código da mensagem do serviço',
-    kind: 'text',
-    get: (r) => r.error?.messageCode ?? null,
-  },
-  { id: 'denial_code', pt: 'Código da recusa', kind: 'text', get: (r) => r.error?.denialCode ?? null },
-  { id: 'request_id', pt: 'ID da requisição', kind: 'text', get: (r) => r.requestId },
-  { id: 'flags', pt: 'Alertas', kind: 'text', get: (r) => r.flags.join(' | ') },
+  ...errorColumns<DepositRecord>(),
 ]
 
 /** What a person reads, in the order they read it: when, who paid, CPF/CNPJ, R$, status in words, where to. */
@@ -127,13 +116,3 @@ export const DEPOSIT_HTML_COLUMNS: readonly Column<DepositRecord>[] = pickColumn
   'remote_id',
   'operator',
 ])
-
-export const DEPOSIT_HTML_LABELS_EN: Readonly<Record<string, string>> = {
-  created_at: 'Created at',
-  status: 'Status',
-  amount: 'Amount (R$)',
-  payer_name: 'Payer',
-  blockchain_tx_id: 'DePix Liquid transaction',
-  remote_id: 'Top-up ID',
-  operator: 'Operator',
-}

@@ -39,14 +39,8 @@ export interface ExportView {
   exportedEntries(): Promise<Array<{ seq: number; detailsText: string }>>
   /** The entries at the given seqs (ascending); absent seqs skipped. */
   auditTextsAt(seqs: readonly number[]): Promise<AuditText[]>
-  /**
-   * The exported records' stored receipts written into the folder, read inside this view (the team ledger keeps
-   * their bytes in its tables: same moment as the records). Absent: the ledger's `receipts` hook, after close.
-   */
-  receipts?: (
-    folder: string,
-    exported: ReadonlySet<string>,
-  ) => Promise<{ entries: FileEntry[]; skipped: number }>
+  /** The exported records' stored receipts (issue #14), written into the folder while the view is open. */
+  receipts(folder: string, exported: ReadonlySet<string>): Promise<{ entries: FileEntry[]; skipped: number }>
   /** Idempotent; also called when the export fails. */
   close(): Promise<void>
 }
@@ -67,14 +61,6 @@ export interface ExportLedger {
   open(): Promise<ExportView>
   /** The `records.exported` entry, through the ledger's own audit path (chained and attributed by it). */
   appendExported(entry: ExportAuditInput): Promise<void>
-  /**
-   * The exported records' stored receipts (issue #14), copied into the folder after the view is closed (this
-   * computer's files beside the ledger); a view's own `receipts` (the team ledger) takes precedence.
-   */
-  receipts?: (
-    folder: string,
-    exported: ReadonlySet<string>,
-  ) => Promise<{ entries: FileEntry[]; skipped: number }>
 }
 
 /** This computer's ledger: its snapshot (ledger/sqlite/snapshot.ts), unchanged, behind the async view. */
@@ -107,6 +93,8 @@ export function sqliteExportLedger(ledger: Ledger): ExportLedger {
         runLinksOf: (localIds) => Promise.resolve(snap.runLinksOf(localIds)),
         exportedEntries: () => Promise.resolve([...snap.exportedEntries()]),
         auditTextsAt: (seqs) => Promise.resolve([...snap.auditTextsAt(seqs)]),
+        // This computer's files beside the ledger (receipts-member.ts).
+        receipts: (folder, exported) => writeReceiptMembers(ledger, folder, exported),
         close: () => {
           if (!closed) {
             closed = true
@@ -121,7 +109,6 @@ export function sqliteExportLedger(ledger: Ledger): ExportLedger {
       ledger.appendAudit(entry)
       return Promise.resolve()
     },
-    receipts: (folder, exported) => writeReceiptMembers(ledger, folder, exported),
   }
 }
 

@@ -365,8 +365,8 @@ export async function exportFrom(ledger: ExportLedger, o: ExportOptions): Promis
     const atSeqs = await snap.auditTextsAt(anchorSeqs(exported, auditHead))
     const anchorSource = { exportedEntries: () => exported, auditTextsAt: () => atSeqs }
     for (const line of anchorLines(anchorSource, auditHead, clean)) anchors.write(line)
-    // A view that holds the receipts' bytes (the team ledger) hands them over while it is still open.
-    const viewReceipts = wantReceipts && snap.receipts ? await snap.receipts(folder, receiptIds) : null
+    // Read in the view: on the team ledger the receipts' bytes are of the same moment as the records.
+    const receipts = wantReceipts ? await snap.receipts(folder, receiptIds) : null
     await snap.close()
     const anchorsClosed = anchors.close()
     anchorsClosed.catch(() => undefined)
@@ -410,8 +410,6 @@ export async function exportFrom(ledger: ExportLedger, o: ExportOptions): Promis
     entries.push({ name: AUDIT_FILE, format: 'audit', ...(await auditClosed) })
     entries.push({ name: ANCHORS_FILE, format: 'anchors', ...(await anchorsClosed) })
     if (report) entries.push({ name: FILE_NAMES.html, format: 'html', ...report, locale })
-    const receipts =
-      viewReceipts ?? (wantReceipts && ledger.receipts ? await ledger.receipts(folder, receiptIds) : null)
     if (receipts) entries.push(...receipts.entries)
     if (o.walletStatement && !isDeposit) {
       const csvOf = formats.includes('csv') ? { delimiter, locale } : null

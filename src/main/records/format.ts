@@ -12,14 +12,8 @@ export const EXPORT_LOCALES = ['pt-BR', 'en'] as const
 
 const HOUR_MS = 3_600_000
 const DAY_MS = 24 * HOUR_MS
-/** The largest time value of a Date (ECMAScript: 8.64e15 ms either side of the epoch). */
-const MAX_TIME = 8.64e15
-/** Per UTC day: its offset when the same at its first and last hour, else NaN (then asked per hour). */
-const offsetByDay = new Map<number, number>()
 const offsetByHour = new Map<number, number>()
 let offsetFormat: Intl.DateTimeFormat | undefined
-let lastDay = NaN
-let lastDayOffset = 0
 
 /** The offset at the start of UTC hour `hour` (hours since the epoch), from the tz database. */
 function hourOffset(hour: number): number {
@@ -52,30 +46,12 @@ function hourOffset(hour: number): number {
 }
 
 /**
- * UTC offset of São Paulo at `t`, in ms. Intl is slow (µs per call) and 100k records carry several dates
- * each, so offsets are cached: São Paulo's offset has only ever changed on whole hours since 1914 (DST ended
- * in 2019; the tz database knows the old rules), so one per UTC hour is exact; and no two of its changes are
- * less than a day apart, so a day whose first and last hours agree has that offset throughout (asked twice
- * per day, not 24 times).
+ * UTC offset of São Paulo at `t`, in ms. Intl is slow (µs per call) and 100k records carry several dates each,
+ * so offsets are cached per UTC hour: São Paulo's offset has only ever changed on whole hours since 1914 (DST
+ * ended in 2019; the tz database knows the old rules), so one per UTC hour is exact.
  */
 export function saoPauloOffsetMs(t: number): number {
-  const day = Math.floor(t / DAY_MS)
-  // A record's dates are usually minutes apart: the last answer is the likeliest.
-  if (day === lastDay && !Number.isNaN(lastDayOffset)) return lastDayOffset
-  let offset = offsetByDay.get(day)
-  if (offset === undefined) {
-    offset = NaN
-    // At the ends of the Date range, only per hour (Intl refuses instants beyond them).
-    if (Math.abs(day * DAY_MS) < MAX_TIME - DAY_MS) {
-      const first = hourOffset(day * 24)
-      if (first === hourOffset(day * 24 + 23)) offset = first
-    }
-    if (offsetByDay.size > 100_000) offsetByDay.clear()
-    offsetByDay.set(day, offset)
-  }
-  lastDay = day
-  lastDayOffset = offset
-  return Number.isNaN(offset) ? hourOffset(Math.floor(t / HOUR_MS)) : offset
+  return hourOffset(Math.floor(t / HOUR_MS))
 }
 
 const pad2 = (n: number): string => (n < 10 ? `0${n}` : String(n))

@@ -10,12 +10,11 @@
  */
 import type { StatusTotal } from '../../shared/withdrawal-record'
 import type { Column } from './columns'
-import { DEPOSIT_HTML_LABELS_EN } from './deposit-columns'
 import { formatAmount, formatDateTime, formatDay, type ExportLocale } from './format'
 import type { ExportFilter } from './manifest'
 import { WITHDRAWAL_KIND, type RecordsKind } from './kinds'
 import { CSS, NOSCRIPT_CSS, REPORT_CSP, SCRIPT } from './report-assets'
-import { MEANINGS, meaningTotals, type MeaningGroup } from '../../shared/money-totals'
+import { MEANINGS, meaningTotals, type MeaningGroup, type MeaningTotals } from '../../shared/money-totals'
 import { MEANING_WORDS } from '../../shared/status-words'
 import { sumTotals, type DayTotal } from './totals'
 
@@ -34,97 +33,58 @@ export function escapeHtml(s: string): string {
   return HTML_SPECIAL.test(s) ? s.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c) : s
 }
 
-interface Texts {
-  title: string
-  facts: string
-  appVersion: string
-  profile: string
-  network: string
-  filter: string
-  noFilter: string
-  exportedAt: string
-  rowCount: string
-  range: string
-  signer: string
-  byMeaning: string
-  meaning: string
-  feesPaid: string
-  feesWithheld: string
-  notRecorded: string
-  meaningNote: string
-  byStatus: string
-  byDay: string
-  records: string
-  status: string
-  refund: string
-  day: string
-  count: string
-  deposit: string
-  payout: string
-  paidCount: string
-  paidPayout: string
-  total: string
-  yes: string
-  no: string
-  timeNote: string
-  verifyNote: string
-  pager: string
-  first: string
-  prev: string
-  next: string
-  last: string
-  noscript: string
-  labels: Readonly<Record<string, string>>
+/** The report's words; the pt-BR set is the shape every language has. */
+const PT_TEXTS = {
+  title: 'Tesouraria DePix — relatório de pagamentos',
+  facts: 'Exportação',
+  appVersion: 'Versão do app',
+  profile: 'Perfil',
+  network: 'Rede',
+  filter: 'Filtro',
+  noFilter: 'nenhum (todos os registros)',
+  exportedAt: 'Exportado em',
+  rowCount: 'Registros',
+  range: 'Criados entre',
+  signer: 'Chave de assinatura (impressão digital)',
+  byMeaning: 'Totais por resultado',
+  meaning: 'Resultado',
+  feesPaid: 'Tarifas pagas (R$)',
+  feesWithheld: 'Tarifas retidas nas devoluções (DePix)',
+  notRecorded: 'não registrado nesta exportação',
+  meaningNote:
+    'Só "Pago" é dinheiro que chegou ao favorecido. Em aberto, devolvido, expirado e situação não reconhecida ' +
+    'nunca entram no valor pago.',
+  byStatus: 'Totais por situação',
+  byDay: 'Pagos por dia de criação (horário de Brasília)',
+  records: 'Registros',
+  status: 'Situação',
+  refund: 'Com devolução',
+  day: 'Dia',
+  count: 'Quantidade',
+  deposit: 'Depósitos (DePix)',
+  payout: 'Valor do Pix (R$)',
+  paidCount: 'Pagos',
+  paidPayout: 'Valor pago (R$)',
+  total: 'Total',
+  yes: 'sim',
+  no: 'não',
+  timeNote: 'Datas e horas no horário de Brasília (America/Sao_Paulo).',
+  verifyNote:
+    'Este relatório faz parte de uma exportação assinada. A integridade de todos os arquivos é conferida com ' +
+    'manifest.json (npm run verify-export -- manifest.json); compare a impressão digital acima com a exibida ' +
+    'nas Configurações do app.',
+  pager: 'Página {page} de {pages} (registros {from}–{to} de {total})',
+  first: 'Primeira',
+  prev: 'Anterior',
+  next: 'Próxima',
+  last: 'Última',
+  noscript: 'JavaScript desligado: todos os registros aparecem numa só página, sem ordenação.',
+  labels: {} as Readonly<Record<string, string>>,
 }
+type Texts = typeof PT_TEXTS
 
 const TEXTS: Readonly<Record<ExportLocale, Texts>> = {
-  'pt-BR': {
-    title: 'Tesouraria DePix — relatório de pagamentos',
-    facts: 'Exportação',
-    appVersion: 'Versão do app',
-    profile: 'Perfil',
-    network: 'Rede',
-    filter: 'Filtro',
-    noFilter: 'nenhum (todos os registros)',
-    exportedAt: 'Exportado em',
-    rowCount: 'Registros',
-    range: 'Criados entre',
-    signer: 'Chave de assinatura (impressão digital)',
-    byMeaning: 'Totais por resultado',
-    meaning: 'Resultado',
-    feesPaid: 'Tarifas pagas (R$)',
-    feesWithheld: 'Tarifas retidas nas devoluções (DePix)',
-    notRecorded: 'não registrado nesta exportação',
-    meaningNote:
-      'Só "Pago" é dinheiro que chegou ao favorecido. Em aberto, devolvido, expirado e situação não reconhecida ' +
-      'nunca entram no valor pago.',
-    byStatus: 'Totais por situação',
-    byDay: 'Pagos por dia de criação (horário de Brasília)',
-    records: 'Registros',
-    status: 'Situação',
-    refund: 'Com devolução',
-    day: 'Dia',
-    count: 'Quantidade',
-    deposit: 'Depósitos (DePix)',
-    payout: 'Valor do Pix (R$)',
-    paidCount: 'Pagos',
-    paidPayout: 'Valor pago (R$)',
-    total: 'Total',
-    yes: 'sim',
-    no: 'não',
-    timeNote: 'Datas e horas no horário de Brasília (America/Sao_Paulo).',
-    verifyNote:
-      'Este relatório faz parte de uma exportação assinada. A integridade de todos os arquivos é conferida com ' +
-      'manifest.json (npm run verify-export -- manifest.json); compare a impressão digital acima com a exibida ' +
-      'nas Configurações do app.',
-    pager: 'Página {page} de {pages} (registros {from}–{to} de {total})',
-    first: 'Primeira',
-    prev: 'Anterior',
-    next: 'Próxima',
-    last: 'Última',
-    noscript: 'JavaScript desligado: todos os registros aparecem numa só página, sem ordenação.',
-    labels: {},
-  },
+  'pt-BR': PT_TEXTS,
   en: {
     title: 'Tesouraria DePix — withdrawal report',
     facts: 'Export',
@@ -205,7 +165,15 @@ const DEPOSIT_TEXTS: Readonly<Record<ExportLocale, Partial<Texts>>> = {
     deposit: 'Amount (R$)',
     paidCount: 'DePix received',
     paidPayout: 'Amount received (R$)',
-    labels: DEPOSIT_HTML_LABELS_EN,
+    labels: {
+      created_at: 'Created at',
+      status: 'Status',
+      amount: 'Amount (R$)',
+      payer_name: 'Payer',
+      blockchain_tx_id: 'DePix Liquid transaction',
+      remote_id: 'Top-up ID',
+      operator: 'Operator',
+    },
   },
 }
 
@@ -280,7 +248,7 @@ export function reportHead(
       : `${formatDateTime(facts.createdAtRange.first, locale)} — ${formatDateTime(facts.createdAtRange.last, locale)}`
   const sum = sumTotals(totals)
   const meaning = meaningTotals(totals, kind.id)
-  const amounts = (g: MeaningGroup): string =>
+  const amounts = (g: Pick<MeaningGroup, 'count' | 'depositCents' | 'payoutCents'>): string =>
     `${num(String(g.count))}${num(formatAmount(g.depositCents, locale))}` +
     (pay ? num(formatAmount(g.payoutCents, locale)) : '')
   const meaningRows = MEANINGS.filter((k) => k !== 'other' || meaning.other.count > 0)
@@ -303,26 +271,23 @@ export function reportHead(
     .map(
       (s) =>
         `<tr><td>${e(kind.statusCodeWords(s.status, false, locale))}</td><td>${s.hasRefund ? t.yes : t.no}</td>` +
-        `${num(String(s.count))}${num(formatAmount(s.depositCents, locale))}` +
-        `${pay ? num(formatAmount(s.payoutCents, locale)) : ''}</tr>`,
+        `${amounts(s)}</tr>`,
     )
     .join('\n')
+  // What was paid (a day's or the whole export's): the count, then the payout and fees, or the amount.
+  const paid = (m: MeaningTotals): string =>
+    num(String(m.paid.count)) +
+    (pay
+      ? `${num(formatAmount(m.paid.payoutCents, locale))}${num(formatAmount(m.feesPaidCents, locale))}`
+      : num(formatAmount(m.paid.depositCents, locale)))
   const dayRows = days
     .map(
       (d) =>
         `<tr><td>${e(d.day === '' ? '?' : formatDay(d.day, locale))}</td>${num(String(sumCount(d)))}` +
-        `${num(String(d.totals.paid.count))}` +
-        (pay
-          ? `${num(formatAmount(d.totals.paid.payoutCents, locale))}${num(formatAmount(d.totals.feesPaidCents, locale))}`
-          : num(formatAmount(d.totals.paid.depositCents, locale))) +
-        '</tr>',
+        `${paid(d.totals)}</tr>`,
     )
     .join('\n')
-  const dayFoot =
-    `${num(String(sum.count))}${num(String(meaning.paid.count))}` +
-    (pay
-      ? `${num(formatAmount(meaning.paid.payoutCents, locale))}${num(formatAmount(meaning.feesPaidCents, locale))}`
-      : num(formatAmount(meaning.paid.depositCents, locale)))
+  const dayFoot = `${num(String(sum.count))}${paid(meaning)}`
   const th = (label: string): string => `<th scope="col" class="n">${e(label)}</th>`
   const headers = kind.htmlColumns
     .map((c) => {

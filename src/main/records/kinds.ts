@@ -1,7 +1,7 @@
 /**
  * The record kinds an export carries, and what each brings of its own: its record schema and JSON envelope name,
  * its CSV columns and report columns, how a record groups into totals, its status in words, and what never
- * changes after creation (for `--against`). Everything else of the records module — streaming, the kernel's
+ * changes after creation (for `--against`). Everything else of the records module — streaming, the cells'
  * formatting, hashing, the signed manifest, the audit member, verification, the review ledger — is one code path
  * for every kind. A manifest without `recordKind` is a withdrawal export (every export made before deposits).
  *
@@ -19,7 +19,15 @@ import { statusInWords } from '../../shared/status-words'
 import { withdrawalRecordSchema, type WithdrawalRecord } from '../../shared/withdrawal-record'
 import { canonicalJson } from '../ledger/model/canonical-json'
 import { recordFixedHash } from './audit-member'
-import { CSV_AT, CSV_COLUMNS, earlierCsvHeaders, headerIn, HTML_COLUMNS, type Column } from './columns'
+import {
+  CSV_AT,
+  CSV_COLUMNS,
+  earlierCsvHeaders,
+  headerIn,
+  HTML_COLUMNS,
+  type Column,
+  type CsvAt,
+} from './columns'
 import {
   DEPOSIT_CSV_AT,
   DEPOSIT_CSV_COLUMNS,
@@ -57,23 +65,13 @@ export interface RecordsKind<R extends AnyRecord = AnyRecord> {
   statusCodeWords(status: string, hasRefund: boolean, locale: MoneyLocale): string
   /** Hash of what never changes after the record is created: two exports differing here prove an edit. */
   fixedHash(r: R): string
-  /**
-   * Where the verifier reads a CSV row's totals: status code, refunded/reversed (yes/no), the amount summed as
-   * deposit, the amount summed as payout (-1: the kind has none, read as empty, i.e. 0).
-   */
+  /** Where the verifier reads a CSV row's totals (columns.ts). */
   csvAt: CsvAt
   /**
    * The headers of this kind's exports made before today's order, in a language, each with where its totals are:
    * the verifier recognises a file by its header line and reads it in that order, so older exports still verify.
    */
   csvEarlier(locale: ExportLocale): readonly { header: string[]; at: CsvAt }[]
-}
-
-export interface CsvAt {
-  status: number
-  refunded: number
-  deposit: number
-  payout: number
 }
 
 const sha = (v: unknown): string => createHash('sha256').update(canonicalJson(v), 'utf8').digest('hex')

@@ -81,48 +81,28 @@ const bytes = count.max(
 const locale = z.enum(EXPORT_LOCALES)
 const iso = z.iso.datetime({ offset: true })
 
+/** A member of `format` named `name`, with its size and SHA-256 and what else that format carries. */
+const member = <N extends z.ZodType<string>, F extends string, X extends z.ZodRawShape>(
+  name: N,
+  format: F,
+  extra: X,
+) => z.strictObject({ name, format: z.literal(format), bytes, sha256, ...extra })
+const csvMember = { delimiter: z.enum([';', ',']), locale }
+
 export const fileEntrySchema = z.discriminatedUnion('format', [
-  z.strictObject({
-    name: fileName('csv'),
-    format: z.literal('csv'),
-    bytes,
-    sha256,
-    delimiter: z.enum([';', ',']),
-    locale,
-  }),
-  z.strictObject({ name: fileName('json'), format: z.literal('json'), bytes, sha256 }),
-  z.strictObject({ name: fileName('html'), format: z.literal('html'), bytes, sha256, locale }),
+  member(fileName('csv'), 'csv', csvMember),
+  member(fileName('json'), 'json', {}),
+  member(fileName('html'), 'html', { locale }),
   /** audit.jsonl: the audit entries of the exported records (audit-member.ts). */
-  z.strictObject({ name: z.literal(AUDIT_FILE), format: z.literal('audit'), bytes, sha256 }),
+  member(z.literal(AUDIT_FILE), 'audit', {}),
   /** Issue #12: anchors.jsonl, the head entries of every earlier export of the ledger (anchors.ts). Optional. */
-  z.strictObject({
-    name: z.literal(ANCHORS_FILE),
-    format: z.literal('anchors'),
+  member(z.literal(ANCHORS_FILE), 'anchors', {
     bytes: count.max(ANCHORS_MAX_BYTES, `more than ${ANCHORS_MAX_BYTES} bytes: larger than anchors ever are`),
-    sha256,
   }),
   /** Issue #27: the treasury wallet's statement for the period (wallet-statement.ts). Optional. */
-  z.strictObject({
-    name: z.literal(WALLET_STATEMENT_FILE),
-    format: z.literal('wallet-statement'),
-    bytes,
-    sha256,
-  }),
-  z.strictObject({
-    name: z.literal(WALLET_STATEMENT_CSV),
-    format: z.literal('wallet-statement-csv'),
-    bytes,
-    sha256,
-    delimiter: z.enum([';', ',']),
-    locale,
-  }),
-  z.strictObject({
-    name: z.literal(WALLET_STATEMENT_HTML),
-    format: z.literal('wallet-statement-html'),
-    bytes,
-    sha256,
-    locale,
-  }),
+  member(z.literal(WALLET_STATEMENT_FILE), 'wallet-statement', {}),
+  member(z.literal(WALLET_STATEMENT_CSV), 'wallet-statement-csv', csvMember),
+  member(z.literal(WALLET_STATEMENT_HTML), 'wallet-statement-html', { locale }),
   /**
    * Issue #14: a record's stored receipt (receipts-member.ts), when the export included receipts. Its name is
    * its own hash in the receipts/ subfolder, so a manifest cannot point anywhere else.
@@ -187,13 +167,13 @@ export const exportFilterSchema = recordFilterSchema
   .omit({ limit: true, offset: true })
   .strict()
   .superRefine((f, ctx) => {
-    const strings: Array<[PropertyKey[], string]> = [
-      ...(f.profile !== undefined ? [[['profile'], f.profile] as [PropertyKey[], string]] : []),
-      ...(f.text !== undefined ? [[['text'], f.text] as [PropertyKey[], string]] : []),
+    const strings: Array<[PropertyKey[], string | undefined]> = [
+      [['profile'], f.profile],
+      [['text'], f.text],
       ...(f.statuses ?? []).map((s, i): [PropertyKey[], string] => [['statuses', i], s]),
     ]
     for (const [path, s] of strings) {
-      const bad = findUnsafeChar(s)
+      const bad = s === undefined ? null : findUnsafeChar(s)
       if (bad)
         ctx.addIssue({
           code: 'custom',

@@ -4,9 +4,6 @@
  * audit entries, the head and the earlier exports' anchors are then one moment of the ledger, while every other
  * desk keeps writing (what they commit after the view began is simply not in it). Rows are read through
  * server-side cursors in batches (constant memory for 100k records) and checked with zod as they come back.
- *
- * Only withdrawals live on the team ledger today; a kind the team schema does not hold yet is refused by name
- * (`TEAM_KINDS`), so another kind joins by adding its reader here.
  */
 import type pg from 'pg'
 import { z } from 'zod'
@@ -19,7 +16,7 @@ import type { AnyRecord } from './kinds'
 import type { AuditText, ExportAuditInput, ExportLedger, ExportView } from './export-source'
 import type { ExportFilter } from './manifest'
 import { writeReceiptEntries } from './receipts-member'
-import { mapPgError, TeamLedgerError } from '../ledger/team-errors'
+import { mapPgError } from '../ledger/team-errors'
 import { readHead } from '../ledger/pg/audit'
 import { depositSelection, iterateDeposits, queryDeposits } from '../ledger/pg/deposit-queries'
 import { verifyTeamLedger } from '../ledger/pg/verify-ledger'
@@ -79,48 +76,39 @@ function toText(row: unknown): AuditText {
 
 const TEXT_COLUMNS = 'seq, at, operator, action, subject, details, prev_hash, hash, state_hash'
 
-function unsupportedKind(kind: RecordKindId): TeamLedgerError {
-  return new TeamLedgerError('unsupported', `${kind} records are not on the team ledger yet`, {
-    'pt-BR': 'Este tipo de registro ainda não existe no livro-caixa da equipe.',
-    en: 'This kind of record is not on the team ledger yet.',
-  })
+/** A record kind's reader over the view's connection. */
+interface TeamKind {
+  count(c: pg.PoolClient, f: ExportFilter): Promise<number>
+  /** The filter compiled once: the records and the audit rows about them agree (pg/filter-sql.ts). */
+  select(f: ExportFilter): Selection
+  iterate(c: pg.PoolClient, f: ExportFilter, sel: Selection): AsyncGenerator<AnyRecord>
 }
 
-/** The record kinds the team schema holds, each with its reader over the view's connection. */
-const TEAM_KINDS: Partial<
-  Record<
-    RecordKindId,
-    {
-      count(c: pg.PoolClient, f: ExportFilter): Promise<number>
-      /** The filter compiled once: the records and the audit rows about them agree (pg/filter-sql.ts). */
-      select(f: ExportFilter): Selection
-      iterate(c: pg.PoolClient, f: ExportFilter, sel: Selection): AsyncGenerator<AnyRecord>
-    }
-  >
-> = {
-  withdrawal: {
-    count: async (c, f) => (await queryRecords(c, { ...f, limit: 1 })).total,
-    select: recordSelection,
+function teamKind<R extends AnyRecord>(
+  query: (c: pg.PoolClient, f: ExportFilter & { limit: number }) => Promise<{ total: number }>,
+  select: (f: ExportFilter) => Selection,
+  iterate: (c: pg.PoolClient, f: ExportFilter, batch: number, sel: Selection) => AsyncIterable<R>,
+  schema: z.ZodType,
+  what: string,
+): TeamKind {
+  return {
+    count: async (c, f) => (await query(c, { ...f, limit: 1 })).total,
+    select,
     iterate: async function* (c, f, sel) {
-      for await (const r of iterateRecords(c, f, BATCH, sel)) {
+      for await (const r of iterate(c, f, BATCH, sel)) {
         // What leaves the machine must be a well-formed record, whatever the table holds.
-        if (!withdrawalRecordSchema.safeParse(r).success)
-          throw new LedgerError('record_tampered', `team ledger: record ${r.localId} is malformed`)
+        if (!schema.safeParse(r).success)
+          throw new LedgerError('record_tampered', `team ledger: ${what} ${r.localId} is malformed`)
         yield r
       }
     },
-  },
-  deposit: {
-    count: async (c, f) => (await queryDeposits(c, { ...f, limit: 1 })).total,
-    select: depositSelection,
-    iterate: async function* (c, f, sel) {
-      for await (const r of iterateDeposits(c, f, BATCH, sel)) {
-        if (!depositRecordSchema.safeParse(r).success)
-          throw new LedgerError('record_tampered', `team ledger: top-up ${r.localId} is malformed`)
-        yield r
-      }
-    },
-  },
+  }
+}
+
+/** Each record kind's reader (keyed by the one kind id: a kind added without one fails to compile). */
+const TEAM_KINDS: Readonly<Record<RecordKindId, TeamKind>> = {
+  withdrawal: teamKind(queryRecords, recordSelection, iterateRecords, withdrawalRecordSchema, 'record'),
+  deposit: teamKind(queryDeposits, depositSelection, iterateDeposits, depositRecordSchema, 'top-up'),
 }
 
 /** Rows of `sql` through a cursor of its own, in batches, inside the view's transaction. */
@@ -146,9 +134,8 @@ export async function openPgLedgerView(pool: pg.Pool): Promise<PgLedgerView> {
   // The records and their entries from one compiled filter (as the desk ledger's snapshot `selection`).
   let last: { kind: RecordKindId; filter: ExportFilter; sel: Selection } | null = null
   const selection = (kind: RecordKindId, filter: ExportFilter): Selection => {
-    const k = TEAM_KINDS[kind]
-    if (!k) throw unsupportedKind(kind)
-    if (last?.kind !== kind || last.filter !== filter) last = { kind, filter, sel: k.select(filter) }
+    if (last?.kind !== kind || last.filter !== filter)
+      last = { kind, filter, sel: TEAM_KINDS[kind].select(filter) }
     return last.sel
   }
   const guard = async <T>(fn: () => Promise<T>): Promise<T> => {
@@ -177,17 +164,12 @@ export async function openPgLedgerView(pool: pg.Pool): Promise<PgLedgerView> {
   return {
     verify: () => guard(() => verifyTeamLedger(c)),
     auditHead: () => guard((): Promise<AuditHead> => readHead(c)),
-    count: (kind, filter) =>
-      guard(() => {
-        const k = TEAM_KINDS[kind]
-        if (!k) throw unsupportedKind(kind)
-        return k.count(c, filter)
-      }),
+    count: (kind, filter) => guard(() => TEAM_KINDS[kind].count(c, filter)),
     runLinksOf: (localIds) => guard(() => runLinksFor(c, localIds)),
     records: (kind, filter) =>
       guarded(async function* () {
         const sel = selection(kind, filter)
-        yield* TEAM_KINDS[kind]!.iterate(c, filter, sel)
+        yield* TEAM_KINDS[kind].iterate(c, filter, sel)
       }),
     auditTextsOf: (kind, filter) =>
       guarded(async function* () {
@@ -247,8 +229,7 @@ export async function openPgLedgerView(pool: pg.Pool): Promise<PgLedgerView> {
 
 /**
  * The team ledger for exportFrom (records/export.ts): its view, and `records.exported` through the store's
- * appendAudit (chained by append_audit, its operator the desk's role). Its receipts are read by the view itself
- * (`ExportView.receipts`), not by a hook of the ledger: the same moment as the records.
+ * appendAudit (chained by append_audit, its operator the desk's role).
  */
 export function pgExportLedger(store: {
   readonly pool: pg.Pool

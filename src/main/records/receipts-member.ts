@@ -65,16 +65,11 @@ export function writeReceiptMembers(
 ): Promise<{ entries: FileEntry[]; skipped: number }> {
   // The receipt service's own store reads the file (ledger/receipt-store.ts): re-hashed, null when changed.
   const store = sqliteReceiptStore(ledger)
-  const candidates: ReceiptCandidate[] = []
-  for (const row of ledger.receipts.listStored()) {
-    if (row.sha256 === null || row.mediaType === null) continue
-    const stored = { ...row, sha256: row.sha256, mediaType: row.mediaType }
-    candidates.push({
-      localId: row.localId,
-      sha256: stored.sha256,
-      mediaType: stored.mediaType,
-      read: () => store.read(stored),
-    })
-  }
+  const candidates = ledger.receipts.listStored().flatMap((row): ReceiptCandidate[] => {
+    const { localId, sha256, mediaType } = row
+    if (sha256 === null || mediaType === null) return []
+    const stored = { ...row, sha256, mediaType }
+    return [{ localId, sha256, mediaType, read: () => store.read(stored) }]
+  })
   return writeReceiptEntries(folder, exported, candidates)
 }

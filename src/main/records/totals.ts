@@ -66,26 +66,33 @@ export class TotalsAccumulator {
 
   add(row: TotalsRow): void {
     this.count += 1
-    // A status the service made up may carry control or bidirectional characters; the manifest refuses them in
-    // its strings (a verifier prints them), so totals group by the escaped form, here and in the verifier alike.
-    const status = escapeForTerminal(row.status)
-    const key = keyOf(status, row.hasRefund)
-    let t = this.byStatus.get(key)
-    if (!t) {
-      t = {
-        status,
-        hasRefund: row.hasRefund,
-        count: 0,
-        depositCents: 0,
-        payoutCents: 0,
-        refundFeeCents: 0,
-      }
-      this.byStatus.set(key, t)
+    this.addGroup({
+      status: row.status,
+      hasRefund: row.hasRefund,
+      count: 1,
+      depositCents: row.depositCents ?? 0,
+      payoutCents: row.payoutCents ?? 0,
+      refundFeeCents: row.refundFeeCents,
+    })
+  }
+
+  /**
+   * A group's totals. A status the service made up may carry control or bidirectional characters; the manifest
+   * refuses them in its strings (a verifier prints them), so totals group by the escaped form, here and in the
+   * verifier alike. A group without a refund fee (a CSV's) leaves it absent.
+   */
+  addGroup(t: StatusTotal): void {
+    const status = escapeForTerminal(t.status)
+    const key = keyOf(status, t.hasRefund)
+    const have = this.byStatus.get(key)
+    if (!have) {
+      this.byStatus.set(key, { ...t, status })
+      return
     }
-    t.count += 1
-    t.depositCents += row.depositCents ?? 0
-    t.payoutCents += row.payoutCents ?? 0
-    t.refundFeeCents = (t.refundFeeCents ?? 0) + row.refundFeeCents
+    have.count += t.count
+    have.depositCents += t.depositCents
+    have.payoutCents += t.payoutCents
+    if (t.refundFeeCents !== undefined) have.refundFeeCents = (have.refundFeeCents ?? 0) + t.refundFeeCents
   }
 
   addRecord(r: WithdrawalRecord): void {
@@ -103,21 +110,9 @@ export class TotalsAccumulator {
  * two raw statuses that escape alike counting as one.
  */
 export function escapedTotals(list: readonly StatusTotal[]): StatusTotal[] {
-  const out = new Map<string, StatusTotal>()
-  for (const t of list) {
-    const status = escapeForTerminal(t.status)
-    const key = keyOf(status, t.hasRefund)
-    const have = out.get(key)
-    if (!have) {
-      out.set(key, { ...t, status })
-      continue
-    }
-    have.count += t.count
-    have.depositCents += t.depositCents
-    have.payoutCents += t.payoutCents
-    if (t.refundFeeCents !== undefined) have.refundFeeCents = (have.refundFeeCents ?? 0) + t.refundFeeCents
-  }
-  return sortTotals([...out.values()])
+  const acc = new TotalsAccumulator()
+  for (const t of list) acc.addGroup(t)
+  return acc.result()
 }
 
 export function sortTotals(totals: StatusTotal[]): StatusTotal[] {

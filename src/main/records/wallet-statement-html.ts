@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto'
 import { formatDateTime, type ExportLocale } from './format'
 import { escapeHtml } from './html'
-import { statementRows, WORDS, type WalletStatementFile } from './wallet-statement'
+import { RECONCILED, statementRows, WORDS, type WalletStatementFile } from './wallet-statement'
 
 const HTML_CSS =
   'body{font:14px system-ui,sans-serif;margin:2rem;color:#111}table{border-collapse:collapse;margin:1rem 0}' +
@@ -45,9 +45,7 @@ export function walletStatementHtml(f: WalletStatementFile, locale: ExportLocale
       ? `<h2>${e(w.pending)}</h2><ul>${f.pendingTxids.map((t) => `<li><code>${e(t)}</code></li>`).join('')}</ul>`
       : '',
     `<h2>${e(w.reconciliation)}</h2>`,
-    pairs(w.pairs.payments, f.reconciliation.payments),
-    pairs(w.pairs.topups, f.reconciliation.topups),
-    pairs(w.pairs.refunds, f.reconciliation.refunds),
+    ...RECONCILED.map(([list]) => pairs(w.pairs[list], f.reconciliation[list])),
     '</body></html>',
     '',
   ].join('\n')

@@ -6,6 +6,7 @@
 import type { CsvDelimiter } from './csv'
 import type { ExportLocale } from './format'
 import type { FileEntry } from './manifest'
+import type { HashedFile, WrittenFile } from './writer'
 import {
   WALLET_STATEMENT_CSV,
   WALLET_STATEMENT_FILE,
@@ -17,14 +18,12 @@ import {
 import { walletStatementHtml } from './wallet-statement-html'
 
 export async function writeWalletStatementMembers(
-  track: (
-    name: string,
-  ) => Promise<{ write(s: string): void; close(): Promise<{ bytes: number; sha256: string }> }>,
+  track: (name: string) => Promise<HashedFile>,
   f: WalletStatementFile,
   csv: { delimiter: CsvDelimiter; locale: ExportLocale } | null,
   html: { locale: ExportLocale } | null,
 ): Promise<FileEntry[]> {
-  const written = async (name: string, text: string): Promise<{ bytes: number; sha256: string }> => {
+  const written = async (name: string, text: string): Promise<WrittenFile> => {
     const file = await track(name)
     file.write(text)
     return file.close()

@@ -98,52 +98,43 @@ export function walletStatementJson(f: WalletStatementFile): string {
   return `${headText.replace('"lines": []', lines.length === 0 ? '"lines": []' : `"lines": [\n${body}\n  ]`)}\n`
 }
 
-interface Words {
-  header: string[]
-  opening: string
-  closing: string
-  meaning: Record<string, string>
-  title: string
-  period: string
-  pending: string
-  reconciliation: string
-  pairs: { payments: string; topups: string; refunds: string; record: string; tx: string; units: string }
+/** The statement's words; the pt-BR set is the shape every language has. */
+const PT_WORDS = {
+  header: [
+    'Linha',
+    'Data',
+    'Bloco',
+    'Transação',
+    'O que foi',
+    'Registro',
+    'Rótulo',
+    'DePix (unidades)',
+    'R$',
+  ],
+  opening: 'Saldo inicial',
+  closing: 'Saldo final',
+  title: 'Extrato da carteira da tesouraria',
+  period: 'Período',
+  pending: 'Transações ainda a confirmar (fora do período até confirmarem)',
+  reconciliation: 'Conciliação',
+  pairs: {
+    payments: 'Pagamentos ↔ transação de saída',
+    topups: 'Compras de DePix ↔ transação de entrada',
+    refunds: 'Devoluções ↔ transação de entrada',
+    record: 'Registro',
+    tx: 'Transação',
+    units: 'DePix (unidades)',
+  },
+  meaning: {
+    payment: 'Pagamento (depósito enviado)',
+    topup: 'Compra de DePix recebida',
+    refund: 'Devolução recebida',
+    other: 'Sem correspondência no livro-caixa',
+  } as Readonly<Record<string, string>>,
 }
 
-export const WORDS: Readonly<Record<ExportLocale, Words>> = {
-  'pt-BR': {
-    header: [
-      'Linha',
-      'Data',
-      'Bloco',
-      'Transação',
-      'O que foi',
-      'Registro',
-      'Rótulo',
-      'DePix (unidades)',
-      'R$',
-    ],
-    opening: 'Saldo inicial',
-    closing: 'Saldo final',
-    title: 'Extrato da carteira da tesouraria',
-    period: 'Período',
-    pending: 'Transações ainda a confirmar (fora do período até confirmarem)',
-    reconciliation: 'Conciliação',
-    pairs: {
-      payments: 'Pagamentos ↔ transação de saída',
-      topups: 'Compras de DePix ↔ transação de entrada',
-      refunds: 'Devoluções ↔ transação de entrada',
-      record: 'Registro',
-      tx: 'Transação',
-      units: 'DePix (unidades)',
-    },
-    meaning: {
-      payment: 'Pagamento (depósito enviado)',
-      topup: 'Compra de DePix recebida',
-      refund: 'Devolução recebida',
-      other: 'Sem correspondência no livro-caixa',
-    },
-  },
+export const WORDS: Readonly<Record<ExportLocale, typeof PT_WORDS>> = {
+  'pt-BR': PT_WORDS,
   en: {
     header: [
       'Line',
@@ -224,6 +215,13 @@ export function walletStatementCsv(
   return BOM + lines.join('')
 }
 
+/** Each reconciliation list and the meaning of the lines it pairs. */
+export const RECONCILED = [
+  ['payments', 'payment'],
+  ['topups', 'topup'],
+  ['refunds', 'refund'],
+] as const
+
 const truncCents = (u: bigint): number => Number(u / UNITS_PER_CENT)
 
 /** What the verifier finds wrong in a wallet-statement.json (empty: it adds up). */
@@ -268,13 +266,11 @@ export function checkWalletStatement(buf: Buffer): string[] {
   if (truncCents(BigInt(f.closingUnits)) !== f.closingCents) {
     problems.push(`closingCents ${f.closingCents} is not closingUnits / 10^6`)
   }
-  const same = (a: string[], b: string[]) => a.length === b.length && a.every((x, i) => x === b[i])
-  const rec = f.reconciliation
-  const pairs = (list: typeof rec.payments) => list.map((p) => `${p.localId} ${p.txid} ${p.depixUnits}`)
-  if (!same(pairs(rec.payments), matched.payment))
-    problems.push('reconciliation.payments differs from the lines')
-  if (!same(pairs(rec.topups), matched.topup)) problems.push('reconciliation.topups differs from the lines')
-  if (!same(pairs(rec.refunds), matched.refund))
-    problems.push('reconciliation.refunds differs from the lines')
+  for (const [list, meaning] of RECONCILED) {
+    const pairs = f.reconciliation[list].map((p) => `${p.localId} ${p.txid} ${p.depixUnits}`)
+    const lines = matched[meaning]
+    if (pairs.length !== lines.length || pairs.some((x, i) => x !== lines[i]))
+      problems.push(`reconciliation.${list} differs from the lines`)
+  }
   return problems
 }
