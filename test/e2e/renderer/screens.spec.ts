@@ -248,7 +248,7 @@ function livePages(): Array<[string, Visit]> {
         await page.locator('#taxNumber').fill('52998224725')
         const amount = page.locator('#amountCents')
         await amount.fill('')
-        await amount.pressSequentially('1234500')
+        await amount.pressSequentially('543210')
         await page.locator('#refundAddress').fill(REFUND_ADDRESS)
         await page.locator('form button[type="submit"]').click()
         await expect(page.getByTestId('lead-sentence')).toBeVisible()
@@ -259,7 +259,7 @@ function livePages(): Array<[string, Visit]> {
     }
   return [
     ['live-confirmation', confirmation('')],
-    ['live-confirmation-mismatch', confirmation('12.345,99')],
+    ['live-confirmation-mismatch', confirmation('5.432,99')],
   ]
 }
 
