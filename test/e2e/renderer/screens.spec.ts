@@ -10,7 +10,8 @@
  * tabs, a top-up waiting for its Pix and one refused with the service's reason. Team-only screens — Aprovações with a payment and a run waiting, and the run asked for approval (its refund
  * address not one the team registered: marked) — on a team desk (support/team-desks.ts: a throwaway PostgreSQL
  * cluster, desk B asks, the page is desk A), the same way below; their flows are in team-run-approvals.spec.ts and
- * approvals.spec.ts; a run with 0 of 20 paid and a refused top-up in dates.spec.ts.
+ * approvals.spec.ts; a run with 0 of 20 paid and a refused top-up in dates.spec.ts. On a live profile (screens-seed.ts's
+ * seedLive), the review of a payment above the desk's confirmation limit, its amount not yet typed and mistyped.
  *
  * Text clipped without its whole value on hover is checked at every size (the list's columns change at 1,200 px);
  * the other language's words and axe at 1024×700 (they do not depend on the width).
