@@ -111,3 +111,27 @@ export async function seed(app: TestApp): Promise<Seeded> {
     refusedTopUp: refused.localId,
   }
 }
+
+/**
+ * The desk switched to a live profile (the sandbox stands in for the live API, as in today-desk.spec.ts) with a
+ * confirmation limit of R$ 50,00: a payment above it asks for its amount typed again.
+ */
+export async function seedLive(app: TestApp): Promise<void> {
+  const { page } = app
+  const credential = app.sandbox.control.createCredential({ label: 'live', scopes: ['all'] })
+  const live = await rpc(app, 'profiles:addLive', {
+    name: 'Empresa Real',
+    baseUrl: app.sandbox.baseUrl,
+    network: app.ctx.runtime().profile.network,
+    auth: {
+      kind: 'client_credentials',
+      clientId: credential.clientId,
+      clientSecret: credential.clientSecret,
+    },
+  })
+  await app.bridge.emit('profile:changed', null)
+  await page.getByTestId('profile-switcher').selectOption(live.id)
+  await expect(page.getByTestId('live-banner')).toBeVisible()
+  await rpc(app, 'session:signIn')
+  await rpc(app, 'settings:update', { liveConfirmAboveCents: 5_000 })
+}

@@ -10,7 +10,8 @@
  * tabs, a top-up waiting for its Pix and one refused with the service's reason. Team-only screens — Aprovações with a payment and a run waiting, and the run asked for approval (its refund
  * address not one the team registered: marked) — on a team desk (support/team-desks.ts: a throwaway PostgreSQL
  * cluster, desk B asks, the page is desk A), the same way below; their flows are in team-run-approvals.spec.ts and
- * approvals.spec.ts; a run with 0 of 20 paid and a refused top-up in dates.spec.ts.
+ * approvals.spec.ts; a run with 0 of 20 paid and a refused top-up in dates.spec.ts. On a live profile (screens-seed.ts's
+ * seedLive), the review of a payment above the desk's confirmation limit, its amount not yet typed and mistyped.
  *
  * Text clipped without its whole value on hover is checked at every size (the list's columns change at 1,200 px);
  * the other language's words and axe at 1024×700 (they do not depend on the width).
@@ -24,7 +25,7 @@ import { TEAM_SKIP_REASON } from '../support/team-server'
 import { clippedText, wrappedMoney } from './clipping'
 import { foreignWords } from './rendered-language'
 import { CPF, refundAddressFor } from './withdrawal-steps'
-import { seed, WAVE_RUN, type Seeded } from './screens-seed'
+import { seed, seedLive, WAVE_RUN, type Seeded } from './screens-seed'
 
 const SIZES = [
   { width: 1024, height: 700 },
@@ -230,6 +231,59 @@ for (const lang of ['pt-BR', 'en'] as const) {
     const { foreign, clipped } = await shoot(app, lang, pages(seeded))
     expect(foreign).toEqual({})
     expect(clipped).toEqual({})
+  })
+}
+
+/**
+ * A live payment above the desk's confirmation limit (issue #26; its flow in today-desk.spec.ts): the review with
+ * the field to type the amount again, empty and with another amount typed (the mismatch said beside the field).
+ */
+function livePages(): Array<[string, Visit]> {
+  const confirmation =
+    (typed: string): Visit =>
+    async (page) => {
+      await page.getByTestId('nav-newWithdrawal').click()
+      // The draft (and its review step) survives navigation: from the second visit on it is already shown.
+      if ((await page.getByTestId('lead-sentence').count()) === 0) {
+        await page.locator('#pixKey').fill('grande@example.com')
+        await page.locator('#taxNumber').fill('52998224725')
+        const amount = page.locator('#amountCents')
+        await amount.fill('')
+        await amount.pressSequentially('543210')
+        await page.locator('#refundAddress').fill(REFUND_ADDRESS)
+        await page.locator('form button[type="submit"]').click()
+        await expect(page.getByTestId('lead-sentence')).toBeVisible()
+      }
+      const confirm = page.getByTestId('desk-confirmation')
+      await confirm.getByTestId('desk-confirmation-amount').fill(typed)
+      await expect(confirm.locator('.field-error')).toHaveCount(typed === '' ? 0 : 1)
+    }
+  return [
+    ['live-confirmation', confirmation('')],
+    ['live-confirmation-mismatch', confirmation('5.432,99')],
+  ]
+}
+
+for (const lang of ['pt-BR', 'en'] as const) {
+  test.describe(`live profile in ${lang}`, () => {
+    test.use({
+      appOptions: {
+        language: lang,
+        sandbox: {},
+        beforeOpen: null,
+        trackerAutoStart: false,
+        startPage: 'today',
+      },
+    })
+    test(`the desk's confirmation of a large live payment in ${lang} at three sizes: screenshots, axe, no words of the other language`, async ({
+      app,
+    }) => {
+      test.setTimeout(240_000)
+      await seedLive(app)
+      const { foreign, clipped } = await shoot(app, lang, livePages())
+      expect(foreign).toEqual({})
+      expect(clipped).toEqual({})
+    })
   })
 }
 

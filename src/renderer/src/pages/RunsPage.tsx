@@ -23,6 +23,8 @@ import { DataTable } from '../components/ui/DataTable'
 import { EmptyState } from '../components/ui/EmptyState'
 import { call, useEvent } from '../ipc'
 import { PageHeader } from '../components/ui/PageHeader'
+import { Button } from '../components/ui/Button'
+import { Toolbar } from '../components/ui/Toolbar'
 
 /**
  * The run's name and where it stands. `focusOnShow`: the heading takes the focus when it appears (a run just
@@ -54,12 +56,25 @@ export function RunsPage({ runId }: { runId?: string | undefined } = {}): React.
   const [open, setOpen] = useState<string | null>(runId ?? null)
   // A run the analyst just imported, picked, or opened from Aprovações: its heading takes the focus once it shows.
   const [picked, setPicked] = useState(runId !== undefined)
+  const [detail, setDetail] = useState<RunDetailView | null>(null)
+  const [error, setError] = useState<IpcError | null>(null)
+  // The last import listed refused lines: they stay above the run it opened (see the page's order below).
+  const [importIssues, setImportIssues] = useState(false)
   const openRun = (id: string): void => {
     setPicked(true)
     setOpen(id)
   }
-  const [detail, setDetail] = useState<RunDetailView | null>(null)
-  const [error, setError] = useState<IpcError | null>(null)
+  const pickRun = (id: string): void => {
+    setImportIssues(false)
+    openRun(id)
+  }
+  const closeRun = (): void => {
+    setImportIssues(false)
+    setPicked(false)
+    setOpen(null)
+    setDetail(null)
+    setError(null)
+  }
 
   const reloadList = useCallback(async () => {
     const r = await call('runs:list')
@@ -102,55 +117,82 @@ export function RunsPage({ runId }: { runId?: string | undefined } = {}): React.
     void reloadList()
   }
 
+  const importPanel = (
+    <ImportPanel
+      key="import"
+      onImported={(id, issues) => {
+        setImportIssues(issues > 0)
+        openRun(id)
+      }}
+    />
+  )
+  const runsList = (
+    <section key="list" className="card" aria-labelledby="runs-list-heading">
+      <h3 id="runs-list-heading">{t('list.heading')}</h3>
+      {list.length === 0 ? (
+        <EmptyState>{t('list.empty')}</EmptyState>
+      ) : (
+        <DataTable
+          testId="runs-list"
+          caption={t('list.heading')}
+          rows={list}
+          rowKey={(r) => r.runId}
+          rowProps={(r) => ({ 'aria-current': r.runId === open ? 'true' : undefined })}
+          columns={[
+            {
+              id: 'name',
+              header: t('list.name'),
+              truncate: (r) => r.name,
+              cell: (r) => (
+                <button type="button" className="btn-link" onClick={() => pickRun(r.runId)}>
+                  {r.name}
+                </button>
+              ),
+            },
+            { id: 'rows', header: t('list.rows'), numeric: true, cell: (r) => r.rowCount },
+            {
+              id: 'state',
+              header: t('list.state'),
+              cell: (r) => <RunStateChip run={r} progress={progress.get(r.runId)} testId="run-state" />,
+            },
+            { id: 'createdAt', header: t('list.createdAt'), cell: (r) => <DateTime iso={r.createdAt} /> },
+          ]}
+        />
+      )}
+    </section>
+  )
+  const shown = detail !== null && detail.run.runId === open ? detail : null
+  const runDetail = shown && (
+    <div key="detail" data-testid="run-detail" data-state={shown.run.state}>
+      <Toolbar>
+        <Button variant="link" onClick={closeRun} data-testid="runs-back">
+          {t('list.back')}
+        </Button>
+      </Toolbar>
+      <RunHeading detail={shown} focusOnShow={picked} />
+      {/* The current wave's funding sheet (only while a wave waits for its deposit) right under the heading:
+          what the analyst must send is above the fold at 1024×700 (issue #26). */}
+      <SheetPanel detail={shown} onChange={onDetail} />
+      <ReviewPanel detail={shown} onChange={onDetail} />
+      {shown.run.state !== 'draft' && <WavePanel detail={shown} onChange={onDetail} />}
+      <ReportPanel detail={shown} />
+      <RowActionsPanel detail={shown} onChange={onDetail} />
+      <RowsTable rows={shown.rows} />
+    </div>
+  )
+  const errorNotice = error && <RunErrorNotice key="error" error={error} />
+  // An open run is the page's subject: it comes first, the import and the list follow it. Exception: the file just
+  // imported had refused lines — they stay on top until the analyst opens another run or goes back. Keyed children
+  // in one array: React moves them without losing their state (the import's result, a half-typed field).
+  const runFirst = runDetail && !importIssues
+  const children = runFirst
+    ? [errorNotice, runDetail, importPanel, runsList]
+    : [importPanel, runsList, errorNotice, runDetail]
+
   return (
     <div className="page">
       <PageHeader title={t('title')} lead={t('intro')} />
-      <ImportPanel onImported={openRun} />
-      <section className="card" aria-labelledby="runs-list-heading">
-        <h3 id="runs-list-heading">{t('list.heading')}</h3>
-        {list.length === 0 ? (
-          <EmptyState>{t('list.empty')}</EmptyState>
-        ) : (
-          <DataTable
-            testId="runs-list"
-            caption={t('list.heading')}
-            rows={list}
-            rowKey={(r) => r.runId}
-            rowProps={(r) => ({ 'aria-current': r.runId === open ? 'true' : undefined })}
-            columns={[
-              {
-                id: 'name',
-                header: t('list.name'),
-                truncate: (r) => r.name,
-                cell: (r) => (
-                  <button type="button" className="btn-link" onClick={() => openRun(r.runId)}>
-                    {r.name}
-                  </button>
-                ),
-              },
-              { id: 'rows', header: t('list.rows'), numeric: true, cell: (r) => r.rowCount },
-              {
-                id: 'state',
-                header: t('list.state'),
-                cell: (r) => <RunStateChip run={r} progress={progress.get(r.runId)} testId="run-state" />,
-              },
-              { id: 'createdAt', header: t('list.createdAt'), cell: (r) => <DateTime iso={r.createdAt} /> },
-            ]}
-          />
-        )}
-      </section>
-      {error && <RunErrorNotice error={error} />}
-      {detail && detail.run.runId === open && (
-        <div data-testid="run-detail" data-state={detail.run.state}>
-          <RunHeading detail={detail} focusOnShow={picked} />
-          <ReviewPanel detail={detail} onChange={onDetail} />
-          {detail.run.state !== 'draft' && <WavePanel detail={detail} onChange={onDetail} />}
-          <SheetPanel detail={detail} onChange={onDetail} />
-          <ReportPanel detail={detail} />
-          <RowActionsPanel detail={detail} onChange={onDetail} />
-          <RowsTable rows={detail.rows} />
-        </div>
-      )}
+      {children}
     </div>
   )
 }

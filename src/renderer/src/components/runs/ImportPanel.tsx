@@ -22,7 +22,12 @@ function toBase64(buf: ArrayBuffer): string {
   return btoa(s)
 }
 
-export function ImportPanel({ onImported }: { onImported: (runId: string) => void }): React.JSX.Element {
+export function ImportPanel({
+  onImported,
+}: {
+  /** `issues`: how many of the file's lines were refused (listed here). */
+  onImported: (runId: string, issues: number) => void
+}): React.JSX.Element {
   const { t } = useTranslation('runs')
   const lang = currentLanguage()
   const [busy, setBusy] = useState(false)
@@ -52,7 +57,7 @@ export function ImportPanel({ onImported }: { onImported: (runId: string) => voi
       })
       if (!r.ok) return setError(r.error)
       setResult(r.data)
-      if (r.data.runId) onImported(r.data.runId)
+      if (r.data.runId) onImported(r.data.runId, r.data.issues.length)
     } finally {
       setBusy(false)
     }

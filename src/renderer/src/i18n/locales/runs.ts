@@ -28,6 +28,7 @@ export const runs = {
       state: 'Situação',
       createdAt: 'Criado em',
       open: 'Abrir',
+      back: '← Voltar aos lotes',
     },
     state: {
       draft: 'Em revisão',
@@ -244,6 +245,7 @@ export const runs = {
       state: 'Status',
       createdAt: 'Created at',
       open: 'Open',
+      back: '← Back to all runs',
     },
     state: {
       draft: 'In review',
