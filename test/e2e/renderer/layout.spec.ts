@@ -4,7 +4,7 @@
  */
 import type { Page } from '@playwright/test'
 import { expect, test } from '../support/app-fixture'
-import { createWithdrawal, fundAndSettle, rpc, seedLedger } from './records-helpers'
+import { addLiveProfile, createWithdrawal, fundAndSettle, rpc, seedLedger } from './records-helpers'
 import { fillForm, refundAddressFor } from './withdrawal-steps'
 
 async function nav(page: Page, id: string): Promise<void> {
@@ -17,17 +17,7 @@ test.describe('production marker', () => {
   }) => {
     const { page } = app
     // The sandbox stands in for the live API (loopback http is allowed for a live profile).
-    const credential = app.sandbox.control.createCredential({ label: 'live', scopes: ['all'] })
-    const profile = await rpc(app, 'profiles:addLive', {
-      name: 'Empresa Real',
-      baseUrl: app.sandbox.baseUrl,
-      network: app.ctx.runtime().profile.network,
-      auth: {
-        kind: 'client_credentials',
-        clientId: credential.clientId,
-        clientSecret: credential.clientSecret,
-      },
-    })
+    const profile = await addLiveProfile(app)
     await expect(page.getByTestId('sandbox-banner')).toBeVisible()
     await expect(page.getByTestId('live-banner')).toHaveCount(0)
     await rpc(app, 'profiles:select', { id: profile.id })

@@ -27,6 +27,24 @@ export async function rpc<C extends ChannelName>(
   return r.data
 }
 
+/**
+ * A live profile named "Empresa Real" whose API is the test's sandbox (loopback http is allowed for a live
+ * profile), signed in with a fresh client credential; not selected.
+ */
+export async function addLiveProfile(app: TestApp): Promise<ChannelOutput<'profiles:addLive'>> {
+  const credential = app.sandbox.control.createCredential({ label: 'live', scopes: ['all'] })
+  return rpc(app, 'profiles:addLive', {
+    name: 'Empresa Real',
+    baseUrl: app.sandbox.baseUrl,
+    network: app.ctx.runtime().profile.network,
+    auth: {
+      kind: 'client_credentials',
+      clientId: credential.clientId,
+      clientSecret: credential.clientSecret,
+    },
+  })
+}
+
 /** A valid CPF (check digits computed) from nine digits. */
 export function cpf(nine: string): string {
   const d = nine.split('').map(Number)

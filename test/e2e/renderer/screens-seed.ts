@@ -5,7 +5,7 @@
  */
 import { expect, type TestApp } from '../support/app-fixture'
 import type { WithdrawalRecord } from '../../../src/shared/withdrawal-record'
-import { cpf, createWithdrawal, fundAndSettle, REFUND_ADDRESS, rpc } from './records-helpers'
+import { addLiveProfile, cpf, createWithdrawal, fundAndSettle, REFUND_ADDRESS, rpc } from './records-helpers'
 import { CPF, refundAddressFor } from './withdrawal-steps'
 
 export interface Seeded {
@@ -118,17 +118,7 @@ export async function seed(app: TestApp): Promise<Seeded> {
  */
 export async function seedLive(app: TestApp): Promise<void> {
   const { page } = app
-  const credential = app.sandbox.control.createCredential({ label: 'live', scopes: ['all'] })
-  const live = await rpc(app, 'profiles:addLive', {
-    name: 'Empresa Real',
-    baseUrl: app.sandbox.baseUrl,
-    network: app.ctx.runtime().profile.network,
-    auth: {
-      kind: 'client_credentials',
-      clientId: credential.clientId,
-      clientSecret: credential.clientSecret,
-    },
-  })
+  const live = await addLiveProfile(app)
   await app.bridge.emit('profile:changed', null)
   await page.getByTestId('profile-switcher').selectOption(live.id)
   await expect(page.getByTestId('live-banner')).toBeVisible()

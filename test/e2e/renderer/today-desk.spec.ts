@@ -5,7 +5,7 @@
  */
 import type { Page } from '@playwright/test'
 import { expect, test } from '../support/app-fixture'
-import { createWithdrawal, expectNoSeriousAxe, fundAndSettle, rpc } from './records-helpers'
+import { addLiveProfile, createWithdrawal, expectNoSeriousAxe, fundAndSettle, rpc } from './records-helpers'
 import { fillForm, refundAddressFor } from './withdrawal-steps'
 
 async function nav(page: Page, id: string): Promise<void> {
@@ -47,17 +47,7 @@ test('profile switcher in the top bar; a live payment above the desk limit needs
 }) => {
   const { page } = app
   // The sandbox stands in for the live API (loopback http is allowed for a live profile).
-  const credential = app.sandbox.control.createCredential({ label: 'live', scopes: ['all'] })
-  const live = await rpc(app, 'profiles:addLive', {
-    name: 'Empresa Real',
-    baseUrl: app.sandbox.baseUrl,
-    network: app.ctx.runtime().profile.network,
-    auth: {
-      kind: 'client_credentials',
-      clientId: credential.clientId,
-      clientSecret: credential.clientSecret,
-    },
-  })
+  const live = await addLiveProfile(app)
   await app.bridge.emit('profile:changed', null)
   const switcher = page.getByTestId('profile-switcher')
   await expect(switcher).toBeVisible()
