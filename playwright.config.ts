@@ -27,9 +27,9 @@ export default defineConfig({
   outputDir: 'test-results/playwright',
   timeout: 60_000,
   fullyParallel: false,
-  // Each test has its own app, sandbox (port 0) and data folder; two at a time overlap their waits on CI's two
-  // cores (docs/DEVELOPMENT.md, "How long a full run takes").
-  workers: 2,
+  // One test at a time: with two, the integrity banner's test failed in two full runs of three (the banner never
+  // came, the cause not found yet; docs/DEVELOPMENT.md, "How long a full run takes").
+  workers: 1,
   reporter: [['list']],
   forbidOnly: !!process.env['CI'],
   use: {
