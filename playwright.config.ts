@@ -27,7 +27,7 @@ export default defineConfig({
   outputDir: 'test-results/playwright',
   timeout: 60_000,
   fullyParallel: false,
-  // One test at a time: with two, the integrity banner's test failed in two full runs of three (the banner never
+  // One test at a time: with two or three, the integrity banner's test failed in two full runs of three (the banner never
   // came, the cause not found yet; docs/DEVELOPMENT.md, "How long a full run takes").
   workers: 1,
   reporter: [['list']],
