@@ -136,13 +136,19 @@ export const test = base.extend<{
       })
     let ctx = await openContext()
     if (appOptions.language !== 'pt-BR') ctx.profiles.updateSettings({ language: appOptions.language })
+    // Main pushes events from the moment it exists (the start-up check's verdict among them); the app's window
+    // receives every one, so none pushed while the page loads may be lost here either: they wait for the page.
+    const early: Array<[string, unknown]> = []
+    const offEarly = ctx.onEvent((event, payload) => void early.push([event, payload]))
     const bridge = await openRenderer(page, ctx.router)
-    if (appOptions.startPage !== 'today') await page.getByTestId(`nav-${appOptions.startPage}`).click()
     const forward = (c: AppContext): (() => void) =>
       c.onEvent((event, payload) => {
         bridge.emit(event, payload).catch(() => undefined)
       })
+    offEarly()
     let off = forward(ctx)
+    for (const [event, payload] of early) await bridge.emit(event, payload).catch(() => undefined)
+    if (appOptions.startPage !== 'today') await page.getByTestId(`nav-${appOptions.startPage}`).click()
     mkdirSync(SCREENS_DIR, { recursive: true })
     await use({
       page,
