@@ -27,8 +27,8 @@ export default defineConfig({
   outputDir: 'test-results/playwright',
   timeout: 60_000,
   fullyParallel: false,
-  // One test at a time: with two or three, the integrity banner's test failed in two full runs of three (the banner never
-  // came, the cause not found yet; docs/DEVELOPMENT.md, "How long a full run takes").
+  // One test at a time until full runs with two have passed since the fixture's event fix (docs/DEVELOPMENT.md,
+  // "How long a full run takes").
   workers: 1,
   reporter: [['list']],
   forbidOnly: !!process.env['CI'],
