@@ -11,17 +11,13 @@ import { formatBRL } from '../../../src/shared/money'
 import { payFromSandboxTreasury } from '../../support/sandbox-treasury'
 import { createWithdrawal, openNav, rpc } from './records-helpers'
 import { expectNoSeriousAxeViolations } from './withdrawal-steps'
-import { expect, test } from '../support/app-fixture'
+import { expect, onToday, test } from '../support/app-fixture'
 
 test.use({
-  appOptions: {
-    language: 'pt-BR',
-    sandbox: {},
-    beforeOpen: null,
+  appOptions: onToday({
     // The wallet's schedule scans the active profile at start.
     trackerAutoStart: true,
-    startPage: 'today',
-  },
+  }),
 })
 
 const nav = (page: Page, name: string) =>

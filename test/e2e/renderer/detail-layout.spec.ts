@@ -6,19 +6,15 @@
  * in the real renderer. On the way, the list at 1280 px shows the payment's NF and centro de custo in columns.
  */
 import type { WithdrawalRecord } from '../../../src/shared/withdrawal-record'
-import { expect, test } from '../support/app-fixture'
+import { expect, onToday, test } from '../support/app-fixture'
 import { expectNoSeriousAxe, REFUND_ADDRESS, rpc } from './records-helpers'
 import { clippedText } from './clipping'
 import { foreignWords } from './rendered-language'
 
 test.use({
-  appOptions: {
-    language: 'pt-BR',
-    sandbox: {},
-    beforeOpen: null,
+  appOptions: onToday({
     trackerAutoStart: false,
-    startPage: 'today',
-  },
+  }),
 })
 
 const VIEWPORT = { width: 1024, height: 700 }

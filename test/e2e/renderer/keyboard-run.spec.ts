@@ -6,19 +6,15 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { expect, test } from '../support/app-fixture'
+import { expect, onToday, test } from '../support/app-fixture'
 import { expectVisibleFocus, tabTo } from './keyboard'
 import { expectNoSeriousAxe } from './records-helpers'
 import { CPF, refundAddressFor } from './withdrawal-steps'
 
 test.use({
-  appOptions: {
-    language: 'pt-BR',
-    sandbox: {},
-    beforeOpen: null,
+  appOptions: onToday({
     trackerAutoStart: false,
-    startPage: 'today',
-  },
+  }),
 })
 
 const HEADER = 'Favorecido;Chave Pix;CPF/CNPJ;Valor do Pix (R$);Endereço de devolução'

@@ -9,19 +9,15 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { formatBRL } from '../../../src/shared/money'
-import { expect, test } from '../support/app-fixture'
+import { expect, onToday, test } from '../support/app-fixture'
 import { clippedText } from './clipping'
 import { createWithdrawal, expectNoSeriousAxe, setLanguage } from './records-helpers'
 import { CPF, refundAddressFor } from './withdrawal-steps'
 
 test.use({
-  appOptions: {
-    language: 'pt-BR',
+  appOptions: onToday({
     sandbox: { rateLimits: { withdraw: 600 }, autoSettleSeconds: 1 },
-    beforeOpen: null,
-    trackerAutoStart: true,
-    startPage: 'today',
-  },
+  }),
 })
 
 test('a run’s payments show their Lote in Pagamentos and on the detail; a payment made alone does not', async ({

@@ -4,18 +4,14 @@
  * (the Sandbox profile has a wallet) — and an address that is neither is marked beside the lines that use it, as
  * a team approver sees the team's unregistered ones (issue #26).
  */
-import { expect, test } from '../support/app-fixture'
+import { expect, onToday, test } from '../support/app-fixture'
 import { expectNoSeriousAxe, rpc, setLanguage } from './records-helpers'
 import { CPF, refundAddressFor } from './withdrawal-steps'
 
 test.use({
-  appOptions: {
-    language: 'pt-BR',
-    sandbox: {},
-    beforeOpen: null,
+  appOptions: onToday({
     trackerAutoStart: false,
-    startPage: 'today',
-  },
+  }),
 })
 
 test('a desk run in review marks the rows whose refund address is not the profile’s default', async ({

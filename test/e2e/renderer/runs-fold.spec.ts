@@ -5,17 +5,13 @@
  * lotes" brings the import and the list back to the top. Measured with bounding boxes against the viewport.
  */
 import type { Locator } from '@playwright/test'
-import { expect, test } from '../support/app-fixture'
+import { expect, onToday, test } from '../support/app-fixture'
 import { cpf, REFUND_ADDRESS, rpc } from './records-helpers'
 
 test.use({
-  appOptions: {
-    language: 'pt-BR',
-    sandbox: {},
-    beforeOpen: null,
+  appOptions: onToday({
     trackerAutoStart: false,
-    startPage: 'today',
-  },
+  }),
 })
 
 const VIEWPORT = { width: 1024, height: 700 }

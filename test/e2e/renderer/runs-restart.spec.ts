@@ -12,20 +12,16 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { formatBRL } from '../../../src/shared/money'
-import { expect, test } from '../support/app-fixture'
+import { expect, onToday, test } from '../support/app-fixture'
 import { CPF, refundAddressFor } from './withdrawal-steps'
 
 const ROWS = 30
 const LIMIT = 20
 
 test.use({
-  appOptions: {
-    language: 'pt-BR',
+  appOptions: onToday({
     sandbox: { rateLimits: { withdraw: LIMIT } },
-    beforeOpen: null,
-    trackerAutoStart: true,
-    startPage: 'today',
-  },
+  }),
 })
 
 test('quit mid-wave → restart → paused where it stopped → resume sends only the rows never sent', async ({

@@ -18,7 +18,7 @@
  */
 import type { Page } from '@playwright/test'
 import type { WithdrawalRecord } from '../../../src/shared/withdrawal-record'
-import { expect, test, type TestApp } from '../support/app-fixture'
+import { expect, onToday, test, type TestApp } from '../support/app-fixture'
 import { expectNoSeriousAxe, REFUND_ADDRESS, seedLedger, setLanguage } from './records-helpers'
 import { DESK_B, test as teamTest, type Colleague } from '../support/team-desks'
 import { TEAM_SKIP_REASON } from '../support/team-server'
@@ -180,14 +180,11 @@ function pages(s: Seeded): Array<[string, Visit]> {
 }
 
 test.use({
-  appOptions: {
-    language: 'pt-BR',
-    sandbox: {},
+  appOptions: onToday({
     // Older records of every status, so the list and the totals have rows.
     beforeOpen: (file) => seedLedger(file, 40),
     trackerAutoStart: false,
-    startPage: 'today',
-  },
+  }),
 })
 
 /**

@@ -12,21 +12,14 @@ import type { Page } from '@playwright/test'
 import type { DepositRecord } from '../../../src/shared/deposit-record'
 import type { Payee } from '../../../src/shared/payee'
 import { generateLiquidAddress } from '../../../src/main/liquid'
+import { onToday } from '../support/app-fixture'
 import { expect, test, type Colleague } from '../support/team-desks'
 import { TEAM_SKIP_REASON } from '../support/team-server'
 import { expectNoSeriousAxe, openNav } from './records-helpers'
 import { foreignWords } from './rendered-language'
 import { CPF } from './withdrawal-steps'
 
-test.use({
-  appOptions: {
-    language: 'pt-BR',
-    sandbox: {},
-    beforeOpen: null,
-    trackerAutoStart: true,
-    startPage: 'today',
-  },
-})
+test.use({ appOptions: onToday() })
 
 const CONFLICT =
   'Outro analista alterou este favorecido depois que você o abriu. Nada foi gravado: feche, abra de novo para ver a versão atual e refaça sua alteração.'

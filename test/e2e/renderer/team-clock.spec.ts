@@ -4,18 +4,15 @@
  * clock agrees again; Configurações names the desk that tracks the team's statuses and its last heartbeat. The
  * desk's clock is stepped where main reads it (Date.now of the test process, which runs main); the server's is real.
  */
+import { onToday } from '../support/app-fixture'
 import { expect, test } from '../support/team-desks'
 import { TEAM_SKIP_REASON } from '../support/team-server'
 import { foreignWords } from './rendered-language'
 
 test.use({
-  appOptions: {
-    language: 'pt-BR',
-    sandbox: {},
-    beforeOpen: null,
+  appOptions: onToday({
     trackerAutoStart: false,
-    startPage: 'today',
-  },
+  }),
 })
 
 const HOUR = 3_600_000

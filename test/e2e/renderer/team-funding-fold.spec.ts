@@ -3,19 +3,12 @@
  * the top bar all stand above the page, and still, at 1024×700, the funding page shows the deadline, the whole QR
  * and the deposit address without scrolling. Measured with bounding boxes against the viewport.
  */
+import { onToday } from '../support/app-fixture'
 import { expect, test } from '../support/team-desks'
 import { TEAM_SKIP_REASON } from '../support/team-server'
 import { cpf, REFUND_ADDRESS, rpc } from './records-helpers'
 
-test.use({
-  appOptions: {
-    language: 'pt-BR',
-    sandbox: {},
-    beforeOpen: null,
-    trackerAutoStart: true,
-    startPage: 'today',
-  },
-})
+test.use({ appOptions: onToday() })
 
 const VIEWPORT = { width: 1024, height: 700 }
 

@@ -6,21 +6,14 @@
  * "Abrir lote" opens a run.
  */
 import type { RunDetailView } from '../../../src/shared/channels-runs'
+import { onToday } from '../support/app-fixture'
 import { DESK_B, expect, postsAt, test } from '../support/team-desks'
 import { TEAM_SKIP_REASON } from '../support/team-server'
 import { expectVisibleFocus, tabTo } from './keyboard'
 import { cpf, REFUND_ADDRESS } from './records-helpers'
 import { CPF, refundAddressFor } from './withdrawal-steps'
 
-test.use({
-  appOptions: {
-    language: 'pt-BR',
-    sandbox: {},
-    beforeOpen: null,
-    trackerAutoStart: true,
-    startPage: 'today',
-  },
-})
+test.use({ appOptions: onToday() })
 
 test.describe('keyboard journeys on a team', () => {
   test.skip(TEAM_SKIP_REASON !== null, TEAM_SKIP_REASON ?? '')

@@ -14,6 +14,7 @@ import type { RunDetailView } from '../../../src/shared/channels-runs'
 import type { IpcResult } from '../../../src/shared/contract'
 import type { RunRecord } from '../../../src/shared/run'
 import { formatBRL } from '../../../src/shared/money'
+import { onToday } from '../support/app-fixture'
 import { DESK_A, DESK_B, expect, postsAt, test } from '../support/team-desks'
 import { TEAM_SKIP_REASON } from '../support/team-server'
 import { expectNoSeriousAxe } from './records-helpers'
@@ -21,14 +22,10 @@ import { foreignWords } from './rendered-language'
 import { CPF, refundAddressFor } from './withdrawal-steps'
 
 test.use({
-  appOptions: {
-    language: 'pt-BR',
+  appOptions: onToday({
     // The wave's pace follows the sandbox's create allowance: raised so three rows take no minute.
     sandbox: { rateLimits: { withdraw: 600 } },
-    beforeOpen: null,
-    trackerAutoStart: true,
-    startPage: 'today',
-  },
+  }),
 })
 
 const HEADER =

@@ -7,19 +7,15 @@
 import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 import { teamLedgerMessages, teamTestMessages } from '../../../src/shared/team-ledger'
-import { expect, test } from '../support/app-fixture'
+import { expect, onToday, test } from '../support/app-fixture'
 import { startTeam, TEAM_DATABASE, TEAM_SKIP_REASON, type Team } from '../support/team-server'
 import { foreignWords } from './rendered-language'
 
 test.skip(TEAM_SKIP_REASON !== null, TEAM_SKIP_REASON ?? '')
 test.use({
-  appOptions: {
-    language: 'pt-BR',
-    sandbox: {},
-    beforeOpen: null,
+  appOptions: onToday({
     trackerAutoStart: false,
-    startPage: 'today',
-  },
+  }),
 })
 
 let team: Team

@@ -8,18 +8,14 @@ import path from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import type { Page } from '@playwright/test'
 import { verifyExport } from '../../../src/main/records/verify'
-import { expect, test, type TestApp } from '../support/app-fixture'
+import { expect, onToday, test, type TestApp } from '../support/app-fixture'
 import { CPF, refundAddressFor } from './withdrawal-steps'
 
 test.use({
-  appOptions: {
-    language: 'pt-BR',
+  appOptions: onToday({
     // The DePix leaves as soon as the Pix is paid: "paid" is one status read away, no wall-clock wait.
     sandbox: { depositSendSeconds: 0 },
-    beforeOpen: null,
-    trackerAutoStart: true,
-    startPage: 'today',
-  },
+  }),
 })
 
 const nav = (page: Page, name: string) =>

@@ -7,16 +7,12 @@
 import type { Page } from '@playwright/test'
 import { newKeyedAddress } from '../../../src/main/sandbox/chain/keys'
 import { rpc } from './records-helpers'
-import { expect, test } from '../support/app-fixture'
+import { expect, onToday, test } from '../support/app-fixture'
 
 test.use({
-  appOptions: {
-    language: 'pt-BR',
-    sandbox: {},
-    beforeOpen: null,
+  appOptions: onToday({
     trackerAutoStart: false,
-    startPage: 'today',
-  },
+  }),
 })
 
 const nav = (page: Page, name: string) =>

@@ -12,17 +12,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { formatBRL } from '../../../src/shared/money'
 import { signAsExternalWallet } from '../../support/sandbox-treasury'
-import { expect, test } from '../support/app-fixture'
+import { expect, onToday, test } from '../support/app-fixture'
 import { CPF, refundAddressFor } from './withdrawal-steps'
 
 test.use({
-  appOptions: {
-    language: 'pt-BR',
+  appOptions: onToday({
     sandbox: { rateLimits: { withdraw: 600 }, autoSettleSeconds: 1 },
-    beforeOpen: null,
-    trackerAutoStart: true,
-    startPage: 'today',
-  },
+  }),
 })
 
 const HEADER =

@@ -69,6 +69,21 @@ export interface AppOptions {
   startPage: 'today' | 'newWithdrawal'
 }
 
+const DEFAULT_APP_OPTIONS: AppOptions = {
+  language: 'pt-BR',
+  sandbox: {},
+  beforeOpen: null,
+  trackerAutoStart: true,
+  startPage: 'newWithdrawal',
+}
+
+/** A spec's `appOptions`: the defaults with the app opened on "Hoje" and the spec's own changes. */
+export const onToday = (o: Partial<Omit<AppOptions, 'startPage'>> = {}): AppOptions => ({
+  ...DEFAULT_APP_OPTIONS,
+  startPage: 'today',
+  ...o,
+})
+
 /** Which profile works on a team ledger, with what connection (AppContextOptions.teamLedgerFor). */
 export type TeamLedgerFor = NonNullable<AppContextOptions['teamLedgerFor']>
 
@@ -81,10 +96,7 @@ export const test = base.extend<{
   pinServer: PinServerPost | null
   app: TestApp
 }>({
-  appOptions: [
-    { language: 'pt-BR', sandbox: {}, beforeOpen: null, trackerAutoStart: true, startPage: 'newWithdrawal' },
-    { option: true },
-  ],
+  appOptions: [DEFAULT_APP_OPTIONS, { option: true }],
   teamLedgerFor: [null, { option: true }],
   recordNotifications: [false, { option: true }],
   pinServer: [null, { option: true }],
