@@ -13,10 +13,9 @@ import { readAnchorsMember } from './anchors'
 import { auditStream } from './audit-kernel'
 import type { AuditCollected, Head } from './audit-member'
 import { RecordStates } from './audit-tables'
-import { BOM, csvHeader, csvLine, YES_NO } from './csv'
+import { BOM, checkCsvRows, csvHeader, csvLine, YES_NO } from './csv'
 import { ROW_START } from './html'
 import { readRecordsFile, type RecordsReader } from './json'
-import { csvReader } from './kernel'
 import type { AnyRecord, RecordsKind } from './kinds'
 import type { FileEntry } from './manifest'
 import { provenPrefix, STATE_LAYOUT_VERSION, stateHashInBytes } from './record-line'
@@ -370,7 +369,7 @@ function csvChecker(
   totals: Totals,
 ): Checker {
   let bom = true
-  let check: ReturnType<typeof csvReader.checkCsvRows> | null = null
+  let check: ReturnType<typeof checkCsvRows> | null = null
   return {
     take(buf, final) {
       if (check) return check.take(buf, final)
@@ -379,7 +378,7 @@ function csvChecker(
       bom = buf.subarray(0, BOM_BYTES.length).equals(BOM_BYTES)
       const body = bom ? buf.subarray(BOM_BYTES.length) : buf
       const expected = expectedHeader(body, entry, expect.kind)
-      check = csvReader.checkCsvRows({
+      check = checkCsvRows({
         delimiter: entry.delimiter,
         locale: entry.locale,
         header: expected.header,
