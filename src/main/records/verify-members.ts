@@ -10,8 +10,7 @@ import type { StatusTotal } from '../../shared/withdrawal-record'
 import { bytesMatch } from '../receipts/fetch'
 import { recordStateHash } from '../ledger/model/state-hash'
 import { readAnchorsMember } from './anchors'
-import { auditStream } from './audit-kernel'
-import type { AuditCollected, Head } from './audit-member'
+import { auditLines, type AuditCollected, type Head } from './audit-member'
 import { RecordStates } from './audit-tables'
 import { BOM, checkCsvRows, csvHeader, csvLine, YES_NO } from './csv'
 import { ROW_START } from './html'
@@ -251,7 +250,7 @@ function checkerOf(entry: FileEntry, expect: Expectation): Checker {
       }
     }
     case 'audit': {
-      const reader = auditStream(expect.auditHead)
+      const reader = auditLines(expect.auditHead)
       let summary: ReturnType<typeof reader.end> | null = null
       return {
         take: lines(reader.line, (terminated) => (summary = reader.end(terminated))),
