@@ -24,7 +24,8 @@ import {
   type CsvAt,
   type RowExtras,
 } from './columns'
-import type { WithdrawalRecord } from '../../shared/withdrawal-record'
+import type { StatusTotal, WithdrawalRecord } from '../../shared/withdrawal-record'
+import { TotalsAccumulator } from './totals'
 
 export type CsvDelimiter = ';' | ','
 export const BOM = '\uFEFF'
@@ -282,14 +283,8 @@ export interface CsvCheck {
   malformed: number
   /** `line N: why` of the first `maxListed` malformed rows. */
   listed: string[]
-  /** Per status and refund, unsorted, of the well-formed rows. */
-  totals: Array<{
-    status: string
-    hasRefund: boolean
-    count: number
-    depositCents: number
-    payoutCents: number
-  }>
+  /** Of the well-formed rows, as the manifest's totals are made (TotalsAccumulator: escaped, sorted). */
+  totals: StatusTotal[]
 }
 
 /**
@@ -311,7 +306,7 @@ export function checkCsvRows(spec: CsvCheckSpec): {
     listed: [],
     totals: [],
   }
-  const groups = new Map<string, CsvCheck['totals'][number]>()
+  const acc = new TotalsAccumulator()
   const onRow = (row: CsvRow): void => {
     if (row.line === 1) {
       const i = header.findIndex((h, k) => row.cell(k) !== h)
@@ -333,15 +328,13 @@ export function checkCsvRows(spec: CsvCheckSpec): {
     if (deposit === undefined || payout === undefined) return problem('an amount cell is not an amount')
     if (refunded === undefined) return problem('refunded is neither yes nor no')
     const status = unneutralise(row.cell(at.status))
-    const key = `${refunded ? 1 : 0}:${status}`
-    let t = groups.get(key)
-    if (!t) {
-      t = { status, hasRefund: refunded, count: 0, depositCents: 0, payoutCents: 0 }
-      groups.set(key, t)
-    }
-    t.count += 1
-    t.depositCents += deposit ?? 0
-    t.payoutCents += payout ?? 0
+    acc.addGroup({
+      status,
+      hasRefund: refunded,
+      count: 1,
+      depositCents: deposit ?? 0,
+      payoutCents: payout ?? 0,
+    })
   }
   let line = 1
   return {
@@ -358,7 +351,7 @@ export function checkCsvRows(spec: CsvCheckSpec): {
       }
     },
     result() {
-      out.totals = [...groups.values()]
+      out.totals = acc.result()
       return out
     },
   }

@@ -19,7 +19,7 @@ import type { AnyRecord, RecordsKind } from './kinds'
 import type { FileEntry } from './manifest'
 import { provenPrefix, STATE_LAYOUT_VERSION, stateHashInBytes } from './record-line'
 import { HELD_MAX_BYTES, memberMaxBytes, openChecked, readChunks } from './safe-read'
-import { diffTotals, escapedTotals, TotalsAccumulator } from './totals'
+import { diffTotals, TotalsAccumulator } from './totals'
 import { checkWalletStatement } from './wallet-statement'
 
 export type VerificationCheck = 'missing' | 'hash' | 'signature' | 'schema' | 'row_count' | 'totals' | 'audit'
@@ -398,7 +398,7 @@ function csvChecker(
       if (r.syntaxError !== null) return add('schema', `not valid CSV: ${r.syntaxError}`)
       if (r.malformed > 0) add('schema', `${r.malformed} malformed rows: ${r.listed.join('; ')}`)
       rows(add, r.dataRows, 'data rows')
-      if (r.headerMismatch === null) totals(add, escapedTotals(r.totals))
+      if (r.headerMismatch === null) totals(add, r.totals)
     },
   }
 }
