@@ -69,14 +69,6 @@ export async function against(newer: ExportVerification, olderManifestPath: stri
   }
 }
 
-/** The problems of `against` alone. */
-export async function checkAgainst(
-  newer: ExportVerification,
-  olderManifestPath: string,
-): Promise<VerificationProblem[]> {
-  return (await against(newer, olderManifestPath)).problems
-}
-
 const problemLine = (p: VerificationProblem): string => `${p.file} [${p.check}] ${p.detail}`
 
 const MAX_PROBLEMS = 20

@@ -14,7 +14,6 @@ export const RECORDS_SCHEMA = WITHDRAWAL_KIND.jsonSchema
 export const RECORDS_VERSION = 1
 
 export type ExportedRecord = WithdrawalRecord
-export const exportedRecordSchema = WITHDRAWAL_KIND.recordSchema
 
 /** The head of a kind's records.json; `schema` names the kind (withdrawals: tesouraria-depix/records). */
 export function jsonHead(kind: Pick<RecordsKind, 'jsonSchema'>): string {

@@ -2,8 +2,10 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { compileSchemaPrecheck } from '../../../src/main/records/schema-precheck'
-import { exportedRecordSchema } from '../../../src/main/records/json'
+import { WITHDRAWAL_KIND } from '../../../src/main/records/kinds'
 import { makeRecords, nastyRecords } from './fixtures'
+
+const exportedRecordSchema = WITHDRAWAL_KIND.recordSchema
 
 const check = compileSchemaPrecheck(exportedRecordSchema)
 const records = [...makeRecords(200, { seed: 3 }), ...nastyRecords()].map(
