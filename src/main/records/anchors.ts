@@ -18,7 +18,7 @@
  */
 import { z } from 'zod'
 import type { AuditEntry } from '../../shared/withdrawal-record'
-import { auditLineOfText, checkEntryLine, memberLines, type AuditSummary, type Head } from './audit-member'
+import { auditLineOfText, memberLines, wordEntryLine, type AuditSummary, type Head } from './audit-member'
 
 export const ANCHORS_FILE = 'anchors.jsonl'
 /**
@@ -103,21 +103,8 @@ export function readAnchorsMember(text: string, head: Head | null): AnchorsRead 
       problem(`line ${i + 1}: not JSON`)
       continue
     }
-    const checked = checkEntryLine(line, value, i + 1, 'anchor')
-    if ('refused' in checked) {
-      problem(checked.refused)
-      continue
-    }
-    const e = checked.entry
-    for (const p of checked.problems) problem(p)
-    if (prev && e.seq === prev.seq) problem(`anchor ${e.seq}: seq repeated`)
-    else if (prev && e.seq < prev.seq) problem(`anchor ${e.seq}: out of order (after ${prev.seq})`)
-    if (prev && e.seq === prev.seq + 1 && e.prevHash !== prev.hash) {
-      problem(`anchor ${e.seq}: prevHash does not link to anchor ${prev.seq}`)
-    }
-    if (e.seq > head.seq) problem(`anchor ${e.seq}: after the manifest's audit head (${head.seq})`)
-    if (e.seq === head.seq && e.hash !== head.hash)
-      problem(`anchor ${e.seq}: is not the manifest's audit head`)
+    const e = wordEntryLine(line, value, i + 1, 'anchor', { prev, head }, problem)
+    if (!e) continue
     // A repeated seq keeps its first hash: the problem above already fails the export.
     if (!out.anchors.has(e.seq)) out.anchors.set(e.seq, e.hash)
     prev = e

@@ -104,28 +104,40 @@ const redactedSchema = z.strictObject({ redacted: z.array(z.string()) })
 const entrySchema = auditEntrySchema.strict()
 
 /**
- * One line of audit.jsonl or anchors.jsonl (anchors.ts), parsed as `value`: an audit entry (`refused` when not),
- * and whether the line is its canonical form and its hash matches its content. `what` names it in a problem.
+ * One line of audit.jsonl or anchors.jsonl (anchors.ts), parsed as `value`, by the wording pass: an audit entry
+ * (else null) in canonical form whose hash matches its content, after `prev` in seq order and linked to it, and
+ * within `head`. Each problem goes to `problem`, naming the line `what`.
  */
-export function checkEntryLine(
+export function wordEntryLine(
   line: string,
   value: unknown,
   lineNo: number,
   what: 'entry' | 'anchor',
-): { entry: AuditEntry; problems: string[] } | { refused: string } {
+  at: { prev: Head | null; head: Head | null },
+  problem: (p: string) => void,
+): AuditEntry | null {
   const parsed = entrySchema.safeParse(value)
   if (!parsed.success) {
-    return { refused: `line ${lineNo}: not an audit entry (${parsed.error.issues[0]?.message ?? 'schema'})` }
+    problem(`line ${lineNo}: not an audit entry (${parsed.error.issues[0]?.message ?? 'schema'})`)
+    return null
   }
   const e = parsed.data
-  const problems: string[] = []
+  const { prev, head } = at
   // The details canonicalised once, for both checks (the line's canonical form and the entry's hash).
   const details = canonicalJson(e.details)
-  if (auditLineOfText(e, details) !== `${line}\n`) problems.push(`${what} ${e.seq}: not in canonical form`)
-  if (auditHashOfText(e, details) !== e.hash) {
-    problems.push(`${what} ${e.seq}: its hash does not match its content`)
+  if (auditLineOfText(e, details) !== `${line}\n`) problem(`${what} ${e.seq}: not in canonical form`)
+  if (auditHashOfText(e, details) !== e.hash) problem(`${what} ${e.seq}: its hash does not match its content`)
+  // anchors.jsonl words a repeated seq apart; audit.jsonl calls any seq not after the one before out of order.
+  if (prev && e.seq === prev.seq && what === 'anchor') problem(`anchor ${e.seq}: seq repeated`)
+  else if (prev && e.seq <= prev.seq) problem(`${what} ${e.seq}: out of order (after ${prev.seq})`)
+  if (prev && e.seq === prev.seq + 1 && e.prevHash !== prev.hash) {
+    problem(`${what} ${e.seq}: prevHash does not link to ${what} ${prev.seq}`)
   }
-  return { entry: e, problems }
+  if (head && e.seq > head.seq) problem(`${what} ${e.seq}: after the manifest's audit head (${head.seq})`)
+  if (head && e.seq === head.seq && e.hash !== head.hash) {
+    problem(`${what} ${e.seq}: is not the manifest's audit head`)
+  }
+  return e
 }
 
 /** A JSON-lines member's lines; a last line without its line feed is a problem (the line is still read). */
@@ -262,23 +274,9 @@ export function auditLines(head: Head | null, fast: FastAuditLine | null = fastA
       for (const id of red.data.redacted) out.redacted.add(id)
       return
     }
-    const checked = checkEntryLine(line, value, lineNo, 'entry')
-    if ('refused' in checked) {
-      problem(checked.refused)
-      return
-    }
-    const e = checked.entry
-    const prev = state.prev
+    const e = wordEntryLine(line, value, lineNo, 'entry', { prev: state.prev, head }, problem)
+    if (!e) return
     out.entries += 1
-    for (const p of checked.problems) problem(p)
-    if (prev && e.seq <= prev.seq) problem(`entry ${e.seq}: out of order (after ${prev.seq})`)
-    if (prev && e.seq === prev.seq + 1 && e.prevHash !== prev.hash) {
-      problem(`entry ${e.seq}: prevHash does not link to entry ${prev.seq}`)
-    }
-    if (head && e.seq > head.seq) problem(`entry ${e.seq}: after the manifest's audit head (${head.seq})`)
-    if (head && e.seq === head.seq && e.hash !== head.hash) {
-      problem(`entry ${e.seq}: is not the manifest's audit head`)
-    }
     if (!head) problem(`entry ${e.seq}: the manifest has no audit head`)
     out.hashes.set(e.seq, { hash: e.hash, subject: e.subject })
     if (e.subject !== null && typeof e.stateHash === 'string') {
