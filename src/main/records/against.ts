@@ -7,7 +7,7 @@
  * The newer export must have been verified with `{ fixedHashes: true }` (a plain verification skips them).
  */
 import type { OlderCheckVerdict } from '../../shared/channels-review'
-import type { AuditSummary, Head } from './audit-member'
+import { MAX_PROBLEMS, type AuditSummary, type Head } from './audit-member'
 import type { Table } from './audit-tables'
 import { normalizeFingerprint } from './sign'
 import { verifyExport, type ExportVerification, type VerificationProblem } from './verify'
@@ -70,8 +70,6 @@ export async function against(newer: ExportVerification, olderManifestPath: stri
 }
 
 const problemLine = (p: VerificationProblem): string => `${p.file} [${p.check}] ${p.detail}`
-
-const MAX_PROBLEMS = 20
 
 export interface OlderComparison {
   verdict: OlderCheckVerdict

@@ -18,7 +18,7 @@
  */
 import { z } from 'zod'
 import type { AuditEntry } from '../../shared/withdrawal-record'
-import { auditLineOfText, memberLines, wordEntryLine, type AuditSummary, type Head } from './audit-member'
+import { auditLineOfText, MAX_PROBLEMS, wordEntryLine, type AuditSummary, type Head } from './audit-member'
 
 export const ANCHORS_FILE = 'anchors.jsonl'
 /**
@@ -26,7 +26,6 @@ export const ANCHORS_FILE = 'anchors.jsonl'
  * the verifier read for this member (safe-read.ts memberMaxBytes).
  */
 export const ANCHORS_MAX_BYTES = 8 << 20
-const MAX_PROBLEMS = 20
 
 /** What the export needs from the ledger snapshot (ledger/sqlite/snapshot.ts). */
 export interface AnchorSource {
@@ -93,7 +92,9 @@ export function readAnchorsMember(text: string, head: Head | null): AnchorsRead 
     problem('the manifest has no audit head to anchor')
     return out
   }
-  const lines = memberLines(text, problem)
+  const lines = text.split('\n')
+  if (lines[lines.length - 1] === '') lines.pop()
+  else if (lines.length > 0) problem('the last line does not end with a line feed')
   let prev: AuditEntry | null = null
   for (const [i, line] of lines.entries()) {
     let value: unknown

@@ -98,7 +98,8 @@ export function recordFixedHash(r: WithdrawalRecord): string {
   return sha256Of('sha256', canonicalJson(fixed))
 }
 
-const MAX_PROBLEMS = 20
+/** Problems listed per member: the first ones say what is wrong; a flood says nothing more. */
+export const MAX_PROBLEMS = 20
 const redactedSchema = z.strictObject({ redacted: z.array(z.string()) })
 // Built once: a zod schema compiles its parser on first use, and this runs for every line.
 const entrySchema = auditEntrySchema.strict()
@@ -138,14 +139,6 @@ export function wordEntryLine(
     problem(`${what} ${e.seq}: is not the manifest's audit head`)
   }
   return e
-}
-
-/** A JSON-lines member's lines; a last line without its line feed is a problem (the line is still read). */
-export function memberLines(text: string, problem: (p: string) => void): string[] {
-  const lines = text.split('\n')
-  if (lines[lines.length - 1] === '') lines.pop()
-  else if (lines.length > 0) problem('the last line does not end with a line feed')
-  return lines
 }
 
 /** The entry before the one being read (seq and hash), and what was collected so far. */
