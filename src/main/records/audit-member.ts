@@ -170,8 +170,15 @@ function emptySummary(): AuditSummary {
 }
 
 // The members of an entry in canonical (sorted) order, with and without stateHash.
-const WITH = 'action,at,details,hash,operator,prevHash,seq,stateHash,subject'
-const WITHOUT = 'action,at,details,hash,operator,prevHash,seq,subject'
+const WITH = ['action', 'at', 'details', 'hash', 'operator', 'prevHash', 'seq', 'stateHash', 'subject']
+const WITHOUT = ['action', 'at', 'details', 'hash', 'operator', 'prevHash', 'seq', 'subject']
+
+/** A loop, not a join: it runs for every line, and joining costs several times more. */
+function sameKeys(keys: string[], want: string[]): boolean {
+  if (keys.length !== want.length) return false
+  for (let i = 0; i < keys.length; i++) if (keys[i] !== want[i]) return false
+  return true
+}
 
 /** JSON.stringify(v) is its canonical JSON, and nothing a schema's copy could change (no `__proto__`). */
 function canonicalAsParsed(v: unknown): boolean {
@@ -220,7 +227,7 @@ export const fastAuditLine: FastAuditLine = (line, last, head, state) => {
     return true
   }
   const { action, at, details, hash, operator, seq, stateHash, subject } = v
-  if (keys.join() !== (stateHash === undefined ? WITHOUT : WITH)) return false
+  if (!sameKeys(keys, stateHash === undefined ? WITHOUT : WITH)) return false
   if (typeof action !== 'string' || typeof operator !== 'string') return false
   if (typeof at !== 'string' || at.length === 0) return false
   if (typeof hash !== 'string' || typeof v.prevHash !== 'string') return false
