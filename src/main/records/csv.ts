@@ -254,8 +254,6 @@ export interface CsvCheckSpec {
   header: string[]
   /** Columns read from each row. */
   at: CsvAt
-  /** The yes and no of the `refunded` column. */
-  yesNo: [string, string]
   /** How many malformed rows are described (the rest are counted). */
   maxListed: number
 }
@@ -284,7 +282,8 @@ export function checkCsvRows(spec: CsvCheckSpec): {
   result(): CsvCheck
 } {
   const { header, at, locale } = spec
-  const [yes, no] = spec.yesNo
+  // The `refunded` column as cellFormat writes a bool.
+  const [yes, no] = YES_NO[locale]
   const out: CsvCheck = {
     headerMismatch: null,
     syntaxError: null,

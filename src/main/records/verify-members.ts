@@ -12,7 +12,7 @@ import { recordStateHash } from '../ledger/model/state-hash'
 import { readAnchorsMember } from './anchors'
 import { auditLines, type AuditCollected, type Head } from './audit-member'
 import { RecordStates } from './audit-tables'
-import { BOM, checkCsvRows, csvHeader, csvLine, YES_NO } from './csv'
+import { BOM, checkCsvRows, csvHeader, csvLine } from './csv'
 import { ROW_START } from './html'
 import { readRecordsFile, type RecordsReader } from './json'
 import type { AnyRecord, RecordsKind } from './kinds'
@@ -382,7 +382,6 @@ function csvChecker(
         locale: entry.locale,
         header: expected.header,
         at: expected.at,
-        yesNo: [...YES_NO[entry.locale]],
         maxListed: MAX_LISTED,
       })
       return buf.length - body.length + check.take(body, final)
