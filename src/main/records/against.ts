@@ -1,13 +1,14 @@
 /**
  * A newer export checked against an older one an auditor kept (its manifest head and audit.jsonl): the CLI's
  * `verify-export --against` (against) and the review page's "Comparar com uma exportação anterior"
- * (compareWithOlderExport). Both exports must verify on their own; then compareWithOlder (audit-member.ts) checks
+ * (compareWithOlderExport). Both exports must verify on their own; then compareWithOlder (below) checks
  * that the newer one only added to the history the older one showed. What this proves and what it does not:
  * docs/RECORDS.md.
  * The newer export must have been verified with `{ fixedHashes: true }` (a plain verification skips them).
  */
 import type { OlderCheckVerdict } from '../../shared/channels-review'
-import { compareWithOlder, knownHash, type Head } from './audit-member'
+import { MAX_PROBLEMS, type AuditSummary, type Head } from './audit-member'
+import type { Table } from './audit-tables'
 import { normalizeFingerprint } from './sign'
 import { verifyExport, type ExportVerification, type VerificationProblem } from './verify'
 
@@ -68,17 +69,7 @@ export async function against(newer: ExportVerification, olderManifestPath: stri
   }
 }
 
-/** The problems of `against` alone. */
-export async function checkAgainst(
-  newer: ExportVerification,
-  olderManifestPath: string,
-): Promise<VerificationProblem[]> {
-  return (await against(newer, olderManifestPath)).problems
-}
-
 const problemLine = (p: VerificationProblem): string => `${p.file} [${p.check}] ${p.detail}`
-
-const MAX_PROBLEMS = 20
 
 export interface OlderComparison {
   verdict: OlderCheckVerdict
@@ -169,4 +160,87 @@ export function compareWithOlderExport(open: Compared, older: Compared): OlderCo
     ])
   }
   return say('extends', [])
+}
+
+/**
+ * The hash an export shows for entry `seq`: from audit.jsonl, else from anchors.jsonl (anchors.ts); undefined
+ * when it carries neither.
+ */
+function knownHash(
+  audit: { hashes: Table<number, { hash: string }> },
+  anchors: ReadonlyMap<number, string> | undefined,
+  seq: number,
+): string | undefined {
+  return audit.hashes.get(seq)?.hash ?? anchors?.get(seq)
+}
+
+/** One side of compareWithOlder: the manifest head, audit.jsonl, the records' fixed hashes, anchors.jsonl. */
+interface ComparedSide {
+  head: Head | null
+  audit: AuditSummary
+  fixed: ReadonlyMap<string, string>
+  anchors?: ReadonlyMap<number, string> | undefined
+}
+
+/**
+ * The newer export against an older one (its manifest head, audit entries and anchors): the head did not go
+ * back; the entry at the older head, when the newer export carries it (audit.jsonl or anchors.jsonl), is the
+ * same; every entry the older export carried that is about a record both exports cover is in the newer one
+ * unchanged, and no entry about such a record appeared at or before the older head; any other entry both show
+ * (an anchor, an entry of another record) has the same hash in both; and what a record both cover asked for
+ * (recordFixedHash) is the same in both.
+ */
+function compareWithOlder(newer: ComparedSide, older: ComparedSide): string[] {
+  const newerRecords = newer.fixed
+  const olderRecords = older.fixed
+  const problems: string[] = []
+  if (!older.head || !newer.head) return ['an export has no audit head to compare']
+  if (newer.head.seq < older.head.seq) {
+    problems.push(`audit head went back: seq ${newer.head.seq}, the older export had ${older.head.seq}`)
+  }
+  if (newer.head.seq === older.head.seq && newer.head.hash !== older.head.hash) {
+    problems.push(`same audit head seq ${newer.head.seq} with a different hash: history was rewritten`)
+  }
+  const atOldHead = knownHash(newer.audit, newer.anchors, older.head.seq)
+  if (atOldHead !== undefined && atOldHead !== older.head.hash) {
+    problems.push(`entry ${older.head.seq} (the older export's head) differs: history was rewritten`)
+  }
+  const common = (s: string | null): boolean => s !== null && olderRecords.has(s) && newerRecords.has(s)
+  for (const [localId, fixed] of olderRecords) {
+    const now = newerRecords.get(localId)
+    if (now !== undefined && now !== fixed) {
+      problems.push(
+        `record ${localId}: its Pix key, amount or request differ from the older export (rewritten)`,
+      )
+    }
+  }
+  for (const [seq, e] of older.audit.hashes) {
+    if (!common(e.subject)) continue
+    const now = newer.audit.hashes.get(seq)
+    if (!now) problems.push(`entry ${seq} about ${e.subject} is gone`)
+    else if (now.hash !== e.hash || now.subject !== e.subject) {
+      problems.push(`entry ${seq} about ${e.subject} was rewritten`)
+    }
+    if (problems.length >= MAX_PROBLEMS) return problems
+  }
+  for (const [seq, e] of newer.audit.hashes) {
+    if (seq > older.head.seq || !common(e.subject)) continue
+    if (!older.audit.hashes.has(seq)) {
+      problems.push(`entry ${seq} about ${e.subject} appeared before the older export's head`)
+      if (problems.length >= MAX_PROBLEMS) return problems
+    }
+  }
+  // Any other entry both exports show (anchors, entries about records only one of them covers): one ledger has
+  // one entry per seq, so a different hash is a rewritten history. The older head was checked above.
+  const olderSeqs = new Set([...older.audit.hashes.keys(), ...(older.anchors?.keys() ?? [])])
+  for (const seq of olderSeqs) {
+    if (seq === older.head.seq || common(older.audit.hashes.get(seq)?.subject ?? null)) continue
+    const then = knownHash(older.audit, older.anchors, seq)
+    const now = knownHash(newer.audit, newer.anchors, seq)
+    if (now !== undefined && now !== then) {
+      problems.push(`entry ${seq} differs from the older export's: history was rewritten`)
+      if (problems.length >= MAX_PROBLEMS) return problems
+    }
+  }
+  return problems
 }

@@ -18,7 +18,7 @@
  */
 import { z } from 'zod'
 import type { AuditEntry } from '../../shared/withdrawal-record'
-import { auditLineOfText, checkEntryLine, memberLines, type AuditSummary, type Head } from './audit-member'
+import { auditLineOfText, MAX_PROBLEMS, wordEntryLine, type AuditSummary, type Head } from './audit-member'
 
 export const ANCHORS_FILE = 'anchors.jsonl'
 /**
@@ -26,7 +26,6 @@ export const ANCHORS_FILE = 'anchors.jsonl'
  * the verifier read for this member (safe-read.ts memberMaxBytes).
  */
 export const ANCHORS_MAX_BYTES = 8 << 20
-const MAX_PROBLEMS = 20
 
 /** What the export needs from the ledger snapshot (ledger/sqlite/snapshot.ts). */
 export interface AnchorSource {
@@ -93,7 +92,9 @@ export function readAnchorsMember(text: string, head: Head | null): AnchorsRead 
     problem('the manifest has no audit head to anchor')
     return out
   }
-  const lines = memberLines(text, problem)
+  const lines = text.split('\n')
+  if (lines[lines.length - 1] === '') lines.pop()
+  else if (lines.length > 0) problem('the last line does not end with a line feed')
   let prev: AuditEntry | null = null
   for (const [i, line] of lines.entries()) {
     let value: unknown
@@ -103,21 +104,8 @@ export function readAnchorsMember(text: string, head: Head | null): AnchorsRead 
       problem(`line ${i + 1}: not JSON`)
       continue
     }
-    const checked = checkEntryLine(line, value, i + 1, 'anchor')
-    if ('refused' in checked) {
-      problem(checked.refused)
-      continue
-    }
-    const e = checked.entry
-    for (const p of checked.problems) problem(p)
-    if (prev && e.seq === prev.seq) problem(`anchor ${e.seq}: seq repeated`)
-    else if (prev && e.seq < prev.seq) problem(`anchor ${e.seq}: out of order (after ${prev.seq})`)
-    if (prev && e.seq === prev.seq + 1 && e.prevHash !== prev.hash) {
-      problem(`anchor ${e.seq}: prevHash does not link to anchor ${prev.seq}`)
-    }
-    if (e.seq > head.seq) problem(`anchor ${e.seq}: after the manifest's audit head (${head.seq})`)
-    if (e.seq === head.seq && e.hash !== head.hash)
-      problem(`anchor ${e.seq}: is not the manifest's audit head`)
+    const e = wordEntryLine(line, value, i + 1, 'anchor', { prev, head }, problem)
+    if (!e) continue
     // A repeated seq keeps its first hash: the problem above already fails the export.
     if (!out.anchors.has(e.seq)) out.anchors.set(e.seq, e.hash)
     prev = e

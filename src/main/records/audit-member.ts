@@ -7,12 +7,12 @@
  * at the head's seq, if present, is the head's); consecutive entries (seq n, n+1) linked by prevHash; every
  * subject is an exported record; every exported record has an entry carrying a state hash, and the latest one
  * equals the hash of the record as exported (ledger/model/state-hash.ts). So a record changed in the ledger without
- * its entry, or an entry changed afterwards, shows. `compareWithOlder` (verify-export --against) checks that a
- * later export only added to an earlier one: see docs/RECORDS.md for what that does and does not prove.
+ * its entry, or an entry changed afterwards, shows. `compareWithOlder` (against.ts, verify-export --against) checks
+ * that a later export only added to an earlier one: see docs/RECORDS.md for what that does and does not prove.
  *
  * Leaf imports only (no node:sqlite): the auditor's verifier runs without the ledger.
  */
-import { hash } from 'node:crypto'
+import { hash as sha256Of } from 'node:crypto'
 import { z } from 'zod'
 import { auditEntrySchema, type AuditEntry, type WithdrawalRecord } from '../../shared/withdrawal-record'
 import { auditHashOfText } from '../ledger/model/audit-hash'
@@ -95,57 +95,50 @@ export function recordFixedHash(r: WithdrawalRecord): string {
     ...(r.references ? [{ references: r.references }] : []),
     ...(r.expectedPayee ? [{ expectedPayee: r.expectedPayee }] : []),
   ]
-  return hash('sha256', canonicalJson(fixed))
+  return sha256Of('sha256', canonicalJson(fixed))
 }
 
-const MAX_PROBLEMS = 20
+/** Problems listed per member: the first ones say what is wrong; a flood says nothing more. */
+export const MAX_PROBLEMS = 20
 const redactedSchema = z.strictObject({ redacted: z.array(z.string()) })
 // Built once: a zod schema compiles its parser on first use, and this runs for every line.
 const entrySchema = auditEntrySchema.strict()
 
 /**
- * One line of audit.jsonl or anchors.jsonl (anchors.ts), parsed as `value`: an audit entry (`refused` when not),
- * and whether the line is its canonical form and its hash matches its content. `what` names it in a problem.
+ * One line of audit.jsonl or anchors.jsonl (anchors.ts), parsed as `value`, by the wording pass: an audit entry
+ * (else null) in canonical form whose hash matches its content, after `prev` in seq order and linked to it, and
+ * within `head`. Each problem goes to `problem`, naming the line `what`.
  */
-export function checkEntryLine(
+export function wordEntryLine(
   line: string,
   value: unknown,
   lineNo: number,
   what: 'entry' | 'anchor',
-): { entry: AuditEntry; problems: string[] } | { refused: string } {
+  at: { prev: Head | null; head: Head | null },
+  problem: (p: string) => void,
+): AuditEntry | null {
   const parsed = entrySchema.safeParse(value)
   if (!parsed.success) {
-    return { refused: `line ${lineNo}: not an audit entry (${parsed.error.issues[0]?.message ?? 'schema'})` }
+    problem(`line ${lineNo}: not an audit entry (${parsed.error.issues[0]?.message ?? 'schema'})`)
+    return null
   }
   const e = parsed.data
-  const problems: string[] = []
+  const { prev, head } = at
   // The details canonicalised once, for both checks (the line's canonical form and the entry's hash).
   const details = canonicalJson(e.details)
-  if (auditLineOfText(e, details) !== `${line}\n`) problems.push(`${what} ${e.seq}: not in canonical form`)
-  if (auditHashOfText(e, details) !== e.hash) {
-    problems.push(`${what} ${e.seq}: its hash does not match its content`)
+  if (auditLineOfText(e, details) !== `${line}\n`) problem(`${what} ${e.seq}: not in canonical form`)
+  if (auditHashOfText(e, details) !== e.hash) problem(`${what} ${e.seq}: its hash does not match its content`)
+  // anchors.jsonl words a repeated seq apart; audit.jsonl calls any seq not after the one before out of order.
+  if (prev && e.seq === prev.seq && what === 'anchor') problem(`anchor ${e.seq}: seq repeated`)
+  else if (prev && e.seq <= prev.seq) problem(`${what} ${e.seq}: out of order (after ${prev.seq})`)
+  if (prev && e.seq === prev.seq + 1 && e.prevHash !== prev.hash) {
+    problem(`${what} ${e.seq}: prevHash does not link to ${what} ${prev.seq}`)
   }
-  return { entry: e, problems }
-}
-
-/**
- * The hash an export shows for entry `seq`: from audit.jsonl, else from anchors.jsonl (anchors.ts); undefined
- * when it carries neither.
- */
-export function knownHash(
-  audit: { hashes: Table<number, { hash: string }> },
-  anchors: ReadonlyMap<number, string> | undefined,
-  seq: number,
-): string | undefined {
-  return audit.hashes.get(seq)?.hash ?? anchors?.get(seq)
-}
-
-/** A JSON-lines member's lines; a last line without its line feed is a problem (the line is still read). */
-export function memberLines(text: string, problem: (p: string) => void): string[] {
-  const lines = text.split('\n')
-  if (lines[lines.length - 1] === '') lines.pop()
-  else if (lines.length > 0) problem('the last line does not end with a line feed')
-  return lines
+  if (head && e.seq > head.seq) problem(`${what} ${e.seq}: after the manifest's audit head (${head.seq})`)
+  if (head && e.seq === head.seq && e.hash !== head.hash) {
+    problem(`${what} ${e.seq}: is not the manifest's audit head`)
+  }
+  return e
 }
 
 /** The entry before the one being read (seq and hash), and what was collected so far. */
@@ -154,10 +147,7 @@ export interface AuditLineState {
   out: AuditSummary
 }
 
-/**
- * A check of one line that can only say yes (audit-kernel.ts): true when the line is an entry (or, `last`, the
- * redaction line) that the wording pass below accepts without a problem, `state` then updated as it would be.
- */
+/** A check of one line that can only say yes (fastAuditLine). */
 export type FastAuditLine = (line: string, last: boolean, head: Head | null, state: AuditLineState) => boolean
 
 /** audit.jsonl read line by line as it streams: `line` per line (without its line feed), then `end`. */
@@ -168,7 +158,7 @@ export interface AuditLines {
 }
 
 /** A summary with nothing read yet: its tables share one table of ids. */
-export function emptySummary(): AuditSummary {
+function emptySummary(): AuditSummary {
   const ids = new IdTable()
   return {
     entries: 0,
@@ -179,8 +169,93 @@ export function emptySummary(): AuditSummary {
   }
 }
 
-/** Reads and checks audit.jsonl on its own (the records are compared in `compareRecords`). */
-export function auditLines(head: Head | null, fast?: FastAuditLine): AuditLines {
+// The members of an entry in canonical (sorted) order, with and without stateHash.
+const WITH = ['action', 'at', 'details', 'hash', 'operator', 'prevHash', 'seq', 'stateHash', 'subject']
+const WITHOUT = ['action', 'at', 'details', 'hash', 'operator', 'prevHash', 'seq', 'subject']
+
+/** A loop, not a join: it runs for every line, and joining costs several times more. */
+function sameKeys(keys: string[], want: string[]): boolean {
+  if (keys.length !== want.length) return false
+  for (let i = 0; i < keys.length; i++) if (keys[i] !== want[i]) return false
+  return true
+}
+
+/** JSON.stringify(v) is its canonical JSON, and nothing a schema's copy could change (no `__proto__`). */
+function canonicalAsParsed(v: unknown): boolean {
+  if (typeof v !== 'object' || v === null) return true
+  if (Array.isArray(v)) {
+    for (const x of v) if (!canonicalAsParsed(x)) return false
+    return true
+  }
+  const o = v as Record<string, unknown>
+  const keys = Object.keys(o)
+  for (let i = 0; i < keys.length; i++) {
+    if (keys[i] === '__proto__') return false
+    if (i > 0 && !(keys[i - 1]! < keys[i]!)) return false
+  }
+  for (const k of keys) if (!canonicalAsParsed(o[k])) return false
+  return true
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v)
+
+/**
+ * The fast check of one line: one JSON.parse, one JSON.stringify (the line is its canonical form) and the
+ * entry's hash, without zod or re-canonicalising the details (most of the wording pass's cost). It only says
+ * yes: true when the line is an exact, strict entry in canonical form whose hash matches, after the one before
+ * it, linked, within the head (or, `last`, the redaction line) — what the wording pass in auditLines accepts
+ * without a problem — `state` then updated as that pass would. Anything else, or anything it is not sure of (a
+ * `__proto__` key, array-index keys, an unsafe seq), is left to the wording pass, which words its problems: so
+ * it can be stricter than that pass, never laxer.
+ */
+export const fastAuditLine: FastAuditLine = (line, last, head, state) => {
+  if (!head) return false
+  let v: unknown
+  try {
+    v = JSON.parse(line)
+  } catch {
+    return false
+  }
+  if (!isObject(v) || JSON.stringify(v) !== line) return false
+  const keys = Object.keys(v)
+  const { out, prev } = state
+  if (last && keys.length === 1 && keys[0] === 'redacted') {
+    const ids = v.redacted
+    if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string')) return false
+    for (const id of ids as string[]) out.redacted.add(id)
+    return true
+  }
+  const { action, at, details, hash, operator, seq, stateHash, subject } = v
+  if (!sameKeys(keys, stateHash === undefined ? WITHOUT : WITH)) return false
+  if (typeof action !== 'string' || typeof operator !== 'string') return false
+  if (typeof at !== 'string' || at.length === 0) return false
+  if (typeof hash !== 'string' || typeof v.prevHash !== 'string') return false
+  if (typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq <= 0) return false
+  if (subject !== null && typeof subject !== 'string') return false
+  if (stateHash !== undefined && stateHash !== null && typeof stateHash !== 'string') return false
+  if (!isObject(details) || !canonicalAsParsed(details)) return false
+  // audit-hash.ts auditHashOfText, over the details' canonical text: the line is canonical, so that text is
+  // in it, between the keys `details` and `hash` (the first and the last match: a quote in a value is escaped).
+  const detailsText = line.slice(line.indexOf(',"details":') + 11, line.lastIndexOf(',"hash":"'))
+  const fields: unknown[] = [seq, at, operator, action, subject, detailsText, v.prevHash]
+  if (typeof stateHash === 'string') fields.push(stateHash)
+  if (sha256Of('sha256', JSON.stringify(fields)) !== hash) return false
+  if (prev && seq <= prev.seq) return false
+  if (prev && seq === prev.seq + 1 && v.prevHash !== prev.hash) return false
+  if (seq > head.seq || (seq === head.seq && hash !== head.hash)) return false
+  out.entries += 1
+  out.hashes.set(seq, { hash, subject })
+  if (subject !== null && typeof stateHash === 'string') out.latest.set(subject, { seq, stateHash })
+  state.prev = { seq, hash }
+  return true
+}
+
+/**
+ * Reads and checks audit.jsonl on its own (the records are compared in `compareRecords`): each line by the fast
+ * check when it passes, else by the wording pass, which words its problems (`fast` null: the wording pass alone).
+ */
+export function auditLines(head: Head | null, fast: FastAuditLine | null = fastAuditLine): AuditLines {
   const state: AuditLineState = { prev: null, out: emptySummary() }
   const { out } = state
   const problem = (p: string): void => {
@@ -199,23 +274,9 @@ export function auditLines(head: Head | null, fast?: FastAuditLine): AuditLines 
       for (const id of red.data.redacted) out.redacted.add(id)
       return
     }
-    const checked = checkEntryLine(line, value, lineNo, 'entry')
-    if ('refused' in checked) {
-      problem(checked.refused)
-      return
-    }
-    const e = checked.entry
-    const prev = state.prev
+    const e = wordEntryLine(line, value, lineNo, 'entry', { prev: state.prev, head }, problem)
+    if (!e) return
     out.entries += 1
-    for (const p of checked.problems) problem(p)
-    if (prev && e.seq <= prev.seq) problem(`entry ${e.seq}: out of order (after ${prev.seq})`)
-    if (prev && e.seq === prev.seq + 1 && e.prevHash !== prev.hash) {
-      problem(`entry ${e.seq}: prevHash does not link to entry ${prev.seq}`)
-    }
-    if (head && e.seq > head.seq) problem(`entry ${e.seq}: after the manifest's audit head (${head.seq})`)
-    if (head && e.seq === head.seq && e.hash !== head.hash) {
-      problem(`entry ${e.seq}: is not the manifest's audit head`)
-    }
     if (!head) problem(`entry ${e.seq}: the manifest has no audit head`)
     out.hashes.set(e.seq, { hash: e.hash, subject: e.subject })
     if (e.subject !== null && typeof e.stateHash === 'string') {
@@ -247,16 +308,6 @@ export function auditLines(head: Head | null, fast?: FastAuditLine): AuditLines 
   }
 }
 
-/** Reads and checks audit.jsonl on its own, all of it in `text` (auditLines). */
-export function readAuditMember(text: string, head: Head | null, fast?: FastAuditLine): AuditSummary {
-  const reader = auditLines(head, fast)
-  const lines = text.split('\n')
-  const terminated = lines[lines.length - 1] === ''
-  if (terminated) lines.pop()
-  for (const line of lines) reader.line(line)
-  return reader.end(terminated)
-}
-
 /** Every exported record (localId → state hash of the record as exported) against its latest entry. */
 export function compareRecords(summary: AuditSummary, records: RecordStates): string[] {
   const problems: string[] = []
@@ -274,76 +325,5 @@ export function compareRecords(summary: AuditSummary, records: RecordStates): st
   }
   const stray = summary.hashes.subjectWhere((i) => !records.isRecord(i))
   if (typeof stray === 'string') add(`entry about ${stray}, which is not an exported record`)
-  return problems
-}
-
-/** One side of compareWithOlder: the manifest head, audit.jsonl, the records' fixed hashes, anchors.jsonl. */
-export interface ComparedSide {
-  head: Head | null
-  audit: AuditSummary
-  fixed: ReadonlyMap<string, string>
-  anchors?: ReadonlyMap<number, string> | undefined
-}
-
-/**
- * The newer export against an older one (its manifest head, audit entries and anchors): the head did not go
- * back; the entry at the older head, when the newer export carries it (audit.jsonl or anchors.jsonl), is the
- * same; every entry the older export carried that is about a record both exports cover is in the newer one
- * unchanged, and no entry about such a record appeared at or before the older head; any other entry both show
- * (an anchor, an entry of another record) has the same hash in both; and what a record both cover asked for
- * (recordFixedHash) is the same in both.
- */
-export function compareWithOlder(newer: ComparedSide, older: ComparedSide): string[] {
-  const newerRecords = newer.fixed
-  const olderRecords = older.fixed
-  const problems: string[] = []
-  if (!older.head || !newer.head) return ['an export has no audit head to compare']
-  if (newer.head.seq < older.head.seq) {
-    problems.push(`audit head went back: seq ${newer.head.seq}, the older export had ${older.head.seq}`)
-  }
-  if (newer.head.seq === older.head.seq && newer.head.hash !== older.head.hash) {
-    problems.push(`same audit head seq ${newer.head.seq} with a different hash: history was rewritten`)
-  }
-  const atOldHead = knownHash(newer.audit, newer.anchors, older.head.seq)
-  if (atOldHead !== undefined && atOldHead !== older.head.hash) {
-    problems.push(`entry ${older.head.seq} (the older export's head) differs: history was rewritten`)
-  }
-  const common = (s: string | null): boolean => s !== null && olderRecords.has(s) && newerRecords.has(s)
-  for (const [localId, fixed] of olderRecords) {
-    const now = newerRecords.get(localId)
-    if (now !== undefined && now !== fixed) {
-      problems.push(
-        `record ${localId}: its Pix key, amount or request differ from the older export (rewritten)`,
-      )
-    }
-  }
-  for (const [seq, e] of older.audit.hashes) {
-    if (!common(e.subject)) continue
-    const now = newer.audit.hashes.get(seq)
-    if (!now) problems.push(`entry ${seq} about ${e.subject} is gone`)
-    else if (now.hash !== e.hash || now.subject !== e.subject) {
-      problems.push(`entry ${seq} about ${e.subject} was rewritten`)
-    }
-    if (problems.length >= MAX_PROBLEMS) return problems
-  }
-  for (const [seq, e] of newer.audit.hashes) {
-    if (seq > older.head.seq || !common(e.subject)) continue
-    if (!older.audit.hashes.has(seq)) {
-      problems.push(`entry ${seq} about ${e.subject} appeared before the older export's head`)
-      if (problems.length >= MAX_PROBLEMS) return problems
-    }
-  }
-  // Any other entry both exports show (anchors, entries about records only one of them covers): one ledger has
-  // one entry per seq, so a different hash is a rewritten history. The older head was checked above.
-  const olderSeqs = new Set([...older.audit.hashes.keys(), ...(older.anchors?.keys() ?? [])])
-  for (const seq of olderSeqs) {
-    if (seq === older.head.seq || common(older.audit.hashes.get(seq)?.subject ?? null)) continue
-    const then = knownHash(older.audit, older.anchors, seq)
-    const now = knownHash(newer.audit, newer.anchors, seq)
-    if (now !== undefined && now !== then) {
-      problems.push(`entry ${seq} differs from the older export's: history was rewritten`)
-      if (problems.length >= MAX_PROBLEMS) return problems
-    }
-  }
   return problems
 }

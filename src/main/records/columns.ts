@@ -337,10 +337,10 @@ export const PT_HEADER_V1: readonly string[] = [
   'Alertas',
 ]
 
-/** A CSV header: the column ids in en, the pt-BR labels in pt-BR. */
-export function headerIn(
+/** A kind's CSV header (withdrawals by default): the column ids in en, the pt-BR labels in pt-BR. */
+export function csvHeader(
   locale: ExportLocale,
-  columns: readonly Pick<Column<never>, 'id' | 'pt'>[],
+  columns: readonly Pick<Column<never>, 'id' | 'pt'>[] = CSV_COLUMNS,
 ): string[] {
   return columns.map((c) => (locale === 'pt-BR' ? c.pt : c.id))
 }
@@ -357,11 +357,11 @@ const PEOPLE_V1_CSV_AT = csvAtOf(PEOPLE_V1_CSV_COLUMNS, WITHDRAWAL_AT_IDS)
  * words (PT_HEADER_V1). The last three have LEGACY_CSV_AT's positions.
  */
 export function earlierCsvHeaders(locale: ExportLocale): { header: string[]; at: typeof LEGACY_CSV_AT }[] {
-  const legacy = headerIn(locale, LEGACY_CSV_COLUMNS)
+  const legacy = csvHeader(locale, LEGACY_CSV_COLUMNS)
   const headers = [legacy, legacy.slice(0, COLUMNS_BEFORE_REFERENCES)]
   if (locale === 'pt-BR') headers.push([...PT_HEADER_V1])
   return [
-    { header: headerIn(locale, PEOPLE_V1_CSV_COLUMNS), at: PEOPLE_V1_CSV_AT },
+    { header: csvHeader(locale, PEOPLE_V1_CSV_COLUMNS), at: PEOPLE_V1_CSV_AT },
     ...headers.map((header) => ({ header, at: LEGACY_CSV_AT })),
   ]
 }

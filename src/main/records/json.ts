@@ -14,7 +14,6 @@ export const RECORDS_SCHEMA = WITHDRAWAL_KIND.jsonSchema
 export const RECORDS_VERSION = 1
 
 export type ExportedRecord = WithdrawalRecord
-export const exportedRecordSchema = WITHDRAWAL_KIND.recordSchema
 
 /** The head of a kind's records.json; `schema` names the kind (withdrawals: tesouraria-depix/records). */
 export function jsonHead(kind: Pick<RecordsKind, 'jsonSchema'>): string {
@@ -24,22 +23,6 @@ export function jsonHead(kind: Pick<RecordsKind, 'jsonSchema'>): string {
 export const JSON_HEAD = jsonHead(WITHDRAWAL_KIND)
 export const JSON_TAIL = '\n]}\n'
 export const JSON_SEPARATOR = ',\n'
-
-/** Per kind: the fast check compiled from its schema (null if the schema outgrows it), the head line. */
-const readers = new Map<string, { fast: ((v: unknown) => boolean) | null; head: Buffer }>()
-
-function readerOf(kind: RecordsKind) {
-  let r = readers.get(kind.id)
-  if (!r) {
-    r = {
-      // Accepts only what the schema accepts (schema-precheck.ts).
-      fast: compileSchemaPrecheck(kind.recordSchema),
-      head: Buffer.from(jsonHead(kind), 'utf8'),
-    }
-    readers.set(kind.id, r)
-  }
-  return r
-}
 
 /** Where a record came from: JSON.parse's value, and its line. */
 export interface RecordSource {
@@ -95,12 +78,13 @@ export function readRecordsFile<R extends AnyRecord = ExportedRecord>(
   o: { exact?: boolean; kind?: RecordsKind<R> } = {},
 ): RecordsReader {
   const kind = (o.kind ?? WITHDRAWAL_KIND) as unknown as RecordsKind
-  const reader = readerOf(kind)
   const issues: string[] = []
   let entries = 0
   let invalid = 0
   let readable = true
-  const fast = o.exact === true ? null : reader.fast
+  // Accepts only what the schema accepts (schema-precheck.ts); null if the schema outgrows it. Compiled per file:
+  // it walks the schema's definition once, a fraction of a millisecond.
+  const fast = o.exact === true ? null : compileSchemaPrecheck(kind.recordSchema)
   const take = (raw: unknown, line: string, buf: Buffer, start: number, stop: number): void => {
     if (fast?.(raw)) {
       onRecord(raw as R, { raw, line, buf, start, stop })
@@ -123,7 +107,7 @@ export function readRecordsFile<R extends AnyRecord = ExportedRecord>(
   // 'start': nothing read yet; 'lines': the exporter's layout; 'end': its last record line was read, `]}` is
   // next; 'tail': `]}` was read, nothing may follow; 'done': read, or reading stopped.
   let mode: 'start' | 'lines' | 'end' | 'tail' | 'done' = 'start'
-  const head = reader.head
+  const head = Buffer.from(jsonHead(kind), 'utf8')
   return {
     take(buf, final) {
       if (mode === 'start') {

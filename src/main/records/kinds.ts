@@ -22,8 +22,8 @@ import { recordFixedHash } from './audit-member'
 import {
   CSV_AT,
   CSV_COLUMNS,
+  csvHeader,
   earlierCsvHeaders,
-  headerIn,
   HTML_COLUMNS,
   type Column,
   type CsvAt,
@@ -112,7 +112,7 @@ export const DEPOSIT_KIND: RecordsKind<DepositRecord> = {
     sha([r.localId, r.profile, r.operator, r.createdAt, r.origin, r.request, r.amountCents, r.depixAddress]),
   csvAt: DEPOSIT_CSV_AT,
   csvEarlier: (locale) => [
-    { header: headerIn(locale, LEGACY_DEPOSIT_CSV_COLUMNS), at: LEGACY_DEPOSIT_CSV_AT },
+    { header: csvHeader(locale, LEGACY_DEPOSIT_CSV_COLUMNS), at: LEGACY_DEPOSIT_CSV_AT },
   ],
 }
 

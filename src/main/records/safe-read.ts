@@ -86,8 +86,24 @@ function openError(e: unknown): { refused: Refusal } {
   return refuse('unreadable', `cannot be opened (${code ?? (e as Error).message})`)
 }
 
-/** The handle of a regular file at `path`, never through a link and never blocking; or why not. */
-async function openRegular(path: string): Promise<{ fh: FileHandle; size: number } | { refused: Refusal }> {
+export interface ReadOptions {
+  /** Larger files are refused unread. */
+  maxBytes: number
+  /** When given, a file of another size is refused unread (`size`). */
+  expectBytes?: number
+}
+
+/** An open regular file of a checked size (openChecked); read it with readChunks, then close it. */
+export interface CheckedFile {
+  fh: FileHandle
+  size: number
+}
+
+/**
+ * The regular file at `path` (see the header), opened never through a link and never blocking, its size checked
+ * before a byte is read; or why not.
+ */
+export async function openChecked(path: string, o: ReadOptions): Promise<CheckedFile | { refused: Refusal }> {
   if (NOFOLLOW === undefined) {
     try {
       const st = await lstat(path)
@@ -102,45 +118,24 @@ async function openRegular(path: string): Promise<{ fh: FileHandle; size: number
   } catch (e) {
     return openError(e)
   }
+  let st: Stats
   try {
-    const st = await fh.stat()
-    if (!st.isFile()) {
-      await fh.close()
-      return refuse('unsafe', `is ${whatIs(st)}, not a regular file`)
-    }
-    return { fh, size: st.size }
+    st = await fh.stat()
   } catch (e) {
     await fh.close()
     return openError(e)
   }
-}
-
-export interface ReadOptions {
-  /** Larger files are refused unread. */
-  maxBytes: number
-  /** When given, a file of another size is refused unread (`size`). */
-  expectBytes?: number
-}
-
-/** An open regular file of a checked size (openChecked); read it with readChunks, then close it. */
-export interface CheckedFile {
-  fh: FileHandle
-  size: number
-}
-
-/** The regular file at `path` (see the header), opened, its size checked before a byte is read; or why not. */
-export async function openChecked(path: string, o: ReadOptions): Promise<CheckedFile | { refused: Refusal }> {
-  const opened = await openRegular(path)
-  if ('refused' in opened) return opened
-  const why =
-    opened.size > o.maxBytes
-      ? `is ${opened.size} bytes, more than the ${o.maxBytes} a verifier reads`
-      : o.expectBytes !== undefined && opened.size !== o.expectBytes
-        ? `${opened.size} bytes, manifest says ${o.expectBytes} (not read)`
+  const size = st.size
+  const why = !st.isFile()
+    ? refuse('unsafe', `is ${whatIs(st)}, not a regular file`)
+    : size > o.maxBytes
+      ? refuse('size', `is ${size} bytes, more than the ${o.maxBytes} a verifier reads`)
+      : o.expectBytes !== undefined && size !== o.expectBytes
+        ? refuse('size', `${size} bytes, manifest says ${o.expectBytes} (not read)`)
         : null
-  if (why === null) return opened
-  await opened.fh.close()
-  return refuse('size', why)
+  if (why === null) return { fh, size }
+  await fh.close()
+  return why
 }
 
 /**

@@ -95,24 +95,10 @@ export class TotalsAccumulator {
     if (t.refundFeeCents !== undefined) have.refundFeeCents = (have.refundFeeCents ?? 0) + t.refundFeeCents
   }
 
-  addRecord(r: WithdrawalRecord): void {
-    this.add(withdrawalTotalsRow(r))
-  }
-
   /** Sorted by status, then without refund before with: one order, so the signed manifest is reproducible. */
   result(): StatusTotal[] {
     return sortTotals([...this.byStatus.values()])
   }
-}
-
-/**
- * Totals read back from a CSV file (raw status cells) grouped as the manifest writes them: by the escaped status,
- * two raw statuses that escape alike counting as one.
- */
-export function escapedTotals(list: readonly StatusTotal[]): StatusTotal[] {
-  const acc = new TotalsAccumulator()
-  for (const t of list) acc.addGroup(t)
-  return acc.result()
 }
 
 export function sortTotals(totals: StatusTotal[]): StatusTotal[] {

@@ -10,18 +10,16 @@ import type { StatusTotal } from '../../shared/withdrawal-record'
 import { bytesMatch } from '../receipts/fetch'
 import { recordStateHash } from '../ledger/model/state-hash'
 import { readAnchorsMember } from './anchors'
-import { auditStream } from './audit-kernel'
-import type { AuditCollected, Head } from './audit-member'
+import { auditLines, type AuditCollected, type Head } from './audit-member'
 import { RecordStates } from './audit-tables'
-import { BOM, csvHeader, csvLine, YES_NO } from './csv'
+import { BOM, checkCsvRows, csvHeader, csvLine } from './csv'
 import { ROW_START } from './html'
 import { readRecordsFile, type RecordsReader } from './json'
-import { csvReader } from './kernel'
 import type { AnyRecord, RecordsKind } from './kinds'
 import type { FileEntry } from './manifest'
 import { provenPrefix, STATE_LAYOUT_VERSION, stateHashInBytes } from './record-line'
 import { HELD_MAX_BYTES, memberMaxBytes, openChecked, readChunks } from './safe-read'
-import { diffTotals, escapedTotals, TotalsAccumulator } from './totals'
+import { diffTotals, TotalsAccumulator } from './totals'
 import { checkWalletStatement } from './wallet-statement'
 
 export type VerificationCheck = 'missing' | 'hash' | 'signature' | 'schema' | 'row_count' | 'totals' | 'audit'
@@ -252,7 +250,7 @@ function checkerOf(entry: FileEntry, expect: Expectation): Checker {
       }
     }
     case 'audit': {
-      const reader = auditStream(expect.auditHead)
+      const reader = auditLines(expect.auditHead)
       let summary: ReturnType<typeof reader.end> | null = null
       return {
         take: lines(reader.line, (terminated) => (summary = reader.end(terminated))),
@@ -370,7 +368,7 @@ function csvChecker(
   totals: Totals,
 ): Checker {
   let bom = true
-  let check: ReturnType<typeof csvReader.checkCsvRows> | null = null
+  let check: ReturnType<typeof checkCsvRows> | null = null
   return {
     take(buf, final) {
       if (check) return check.take(buf, final)
@@ -379,12 +377,11 @@ function csvChecker(
       bom = buf.subarray(0, BOM_BYTES.length).equals(BOM_BYTES)
       const body = bom ? buf.subarray(BOM_BYTES.length) : buf
       const expected = expectedHeader(body, entry, expect.kind)
-      check = csvReader.checkCsvRows({
+      check = checkCsvRows({
         delimiter: entry.delimiter,
         locale: entry.locale,
         header: expected.header,
         at: expected.at,
-        yesNo: [...YES_NO[entry.locale]],
         maxListed: MAX_LISTED,
       })
       return buf.length - body.length + check.take(body, final)
@@ -400,7 +397,7 @@ function csvChecker(
       if (r.syntaxError !== null) return add('schema', `not valid CSV: ${r.syntaxError}`)
       if (r.malformed > 0) add('schema', `${r.malformed} malformed rows: ${r.listed.join('; ')}`)
       rows(add, r.dataRows, 'data rows')
-      if (r.headerMismatch === null) totals(add, escapedTotals(r.totals))
+      if (r.headerMismatch === null) totals(add, r.totals)
     },
   }
 }

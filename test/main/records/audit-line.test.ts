@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest'
 import type { AuditEntry } from '../../../src/shared/withdrawal-record'
 import { auditHash, auditHashOfText } from '../../../src/main/ledger/model/audit-hash'
 import { canonicalJson } from '../../../src/main/ledger/model/canonical-json'
-import { auditLine, auditLineOfText, readAuditMember } from '../../../src/main/records/audit-member'
+import { auditLine, auditLineOfText } from '../../../src/main/records/audit-member'
+import { readAuditText } from './helpers'
 
 const base = {
   seq: 7,
@@ -42,8 +43,8 @@ describe('auditLineOfText / auditHashOfText', () => {
     const { details: _d, ...rest } = entry
     const line = auditLineOfText(rest, JSON.stringify(shape.details))
     expect(line).not.toBe(auditLine(entry))
-    const read = readAuditMember(line, { seq: 7, hash: entry.hash })
+    const read = readAuditText(line, { seq: 7, hash: entry.hash })
     expect(read.problems).toContain('entry 7: not in canonical form')
-    expect(readAuditMember(auditLine(entry), { seq: 7, hash: entry.hash }).problems).toEqual([])
+    expect(readAuditText(auditLine(entry), { seq: 7, hash: entry.hash }).problems).toEqual([])
   })
 })

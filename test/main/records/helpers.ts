@@ -10,6 +10,12 @@ import {
   type ExportOptions,
   type ExportResult,
 } from '../../../src/main/records/index'
+import {
+  auditLines,
+  type AuditSummary,
+  type FastAuditLine,
+  type Head,
+} from '../../../src/main/records/audit-member'
 import { manifestFileText } from '../../../src/main/records/manifest'
 import { parseCsv } from '../../../src/main/records/csv'
 import { signBytes, signingKey, type SigningKeyPair } from '../../../src/main/records/sign'
@@ -102,4 +108,14 @@ export function rowsInOrder(
     out.push(at.map((i) => `"${row.cell(i).replace(/"/g, '""')}"`).join(delimiter))
   })
   return out.slice(1)
+}
+
+/** audit.jsonl, all of it in `text`, read as the verifier streams it (`fast` null: the wording pass alone). */
+export function readAuditText(text: string, head: Head | null, fast?: FastAuditLine | null): AuditSummary {
+  const reader = auditLines(head, fast)
+  const lines = text.split('\n')
+  const terminated = lines[lines.length - 1] === ''
+  if (terminated) lines.pop()
+  for (const line of lines) reader.line(line)
+  return reader.end(terminated)
 }

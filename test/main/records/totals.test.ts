@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { sortTotals, TotalsAccumulator } from '../../../src/main/records/totals'
+import { sortTotals, TotalsAccumulator, withdrawalTotalsRow } from '../../../src/main/records/totals'
 import { meaningTotals } from '../../../src/shared/money-totals'
 import type { WithdrawalRecord } from '../../../src/shared/withdrawal-record'
 import { makeRecords, seededLedger } from './fixtures'
@@ -39,7 +39,7 @@ describe('totals by meaning', () => {
     const { ledger } = seededLedger(records)
     track(ledger)
     const acc = new TotalsAccumulator()
-    for (const r of records) acc.addRecord(r)
+    for (const r of records) acc.add(withdrawalTotalsRow(r))
     expect(sortTotals(ledger.totalsByStatus())).toEqual(acc.result())
     // 3 × (100 + 75 + 30), plus the fixtures' own refunded records at 100 each.
     const own = records.filter((r) => r.remoteStatus === 'refunded').length
