@@ -9,8 +9,6 @@
  * is replaced by "[redacted]". All three exports come from the redacted record, so they agree with each other
  * and the signed totals (amounts are numbers, never redacted).
  */
-import type { WithdrawalRecord } from '../../shared/withdrawal-record'
-
 export const REDACTED = '[redacted]'
 
 const SECRET_NAME =
@@ -29,10 +27,7 @@ function secretName(name: string): boolean {
   return verdict
 }
 
-/**
- * Whether a member named like a credential is anywhere in `v`: a walk of the names alone, each tested once per
- * export, about three times cheaper than a pattern over the whole serialised text.
- */
+/** A member named like a credential anywhere in `v`: a walk of names, ~3× cheaper than a pattern over the text. */
 function holdsSecretName(v: unknown): boolean {
   if (typeof v !== 'object' || v === null) return false
   if (Array.isArray(v)) return v.some(holdsSecretName)
@@ -44,16 +39,14 @@ function holdsSecretName(v: unknown): boolean {
 /** Shorter values would redact ordinary text, and no credential is that short. */
 export const MIN_SECRET_LENGTH = 8
 
-export interface Redacted<R = WithdrawalRecord> {
-  /** The record itself when clean (the common case, no copy), else a redacted deep copy. */
+/** The record itself when clean (no copy), else a redacted deep copy; `json`: serialize(record), written. */
+export interface Redacted<R> {
   record: R
-  /** serialize(record) (default JSON.stringify): computed for the check anyway, and what the JSON export writes. */
   json: string
 }
 
 export interface Redactor {
-  (r: WithdrawalRecord): Redacted
-  /** Any record kind (deposits): the same checks; members a kind lacks are absent, so never suspect. */
+  /** Any record kind (withdrawals, deposits): members a kind lacks are absent, so never suspect. */
   <R extends object>(r: R): Redacted<R>
   /** How many strings were replaced so far. */
   readonly count: number
@@ -93,7 +86,7 @@ export function makeRedactor(
     return v
   }
 
-  const redact = ((r: WithdrawalRecord): Redacted<WithdrawalRecord> => {
+  const redact = (<R extends object>(r: R): Redacted<R> => {
     const json = serialize(r)
     // Cheap tests first (substring search, names); the record is copied only when one of them hits. Top-level
     // names are the record's own fields, never credentials: only their values are checked.
@@ -103,9 +96,7 @@ export function makeRedactor(
       secretsInJson.some((s) => json.includes(s)) ||
       Object.values(r).some(holdsSecretName)
     if (!suspect) return { record: r, json }
-    const record = Object.fromEntries(
-      Object.entries(r).map(([k, v]) => [k, walk(v, false)]),
-    ) as WithdrawalRecord
+    const record = Object.fromEntries(Object.entries(r).map(([k, v]) => [k, walk(v, false)])) as R
     return { record, json: serialize(record) }
   }) as Redactor
   Object.defineProperty(redact, 'count', { get: () => count })

@@ -5,6 +5,7 @@
  */
 import { createHash, type Hash } from 'node:crypto'
 import { open, type FileHandle } from 'node:fs/promises'
+import { basename } from 'node:path'
 
 export const CHUNK = 1 << 20
 
@@ -26,11 +27,13 @@ export class HashedFile {
   private constructor(
     private readonly fh: FileHandle,
     private readonly hash: Hash | null,
+    /** The file's name in its folder. */
+    readonly name: string,
   ) {}
 
   /** `hashed` false: a scratch file, neither hashed nor fsynced. */
   static async create(path: string, hashed: boolean): Promise<HashedFile> {
-    return new HashedFile(await open(path, 'wx'), hashed ? createHash('sha256') : null)
+    return new HashedFile(await open(path, 'wx'), hashed ? createHash('sha256') : null, basename(path))
   }
 
   /** Buffers `s`; full chunks wait for `drain()`. */
@@ -64,10 +67,7 @@ export class HashedFile {
     if (this.ready.length > 0) await this.flush()
   }
 
-  /**
-   * Appends the bytes of another file (e.g. a scratch file) through one buffer: a stream's fresh 1 MiB chunks
-   * waited for a garbage collection and held 80 MB more at the end of a 1,000,000-record export.
-   */
+  /** Appends another file's bytes through one buffer (a stream's fresh chunks held 80 MB until a GC at 1M). */
   async append(path: string): Promise<void> {
     await this.flush()
     const from = await open(path, 'r')
