@@ -7,7 +7,8 @@
  *   to a file with their SHA-256, then as many bytes again as the export's other files hold (CSV, report, audit
  *   member…), written and hashed: every byte the export writes is written and hashed once (measured after the
  *   export, whose sizes it takes; docs/adr/0014-signed-exports-verified-offline.md (amendment "the export's floor"));
- * - export: CSV + JSON + HTML (+ audit.jsonl, anchors.jsonl, manifest), after the start-up check;
+ * - export: CSV + JSON + HTML (+ audit.jsonl, anchors.jsonl, manifest), after the start-up check on its worker as
+ *   in the app; its peak RSS is the export's own (the kernel's high-water mark reset when it starts, Linux);
  * - floor of a verification: every file of that export read once, the SHA-256 of each, one JSON.parse per line
  *   of records.json and audit.jsonl;
  * - verify: verifyExport;
