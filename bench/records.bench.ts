@@ -7,7 +7,8 @@
  *   to a file with their SHA-256, then as many bytes again as the export's other files hold (CSV, report, audit
  *   member…), written and hashed: every byte the export writes is written and hashed once (measured after the
  *   export, whose sizes it takes; docs/adr/0014-signed-exports-verified-offline.md (amendment "the export's floor"));
- * - export: CSV + JSON + HTML (+ audit.jsonl, anchors.jsonl, manifest), after the start-up check;
+ * - export: CSV + JSON + HTML (+ audit.jsonl, anchors.jsonl, manifest), after the start-up check on its worker as
+ *   in the app; its peak RSS is the export's own (the kernel's high-water mark reset when it starts, Linux);
  * - floor of a verification: every file of that export read once, the SHA-256 of each, one JSON.parse per line
  *   of records.json and audit.jsonl;
  * - verify: verifyExport;
@@ -151,6 +152,47 @@ async function startupCheck(file: string, o: { verifyWorker?: string }): Promise
   }
 }
 
+/** This process's peak RSS in MB, as the kernel counts it (Linux VmHWM; else getrusage's). */
+function peakRssMb(): number {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync('/proc/self/status', 'utf8'))
+    if (m) return Math.round(Number(m[1]) / 1024)
+  } catch {
+    // Not Linux.
+  }
+  return Math.round(process.resourceUsage().maxRSS / 1024)
+}
+
+/** Resets the kernel's RSS high-water mark to the current RSS (Linux ≥ 4.0); false where it cannot. */
+function resetPeakRss(): boolean {
+  try {
+    fs.writeFileSync('/proc/self/clear_refs', '5')
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** The largest of each part of process.memoryUsage() seen while a step runs (sampled every 200 ms), in MB. */
+function memorySampler(): { stop(): Record<string, number> } {
+  const max = { heapUsedMb: 0, heapTotalMb: 0, externalMb: 0, arrayBuffersMb: 0 }
+  const sample = (): void => {
+    const m = process.memoryUsage()
+    max.heapUsedMb = Math.max(max.heapUsedMb, mb(m.heapUsed))
+    max.heapTotalMb = Math.max(max.heapTotalMb, mb(m.heapTotal))
+    max.externalMb = Math.max(max.externalMb, mb(m.external))
+    max.arrayBuffersMb = Math.max(max.arrayBuffersMb, mb(m.arrayBuffers))
+  }
+  const timer = setInterval(sample, 200)
+  return {
+    stop() {
+      clearInterval(timer)
+      sample()
+      return max
+    },
+  }
+}
+
 const steps: Record<string, (a: string[]) => Promise<Step>> = {
   seed: async ([file, n]) =>
     timed(async () => void importRecords(file ?? '', makeRecords(Number(n)), { scratch: true })),
@@ -210,13 +252,22 @@ const steps: Record<string, (a: string[]) => Promise<Step>> = {
   },
 
   export: async ([file, out]) => {
-    const ledger = openLedger(file ?? '')
+    // Opened as the app opens it (app/context.ts): the start-up check on its worker, from the checkpoint the
+    // first check left; the export's own check is then incremental (snapshot.ts `verify`).
+    const ledger = openLedger(file ?? '', { verifyWorker: VERIFY_WORKER })
     const signer = generateSigningKeyPair()
     try {
-      // As in the app: the start-up check has run (its checkpoint makes the export's own check incremental).
       const snap = ledger.snapshot()
-      await snap.verify()
+      const check = await snap.verify()
       snap.close()
+      if (!check.ok) throw new Error(`ledger does not verify: ${check.reason}`)
+      // The check's worker is gone by the time anyone exports (terminate is not awaited by the check).
+      await new Promise((resolve) => setTimeout(resolve, 1000))
+      const beforeMb = peakRssMb()
+      const rssAtStartMb = mb(process.memoryUsage().rss)
+      // The export's own peak: the kernel's high-water mark reset here (Linux), read back after it.
+      const ownPeak = resetPeakRss()
+      const mem = memorySampler()
       let manifest = ''
       const step = await timed(async () => {
         const res = await exportRecords(ledger, {
@@ -231,7 +282,16 @@ const steps: Record<string, (a: string[]) => Promise<Step>> = {
         manifest = res.manifestPath
         return { rows: res.rowCount }
       })
-      return { ...step, manifest }
+      const exportPeakMb = ownPeak ? peakRssMb() : NaN
+      return {
+        ...step,
+        // peakRssMb: the export alone when the reset worked, else the process's (check included).
+        peakRssMb: Number.isNaN(exportPeakMb) ? step.peakRssMb : exportPeakMb,
+        processPeakRssMb: Math.max(beforeMb, exportPeakMb || 0, step.peakRssMb),
+        rssAtStartMb,
+        ...mem.stop(),
+        manifest,
+      }
     } finally {
       ledger.close()
     }

@@ -97,8 +97,8 @@ export interface ExportResult {
 export { FILE_NAMES } from './manifest'
 const HTML_SCRATCH = '.report-rows.tmp'
 const PROGRESS_EVERY = 1000
-/** Records whose runs are read in one lookup (run_rows.local_id is unique: one index probe each). */
-const RUN_LINK_BATCH = 500
+/** Records whose runs are read in one lookup: few, so a batch dies young (500 filled V8's old space with garbage). */
+const RUN_LINK_BATCH = 100
 
 /** `source` in arrays of at most `size`, in order. */
 async function* batches<T>(source: AsyncIterable<T>, size: number): AsyncGenerator<T[]> {
@@ -159,12 +159,10 @@ async function intactSnapshot(ledger: ExportLedger): Promise<ExportView> {
  * A file past what a verifier reads (safe-read.ts `DATA_FILE_MAX_BYTES`, 16 GiB: some 9 million records in
  * records.json) would make an export nobody can verify: refused while it is written, with the way out.
  */
-function assertVerifiable(
-  max: number,
-  files: ReadonlyArray<{ name: string; file: HashedFile | null }>,
-): void {
-  for (const { name, file } of files) {
-    if (file && file.size > max) {
+function assertVerifiable(max: number, files: readonly HashedFile[]): void {
+  for (const file of files) {
+    if (file.size > max) {
+      const name = file.name === HTML_SCRATCH ? FILE_NAMES.html : file.name
       throw new ExportError(`${name} passed ${max} bytes, more than a verifier reads`, 'export_too_large', {
         'pt-BR': `A exportação passaria de 16 GiB em um arquivo (${name}), mais do que um verificador lê; nada foi gravado. Exporte em partes: filtre por período.`,
         en: `The export would pass 16 GiB in one file (${name}), more than a verifier reads; nothing was written. Export it in parts: filter by date range.`,
@@ -329,11 +327,7 @@ export async function exportFrom(ledger: ExportLedger, o: ExportOptions): Promis
         if (totals.count % PROGRESS_EVERY === 0) {
           // The awaits also let the main process breathe between batches, and the writer catch up.
           await Promise.all([csv?.drain(), json?.drain(), htmlRows?.drain()])
-          assertVerifiable(maxBytes, [
-            { name: FILE_NAMES.csv, file: csv },
-            { name: FILE_NAMES.json, file: json },
-            { name: FILE_NAMES.html, file: htmlRows },
-          ])
+          assertVerifiable(maxBytes, handles)
           o.onProgress?.(totals.count, Math.max(total, totals.count))
         }
       }
@@ -347,7 +341,7 @@ export async function exportFrom(ledger: ExportLedger, o: ExportOptions): Promis
       audit.write(auditLineOfText(entry, detailsText))
       if (++n % PROGRESS_EVERY === 0) {
         await audit.drain()
-        assertVerifiable(maxBytes, [{ name: AUDIT_FILE, file: audit }])
+        assertVerifiable(maxBytes, [audit])
       }
     }
     if (redactedIds.length > 0) audit.write(redactedLine(redactedIds))

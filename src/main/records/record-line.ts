@@ -10,7 +10,7 @@
  *
  * Hashing bytes is only sound if the parsed record is what those bytes say: a line must be exactly recordLine of
  * what JSON.parse made of it (no duplicate key, whitespace, other escape or number form, other member order), and
- * `stateHashOfLine` checks that before it hashes — natively (JSON.stringify of the parsed value equals the line and
+ * `provenPrefix` checks that before the bytes are hashed — natively (JSON.stringify of the parsed value equals the line and
  * every object in it is in canonical order, canonical-json.ts `writtenAsIs`), else by writing recordLine of the
  * parsed value and comparing (array-index keys, or a line not in the layout).
  *
@@ -28,17 +28,6 @@ const prefixOf = (checkedAt: unknown): string => `{"remoteCheckedAt":${JSON.stri
 export function recordLine(r: { remoteCheckedAt?: string | null }): string {
   const text = canonicalJsonWithout(r, 'remoteCheckedAt')
   return `${prefixOf(r.remoteCheckedAt)}${text === '{}' ? '}' : `,${text.slice(1)}`}`
-}
-
-/**
- * The state hash of the record a line holds, given what JSON.parse made of that line; null when the line is not
- * exactly recordLine(parsed) (not in the state layout: the export is refused).
- */
-export function stateHashOfLine(line: string, parsed: unknown): string | null {
-  const prefix = provenPrefix(line, parsed)
-  if (prefix === null) return null
-  // `{` and the rest after the first member (`}` alone for an empty state).
-  return hash('sha256', line.charCodeAt(prefix.length) === 0x2c ? `{${line.slice(prefix.length + 1)}` : '{}')
 }
 
 /**

@@ -4,8 +4,8 @@
  * and, when hashed, fsynced on close.
  */
 import { createHash, type Hash } from 'node:crypto'
-import { createReadStream } from 'node:fs'
 import { open, type FileHandle } from 'node:fs/promises'
+import { basename } from 'node:path'
 
 export const CHUNK = 1 << 20
 
@@ -27,11 +27,13 @@ export class HashedFile {
   private constructor(
     private readonly fh: FileHandle,
     private readonly hash: Hash | null,
+    /** The file's name in its folder. */
+    readonly name: string,
   ) {}
 
   /** `hashed` false: a scratch file, neither hashed nor fsynced. */
   static async create(path: string, hashed: boolean): Promise<HashedFile> {
-    return new HashedFile(await open(path, 'wx'), hashed ? createHash('sha256') : null)
+    return new HashedFile(await open(path, 'wx'), hashed ? createHash('sha256') : null, basename(path))
   }
 
   /** Buffers `s`; full chunks wait for `drain()`. */
@@ -65,11 +67,19 @@ export class HashedFile {
     if (this.ready.length > 0) await this.flush()
   }
 
-  /** Appends the bytes of another file (e.g. a scratch file). */
+  /** Appends another file's bytes through one buffer (a stream's fresh chunks held 80 MB until a GC at 1M). */
   async append(path: string): Promise<void> {
     await this.flush()
-    for await (const chunk of createReadStream(path, { highWaterMark: CHUNK }))
-      await this.put(chunk as Buffer)
+    const from = await open(path, 'r')
+    try {
+      for (;;) {
+        const { bytesRead } = await from.read(this.chunk, 0, CHUNK, null)
+        if (bytesRead === 0) break
+        await this.put(this.chunk.subarray(0, bytesRead))
+      }
+    } finally {
+      await from.close()
+    }
   }
 
   private async flush(): Promise<void> {

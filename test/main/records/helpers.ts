@@ -19,6 +19,7 @@ import {
 import { manifestFileText } from '../../../src/main/records/manifest'
 import { parseCsv } from '../../../src/main/records/csv'
 import { signBytes, signingKey, type SigningKeyPair } from '../../../src/main/records/sign'
+import { provenPrefix } from '../../../src/main/records/record-line'
 import { cleanupTempDirs, tempDir } from './fixtures'
 
 const ledgers: Ledger[] = []
@@ -118,4 +119,15 @@ export function readAuditText(text: string, head: Head | null, fast?: FastAuditL
   if (terminated) lines.pop()
   for (const line of lines) reader.line(line)
   return reader.end(terminated)
+}
+
+/**
+ * The state hash of the record a records.json line holds, given what JSON.parse made of it: the SHA-256 of `{` and
+ * the line after its first member, once provenPrefix has proven the line is exactly recordLine(parsed); else null.
+ */
+export function stateHashOfLine(line: string, parsed: unknown): string | null {
+  const prefix = provenPrefix(line, parsed)
+  if (prefix === null) return null
+  const state = line.charCodeAt(prefix.length) === 0x2c ? `{${line.slice(prefix.length + 1)}` : '{}'
+  return createHash('sha256').update(state, 'utf8').digest('hex')
 }

@@ -6,7 +6,8 @@ import { createHash } from 'node:crypto'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { recordStateHash } from '../../../src/main/ledger/model/state-hash'
-import { recordLine, stateHashOfLine } from '../../../src/main/records/record-line'
+import { recordLine } from '../../../src/main/records/record-line'
+import { stateHashOfLine } from './helpers'
 import { makeRecords, nastyRecords } from './fixtures'
 
 const sha = (s: string): string => createHash('sha256').update(s, 'utf8').digest('hex')

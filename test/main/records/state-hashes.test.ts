@@ -8,11 +8,19 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { verifyExport, type ExportResult } from '../../../src/main/records/index'
 import { JSON_HEAD, JSON_TAIL } from '../../../src/main/records/json'
-import { stateHashOfLine } from '../../../src/main/records/record-line'
 import { recordStateHash } from '../../../src/main/ledger/model/state-hash'
 import type { WithdrawalRecord } from '../../../src/shared/withdrawal-record'
 import { makeRecords, nastyRecords, seededLedger, tempDir } from './fixtures'
-import { exportTo, fileIn, fixHash, readManifest, resign, SIGNER, writeManifest } from './helpers'
+import {
+  exportTo,
+  fileIn,
+  fixHash,
+  readManifest,
+  resign,
+  SIGNER,
+  stateHashOfLine,
+  writeManifest,
+} from './helpers'
 
 let exported: ExportResult
 // Its own folder: the helpers' afterEach removes every tempDir after each test.

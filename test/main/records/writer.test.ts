@@ -6,7 +6,7 @@ import { HashedFile } from '../../../src/main/records/writer'
 import { tempDir } from './fixtures'
 
 describe('HashedFile', () => {
-  it('writes every piece in order and hashes exactly the file, across chunk and overflow boundaries', async () => {
+  it('writes every piece in order and hashes exactly the file, across chunk and overflow boundaries, and appends a file', async () => {
     const dir = tempDir()
     const pieces = [
       'início ',
@@ -16,7 +16,9 @@ describe('HashedFile', () => {
       'z',
       'é'.repeat(300_000),
     ]
-    fs.writeFileSync(path.join(dir, 'scratch'), 'tail')
+    // Appended through one reused buffer: more than two of its chunks, no two alike.
+    const scratch = `tail${Array.from({ length: 400_000 }, (_, i) => i).join(',')}`
+    fs.writeFileSync(path.join(dir, 'scratch'), scratch)
     // Two files written in turns, as an export writes its files: each hashes only its own bytes.
     const files = await Promise.all([0, 1].map((k) => HashedFile.create(path.join(dir, `f${k}.txt`), true)))
     for (const p of pieces) {
@@ -26,7 +28,7 @@ describe('HashedFile', () => {
     for (const f of files) await f.append(path.join(dir, 'scratch'))
     for (const f of files) f.write('end')
     const written = await Promise.all(files.map((f) => f.close()))
-    const expected = Buffer.from(pieces.join('') + 'tailend', 'utf8')
+    const expected = Buffer.from(`${pieces.join('')}${scratch}end`, 'utf8')
     for (const [k, w] of written.entries()) {
       const buf = fs.readFileSync(path.join(dir, `f${k}.txt`))
       expect(buf.equals(expected)).toBe(true)
