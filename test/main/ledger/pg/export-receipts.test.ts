@@ -171,6 +171,23 @@ describe.skipIf(PG_SKIP_REASON !== null)('a team export’s receipts', () => {
     expect((await verifyExport(now.manifestPath)).ok).toBe(true)
   })
 
+  it('a receipt is read only while its view is open: after close() its candidates are refused', async () => {
+    const view = await openPgLedgerView(bruno.pool)
+    const asked = new Set([first])
+    const got = []
+    for await (const c of view.receiptCandidates(asked)) got.push(c)
+    expect(got.map((c) => c.localId)).toEqual([first])
+    expect((await got[0]!.read())?.equals(A)).toBe(true)
+    await view.close()
+    // Its connection went back to the pool: a read now would be of another moment, so it is refused.
+    await expect(got[0]!.read()).rejects.toThrow(/closed/)
+    await expect(
+      (async () => {
+        for await (const c of view.receiptCandidates(asked)) void c
+      })(),
+    ).rejects.toThrow(/closed/)
+  })
+
   it('bytes changed by the owner, without and then with their hash, are left out and counted', async () => {
     const forged = pdf('forged')
     // Bytes only: they no longer match the hash stored with them.
