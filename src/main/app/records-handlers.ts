@@ -5,9 +5,8 @@
  */
 import type { recordsChannels } from '../../shared/channels-records'
 import type { HandlersOf } from '../ipc/router'
-import { pgExportLedger } from '../records/pg-export-source'
+import { pgExportLedger, sqliteExportLedger } from '../ledger/engines'
 import { exportFrom } from '../records/export'
-import { sqliteExportLedger } from '../records/export-source'
 import { walletStatementFile } from '../records/wallet-statement'
 import type { RecordsDeps } from './deps'
 import { engineOf } from './engine'

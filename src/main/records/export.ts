@@ -2,7 +2,7 @@
  * exportRecords / exportFrom: one pass over the ledger's records feeds every format at once (100k records never
  * sit in memory), each file hashed as written, then the signed manifest, written last: a folder without
  * manifest.json is an export that did not finish. A failed export removes its folder. The ledger is this
- * computer's SQLite file or the team's PostgreSQL server, read the same way (export-source.ts).
+ * computer's SQLite file or the team's PostgreSQL server, read the same way (ledger/export-view.ts).
  *
  * Each record is read, redacted and serialised once (that JSON text is what records.json gets); its CSV line and
  * report row are written together from one reading of its columns (layout.ts); every file is hashed as it is
@@ -11,7 +11,7 @@
  * The ledger is read through one consistent view (a read transaction) while the app, and on a team every other
  * desk, keeps writing: what is committed after the view began is not in the export. The manifest's totals are
  * computed from the rows written, so an export is always consistent with itself. Nothing held grows with the
- * number of records: an entry of audit.jsonl is chosen by its subject in SQL (export-source.ts), not from the ids.
+ * number of records: an entry of audit.jsonl is chosen by its subject in SQL (ledger/export-view.ts), not from the ids.
  */
 import { mkdir, open, rm, unlink } from 'node:fs/promises'
 import { basename, join, resolve } from 'node:path'
@@ -50,7 +50,9 @@ import { DayAccumulator, TotalsAccumulator } from './totals'
 import { meaningTotals } from '../../shared/money-totals'
 import { HashedFile, type WrittenFile } from './writer'
 import { DATA_FILE_MAX_BYTES } from './safe-read'
-import { sqliteExportLedger, type ExportLedger, type ExportView } from './export-source'
+import type { ExportLedger, ExportView } from '../ledger/export-view'
+import { sqliteExportLedger } from '../ledger/sqlite/export-view'
+import { writeReceiptEntries } from './receipts-member'
 import type { WalletStatementFile } from './wallet-statement'
 import { writeWalletStatementMembers } from './wallet-statement-member'
 
@@ -238,7 +240,7 @@ export function exportRecords(ledger: Ledger, o: ExportOptions): Promise<ExportR
   return exportFrom(sqliteExportLedger(ledger), o)
 }
 
-/** An export of either engine's ledger (export-source.ts): the same files, manifest, signature and audit entry. */
+/** An export of either engine's ledger (ledger/export-view.ts): the same files, manifest, signature and audit entry. */
 export async function exportFrom(ledger: ExportLedger, o: ExportOptions): Promise<ExportResult> {
   const formats = [...new Set(o.formats)]
   if (formats.length === 0) throw new ExportError('no format chosen')
@@ -360,7 +362,9 @@ export async function exportFrom(ledger: ExportLedger, o: ExportOptions): Promis
     const anchorSource = { exportedEntries: () => exported, auditTextsAt: () => atSeqs }
     for (const line of anchorLines(anchorSource, auditHead, clean)) anchors.write(line)
     // Read in the view: on the team ledger the receipts' bytes are of the same moment as the records.
-    const receipts = wantReceipts ? await snap.receipts(folder, receiptIds) : null
+    const receipts = wantReceipts
+      ? await writeReceiptEntries(folder, receiptIds, snap.receiptCandidates(receiptIds))
+      : null
     await snap.close()
     const anchorsClosed = anchors.close()
     anchorsClosed.catch(() => undefined)

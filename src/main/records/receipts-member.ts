@@ -3,22 +3,13 @@
  * the manifest one entry per record (name = the file's SHA-256, so two records with the same bytes share a file).
  * Each receipt's bytes are checked against the hash they were stored with before they are copied: a receipt
  * changed after it was stored is left out (counted in `skipped`) rather than vouched for by the signature.
- * One rule for both engines (issue #16): this computer's files (`writeReceiptMembers`) and the team ledger's
- * rows (ledger/pg/export-receipts.ts) are only two sources of `ReceiptCandidate`s.
+ * One rule for both engines (issue #16): each engine's export view gives the `ReceiptCandidate`s (this
+ * computer's files, ledger/sqlite/export-view.ts; the team ledger's rows, ledger/pg/export-receipts.ts).
  */
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Ledger } from '../ledger/sqlite/index'
-import { sqliteReceiptStore } from '../ledger/receipt-store'
+import type { ReceiptCandidate } from '../ledger/export-view'
 import { MAX_RECEIPTS, RECEIPTS_DIR, receiptMemberName, type FileEntry } from './manifest'
-
-/** A stored receipt of an exported record; `read` gives its bytes only if they still match `sha256`. */
-export interface ReceiptCandidate {
-  localId: string
-  sha256: string
-  mediaType: 'application/pdf' | 'text/html'
-  read(): Promise<Buffer | null>
-}
 
 export async function writeReceiptEntries(
   folder: string,
@@ -55,21 +46,4 @@ export async function writeReceiptEntries(
     })
   }
   return { entries, skipped }
-}
-
-/** This computer's receipts: the files beside the ledger, each re-hashed as it is read. */
-export function writeReceiptMembers(
-  ledger: Ledger,
-  folder: string,
-  exported: ReadonlySet<string>,
-): Promise<{ entries: FileEntry[]; skipped: number }> {
-  // The receipt service's own store reads the file (ledger/receipt-store.ts): re-hashed, null when changed.
-  const store = sqliteReceiptStore(ledger)
-  const candidates = ledger.receipts.listStored().flatMap((row): ReceiptCandidate[] => {
-    const { localId, sha256, mediaType } = row
-    if (sha256 === null || mediaType === null) return []
-    const stored = { ...row, sha256, mediaType }
-    return [{ localId, sha256, mediaType, read: () => store.read(stored) }]
-  })
-  return writeReceiptEntries(folder, exported, candidates)
 }

@@ -6,12 +6,16 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { sqliteStore, type LedgerStore } from '../../../src/main/ledger/engines'
+import {
+  pgExportLedger,
+  sqliteExportLedger,
+  sqliteStore,
+  type ExportLedger,
+  type LedgerStore,
+} from '../../../src/main/ledger/engines'
 import { pgRunStore } from '../../../src/main/ledger/pg/run-store'
 import { sqliteRunStore, type RunStore } from '../../../src/main/ledger/run-store'
 import { openLedger } from '../../../src/main/ledger/sqlite'
-import { pgExportLedger } from '../../../src/main/records/pg-export-source'
-import { sqliteExportLedger, type ExportLedger } from '../../../src/main/records/export-source'
 import { announceSkip, PG_SKIP_REASON } from '../../support/postgres'
 import { startTeam, type Team } from './team'
 

@@ -79,7 +79,7 @@ const storedBytesRow = z.object({
 /**
  * One stored receipt's bytes and the hash its `receipt.stored` audit entry recorded; null when there are none or
  * the row does not parse. On any client: the receipt service reads through the pool, a team export inside its own
- * read-only view (records/pg-export-receipts.ts).
+ * read-only view (export-receipts.ts).
  */
 export async function storedReceiptBytes(
   c: pg.ClientBase,

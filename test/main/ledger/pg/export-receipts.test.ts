@@ -9,17 +9,18 @@ import { randomUUID } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { NewWithdrawal } from '../../../src/main/ledger/sqlite'
-import type { PgLedgerStore } from '../../../src/main/ledger/engines'
-import { openPgLedgerView, pgExportLedger } from '../../../src/main/records/pg-export-source'
-import { pgReceipts } from '../../../src/main/ledger/pg/receipts'
-import { sha256Hex } from '../../../src/main/receipts'
-import { verifyExport } from '../../../src/main/records'
-import { exportFrom, type ExportOptions, type ExportResult } from '../../../src/main/records/export'
-import { announceSkip, PG_SKIP_REASON } from '../../support/postgres'
-import { tempDir } from '../records/fixtures'
-import { SIGNER } from '../records/helpers'
-import { startTeam, type Team } from '../ledger/team'
+import type { NewWithdrawal } from '../../../../src/main/ledger/sqlite'
+import type { PgLedgerStore } from '../../../../src/main/ledger/engines'
+import { openPgLedgerView, pgExportLedger } from '../../../../src/main/ledger/pg/export-view'
+import { pgReceipts } from '../../../../src/main/ledger/pg/receipts'
+import { sha256Hex } from '../../../../src/main/receipts'
+import { verifyExport } from '../../../../src/main/records'
+import { exportFrom, type ExportOptions, type ExportResult } from '../../../../src/main/records/export'
+import { writeReceiptEntries } from '../../../../src/main/records/receipts-member'
+import { announceSkip, PG_SKIP_REASON } from '../../../support/postgres'
+import { tempDir } from '../../records/fixtures'
+import { SIGNER } from '../../records/helpers'
+import { startTeam, type Team } from '../team'
 
 announceSkip('team export receipts (postgres)')
 
@@ -158,7 +159,8 @@ describe.skipIf(PG_SKIP_REASON !== null)('a team export’s receipts', () => {
       expect(await rc.stored(later, { bytes, sha256: sha256Hex(bytes), mediaType: 'application/pdf' })).toBe(
         true,
       )
-      const got = await view.receipts!(folder, new Set([first, later]))
+      const asked = new Set([first, later])
+      const got = await writeReceiptEntries(folder, asked, view.receiptCandidates(asked))
       expect(got.entries.map((e) => (e as ReceiptEntry).localId)).toEqual([first])
       expect(got.skipped).toBe(0)
     } finally {
@@ -167,6 +169,23 @@ describe.skipIf(PG_SKIP_REASON !== null)('a team export’s receipts', () => {
     const now = await exportFrom(pgExportLedger(bruno), options())
     expect(receiptsOf(now).map((e) => e.localId)).toContain(later)
     expect((await verifyExport(now.manifestPath)).ok).toBe(true)
+  })
+
+  it('a receipt is read only while its view is open: after close() its candidates are refused', async () => {
+    const view = await openPgLedgerView(bruno.pool)
+    const asked = new Set([first])
+    const got = []
+    for await (const c of view.receiptCandidates(asked)) got.push(c)
+    expect(got.map((c) => c.localId)).toEqual([first])
+    expect((await got[0]!.read())?.equals(A)).toBe(true)
+    await view.close()
+    // Its connection went back to the pool: a read now would be of another moment, so it is refused.
+    await expect(got[0]!.read()).rejects.toThrow(/closed/)
+    await expect(
+      (async () => {
+        for await (const c of view.receiptCandidates(asked)) void c
+      })(),
+    ).rejects.toThrow(/closed/)
   })
 
   it('bytes changed by the owner, without and then with their hash, are left out and counted', async () => {

@@ -8,9 +8,9 @@
  */
 import type pg from 'pg'
 import { z } from 'zod'
-import { sha256Hex } from '../ledger/model/receipts'
-import { storedReceiptBytes } from '../ledger/pg/receipts'
-import type { ReceiptCandidate } from './receipts-member'
+import { sha256Hex } from '../model/receipts'
+import { storedReceiptBytes } from './receipts'
+import type { ReceiptCandidate } from '../export-view'
 
 const SHA256 = z.string().regex(/^[0-9a-f]{64}$/)
 

@@ -9,16 +9,19 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { NewWithdrawal } from '../../../src/main/ledger/sqlite'
-import { importDeskLedger, type PgLedgerStore } from '../../../src/main/ledger/engines'
-import { pgExportLedger } from '../../../src/main/records/pg-export-source'
-import { exportFrom, type ExportOptions } from '../../../src/main/records/export'
-import type { ExportLedger } from '../../../src/main/records/export-source'
-import { verifyExport } from '../../../src/main/records'
-import { announceSkip, PG_SKIP_REASON } from '../../support/postgres'
-import { makeRecords, seededLedger, tempDir } from '../records/fixtures'
-import { exportTo, SIGNER, track } from '../records/helpers'
-import { startTeam, type Team } from '../ledger/team'
+import type { NewWithdrawal } from '../../../../src/main/ledger/sqlite'
+import {
+  importDeskLedger,
+  pgExportLedger,
+  type ExportLedger,
+  type PgLedgerStore,
+} from '../../../../src/main/ledger/engines'
+import { exportFrom, type ExportOptions } from '../../../../src/main/records/export'
+import { verifyExport } from '../../../../src/main/records'
+import { announceSkip, PG_SKIP_REASON } from '../../../support/postgres'
+import { makeRecords, seededLedger, tempDir } from '../../records/fixtures'
+import { exportTo, SIGNER, track } from '../../records/helpers'
+import { startTeam, type Team } from '../team'
 
 announceSkip('team ledger exports (postgres)')
 

@@ -4,27 +4,29 @@
  * audit entries, the head and the earlier exports' anchors are then one moment of the ledger, while every other
  * desk keeps writing (what they commit after the view began is simply not in it). Rows are read through
  * server-side cursors in batches (constant memory for 100k records) and checked with zod as they come back.
+ * This is the team engine's `ExportLedger` (the port, ledger/export-view.ts); its receipts are export-receipts.ts.
  */
 import type pg from 'pg'
 import { z } from 'zod'
-import { depositRecordSchema } from '../../shared/deposit-record'
-import { withdrawalRecordSchema } from '../../shared/withdrawal-record'
-import type { AuditHead } from '../ledger/sqlite'
-import { LedgerError } from '../ledger/model/errors'
-import type { RecordKindId } from '../../shared/record-kinds'
-import type { AnyRecord } from './kinds'
-import type { AuditText, ExportAuditInput, ExportLedger, ExportView } from './export-source'
-import type { ExportFilter } from './manifest'
-import { writeReceiptEntries } from './receipts-member'
-import { mapPgError } from '../ledger/team-errors'
-import { readHead } from '../ledger/pg/audit'
-import { depositSelection, iterateDeposits, queryDeposits } from '../ledger/pg/deposit-queries'
-import { verifyTeamLedger } from '../ledger/pg/verify-ledger'
-import { teamReceiptCandidates } from './pg-export-receipts'
-import { iterateRecords, queryRecords, recordSelection } from '../ledger/pg/queries'
-import type { Selection } from '../ledger/pg/filter-sql'
-import { runLinksFor } from '../ledger/pg/run-links'
-import { begin, release } from '../ledger/pg/tx'
+import { depositRecordSchema, type DepositRecord } from '../../../shared/deposit-record'
+import {
+  withdrawalRecordSchema,
+  type RecordFilter,
+  type WithdrawalRecord,
+} from '../../../shared/withdrawal-record'
+import type { RecordKindId } from '../../../shared/record-kinds'
+import type { AuditHead } from '../sqlite'
+import { LedgerError } from '../model/errors'
+import type { AuditText, ExportAuditInput, ExportLedger, ExportView } from '../export-view'
+import { mapPgError } from '../team-errors'
+import { readHead } from './audit'
+import { depositSelection, iterateDeposits, queryDeposits } from './deposit-queries'
+import { verifyTeamLedger } from './verify-ledger'
+import { teamReceiptCandidates } from './export-receipts'
+import { iterateRecords, queryRecords, recordSelection } from './queries'
+import type { Selection } from './filter-sql'
+import { runLinksFor } from './run-links'
+import { begin, release } from './tx'
 
 export interface PgLedgerView extends ExportView {
   /** seq, hash and subject of every entry up to `seq`, in seq order (the review's check, against-ledger.ts). */
@@ -78,16 +80,16 @@ const TEXT_COLUMNS = 'seq, at, operator, action, subject, details, prev_hash, ha
 
 /** A record kind's reader over the view's connection. */
 interface TeamKind {
-  count(c: pg.PoolClient, f: ExportFilter): Promise<number>
+  count(c: pg.PoolClient, f: RecordFilter): Promise<number>
   /** The filter compiled once: the records and the audit rows about them agree (pg/filter-sql.ts). */
-  select(f: ExportFilter): Selection
-  iterate(c: pg.PoolClient, f: ExportFilter, sel: Selection): AsyncGenerator<AnyRecord>
+  select(f: RecordFilter): Selection
+  iterate(c: pg.PoolClient, f: RecordFilter, sel: Selection): AsyncGenerator<WithdrawalRecord | DepositRecord>
 }
 
-function teamKind<R extends AnyRecord>(
-  query: (c: pg.PoolClient, f: ExportFilter & { limit: number }) => Promise<{ total: number }>,
-  select: (f: ExportFilter) => Selection,
-  iterate: (c: pg.PoolClient, f: ExportFilter, batch: number, sel: Selection) => AsyncIterable<R>,
+function teamKind<R extends WithdrawalRecord | DepositRecord>(
+  query: (c: pg.PoolClient, f: RecordFilter & { limit: number }) => Promise<{ total: number }>,
+  select: (f: RecordFilter) => Selection,
+  iterate: (c: pg.PoolClient, f: RecordFilter, batch: number, sel: Selection) => AsyncIterable<R>,
   schema: z.ZodType,
   what: string,
 ): TeamKind {
@@ -132,8 +134,8 @@ export async function openPgLedgerView(pool: pg.Pool): Promise<PgLedgerView> {
   let closed = false
   let broken = false
   // The records and their entries from one compiled filter (as the desk ledger's snapshot `selection`).
-  let last: { kind: RecordKindId; filter: ExportFilter; sel: Selection } | null = null
-  const selection = (kind: RecordKindId, filter: ExportFilter): Selection => {
+  let last: { kind: RecordKindId; filter: RecordFilter; sel: Selection } | null = null
+  const selection = (kind: RecordKindId, filter: RecordFilter): Selection => {
     if (last?.kind !== kind || last.filter !== filter)
       last = { kind, filter, sel: TEAM_KINDS[kind].select(filter) }
     return last.sel
@@ -211,8 +213,11 @@ export async function openPgLedgerView(pool: pg.Pool): Promise<PgLedgerView> {
         )
         for await (const row of rows) yield checked(hashRow, row, 'audit')
       }),
-    receipts: (folder, exported) =>
-      guard(() => writeReceiptEntries(folder, exported, teamReceiptCandidates(c, exported))),
+    receiptCandidates: (exported) =>
+      guarded(async function* () {
+        // Each read is on the view's connection too: refused once closed, its errors mapped as the rows'.
+        for await (const r of teamReceiptCandidates(c, exported)) yield { ...r, read: () => guard(r.read) }
+      }),
     close: async () => {
       if (closed) return
       closed = true
