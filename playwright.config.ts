@@ -27,9 +27,8 @@ export default defineConfig({
   outputDir: 'test-results/playwright',
   timeout: 60_000,
   fullyParallel: false,
-  // One test at a time until full runs with two have passed since the fixture's event fix (docs/DEVELOPMENT.md,
-  // "How long a full run takes").
-  workers: 1,
+  // Two spec files at a time on the two-core CI machine (docs/DEVELOPMENT.md, "How long a full run takes").
+  workers: 2,
   reporter: [['list']],
   forbidOnly: !!process.env['CI'],
   use: {
