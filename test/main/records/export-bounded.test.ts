@@ -6,31 +6,16 @@ import { sqliteExportLedger, type ExportLedger } from '../../../src/main/ledger/
 import { verifyExport } from '../../../src/main/records/index'
 import { makeRecords, seededLedger, tempDir } from './fixtures'
 import { exportTo, fileIn, SIGNER, track } from './helpers'
+import { whileReading } from '../../support/export-ledger'
 
 /** The ledger as the exporter reads it, noting how much of records.json is on disk as each record is asked for. */
-function watched(base: ExportLedger, dir: string, onDisk: Map<number, number>): ExportLedger {
-  return {
-    ...base,
-    open: async () => {
-      const view = await base.open()
-      return {
-        ...view,
-        records: (kind, filter) =>
-          (async function* () {
-            let n = 0
-            for await (const r of view.records(kind, filter)) {
-              if (n > 0 && n % 500 === 0) {
-                const [folder] = fs.readdirSync(dir)
-                onDisk.set(n, fs.statSync(path.join(dir, folder ?? '', 'records.json')).size)
-              }
-              yield r
-              n += 1
-            }
-          })(),
-      }
-    },
-  }
-}
+const watched = (base: ExportLedger, dir: string, onDisk: Map<number, number>): ExportLedger =>
+  whileReading(base, (n) => {
+    if (n > 0 && n % 500 === 0) {
+      const [folder] = fs.readdirSync(dir)
+      onDisk.set(n, fs.statSync(path.join(dir, folder ?? '', 'records.json')).size)
+    }
+  })
 
 describe('issue #30: an export holds a bounded number of records, whatever the ledger holds', () => {
   it('records.json is on disk up to about 2,000 records behind the one read (not held to the end)', async () => {

@@ -22,6 +22,7 @@ import { announceSkip, PG_SKIP_REASON } from '../../../support/postgres'
 import { makeRecords, seededLedger, tempDir } from '../../records/fixtures'
 import { exportTo, SIGNER, track } from '../../records/helpers'
 import { startTeam, type Team } from '../team'
+import { whileReading } from '../../../support/export-ledger'
 
 announceSkip('team ledger exports (postgres)')
 
@@ -59,26 +60,8 @@ const markCreated = (store: PgLedgerStore, localId: string) =>
   })
 
 /** The team ledger for an export, with `during` run (and awaited) right after the export read its first record. */
-function interleaved(store: PgLedgerStore, during: () => Promise<void>): ExportLedger {
-  const base = pgExportLedger(store)
-  return {
-    ...base,
-    open: async () => {
-      const view = await base.open()
-      return {
-        ...view,
-        records: (kind, filter) =>
-          (async function* () {
-            let n = 0
-            for await (const r of view.records(kind, filter)) {
-              yield r
-              if (++n === 1) await during()
-            }
-          })(),
-      }
-    },
-  }
-}
+const interleaved = (store: PgLedgerStore, during: () => Promise<void>): ExportLedger =>
+  whileReading(pgExportLedger(store), (n) => (n === 1 ? during() : undefined))
 
 interface Line {
   seq: number
