@@ -31,6 +31,8 @@ interface LocalParts {
   hour: number
   minute: number
   second: number
+  /** Exact, to the second (São Paulo's local mean time before 1914 was −3:06:28). */
+  offsetMs: number
   offsetMinutes: number
 }
 
@@ -56,13 +58,20 @@ function localParts(utcMs: number, timeZone: string): LocalParts {
   const [y, m, d, hh, mm, ss] = [n('year'), n('month'), n('day'), n('hour'), n('minute'), n('second')]
   const asUtc = Date.UTC(y, m - 1, d, hh, mm, ss)
   const pad = (v: number, w = 2): string => String(v).padStart(w, '0')
+  const offsetMs = asUtc - Math.floor(utcMs / 1000) * 1000
   return {
     day: `${pad(y, 4)}-${pad(m)}-${pad(d)}`,
     hour: hh,
     minute: mm,
     second: ss,
-    offsetMinutes: Math.round((asUtc - Math.floor(utcMs / 1000) * 1000) / MINUTE_MS),
+    offsetMs,
+    offsetMinutes: Math.round(offsetMs / MINUTE_MS),
   }
+}
+
+/** Milliseconds `timeZone` is ahead of UTC at `utcMs`, exact to the second (the export's dates: records/format.ts). */
+export function zoneOffsetMs(utcMs: number, timeZone = SAO_PAULO_TIME_ZONE): number {
+  return localParts(utcMs, timeZone).offsetMs
 }
 
 /** Minutes `timeZone` is ahead of UTC at `utcMs` (São Paulo: -180 today, -120 in its former summer time). */

@@ -5,6 +5,7 @@ import {
   nextCalendarDay,
   parseCalendarDay,
   zoneOffsetMinutes,
+  zoneOffsetMs,
 } from '../../src/shared/calendar-day'
 
 describe('São Paulo calendar days', () => {
@@ -43,6 +44,11 @@ describe('offsets and days of an instant', () => {
   it('follow the historical summer time (UTC-2) where the tz database has it', () => {
     expect(zoneOffsetMinutes(Date.parse('2018-01-15T12:00:00Z'))).toBe(-120)
     expect(zoneOffsetMinutes(Date.parse('2018-07-15T12:00:00Z'))).toBe(-180)
+  })
+  it('before 1914 (local mean time, −3:06:28): exact in milliseconds, rounded in minutes', () => {
+    const t = Date.parse('1900-01-01T12:00:00Z')
+    expect(zoneOffsetMs(t)).toBe(-(3 * 3600 + 6 * 60 + 28) * 1000)
+    expect(zoneOffsetMinutes(t)).toBe(-186)
   })
   it('name the São Paulo day of an instant', () => {
     expect(calendarDayOf(Date.parse('2025-03-10T02:59:59Z'))).toBe('2025-03-09')

@@ -4,6 +4,7 @@
  * - en: dates ISO 8601 UTC as stored ("2026-01-15T14:30:00.000Z"), amounts "1234.56".
  * Amounts never carry a currency symbol: a spreadsheet reads the bare number in its locale.
  */
+import { zoneOffsetMs } from '../../shared/calendar-day'
 import { centsToDecimalString, formatBRL } from '../../shared/money'
 
 export type ExportLocale = 'pt-BR' | 'en'
@@ -12,33 +13,12 @@ export const EXPORT_LOCALES = ['pt-BR', 'en'] as const
 const HOUR_MS = 3_600_000
 const DAY_MS = 24 * HOUR_MS
 const offsetByHour = new Map<number, number>()
-let offsetFormat: Intl.DateTimeFormat | undefined
 
 /** The offset at the start of UTC hour `hour` (hours since the epoch), from the tz database. */
 function hourOffset(hour: number): number {
   const cached = offsetByHour.get(hour)
   if (cached !== undefined) return cached
-  offsetFormat ??= new Intl.DateTimeFormat('en-US', {
-    timeZone: 'America/Sao_Paulo',
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  })
-  const p: Record<string, number> = {}
-  for (const part of offsetFormat.formatToParts(new Date(hour * HOUR_MS))) p[part.type] = Number(part.value)
-  const asUtc = Date.UTC(
-    p.year ?? 1970,
-    (p.month ?? 1) - 1,
-    p.day ?? 1,
-    p.hour ?? 0,
-    p.minute ?? 0,
-    p.second ?? 0,
-  )
-  const offset = asUtc - hour * HOUR_MS
+  const offset = zoneOffsetMs(hour * HOUR_MS)
   if (offsetByHour.size > 100_000) offsetByHour.clear()
   offsetByHour.set(hour, offset)
   return offset

@@ -15,6 +15,10 @@ describe('dates', () => {
     expect(formatDateTime('2024-03-01T01:00:00.000Z', 'pt-BR')).toBe('29/02/2024 22:00:00')
   })
 
+  it('pt-BR before 1914: local mean time to the second (−3:06:28), not rounded to a minute', () => {
+    expect(formatDateTime('1900-01-01T12:00:00.000Z', 'pt-BR')).toBe('01/01/1900 08:53:32')
+  })
+
   it('pt-BR follows the historical offsets (DST until 2019: UTC−2 in summer)', () => {
     expect(formatDateTime('2018-01-15T12:00:00.000Z', 'pt-BR')).toBe('15/01/2018 10:00:00')
     expect(formatDateTime('2018-07-15T12:00:00.000Z', 'pt-BR')).toBe('15/07/2018 09:00:00')
