@@ -35,6 +35,23 @@ const SIZES = [
 
 type Visit = (page: Page) => Promise<void>
 
+/**
+ * "Novo pagamento" at its review step for a payout of `cents` to `pixKey`. The draft (and its review step) survives
+ * navigation: from the second visit on it is already shown.
+ */
+async function paymentInReview(page: Page, pixKey: string, cents: string): Promise<void> {
+  await page.getByTestId('nav-newWithdrawal').click()
+  if ((await page.getByTestId('lead-sentence').count()) > 0) return
+  await page.locator('#pixKey').fill(pixKey)
+  await page.locator('#taxNumber').fill('52998224725')
+  const amount = page.locator('#amountCents')
+  await amount.fill('')
+  await amount.pressSequentially(cents)
+  await page.locator('#refundAddress').fill(REFUND_ADDRESS)
+  await page.locator('form button[type="submit"]').click()
+  await expect(page.getByTestId('lead-sentence')).toBeVisible()
+}
+
 function pages(s: Seeded): Array<[string, Visit]> {
   const nav = (id: string) => async (page: Page) => {
     await page.getByTestId(`nav-${id}`).click()
@@ -53,22 +70,7 @@ function pages(s: Seeded): Array<[string, Visit]> {
       },
     ],
     ['new-payment', nav('newWithdrawal')],
-    [
-      'new-payment-review',
-      async (page) => {
-        await nav('newWithdrawal')(page)
-        // The draft (and its review step) survives navigation: from the second size on it is already shown.
-        if ((await page.getByTestId('lead-sentence').count()) > 0) return
-        await page.locator('#pixKey').fill('fornecedor@example.com')
-        await page.locator('#taxNumber').fill('52998224725')
-        const amount = page.locator('#amountCents')
-        await amount.fill('')
-        await amount.pressSequentially('45678')
-        await page.locator('#refundAddress').fill(REFUND_ADDRESS)
-        await page.locator('form button[type="submit"]').click()
-        await expect(page.getByTestId('lead-sentence')).toBeVisible()
-      },
-    ],
+    ['new-payment-review', (page) => paymentInReview(page, 'fornecedor@example.com', '45678')],
     [
       'list',
       async (page) => {
@@ -239,18 +241,7 @@ function livePages(): Array<[string, Visit]> {
   const confirmation =
     (typed: string): Visit =>
     async (page) => {
-      await page.getByTestId('nav-newWithdrawal').click()
-      // The draft (and its review step) survives navigation: from the second visit on it is already shown.
-      if ((await page.getByTestId('lead-sentence').count()) === 0) {
-        await page.locator('#pixKey').fill('grande@example.com')
-        await page.locator('#taxNumber').fill('52998224725')
-        const amount = page.locator('#amountCents')
-        await amount.fill('')
-        await amount.pressSequentially('543210')
-        await page.locator('#refundAddress').fill(REFUND_ADDRESS)
-        await page.locator('form button[type="submit"]').click()
-        await expect(page.getByTestId('lead-sentence')).toBeVisible()
-      }
+      await paymentInReview(page, 'grande@example.com', '543210')
       const confirm = page.getByTestId('desk-confirmation')
       await confirm.getByTestId('desk-confirmation-amount').fill(typed)
       await expect(confirm.locator('.field-error')).toHaveCount(typed === '' ? 0 : 1)
